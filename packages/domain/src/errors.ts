@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/**
+ * One error type with a code, mapped to an HTTP status in one place (the server's error
+ * plugin) and parsed back into the same shape by the web client.
+ */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  VALIDATION_ERROR: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNPROCESSABLE: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export type FieldErrors = Record<string, string>;
+
+export const errorBodySchema = z.object({
+  message: z.string(),
+  code: z.string(),
+  fieldErrors: z.record(z.string(), z.string()).optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly fieldErrors: FieldErrors | undefined;
+  /** Seconds, for RATE_LIMITED: sent as Retry-After. */
+  readonly retryAfter: number | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { fieldErrors?: FieldErrors; retryAfter?: number } = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.fieldErrors = options.fieldErrors;
+    this.retryAfter = options.retryAfter;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  toBody(): ErrorBody {
+    return this.fieldErrors
+      ? { message: this.message, code: this.code, fieldErrors: this.fieldErrors }
+      : { message: this.message, code: this.code };
+  }
+
+  /** A field-level validation failure: the message is the field's message. */
+  static field(field: string, message: string): AppError {
+    return new AppError('VALIDATION_ERROR', message, { fieldErrors: { [field]: message } });
+  }
+}

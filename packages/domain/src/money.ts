@@ -1,0 +1,57 @@
+/**
+ * Money is integer cents everywhere in code and storage; the API speaks decimal strings with
+ * two places. Floating point never touches an amount: inputs are parsed from their decimal text.
+ */
+export type Cents = number;
+
+/** 1,000,000,000.00 — the largest single amount the API accepts (DESIGN.md section 2). */
+export const MAX_AMOUNT_CENTS: Cents = 100_000_000_000;
+
+const DECIMAL = /^(\d{1,12})(?:\.(\d{1,2}))?$/;
+
+/** Parses a positive amount (JSON number or string, at most two decimals) into cents, or null. */
+export function parseAmountToCents(input: unknown): Cents | null {
+  let text: string;
+  if (typeof input === 'number') {
+    if (!Number.isFinite(input)) return null;
+    text = String(input);
+  } else if (typeof input === 'string') {
+    text = input.trim();
+  } else {
+    return null;
+  }
+  const match = DECIMAL.exec(text);
+  if (!match) return null;
+  const whole = Number(match[1]);
+  const fraction = Number((match[2] ?? '').padEnd(2, '0'));
+  const cents = whole * 100 + fraction;
+  return Number.isSafeInteger(cents) ? cents : null;
+}
+
+/** Formats cents as a decimal string with two places: 125000 → "1250.00". */
+export function formatCents(cents: Cents | bigint): string {
+  const value = BigInt(cents);
+  const negative = value < 0n;
+  const abs = negative ? -value : value;
+  const whole = abs / 100n;
+  const fraction = (abs % 100n).toString().padStart(2, '0');
+  return `${negative ? '-' : ''}${whole}.${fraction}`;
+}
+
+/** Converts an API decimal (string or number, as the spec's Balance.amount) back to cents. */
+export function decimalToCents(value: string | number): Cents {
+  const text = typeof value === 'number' ? value.toFixed(2) : value.trim();
+  const negative = text.startsWith('-');
+  const cents = parseAmountToCents(negative ? text.slice(1) : text);
+  if (cents === null) throw new Error(`Not a decimal amount: ${String(value)}`);
+  return negative ? -cents : cents;
+}
+
+/** Money as a person reads it on a dashboard: "$1,250.00". */
+export function formatMoney(cents: Cents | bigint): string {
+  const [whole = '0', fraction = '00'] = formatCents(cents).split('.');
+  const negative = whole.startsWith('-');
+  const digits = negative ? whole.slice(1) : whole;
+  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${negative ? '-' : ''}$${grouped}.${fraction}`;
+}

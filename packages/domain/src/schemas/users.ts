@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { MESSAGES } from '../messages.ts';
+import { ROLES, USER_STATUSES } from '../roles.ts';
+import { idSchema, listQuerySchema, parentIdSchema } from './common.ts';
+
+/** Field rules shared by every user form and the server (spec section 5). */
+export const usernameSchema = z
+  .string({ error: MESSAGES.usernameRequired })
+  .trim()
+  .min(1, MESSAGES.usernameRequired)
+  .min(3, MESSAGES.usernameMin)
+  .max(50, MESSAGES.usernameMax)
+  .regex(/^[A-Za-z0-9_]*$/, MESSAGES.usernameChars);
+
+export const passwordSchema = z
+  .string({ error: MESSAGES.passwordRequired })
+  .min(1, MESSAGES.passwordRequired)
+  .min(6, MESSAGES.passwordMin)
+  .max(128, MESSAGES.passwordMax);
+
+export const fullNameSchema = z
+  .string({ error: MESSAGES.fullNameRequired })
+  .trim()
+  .min(1, MESSAGES.fullNameRequired)
+  .min(2, MESSAGES.fullNameMin)
+  .max(100, MESSAGES.fullNameMax);
+
+/** Optional; blank means none. */
+export const shopNameSchema = z
+  .union([z.string().trim().max(100, MESSAGES.shopNameMax), z.null()])
+  .transform((value) => (value ? value : null));
+
+export const roleSchema = z.enum(ROLES, { error: MESSAGES.roleInvalid });
+export const statusSchema = z.enum(USER_STATUSES, { error: MESSAGES.statusInvalid });
+
+/** POST /api/users. The server applies the strictest form's rules to every caller. */
+export const createUserInputSchema = z.strictObject({
+  username: usernameSchema,
+  password: passwordSchema,
+  fullName: fullNameSchema,
+  shopName: shopNameSchema.optional(),
+  role: roleSchema.default('user'),
+  status: statusSchema.default('active'),
+  parentId: parentIdSchema.optional(),
+});
+export type CreateUserInput = z.infer<typeof createUserInputSchema>;
+
+/**
+ * PUT /api/users/{id}, as JSON or as multipart form data (profile page: fullName, shopName and
+ * an optional logo). Username and role never change; they are accepted only when unchanged so
+ * a form may send the whole record. A blank password means "keep the current one".
+ */
+export const updateUserInputSchema = z.strictObject({
+  username: z.string().optional(),
+  role: z.string().optional(),
+  password: z
+    .preprocess((value) => (value === '' || value === null ? undefined : value), passwordSchema.optional())
+    .optional(),
+  fullName: fullNameSchema.optional(),
+  shopName: shopNameSchema.optional(),
+  status: statusSchema.optional(),
+  parentId: parentIdSchema.optional(),
+  removeLogo: z
+    .union([z.boolean(), z.enum(['true', 'false'])])
+    .transform((value) => value === true || value === 'true')
+    .optional(),
+});
+export type UpdateUserInput = z.infer<typeof updateUserInputSchema>;
+
+export const listUsersQuerySchema = listQuerySchema.extend({
+  search: z.string().trim().max(100).optional(),
+  status: statusSchema.optional(),
+});
+export type ListUsersQuery = z.infer<typeof listUsersQuerySchema>;
+
+export const roleParamsSchema = z.strictObject({ role: roleSchema });
+export const parentRoleParamsSchema = z.strictObject({ parentId: idSchema, role: roleSchema });
+
+const userBase = {
+  id: z.number(),
+  username: z.string(),
+  fullName: z.string(),
+  role: roleSchema,
+  status: statusSchema,
+};
+
+/** What everyone in scope sees of a user. */
+export const userSchema = z.object({
+  ...userBase,
+  shopName: z.string().nullable(),
+  parentId: z.number().nullable(),
+  hasLogo: z.boolean(),
+  createdAt: z.string(),
+  balance: z.object({ amount: z.string() }),
+  parent: z.object({ id: z.number(), username: z.string(), fullName: z.string() }).nullable(),
+});
+export type User = z.infer<typeof userSchema>;
+
+/** What a plain user sees of other users: enough to pick a transfer receiver. */
+export const publicUserSchema = z.object(userBase);
+export type PublicUser = z.infer<typeof publicUserSchema>;
+
+export { idSchema };

@@ -1,0 +1,10 @@
+/** The PostgreSQL error code (SQLSTATE) behind an error from either driver, possibly wrapped by Drizzle. */
+export function pgErrorCode(error: unknown): string | undefined {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+export const UNIQUE_VIOLATION = '23505';

@@ -1,0 +1,160 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+/**
+ * Users of all four roles. The hierarchy is enforced by the database itself: a parent is
+ * referenced together with its role (composite foreign key onto (id, role)), and a CHECK says
+ * which parent role each role may have. Roles never change, so the copy of the parent's role
+ * cannot go stale. Deletion is soft: history keeps pointing at the row.
+ */
+export const users = pgTable(
+  'users',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    username: text('username').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    fullName: text('full_name').notNull(),
+    shopName: text('shop_name'),
+    role: text('role', { enum: ['admin', 'superagent', 'agent', 'user'] }).notNull(),
+    status: text('status', { enum: ['active', 'inactive'] })
+      .notNull()
+      .default('active'),
+    parentId: integer('parent_id'),
+    parentRole: text('parent_role', { enum: ['admin', 'superagent', 'agent', 'user'] }),
+    hasLogo: boolean('has_logo').notNull().default(false),
+    /** Bumped on password change, deactivation and deletion: tokens carry it and die with it. */
+    tokenVersion: integer('token_version').notNull().default(0),
+    createdAt: createdAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    unique('users_id_role_uq').on(t.id, t.role),
+    foreignKey({
+      name: 'users_parent_fk',
+      columns: [t.parentId, t.parentRole],
+      foreignColumns: [t.id, t.role],
+    }),
+    uniqueIndex('users_username_live_uq')
+      .on(sql`lower(${t.username})`)
+      .where(sql`${t.deletedAt} IS NULL`),
+    index('users_parent_idx').on(t.parentId, t.role),
+    index('users_role_idx').on(t.role, t.id),
+    check('users_role_ck', sql`${t.role} IN ('admin', 'superagent', 'agent', 'user')`),
+    check('users_status_ck', sql`${t.status} IN ('active', 'inactive')`),
+    check('users_parent_pair_ck', sql`(${t.parentId} IS NULL) = (${t.parentRole} IS NULL)`),
+    check(
+      'users_parent_role_ck',
+      sql`CASE ${t.role}
+        WHEN 'admin' THEN ${t.parentId} IS NULL
+        WHEN 'superagent' THEN ${t.parentId} IS NULL
+        WHEN 'agent' THEN ${t.parentRole} = 'superagent'
+        ELSE ${t.parentRole} IS NULL OR ${t.parentRole} IN ('superagent', 'agent')
+      END`,
+    ),
+    check('users_not_own_parent_ck', sql`${t.parentId} IS NULL OR ${t.parentId} <> ${t.id}`),
+  ],
+);
+
+/** Logos live apart from users so that user lists never drag image bytes along. */
+export const userLogos = pgTable('user_logos', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  mimeType: text('mime_type').notNull(),
+  data: bytea('data').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** One balance row per user, integer cents, never negative. */
+export const balances = pgTable(
+  'balances',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id),
+    amount: bigint('amount', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [check('balances_amount_ck', sql`${t.amount} >= 0`)],
+);
+
+/**
+ * The ledger. `userId` is the party whose money leaves (the sender; for a top-up the admin who
+ * made it), `receiverId` the party it reaches. Every balance equals the sum of its rows.
+ */
+export const transactions = pgTable(
+  'transactions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    type: text('type', { enum: ['topup', 'transfer', 'decrease', 'game'] }).notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    receiverId: integer('receiver_id').references(() => users.id),
+    actorId: integer('actor_id')
+      .notNull()
+      .references(() => users.id),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    status: text('status', { enum: ['completed', 'pending', 'failed'] })
+      .notNull()
+      .default('completed'),
+    description: text('description'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('transactions_amount_ck', sql`${t.amount} > 0`),
+    check('transactions_type_ck', sql`${t.type} IN ('topup', 'transfer', 'decrease', 'game')`),
+    index('transactions_user_idx').on(t.userId, t.createdAt),
+    index('transactions_receiver_idx').on(t.receiverId, t.createdAt),
+    index('transactions_created_idx').on(t.createdAt),
+  ],
+);
+
+/** Replays of money calls: the same key and body answer the first response again. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code').notNull(),
+    response: jsonb('response').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: 'idempotency_keys_pk', columns: [t.userId, t.key] })],
+);
+
+/** Failed sign-ins, kept in the database so the limit holds across processes and restarts. */
+export const signinFailures = pgTable(
+  'signin_failures',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    username: text('username').notNull(),
+    address: text('address').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('signin_failures_lookup_idx').on(t.username, t.address, t.createdAt)],
+);

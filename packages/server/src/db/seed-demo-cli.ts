@@ -1,0 +1,20 @@
+import { loadConfig } from '../config.ts';
+import { openConfiguredDatabase } from './open-from-config.ts';
+import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from './seed.ts';
+
+const config = loadConfig();
+const database = await openConfiguredDatabase(config);
+try {
+  const result = await seedDemo(database.db);
+  if (!result.seeded) {
+    console.log('The database already has users besides the admin: nothing seeded.');
+  } else {
+    console.log('Demo hierarchy created. Logins:');
+    console.log(
+      `  admin      ${result.adminPassword ? `admin / ${result.adminPassword}` : '(the existing admin account)'}`,
+    );
+    for (const user of DEMO_USERS) console.log(`  ${user.role.padEnd(10)} ${user.username} / ${DEMO_PASSWORD}`);
+  }
+} finally {
+  await database.close();
+}

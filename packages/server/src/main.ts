@@ -1,0 +1,57 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { openConfiguredDatabase } from './db/open-from-config.ts';
+import { ensureAdmin } from './db/seed.ts';
+import { resolveJwtSecret } from './secrets.ts';
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+const config = readConfig();
+const database = await openConfiguredDatabase(config);
+const app = await buildApp({
+  database,
+  jwtSecret: resolveJwtSecret(config.jwtSecret, config.dataDir),
+  logLevel: config.logLevel,
+});
+app.addHook('onClose', () => database.close());
+
+const admin = await ensureAdmin(database.db, { username: config.adminUsername, password: config.adminPassword });
+if (admin.created) {
+  app.log.info(`created the admin account "${admin.username}"`);
+  // Printed once, on the first start only: it is not stored anywhere in clear.
+  if (admin.generated)
+    console.log(
+      `\n  Admin login: ${admin.username} / ${admin.password}\n  (shown once; set ADMIN_PASSWORD to choose it)\n`,
+    );
+}
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (closing) process.exit(1); // a second signal: stop waiting
+    closing = true;
+    app.log.info(`${signal}: finishing requests in flight, then stopping`);
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'error while stopping');
+        process.exit(1);
+      },
+    );
+  });
+}
+
+await app.listen({ port: config.port, host: config.host });
+console.log(
+  `LOT is running on http://${config.host === '127.0.0.1' ? 'localhost' : config.host}:${config.port} (${database.kind})`,
+);

@@ -1,0 +1,119 @@
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { verify } from '@node-rs/argon2';
+import { AppError } from '@lot/domain/errors';
+import { MESSAGES } from '@lot/domain/messages';
+import type { ChangePasswordInput, SigninInput, SigninResponse } from '@lot/domain/schemas/auth';
+import type { Db } from '../../db/client.ts';
+import { signinFailures, users } from '../../db/schema.ts';
+import type { Caller } from '../../plugins/auth.ts';
+import { findLiveUserById, findLiveUserByUsername } from '../users/users.repository.ts';
+import { ARGON2_OPTIONS, hashPassword } from '../users/users.service.ts';
+
+export const MAX_FAILURES = 5;
+export const FAILURE_WINDOW_SECONDS = 15 * 60;
+
+type SignToken = (user: { id: number; tokenVersion: number }) => string;
+
+/** Verifying against a fixed hash when the user does not exist keeps the timing the same. */
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Failed attempts for one username from one address in the window, kept in the database so the
+ * limit holds across API processes and restarts. Throttled callers get no hashing at all.
+ */
+async function assertNotThrottled(db: Db, username: string, address: string): Promise<void> {
+  const window = sql`make_interval(secs => ${FAILURE_WINDOW_SECONDS})`;
+  const [row] = await db
+    .select({
+      count: sql<number>`count(*)::int`,
+      retryAfter: sql<
+        number | null
+      >`ceil(extract(epoch from min(${signinFailures.createdAt}) + ${window} - now()))::int`,
+    })
+    .from(signinFailures)
+    .where(
+      and(
+        eq(signinFailures.username, username),
+        eq(signinFailures.address, address),
+        gt(signinFailures.createdAt, sql`now() - ${window}`),
+      ),
+    );
+  if (!row || row.count < MAX_FAILURES) return;
+  throw new AppError('RATE_LIMITED', MESSAGES.tooManyAttempts, { retryAfter: Math.max(1, row.retryAfter ?? 1) });
+}
+
+async function recordFailure(db: Db, username: string, address: string): Promise<void> {
+  await db.insert(signinFailures).values({ username, address });
+  // Keep the table small: rows older than the window no longer count.
+  await db
+    .delete(signinFailures)
+    .where(
+      and(
+        eq(signinFailures.username, username),
+        lt(signinFailures.createdAt, sql`now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS})`),
+      ),
+    );
+}
+
+export async function signin(
+  db: Db,
+  signToken: SignToken,
+  input: SigninInput,
+  address: string,
+): Promise<SigninResponse> {
+  const key = input.username.toLowerCase();
+  await assertNotThrottled(db, key, address);
+  const user = await findLiveUserByUsername(db, input.username);
+  dummyHash ??= hashPassword('not-a-real-password');
+  const valid = await verify(user?.passwordHash ?? (await dummyHash), input.password, ARGON2_OPTIONS).catch(
+    () => false,
+  );
+  if (!user || !valid) {
+    await recordFailure(db, key, address);
+    throw new AppError('UNAUTHORIZED', MESSAGES.invalidCredentials);
+  }
+  if (user.status !== 'active') throw new AppError('FORBIDDEN', MESSAGES.accountInactive);
+  await db.delete(signinFailures).where(and(eq(signinFailures.username, key), eq(signinFailures.address, address)));
+  return {
+    id: user.id,
+    username: user.username,
+    fullName: user.fullName,
+    shopName: user.shopName,
+    hasLogo: user.hasLogo,
+    role: user.role,
+    parentId: user.parentId,
+    accessToken: signToken(user),
+    message: 'Login successful',
+  };
+}
+
+/**
+ * Changing the password ends every older token (the version moves on); the caller's own session
+ * goes on with the fresh token returned here. Wrong current passwords count as failed sign-ins.
+ */
+export async function changePassword(
+  db: Db,
+  signToken: SignToken,
+  caller: Caller,
+  input: ChangePasswordInput,
+  address: string,
+): Promise<{ message: string; accessToken: string }> {
+  const key = caller.username.toLowerCase();
+  await assertNotThrottled(db, key, address);
+  const user = await findLiveUserById(db, caller.id);
+  if (!user) throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);
+  if (!(await verify(user.passwordHash, input.currentPassword, ARGON2_OPTIONS).catch(() => false))) {
+    await recordFailure(db, key, address);
+    throw new AppError('VALIDATION_ERROR', MESSAGES.currentPasswordWrong, {
+      fieldErrors: { currentPassword: MESSAGES.currentPasswordWrong },
+    });
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  const [updated] = await db
+    .update(users)
+    .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
+    .where(eq(users.id, user.id))
+    .returning({ id: users.id, tokenVersion: users.tokenVersion });
+  if (!updated) throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);
+  return { message: MESSAGES.passwordChanged, accessToken: signToken(updated) };
+}

@@ -1,0 +1,133 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '@lot/domain/errors';
+import { idParamsSchema } from '@lot/domain/schemas/common';
+import {
+  createUserInputSchema,
+  listUsersQuerySchema,
+  parentRoleParamsSchema,
+  publicUserSchema,
+  roleParamsSchema,
+  updateUserInputSchema,
+  userSchema,
+} from '@lot/domain/schemas/users';
+import { createUser, deleteUser, getLogo, getUserInScope, listUsers, updateUser } from './users.service.ts';
+
+const userListSchema = z.array(z.union([userSchema, publicUserSchema]));
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+
+/** A logo arrives as a multipart file (a Buffer once parsed); JSON bodies cannot carry one. */
+const updateBodySchema = updateUserInputSchema.extend({
+  logo: z.custom<Buffer>((value) => Buffer.isBuffer(value), { message: 'Logo must be a file' }).optional(),
+});
+
+export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+
+  app.get(
+    '/api/users',
+    { schema: { tags: ['users'], querystring: listUsersQuerySchema, response: { 200: userListSchema, ...errors } } },
+    async (request, reply) => {
+      const { items, total } = await listUsers(app.db, request.caller, request.query);
+      reply.header('X-Total-Count', String(total));
+      return items;
+    },
+  );
+
+  app.get(
+    '/api/users/role/:role',
+    {
+      schema: {
+        tags: ['users'],
+        params: roleParamsSchema,
+        querystring: listUsersQuerySchema,
+        response: { 200: userListSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { items, total } = await listUsers(app.db, request.caller, { ...request.query, role: request.params.role });
+      reply.header('X-Total-Count', String(total));
+      return items;
+    },
+  );
+
+  app.get(
+    '/api/users/parent/:parentId/role/:role',
+    {
+      schema: {
+        tags: ['users'],
+        params: parentRoleParamsSchema,
+        querystring: listUsersQuerySchema,
+        response: { 200: userListSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { items, total } = await listUsers(app.db, request.caller, { ...request.query, ...request.params });
+      reply.header('X-Total-Count', String(total));
+      return items;
+    },
+  );
+
+  app.get(
+    '/api/users/:id',
+    { schema: { tags: ['users'], params: idParamsSchema, response: { 200: userSchema, ...errors } } },
+    async (request) => getUserInScope(app.db, request.caller, request.params.id),
+  );
+
+  app.post(
+    '/api/users',
+    {
+      preHandler: app.requireRole('admin', 'superagent', 'agent'),
+      schema: {
+        tags: ['users'],
+        body: createUserInputSchema,
+        response: { 201: userSchema, 409: errorBodySchema, ...errors },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await createUser(app.db, request.caller, request.body)),
+  );
+
+  app.put(
+    '/api/users/:id',
+    {
+      schema: {
+        tags: ['users'],
+        description: 'JSON, or multipart form data from the profile page (fullName, shopName, optional logo file).',
+        params: idParamsSchema,
+        body: updateBodySchema,
+        response: {
+          200: z.object({ message: z.string(), user: userSchema }),
+          ...errors,
+          413: errorBodySchema,
+          415: errorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      const { logo, ...input } = request.body;
+      return updateUser(app.db, request.caller, request.params.id, input, logo);
+    },
+  );
+
+  app.delete(
+    '/api/users/:id',
+    {
+      preHandler: app.requireRole('admin', 'superagent', 'agent'),
+      schema: {
+        tags: ['users'],
+        params: idParamsSchema,
+        response: { 200: z.object({ message: z.string() }), 409: errorBodySchema, ...errors },
+      },
+    },
+    async (request) => deleteUser(app.db, request.caller, request.params.id),
+  );
+
+  app.get(
+    '/api/users/:id/logo',
+    { schema: { tags: ['users'], params: idParamsSchema, querystring: z.object({ t: z.string().optional() }) } },
+    async (request, reply) => {
+      const logo = await getLogo(app.db, request.caller, request.params.id);
+      return reply.type(logo.mimeType).header('Cache-Control', 'private, max-age=0, must-revalidate').send(logo.data);
+    },
+  );
+};

@@ -1,0 +1,83 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, type ErrorCode, type FieldErrors } from '@lot/domain/errors';
+import { MESSAGES } from '@lot/domain/messages';
+
+type ValidationItem = {
+  instancePath?: string;
+  message?: string;
+  params?: { issue?: { code?: string; keys?: string[] } };
+};
+
+/** Turns a schema failure into the one error shape: the first field's message leads. */
+function fromValidation(items: ValidationItem[], context: string | undefined): AppError {
+  const fieldErrors: FieldErrors = {};
+  for (const item of items) {
+    const issue = item.params?.issue;
+    if (issue?.code === 'unrecognized_keys' && issue.keys) {
+      for (const key of issue.keys) fieldErrors[key] ??= `Field '${key}' is not allowed`;
+      continue;
+    }
+    const field = (item.instancePath ?? '').split('/').filter(Boolean).join('.') || context || 'body';
+    fieldErrors[field] ??= item.message ?? 'Invalid value';
+  }
+  const message = Object.values(fieldErrors)[0] ?? 'Invalid request';
+  return new AppError('VALIDATION_ERROR', message, { fieldErrors });
+}
+
+const STATUS_CODES: Record<number, ErrorCode> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE',
+  429: 'RATE_LIMITED',
+};
+
+/** Maps framework and plugin errors (bad JSON, body too large, multipart limits) to AppError. */
+function toAppError(error: FastifyError): AppError | null {
+  if (error instanceof AppError) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return fromValidation(error.validation as ValidationItem[], error.validationContext);
+  }
+  switch (error.code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', MESSAGES.logoTooLarge, { fieldErrors: { logo: MESSAGES.logoTooLarge } });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return new AppError('PAYLOAD_TOO_LARGE', MESSAGES.bodyTooLarge);
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('BAD_REQUEST', 'Request body must be valid JSON');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type');
+  }
+  const status = error.statusCode ?? 500;
+  const code = STATUS_CODES[status];
+  if (code) return new AppError(code, error.message || code);
+  if (status >= 400 && status < 500) return new AppError('BAD_REQUEST', error.message || 'Bad request');
+  return null;
+}
+
+/** One error handler: every failure leaves as { message, code, fieldErrors? }; 5xx details stay in the log. */
+export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const appError = toAppError(error);
+    if (!appError) {
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.status(500).send({ message: MESSAGES.internalError, code: 'INTERNAL' });
+    }
+    if (appError.status >= 500) request.log.error({ err: error }, 'server error');
+    if (appError.retryAfter !== undefined) reply.header('Retry-After', String(appError.retryAfter));
+    return reply.status(appError.status).send(appError.toBody());
+  });
+  app.setNotFoundHandler(() => {
+    throw new AppError('NOT_FOUND', MESSAGES.notFound);
+  });
+});

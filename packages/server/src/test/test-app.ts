@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../app.ts';
+import { openDatabase, type Database } from '../db/client.ts';
+import { ensureAdmin } from '../db/seed.ts';
+
+export const ADMIN = { username: 'admin', password: 'admin-password' };
+
+/** Which database the API suites run on: the vitest project sets TEST_DB. */
+export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+/** A fresh PostgreSQL database per test app, dropped again on close. */
+async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  const name = `lot_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export type TestApp = {
+  app: FastifyInstance;
+  database: Database;
+  /** app.inject with a bearer token. */
+  request: (token: string | null, options: InjectOptions) => Promise<LightMyRequestResponse>;
+  /** Signs in and returns the access token (asserting success). */
+  login: (username: string, password: string) => Promise<string>;
+  adminToken: string;
+  close: () => Promise<void>;
+};
+
+/** The real app (buildApp) on a fresh database with the admin account, as main.ts starts it. */
+export async function createTestApp(): Promise<TestApp> {
+  let database: Database;
+  let drop = async () => {};
+  if (TEST_DB === 'postgres') {
+    const fresh = await freshPostgres();
+    database = await openDatabase({ kind: 'postgres', url: fresh.url, poolSize: 20 });
+    drop = fresh.drop;
+  } else {
+    database = await openDatabase({ kind: 'pglite' });
+  }
+  const app = await buildApp({
+    database,
+    jwtSecret: randomBytes(32).toString('hex'),
+    logLevel: 'silent',
+    serveWeb: false,
+  });
+  await app.ready();
+  await ensureAdmin(database.db, ADMIN);
+
+  const request = (token: string | null, options: InjectOptions) =>
+    app.inject({
+      ...options,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...options.headers },
+    });
+
+  const login = async (username: string, password: string) => {
+    const response = await app.inject({ method: 'POST', url: '/api/auth/signin', payload: { username, password } });
+    if (response.statusCode !== 200)
+      throw new Error(`login ${username} failed: ${response.statusCode} ${response.body}`);
+    return response.json<{ accessToken: string }>().accessToken;
+  };
+
+  return {
+    app,
+    database,
+    request,
+    login,
+    adminToken: await login(ADMIN.username, ADMIN.password),
+    close: async () => {
+      await app.close();
+      await database.close();
+      await drop();
+    },
+  };
+}
