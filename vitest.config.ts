@@ -8,9 +8,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { test: { name: 'unit', include: ['packages/domain/src/**/*.test.ts'] } },
-      { test: { name: 'api-pglite', include: apiTests, env: { TEST_DB: 'pglite' } } },
-      ...(postgres ? [{ test: { name: 'api-postgres', include: apiTests, env: { TEST_DB: 'postgres' } } }] : []),
+      { extends: true, test: { name: 'unit', include: ['packages/domain/src/**/*.test.ts'] } },
+      { extends: true, test: { name: 'api-pglite', include: apiTests, env: { TEST_DB: 'pglite' } } },
+      ...(postgres ? [{ extends: true, test: { name: 'api-postgres', include: apiTests, env: { TEST_DB: 'postgres' } } }] : []),
     ],
   },
 });

@@ -51,7 +51,5 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-await app.listen({ port: config.port, host: config.host });
-console.log(
-  `LOT is running on http://${config.host === '127.0.0.1' ? 'localhost' : config.host}:${config.port} (${database.kind})`,
-);
+const address = await app.listen({ port: config.port, host: config.host });
+console.log(`LOT is running on ${address} (${database.kind} database)`);

@@ -1,0 +1,130 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_DB } from './test/test-app.ts';
+
+/**
+ * The run contract of DESIGN.md section 1, tested on the real entry point in a child process:
+ * first start creates and migrates the database and prints the admin password once; a restart
+ * keeps the data; SIGTERM stops cleanly; a bad environment stops with a clear message.
+ */
+const mainFile = fileURLToPath(new URL('./main.ts', import.meta.url));
+
+type Started = { child: ChildProcess; url: string; output: () => string };
+
+function startServer(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /LOT is running on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) resolve({ child, url: match[1], output: () => output });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${output}`)));
+  });
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+}
+
+async function signin(url: string, username: string, password: string) {
+  const response = await fetch(`${url}/api/auth/signin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  return { status: response.status, body: (await response.json()) as { accessToken?: string; role?: string } };
+}
+
+/** Where the server keeps its data: a fresh PGlite directory, or a fresh PostgreSQL database. */
+let env: Record<string, string>;
+let cleanup: () => Promise<void>;
+const dataDir = mkdtempSync(join(tmpdir(), 'lot-main-'));
+
+beforeAll(async () => {
+  env = { DATA_DIR: dataDir };
+  cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
+  if (TEST_DB === 'postgres') {
+    const base = process.env.TEST_DATABASE_URL ?? '';
+    const name = `lot_main_${process.pid}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    env = { ...env, DATABASE_URL: url.toString(), JWT_SECRET: 'a-test-secret-that-is-long-enough-to-pass' };
+    cleanup = async () => {
+      rmSync(dataDir, { recursive: true, force: true });
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    };
+  }
+});
+afterAll(() => cleanup());
+
+describe(`npm start (${TEST_DB})`, () => {
+  let adminPassword = '';
+
+  it('first start migrates, serves health and prints the admin password once', async () => {
+    const server = await startServer(env);
+    try {
+      const health = await fetch(`${server.url}/api/health`);
+      expect(await health.json()).toEqual({ status: 'ok' });
+      const match = /Admin login: admin \/ (\S+)/.exec(server.output());
+      expect(match).not.toBeNull();
+      adminPassword = match?.[1] ?? '';
+      const login = await signin(server.url, 'admin', adminPassword);
+      expect(login.status).toBe(200);
+      expect(login.body.role).toBe('admin');
+      const created = await fetch(`${server.url}/api/users`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${login.body.accessToken}` },
+        body: JSON.stringify({ username: 'kept_user', password: 'secret123', fullName: 'Kept User', role: 'superagent' }),
+      });
+      expect(created.status).toBe(201);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await exitOf(server.child)).toBe(0);
+  });
+
+  it('a restart keeps the data and does not create another admin', async () => {
+    const server = await startServer(env);
+    try {
+      expect(server.output()).not.toContain('Admin login');
+      expect((await signin(server.url, 'admin', adminPassword)).status).toBe(200);
+      expect((await signin(server.url, 'kept_user', 'secret123')).status).toBe(200);
+    } finally {
+      server.child.kill('SIGINT');
+    }
+    expect(await exitOf(server.child)).toBe(0);
+  });
+
+  it('a bad environment stops the server with a message naming the variable', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+      env: { PATH: process.env.PATH ?? '', PORT: 'not-a-port', LOG_LEVEL: 'loud', DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    expect(await exitOf(child)).toBe(1);
+    expect(output).toContain('Invalid environment');
+    expect(output).toContain('PORT');
+    expect(output).toContain('LOG_LEVEL');
+  });
+});
