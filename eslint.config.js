@@ -16,17 +16,6 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/consistent-type-definitions': ['error', 'type'],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/packages/server/**', '@lot/server', '@lot/server/*'],
-              message: 'server code is not shared: put shared logic in @lot/domain',
-            },
-          ],
-        },
-      ],
     },
   },
   {

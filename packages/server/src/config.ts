@@ -7,7 +7,14 @@ const optional = <T extends z.ZodType>(schema: T) =>
 
 const envSchema = z
   .object({
-    PORT: optional(z.coerce.number().int().min(0).max(65535)).transform((v) => v ?? 3000),
+    // Digits only: a number coercion would read ' ' as port 0 (a random port) and '0x10' as 16.
+    PORT: optional(
+      z
+        .string()
+        .regex(/^\d{1,5}$/, 'must be a port number from 0 to 65535')
+        .transform(Number)
+        .refine((port) => port <= 65535, 'must be a port number from 0 to 65535'),
+    ).transform((v) => v ?? 3000),
     HOST: optional(z.string()).transform((v) => v ?? '127.0.0.1'),
     DATA_DIR: optional(z.string()).transform((v) => v ?? './data'),
     DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// URL')),

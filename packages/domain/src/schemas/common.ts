@@ -1,12 +1,29 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
 
-/** A numeric id from JSON or a form/path string ("12"). */
-export const idSchema = z.coerce
-  .number({ error: 'Must be a valid id' })
-  .int({ error: 'Must be a valid id' })
-  .positive({ error: 'Must be a valid id' })
-  .max(2_147_483_647, { error: 'Must be a valid id' });
+const INVALID_ID = { error: 'Must be a valid id' };
+
+/**
+ * A numeric id from JSON (an integer) or a form/path string of digits ("12"). Nothing else is
+ * coerced: `true`, `[5]`, "0x10" or "1e1" are not ids.
+ */
+export const idSchema = z
+  .union([z.number(INVALID_ID), z.string(INVALID_ID).regex(/^\d{1,10}$/, INVALID_ID)], INVALID_ID)
+  .transform(Number)
+  .pipe(z.number().int(INVALID_ID).positive(INVALID_ID).max(2_147_483_647, INVALID_ID));
+
+/** A required id whose absence has its own message ("Please select a receiver"). */
+export const requiredIdSchema = (message: string) =>
+  z
+    .unknown()
+    .transform((value, ctx) => {
+      if (value === undefined || value === null || value === '') {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return value as unknown;
+    })
+    .pipe(idSchema);
 
 export const idParamsSchema = z.strictObject({ id: idSchema });
 

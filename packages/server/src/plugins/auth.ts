@@ -4,6 +4,7 @@ import fastifyJwt from '@fastify/jwt';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 import type { Role } from '@lot/domain/roles';
+import { idSchema } from '@lot/domain/schemas/common';
 import { findLiveUserById } from '../modules/users/users.repository.ts';
 
 /** The signed-in user behind a request, read fresh from the database on every call. */
@@ -31,7 +32,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest hook: verifies the bearer token and loads `request.caller`. */
     authenticate: (request: FastifyRequest) => Promise<void>;
-    /** preHandler hook factory: 403 unless the caller has one of the roles. */
+    /** preValidation hook factory: 403 unless the caller has one of the roles (checked before the body). */
     requireRole: (...roles: Role[]) => (request: FastifyRequest) => Promise<void>;
     signToken: (user: { id: number; tokenVersion: number }) => string;
   }
@@ -63,8 +64,9 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { secret: str
     } catch {
       throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);
     }
-    const id = Number(payload.sub);
-    const user = Number.isSafeInteger(id) ? await findLiveUserById(app.db, id) : undefined;
+    // An id the database cannot hold (beyond int4) must be a 401, not a query error.
+    const id = idSchema.safeParse(payload.sub);
+    const user = id.success ? await findLiveUserById(app.db, id.data) : undefined;
     // A password change, deactivation or deletion bumps the version and so ends every older token.
     if (!user || user.status !== 'active' || user.tokenVersion !== payload.ver) {
       throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);

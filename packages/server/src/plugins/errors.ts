@@ -4,19 +4,21 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, type ErrorCode, type FieldErrors } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 
+/** What fastify-type-provider-zod makes of a zod issue: its code as keyword, its other fields as params. */
 type ValidationItem = {
+  keyword?: string;
   instancePath?: string;
   message?: string;
-  params?: { issue?: { code?: string; keys?: string[] } };
+  params?: { keys?: string[] };
 };
 
 /** Turns a schema failure into the one error shape: the first field's message leads. */
 function fromValidation(items: ValidationItem[], context: string | undefined): AppError {
   const fieldErrors: FieldErrors = {};
   for (const item of items) {
-    const issue = item.params?.issue;
-    if (issue?.code === 'unrecognized_keys' && issue.keys) {
-      for (const key of issue.keys) fieldErrors[key] ??= `Field '${key}' is not allowed`;
+    const keys = item.params?.keys;
+    if (item.keyword === 'unrecognized_keys' && keys) {
+      for (const key of keys) fieldErrors[key] ??= `Field '${key}' is not allowed`;
       continue;
     }
     const field = (item.instancePath ?? '').split('/').filter(Boolean).join('.') || context || 'body';

@@ -19,9 +19,14 @@ let dummyHash: Promise<string> | undefined;
 
 /**
  * Failed attempts for one username from one address in the window, kept in the database so the
- * limit holds across API processes and restarts. Throttled callers get no hashing at all.
+ * limit holds across API processes and restarts. The attempt is recorded as failed before the
+ * count, so attempts sent all at once cannot all pass the check before any of them is recorded:
+ * the last to count sees them all. A throttled attempt takes its record back and does no hashing.
+ * Returns the id of the record, for a good password to take back.
  */
-async function assertNotThrottled(db: Db, username: string, address: string): Promise<void> {
+async function recordAttempt(db: Db, username: string, address: string): Promise<number> {
+  const [attempt] = await db.insert(signinFailures).values({ username, address }).returning({ id: signinFailures.id });
+  if (!attempt) throw new Error('insert returned no row');
   const window = sql`make_interval(secs => ${FAILURE_WINDOW_SECONDS})`;
   const [row] = await db
     .select({
@@ -38,13 +43,18 @@ async function assertNotThrottled(db: Db, username: string, address: string): Pr
         gt(signinFailures.createdAt, sql`now() - ${window}`),
       ),
     );
-  if (!row || row.count < MAX_FAILURES) return;
+  // The count includes this attempt.
+  if (!row || row.count <= MAX_FAILURES) return attempt.id;
+  await forgetAttempt(db, attempt.id);
   throw new AppError('RATE_LIMITED', MESSAGES.tooManyAttempts, { retryAfter: Math.max(1, row.retryAfter ?? 1) });
 }
 
-async function recordFailure(db: Db, username: string, address: string): Promise<void> {
-  await db.insert(signinFailures).values({ username, address });
-  // Keep the table small: rows older than the window no longer count.
+async function forgetAttempt(db: Db, id: number): Promise<void> {
+  await db.delete(signinFailures).where(eq(signinFailures.id, id));
+}
+
+/** Keep the table small: rows older than the window no longer count. */
+async function pruneFailures(db: Db, username: string): Promise<void> {
   await db
     .delete(signinFailures)
     .where(
@@ -62,17 +72,20 @@ export async function signin(
   address: string,
 ): Promise<SigninResponse> {
   const key = input.username.toLowerCase();
-  await assertNotThrottled(db, key, address);
+  const attempt = await recordAttempt(db, key, address);
   const user = await findLiveUserByUsername(db, input.username);
   dummyHash ??= hashPassword('not-a-real-password');
   const valid = await verify(user?.passwordHash ?? (await dummyHash), input.password, ARGON2_OPTIONS).catch(
     () => false,
   );
   if (!user || !valid) {
-    await recordFailure(db, key, address);
+    await pruneFailures(db, key);
     throw new AppError('UNAUTHORIZED', MESSAGES.invalidCredentials);
   }
-  if (user.status !== 'active') throw new AppError('FORBIDDEN', MESSAGES.accountInactive);
+  if (user.status !== 'active') {
+    await forgetAttempt(db, attempt);
+    throw new AppError('FORBIDDEN', MESSAGES.accountInactive);
+  }
   await db.delete(signinFailures).where(and(eq(signinFailures.username, key), eq(signinFailures.address, address)));
   return {
     id: user.id,
@@ -99,15 +112,16 @@ export async function changePassword(
   address: string,
 ): Promise<{ message: string; accessToken: string }> {
   const key = caller.username.toLowerCase();
-  await assertNotThrottled(db, key, address);
+  const attempt = await recordAttempt(db, key, address);
   const user = await findLiveUserById(db, caller.id);
   if (!user) throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);
   if (!(await verify(user.passwordHash, input.currentPassword, ARGON2_OPTIONS).catch(() => false))) {
-    await recordFailure(db, key, address);
+    await pruneFailures(db, key);
     throw new AppError('VALIDATION_ERROR', MESSAGES.currentPasswordWrong, {
       fieldErrors: { currentPassword: MESSAGES.currentPasswordWrong },
     });
   }
+  await forgetAttempt(db, attempt);
   const passwordHash = await hashPassword(input.newPassword);
   const [updated] = await db
     .update(users)

@@ -77,7 +77,8 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/users',
     {
-      preHandler: app.requireRole('admin', 'superagent', 'agent'),
+      // Before validation: a role that may not make the call gets 403 whatever it sent.
+      preValidation: app.requireRole('admin', 'superagent', 'agent'),
       schema: {
         tags: ['users'],
         body: createUserInputSchema,
@@ -112,7 +113,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/api/users/:id',
     {
-      preHandler: app.requireRole('admin', 'superagent', 'agent'),
+      preValidation: app.requireRole('admin', 'superagent', 'agent'),
       schema: {
         tags: ['users'],
         params: idParamsSchema,

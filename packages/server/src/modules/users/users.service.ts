@@ -1,5 +1,5 @@
-import { and, desc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, desc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { hash } from '@node-rs/argon2';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
@@ -71,15 +71,30 @@ function toUser(row: UserListRow): User {
   };
 }
 
+/**
+ * Users with balance and parent. A page is chosen by id first (from the index alone) and only
+ * its rows are joined, so a deep page costs no more joins than the first.
+ */
 async function selectUsers(db: Db | Tx, where: SQL | undefined, page?: { limit: number; offset: number }) {
-  const query = db
+  const chosen = page
+    ? inArray(
+        users.id,
+        db
+          .select({ id: users.id })
+          .from(users)
+          .where(where)
+          .orderBy(desc(users.id))
+          .limit(page.limit)
+          .offset(page.offset),
+      )
+    : where;
+  const rows = await db
     .select(userColumns)
     .from(users)
     .leftJoin(balances, eq(balances.userId, users.id))
     .leftJoin(parent, eq(parent.id, users.parentId))
-    .where(where)
+    .where(chosen)
     .orderBy(desc(users.id));
-  const rows = page ? await query.limit(page.limit).offset(page.offset) : await query;
   return rows.map(toUser);
 }
 
@@ -280,19 +295,18 @@ export async function updateUser(
     const locked = await findInScope(tx, caller, id, 'update');
     if (!locked) throw new AppError('NOT_FOUND', 'User not found');
     const parentRow = parentChanges ? await resolveParent(tx, caller, target.role, input.parentId ?? null) : undefined;
-    await tx
-      .update(users)
-      .set({
-        ...(input.fullName !== undefined && { fullName: input.fullName }),
-        ...(input.shopName !== undefined && { shopName: input.shopName }),
-        ...(input.status !== undefined && { status: input.status }),
-        ...(passwordHash !== undefined && { passwordHash }),
-        ...(parentRow !== undefined && { parentId: parentRow?.id ?? null, parentRole: parentRow?.role ?? null }),
-        ...(processedLogo && { hasLogo: true }),
-        ...(input.removeLogo && !processedLogo && { hasLogo: false }),
-        ...(endsSessions && { tokenVersion: sql`${users.tokenVersion} + 1` }),
-      })
-      .where(eq(users.id, id));
+    const changes: PgUpdateSetSource<typeof users> = {
+      ...(input.fullName !== undefined && { fullName: input.fullName }),
+      ...(input.shopName !== undefined && { shopName: input.shopName }),
+      ...(input.status !== undefined && { status: input.status }),
+      ...(passwordHash !== undefined && { passwordHash }),
+      ...(parentRow !== undefined && { parentId: parentRow?.id ?? null, parentRole: parentRow?.role ?? null }),
+      ...(processedLogo && { hasLogo: true }),
+      ...(input.removeLogo && !processedLogo && { hasLogo: false }),
+      ...(endsSessions && { tokenVersion: sql`${users.tokenVersion} + 1` }),
+    };
+    // A form may send nothing new (or only the unchanged username and role); Drizzle refuses an empty SET.
+    if (Object.keys(changes).length > 0) await tx.update(users).set(changes).where(eq(users.id, id));
     if (processedLogo) {
       await tx
         .insert(userLogos)

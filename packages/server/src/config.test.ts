@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const SECRET = 'x'.repeat(32);
+
+/** The ConfigError thrown for `env`, so a test can read which variables it names. */
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('gives the defaults for an empty environment', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: './data',
+      databaseUrl: undefined,
+      jwtSecret: undefined,
+      adminUsername: 'admin',
+      adminPassword: undefined,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable', () => {
+    expect(
+      loadConfig({
+        PORT: '8080',
+        HOST: '0.0.0.0',
+        DATA_DIR: '/var/lib/lot',
+        DATABASE_URL: 'postgresql://lot@db:5432/lot',
+        JWT_SECRET: SECRET,
+        ADMIN_USERNAME: 'root_admin',
+        ADMIN_PASSWORD: 'secret-password',
+        LOG_LEVEL: 'warn',
+      }),
+    ).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '/var/lib/lot',
+      databaseUrl: 'postgresql://lot@db:5432/lot',
+      jwtSecret: SECRET,
+      adminUsername: 'root_admin',
+      adminPassword: 'secret-password',
+      logLevel: 'warn',
+    });
+    expect(loadConfig({ PORT: '0' }).port).toBe(0);
+    expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
+    expect(loadConfig({ DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: SECRET }).databaseUrl).toBe(
+      'postgres://localhost/lot',
+    );
+  });
+
+  it('treats empty strings as unset', () => {
+    const empty = {
+      PORT: '',
+      HOST: '',
+      DATA_DIR: '',
+      DATABASE_URL: '',
+      JWT_SECRET: '',
+      ADMIN_USERNAME: '',
+      ADMIN_PASSWORD: '',
+      LOG_LEVEL: '',
+    };
+    expect(loadConfig(empty)).toEqual(loadConfig({}));
+    // An empty JWT_SECRET with a database URL is missing, not "too short".
+    expect(configError({ DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: '' }).message).toMatch(
+      /JWT_SECRET: is required/,
+    );
+  });
+
+  it.each(['abc', '70000', '-1', '3000.5', ' ', '0x10', '1e3', '80 80'])('refuses PORT=%j', (port) => {
+    const error = configError({ PORT: port });
+    expect(error.message).toContain('PORT');
+  });
+
+  it('refuses a DATABASE_URL that is not postgres://', () => {
+    for (const url of ['mysql://localhost/lot', 'localhost:5432', 'postgres://', 'file:./data']) {
+      expect(configError({ DATABASE_URL: url, JWT_SECRET: SECRET }).message, url).toMatch(/DATABASE_URL: must be/);
+    }
+  });
+
+  it('requires JWT_SECRET with DATABASE_URL, since every API process must share it', () => {
+    const error = configError({ DATABASE_URL: 'postgres://localhost/lot' });
+    expect(error.message).toContain('JWT_SECRET');
+    expect(error.message).not.toContain('DATABASE_URL:');
+  });
+
+  it('refuses a JWT_SECRET shorter than 32 characters', () => {
+    expect(configError({ JWT_SECRET: 'x'.repeat(31) }).message).toMatch(/JWT_SECRET: must be at least 32/);
+    expect(loadConfig({ JWT_SECRET: SECRET }).jwtSecret).toBe(SECRET);
+  });
+
+  it('refuses an unknown LOG_LEVEL', () => {
+    for (const level of ['verbose', 'INFO']) {
+      expect(configError({ LOG_LEVEL: level }).message, level).toContain('LOG_LEVEL');
+    }
+  });
+
+  it('checks the admin account variables with the user form rules', () => {
+    expect(configError({ ADMIN_USERNAME: 'a b' }).message).toContain('ADMIN_USERNAME');
+    expect(configError({ ADMIN_PASSWORD: '12345' }).message).toContain('ADMIN_PASSWORD');
+  });
+
+  it('names every bad variable at once', () => {
+    const message = configError({ PORT: 'abc', LOG_LEVEL: 'loud', JWT_SECRET: 'short' }).message;
+    for (const name of ['PORT', 'LOG_LEVEL', 'JWT_SECRET']) expect(message).toContain(name);
+  });
+});
