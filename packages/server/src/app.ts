@@ -10,6 +10,10 @@ import { webPlugin } from './plugins/web.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { balanceRoutes } from './modules/balance/balance.routes.ts';
+import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
+import { winnersRoutes } from './modules/winners/winners.routes.ts';
+import { salesHistoryRoutes } from './modules/sales-history/sales-history.routes.ts';
 import { LOGO_MAX_BYTES } from './modules/users/logo.ts';
 
 declare module 'fastify' {
@@ -40,6 +44,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('db', options.database.db);
+  // Server time of every response, for benchmarks and browser dev tools alike.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('Server-Timing', `app;dur=${reply.elapsedTime.toFixed(2)}`);
+  });
 
   await app.register(errorsPlugin);
   await app.register(securityPlugin);
@@ -53,6 +61,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(usersRoutes);
+  await app.register(balanceRoutes);
+  await app.register(transactionsRoutes);
+  await app.register(winnersRoutes);
+  await app.register(salesHistoryRoutes);
 
   if (options.serveWeb !== false) await app.register(webPlugin, { root: options.webRoot });
   return app;

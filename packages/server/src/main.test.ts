@@ -94,7 +94,12 @@ describe(`npm start (${TEST_DB})`, () => {
       const created = await fetch(`${server.url}/api/users`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${login.body.accessToken}` },
-        body: JSON.stringify({ username: 'kept_user', password: 'secret123', fullName: 'Kept User', role: 'superagent' }),
+        body: JSON.stringify({
+          username: 'kept_user',
+          password: 'secret123',
+          fullName: 'Kept User',
+          role: 'superagent',
+        }),
       });
       expect(created.status).toBe(201);
     } finally {

@@ -1,6 +1,18 @@
 import { z } from 'zod';
 import { MAX_AMOUNT_CENTS, parseAmountToCents } from '../money.ts';
 import { MESSAGES } from '../messages.ts';
+import { idSchema, requiredIdSchema } from './common.ts';
+
+/**
+ * A positive number too long to parse as an amount (1e12, "10000000000000", JSON 1e309, which
+ * parses to Infinity): the person typed a number, so they are told the limit, not "not valid".
+ * Only compared, never used as money.
+ */
+function isOversized(value: unknown): boolean {
+  const limit = MAX_AMOUNT_CENTS / 100;
+  if (typeof value === 'number') return value > limit;
+  return typeof value === 'string' && /^\d+(?:\.\d+)?$/.test(value.trim()) && Number(value) > limit;
+}
 
 /**
  * An amount as the API accepts it (JSON number or string, > 0, at most two decimals, at most
@@ -8,13 +20,72 @@ import { MESSAGES } from '../messages.ts';
  */
 export const amountSchema = z.unknown().transform((value, ctx) => {
   const cents = parseAmountToCents(value);
+  if (cents === null ? isOversized(value) : cents > MAX_AMOUNT_CENTS) {
+    ctx.addIssue({ code: 'custom', message: MESSAGES.amountTooLarge });
+    return z.NEVER;
+  }
   if (cents === null || cents <= 0) {
     ctx.addIssue({ code: 'custom', message: MESSAGES.amountInvalid });
     return z.NEVER;
   }
-  if (cents > MAX_AMOUNT_CENTS) {
-    ctx.addIssue({ code: 'custom', message: MESSAGES.amountTooLarge });
-    return z.NEVER;
-  }
   return cents;
 });
+
+export const topupInputSchema = z.strictObject({
+  userId: idSchema,
+  amount: amountSchema,
+});
+export type TopupInput = z.infer<typeof topupInputSchema>;
+
+export const transferInputSchema = z.strictObject({
+  receiverId: requiredIdSchema(MESSAGES.receiverRequired),
+  amount: amountSchema,
+});
+export type TransferInput = z.infer<typeof transferInputSchema>;
+
+export const decreaseInputSchema = z.strictObject({
+  userId: idSchema,
+  amount: amountSchema,
+  description: z.string().trim().max(200, 'Description must be at most 200 characters').optional(),
+});
+export type DecreaseInput = z.infer<typeof decreaseInputSchema>;
+
+export const balanceSchema = z.object({ userId: z.number(), amount: z.string() });
+export type Balance = z.infer<typeof balanceSchema>;
+
+export const TRANSACTION_TYPES = ['topup', 'transfer', 'decrease', 'game'] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+const party = z.object({ id: z.number(), username: z.string(), fullName: z.string() });
+
+export const transactionSchema = z.object({
+  id: z.number(),
+  type: z.enum(TRANSACTION_TYPES),
+  userId: z.number(),
+  receiverId: z.number().nullable(),
+  amount: z.string(),
+  status: z.enum(['completed', 'pending', 'failed']),
+  description: z.string().nullable(),
+  createdAt: z.string(),
+  user: party,
+  receiver: party.nullable(),
+});
+export type Transaction = z.infer<typeof transactionSchema>;
+
+/** What a money call answers: the transaction and the new balance (the sender's, for a transfer). */
+export const moneyResultSchema = z.object({
+  message: z.string(),
+  transaction: transactionSchema,
+  balance: balanceSchema,
+});
+export type MoneyResult = z.infer<typeof moneyResultSchema>;
+
+export const listTransactionsQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(1000).default(1000),
+  offset: z.coerce.number().int().min(0).max(100_000_000).default(0),
+  type: z.enum(TRANSACTION_TYPES).optional(),
+  from: z.iso.datetime({ offset: true, error: 'from must be an ISO date-time' }).optional(),
+  to: z.iso.datetime({ offset: true, error: 'to must be an ISO date-time' }).optional(),
+  search: z.string().trim().max(100).optional(),
+});
+export type ListTransactionsQuery = z.infer<typeof listTransactionsQuerySchema>;

@@ -60,7 +60,13 @@ export const users = pgTable(
       .on(sql`lower(${t.username})`)
       .where(sql`${t.deletedAt} IS NULL`),
     index('users_parent_idx').on(t.parentId, t.role),
-    index('users_role_idx').on(t.role, t.id),
+    // Lists of live users by role, newest first, counted from the index alone.
+    index('users_live_role_idx')
+      .on(t.role, t.id)
+      .where(sql`${t.deletedAt} IS NULL`),
+    // Search by username or full name (ILIKE '%…%') through trigrams.
+    index('users_username_trgm_idx').using('gin', t.username.op('gin_trgm_ops')),
+    index('users_full_name_trgm_idx').using('gin', t.fullName.op('gin_trgm_ops')),
     check('users_role_ck', sql`${t.role} IN ('admin', 'superagent', 'agent', 'user')`),
     check('users_status_ck', sql`${t.status} IN ('active', 'inactive')`),
     check('users_parent_pair_ck', sql`(${t.parentId} IS NULL) = (${t.parentRole} IS NULL)`),
@@ -157,4 +163,88 @@ export const signinFailures = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('signin_failures_lookup_idx').on(t.username, t.address, t.createdAt)],
+);
+
+/** Prize positions and their share of the pool. `userId` null: a global configuration. */
+export const winnerConfigs = pgTable(
+  'winner_configs',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id').references(() => users.id),
+    name: text('name').notNull(),
+    percentBps: integer('percent_bps').notNull(),
+    position: integer('position').notNull(),
+    description: text('description'),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('winner_configs_percent_ck', sql`${t.percentBps} BETWEEN 0 AND 10000`),
+    check('winner_configs_position_ck', sql`${t.position} >= 1`),
+    index('winner_configs_user_idx').on(t.userId, t.position),
+  ],
+);
+
+/**
+ * A played game (a sales history entry). The player's parent and superagent are copied at the
+ * time of the game, so sales stay with the hierarchy that made them and the screens' filters are
+ * single index range scans. pool = total_prize + commission, always.
+ */
+export const games = pgTable(
+  'games',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    parentId: integer('parent_id').references(() => users.id),
+    superagentId: integer('superagent_id').references(() => users.id),
+    startRange: integer('start_range').notNull(),
+    endRange: integer('end_range').notNull(),
+    betAmount: bigint('bet_amount', { mode: 'number' }).notNull(),
+    pool: bigint('pool', { mode: 'number' }).notNull(),
+    totalPrize: bigint('total_prize', { mode: 'number' }).notNull(),
+    commission: bigint('commission', { mode: 'number' }).notNull(),
+    selectedCount: integer('selected_count').notNull(),
+    winnersCount: integer('winners_count').notNull(),
+    /** selectedNumbers (participants), winningNumbers (drawn, in order), drawCount. */
+    gameData: jsonb('game_data').notNull(),
+    transactionId: integer('transaction_id')
+      .notNull()
+      .unique()
+      .references(() => transactions.id),
+    createdAt: createdAt(),
+  },
+  // Ascending indexes: lists read them backwards for ORDER BY created_at DESC, id DESC.
+  (t) => [
+    check('games_range_ck', sql`${t.startRange} >= 1 AND ${t.startRange} < ${t.endRange} AND ${t.endRange} <= 100`),
+    check(
+      'games_money_ck',
+      sql`${t.betAmount} > 0 AND ${t.totalPrize} >= 0 AND ${t.commission} >= 0 AND ${t.pool} = ${t.totalPrize} + ${t.commission}`,
+    ),
+    check('games_pool_ck', sql`${t.pool} = ${t.betAmount} * ${t.selectedCount}`),
+    index('games_created_idx').on(t.createdAt, t.id),
+    index('games_user_idx').on(t.userId, t.createdAt, t.id),
+    index('games_parent_idx').on(t.parentId, t.createdAt, t.id),
+    index('games_superagent_idx').on(t.superagentId, t.createdAt, t.id),
+  ],
+);
+
+export const gameWinners = pgTable(
+  'game_winners',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => games.id),
+    number: integer('number').notNull(),
+    name: text('name').notNull(),
+    phoneNumber: text('phone_number').notNull(),
+    position: integer('position').notNull(),
+    prizeAmount: bigint('prize_amount', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    check('game_winners_prize_ck', sql`${t.prizeAmount} >= 0`),
+    index('game_winners_game_idx').on(t.gameId, t.position),
+  ],
 );

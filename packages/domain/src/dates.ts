@@ -1,0 +1,29 @@
+/**
+ * Spec section 5: a date filter runs from 00:00:00.000 of the start day through 23:59:59.999 of
+ * the end day, both inclusive, in the viewer's own time zone. Dates are `YYYY-MM-DD` as an
+ * <input type="date"> gives them; the result is the pair of instants the API takes.
+ */
+export function dayRange(startDate?: string, endDate?: string): { from?: string; to?: string } {
+  const parse = (value: string, end: boolean) => {
+    const [y, m, d] = value.split('-').map(Number);
+    if (!y || !m || !d) return undefined;
+    const date = end ? new Date(y, m - 1, d, 23, 59, 59, 999) : new Date(y, m - 1, d, 0, 0, 0, 0);
+    return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  };
+  return {
+    ...(startDate && { from: parse(startDate, false) }),
+    ...(endDate && { to: parse(endDate, true) }),
+  };
+}
+
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+
+/** Spec section 1: en-US, short month, day, hour and minute ("Nov 22, 4:05 PM"). */
+export function formatDateTime(value: string | Date): string {
+  return dateTimeFormat.format(typeof value === 'string' ? new Date(value) : value);
+}

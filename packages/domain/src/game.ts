@@ -1,0 +1,95 @@
+import type { Cents } from './money.ts';
+
+/** Spec section 9. */
+export const GAME_RULES = {
+  minNumber: 1,
+  maxNumber: 100,
+  defaultStart: 1,
+  defaultEnd: 20,
+  defaultBetCents: 1000,
+  minBetCents: 100,
+  maxDrawAttempts: 100,
+} as const;
+
+/** Percentages travel as decimals with two places and are kept as basis points (0–10000). */
+export function parsePercentToBps(input: unknown): number | null {
+  const text =
+    typeof input === 'number'
+      ? Number.isFinite(input)
+        ? String(input)
+        : ''
+      : typeof input === 'string'
+        ? input.trim()
+        : '';
+  const match = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(text);
+  if (!match) return null;
+  const bps = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  return bps <= 10_000 ? bps : null;
+}
+
+export function formatBps(bps: number): string {
+  return `${Math.floor(bps / 100)}.${String(bps % 100).padStart(2, '0')}`;
+}
+
+/** DESIGN.md section 2: a prize is floor(pool × percent / 100) to the cent (BigInt: no overflow). */
+export function prizeFor(poolCents: Cents, percentBps: number): Cents {
+  return Number((BigInt(poolCents) * BigInt(percentBps)) / 10_000n);
+}
+
+export type Participant = { number: number; name: string; phoneNumber: string };
+export type PrizeSetting = { position: number; percentBps: number };
+export type GameWinner = Participant & { position: number; prizeAmount: Cents };
+
+export type Settlement = {
+  pool: Cents;
+  winners: GameWinner[];
+  totalPrize: Cents;
+  commission: Cents;
+};
+
+/**
+ * The outcome of a game: pool = selected numbers × bet; the i-th drawn number wins the i-th
+ * prize position if a participant picked it (otherwise that prize is not paid: "No winner");
+ * commission = pool − prizes paid, so prizes + commission always equal the pool exactly.
+ */
+export function settleGame(input: {
+  selected: readonly Participant[];
+  drawn: readonly number[];
+  settings: readonly PrizeSetting[];
+  betCents: Cents;
+}): Settlement {
+  const pool = input.selected.length * input.betCents;
+  const byNumber = new Map(input.selected.map((p) => [p.number, p]));
+  const winners: GameWinner[] = [];
+  input.drawn.forEach((number, index) => {
+    const setting = input.settings[index];
+    const participant = byNumber.get(number);
+    if (!setting || !participant) return;
+    winners.push({ ...participant, position: setting.position, prizeAmount: prizeFor(pool, setting.percentBps) });
+  });
+  const totalPrize = winners.reduce((sum, w) => sum + w.prizeAmount, 0);
+  return { pool, winners, totalPrize, commission: pool - totalPrize };
+}
+
+/** Sum of active percentages, for the "total should be 100%" notes. */
+export function totalPercentBps(settings: readonly { percentBps: number; isActive: boolean }[]): number {
+  return settings.filter((s) => s.isActive).reduce((sum, s) => sum + s.percentBps, 0);
+}
+
+/**
+ * Check Winner (spec section 4): a random number in the range not drawn yet; after 100 failed
+ * attempts it proceeds with the last one anyway.
+ */
+export function drawNumber(
+  start: number,
+  end: number,
+  drawn: readonly number[],
+  random: () => number = Math.random,
+): number {
+  let candidate = start;
+  for (let attempt = 0; attempt < GAME_RULES.maxDrawAttempts; attempt++) {
+    candidate = start + Math.floor(random() * (end - start + 1));
+    if (!drawn.includes(candidate)) return candidate;
+  }
+  return candidate;
+}

@@ -1,0 +1,21 @@
+import { loadConfig } from '../config.ts';
+import { checkLedger } from '../modules/balance/ledger.ts';
+import { openConfiguredDatabase } from './open-from-config.ts';
+
+// `npm run ledger:check`: exits 1 on any difference, so it can guard a deploy or a cron job.
+const database = await openConfiguredDatabase(loadConfig());
+try {
+  const report = await checkLedger(database.db);
+  console.log(`Ledger check (${database.kind}): ${report.users} balances, ${report.transactions} transactions`);
+  console.log(`  sum of balances      ${report.totals.balances}`);
+  console.log(`  top-ups              ${report.totals.topups}`);
+  console.log(`  decreases and games  ${report.totals.withdrawn}`);
+  console.log(`  expected             ${report.totals.expected}`);
+  for (const m of report.mismatches)
+    console.log(`  MISMATCH user ${m.userId}: balance ${m.balance}, ledger ${m.ledger}`);
+  if (report.negative > 0) console.log(`  NEGATIVE balances: ${report.negative}`);
+  console.log(report.ok ? 'OK: every cent is accounted for.' : 'FAILED: the ledger does not balance.');
+  process.exitCode = report.ok ? 0 : 1;
+} finally {
+  await database.close();
+}

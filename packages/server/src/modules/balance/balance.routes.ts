@@ -1,0 +1,77 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '@lot/domain/errors';
+import {
+  balanceSchema,
+  decreaseInputSchema,
+  moneyResultSchema,
+  topupInputSchema,
+  transferInputSchema,
+} from '@lot/domain/schemas/balance';
+import { idSchema } from '@lot/domain/schemas/common';
+import { decrease, getBalance, topup, transfer } from './balance.service.ts';
+import type { Idempotent } from './idempotency.ts';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  422: errorBodySchema,
+};
+const idempotencyHeaders = z.object({
+  'idempotency-key': z.string().optional().describe('Replays of the same request with this key apply once'),
+});
+const moneyCall = { 200: moneyResultSchema, ...errors };
+
+export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+
+  /** Replays answer the stored response and say so. */
+  const answer = <T>(reply: { header: (name: string, value: string) => unknown }, outcome: Idempotent<T>) => {
+    if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+    return outcome.result;
+  };
+
+  app.get(
+    '/api/balance',
+    { schema: { tags: ['balance'], response: { 200: balanceSchema, 401: errorBodySchema } } },
+    (request) => getBalance(app.db, request.caller, request.caller.id),
+  );
+
+  app.get(
+    '/api/balance/:userId',
+    {
+      schema: {
+        tags: ['balance'],
+        params: z.strictObject({ userId: idSchema }),
+        response: { 200: balanceSchema, ...errors },
+      },
+    },
+    (request) => getBalance(app.db, request.caller, request.params.userId),
+  );
+
+  app.post(
+    '/api/balance/topup',
+    {
+      preValidation: app.requireRole('admin'),
+      schema: { tags: ['balance'], headers: idempotencyHeaders, body: topupInputSchema, response: moneyCall },
+    },
+    async (request, reply) =>
+      answer(reply, await topup(app.db, request.caller, request.body, request.headers['idempotency-key'])),
+  );
+
+  app.post(
+    '/api/balance/transfer',
+    { schema: { tags: ['balance'], headers: idempotencyHeaders, body: transferInputSchema, response: moneyCall } },
+    async (request, reply) =>
+      answer(reply, await transfer(app.db, request.caller, request.body, request.headers['idempotency-key'])),
+  );
+
+  app.post(
+    '/api/balance/decrease',
+    { schema: { tags: ['balance'], headers: idempotencyHeaders, body: decreaseInputSchema, response: moneyCall } },
+    async (request, reply) =>
+      answer(reply, await decrease(app.db, request.caller, request.body, request.headers['idempotency-key'])),
+  );
+};

@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '@lot/domain/errors';
+import { idParamsSchema } from '@lot/domain/schemas/common';
+import {
+  adminSalesQuerySchema,
+  saleDetailSchema,
+  saleInputSchema,
+  saleSchema,
+  salesQuerySchema,
+} from '@lot/domain/schemas/sales-history';
+import { filterSales, getSale, listSales, recordSale, type SalesPage } from './sales-history.service.ts';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  422: errorBodySchema,
+};
+const listResponse = { 200: z.array(saleSchema), ...errors };
+
+/** Lists answer an array (as the spec's client expects) with the totals of the whole filtered set in headers. */
+function send(reply: { header: (name: string, value: string) => unknown }, page: SalesPage) {
+  reply.header('X-Total-Count', String(page.total));
+  reply.header('X-Total-Commission', page.totalCommission);
+  return page.items;
+}
+
+export const salesHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+
+  app.post(
+    '/api/sales-history',
+    {
+      preValidation: app.requireRole('user'),
+      schema: {
+        tags: ['sales-history'],
+        description: "Settles a finished game: records it and takes the pool from the player's balance, atomically.",
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        body: saleInputSchema,
+        response: { 201: saleDetailSchema, 200: saleDetailSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await recordSale(app.db, request.caller, request.body, request.headers['idempotency-key']);
+      if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+      return reply.status(outcome.replayed ? 200 : 201).send(outcome.result);
+    },
+  );
+
+  app.get(
+    '/api/sales-history/filter',
+    {
+      preValidation: app.requireRole('admin'),
+      schema: { tags: ['sales-history'], querystring: adminSalesQuerySchema, response: listResponse },
+    },
+    async (request, reply) => send(reply, await filterSales(app.db, request.caller, request.query)),
+  );
+
+  for (const role of ['superagent', 'agent', 'user'] as const) {
+    app.get(
+      `/api/sales-history/${role}/:id`,
+      {
+        schema: {
+          tags: ['sales-history'],
+          params: idParamsSchema,
+          querystring: salesQuerySchema,
+          response: listResponse,
+        },
+      },
+      async (request, reply) =>
+        send(reply, await listSales(app.db, request.caller, { role, id: request.params.id }, request.query)),
+    );
+  }
+
+  app.get(
+    '/api/sales-history/:id',
+    { schema: { tags: ['sales-history'], params: idParamsSchema, response: { 200: saleDetailSchema, ...errors } } },
+    (request) => getSale(app.db, request.caller, request.params.id),
+  );
+};

@@ -1,0 +1,315 @@
+import { and, asc, count, desc, eq, gte, lt, sql, sum, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { AppError } from '@lot/domain/errors';
+import { parsePercentToBps, settleGame, type GameWinner } from '@lot/domain/game';
+import { MESSAGES } from '@lot/domain/messages';
+import { formatCents } from '@lot/domain/money';
+import type { Role } from '@lot/domain/roles';
+import type { AdminSalesQuery, Sale, SaleDetail, SaleInput, SalesQuery } from '@lot/domain/schemas/sales-history';
+import type { Db, Tx } from '../../db/client.ts';
+import { balances, gameWinners, games, transactions, users } from '../../db/schema.ts';
+import type { Caller } from '../../plugins/auth.ts';
+import { withIdempotency, type Idempotent } from '../balance/idempotency.ts';
+import { findInScope, findLiveUserById } from '../users/users.repository.ts';
+import { effectiveWinners } from '../winners/winners.service.ts';
+
+const player = alias(users, 'player');
+const parent = alias(users, 'parent');
+
+const saleColumns = {
+  id: games.id,
+  userId: games.userId,
+  createdAt: games.createdAt,
+  startRange: games.startRange,
+  endRange: games.endRange,
+  betAmount: games.betAmount,
+  totalPrize: games.totalPrize,
+  commission: games.commission,
+  selectedCount: games.selectedCount,
+  winnersCount: games.winnersCount,
+  parentId: games.parentId,
+  username: player.username,
+  fullName: player.fullName,
+  parentFullName: parent.fullName,
+};
+
+function selectSales(db: Db | Tx) {
+  return db
+    .select(saleColumns)
+    .from(games)
+    .innerJoin(player, eq(player.id, games.userId))
+    .leftJoin(parent, eq(parent.id, games.parentId));
+}
+
+type SaleRow = Awaited<ReturnType<ReturnType<typeof selectSales>['execute']>>[number];
+
+function toSale(row: SaleRow): Sale {
+  return {
+    id: row.id,
+    userId: row.userId,
+    createdAt: row.createdAt.toISOString(),
+    startRange: row.startRange,
+    endRange: row.endRange,
+    betAmount: formatCents(row.betAmount),
+    totalPrize: formatCents(row.totalPrize),
+    commission: formatCents(row.commission),
+    selectedNumbersCount: row.selectedCount,
+    winningNumbersCount: row.winnersCount,
+    user: {
+      id: row.userId,
+      username: row.username,
+      fullName: row.fullName,
+      parent:
+        row.parentId !== null && row.parentFullName !== null
+          ? { id: row.parentId, fullName: row.parentFullName }
+          : null,
+    },
+  };
+}
+
+type StoredGameData = {
+  selectedNumbers: { number: number; name: string; phoneNumber: string }[];
+  winningNumbers: number[];
+  drawCount: number;
+};
+
+/** Who may read a game: the hierarchy recorded with it (admin all). */
+function canRead(caller: Caller, game: { userId: number; parentId: number | null; superagentId: number | null }) {
+  switch (caller.role) {
+    case 'admin':
+      return true;
+    case 'superagent':
+      return game.superagentId === caller.id;
+    case 'agent':
+      return game.parentId === caller.id;
+    default:
+      return game.userId === caller.id;
+  }
+}
+
+/** canRead as a condition on the games table (admin: no condition). */
+function readableBy(caller: Caller): SQL | undefined {
+  switch (caller.role) {
+    case 'admin':
+      return undefined;
+    case 'superagent':
+      return eq(games.superagentId, caller.id);
+    case 'agent':
+      return eq(games.parentId, caller.id);
+    default:
+      return eq(games.userId, caller.id);
+  }
+}
+
+export async function getSale(db: Db | Tx, caller: Caller, id: number): Promise<SaleDetail> {
+  const [game] = await db.select().from(games).where(eq(games.id, id));
+  if (!game || !canRead(caller, game)) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
+  const [row] = await selectSales(db).where(eq(games.id, id));
+  if (!row) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
+  const winners = await db
+    .select()
+    .from(gameWinners)
+    .where(eq(gameWinners.gameId, id))
+    .orderBy(asc(gameWinners.position), asc(gameWinners.id));
+  const data = game.gameData as StoredGameData;
+  return {
+    ...toSale(row),
+    gameData: {
+      selectedNumbers: data.selectedNumbers,
+      winningNumbers: data.winningNumbers,
+      drawCount: data.drawCount,
+      totalPrizePool: formatCents(game.pool),
+      startRange: game.startRange,
+      endRange: game.endRange,
+      betAmount: formatCents(game.betAmount),
+    },
+    winners: winners.map((w) => ({
+      id: w.id,
+      number: w.number,
+      name: w.name,
+      phoneNumber: w.phoneNumber,
+      position: w.position,
+      prizeAmount: formatCents(w.prizeAmount),
+    })),
+    transactionId: game.transactionId,
+  };
+}
+
+function inconsistent(message: string): AppError {
+  return new AppError('UNPROCESSABLE', `The game record does not add up: ${message}`);
+}
+
+const winnerKey = (w: Pick<GameWinner, 'position' | 'number' | 'name' | 'phoneNumber' | 'prizeAmount'>) =>
+  `${w.position}|${w.number}|${w.name}|${w.phoneNumber}|${w.prizeAmount}`;
+
+/**
+ * Recomputes the finished game from what was selected and drawn and the player's effective
+ * winner configuration, and refuses a record that does not match it (422).
+ */
+function verifyGame(input: SaleInput, settings: { position: number; percentBps: number }[]) {
+  const { gameData } = input;
+  if (
+    gameData.startRange !== input.startRange ||
+    gameData.endRange !== input.endRange ||
+    gameData.betAmount !== input.betAmount
+  ) {
+    throw inconsistent('the game data disagrees with the range or the bet');
+  }
+  const numbers = gameData.selectedNumbers.map((p) => p.number);
+  const inRange = (n: number) => n >= input.startRange && n <= input.endRange;
+  if (new Set(numbers).size !== numbers.length || !numbers.every(inRange)) {
+    throw inconsistent('selected numbers must be distinct and within the range');
+  }
+  if (input.selectedNumbersCount !== numbers.length) throw inconsistent('selectedNumbersCount is wrong');
+  if (settings.length === 0) throw new AppError('UNPROCESSABLE', MESSAGES.noWinnerSettings);
+  if (gameData.winningNumbers.length !== settings.length || gameData.drawCount !== settings.length) {
+    throw inconsistent(`a finished game draws ${settings.length} positions`);
+  }
+  if (!gameData.winningNumbers.every(inRange)) throw inconsistent('drawn numbers must be within the range');
+  const settlement = settleGame({
+    selected: gameData.selectedNumbers,
+    drawn: gameData.winningNumbers,
+    settings,
+    betCents: input.betAmount,
+  });
+  if (settlement.commission < 0)
+    throw new AppError('UNPROCESSABLE', 'The winner settings pay out more than 100% of the pool');
+  if (gameData.totalPrizePool !== settlement.pool) throw inconsistent(`the pool is ${formatCents(settlement.pool)}`);
+  if (input.totalPrize !== settlement.totalPrize)
+    throw inconsistent(`the total prize is ${formatCents(settlement.totalPrize)}`);
+  if (input.commission !== settlement.commission)
+    throw inconsistent(`the commission is ${formatCents(settlement.commission)}`);
+  if (input.winningNumbersCount !== settlement.winners.length) throw inconsistent('winningNumbersCount is wrong');
+  const expected = settlement.winners.map(winnerKey).sort();
+  const given = input.winners.map(winnerKey).sort();
+  if (expected.length !== given.length || expected.some((key, i) => key !== given[i])) {
+    throw inconsistent('the winners do not match the draw');
+  }
+  return settlement;
+}
+
+/**
+ * Settles a finished game in one database transaction (DESIGN.md section 2): the record, its
+ * winners, the pool taken from the player's balance and the ledger row that says so. Replays
+ * with the same Idempotency-Key answer the first record.
+ */
+export function recordSale(db: Db, caller: Caller, input: SaleInput, key?: string): Promise<Idempotent<SaleDetail>> {
+  if (input.userId !== caller.id) throw new AppError('FORBIDDEN', 'You can only record your own games');
+  return withIdempotency(db, caller.id, key, { op: 'sale', ...input }, async (tx) => {
+    const [balance] = await tx
+      .select({ amount: balances.amount })
+      .from(balances)
+      .where(eq(balances.userId, caller.id))
+      .for('update');
+    const { winners: configured } = await effectiveWinners(tx, caller.id);
+    const settings = configured.map((w) => ({ position: w.position, percentBps: parsePercentToBps(w.percent) ?? 0 }));
+    const settlement = verifyGame(input, settings);
+    if ((balance?.amount ?? 0) < settlement.pool) {
+      throw new AppError('UNPROCESSABLE', MESSAGES.insufficientBalance, {
+        fieldErrors: { betAmount: MESSAGES.insufficientBalance },
+      });
+    }
+    const me = await findLiveUserById(tx, caller.id);
+    const myParent = me?.parentId ? await findLiveUserById(tx, me.parentId) : undefined;
+    const superagentId =
+      myParent?.role === 'superagent' ? myParent.id : myParent?.role === 'agent' ? myParent.parentId : null;
+
+    await tx
+      .update(balances)
+      .set({ amount: sql`${balances.amount} - ${settlement.pool}` })
+      .where(eq(balances.userId, caller.id));
+    const [ledgerRow] = await tx
+      .insert(transactions)
+      .values({
+        type: 'game',
+        userId: caller.id,
+        receiverId: null,
+        actorId: caller.id,
+        amount: settlement.pool,
+        description: `Game played with ${input.selectedNumbersCount} numbers, ${settlement.winners.length} winners`,
+      })
+      .returning({ id: transactions.id });
+    if (!ledgerRow) throw new Error('ledger insert returned no row');
+    const [game] = await tx
+      .insert(games)
+      .values({
+        userId: caller.id,
+        parentId: me?.parentId ?? null,
+        superagentId,
+        startRange: input.startRange,
+        endRange: input.endRange,
+        betAmount: input.betAmount,
+        pool: settlement.pool,
+        totalPrize: settlement.totalPrize,
+        commission: settlement.commission,
+        selectedCount: input.selectedNumbersCount,
+        winnersCount: settlement.winners.length,
+        gameData: {
+          selectedNumbers: input.gameData.selectedNumbers,
+          winningNumbers: input.gameData.winningNumbers,
+          drawCount: input.gameData.drawCount,
+        } satisfies StoredGameData,
+        transactionId: ledgerRow.id,
+      })
+      .returning({ id: games.id });
+    if (!game) throw new Error('game insert returned no row');
+    if (settlement.winners.length > 0) {
+      await tx.insert(gameWinners).values(settlement.winners.map((w) => ({ ...w, gameId: game.id })));
+    }
+    return getSale(tx, caller, game.id);
+  });
+}
+
+export type SalesScope = { role: Exclude<Role, 'admin'>; id: number } | { role: 'all' };
+
+export type SalesPage = { items: Sale[]; total: number; totalCommission: string };
+
+/** A person whose games are asked for must be in the caller's reach and of the named role. */
+async function resolveOwner(db: Db, caller: Caller, role: Exclude<Role, 'admin'>, id: number): Promise<SQL> {
+  const owner = await findInScope(db, caller, id);
+  if (!owner || owner.role !== role) throw new AppError('NOT_FOUND', 'User not found');
+  return role === 'superagent'
+    ? eq(games.superagentId, id)
+    : role === 'agent'
+      ? eq(games.parentId, id)
+      : eq(games.userId, id);
+}
+
+/**
+ * A page of games with the totals of the whole filtered set, both computed by the database.
+ * Filters narrow within the scope: agentId to one agent's users, userId to one user.
+ */
+export async function listSales(db: Db, caller: Caller, scope: SalesScope, query: SalesQuery): Promise<SalesPage> {
+  // The games themselves must be the caller's by the hierarchy recorded with them (as getSale
+  // judges them): after a player moves, the new parent must not list games played under the old one.
+  const conditions: (SQL | undefined)[] = [readableBy(caller)];
+  if (scope.role !== 'all') conditions.push(await resolveOwner(db, caller, scope.role, scope.id));
+  if (query.agentId !== undefined) conditions.push(eq(games.parentId, query.agentId));
+  if (query.userId !== undefined) conditions.push(eq(games.userId, query.userId));
+  if (query.from) conditions.push(gte(games.createdAt, new Date(query.from)));
+  // `to` is inclusive to the millisecond (spec: through 23:59:59.999) while the database keeps
+  // microseconds: a game at 23:59:59.999500 belongs to that day, so the bound is the next millisecond.
+  if (query.to) conditions.push(lt(games.createdAt, new Date(Date.parse(query.to) + 1)));
+  const where = and(...conditions);
+  const [totals] = await db
+    .select({ total: count(), commission: sum(games.commission) })
+    .from(games)
+    .where(where);
+  const rows = await selectSales(db)
+    .where(where)
+    .orderBy(desc(games.createdAt), desc(games.id))
+    .limit(query.limit)
+    .offset(query.offset);
+  return {
+    items: rows.map(toSale),
+    total: totals?.total ?? 0,
+    totalCommission: formatCents(BigInt(totals?.commission ?? 0)),
+  };
+}
+
+/** GET /api/sales-history/filter (admin): role + userId pick whose games. */
+export function filterSales(db: Db, caller: Caller, query: AdminSalesQuery): Promise<SalesPage> {
+  const { role, userId, ...rest } = query;
+  if (role && userId !== undefined) return listSales(db, caller, { role, id: userId }, rest);
+  return listSales(db, caller, { role: 'all' }, { ...rest, userId });
+}

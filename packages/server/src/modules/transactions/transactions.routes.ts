@@ -1,0 +1,25 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '@lot/domain/errors';
+import { listTransactionsQuerySchema, transactionSchema } from '@lot/domain/schemas/balance';
+import { listTransactions } from './transactions.service.ts';
+
+export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+
+  app.get(
+    '/api/transactions',
+    {
+      schema: {
+        tags: ['transactions'],
+        querystring: listTransactionsQuerySchema,
+        response: { 200: z.array(transactionSchema), 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const { items, total } = await listTransactions(app.db, request.caller, request.query);
+      reply.header('X-Total-Count', String(total));
+      return items;
+    },
+  );
+};

@@ -1,0 +1,100 @@
+import { and, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { AppError } from '@lot/domain/errors';
+import { formatCents } from '@lot/domain/money';
+import type { ListTransactionsQuery, Transaction } from '@lot/domain/schemas/balance';
+import type { Db, Tx } from '../../db/client.ts';
+import { transactions, users } from '../../db/schema.ts';
+import type { Caller } from '../../plugins/auth.ts';
+
+const sender = alias(users, 'sender');
+const receiver = alias(users, 'receiver');
+
+const columns = {
+  id: transactions.id,
+  type: transactions.type,
+  userId: transactions.userId,
+  receiverId: transactions.receiverId,
+  amount: transactions.amount,
+  status: transactions.status,
+  description: transactions.description,
+  createdAt: transactions.createdAt,
+  senderUsername: sender.username,
+  senderFullName: sender.fullName,
+  receiverUsername: receiver.username,
+  receiverFullName: receiver.fullName,
+};
+
+function selectTransactions(db: Db | Tx) {
+  return db
+    .select(columns)
+    .from(transactions)
+    .innerJoin(sender, eq(sender.id, transactions.userId))
+    .leftJoin(receiver, eq(receiver.id, transactions.receiverId));
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof selectTransactions>['execute']>>[number];
+
+function toTransaction(row: Row): Transaction {
+  return {
+    id: row.id,
+    type: row.type,
+    userId: row.userId,
+    receiverId: row.receiverId,
+    amount: formatCents(row.amount),
+    status: row.status,
+    description: row.description,
+    createdAt: row.createdAt.toISOString(),
+    user: { id: row.userId, username: row.senderUsername, fullName: row.senderFullName },
+    receiver:
+      row.receiverId !== null && row.receiverUsername !== null
+        ? { id: row.receiverId, username: row.receiverUsername, fullName: row.receiverFullName ?? '' }
+        : null,
+  };
+}
+
+export async function getTransaction(db: Db | Tx, id: number): Promise<Transaction> {
+  const [row] = await selectTransactions(db).where(eq(transactions.id, id));
+  if (!row) throw new AppError('NOT_FOUND', 'Transaction not found');
+  return toTransaction(row);
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Admins see every transaction; everyone else those they sent or received. Newest first. */
+export async function listTransactions(
+  db: Db,
+  caller: Caller,
+  query: ListTransactionsQuery,
+): Promise<{ items: Transaction[]; total: number }> {
+  const conditions: (SQL | undefined)[] = [];
+  if (caller.role !== 'admin') {
+    conditions.push(or(eq(transactions.userId, caller.id), eq(transactions.receiverId, caller.id)));
+  }
+  if (query.type) conditions.push(eq(transactions.type, query.type));
+  if (query.from) conditions.push(gte(transactions.createdAt, new Date(query.from)));
+  // The database keeps microseconds but the API shows createdAt to the millisecond, so `to` takes in
+  // its whole millisecond: a row's own createdAt as `to` must include that row.
+  if (query.to) conditions.push(lt(transactions.createdAt, new Date(new Date(query.to).getTime() + 1)));
+  if (query.search) {
+    const pattern = `%${escapeLike(query.search)}%`;
+    conditions.push(
+      sql`(${sender.username} ILIKE ${pattern} OR ${sender.fullName} ILIKE ${pattern} OR ${receiver.username} ILIKE ${pattern} OR ${receiver.fullName} ILIKE ${pattern})`,
+    );
+  }
+  const where = and(...conditions);
+  const [{ total } = { total: 0 }] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(transactions)
+    .innerJoin(sender, eq(sender.id, transactions.userId))
+    .leftJoin(receiver, eq(receiver.id, transactions.receiverId))
+    .where(where);
+  const rows = await selectTransactions(db)
+    .where(where)
+    .orderBy(desc(transactions.createdAt), desc(transactions.id))
+    .limit(query.limit)
+    .offset(query.offset);
+  return { items: rows.map(toTransaction), total };
+}

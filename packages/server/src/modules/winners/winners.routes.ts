@@ -1,0 +1,101 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '@lot/domain/errors';
+import { idParamsSchema, idSchema } from '@lot/domain/schemas/common';
+import {
+  effectiveWinnersSchema,
+  listWinnersQuerySchema,
+  winnerInputSchema,
+  winnerSchema,
+} from '@lot/domain/schemas/winners';
+import {
+  createWinner,
+  deleteWinner,
+  effectiveWinnersFor,
+  listUserWinners,
+  listWinners,
+  updateWinner,
+} from './winners.service.ts';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+
+export const winnersRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+  // Superagents and agents have no winner settings of their own and manage nobody's. Role checks
+  // run before validation: a refused role is 403 whatever it sends (DESIGN.md section 3).
+  app.addHook('preValidation', app.requireRole('admin', 'user'));
+
+  app.get(
+    '/api/winners',
+    {
+      preValidation: app.requireRole('admin'),
+      schema: {
+        tags: ['winners'],
+        querystring: listWinnersQuerySchema,
+        response: { 200: z.array(winnerSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { items, total } = await listWinners(app.db, request.query);
+      reply.header('X-Total-Count', String(total));
+      return items;
+    },
+  );
+
+  app.get(
+    '/api/winners/user/:userId',
+    {
+      schema: {
+        tags: ['winners'],
+        params: z.strictObject({ userId: idSchema }),
+        response: { 200: z.array(winnerSchema), ...errors },
+      },
+    },
+    (request) => listUserWinners(app.db, request.caller, request.params.userId),
+  );
+
+  app.get(
+    '/api/winners/effective',
+    {
+      schema: {
+        tags: ['winners'],
+        description:
+          "The configuration the player's game uses: own active ones by position, else the active global ones.",
+        querystring: z.strictObject({ userId: idSchema.optional() }),
+        response: { 200: effectiveWinnersSchema, ...errors },
+      },
+    },
+    (request) => effectiveWinnersFor(app.db, request.caller, request.query.userId ?? request.caller.id),
+  );
+
+  app.post(
+    '/api/winners',
+    { schema: { tags: ['winners'], body: winnerInputSchema, response: { 201: winnerSchema, ...errors } } },
+    async (request, reply) => reply.status(201).send(await createWinner(app.db, request.caller, request.body)),
+  );
+
+  app.put(
+    '/api/winners/:id',
+    {
+      schema: {
+        tags: ['winners'],
+        params: idParamsSchema,
+        body: winnerInputSchema,
+        response: { 200: winnerSchema, ...errors },
+      },
+    },
+    (request) => updateWinner(app.db, request.caller, request.params.id, request.body),
+  );
+
+  app.delete(
+    '/api/winners/:id',
+    {
+      schema: {
+        tags: ['winners'],
+        params: idParamsSchema,
+        response: { 200: z.object({ message: z.string() }), ...errors },
+      },
+    },
+    (request) => deleteWinner(app.db, request.caller, request.params.id),
+  );
+};
