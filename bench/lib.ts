@@ -29,8 +29,11 @@ export async function freshDatabase(base: string, name: string): Promise<string>
 }
 
 /** Starts the real server (packages/server/src/main.ts) and resolves with its base URL. */
-export function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `${root}/packages/server/src/main.ts`], {
+export function startServer(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', `${root}/packages/server/src/main.ts`], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

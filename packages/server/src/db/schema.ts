@@ -4,6 +4,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   foreignKey,
   index,
   integer,
@@ -246,5 +247,24 @@ export const gameWinners = pgTable(
   (t) => [
     check('game_winners_prize_ck', sql`${t.prizeAmount} >= 0`),
     index('game_winners_game_idx').on(t.gameId, t.position),
+  ],
+);
+
+/**
+ * Games and commission per superagent (0: players without one) per UTC day, kept by a trigger on
+ * `games` (migration 0003) so that every write path keeps it exact. Totals over wide ranges read
+ * these rows for whole days and only the partial days at the edges from `games`.
+ */
+export const salesDaily = pgTable(
+  'sales_daily',
+  {
+    superagentId: integer('superagent_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    games: integer('games').notNull(),
+    commission: bigint('commission', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'sales_daily_pk', columns: [t.superagentId, t.day] }),
+    index('sales_daily_day_idx').on(t.day),
   ],
 );

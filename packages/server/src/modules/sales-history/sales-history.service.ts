@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, lt, sql, sum, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, or, sql, sum, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { AppError } from '@lot/domain/errors';
 import { parsePercentToBps, settleGame, type GameWinner } from '@lot/domain/game';
@@ -7,7 +7,7 @@ import { formatCents } from '@lot/domain/money';
 import type { Role } from '@lot/domain/roles';
 import type { AdminSalesQuery, Sale, SaleDetail, SaleInput, SalesQuery } from '@lot/domain/schemas/sales-history';
 import type { Db, Tx } from '../../db/client.ts';
-import { balances, gameWinners, games, transactions, users } from '../../db/schema.ts';
+import { balances, gameWinners, games, salesDaily, transactions, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { withIdempotency, type Idempotent } from '../balance/idempotency.ts';
 import { findInScope, findLiveUserById } from '../users/users.repository.ts';
@@ -275,6 +275,83 @@ async function resolveOwner(db: Db, caller: Caller, role: Exclude<Role, 'admin'>
       : eq(games.userId, id);
 }
 
+const DAY_MS = 86_400_000;
+
+type Totals = { total: number; commission: bigint };
+
+async function rawTotals(db: Db, where: SQL | undefined): Promise<Totals> {
+  const [row] = await db
+    .select({ total: count(), commission: sum(games.commission) })
+    .from(games)
+    .where(where);
+  return { total: row?.total ?? 0, commission: BigInt(row?.commission ?? 0) };
+}
+
+/**
+ * Totals of one superagent's games (or everyone's) between two instants: whole UTC days from
+ * the sales_daily rollup, the partial days at either edge from the games themselves. Exact, and
+ * independent of how many games the range holds.
+ */
+async function rollupTotals(
+  db: Db,
+  superagentId: number | undefined,
+  from?: Date,
+  toExclusive?: Date,
+): Promise<Totals> {
+  const firstDay = from ? Math.ceil(from.getTime() / DAY_MS) * DAY_MS : undefined;
+  const endDay = toExclusive ? Math.floor(toExclusive.getTime() / DAY_MS) * DAY_MS : undefined;
+  const scope = superagentId === undefined ? undefined : eq(games.superagentId, superagentId);
+  if (firstDay !== undefined && endDay !== undefined && firstDay >= endDay) {
+    return rawTotals(
+      db,
+      and(scope, from && gte(games.createdAt, from), toExclusive && lt(games.createdAt, toExclusive)),
+    );
+  }
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const [whole] = await db
+    .select({ total: sql<string>`COALESCE(sum(${salesDaily.games}), 0)::text`, commission: sum(salesDaily.commission) })
+    .from(salesDaily)
+    .where(
+      and(
+        superagentId === undefined ? undefined : eq(salesDaily.superagentId, superagentId),
+        firstDay !== undefined ? gte(salesDaily.day, day(firstDay)) : undefined,
+        endDay !== undefined ? lt(salesDaily.day, day(endDay)) : undefined,
+      ),
+    );
+  const edges = [
+    from && firstDay !== undefined
+      ? and(gte(games.createdAt, from), lt(games.createdAt, new Date(firstDay)))
+      : undefined,
+    toExclusive && endDay !== undefined
+      ? and(gte(games.createdAt, new Date(endDay)), lt(games.createdAt, toExclusive))
+      : undefined,
+  ].filter((edge) => edge !== undefined);
+  const partial = edges.length > 0 ? await rawTotals(db, and(scope, or(...edges))) : { total: 0, commission: 0n };
+  return {
+    total: Number(whole?.total ?? 0) + partial.total,
+    commission: BigInt(whole?.commission ?? 0) + partial.commission,
+  };
+}
+
+/**
+ * The ids of one page, newest first, read from an index alone. Past the middle of the set the
+ * page is read from the oldest end instead, so the last page costs what the first does.
+ */
+async function pageIds(db: Db, where: SQL | undefined, page: { limit: number; offset: number }, total: number) {
+  const take = Math.min(page.limit, total - page.offset);
+  if (take <= 0) return [];
+  const after = total - page.offset - take;
+  const reverse = after < page.offset;
+  const rows = await db
+    .select({ id: games.id })
+    .from(games)
+    .where(where)
+    .orderBy(...(reverse ? [asc(games.createdAt), asc(games.id)] : [desc(games.createdAt), desc(games.id)]))
+    .limit(take)
+    .offset(reverse ? after : page.offset);
+  return rows.map((row) => row.id);
+}
+
 /**
  * A page of games with the totals of the whole filtered set, both computed by the database.
  * Filters narrow within the scope: agentId to one agent's users, userId to one user.
@@ -286,25 +363,29 @@ export async function listSales(db: Db, caller: Caller, scope: SalesScope, query
   if (scope.role !== 'all') conditions.push(await resolveOwner(db, caller, scope.role, scope.id));
   if (query.agentId !== undefined) conditions.push(eq(games.parentId, query.agentId));
   if (query.userId !== undefined) conditions.push(eq(games.userId, query.userId));
-  if (query.from) conditions.push(gte(games.createdAt, new Date(query.from)));
+  const from = query.from ? new Date(query.from) : undefined;
   // `to` is inclusive to the millisecond (spec: through 23:59:59.999) while the database keeps
   // microseconds: a game at 23:59:59.999500 belongs to that day, so the bound is the next millisecond.
-  if (query.to) conditions.push(lt(games.createdAt, new Date(Date.parse(query.to) + 1)));
+  const toExclusive = query.to ? new Date(Date.parse(query.to) + 1) : undefined;
+  if (from) conditions.push(gte(games.createdAt, from));
+  if (toExclusive) conditions.push(lt(games.createdAt, toExclusive));
   const where = and(...conditions);
-  const [totals] = await db
-    .select({ total: count(), commission: sum(games.commission) })
-    .from(games)
-    .where(where);
-  const rows = await selectSales(db)
-    .where(where)
-    .orderBy(desc(games.createdAt), desc(games.id))
-    .limit(query.limit)
-    .offset(query.offset);
-  return {
-    items: rows.map(toSale),
-    total: totals?.total ?? 0,
-    totalCommission: formatCents(BigInt(totals?.commission ?? 0)),
-  };
+
+  // A superagent's games or everyone's, narrowed only by dates: the set the rollup describes.
+  const wholeSuperagent = query.agentId === undefined && query.userId === undefined;
+  const totals =
+    wholeSuperagent && scope.role === 'superagent'
+      ? await rollupTotals(db, scope.id, from, toExclusive)
+      : wholeSuperagent && scope.role === 'all' && caller.role === 'admin'
+        ? await rollupTotals(db, undefined, from, toExclusive)
+        : await rawTotals(db, where);
+
+  const ids = await pageIds(db, where, query, totals.total);
+  const rows =
+    ids.length > 0
+      ? await selectSales(db).where(inArray(games.id, ids)).orderBy(desc(games.createdAt), desc(games.id))
+      : [];
+  return { items: rows.map(toSale), total: totals.total, totalCommission: formatCents(totals.commission) };
 }
 
 /** GET /api/sales-history/filter (admin): role + userId pick whose games. */
