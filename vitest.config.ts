@@ -10,7 +10,18 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['packages/domain/src/**/*.test.ts'] } },
       { extends: true, test: { name: 'api-pglite', include: apiTests, env: { TEST_DB: 'pglite' } } },
-      ...(postgres ? [{ extends: true, test: { name: 'api-postgres', include: apiTests, env: { TEST_DB: 'postgres' } } }] : []),
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['e2e/**/*.test.ts'],
+          globalSetup: ['e2e/global-setup.ts'],
+          testTimeout: 60_000,
+        },
+      },
+      ...(postgres
+        ? [{ extends: true, test: { name: 'api-postgres', include: apiTests, env: { TEST_DB: 'postgres' } } }]
+        : []),
     ],
   },
 });

@@ -1,0 +1,55 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+declare module 'vitest' {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}
+
+/**
+ * Builds the web app, seeds a fresh embedded database with the demo hierarchy and starts the real
+ * server on a free port, as `npm start` would. Every browser test file talks to this server.
+ */
+export default async function setup(project: TestProject) {
+  const build = spawnSync('npm', ['run', 'build', '-w', '@lot/web'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('web build failed');
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'lot-e2e-'));
+  const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0' };
+  const seed = spawnSync(process.execPath, ['--import', 'tsx', 'packages/server/src/db/seed-demo-cli.ts'], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+  });
+  if (seed.status !== 0) throw new Error(`seed failed:\n${seed.stderr}`);
+
+  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    server.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /LOT is running on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    });
+    server.on('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${output}`)));
+  });
+  project.provide('baseUrl', baseUrl);
+
+  return async () => {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

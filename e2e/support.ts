@@ -1,0 +1,118 @@
+import { mkdirSync } from 'node:fs';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, inject, onTestFailed } from 'vitest';
+
+export const baseUrl = () => inject('baseUrl');
+
+/** Demo logins (npm run seed:demo). */
+export const DEMO = {
+  admin: { username: 'admin', password: 'admin123' },
+  superagent: { username: 'super1', password: 'demo1234' },
+  agent: { username: 'agent1', password: 'demo1234' },
+  user: { username: 'user1', password: 'demo1234' },
+} as const;
+
+export const DESKTOP = { width: 1280, height: 860 };
+export const PHONE = { width: 375, height: 812 };
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/** One Chromium per test file (Debian's, never a downloaded one). */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('browser not started');
+    return browser;
+  };
+}
+
+/** A fresh page (own storage) whose screenshot is kept when the test fails. */
+export async function openPage(browser: Browser, viewport = DESKTOP): Promise<Page> {
+  const context = await browser.newContext({ viewport, baseURL: baseUrl() });
+  const page = await context.newPage();
+  onTestFailed(async ({ task }) => {
+    mkdirSync('test-results/e2e', { recursive: true });
+    const name = `${task.file?.name ?? 'e2e'}-${task.name}`.replace(/[^\w-]+/g, '_').slice(0, 150);
+    await page.screenshot({ path: `test-results/e2e/${name}.png`, fullPage: true }).catch(() => undefined);
+  });
+  return page;
+}
+
+/** Signs in through the login screen and waits for the dashboard. */
+export async function signIn(page: Page, login: { username: string; password: string }): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(login.username);
+  await page.getByLabel('Password').fill(login.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/(admin|superagent|agent|user)\/dashboard$/);
+}
+
+/** Calls the API directly (setting up data), as the given user. */
+export async function apiAs<T>(
+  login: { username: string; password: string },
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<T> {
+  const signin = await fetch(`${baseUrl()}/api/auth/signin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(login),
+  });
+  const { accessToken } = (await signin.json()) as { accessToken: string };
+  const response = await fetch(`${baseUrl()}${path}`, {
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+let counter = 0;
+/** A fresh account created by the admin, so that each test file owns the data it changes. */
+export async function freshUser(
+  role: 'superagent' | 'agent' | 'user',
+  options: { parentId?: number; fullName?: string; password?: string } = {},
+): Promise<{ id: number; username: string; password: string; fullName: string }> {
+  const username = `e2e_${role}_${process.pid}_${Date.now() % 100000}_${++counter}`;
+  const password = options.password ?? 'e2e-password';
+  const fullName = options.fullName ?? `E2E ${role} ${counter}`;
+  const created = await apiAs<{ id: number }>(DEMO.admin, '/api/users', {
+    body: { username, password, fullName, role, parentId: options.parentId },
+  });
+  return { id: created.id, username, password, fullName };
+}
+
+/** Waits until the element is visible (playwright-core has no auto-waiting expect). */
+export async function visible(locator: Locator, timeout = 10_000): Promise<true> {
+  await locator.first().waitFor({ state: 'visible', timeout });
+  return true;
+}
+
+/** Waits until an attribute has the value. */
+export async function attributeBecomes(locator: Locator, name: string, value: string, timeout = 5_000): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    if ((await locator.getAttribute(name)) === value) return;
+    if (Date.now() - started > timeout)
+      throw new Error(`${name} did not become ${value} (is ${await locator.getAttribute(name)})`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,90 @@
+import type { ReactNode } from 'react';
+import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import type { Role } from '@lot/domain/roles';
+import { RequireAuth, RequireRole, RoleHome } from './guards.tsx';
+import { Placeholder } from './routes/placeholder.tsx';
+
+/** Each screen is its own chunk: the first screen ships only what it needs. */
+const lazy = (load: () => Promise<{ default: () => ReactNode }>) => async () => ({ Component: (await load()).default });
+
+const screens = {
+  login: () => import('./routes/login.tsx').then((m) => ({ default: m.LoginRoute })),
+  debug: () => import('./routes/debug.tsx').then((m) => ({ default: m.DebugRoute })),
+  shell: () => import('./shell/app-shell.tsx').then((m) => ({ default: m.AppShell })),
+  profile: () => import('./routes/profile.tsx').then((m) => ({ default: m.ProfileRoute })),
+  transactions: () => import('./routes/transactions.tsx').then((m) => ({ default: m.TransactionsRoute })),
+};
+
+const placeholder = (path: string, title: string): RouteObject => ({ path, element: <Placeholder title={title} /> });
+
+/** A role's route group: the bare path goes to its dashboard (spec route table). */
+function roleGroup(role: Role, children: RouteObject[]): RouteObject {
+  return {
+    path: role,
+    element: (
+      <RequireRole roles={[role]}>
+        <Outlet />
+      </RequireRole>
+    ),
+    children: [{ index: true, element: <Navigate to={`/${role}/dashboard`} replace /> }, ...children],
+  };
+}
+
+export const routes: RouteObject[] = [
+  { path: '/login', lazy: lazy(screens.login) },
+  { path: '/debug', lazy: lazy(screens.debug) },
+  {
+    path: '/',
+    element: (
+      <RequireAuth>
+        <Outlet />
+      </RequireAuth>
+    ),
+    children: [
+      { index: true, element: <RoleHome /> },
+      {
+        lazy: lazy(screens.shell),
+        children: [
+          { path: 'profile', lazy: lazy(screens.profile) },
+          { path: 'transactions', lazy: lazy(screens.transactions) },
+          roleGroup('admin', [
+            placeholder('dashboard', 'Admin Dashboard'),
+            placeholder('users', 'Users'),
+            placeholder('superagents', 'Super Agents'),
+            placeholder('agents', 'Agents'),
+            { path: 'transactions', lazy: lazy(screens.transactions) },
+            placeholder('winners', 'Winner Configurations'),
+            placeholder('sales-history', 'Sales History'),
+          ]),
+          roleGroup('superagent', [
+            placeholder('dashboard', 'Super Agent Dashboard'),
+            placeholder('agents', 'Agents'),
+            placeholder('users', 'Users Management'),
+            placeholder('sales-history', 'Sales History'),
+          ]),
+          roleGroup('agent', [
+            placeholder('dashboard', 'Agent Dashboard'),
+            placeholder('users', 'Users Management'),
+            placeholder('sales-history', 'Sales History'),
+          ]),
+          roleGroup('user', [
+            placeholder('dashboard', 'Dashboard'),
+            placeholder('winner-settings', 'My Winner Settings'),
+            placeholder('number-game', 'BOCH BOCH'),
+          ]),
+          {
+            element: (
+              <RequireRole roles={['user']}>
+                <Outlet />
+              </RequireRole>
+            ),
+            children: [placeholder('sales-history', 'Game History'), placeholder('game-winners/:id', 'Game Winners')],
+          },
+        ],
+      },
+    ],
+  },
+  { path: '*', element: <Navigate to="/" replace /> },
+];
+
+export const router = createBrowserRouter(routes);

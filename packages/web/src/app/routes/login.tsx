@@ -1,0 +1,103 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Navigate, useNavigate } from 'react-router';
+import { BarChart3, Lock, ShieldCheck, Users } from 'lucide-react';
+import { signinInputSchema, type SigninInput } from '@lot/domain/schemas/auth';
+import { dashboardPath } from '@lot/domain/roles';
+import { Button } from '../../components/ui/button.tsx';
+import { FormError, TextField } from '../../components/ui/field.tsx';
+import { ApiError } from '../../lib/api-client.ts';
+import { useAuth } from '../../lib/auth.tsx';
+
+/** Spec screen 1: after success it waits 500 ms, then goes to the role's dashboard. */
+const REDIRECT_DELAY_MS = 500;
+
+export function LoginRoute() {
+  const { status, user, login } = useAuth();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<SigninInput>({ resolver: zodResolver(signinInputSchema), defaultValues: { username: '', password: '' } });
+
+  if (status === 'authenticated' && user && !busy) return <Navigate to={dashboardPath(user.role)} replace />;
+
+  const onSubmit = handleSubmit(async ({ username, password }) => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      const signedIn = await login(username, password);
+      await new Promise((resolve) => setTimeout(resolve, REDIRECT_DELAY_MS));
+      navigate(dashboardPath(signedIn.role), { replace: true });
+    } catch (error) {
+      setFailure(
+        error instanceof ApiError && error.message ? error.message : 'Login failed. Please check your credentials.',
+      );
+      setBusy(false);
+    }
+  });
+
+  return (
+    <div className="flex min-h-screen bg-slate-50">
+      <section className="relative hidden w-1/2 flex-col justify-between overflow-hidden bg-gradient-to-br from-indigo-700 via-indigo-600 to-violet-600 p-12 text-white lg:flex">
+        <span className="text-2xl font-black tracking-[0.3em]">LOT</span>
+        <div>
+          <h1 className="text-4xl font-bold leading-tight">Lottery Management System</h1>
+          <p className="mt-4 max-w-md text-indigo-100">
+            Run your number-game network from one place: balances down the hierarchy, BOCH BOCH games in every shop, and
+            every sale on record.
+          </p>
+          <ul className="mt-10 space-y-4 text-indigo-50">
+            <li className="flex items-center gap-3">
+              <Users className="h-5 w-5" aria-hidden="true" /> Super agents, agents and shops in one hierarchy
+            </li>
+            <li className="flex items-center gap-3">
+              <ShieldCheck className="h-5 w-5" aria-hidden="true" /> Every transfer recorded, every cent accounted for
+            </li>
+            <li className="flex items-center gap-3">
+              <BarChart3 className="h-5 w-5" aria-hidden="true" /> Sales history and commission at a glance
+            </li>
+          </ul>
+        </div>
+        <p className="text-sm text-indigo-200">© {new Date().getFullYear()} LOT</p>
+      </section>
+      <section className="flex flex-1 items-center justify-center p-6">
+        <div className="w-full max-w-sm">
+          <div className="mb-8 text-center lg:text-left">
+            <span className="text-2xl font-black tracking-[0.3em] text-indigo-600 lg:hidden">LOT</span>
+            <h2 className="mt-4 text-2xl font-bold text-slate-900 lg:mt-0">Sign in to your account</h2>
+            <p className="mt-1 text-sm text-slate-500">Lottery Management System</p>
+          </div>
+          <form onSubmit={onSubmit} noValidate className="space-y-5">
+            <FormError message={failure} />
+            <TextField
+              label="Username"
+              autoComplete="username"
+              autoFocus
+              error={errors.username?.message}
+              {...register('username')}
+            />
+            <TextField
+              label="Password"
+              type="password"
+              autoComplete="current-password"
+              error={errors.password?.message}
+              {...register('password')}
+            />
+            <Button type="submit" className="w-full py-2.5" disabled={busy}>
+              <Lock className="h-4 w-4" aria-hidden="true" />
+              {busy ? 'Signing in...' : 'Sign in'}
+            </Button>
+          </form>
+          <p className="mt-8 text-center text-xs text-slate-500">
+            By signing in you agree to the Terms of Service and Privacy Policy. Access is for authorised operators only.
+          </p>
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,5 @@
+import { Placeholder } from './placeholder.tsx';
+
+export function TransactionsRoute() {
+  return <Placeholder title="Transactions" />;
+}

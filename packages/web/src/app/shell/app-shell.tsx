@@ -1,0 +1,20 @@
+import { useState } from 'react';
+import { Outlet } from 'react-router';
+import { Header } from './header.tsx';
+import { Sidebar } from './sidebar.tsx';
+
+/** The frame of every signed-in screen: sidebar, sticky header, the screen. */
+export function AppShell() {
+  const [sidebarOpen, setSidebarOpen] = useState(false);
+  return (
+    <div className="min-h-screen bg-slate-50">
+      <Sidebar open={sidebarOpen} onClose={() => setSidebarOpen(false)} />
+      <div className="md:pl-64">
+        <Header onMenu={() => setSidebarOpen(true)} />
+        <main className="mx-auto max-w-7xl p-4 sm:p-6 lg:p-8">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { Bell, LogOut, Menu, Search } from 'lucide-react';
+import { ROLE_LABELS } from '@lot/domain/roles';
+import { Avatar } from '../../components/ui/avatar.tsx';
+import { useAuth, useCurrentUser } from '../../lib/auth.tsx';
+import { titleFor } from './menus.ts';
+
+/** Sticky header: title from the path, search (no function yet), notifications, the user menu. */
+export function Header({ onMenu }: { onMenu: () => void }) {
+  const user = useCurrentUser();
+  const { logout } = useAuth();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [open, setOpen] = useState(false);
+  const menu = useRef<HTMLDivElement>(null);
+
+  // Clicks outside close the menu; so does Escape and navigating.
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: MouseEvent) => {
+      if (!menu.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
+    document.addEventListener('mousedown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+  useEffect(() => setOpen(false), [pathname]);
+
+  return (
+    <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6">
+      <button
+        type="button"
+        onClick={onMenu}
+        aria-label="Open menu"
+        aria-controls="sidebar"
+        className="rounded-md p-2 text-slate-600 hover:bg-slate-100 md:hidden"
+      >
+        <Menu className="h-5 w-5" />
+      </button>
+      <h1 className="truncate text-lg font-semibold text-slate-900">{titleFor(pathname)}</h1>
+      <div className="ml-auto hidden max-w-xs flex-1 items-center gap-2 rounded-lg bg-slate-100 px-3 py-2 text-sm text-slate-500 lg:flex">
+        <Search className="h-4 w-4" aria-hidden="true" />
+        <input
+          aria-label="Search"
+          placeholder="Search..."
+          className="w-full bg-transparent outline-none placeholder:text-slate-400"
+        />
+      </div>
+      <button
+        type="button"
+        aria-label="Notifications"
+        className="ml-auto rounded-full p-2 text-slate-500 hover:bg-slate-100 lg:ml-0"
+      >
+        <Bell className="h-5 w-5" />
+      </button>
+      <div className="relative" ref={menu}>
+        <button
+          type="button"
+          aria-haspopup="menu"
+          aria-expanded={open}
+          aria-label="User menu"
+          onClick={() => setOpen((o) => !o)}
+          className="flex items-center gap-2 rounded-full p-1 hover:bg-slate-100 sm:pr-3"
+        >
+          <Avatar userId={user.id} fullName={user.fullName} hasLogo={user.hasLogo} size="sm" />
+          <span className="hidden text-left sm:block">
+            <span className="block text-sm font-medium leading-4 text-slate-900">{user.fullName}</span>
+            <span className="block text-xs text-slate-500">{ROLE_LABELS[user.role]}</span>
+          </span>
+        </button>
+        {open && (
+          <div
+            role="menu"
+            className="absolute right-0 mt-2 w-52 rounded-xl bg-white py-2 shadow-lg ring-1 ring-slate-200"
+          >
+            <div className="border-b border-slate-100 px-4 pb-2 sm:hidden">
+              <p className="text-sm font-medium text-slate-900">{user.fullName}</p>
+              <p className="text-xs text-slate-500">{ROLE_LABELS[user.role]}</p>
+            </div>
+            <Link role="menuitem" to="/profile" className="block px-4 py-2 text-sm text-slate-700 hover:bg-slate-50">
+              Profile
+            </Link>
+            <Link
+              role="menuitem"
+              to="/transactions"
+              className="block px-4 py-2 text-sm text-slate-700 hover:bg-slate-50"
+            >
+              Transactions
+            </Link>
+            <button
+              type="button"
+              role="menuitem"
+              onClick={() => {
+                logout();
+                navigate('/login', { replace: true });
+              }}
+              className="flex w-full items-center gap-2 px-4 py-2 text-left text-sm text-rose-600 hover:bg-rose-50"
+            >
+              <LogOut className="h-4 w-4" /> Logout
+            </button>
+          </div>
+        )}
+      </div>
+    </header>
+  );
+}

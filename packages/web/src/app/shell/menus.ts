@@ -1,0 +1,67 @@
+import {
+  ArrowLeftRight,
+  Dices,
+  History,
+  LayoutDashboard,
+  ListOrdered,
+  Receipt,
+  Shield,
+  Trophy,
+  User,
+  UserCog,
+  Users,
+  type LucideIcon,
+} from 'lucide-react';
+import type { Role } from '@lot/domain/roles';
+
+export type MenuItem = { to: string; label: string; icon: LucideIcon };
+
+/** Spec section 2: each role's sidebar; every role also gets Profile and Transactions. */
+const ROLE_MENUS: Record<Role, MenuItem[]> = {
+  admin: [
+    { to: '/admin/dashboard', label: 'Dashboard', icon: LayoutDashboard },
+    { to: '/admin/users', label: 'Users', icon: Users },
+    { to: '/admin/superagents', label: 'Super Agents', icon: Shield },
+    { to: '/admin/agents', label: 'Agents', icon: UserCog },
+    { to: '/admin/transactions', label: 'All Transactions', icon: Receipt },
+    { to: '/admin/winners', label: 'Winner Configurations', icon: Trophy },
+    { to: '/admin/sales-history', label: 'Sales History', icon: History },
+  ],
+  superagent: [
+    { to: '/superagent/dashboard', label: 'Dashboard', icon: LayoutDashboard },
+    { to: '/superagent/agents', label: 'Agents', icon: UserCog },
+    { to: '/superagent/users', label: 'Users', icon: Users },
+    { to: '/superagent/sales-history', label: 'Sales History', icon: History },
+  ],
+  agent: [
+    { to: '/agent/dashboard', label: 'Dashboard', icon: LayoutDashboard },
+    { to: '/agent/users', label: 'Users', icon: Users },
+    { to: '/agent/sales-history', label: 'Sales History', icon: History },
+  ],
+  user: [
+    { to: '/user/dashboard', label: 'Dashboard', icon: LayoutDashboard },
+    { to: '/user/number-game', label: 'Lottery Game', icon: Dices },
+    { to: '/user/winner-settings', label: 'Winner Settings', icon: ListOrdered },
+    { to: '/sales-history', label: 'Game History', icon: History },
+  ],
+};
+
+const COMMON: MenuItem[] = [
+  { to: '/profile', label: 'Profile', icon: User },
+  { to: '/transactions', label: 'Transactions', icon: ArrowLeftRight },
+];
+
+export function menuFor(role: Role): MenuItem[] {
+  return [...ROLE_MENUS[role], ...COMMON];
+}
+
+/** The header title, derived from the path (spec section 2). */
+export function titleFor(path: string): string {
+  if (path.endsWith('/dashboard')) return 'Dashboard';
+  if (path.endsWith('/superagents')) return 'Super Agents';
+  if (path.endsWith('/agents')) return 'Agents';
+  if (path.endsWith('/users')) return 'Users';
+  if (path.endsWith('/transactions')) return 'Transactions';
+  if (path === '/profile') return 'Profile';
+  return 'LOT System';
+}

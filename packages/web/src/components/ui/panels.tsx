@@ -1,0 +1,96 @@
+import type { ReactNode } from 'react';
+import { AlertTriangle, Inbox, Loader2 } from 'lucide-react';
+import { Button } from './button.tsx';
+
+export function Spinner({ label = 'Loading...' }: { label?: string }) {
+  return (
+    <div role="status" className="flex items-center justify-center gap-2 py-10 text-slate-500">
+      <Loader2 className="h-5 w-5 animate-spin" aria-hidden="true" />
+      <span>{label}</span>
+    </div>
+  );
+}
+
+/** A failed load: the message, and a way to try again. */
+export function ErrorPanel({
+  message,
+  onRetry,
+  children,
+}: {
+  message: string;
+  onRetry?: () => void;
+  children?: ReactNode;
+}) {
+  return (
+    <div role="alert" className="rounded-xl bg-rose-50 p-6 text-center ring-1 ring-rose-200">
+      <AlertTriangle className="mx-auto h-8 w-8 text-rose-500" aria-hidden="true" />
+      <h3 className="mt-2 font-semibold text-rose-800">Error</h3>
+      <p className="mt-1 text-sm text-rose-700">{message}</p>
+      <div className="mt-4 flex justify-center gap-2">
+        {onRetry && (
+          <Button variant="secondary" onClick={onRetry}>
+            Try Again
+          </Button>
+        )}
+        {children}
+      </div>
+    </div>
+  );
+}
+
+export function EmptyState({ message, children }: { message: string; children?: ReactNode }) {
+  return (
+    <div className="flex flex-col items-center gap-3 py-12 text-center text-slate-500">
+      <Inbox className="h-8 w-8 text-slate-300" aria-hidden="true" />
+      <p>{message}</p>
+      {children}
+    </div>
+  );
+}
+
+export function Card({
+  title,
+  actions,
+  children,
+  className = '',
+}: {
+  title?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <section className={`rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 ${className}`}>
+      {(title || actions) && (
+        <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+          {title && <h2 className="text-base font-semibold text-slate-900">{title}</h2>}
+          {actions}
+        </div>
+      )}
+      {children}
+    </section>
+  );
+}
+
+export function StatCard({
+  label,
+  value,
+  hint,
+  icon,
+}: {
+  label: string;
+  value: ReactNode;
+  hint?: ReactNode;
+  icon?: ReactNode;
+}) {
+  return (
+    <div className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+      <div className="flex items-center justify-between">
+        <p className="text-sm font-medium text-slate-500">{label}</p>
+        {icon && <span className="text-indigo-500">{icon}</span>}
+      </div>
+      <p className="mt-2 text-2xl font-bold tracking-tight text-slate-900">{value}</p>
+      {hint && <p className="mt-1 text-xs text-slate-500">{hint}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+import { errorBodySchema, type FieldErrors } from '@lot/domain/errors';
+import { API_BASE } from './config.ts';
+import { storage } from './storage.ts';
+
+/** A failed call, in the server's one error shape. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fieldErrors: FieldErrors | undefined;
+
+  constructor(status: number, message: string, code: string, fieldErrors?: FieldErrors) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.fieldErrors = fieldErrors;
+  }
+}
+
+/** Set by the auth provider: what to do when the server says the session is over. */
+let onSessionEnded: (() => void) | undefined;
+export function setSessionEndedHandler(handler: (() => void) | undefined) {
+  onSessionEnded = handler;
+}
+
+type Options = {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, string | number | undefined | null>;
+  headers?: Record<string, string>;
+  /** Sign-in and its kin: a 401 there is a wrong password, not an ended session. */
+  anonymous?: boolean;
+};
+
+export type Paged<T> = { items: T[]; total: number; headers: Headers };
+
+async function send(path: string, options: Options): Promise<Response> {
+  const url = new URL(`${API_BASE}${path}`, window.location.origin);
+  for (const [key, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value));
+  }
+  const token = storage.getToken();
+  const isForm = options.body instanceof FormData;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: options.method ?? 'GET',
+      headers: {
+        ...(options.body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
+        ...(token && !options.anonymous ? { authorization: `Bearer ${token}` } : {}),
+        ...options.headers,
+      },
+      body: options.body === undefined ? undefined : isForm ? (options.body as FormData) : JSON.stringify(options.body),
+    });
+  } catch {
+    throw new ApiError(0, 'Cannot reach the server. Check your connection and try again.', 'NETWORK');
+  }
+  if (response.ok) return response;
+  const body: unknown = await response.json().catch(() => null);
+  const parsed = errorBodySchema.safeParse(body);
+  const error = parsed.success
+    ? new ApiError(response.status, parsed.data.message, parsed.data.code, parsed.data.fieldErrors)
+    : new ApiError(response.status, response.statusText || 'Request failed', 'UNKNOWN');
+  if (response.status === 401 && !options.anonymous) onSessionEnded?.();
+  throw error;
+}
+
+/** JSON call; throws ApiError with the server's message. */
+export async function api<T>(path: string, options: Options = {}): Promise<T> {
+  const response = await send(path, options);
+  return (await response.json()) as T;
+}
+
+/** A list call with its paging and totals headers. */
+export async function apiPage<T>(path: string, options: Options = {}): Promise<Paged<T>> {
+  const response = await send(path, options);
+  const items = (await response.json()) as T[];
+  return { items, total: Number(response.headers.get('x-total-count') ?? items.length), headers: response.headers };
+}
+
+/** A binary resource (a logo) as a blob. */
+export async function apiBlob(path: string, options: Options = {}): Promise<Blob> {
+  return (await send(path, options)).blob();
+}
+
+/** The message to show for a failed call: the server's, else the spec's fallback. */
+export function errorMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.message ? error.message : fallback;
+}
