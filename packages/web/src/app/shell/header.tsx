@@ -15,7 +15,7 @@ export function Header({ onMenu }: { onMenu: () => void }) {
   const [open, setOpen] = useState(false);
   const menu = useRef<HTMLDivElement>(null);
 
-  // Clicks outside close the menu; so does Escape and navigating.
+  // Clicks outside close the menu, and so does Escape; choosing an item closes it too.
   useEffect(() => {
     if (!open) return;
     const onPointer = (event: MouseEvent) => {
@@ -29,7 +29,6 @@ export function Header({ onMenu }: { onMenu: () => void }) {
       document.removeEventListener('keydown', onKey);
     };
   }, [open]);
-  useEffect(() => setOpen(false), [pathname]);
 
   return (
     <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6">
@@ -82,7 +81,12 @@ export function Header({ onMenu }: { onMenu: () => void }) {
               <p className="text-sm font-medium text-slate-900">{user.fullName}</p>
               <p className="text-xs text-slate-500">{ROLE_LABELS[user.role]}</p>
             </div>
-            <Link role="menuitem" to="/profile" className="block px-4 py-2 text-sm text-slate-700 hover:bg-slate-50">
+            <Link
+              role="menuitem"
+              to="/profile"
+              onClick={() => setOpen(false)}
+              className="block px-4 py-2 text-sm text-slate-700 hover:bg-slate-50"
+            >
               Profile
             </Link>
             <Link
