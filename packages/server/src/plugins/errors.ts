@@ -1,10 +1,15 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, type ErrorCode, type FieldErrors } from '@lot/domain/errors';
+import { AppError, errorBodySchema, type ErrorCode, type FieldErrors } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 
 /** What fastify-type-provider-zod makes of a zod issue: its code as keyword, its other fields as params. */
+/** Route schemas' error responses: every one has the same body. */
+export function errorResponses<S extends number>(...statuses: S[]): Record<S, typeof errorBodySchema> {
+  return Object.fromEntries(statuses.map((status) => [status, errorBodySchema])) as Record<S, typeof errorBodySchema>;
+}
+
 type ValidationItem = {
   keyword?: string;
   instancePath?: string;

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorBodySchema } from '@lot/domain/errors';
+import { errorResponses } from '../../plugins/errors.ts';
 import {
   changePasswordInputSchema,
   changePasswordResponseSchema,
@@ -18,10 +18,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         body: signinInputSchema,
         response: {
           200: signinResponseSchema,
-          400: errorBodySchema,
-          401: errorBodySchema,
-          403: errorBodySchema,
-          429: errorBodySchema,
+          ...errorResponses(400, 401, 403, 429),
         },
       },
     },
@@ -37,9 +34,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         body: changePasswordInputSchema,
         response: {
           200: changePasswordResponseSchema,
-          400: errorBodySchema,
-          401: errorBodySchema,
-          429: errorBodySchema,
+          ...errorResponses(400, 401, 429),
         },
       },
     },

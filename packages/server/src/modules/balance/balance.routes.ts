@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/errors.ts';
 import { z } from 'zod';
-import { errorBodySchema } from '@lot/domain/errors';
 import {
   balanceSchema,
   decreaseInputSchema,
@@ -12,13 +12,7 @@ import { idSchema } from '@lot/domain/schemas/common';
 import { decrease, getBalance, topup, transfer } from './balance.service.ts';
 import type { Idempotent } from './idempotency.ts';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  422: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 422);
 const idempotencyHeaders = z.object({
   'idempotency-key': z.string().optional().describe('Replays of the same request with this key apply once'),
 });
@@ -35,7 +29,7 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/balance',
-    { schema: { tags: ['balance'], response: { 200: balanceSchema, 401: errorBodySchema } } },
+    { schema: { tags: ['balance'], response: { 200: balanceSchema, ...errorResponses(401) } } },
     (request) => getBalance(app.db, request.caller, request.caller.id),
   );
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/errors.ts';
 import { z } from 'zod';
-import { errorBodySchema } from '@lot/domain/errors';
 import { idParamsSchema } from '@lot/domain/schemas/common';
 import {
   adminSalesQuerySchema,
@@ -11,13 +11,7 @@ import {
 } from '@lot/domain/schemas/sales-history';
 import { filterSales, getSale, listSales, recordSale, type SalesPage } from './sales-history.service.ts';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  422: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 422);
 const listResponse = { 200: z.array(saleSchema), ...errors };
 
 /** Lists answer an array (as the spec's client expects) with the totals of the whole filtered set in headers. */

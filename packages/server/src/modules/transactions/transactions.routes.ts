@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/errors.ts';
 import { z } from 'zod';
-import { errorBodySchema } from '@lot/domain/errors';
 import { listTransactionsQuerySchema, transactionSchema } from '@lot/domain/schemas/balance';
 import { listTransactions } from './transactions.service.ts';
 
@@ -13,7 +13,7 @@ export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['transactions'],
         querystring: listTransactionsQuerySchema,
-        response: { 200: z.array(transactionSchema), 400: errorBodySchema, 401: errorBodySchema },
+        response: { 200: z.array(transactionSchema), ...errorResponses(400, 401) },
       },
     },
     async (request, reply) => {

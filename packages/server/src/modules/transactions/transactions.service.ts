@@ -4,6 +4,7 @@ import { AppError } from '@lot/domain/errors';
 import { formatCents } from '@lot/domain/money';
 import type { ListTransactionsQuery, Transaction } from '@lot/domain/schemas/balance';
 import type { Db, Tx } from '../../db/client.ts';
+import { containsPattern } from '../../db/sql.ts';
 import { transactions, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 
@@ -59,10 +60,6 @@ export async function getTransaction(db: Db | Tx, id: number): Promise<Transacti
   return toTransaction(row);
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /** Admins see every transaction; everyone else those they sent or received. Newest first. */
 export async function listTransactions(
   db: Db,
@@ -79,7 +76,7 @@ export async function listTransactions(
   // its whole millisecond: a row's own createdAt as `to` must include that row.
   if (query.to) conditions.push(lt(transactions.createdAt, new Date(new Date(query.to).getTime() + 1)));
   if (query.search) {
-    const pattern = `%${escapeLike(query.search)}%`;
+    const pattern = containsPattern(query.search);
     conditions.push(
       sql`(${sender.username} ILIKE ${pattern} OR ${sender.fullName} ILIKE ${pattern} OR ${receiver.username} ILIKE ${pattern} OR ${receiver.fullName} ILIKE ${pattern})`,
     );

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/errors.ts';
 import { z } from 'zod';
-import { errorBodySchema } from '@lot/domain/errors';
 import { idParamsSchema } from '@lot/domain/schemas/common';
 import {
   createUserInputSchema,
@@ -14,7 +14,7 @@ import {
 import { createUser, deleteUser, getLogo, getUserInScope, listUsers, updateUser } from './users.service.ts';
 
 const userListSchema = z.array(z.union([userSchema, publicUserSchema]));
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+const errors = errorResponses(400, 401, 403, 404);
 
 /** A logo arrives as a multipart file (a Buffer once parsed); JSON bodies cannot carry one. */
 const updateBodySchema = updateUserInputSchema.extend({
@@ -82,7 +82,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['users'],
         body: createUserInputSchema,
-        response: { 201: userSchema, 409: errorBodySchema, ...errors },
+        response: { 201: userSchema, ...errorResponses(409), ...errors },
       },
     },
     async (request, reply) => reply.status(201).send(await createUser(app.db, request.caller, request.body)),
@@ -99,8 +99,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: {
           200: z.object({ message: z.string(), user: userSchema }),
           ...errors,
-          413: errorBodySchema,
-          415: errorBodySchema,
+          ...errorResponses(413, 415),
         },
       },
     },
@@ -117,7 +116,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['users'],
         params: idParamsSchema,
-        response: { 200: z.object({ message: z.string() }), 409: errorBodySchema, ...errors },
+        response: { 200: z.object({ message: z.string() }), ...errorResponses(409), ...errors },
       },
     },
     async (request) => deleteUser(app.db, request.caller, request.params.id),

@@ -7,6 +7,7 @@ import { formatCents } from '@lot/domain/money';
 import { ALLOWED_PARENT_ROLES, type Role } from '@lot/domain/roles';
 import type { CreateUserInput, PublicUser, UpdateUserInput, User } from '@lot/domain/schemas/users';
 import type { Db, Tx } from '../../db/client.ts';
+import { containsPattern } from '../../db/sql.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { balances, userLogos, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
@@ -113,10 +114,6 @@ export type ListUsersFilter = {
   offset: number;
 };
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /**
  * Users the caller may see. Plain users see only other active users, and only their public
  * fields: enough to choose a transfer receiver.
@@ -144,7 +141,7 @@ export async function listUsers(
   if (filter.parentId !== undefined) conditions.push(eq(users.parentId, filter.parentId));
   if (filter.status) conditions.push(eq(users.status, filter.status));
   if (filter.search) {
-    const pattern = `%${escapeLike(filter.search)}%`;
+    const pattern = containsPattern(filter.search);
     conditions.push(sql`(${users.username} ILIKE ${pattern} OR ${users.fullName} ILIKE ${pattern})`);
   }
   const where = and(...conditions);

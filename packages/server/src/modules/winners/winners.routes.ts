@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/errors.ts';
 import { z } from 'zod';
-import { errorBodySchema } from '@lot/domain/errors';
 import { idParamsSchema, idSchema } from '@lot/domain/schemas/common';
 import {
   effectiveWinnersSchema,
@@ -17,7 +17,7 @@ import {
   updateWinner,
 } from './winners.service.ts';
 
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+const errors = errorResponses(400, 401, 403, 404);
 
 export const winnersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
