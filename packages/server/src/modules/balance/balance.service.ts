@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 import { formatCents, type Cents } from '@lot/domain/money';
@@ -6,8 +6,7 @@ import type { Balance, DecreaseInput, MoneyResult, TopupInput, TransferInput } f
 import type { Db, Tx } from '../../db/client.ts';
 import { balances, transactions, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
-import { getTransaction } from '../transactions/transactions.service.ts';
-import { findInScope, type UserRow } from '../users/users.repository.ts';
+import { findInScope, scopeCondition, type UserRow } from '../users/users.repository.ts';
 import { withIdempotency, type Idempotent } from './idempotency.ts';
 
 export async function getBalance(db: Db, caller: Caller, userId: number): Promise<Balance> {
@@ -17,46 +16,81 @@ export async function getBalance(db: Db, caller: Caller, userId: number): Promis
   return { userId, amount: formatCents(row?.amount ?? 0) };
 }
 
-/** Locks the balance rows in id order (so concurrent calls never deadlock) and returns them. */
-async function lockBalances(tx: Tx, userIds: number[]): Promise<Map<number, Cents>> {
+type Party = { user: UserRow; amount: Cents; reachable: boolean };
+
+/**
+ * Locks the balance rows of these users in id order (so concurrent calls never deadlock) and
+ * reads, in the same statement, who they are and whether the caller may reach each one.
+ */
+async function lockParties(tx: Tx, ids: number[], reach: SQL): Promise<Map<number, Party>> {
   const rows = await tx
-    .select({ userId: balances.userId, amount: balances.amount })
+    .select({ user: users, amount: balances.amount, reachable: sql<boolean>`COALESCE(${reach}, false)` })
     .from(balances)
-    .where(inArray(balances.userId, userIds))
+    .innerJoin(users, eq(users.id, balances.userId))
+    .where(inArray(balances.userId, ids))
     .orderBy(balances.userId)
-    .for('update');
-  return new Map(rows.map((row) => [row.userId, row.amount]));
+    .for('update', { of: balances });
+  return new Map(rows.map((row) => [row.user.id, row]));
 }
 
-async function addToBalance(tx: Tx, userId: number, delta: Cents): Promise<Cents> {
-  const [row] = await tx
+/** Applies the deltas in one statement and returns the new balances. */
+async function move(tx: Tx, deltas: [userId: number, delta: Cents][]): Promise<Map<number, Cents>> {
+  const cases = sql.join(
+    deltas.map(([userId, delta]) => sql`WHEN ${userId} THEN ${delta}::bigint`),
+    sql` `,
+  );
+  const rows = await tx
     .update(balances)
-    .set({ amount: sql`${balances.amount} + ${delta}` })
-    .where(eq(balances.userId, userId))
-    .returning({ amount: balances.amount });
-  if (!row) throw new Error(`no balance row for user ${userId}`);
-  return row.amount;
+    .set({ amount: sql`${balances.amount} + CASE ${balances.userId} ${cases} END` })
+    .where(
+      inArray(
+        balances.userId,
+        deltas.map(([userId]) => userId),
+      ),
+    )
+    .returning({ userId: balances.userId, amount: balances.amount });
+  return new Map(rows.map((row) => [row.userId, row.amount]));
 }
 
 type Entry = {
   type: 'topup' | 'transfer' | 'decrease';
-  userId: number;
-  receiverId: number | null;
+  sender: UserRow | Caller;
+  receiver: UserRow | null;
   actorId: number;
   amount: Cents;
   description?: string | null;
 };
 
-/** Writes the ledger row and answers with it and the balance of `balanceOf`. */
+const party = (user: UserRow | Caller) => ({ id: user.id, username: user.username, fullName: user.fullName });
+
+/** Writes the ledger row and answers with it (built from what was read) and the balance of `balanceOf`. */
 async function record(tx: Tx, entry: Entry, message: string, balanceOf: number, balance: Cents): Promise<MoneyResult> {
   const [row] = await tx
     .insert(transactions)
-    .values({ ...entry, description: entry.description ?? null })
-    .returning({ id: transactions.id });
+    .values({
+      type: entry.type,
+      userId: entry.sender.id,
+      receiverId: entry.receiver?.id ?? null,
+      actorId: entry.actorId,
+      amount: entry.amount,
+      description: entry.description ?? null,
+    })
+    .returning({ id: transactions.id, status: transactions.status, createdAt: transactions.createdAt });
   if (!row) throw new Error('transaction insert returned no row');
   return {
     message,
-    transaction: await getTransaction(tx, row.id),
+    transaction: {
+      id: row.id,
+      type: entry.type,
+      userId: entry.sender.id,
+      receiverId: entry.receiver?.id ?? null,
+      amount: formatCents(entry.amount),
+      status: row.status,
+      description: entry.description ?? null,
+      createdAt: row.createdAt.toISOString(),
+      user: party(entry.sender),
+      receiver: entry.receiver ? party(entry.receiver) : null,
+    },
     balance: { userId: balanceOf, amount: formatCents(balance) },
   };
 }
@@ -67,74 +101,62 @@ function insufficient(): AppError {
   });
 }
 
-/** A live target the caller may reach, read after its balance row is locked. */
-async function liveTarget(tx: Tx, caller: Caller, userId: number): Promise<UserRow> {
-  const target = await findInScope(tx, caller, userId);
-  if (!target) throw new AppError('NOT_FOUND', 'User not found');
-  return target;
+/** The locked party the caller may reach, or 404 as if it did not exist. */
+function reachable(parties: Map<number, Party>, userId: number, field?: string): Party {
+  const found = parties.get(userId);
+  if (!found?.reachable) {
+    const message = field ? 'Receiver not found' : 'User not found';
+    throw new AppError('NOT_FOUND', message, field ? { fieldErrors: { [field]: message } } : {});
+  }
+  return found;
 }
 
 /** Admins create money: the ledger row names the admin as the sender and nothing is debited. */
 export function topup(db: Db, caller: Caller, input: TopupInput, key?: string): Promise<Idempotent<MoneyResult>> {
   return withIdempotency(db, caller.id, key, { op: 'topup', ...input }, async (tx) => {
-    await lockBalances(tx, [input.userId]);
-    const target = await liveTarget(tx, caller, input.userId);
-    const balance = await addToBalance(tx, target.id, input.amount);
+    const target = reachable(await lockParties(tx, [input.userId], scopeCondition(caller)), input.userId);
+    const after = await move(tx, [[target.user.id, input.amount]]);
     return record(
       tx,
-      { type: 'topup', userId: caller.id, receiverId: target.id, actorId: caller.id, amount: input.amount },
-      `Funds successfully topped up to ${target.fullName}`,
-      target.id,
-      balance,
+      { type: 'topup', sender: caller, receiver: target.user, actorId: caller.id, amount: input.amount },
+      `Funds successfully topped up to ${target.user.fullName}`,
+      target.user.id,
+      after.get(target.user.id) ?? 0,
     );
   });
 }
 
 /**
  * Who may receive from whom (DESIGN.md section 3): admins anyone, superagents and agents their
- * own scope, users any other active user of role user. Out of reach is 404; inactive is 422.
+ * own scope, users any other active user of role user (to them an inactive user is invisible).
  */
-async function findReceiver(tx: Tx, caller: Caller, receiverId: number): Promise<UserRow> {
-  const receiver =
-    caller.role === 'user'
-      ? (
-          await tx
-            .select()
-            .from(users)
-            .where(
-              and(
-                eq(users.id, receiverId),
-                eq(users.role, 'user'),
-                eq(users.status, 'active'),
-                isNull(users.deletedAt),
-              ),
-            )
-        )[0]
-      : await findInScope(tx, caller, receiverId);
-  if (!receiver)
-    throw new AppError('NOT_FOUND', 'Receiver not found', { fieldErrors: { receiverId: 'Receiver not found' } });
-  if (receiver.status !== 'active') {
-    throw new AppError('UNPROCESSABLE', 'The receiver is inactive', {
-      fieldErrors: { receiverId: 'The receiver is inactive' },
-    });
-  }
-  return receiver;
+function receiverReach(caller: Caller): SQL {
+  return caller.role === 'user'
+    ? (and(eq(users.role, 'user'), eq(users.status, 'active'), isNull(users.deletedAt)) as SQL)
+    : scopeCondition(caller);
 }
 
 export function transfer(db: Db, caller: Caller, input: TransferInput, key?: string): Promise<Idempotent<MoneyResult>> {
   return withIdempotency(db, caller.id, key, { op: 'transfer', ...input }, async (tx) => {
     if (input.receiverId === caller.id) throw AppError.field('receiverId', 'You cannot transfer funds to yourself');
-    const locked = await lockBalances(tx, [caller.id, input.receiverId]);
-    const receiver = await findReceiver(tx, caller, input.receiverId);
-    if ((locked.get(caller.id) ?? 0) < input.amount) throw insufficient();
-    const senderBalance = await addToBalance(tx, caller.id, -input.amount);
-    await addToBalance(tx, receiver.id, input.amount);
+    const parties = await lockParties(tx, [caller.id, input.receiverId], receiverReach(caller));
+    const receiver = reachable(parties, input.receiverId, 'receiverId');
+    if (receiver.user.status !== 'active') {
+      throw new AppError('UNPROCESSABLE', 'The receiver is inactive', {
+        fieldErrors: { receiverId: 'The receiver is inactive' },
+      });
+    }
+    if ((parties.get(caller.id)?.amount ?? 0) < input.amount) throw insufficient();
+    const after = await move(tx, [
+      [caller.id, -input.amount],
+      [receiver.user.id, input.amount],
+    ]);
     return record(
       tx,
-      { type: 'transfer', userId: caller.id, receiverId: receiver.id, actorId: caller.id, amount: input.amount },
-      `Funds successfully transferred to ${receiver.fullName}`,
+      { type: 'transfer', sender: caller, receiver: receiver.user, actorId: caller.id, amount: input.amount },
+      `Funds successfully transferred to ${receiver.user.fullName}`,
       caller.id,
-      senderBalance,
+      after.get(caller.id) ?? 0,
     );
   });
 }
@@ -143,23 +165,22 @@ export function transfer(db: Db, caller: Caller, input: TransferInput, key?: str
 export function decrease(db: Db, caller: Caller, input: DecreaseInput, key?: string): Promise<Idempotent<MoneyResult>> {
   return withIdempotency(db, caller.id, key, { op: 'decrease', ...input }, async (tx) => {
     if (caller.role !== 'admin' && input.userId !== caller.id) throw new AppError('FORBIDDEN', MESSAGES.forbidden);
-    const locked = await lockBalances(tx, [input.userId]);
-    const target = await liveTarget(tx, caller, input.userId);
-    if ((locked.get(target.id) ?? 0) < input.amount) throw insufficient();
-    const balance = await addToBalance(tx, target.id, -input.amount);
+    const target = reachable(await lockParties(tx, [input.userId], scopeCondition(caller)), input.userId);
+    if (target.amount < input.amount) throw insufficient();
+    const after = await move(tx, [[target.user.id, -input.amount]]);
     return record(
       tx,
       {
         type: 'decrease',
-        userId: target.id,
-        receiverId: null,
+        sender: target.user,
+        receiver: null,
         actorId: caller.id,
         amount: input.amount,
         description: input.description,
       },
       'Balance decreased successfully',
-      target.id,
-      balance,
+      target.user.id,
+      after.get(target.user.id) ?? 0,
     );
   });
 }

@@ -1,6 +1,5 @@
 import { and, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { AppError } from '@lot/domain/errors';
 import { formatCents } from '@lot/domain/money';
 import type { ListTransactionsQuery, Transaction } from '@lot/domain/schemas/balance';
 import type { Db, Tx } from '../../db/client.ts';
@@ -52,12 +51,6 @@ function toTransaction(row: Row): Transaction {
         ? { id: row.receiverId, username: row.receiverUsername, fullName: row.receiverFullName ?? '' }
         : null,
   };
-}
-
-export async function getTransaction(db: Db | Tx, id: number): Promise<Transaction> {
-  const [row] = await selectTransactions(db).where(eq(transactions.id, id));
-  if (!row) throw new AppError('NOT_FOUND', 'Transaction not found');
-  return toTransaction(row);
 }
 
 /** Admins see every transaction; everyone else those they sent or received. Newest first. */
