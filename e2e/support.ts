@@ -47,12 +47,17 @@ export function useBrowser(): () => Browser {
 export async function openPage(browser: Browser, viewport = DESKTOP): Promise<Page> {
   const context = await browser.newContext({ viewport, baseURL: baseUrl() });
   const page = await context.newPage();
+  screenshotOnFailure(page);
+  return page;
+}
+
+/** Keeps a screenshot of the page if the current test fails (for pages shared between tests). */
+export function screenshotOnFailure(page: Page): void {
   onTestFailed(async ({ task }) => {
     mkdirSync('test-results/e2e', { recursive: true });
     const name = `${task.file?.name ?? 'e2e'}-${task.name}`.replace(/[^\w-]+/g, '_').slice(0, 150);
     await page.screenshot({ path: `test-results/e2e/${name}.png`, fullPage: true }).catch(() => undefined);
   });
-  return page;
 }
 
 /** Signs in through the login screen and waits for the dashboard. */

@@ -14,7 +14,7 @@ import { balanceRoutes } from './modules/balance/balance.routes.ts';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
 import { winnersRoutes } from './modules/winners/winners.routes.ts';
 import { salesHistoryRoutes } from './modules/sales-history/sales-history.routes.ts';
-import { LOGO_MAX_BYTES } from './modules/users/logo.ts';
+import { LOGO_MAX_BYTES } from '@lot/domain/schemas/users';
 
 declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { eq, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@lot/domain/roles';
+import { parsePercentToBps, settleGame } from '@lot/domain/game';
+import type { SaleInput } from '@lot/domain/schemas/sales-history';
+import { topup, transfer } from '../modules/balance/balance.service.ts';
+import { recordSale } from '../modules/sales-history/sales-history.service.ts';
 import { hashPassword } from '../modules/users/users.service.ts';
+import { createWinner, effectiveWinners } from '../modules/winners/winners.service.ts';
+import type { Caller } from '../plugins/auth.ts';
 import type { Db } from './client.ts';
 import { balances, users } from './schema.ts';
 
@@ -69,7 +75,57 @@ export const DEMO_USERS = [
   { username: 'user6', fullName: 'Zoe Zed', role: 'user', parent: 'super1', shopName: 'Main Street Shop' },
 ] as const;
 
-/** Fills a database that has no users besides an admin with the demo hierarchy. */
+function callerOf(row: typeof users.$inferSelect): Caller {
+  return {
+    id: row.id,
+    username: row.username,
+    fullName: row.fullName,
+    role: row.role,
+    parentId: row.parentId,
+    tokenVersion: row.tokenVersion,
+  };
+}
+
+const FIRST_NAMES = ['Ana', 'Ben', 'Carla', 'Dev', 'Eli', 'Fay', 'Gus', 'Hana', 'Ivo', 'Jin', 'Kai', 'Lea'];
+
+/** A finished demo game: participants on the first numbers, drawn numbers chosen by `seed`. */
+function demoGame(userId: number, settings: { position: number; percentBps: number }[], seed: number): SaleInput {
+  const count = 4 + (seed % 5);
+  const selected = Array.from({ length: count }, (_, i) => ({
+    number: 1 + ((i * 3 + seed) % 20),
+    name: `${FIRST_NAMES[(i + seed) % FIRST_NAMES.length]} ${String.fromCharCode(65 + i)}.`,
+    phoneNumber: `555-01${String(10 + i + seed).slice(-2)}`,
+  }));
+  const drawn = settings.map((_, i) => 1 + ((i * 7 + seed * 5) % 20));
+  const betCents = 500 * (1 + (seed % 3));
+  const result = settleGame({ selected, drawn, settings, betCents });
+  return {
+    userId,
+    startRange: 1,
+    endRange: 20,
+    betAmount: betCents,
+    totalPrize: result.totalPrize,
+    commission: result.commission,
+    selectedNumbersCount: count,
+    winningNumbersCount: result.winners.length,
+    gameData: {
+      selectedNumbers: selected,
+      winningNumbers: drawn,
+      drawCount: drawn.length,
+      totalPrizePool: result.pool,
+      startRange: 1,
+      endRange: 20,
+      betAmount: betCents,
+    },
+    winners: result.winners,
+  };
+}
+
+/**
+ * Fills a database that has no users besides an admin with the demo hierarchy of DESIGN.md
+ * section 1, through the real services so the ledger is exact: balances passed down the
+ * hierarchy, global and per-user winner settings, and some played games.
+ */
 export async function seedDemo(db: Db): Promise<{ seeded: boolean; adminPassword: string | null }> {
   const live = await db
     .select({ username: users.username, role: users.role })
@@ -85,6 +141,49 @@ export async function seedDemo(db: Db): Promise<{ seeded: boolean; adminPassword
   for (const user of DEMO_USERS) {
     const parentId = user.parent ? ids.get(user.parent) : undefined;
     ids.set(user.username, await insertUser(db, { ...user, password: DEMO_PASSWORD, parentId }));
+  }
+  const rows = await db.select().from(users).where(isNull(users.deletedAt));
+  const as = (username: string) => {
+    const row = rows.find((r) => r.username === username);
+    if (!row) throw new Error(`demo user ${username} missing`);
+    return callerOf(row);
+  };
+  const admin = rows.find((r) => r.role === 'admin');
+  if (!admin) throw new Error('no admin');
+  const id = (username: string) => as(username).id;
+
+  await topup(db, callerOf(admin), { userId: id('super1'), amount: 5_000_000 });
+  for (const [from, to, amount] of [
+    ['super1', 'agent1', 1_000_000],
+    ['super1', 'agent2', 800_000],
+    ['super1', 'user6', 100_000],
+    ['agent1', 'user1', 150_000],
+    ['agent1', 'user2', 150_000],
+    ['agent1', 'user3', 120_000],
+    ['agent2', 'user4', 120_000],
+    ['agent2', 'user5', 90_000],
+  ] as const) {
+    await transfer(db, as(from), { receiverId: id(to), amount });
+  }
+  for (const [name, percent, position] of [
+    ['First Prize', 5000, 1],
+    ['Second Prize', 2500, 2],
+    ['Third Prize', 1000, 3],
+  ] as const) {
+    await createWinner(db, callerOf(admin), { name, percent, position, isActive: true, userId: null });
+  }
+  await createWinner(db, as('user1'), { name: 'Jackpot', percent: 6000, position: 1, isActive: true });
+  await createWinner(db, as('user1'), { name: 'Runner-up', percent: 3000, position: 2, isActive: true });
+  for (const [username, games] of [
+    ['user1', 3],
+    ['user2', 2],
+    ['user4', 2],
+    ['user6', 1],
+  ] as const) {
+    const { winners } = await effectiveWinners(db, id(username));
+    const settings = winners.map((w) => ({ position: w.position, percentBps: parsePercentToBps(w.percent) ?? 0 }));
+    for (let g = 0; g < games; g++)
+      await recordSale(db, as(username), demoGame(id(username), settings, g + id(username)));
   }
   return { seeded: true, adminPassword };
 }

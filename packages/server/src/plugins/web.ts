@@ -26,7 +26,10 @@ export const webPlugin = fp(async (app: FastifyInstance, options: { root?: strin
       },
     });
     app.get('/*', { schema: { hide: true } }, (request, reply) => {
-      if (request.url.startsWith('/api/')) throw new AppError('NOT_FOUND', MESSAGES.notFound);
+      const path = request.url.split('?')[0] ?? '/';
+      if (path.startsWith('/api/')) throw new AppError('NOT_FOUND', MESSAGES.notFound);
+      // A file (built after start, or missing): from disk or 404, never the page in its place.
+      if (/\.[a-z0-9]+$/i.test(path)) return reply.sendFile(path.slice(1));
       return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
     });
   } else {

@@ -13,6 +13,13 @@ const screens = {
   shell: () => import('./shell/app-shell.tsx').then((m) => ({ default: m.AppShell })),
   profile: () => import('./routes/profile.tsx').then((m) => ({ default: m.ProfileRoute })),
   transactions: () => import('./routes/transactions.tsx').then((m) => ({ default: m.TransactionsRoute })),
+  adminWinners: () => import('./routes/admin-winners.tsx').then((m) => ({ default: m.AdminWinnersRoute })),
+  adminSalesHistory: () =>
+    import('./routes/admin-sales-history.tsx').then((m) => ({ default: m.AdminSalesHistoryRoute })),
+  adminDashboard: () => import('./routes/admin-dashboard.tsx').then((m) => ({ default: m.AdminDashboardRoute })),
+  adminUsers: () => import('./routes/admin-users.tsx').then((m) => ({ default: m.AdminUsersRoute })),
+  adminSuperagents: () => import('./routes/admin-superagents.tsx').then((m) => ({ default: m.AdminSuperagentsRoute })),
+  adminAgents: () => import('./routes/admin-agents.tsx').then((m) => ({ default: m.AdminAgentsRoute })),
 };
 
 const placeholder = (path: string, title: string): RouteObject => ({ path, element: <Placeholder title={title} /> });
@@ -48,13 +55,13 @@ export const routes: RouteObject[] = [
           { path: 'profile', lazy: lazy(screens.profile) },
           { path: 'transactions', lazy: lazy(screens.transactions) },
           roleGroup('admin', [
-            placeholder('dashboard', 'Admin Dashboard'),
-            placeholder('users', 'Users'),
-            placeholder('superagents', 'Super Agents'),
-            placeholder('agents', 'Agents'),
+            { path: 'dashboard', lazy: lazy(screens.adminDashboard) },
+            { path: 'users', lazy: lazy(screens.adminUsers) },
+            { path: 'superagents', lazy: lazy(screens.adminSuperagents) },
+            { path: 'agents', lazy: lazy(screens.adminAgents) },
             { path: 'transactions', lazy: lazy(screens.transactions) },
-            placeholder('winners', 'Winner Configurations'),
-            placeholder('sales-history', 'Sales History'),
+            { path: 'winners', lazy: lazy(screens.adminWinners) },
+            { path: 'sales-history', lazy: lazy(screens.adminSalesHistory) },
           ]),
           roleGroup('superagent', [
             placeholder('dashboard', 'Super Agent Dashboard'),

@@ -30,7 +30,16 @@ type Options = {
   headers?: Record<string, string>;
   /** Sign-in and its kin: a 401 there is a wrong password, not an ended session. */
   anonymous?: boolean;
+  /** A money call: a fresh Idempotency-Key, so the server applies a resent request once. */
+  idempotent?: boolean;
 };
+
+/** crypto.randomUUID exists only in secure contexts (https, localhost), hence the fallback. */
+function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const hex = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`;
+}
 
 export type Paged<T> = { items: T[]; total: number; headers: Headers };
 
@@ -48,6 +57,7 @@ async function send(path: string, options: Options): Promise<Response> {
       headers: {
         ...(options.body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
         ...(token && !options.anonymous ? { authorization: `Bearer ${token}` } : {}),
+        ...(options.idempotent ? { 'idempotency-key': newIdempotencyKey() } : {}),
         ...options.headers,
       },
       body: options.body === undefined ? undefined : isForm ? (options.body as FormData) : JSON.stringify(options.body),

@@ -17,8 +17,9 @@ export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await listTransactions(app.db, request.caller, request.query);
-      reply.header('X-Total-Count', String(total));
+      const { items, total, totalAmount } = await listTransactions(app.db, request.caller, request.query);
+      // The volume of the whole filtered set (the admin dashboard's Transaction Volume).
+      reply.header('X-Total-Count', String(total)).header('X-Total-Amount', totalAmount);
       return items;
     },
   );

@@ -58,7 +58,7 @@ export async function listTransactions(
   db: Db,
   caller: Caller,
   query: ListTransactionsQuery,
-): Promise<{ items: Transaction[]; total: number }> {
+): Promise<{ items: Transaction[]; total: number; totalAmount: string }> {
   const conditions: (SQL | undefined)[] = [];
   if (caller.role !== 'admin') {
     conditions.push(or(eq(transactions.userId, caller.id), eq(transactions.receiverId, caller.id)));
@@ -75,8 +75,8 @@ export async function listTransactions(
     );
   }
   const where = and(...conditions);
-  const [{ total } = { total: 0 }] = await db
-    .select({ total: sql<number>`count(*)::int` })
+  const [{ total, amount } = { total: 0, amount: '0' }] = await db
+    .select({ total: sql<number>`count(*)::int`, amount: sql<string>`COALESCE(sum(${transactions.amount}), 0)::text` })
     .from(transactions)
     .innerJoin(sender, eq(sender.id, transactions.userId))
     .leftJoin(receiver, eq(receiver.id, transactions.receiverId))
@@ -86,5 +86,5 @@ export async function listTransactions(
     .orderBy(desc(transactions.createdAt), desc(transactions.id))
     .limit(query.limit)
     .offset(query.offset);
-  return { items: rows.map(toTransaction), total };
+  return { items: rows.map(toTransaction), total, totalAmount: formatCents(BigInt(amount)) };
 }

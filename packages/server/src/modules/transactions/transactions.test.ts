@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decimalToCents, formatCents } from '@lot/domain/money';
 import type { MoneyResult, Transaction } from '@lot/domain/schemas/balance';
 import { queryRows } from '../../db/client.ts';
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
@@ -270,5 +271,16 @@ describe('GET /api/transactions: paging', () => {
     expect(first.headers['x-total-count']).toBe(String(whole.length));
     expect(rest.headers['x-total-count']).toBe(String(whole.length));
     expect([...rows(first), ...rows(rest)]).toEqual(whole);
+  });
+});
+
+describe('transaction volume', () => {
+  it('X-Total-Amount is the sum of the whole filtered set, not of the page', async () => {
+    const all = await t.request(t.adminToken, { method: 'GET', url: '/api/transactions?limit=1000' });
+    const page = await t.request(t.adminToken, { method: 'GET', url: '/api/transactions?limit=2' });
+    const sum = all.json<{ amount: string }[]>().reduce((cents, row) => cents + decimalToCents(row.amount), 0);
+    expect(all.json<unknown[]>().length).toBeGreaterThan(2);
+    expect(page.headers['x-total-amount']).toBe(formatCents(sum));
+    expect(all.headers['x-total-amount']).toBe(formatCents(sum));
   });
 });

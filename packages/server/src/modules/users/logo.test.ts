@@ -5,7 +5,7 @@ import { MESSAGES } from '@lot/domain/messages';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { buildHierarchy, userRow, type Hierarchy, type Member } from '../../test/hierarchy.ts';
 import { multipart, type FilePart } from '../../test/multipart.ts';
-import { LOGO_MAX_BYTES } from './logo.ts';
+import { LOGO_MAX_BYTES } from '@lot/domain/schemas/users';
 
 /** The profile page's logo: multipart PUT on oneself, checked by content, re-encoded, 5 MB at most. */
 

@@ -1,9 +1,8 @@
 import sharp from 'sharp';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
+import { LOGO_MAX_BYTES } from '@lot/domain/schemas/users';
 
-/** Spec: "JPG, PNG, GIF up to 5MB". */
-export const LOGO_MAX_BYTES = 5 * 1024 * 1024;
 /** Decoding a small file into a huge bitmap is a memory attack: cap the pixels. */
 const MAX_INPUT_PIXELS = 40_000_000;
 const OUTPUT_SIZE = 512;

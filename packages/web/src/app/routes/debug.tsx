@@ -27,8 +27,8 @@ export function DebugRoute() {
       <dl className="mt-6 divide-y divide-slate-200 rounded-xl bg-white ring-1 ring-slate-200">
         {rows.map(([label, value]) => (
           <div key={label} className="flex justify-between gap-4 px-4 py-3 text-sm">
-            <dt className="font-medium text-slate-600">{label}</dt>
-            <dd className="text-right font-mono text-slate-900">{value}</dd>
+            <dt className="shrink-0 font-medium text-slate-600">{label}</dt>
+            <dd className="min-w-0 break-words text-right font-mono text-slate-900">{value}</dd>
           </div>
         ))}
       </dl>

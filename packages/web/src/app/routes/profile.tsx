@@ -1,5 +1,47 @@
-import { Placeholder } from './placeholder.tsx';
+import { Card, ErrorPanel, Spinner } from '../../components/ui/panels.tsx';
+import { errorMessage } from '../../lib/api-client.ts';
+import { useCurrentUser } from '../../lib/auth.tsx';
+import { useProfile } from '../../features/profile/api/get-profile.ts';
+import { PasswordCard } from '../../features/profile/components/password-card.tsx';
+import { ProfileCard } from '../../features/profile/components/profile-card.tsx';
+import { ProfileForm } from '../../features/profile/components/profile-form.tsx';
 
+/** Spec screen 22: who you are, Edit Profile, and Change Password. */
 export function ProfileRoute() {
-  return <Placeholder title="Profile" />;
+  const { id } = useCurrentUser();
+  const profile = useProfile(id);
+
+  if (profile.isPending) return <Spinner />;
+  if (profile.isError)
+    return (
+      <ErrorPanel
+        message={errorMessage(profile.error, 'Failed to fetch profile')}
+        onRetry={() => void profile.refetch()}
+      />
+    );
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h2 className="text-2xl font-bold tracking-tight text-slate-900">My Profile</h2>
+        <p className="mt-1 text-sm text-slate-500">
+          Your name and shop as others see them, your logo and your password.
+        </p>
+      </div>
+      {/* Phone: who you are, the form, the password. Wide: the first and last stacked beside the form. */}
+      <div className="grid items-start gap-6 lg:grid-cols-3 lg:grid-rows-[auto_1fr]">
+        <div className="lg:col-start-1 lg:row-start-1">
+          <ProfileCard user={profile.data} />
+        </div>
+        <div className="lg:col-span-2 lg:col-start-2 lg:row-span-2 lg:row-start-1">
+          <Card title="Edit Profile">
+            <ProfileForm key={profile.data.id} profile={profile.data} />
+          </Card>
+        </div>
+        <div className="lg:col-start-1 lg:row-start-2">
+          <PasswordCard />
+        </div>
+      </div>
+    </div>
+  );
 }

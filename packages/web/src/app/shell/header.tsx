@@ -92,6 +92,7 @@ export function Header({ onMenu }: { onMenu: () => void }) {
             <Link
               role="menuitem"
               to="/transactions"
+              onClick={() => setOpen(false)}
               className="block px-4 py-2 text-sm text-slate-700 hover:bg-slate-50"
             >
               Transactions

@@ -7,7 +7,8 @@ import { menuFor } from './menus.ts';
 
 /**
  * The role's menu. At 768 px and up it stands beside the page; below, it slides in over an
- * overlay and closes on the overlay, the close button and navigation.
+ * overlay and closes on the overlay, the close button and navigation. Closed there, it is also
+ * invisible (after the slide) so that Tab does not walk through links that are off screen.
  */
 export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void }) {
   const user = useCurrentUser();
@@ -23,8 +24,8 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
         id="sidebar"
         aria-label="Main menu"
         data-open={open}
-        className={`fixed inset-y-0 left-0 z-40 flex w-64 flex-col bg-slate-900 text-slate-100 transition-transform duration-200 md:translate-x-0 ${
-          open ? 'translate-x-0' : '-translate-x-full'
+        className={`fixed inset-y-0 left-0 z-40 flex w-64 flex-col bg-slate-900 text-slate-100 transition-[translate,visibility] duration-200 md:translate-x-0 ${
+          open ? 'translate-x-0' : '-translate-x-full max-md:invisible'
         }`}
       >
         <div className="flex h-16 items-center justify-between px-5">

@@ -1,11 +1,21 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { apiBlob } from '../../lib/api-client.ts';
 
 /**
  * The user's logo, or the first letter of the full name ('U' without one) when there is no logo
- * or it fails to load. The logo needs the session token, so it is fetched and shown as a blob.
+ * or it fails to load. The logo needs the session token, so it is fetched, then shown as a data URL.
  */
+/** A data URL needs no revoking, unlike a blob URL (which React's double effects would revoke in use). */
+function toDataUrl(blob: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error('could not read the logo'));
+    reader.readAsDataURL(blob);
+  });
+}
+
 export const logoQueryKey = (userId: number) => ['logo', userId] as const;
 
 export function Avatar({
@@ -22,13 +32,12 @@ export function Avatar({
   // Invalidating ['logo', userId] (after an upload) fetches it again; ?t= defeats any cache.
   const logo = useQuery({
     queryKey: logoQueryKey(userId),
-    queryFn: () => apiBlob(`/api/users/${userId}/logo`, { query: { t: Date.now() } }),
+    queryFn: async () => toDataUrl(await apiBlob(`/api/users/${userId}/logo`, { query: { t: Date.now() } })),
     enabled: hasLogo,
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });
-  const url = useMemo(() => (logo.data ? URL.createObjectURL(logo.data) : null), [logo.data]);
-  useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
+  const url = logo.data ?? null;
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
   const failed = url !== null && failedUrl === url;
 

@@ -1,0 +1,113 @@
+import type { ReactNode } from 'react';
+import { Activity, BarChart3, DollarSign, UserCheck, Users, UsersRound } from 'lucide-react';
+import { Link } from 'react-router';
+import { Card, ErrorPanel, Spinner, StatCard } from '../../components/ui/panels.tsx';
+import { useCurrentUser } from '../../lib/auth.tsx';
+import { money } from '../../lib/format.ts';
+import { useRecentTransactions } from '../../features/admin-dashboard/api/get-recent-transactions.ts';
+import { useRoleCount } from '../../features/admin-dashboard/api/get-role-count.ts';
+import { TransactionsTable } from '../../features/transactions/components/transactions-table.tsx';
+
+/** The spec's placeholder changes ('+12', '+8'): static, there is no history to compare with yet. */
+function Change({ value }: { value: string }) {
+  return (
+    <span>
+      <span className="font-semibold text-emerald-600">{value}</span> from last month
+    </span>
+  );
+}
+
+function Count({ value, failed }: { value: number | undefined; failed: boolean }): ReactNode {
+  if (failed) return <span className="text-base text-rose-600">Failed to fetch users</span>;
+  return value === undefined ? '…' : value.toLocaleString('en-US');
+}
+
+/** Spec screen 2: four cards, the 5 latest transactions and a place for the activity chart. */
+export function AdminDashboardRoute() {
+  const me = useCurrentUser();
+  const users = useRoleCount('user');
+  const superagents = useRoleCount('superagent');
+  const agents = useRoleCount('agent');
+  const recent = useRecentTransactions();
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h2 className="text-2xl font-bold tracking-tight text-slate-900">Welcome back, {me.fullName}</h2>
+        <p className="mt-1 text-sm text-slate-500">An overview of the people and the money in the system.</p>
+      </div>
+
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <div data-testid="stat-users">
+          <StatCard
+            label="Total Users"
+            value={<Count value={users.data} failed={users.isError} />}
+            hint={<Change value="+12%" />}
+            icon={<Users className="h-5 w-5" aria-hidden="true" />}
+          />
+        </div>
+        <div data-testid="stat-superagents">
+          <StatCard
+            label="Super Agents"
+            value={<Count value={superagents.data} failed={superagents.isError} />}
+            hint={<Change value="+8%" />}
+            icon={<UserCheck className="h-5 w-5" aria-hidden="true" />}
+          />
+        </div>
+        <div data-testid="stat-agents">
+          <StatCard
+            label="Agents"
+            value={<Count value={agents.data} failed={agents.isError} />}
+            hint={<Change value="+12%" />}
+            icon={<UsersRound className="h-5 w-5" aria-hidden="true" />}
+          />
+        </div>
+        <div data-testid="stat-volume">
+          <StatCard
+            label="Transaction Volume"
+            value={
+              recent.isError ? (
+                <span className="text-base text-rose-600">Failed to fetch transactions</span>
+              ) : recent.data ? (
+                money(recent.data.volume)
+              ) : (
+                '…'
+              )
+            }
+            hint={<Change value="+8%" />}
+            icon={<DollarSign className="h-5 w-5" aria-hidden="true" />}
+          />
+        </div>
+      </div>
+
+      <div className="grid items-start gap-6 xl:grid-cols-3">
+        <Card
+          title="Recent Transactions"
+          className="xl:col-span-2"
+          actions={
+            <Link to="/admin/transactions" className="text-sm font-semibold text-indigo-600 hover:text-indigo-700">
+              View all
+            </Link>
+          }
+        >
+          {recent.isPending ? (
+            <Spinner />
+          ) : recent.isError ? (
+            <ErrorPanel message="Failed to fetch transactions" onRetry={() => void recent.refetch()} />
+          ) : (
+            <TransactionsTable transactions={recent.data.items} viewerId={me.id} />
+          )}
+        </Card>
+        <Card title="Activity">
+          <div className="flex h-40 flex-col items-center md:h-64 justify-center gap-3 rounded-xl border border-dashed border-slate-300 bg-slate-50 text-center">
+            <span className="flex items-center gap-2 text-slate-300" aria-hidden="true">
+              <BarChart3 className="h-8 w-8" />
+              <Activity className="h-8 w-8" />
+            </span>
+            <p className="text-sm text-slate-500">Activity chart will be displayed here</p>
+          </div>
+        </Card>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import { RotateCcw } from 'lucide-react';
+import { dayRange } from '@lot/domain/dates';
+import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/panels.tsx';
+import { useAdminSales, type SalesOwner } from '../../features/sales-history/api/get-admin-sales.ts';
+import { DateRangeFilter, type DateRange } from '../../features/sales-history/components/date-range-filter.tsx';
+import { PickerSelect } from '../../features/sales-history/components/picker-select.tsx';
+import { SalesResults } from '../../features/sales-history/components/sales-results.tsx';
+import { SalesTotals } from '../../features/sales-history/components/sales-totals.tsx';
+import { useFilterPage } from '../../features/sales-history/hooks/use-filter-page.ts';
+import { useHierarchyOptions } from '../../features/sales-history/hooks/use-hierarchy-options.ts';
+
+type Scope = { superagentId: number | null; agentId: number | null; userId: number | null };
+
+const NO_SCOPE: Scope = { superagentId: null, agentId: null, userId: null };
+const NO_DATES: DateRange = { startDate: '', endDate: '' };
+
+/** The narrowest level chosen decides whose games: a user's, else an agent's, else a super agent's. */
+function ownerOf({ superagentId, agentId, userId }: Scope): SalesOwner {
+  if (userId !== null) return { role: 'user', userId };
+  if (agentId !== null) return { role: 'agent', userId: agentId };
+  if (superagentId !== null) return { role: 'superagent', userId: superagentId };
+  return null;
+}
+
+/**
+ * Spec screen 8 (/admin/sales-history): cascading Super Agent → Agent → User filters, a date
+ * range, totals over the filtered set and the paginated table.
+ */
+export function AdminSalesHistoryRoute() {
+  const [scope, setScope] = useState<Scope>(NO_SCOPE);
+  const [dates, setDates] = useState<DateRange>(NO_DATES);
+  const options = useHierarchyOptions(scope.superagentId, scope.agentId);
+
+  const owner = ownerOf(scope);
+  const { from, to } = dayRange(dates.startDate, dates.endDate);
+  const [page, setPage] = useFilterPage(JSON.stringify([owner, from, to]));
+  const sales = useAdminSales({ owner, from, to, page });
+  const filtered = owner !== null || Boolean(from || to);
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h2 className="text-2xl font-bold tracking-tight text-slate-900">Sales History</h2>
+        <p className="mt-1 text-sm text-slate-500">Every game played, narrowed by super agent, agent, user and date.</p>
+      </div>
+
+      <Card
+        title="Filters"
+        actions={
+          <Button
+            variant="secondary"
+            disabled={!filtered}
+            onClick={() => {
+              setScope(NO_SCOPE);
+              setDates(NO_DATES);
+            }}
+          >
+            <RotateCcw className="h-4 w-4" aria-hidden="true" />
+            Reset All Filters
+          </Button>
+        }
+      >
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+          {/* Choosing a level clears the ones below it: they may not belong to the new choice. */}
+          <PickerSelect
+            label="Super Agent"
+            allLabel="All Super Agents"
+            users={options.superagents}
+            value={scope.superagentId}
+            onChange={(superagentId) => setScope({ superagentId, agentId: null, userId: null })}
+          />
+          <PickerSelect
+            label="Agent"
+            allLabel="All Agents"
+            users={options.agents}
+            value={scope.agentId}
+            onChange={(agentId) => setScope({ ...scope, agentId, userId: null })}
+          />
+          <PickerSelect
+            label="User"
+            allLabel="All Users"
+            users={options.users}
+            value={scope.userId}
+            onChange={(userId) => setScope({ ...scope, userId })}
+          />
+          <DateRangeFilter value={dates} onChange={setDates} />
+        </div>
+        {options.isError && <p className="mt-3 text-sm text-rose-600">Failed to fetch users</p>}
+      </Card>
+
+      <SalesTotals totalGames={sales.data?.total} totalCommission={sales.data?.totalCommission} />
+
+      <Card title="Game History">
+        <SalesResults query={sales} page={page} onPage={setPage} filtered={filtered} />
+      </Card>
+    </div>
+  );
+}

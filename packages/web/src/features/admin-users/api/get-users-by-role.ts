@@ -1,0 +1,27 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { Role } from '@lot/domain/roles';
+import type { User } from '@lot/domain/schemas/users';
+import { apiPage } from '../../../lib/api-client.ts';
+
+export const USERS_PAGE_SIZE = 10;
+
+/** Every list of users lives under this key, so one invalidation after a write reloads them all. */
+export const usersQueryKey = ['users'] as const;
+
+export type UsersByRoleQuery = { role: Role; page: number; search?: string };
+
+/** One page of a role's users, paged and searched by the server; the total comes from X-Total-Count. */
+export function getUsersByRole({ role, page, search }: UsersByRoleQuery) {
+  return apiPage<User>(`/api/users/role/${role}`, {
+    query: { limit: USERS_PAGE_SIZE, offset: (page - 1) * USERS_PAGE_SIZE, search: search?.trim() || undefined },
+  });
+}
+
+export function useUsersByRole(query: UsersByRoleQuery) {
+  return useQuery({
+    queryKey: [...usersQueryKey, 'role', query],
+    queryFn: () => getUsersByRole(query),
+    // The table keeps its rows while the next page or search loads, instead of flashing.
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,102 @@
+import { useState } from 'react';
+import { Plus, Search } from 'lucide-react';
+import type { User } from '@lot/domain/schemas/users';
+import { Button } from '../../../components/ui/button.tsx';
+import { Pagination } from '../../../components/ui/pagination.tsx';
+import { Card, ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
+import { USERS_PAGE_SIZE, useUsersByRole } from '../api/get-users-by-role.ts';
+import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
+import { DeleteUserModal } from './delete-user-modal.tsx';
+import { ROLE_CONFIG, type ManagedRole } from './role-config.ts';
+import { TopupModal } from './topup-modal.tsx';
+import { UserFormModal } from './user-form-modal.tsx';
+import { UsersTable } from './users-table.tsx';
+
+type Dialog = { kind: 'form'; user: User | null } | { kind: 'delete'; user: User } | { kind: 'topup'; user: User };
+
+/**
+ * Spec screens 3–5: the admin's list of one role, searched and paged by the server, with
+ * Add New, Edit, Delete and Top Up. Every write reloads the list (the mutations invalidate it).
+ */
+export function UsersScreen({ role }: { role: ManagedRole }) {
+  const config = ROLE_CONFIG[role];
+  const [search, setSearch] = useState('');
+  const debouncedSearch = useDebouncedValue(search.trim(), 300);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const close = () => setDialog(null);
+
+  // Spec section 4: a new search starts again at page 1. The page belongs to the search it was
+  // chosen under, so a new search reads page 1 without an extra render or request.
+  const [paging, setPaging] = useState({ search: debouncedSearch, page: 1 });
+  const page = paging.search === debouncedSearch ? paging.page : 1;
+  const setPage = (next: number) => setPaging({ search: debouncedSearch, page: next });
+
+  const users = useUsersByRole({ role, page, search: debouncedSearch });
+  const total = users.data?.total ?? 0;
+  // A delete can empty the last page: show the one before it.
+  const pages = Math.max(1, Math.ceil(total / USERS_PAGE_SIZE));
+  if (users.data && !users.isPlaceholderData && page > pages) setPage(pages);
+
+  return (
+    <div className="space-y-6">
+      <Card
+        title={config.listTitle}
+        actions={
+          <div className="flex w-full flex-col gap-2 sm:w-auto sm:flex-row">
+            <div className="relative sm:w-64">
+              <Search
+                className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400"
+                aria-hidden="true"
+              />
+              <input
+                type="search"
+                aria-label={config.searchLabel}
+                placeholder="Search by username or name"
+                value={search}
+                onChange={(event) => setSearch(event.target.value)}
+                className="block w-full rounded-lg border-0 py-2 pr-3 pl-9 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-indigo-600"
+              />
+            </div>
+            <Button onClick={() => setDialog({ kind: 'form', user: null })}>
+              <Plus className="h-4 w-4" aria-hidden="true" />
+              Add New {config.noun}
+            </Button>
+          </div>
+        }
+      >
+        {users.isPending ? (
+          <Spinner />
+        ) : users.isError ? (
+          <ErrorPanel message={config.fetchError} onRetry={() => void users.refetch()} />
+        ) : (
+          <div
+            className={`space-y-4 transition-opacity ${users.isPlaceholderData ? 'opacity-60' : ''}`}
+            aria-busy={users.isFetching}
+          >
+            <UsersTable
+              users={users.data.items}
+              showParent={config.showParent}
+              onEdit={(user) => setDialog({ kind: 'form', user })}
+              onDelete={(user) => setDialog({ kind: 'delete', user })}
+              onTopUp={(user) => setDialog({ kind: 'topup', user })}
+            />
+            {total > 0 && <Pagination page={page} pageSize={USERS_PAGE_SIZE} total={total} onPage={setPage} />}
+          </div>
+        )}
+      </Card>
+
+      <UserFormModal
+        role={role}
+        open={dialog?.kind === 'form'}
+        user={dialog?.kind === 'form' ? dialog.user : null}
+        onClose={close}
+      />
+      <DeleteUserModal
+        user={dialog?.kind === 'delete' ? dialog.user : null}
+        fallback={config.deleteFallback}
+        onClose={close}
+      />
+      <TopupModal user={dialog?.kind === 'topup' ? dialog.user : null} onClose={close} />
+    </div>
+  );
+}

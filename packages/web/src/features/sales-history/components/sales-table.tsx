@@ -1,0 +1,162 @@
+import type { ReactNode } from 'react';
+import type { Sale } from '@lot/domain/schemas/sales-history';
+import { dateTime, money } from '../../../lib/format.ts';
+
+export type SalesColumn =
+  'date' | 'user' | 'parent' | 'range' | 'betAmount' | 'totalPrize' | 'commission' | 'selected' | 'winners';
+
+type Column = {
+  key: SalesColumn;
+  header: string;
+  /** The label on a phone card, where a third of the width is all a figure gets. */
+  short?: string;
+  numeric?: boolean;
+  render: (sale: Sale) => ReactNode;
+};
+
+const COLUMNS: Column[] = [
+  {
+    key: 'date',
+    header: 'Date',
+    render: (sale) => <time dateTime={sale.createdAt}>{dateTime(sale.createdAt)}</time>,
+  },
+  {
+    key: 'user',
+    header: 'User',
+    render: (sale) => (
+      <span title={sale.user.username} className="font-medium text-slate-900">
+        {sale.user.fullName}
+      </span>
+    ),
+  },
+  {
+    key: 'parent',
+    header: 'Parent',
+    render: (sale) => (
+      <>
+        <span className="md:hidden">Parent: </span>
+        {sale.user.parent?.fullName ?? '—'}
+      </>
+    ),
+  },
+  { key: 'range', header: 'Range', render: (sale) => `${sale.startRange}-${sale.endRange}` },
+  { key: 'betAmount', header: 'Bet Amount', numeric: true, render: (sale) => money(sale.betAmount) },
+  { key: 'totalPrize', header: 'Total Prize', numeric: true, render: (sale) => money(sale.totalPrize) },
+  {
+    key: 'commission',
+    header: 'Commission',
+    numeric: true,
+    render: (sale) => <span className="font-semibold text-emerald-700">{money(sale.commission)}</span>,
+  },
+  {
+    key: 'selected',
+    header: 'Selected Numbers',
+    short: 'Selected',
+    numeric: true,
+    render: (sale) => sale.selectedNumbersCount,
+  },
+  { key: 'winners', header: 'Winners', numeric: true, render: (sale) => sale.winningNumbersCount },
+];
+
+/** Cells that head a phone card (no label of their own) and cells that never wrap on a wide screen. */
+const HEADLINE = new Set<SalesColumn>(['date', 'user', 'parent']);
+const NOWRAP = new Set<SalesColumn>(['date', 'range', 'betAmount', 'totalPrize', 'commission']);
+
+/**
+ * On a phone a row is a card: the user's name and the date head it, the parent under them, the
+ * figures three to a line with their (shorter) labels.
+ */
+function phoneCell(key: SalesColumn, showUser: boolean): string {
+  if (key === 'user') return 'order-1 col-span-3 truncate font-medium md:overflow-visible xl:whitespace-nowrap';
+  if (key === 'date')
+    return `whitespace-nowrap text-xs text-slate-500 md:text-sm md:text-slate-600 ${
+      showUser ? 'order-2 col-span-3 text-right md:text-left' : 'order-1 col-span-6'
+    }`;
+  if (key === 'parent')
+    return 'order-3 col-span-6 -mt-1 text-xs text-slate-500 md:mt-0 md:text-sm md:text-slate-700 xl:whitespace-nowrap';
+  return 'order-4 col-span-2 text-slate-700';
+}
+
+/**
+ * The game history table every history screen shares (spec screens 8, 12, 15, 20): `hide` drops
+ * columns a view does not have (the agent's has no Parent, the user's no User), `action` adds a
+ * last cell per row (a user's View Winners link).
+ */
+export function SalesTable({
+  sales,
+  hide = [],
+  action,
+}: {
+  sales: readonly Sale[];
+  hide?: readonly SalesColumn[];
+  action?: { header: string; render: (sale: Sale) => ReactNode };
+}) {
+  const columns = COLUMNS.filter((column) => !hide.includes(column.key));
+  const showUser = columns.some((column) => column.key === 'user');
+  return (
+    <div className="md:overflow-x-auto md:rounded-xl md:ring-1 md:ring-slate-200">
+      <table role="table" className="block w-full text-sm md:table md:min-w-[720px]">
+        <thead role="rowgroup" className="hidden bg-slate-50 md:table-header-group">
+          <tr role="row">
+            {columns.map((column) => (
+              <th
+                key={column.key}
+                role="columnheader"
+                scope="col"
+                className={`px-2.5 py-3 align-bottom text-xs leading-tight font-semibold tracking-wide text-slate-500 uppercase ${
+                  column.numeric ? 'text-right' : 'text-left'
+                }`}
+              >
+                {column.header}
+              </th>
+            ))}
+            {action && (
+              <th role="columnheader" scope="col" className="px-2.5 py-3 text-right">
+                <span className="sr-only">{action.header}</span>
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody
+          role="rowgroup"
+          className="block space-y-3 md:table-row-group md:space-y-0 md:divide-y md:divide-slate-100"
+        >
+          {sales.map((sale) => (
+            <tr
+              key={sale.id}
+              role="row"
+              data-testid="sale-row"
+              className="grid grid-cols-6 gap-x-3 gap-y-2 rounded-xl bg-white px-4 py-3 ring-1 ring-slate-200 md:table-row md:rounded-none md:p-0 md:ring-0 md:hover:bg-slate-50"
+            >
+              {columns.map((column) => (
+                <td
+                  key={column.key}
+                  role="cell"
+                  data-column={column.key}
+                  className={`min-w-0 md:table-cell md:px-2.5 md:py-3 ${phoneCell(column.key, showUser)} ${
+                    column.numeric ? 'tabular-nums md:text-right' : ''
+                  } ${NOWRAP.has(column.key) ? 'md:whitespace-nowrap' : ''}`}
+                >
+                  {!HEADLINE.has(column.key) && (
+                    <span className="block text-xs text-slate-400 md:hidden" aria-hidden="true">
+                      {column.short ?? column.header}
+                    </span>
+                  )}
+                  {column.render(sale)}
+                </td>
+              ))}
+              {action && (
+                <td
+                  role="cell"
+                  className="order-5 col-span-6 md:table-cell md:px-2.5 md:py-3 md:text-right md:whitespace-nowrap"
+                >
+                  {action.render(sale)}
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+import { Gamepad2, Wallet } from 'lucide-react';
+import { StatCard } from '../../../components/ui/panels.tsx';
+import { money } from '../../../lib/format.ts';
+
+/** Total Games and Total Commission over the whole filtered set, not just the page shown. */
+export function SalesTotals({ totalGames, totalCommission }: { totalGames?: number; totalCommission?: string }) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <StatCard
+        label="Total Games"
+        value={<span data-testid="total-games">{totalGames ?? '…'}</span>}
+        icon={<Gamepad2 className="h-5 w-5" aria-hidden="true" />}
+      />
+      <StatCard
+        label="Total Commission"
+        value={<span data-testid="total-commission">{totalCommission ? money(totalCommission) : '…'}</span>}
+        icon={<Wallet className="h-5 w-5" aria-hidden="true" />}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Winner } from '@lot/domain/schemas/winners';
+import { api } from '../../../lib/api-client.ts';
+
+/** Whose configurations the list shows: everyone's, the global ones, or one user's. */
+export type WinnerFilter = 'all' | 'global' | number;
+
+/** Every winners list lives under this key, so one invalidation after a write refreshes them all. */
+export const winnersQueryKey = ['winners'] as const;
+
+/**
+ * All configurations for the filter in one call: a user has a handful, and the total percentage
+ * box needs every active one, not a page of them.
+ */
+export function getWinners(filter: WinnerFilter): Promise<Winner[]> {
+  return api<Winner[]>('/api/winners', {
+    query: { userId: filter === 'all' ? undefined : filter, limit: 1000 },
+  });
+}
+
+export function useWinners(filter: WinnerFilter) {
+  return useQuery({ queryKey: [...winnersQueryKey, filter], queryFn: () => getWinners(filter) });
+}
