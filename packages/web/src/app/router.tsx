@@ -20,6 +20,12 @@ const screens = {
   adminUsers: () => import('./routes/admin-users.tsx').then((m) => ({ default: m.AdminUsersRoute })),
   adminSuperagents: () => import('./routes/admin-superagents.tsx').then((m) => ({ default: m.AdminSuperagentsRoute })),
   adminAgents: () => import('./routes/admin-agents.tsx').then((m) => ({ default: m.AdminAgentsRoute })),
+  superagentDashboard: () =>
+    import('./routes/superagent-dashboard.tsx').then((m) => ({ default: m.SuperagentDashboardRoute })),
+  superagentAgents: () => import('./routes/superagent-agents.tsx').then((m) => ({ default: m.SuperagentAgentsRoute })),
+  superagentUsers: () => import('./routes/superagent-users.tsx').then((m) => ({ default: m.SuperagentUsersRoute })),
+  agentDashboard: () => import('./routes/agent-dashboard.tsx').then((m) => ({ default: m.AgentDashboardRoute })),
+  agentUsers: () => import('./routes/agent-users.tsx').then((m) => ({ default: m.AgentUsersRoute })),
 };
 
 const placeholder = (path: string, title: string): RouteObject => ({ path, element: <Placeholder title={title} /> });
@@ -64,15 +70,27 @@ export const routes: RouteObject[] = [
             { path: 'sales-history', lazy: lazy(screens.adminSalesHistory) },
           ]),
           roleGroup('superagent', [
-            placeholder('dashboard', 'Super Agent Dashboard'),
-            placeholder('agents', 'Agents'),
-            placeholder('users', 'Users Management'),
-            placeholder('sales-history', 'Sales History'),
+            { path: 'dashboard', lazy: lazy(screens.superagentDashboard) },
+            { path: 'agents', lazy: lazy(screens.superagentAgents) },
+            { path: 'users', lazy: lazy(screens.superagentUsers) },
+            {
+              path: 'sales-history',
+              lazy: lazy(() =>
+                import('./routes/superagent-sales-history.tsx').then((m) => ({
+                  default: m.SuperagentSalesHistoryRoute,
+                })),
+              ),
+            },
           ]),
           roleGroup('agent', [
-            placeholder('dashboard', 'Agent Dashboard'),
-            placeholder('users', 'Users Management'),
-            placeholder('sales-history', 'Sales History'),
+            { path: 'dashboard', lazy: lazy(screens.agentDashboard) },
+            { path: 'users', lazy: lazy(screens.agentUsers) },
+            {
+              path: 'sales-history',
+              lazy: lazy(() =>
+                import('./routes/agent-sales-history.tsx').then((m) => ({ default: m.AgentSalesHistoryRoute })),
+              ),
+            },
           ]),
           roleGroup('user', [
             placeholder('dashboard', 'Dashboard'),

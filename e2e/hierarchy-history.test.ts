@@ -1,0 +1,252 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { apiAs, DEMO, freshUser, openPage, PHONE, signIn, useBrowser, visible } from './support.ts';
+
+const browser = useBrowser();
+
+/** Makes full names unique to this run, so pickers and lists find only this file's people. */
+const tag = `h${Date.now().toString(36)}`;
+
+type Account = Awaited<ReturnType<typeof freshUser>>;
+
+const login = ({ username, password }: Account) => ({ username, password });
+const label = (account: Account) => `${account.fullName} (${account.username})`;
+
+async function countBecomes(locator: Locator, count: number, timeout = 10_000): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const now = await locator.count();
+    if (now === count || Date.now() - started > timeout) return now;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Waits until the element's whole text is exactly the value (the totals keep the old one while loading). */
+async function textBecomes(locator: Locator, value: string, timeout = 10_000): Promise<string> {
+  const started = Date.now();
+  for (;;) {
+    const now = (await locator.textContent())?.trim() ?? '';
+    if (now === value || Date.now() - started > timeout) return now;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Waits until a select has the option (options are never "visible" to playwright). */
+async function hasOption(select: Locator, text: string): Promise<void> {
+  await select.locator('option', { hasText: text }).first().waitFor({ state: 'attached', timeout: 10_000 });
+}
+
+const cents = (value: number) => (value / 100).toFixed(2);
+
+/**
+ * A finished game as the game screen would post it: three numbers at `bet` dollars, one winner
+ * taking half the pool; the commission is the other half (1.5 × bet).
+ */
+function game(userId: number, bet: number) {
+  const pool = 3 * bet * 100;
+  const prize = pool / 2;
+  const betAmount = cents(bet * 100);
+  return {
+    userId,
+    startRange: 1,
+    endRange: 20,
+    betAmount,
+    totalPrize: cents(prize),
+    commission: cents(pool - prize),
+    selectedNumbersCount: 3,
+    winningNumbersCount: 1,
+    gameData: {
+      selectedNumbers: [
+        { number: 3, name: 'A', phoneNumber: '1' },
+        { number: 7, name: 'B', phoneNumber: '2' },
+        { number: 9, name: 'C', phoneNumber: '3' },
+      ],
+      winningNumbers: [7, 4],
+      drawCount: 2,
+      totalPrizePool: cents(pool),
+      startRange: 1,
+      endRange: 20,
+      betAmount,
+    },
+    winners: [{ number: 7, name: 'B', phoneNumber: '2', position: 1, prizeAmount: cents(prize) }],
+  };
+}
+
+/** A player with a balance and own settings (50% / 30%), who has played `count` games at `bet` dollars. */
+async function player(parentId: number, name: string, count: number, bet: number): Promise<Account> {
+  const user = await freshUser('user', { parentId, fullName: `${name} ${tag}` });
+  await apiAs(DEMO.admin, '/api/balance/topup', { body: { userId: user.id, amount: '1000' } });
+  await apiAs(login(user), '/api/winners', { body: { name: 'P1', percent: '50', position: 1, isActive: true } });
+  await apiAs(login(user), '/api/winners', { body: { name: 'P2', percent: '30', position: 2, isActive: true } });
+  for (let i = 0; i < count; i++) await apiAs(login(user), '/api/sales-history', { body: game(user.id, bet) });
+  return user;
+}
+
+/** YYYY-MM-DD in this machine's zone (the browser's too), `offset` days from today. */
+function day(offset = 0): string {
+  const date = new Date();
+  date.setDate(date.getDate() + offset);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+// A hierarchy of this file's own: super agent → agents A (two players), B (one) and C (none), plus a direct user.
+async function buildHierarchy() {
+  const superagent = await freshUser('superagent', { fullName: `Sylvia Super ${tag}` });
+  const [agentA, agentB, agentC] = await Promise.all([
+    freshUser('agent', { parentId: superagent.id, fullName: `Alma Agent ${tag}` }),
+    freshUser('agent', { parentId: superagent.id, fullName: `Bruno Agent ${tag}` }),
+    freshUser('agent', { parentId: superagent.id, fullName: `Cleo Agent ${tag}` }),
+  ]);
+  const [busy, quiet, lone, direct] = await Promise.all([
+    player(agentA.id, 'Abe Busy', 3, 10), // 3 games, commission 15.00 each = 45.00
+    player(agentA.id, 'Amy Quiet', 1, 20), // 1 game, 30.00
+    player(agentB.id, 'Ben Lone', 1, 40), // 1 game, 60.00
+    player(superagent.id, 'Dot Direct', 1, 100), // 1 game, 150.00
+  ]);
+  return { superagent, agentA, agentB, agentC, busy, quiet, lone, direct };
+}
+let built: ReturnType<typeof buildHierarchy> | undefined;
+/** Built once, by the first test that needs it. */
+const hierarchy = () => (built ??= buildHierarchy());
+
+const games = (page: Page) => page.getByTestId('total-games');
+const commission = (page: Page) => page.getByTestId('total-commission');
+const rows = (page: Page) => page.getByTestId('sale-row');
+const showing = (page: Page, text: string) => visible(page.getByText(text, { exact: true }));
+const options = (select: Locator) => select.locator('option').allTextContents();
+
+describe('super agent sales history', () => {
+  it('filters by agent and by user, by date, shows the empty filtered text and resets', async () => {
+    const { superagent, agentA, agentB, agentC, busy, quiet, lone, direct } = await hierarchy();
+    const page = await openPage(browser());
+    await signIn(page, login(superagent));
+    await page.goto('/superagent/sales-history');
+    await visible(page.getByRole('heading', { name: 'Sales History' }));
+    await visible(rows(page));
+
+    // All Sales: every game under the super agent.
+    const filterType = page.getByLabel('Filter Type');
+    expect(await filterType.inputValue()).toBe('all');
+    expect(await options(filterType)).toEqual(['All Sales', 'By Agent', 'By User']);
+    expect(await textBecomes(games(page), '6')).toBe('6');
+    expect(await textBecomes(commission(page), '$285.00')).toBe('$285.00');
+    expect(await showing(page, 'Showing 1 to 6 of 6 entries')).toBe(true);
+    expect(await page.getByRole('columnheader', { name: 'Parent' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Reset All Filters' }).isDisabled()).toBe(true);
+
+    // By Agent: the picker lists its agents; agent A's two players' four games.
+    await filterType.selectOption({ label: 'By Agent' });
+    const agentSelect = page.getByLabel('Agent', { exact: true });
+    await hasOption(agentSelect, agentC.fullName);
+    expect(await options(agentSelect)).toEqual(['All Agents', label(agentA), label(agentB), label(agentC)]);
+    await agentSelect.selectOption({ label: label(agentA) });
+    expect(await textBecomes(games(page), '4')).toBe('4');
+    expect(await textBecomes(commission(page), '$75.00')).toBe('$75.00');
+    expect(await countBecomes(rows(page), 4)).toBe(4);
+    expect(await rows(page).first().locator('[data-column="parent"]').textContent()).toContain(agentA.fullName);
+    await agentSelect.selectOption({ label: label(agentB) });
+    expect(await textBecomes(games(page), '1')).toBe('1');
+    expect(await textBecomes(commission(page), '$60.00')).toBe('$60.00');
+
+    // An agent without players: the filtered empty text, zero totals.
+    await agentSelect.selectOption({ label: label(agentC) });
+    expect(await textBecomes(games(page), '0')).toBe('0');
+    expect(await textBecomes(commission(page), '$0.00')).toBe('$0.00');
+    expect(await visible(page.getByText('No games match the selected filters.'))).toBe(true);
+
+    // By User: the choice is dropped, the picker lists every user under the super agent.
+    await filterType.selectOption({ label: 'By User' });
+    const userSelect = page.getByLabel('User', { exact: true });
+    await hasOption(userSelect, direct.fullName);
+    expect((await options(userSelect)).sort()).toEqual(
+      ['All Users', label(busy), label(quiet), label(lone), label(direct)].sort(),
+    );
+    expect(await textBecomes(games(page), '6')).toBe('6');
+    await userSelect.selectOption({ label: label(busy) });
+    expect(await textBecomes(games(page), '3')).toBe('3');
+    expect(await textBecomes(commission(page), '$45.00')).toBe('$45.00');
+    expect(await showing(page, 'Showing 1 to 3 of 3 entries')).toBe(true);
+    const first = rows(page).first();
+    expect(await first.locator('[data-column="user"]').textContent()).toBe(busy.fullName);
+    expect(await first.locator('[data-column="betAmount"]').textContent()).toContain('$10.00');
+    expect(await first.locator('[data-column="commission"]').textContent()).toContain('$15.00');
+    await userSelect.selectOption({ label: label(direct) });
+    expect(await textBecomes(games(page), '1')).toBe('1');
+    expect(await textBecomes(commission(page), '$150.00')).toBe('$150.00');
+    expect(await rows(page).first().locator('[data-column="parent"]').textContent()).toContain(superagent.fullName);
+
+    // Dates: every game is from today.
+    await page.getByLabel('Start Date').fill(day(1));
+    expect(await textBecomes(games(page), '0')).toBe('0');
+    expect(await visible(page.getByText('No games match the selected filters.'))).toBe(true);
+    await page.getByLabel('Start Date').fill(day(0));
+    await page.getByLabel('End Date').fill(day(0));
+    expect(await textBecomes(games(page), '1')).toBe('1');
+
+    // Reset All Filters: back to All Sales, no dates.
+    await page.getByRole('button', { name: 'Reset All Filters' }).click();
+    expect(await filterType.inputValue()).toBe('all');
+    expect(await page.getByLabel('Start Date').inputValue()).toBe('');
+    expect(await textBecomes(games(page), '6')).toBe('6');
+    expect(await textBecomes(commission(page), '$285.00')).toBe('$285.00');
+  });
+
+  it('shows the unfiltered empty text to a super agent without games, and fits a phone', async () => {
+    const superagent = await freshUser('superagent', { fullName: `Empty Super ${tag}` });
+    const page = await openPage(browser(), PHONE);
+    await signIn(page, login(superagent));
+    await page.goto('/superagent/sales-history');
+    expect(await visible(page.getByText('No game history found.'))).toBe(true);
+    expect(await textBecomes(games(page), '0')).toBe('0');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  });
+});
+
+describe('agent sales history', () => {
+  it('picks a user with the totals following, without a Parent column', async () => {
+    const { agentA, busy, quiet } = await hierarchy();
+    const page = await openPage(browser());
+    await signIn(page, login(agentA));
+    await page.goto('/agent/sales-history');
+    await visible(page.getByRole('heading', { name: 'Sales History' }));
+    await visible(rows(page));
+
+    expect(await textBecomes(games(page), '4')).toBe('4');
+    expect(await textBecomes(commission(page), '$75.00')).toBe('$75.00');
+    expect(await showing(page, 'Showing 1 to 4 of 4 entries')).toBe(true);
+    // No Parent column: neither a header nor a cell.
+    expect(await page.getByRole('columnheader', { name: 'User' }).count()).toBe(1);
+    expect(await page.getByRole('columnheader', { name: 'Parent' }).count()).toBe(0);
+    expect(await page.locator('[data-column="parent"]').count()).toBe(0);
+
+    const userSelect = page.getByLabel('User', { exact: true });
+    await hasOption(userSelect, quiet.fullName);
+    expect(await options(userSelect)).toEqual(['All Users', label(busy), label(quiet)]);
+    await userSelect.selectOption({ label: label(quiet) });
+    expect(await textBecomes(games(page), '1')).toBe('1');
+    expect(await textBecomes(commission(page), '$30.00')).toBe('$30.00');
+    expect(await countBecomes(rows(page), 1)).toBe(1);
+    expect(await rows(page).first().locator('[data-column="user"]').textContent()).toBe(quiet.fullName);
+    await userSelect.selectOption({ label: label(busy) });
+    expect(await textBecomes(games(page), '3')).toBe('3');
+    expect(await textBecomes(commission(page), '$45.00')).toBe('$45.00');
+
+    // Filtered to nothing: the filtered empty text; Reset brings every game back.
+    await page.getByLabel('End Date').fill(day(-1));
+    expect(await textBecomes(games(page), '0')).toBe('0');
+    expect(await visible(page.getByText('No games match the selected filters.'))).toBe(true);
+    await page.getByRole('button', { name: 'Reset All Filters' }).click();
+    expect(await userSelect.inputValue()).toBe('');
+    expect(await textBecomes(games(page), '4')).toBe('4');
+  });
+
+  it('shows the unfiltered empty text to an agent without games, and fits a phone', async () => {
+    const { agentC } = await hierarchy();
+    const page = await openPage(browser(), PHONE);
+    await signIn(page, login(agentC));
+    await page.goto('/agent/sales-history');
+    expect(await visible(page.getByText('No game history found.'))).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  });
+});

@@ -1,0 +1,112 @@
+import type { ReactNode } from 'react';
+import { ArrowLeftRight, ListOrdered, UserCheck, UserCircle, Users, Wallet, WalletCards } from 'lucide-react';
+import { Link } from 'react-router';
+import { decimalToCents, formatMoney } from '@lot/domain/money';
+import { Card, ErrorPanel, Spinner, StatCard } from '../../components/ui/panels.tsx';
+import { useCurrentUser } from '../../lib/auth.tsx';
+import { money } from '../../lib/format.ts';
+import { useRecentTransactions } from '../../features/admin-dashboard/api/get-recent-transactions.ts';
+import { useScopedUsers } from '../../features/hierarchy-users/api/get-scoped-users.ts';
+import { useBalance } from '../../features/transactions/api/get-balance.ts';
+import { TransactionsTable } from '../../features/transactions/components/transactions-table.tsx';
+
+function value<T>(query: { data: T | undefined; isError: boolean }, failure: string, show: (data: T) => ReactNode) {
+  if (query.isError) return <span className="text-base text-rose-600">{failure}</span>;
+  return query.data === undefined ? '…' : show(query.data);
+}
+
+const QUICK_ACTIONS = [
+  { to: '/agent/users', label: 'Go to Users', icon: Users },
+  { to: '/transactions', label: 'Go to Transfers', icon: ArrowLeftRight },
+  { to: '/transactions', label: 'View Transactions', icon: ListOrdered },
+  { to: '/profile', label: 'Go to Profile', icon: UserCircle },
+];
+
+/** Spec screen 13: a welcome, My Balance, Users, Active Users, Users Balance, the 5 latest transactions, Quick Actions. */
+export function AgentDashboardRoute() {
+  const me = useCurrentUser();
+  const balance = useBalance();
+  const scoped = useScopedUsers('user');
+  const recent = useRecentTransactions();
+  // Spec section 6: an agent's users are those whose parent is the agent.
+  const users = { ...scoped, data: scoped.data?.filter((user) => user.parentId === me.id) };
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h2 className="text-2xl font-bold tracking-tight text-slate-900">Welcome back, {me.fullName}</h2>
+        <p className="mt-1 text-sm text-slate-500">Here is what is happening with your users today.</p>
+      </div>
+
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <div data-testid="stat-balance">
+          <StatCard
+            label="My Balance"
+            value={value(balance, 'Failed to fetch balance', (data) => money(data.amount))}
+            icon={<Wallet className="h-5 w-5" aria-hidden="true" />}
+          />
+        </div>
+        <div data-testid="stat-users">
+          <StatCard
+            label="Users"
+            value={value(users, 'Failed to fetch users', (data) => data.length.toLocaleString('en-US'))}
+            icon={<Users className="h-5 w-5" aria-hidden="true" />}
+          />
+        </div>
+        <div data-testid="stat-active-users">
+          <StatCard
+            label="Active Users"
+            value={value(users, 'Failed to fetch users', (data) =>
+              data.filter((user) => user.status === 'active').length.toLocaleString('en-US'),
+            )}
+            icon={<UserCheck className="h-5 w-5" aria-hidden="true" />}
+          />
+        </div>
+        <div data-testid="stat-users-balance">
+          <StatCard
+            label="Users Balance"
+            value={value(users, 'Failed to fetch users', (data) =>
+              // Summed in integer cents: money is never added in floating point.
+              formatMoney(data.reduce((sum, user) => sum + decimalToCents(user.balance.amount), 0)),
+            )}
+            icon={<WalletCards className="h-5 w-5" aria-hidden="true" />}
+          />
+        </div>
+      </div>
+
+      <div className="grid items-start gap-6 xl:grid-cols-3">
+        <Card
+          title="Recent Transactions"
+          className="xl:col-span-2"
+          actions={
+            <Link to="/transactions" className="text-sm font-semibold text-indigo-600 hover:text-indigo-700">
+              View all
+            </Link>
+          }
+        >
+          {recent.isPending ? (
+            <Spinner />
+          ) : recent.isError ? (
+            <ErrorPanel message="Failed to fetch transactions" onRetry={() => void recent.refetch()} />
+          ) : (
+            <TransactionsTable transactions={recent.data.items} viewerId={me.id} />
+          )}
+        </Card>
+        <Card title="Quick Actions">
+          <nav className="grid gap-2">
+            {QUICK_ACTIONS.map(({ to, label, icon: Icon }) => (
+              <Link
+                key={label}
+                to={to}
+                className="flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium text-slate-700 ring-1 ring-slate-200 transition hover:bg-indigo-50 hover:text-indigo-700"
+              >
+                <Icon className="h-4 w-4 text-indigo-500" aria-hidden="true" />
+                {label}
+              </Link>
+            ))}
+          </nav>
+        </Card>
+      </div>
+    </div>
+  );
+}

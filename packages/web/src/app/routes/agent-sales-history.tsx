@@ -1,0 +1,79 @@
+import { useState } from 'react';
+import { RotateCcw } from 'lucide-react';
+import { dayRange } from '@lot/domain/dates';
+import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/panels.tsx';
+import { useCurrentUser } from '../../lib/auth.tsx';
+import { useAgentSales } from '../../features/sales-history/api/get-agent-sales.ts';
+import { useUsersByRole } from '../../features/sales-history/api/get-users-by-role.ts';
+import { DateRangeFilter, type DateRange } from '../../features/sales-history/components/date-range-filter.tsx';
+import { PickerSelect } from '../../features/sales-history/components/picker-select.tsx';
+import { SalesResults } from '../../features/sales-history/components/sales-results.tsx';
+import { SalesTotals } from '../../features/sales-history/components/sales-totals.tsx';
+import { useFilterPage } from '../../features/sales-history/hooks/use-filter-page.ts';
+
+const NO_DATES: DateRange = { startDate: '', endDate: '' };
+/** An agent's users all share one parent, so the Parent column says nothing here (spec screen 15). */
+const HIDDEN = ['parent'] as const;
+
+/**
+ * Spec screen 15 (/agent/sales-history): the agent's users' games, narrowed to one user and by
+ * date, with totals over the filtered set and the paginated table without the Parent column.
+ */
+export function AgentSalesHistoryRoute() {
+  const me = useCurrentUser();
+  const [userId, setUserId] = useState<number | null>(null);
+  const [dates, setDates] = useState<DateRange>(NO_DATES);
+  const users = useUsersByRole('user');
+
+  const { from, to } = dayRange(dates.startDate, dates.endDate);
+  const [page, setPage] = useFilterPage(JSON.stringify([userId, from, to]));
+  const sales = useAgentSales({ agentId: me.id, userId, from, to, page });
+  const filtered = userId !== null || Boolean(from || to);
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h2 className="text-2xl font-bold tracking-tight text-slate-900">Sales History</h2>
+        <p className="mt-1 text-sm text-slate-500">Every game your users played, narrowed by user and date.</p>
+      </div>
+
+      <Card
+        title="Filters"
+        actions={
+          <Button
+            variant="secondary"
+            disabled={!filtered}
+            onClick={() => {
+              setUserId(null);
+              setDates(NO_DATES);
+            }}
+          >
+            <RotateCcw className="h-4 w-4" aria-hidden="true" />
+            Reset All Filters
+          </Button>
+        }
+      >
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          <div className="sm:col-span-2 lg:col-span-1">
+            <PickerSelect
+              label="User"
+              allLabel="All Users"
+              users={users.data ?? []}
+              value={userId}
+              onChange={setUserId}
+            />
+          </div>
+          <DateRangeFilter value={dates} onChange={setDates} />
+        </div>
+        {users.isError && <p className="mt-3 text-sm text-rose-600">Failed to fetch users</p>}
+      </Card>
+
+      <SalesTotals totalGames={sales.data?.total} totalCommission={sales.data?.totalCommission} />
+
+      <Card title="Game History">
+        <SalesResults query={sales} page={page} onPage={setPage} filtered={filtered} hide={HIDDEN} />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import type { ReactNode } from 'react';
+import { ArrowLeftRight, UserCircle, UserCheck, Users, UsersRound, Wallet } from 'lucide-react';
+import { Link } from 'react-router';
+import { Card, ErrorPanel, Spinner, StatCard } from '../../components/ui/panels.tsx';
+import { useCurrentUser } from '../../lib/auth.tsx';
+import { money } from '../../lib/format.ts';
+import { useRecentTransactions } from '../../features/admin-dashboard/api/get-recent-transactions.ts';
+import { useScopedUsers } from '../../features/hierarchy-users/api/get-scoped-users.ts';
+import { useBalance } from '../../features/transactions/api/get-balance.ts';
+import { TransactionsTable } from '../../features/transactions/components/transactions-table.tsx';
+
+function Failed({ message }: { message: string }) {
+  return <span className="text-base text-rose-600">{message}</span>;
+}
+
+function value<T>(query: { data: T | undefined; isError: boolean }, failure: string, show: (data: T) => ReactNode) {
+  if (query.isError) return <Failed message={failure} />;
+  return query.data === undefined ? '…' : show(query.data);
+}
+
+const QUICK_LINKS = [
+  { to: '/superagent/agents', label: 'Manage Agents', icon: UsersRound },
+  { to: '/superagent/users', label: 'Manage Users', icon: Users },
+  { to: '/transactions', label: 'View Transactions', icon: ArrowLeftRight },
+  { to: '/profile', label: 'Go to Profile', icon: UserCircle },
+];
+
+/** Spec screen 9: My Balance, Agents, Direct Users, Total Users; the 5 latest transactions; quick links. */
+export function SuperagentDashboardRoute() {
+  const me = useCurrentUser();
+  const balance = useBalance();
+  const agents = useScopedUsers('agent');
+  const users = useScopedUsers('user');
+  const recent = useRecentTransactions();
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h2 className="text-2xl font-bold tracking-tight text-slate-900">Welcome back, {me.fullName}</h2>
+        <p className="mt-1 text-sm text-slate-500">Your agents, your users and your money at a glance.</p>
+      </div>
+
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <div data-testid="stat-balance">
+          <StatCard
+            label="My Balance"
+            value={value(balance, 'Failed to fetch balance', (data) => money(data.amount))}
+            icon={<Wallet className="h-5 w-5" aria-hidden="true" />}
+          />
+        </div>
+        <div data-testid="stat-agents">
+          <StatCard
+            label="Agents"
+            value={value(agents, 'Failed to fetch agents', (data) => data.length.toLocaleString('en-US'))}
+            icon={<UsersRound className="h-5 w-5" aria-hidden="true" />}
+          />
+        </div>
+        <div data-testid="stat-direct-users">
+          <StatCard
+            label="Direct Users"
+            value={value(users, 'Failed to fetch users', (data) =>
+              data.filter((user) => user.parentId === me.id).length.toLocaleString('en-US'),
+            )}
+            icon={<UserCheck className="h-5 w-5" aria-hidden="true" />}
+          />
+        </div>
+        <div data-testid="stat-total-users">
+          <StatCard
+            label="Total Users"
+            value={value(users, 'Failed to fetch users', (data) => data.length.toLocaleString('en-US'))}
+            icon={<Users className="h-5 w-5" aria-hidden="true" />}
+          />
+        </div>
+      </div>
+
+      <div className="grid items-start gap-6 xl:grid-cols-3">
+        <Card
+          title="Recent Transactions"
+          className="xl:col-span-2"
+          actions={
+            <Link to="/transactions" className="text-sm font-semibold text-indigo-600 hover:text-indigo-700">
+              View all
+            </Link>
+          }
+        >
+          {recent.isPending ? (
+            <Spinner />
+          ) : recent.isError ? (
+            <ErrorPanel message="Failed to fetch transactions" onRetry={() => void recent.refetch()} />
+          ) : (
+            <TransactionsTable transactions={recent.data.items} viewerId={me.id} />
+          )}
+        </Card>
+        <Card title="Quick Links">
+          <nav className="grid gap-2">
+            {QUICK_LINKS.map(({ to, label, icon: Icon }) => (
+              <Link
+                key={to}
+                to={to}
+                className="flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium text-slate-700 ring-1 ring-slate-200 transition hover:bg-indigo-50 hover:text-indigo-700"
+              >
+                <Icon className="h-4 w-4 text-indigo-500" aria-hidden="true" />
+                {label}
+              </Link>
+            ))}
+          </nav>
+        </Card>
+      </div>
+    </div>
+  );
+}

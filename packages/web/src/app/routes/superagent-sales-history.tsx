@@ -1,0 +1,113 @@
+import { useState } from 'react';
+import { RotateCcw } from 'lucide-react';
+import { dayRange } from '@lot/domain/dates';
+import { Button } from '../../components/ui/button.tsx';
+import { SelectField } from '../../components/ui/field.tsx';
+import { Card } from '../../components/ui/panels.tsx';
+import { useCurrentUser } from '../../lib/auth.tsx';
+import { useUsersByRole } from '../../features/sales-history/api/get-users-by-role.ts';
+import { useSuperagentSales } from '../../features/sales-history/api/get-superagent-sales.ts';
+import { DateRangeFilter, type DateRange } from '../../features/sales-history/components/date-range-filter.tsx';
+import { PickerSelect } from '../../features/sales-history/components/picker-select.tsx';
+import { SalesResults } from '../../features/sales-history/components/sales-results.tsx';
+import { SalesTotals } from '../../features/sales-history/components/sales-totals.tsx';
+import { useFilterPage } from '../../features/sales-history/hooks/use-filter-page.ts';
+
+type FilterType = 'all' | 'agent' | 'user';
+type Filter = { type: FilterType; id: number | null };
+
+const NO_FILTER: Filter = { type: 'all', id: null };
+const NO_DATES: DateRange = { startDate: '', endDate: '' };
+
+const FILTER_TYPES: { value: FilterType; label: string }[] = [
+  { value: 'all', label: 'All Sales' },
+  { value: 'agent', label: 'By Agent' },
+  { value: 'user', label: 'By User' },
+];
+
+/**
+ * Spec screen 12 (/superagent/sales-history): the super agent's games, narrowed by one of its
+ * agents or one of its users (the server scopes both picker lists) and by date, with totals over
+ * the filtered set and the paginated table.
+ */
+export function SuperagentSalesHistoryRoute() {
+  const me = useCurrentUser();
+  const [filter, setFilter] = useState<Filter>(NO_FILTER);
+  const [dates, setDates] = useState<DateRange>(NO_DATES);
+  const agents = useUsersByRole('agent', filter.type === 'agent');
+  const users = useUsersByRole('user', filter.type === 'user');
+  const picker = filter.type === 'agent' ? agents : users;
+
+  const agentId = filter.type === 'agent' ? filter.id : null;
+  const userId = filter.type === 'user' ? filter.id : null;
+  const { from, to } = dayRange(dates.startDate, dates.endDate);
+  const [page, setPage] = useFilterPage(JSON.stringify([agentId, userId, from, to]));
+  const sales = useSuperagentSales({ superagentId: me.id, agentId, userId, from, to, page });
+  const filtered = filter.id !== null || Boolean(from || to);
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h2 className="text-2xl font-bold tracking-tight text-slate-900">Sales History</h2>
+        <p className="mt-1 text-sm text-slate-500">Every game played under you, narrowed by agent, user and date.</p>
+      </div>
+
+      <Card
+        title="Filters"
+        actions={
+          <Button
+            variant="secondary"
+            disabled={!filtered && filter.type === 'all'}
+            onClick={() => {
+              setFilter(NO_FILTER);
+              setDates(NO_DATES);
+            }}
+          >
+            <RotateCcw className="h-4 w-4" aria-hidden="true" />
+            Reset All Filters
+          </Button>
+        }
+      >
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          <SelectField
+            label="Filter Type"
+            value={filter.type}
+            onChange={(event) => setFilter({ type: event.target.value as FilterType, id: null })}
+          >
+            {FILTER_TYPES.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </SelectField>
+          {filter.type === 'all' ? (
+            <PickerSelect
+              label="Agent or User"
+              allLabel="All Sales"
+              users={[]}
+              value={null}
+              onChange={() => {}}
+              disabled
+            />
+          ) : (
+            <PickerSelect
+              label={filter.type === 'agent' ? 'Agent' : 'User'}
+              allLabel={filter.type === 'agent' ? 'All Agents' : 'All Users'}
+              users={picker.data ?? []}
+              value={filter.id}
+              onChange={(id) => setFilter({ ...filter, id })}
+            />
+          )}
+          <DateRangeFilter value={dates} onChange={setDates} />
+        </div>
+        {filter.type !== 'all' && picker.isError && <p className="mt-3 text-sm text-rose-600">Failed to fetch users</p>}
+      </Card>
+
+      <SalesTotals totalGames={sales.data?.total} totalCommission={sales.data?.totalCommission} />
+
+      <Card title="Game History">
+        <SalesResults query={sales} page={page} onPage={setPage} filtered={filtered} />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { User } from '@lot/domain/schemas/users';
+import { api } from '../../../lib/api-client.ts';
+
+/** The server's largest page: a super agent's or an agent's people fit in one answer. */
+const SCOPE_LIMIT = 1000;
+
+/** Under ['users'], so every write on a users screen (and a transfer) reloads the lists and the dashboards. */
+export const usersQueryKey = ['users'] as const;
+
+/**
+ * Everyone of a role in the caller's scope: the server answers a super agent with its agents
+ * or its direct and indirect users, an agent with its direct users. The screens filter (My
+ * Users / Agent Users) and count (dashboards) on the client, by parentId (spec section 6).
+ */
+export function getScopedUsers(role: 'agent' | 'user'): Promise<User[]> {
+  return api<User[]>(`/api/users/role/${role}`, { query: { limit: SCOPE_LIMIT } });
+}
+
+export function useScopedUsers(role: 'agent' | 'user', enabled = true) {
+  return useQuery({ queryKey: [...usersQueryKey, 'scoped', role], queryFn: () => getScopedUsers(role), enabled });
+}
+
+/** After a transfer from a users screen: the balances in the rows are stale. */
+export function useRefreshUsers() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: usersQueryKey });
+}

@@ -1,0 +1,155 @@
+import { useMemo, useState } from 'react';
+import { Plus, Search } from 'lucide-react';
+import type { User } from '@lot/domain/schemas/users';
+import { Button } from '../../../components/ui/button.tsx';
+import { Pagination } from '../../../components/ui/pagination.tsx';
+import { Card, ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
+import { useCurrentUser } from '../../../lib/auth.tsx';
+import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
+import { useScopedUsers } from '../api/get-scoped-users.ts';
+import { DeleteUserModal } from './delete-user-modal.tsx';
+import { FORM_CONFIG, type FormKind } from './form-config.ts';
+import { UserFormModal } from './user-form-modal.tsx';
+import { UsersTable } from './users-table.tsx';
+
+const PAGE_SIZE = 10;
+
+/** Spec screen 11: the super agent's toggle. */
+export type UsersFilter = 'all' | 'mine' | 'agents';
+const FILTERS: { value: UsersFilter; label: string }[] = [
+  { value: 'all', label: 'All Users' },
+  { value: 'mine', label: 'My Users' },
+  { value: 'agents', label: 'Agent Users' },
+];
+
+type Dialog = { kind: 'form'; user: User | null } | { kind: 'delete'; user: User };
+
+/**
+ * Spec screens 10, 11 and 14: a super agent's agents, a super agent's users (direct and under
+ * its agents) and an agent's direct users, with add, edit, delete and Transfer. The transfer
+ * dialog belongs to the transactions feature, so the route renders it (onTransfer).
+ */
+export function HierarchyUsersScreen({
+  kind,
+  title,
+  onTransfer,
+}: {
+  kind: FormKind;
+  title: string;
+  onTransfer: (user: User) => void;
+}) {
+  const config = FORM_CONFIG[kind];
+  const me = useCurrentUser();
+  const users = useScopedUsers(config.role);
+  const [filter, setFilter] = useState<UsersFilter>('all');
+  const [search, setSearch] = useState('');
+  const debouncedSearch = useDebouncedValue(search.trim().toLowerCase(), 300);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const close = () => setDialog(null);
+
+  const shown = useMemo(() => {
+    const all = users.data ?? [];
+    // Spec section 6: the client narrows the scope by parentId (an agent sees its direct users).
+    const scoped =
+      kind === 'agent-user'
+        ? all.filter((user) => user.parentId === me.id)
+        : kind === 'superagent-user' && filter === 'mine'
+          ? all.filter((user) => user.parentId === me.id)
+          : kind === 'superagent-user' && filter === 'agents'
+            ? all.filter((user) => user.parentId !== me.id)
+            : all;
+    if (!debouncedSearch) return scoped;
+    return scoped.filter(
+      (user) =>
+        user.username.toLowerCase().includes(debouncedSearch) || user.fullName.toLowerCase().includes(debouncedSearch),
+    );
+  }, [users.data, kind, filter, debouncedSearch, me.id]);
+
+  // Spec section 4: a changed filter starts again at page 1.
+  const filterKey = `${filter}|${debouncedSearch}`;
+  const [paging, setPaging] = useState({ filterKey, page: 1 });
+  const pages = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
+  // A delete can empty the last page: show the one before it.
+  const page = Math.min(paging.filterKey === filterKey ? paging.page : 1, pages);
+  const setPage = (next: number) => setPaging({ filterKey, page: next });
+  const rows = shown.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+
+  return (
+    <div className="space-y-6">
+      <Card
+        title={title}
+        actions={
+          <div className="flex w-full flex-col gap-2 sm:w-auto sm:flex-row">
+            <div className="relative sm:w-64">
+              <Search
+                className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400"
+                aria-hidden="true"
+              />
+              <input
+                type="search"
+                aria-label={`Search ${config.role === 'agent' ? 'agents' : 'users'}`}
+                placeholder="Search by username or name"
+                value={search}
+                onChange={(event) => setSearch(event.target.value)}
+                className="block w-full rounded-lg border-0 py-2 pr-3 pl-9 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-indigo-600"
+              />
+            </div>
+            <Button onClick={() => setDialog({ kind: 'form', user: null })}>
+              <Plus className="h-4 w-4" aria-hidden="true" />
+              Add {config.noun}
+            </Button>
+          </div>
+        }
+      >
+        {kind === 'superagent-user' && (
+          <div role="group" aria-label="Show" className="mb-4 inline-flex w-full rounded-lg bg-slate-100 p-1 sm:w-auto">
+            {FILTERS.map((option) => (
+              <button
+                key={option.value}
+                type="button"
+                aria-pressed={filter === option.value}
+                onClick={() => setFilter(option.value)}
+                className={`flex-1 rounded-md px-3 py-1.5 text-sm font-medium whitespace-nowrap transition sm:flex-none ${
+                  filter === option.value ? 'bg-white text-indigo-700 shadow-sm' : 'text-slate-600 hover:text-slate-900'
+                }`}
+              >
+                {option.label}
+              </button>
+            ))}
+          </div>
+        )}
+        {users.isPending ? (
+          <Spinner />
+        ) : users.isError ? (
+          <ErrorPanel
+            message={config.role === 'agent' ? 'Failed to fetch agents' : 'Failed to fetch users'}
+            onRetry={() => void users.refetch()}
+          />
+        ) : (
+          <div className="space-y-4" aria-busy={users.isFetching}>
+            <UsersTable
+              users={rows}
+              showParent={kind === 'superagent-user'}
+              onEdit={(user) => setDialog({ kind: 'form', user })}
+              onDelete={(user) => setDialog({ kind: 'delete', user })}
+              onTransfer={onTransfer}
+            />
+            {shown.length > 0 && <Pagination page={page} pageSize={PAGE_SIZE} total={shown.length} onPage={setPage} />}
+          </div>
+        )}
+      </Card>
+
+      <UserFormModal
+        kind={kind}
+        open={dialog?.kind === 'form'}
+        user={dialog?.kind === 'form' ? dialog.user : null}
+        onClose={close}
+      />
+      <DeleteUserModal
+        user={dialog?.kind === 'delete' ? dialog.user : null}
+        fallback={config.role === 'agent' ? 'Failed to delete agent' : 'Failed to delete user'}
+        onClose={close}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { Sale } from '@lot/domain/schemas/sales-history';
+import { apiPage } from '../../../lib/api-client.ts';
+import { pageQuery, salesHistoryQueryKey, toSalesPage, type SalesPage, type SalesWindow } from './sales-page.ts';
+
+/** An agent's users' games, optionally narrowed to one user. */
+export type AgentSalesQuery = SalesWindow & { agentId: number; userId: number | null };
+
+/** GET /api/sales-history/agent/{id} (spec screen 15), newest first. */
+export async function getAgentSales({ agentId, userId, ...window }: AgentSalesQuery): Promise<SalesPage> {
+  return toSalesPage(
+    await apiPage<Sale>(`/api/sales-history/agent/${agentId}`, {
+      query: { userId: userId ?? undefined, ...pageQuery(window) },
+    }),
+  );
+}
+
+export function useAgentSales(query: AgentSalesQuery) {
+  return useQuery({
+    queryKey: [...salesHistoryQueryKey, 'agent', query],
+    queryFn: () => getAgentSales(query),
+    placeholderData: keepPreviousData,
+  });
+}
