@@ -74,10 +74,10 @@ export function AgentDashboardRoute() {
         </div>
       </div>
 
-      <div className="grid items-start gap-6 xl:grid-cols-3">
+      <div className="grid items-start gap-6 2xl:grid-cols-3">
         <Card
           title="Recent Transactions"
-          className="xl:col-span-2"
+          className="2xl:col-span-2"
           actions={
             <Link to="/transactions" className="text-sm font-semibold text-indigo-600 hover:text-indigo-700">
               View all
