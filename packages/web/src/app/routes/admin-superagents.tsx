@@ -1,4 +1,4 @@
-import { UsersScreen } from '../../features/admin-users/components/users-screen.tsx';
+import { UsersScreen } from '../../features/users/components/users-screen.tsx';
 
 /** Spec screen 4: the admin's list of role superagent. */
 export function AdminSuperagentsRoute() {

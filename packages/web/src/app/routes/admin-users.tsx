@@ -1,4 +1,4 @@
-import { UsersScreen } from '../../features/admin-users/components/users-screen.tsx';
+import { UsersScreen } from '../../features/users/components/users-screen.tsx';
 
 /** Spec screen 3: the admin's list of role user. */
 export function AdminUsersRoute() {

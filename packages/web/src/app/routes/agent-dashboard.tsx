@@ -6,7 +6,7 @@ import { Card, ErrorPanel, Spinner, StatCard } from '../../components/ui/panels.
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { money } from '../../lib/format.ts';
 import { useRecentTransactions } from '../../features/admin-dashboard/api/get-recent-transactions.ts';
-import { useScopedUsers } from '../../features/hierarchy-users/api/get-scoped-users.ts';
+import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
 import { useBalance } from '../../features/transactions/api/get-balance.ts';
 import { TransactionsTable } from '../../features/transactions/components/transactions-table.tsx';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { User } from '@lot/domain/schemas/users';
-import { useRefreshUsers } from '../../features/hierarchy-users/api/get-scoped-users.ts';
-import { HierarchyUsersScreen } from '../../features/hierarchy-users/components/users-screen.tsx';
+import { useRefreshUsers } from '../../features/users/api/get-scoped-users.ts';
+import { HierarchyUsersScreen } from '../../features/users/components/hierarchy-users-screen.tsx';
 import { TransferModal } from '../../features/transactions/components/transfer-modal.tsx';
 
 /** Spec screen 11: the super agent's direct users and its agents' users. Transfer opens the shared Transfer Funds dialog with the row's person chosen. */

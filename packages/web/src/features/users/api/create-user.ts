@@ -1,21 +1,21 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Role, UserStatus } from '@lot/domain/roles';
 import type { User } from '@lot/domain/schemas/users';
 import { api } from '../../../lib/api-client.ts';
-import { usersQueryKey } from './get-scoped-users.ts';
+import { usersQueryKey } from './get-users-by-role.ts';
 
-export type CreateHierarchyUserRequest = {
+export type CreateUserRequest = {
   username: string;
   password: string;
   fullName: string;
   shopName: string | null;
-  /** Spec section 6: a super agent creates agents and users, an agent only users. */
-  role: 'agent' | 'user';
+  role: Role;
+  status?: UserStatus;
   /** Left out where the server fixes it (an agent's users, a super agent's agents). */
-  parentId?: number;
+  parentId?: number | null;
 };
 
-export const createUser = (input: CreateHierarchyUserRequest) =>
-  api<User>('/api/users', { method: 'POST', body: input });
+export const createUser = (input: CreateUserRequest) => api<User>('/api/users', { method: 'POST', body: input });
 
 /** Spec section 4: after a create the lists (and the dashboard counts) reload. */
 export function useCreateUser() {

@@ -1,12 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { User } from '@lot/domain/schemas/users';
 import { api } from '../../../lib/api-client.ts';
+import { usersQueryKey } from './get-users-by-role.ts';
 
 /** The server's largest page: a super agent's or an agent's people fit in one answer. */
 const SCOPE_LIMIT = 1000;
-
-/** Under ['users'], so every write on a users screen (and a transfer) reloads the lists and the dashboards. */
-export const usersQueryKey = ['users'] as const;
 
 /**
  * Everyone of a role in the caller's scope: the server answers a super agent with its agents

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ArrowLeftRight, Pencil, Trash2 } from 'lucide-react';
+import { ArrowLeftRight, Pencil, Trash2, Wallet } from 'lucide-react';
 import type { User } from '@lot/domain/schemas/users';
 import { EmptyState } from '../../../components/ui/panels.tsx';
 import { money } from '../../../lib/format.ts';
@@ -30,14 +30,16 @@ export function UsersTable({
   showParent,
   onEdit,
   onDelete,
-  onTransfer,
+  fundsAction,
+  onFunds,
 }: {
   users: User[];
   showParent: boolean;
   onEdit: (user: User) => void;
   onDelete: (user: User) => void;
-  /** Spec section 6: super agents and agents send funds (Transfer) instead of topping up. */
-  onTransfer: (user: User) => void;
+  /** Spec section 6: the admin tops up; super agents and agents send funds (Transfer) instead. */
+  fundsAction: 'topup' | 'transfer';
+  onFunds: (user: User) => void;
 }) {
   if (users.length === 0) return <EmptyState message="No users found" />;
   const columns = ['Name', 'Shop', 'Status', 'Balance', ...(showParent ? ['Parent'] : []), 'Actions'];
@@ -125,12 +127,21 @@ export function UsersTable({
                   </button>
                   <button
                     type="button"
-                    onClick={() => onTransfer(user)}
-                    title={`Transfer funds to ${user.fullName}`}
+                    onClick={() => onFunds(user)}
+                    title={fundsAction === 'topup' ? `Top up ${user.fullName}` : `Transfer funds to ${user.fullName}`}
                     className={`${action} text-indigo-700 ring-indigo-200 hover:bg-indigo-50`}
                   >
-                    <ArrowLeftRight className="h-3.5 w-3.5" aria-hidden="true" />
-                    Transfer
+                    {fundsAction === 'topup' ? (
+                      <>
+                        <Wallet className="h-3.5 w-3.5" aria-hidden="true" />
+                        Top Up
+                      </>
+                    ) : (
+                      <>
+                        <ArrowLeftRight className="h-3.5 w-3.5" aria-hidden="true" />
+                        Transfer
+                      </>
+                    )}
                   </button>
                   <button
                     type="button"

@@ -8,8 +8,8 @@ import { useCurrentUser } from '../../../lib/auth.tsx';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { useScopedUsers } from '../api/get-scoped-users.ts';
 import { DeleteUserModal } from './delete-user-modal.tsx';
-import { FORM_CONFIG, type FormKind } from './form-config.ts';
-import { UserFormModal } from './user-form-modal.tsx';
+import { FORM_CONFIG, type FormKind } from './hierarchy-form-config.ts';
+import { UserFormModal } from './hierarchy-user-form-modal.tsx';
 import { UsersTable } from './users-table.tsx';
 
 const PAGE_SIZE = 10;
@@ -132,7 +132,8 @@ export function HierarchyUsersScreen({
               showParent={kind === 'superagent-user'}
               onEdit={(user) => setDialog({ kind: 'form', user })}
               onDelete={(user) => setDialog({ kind: 'delete', user })}
-              onTransfer={onTransfer}
+              fundsAction="transfer"
+              onFunds={onTransfer}
             />
             {shown.length > 0 && <Pagination page={page} pageSize={PAGE_SIZE} total={shown.length} onPage={setPage} />}
           </div>

@@ -14,7 +14,7 @@ import { useCurrentUser } from '../../../lib/auth.tsx';
 import { useCreateUser } from '../api/create-user.ts';
 import { useScopedUsers } from '../api/get-scoped-users.ts';
 import { useUpdateUser } from '../api/update-user.ts';
-import { FORM_CONFIG, type FormKind } from './form-config.ts';
+import { FORM_CONFIG, type FormKind } from './hierarchy-form-config.ts';
 import { mapUserFormError } from './server-errors.ts';
 
 type FormValues = {

@@ -78,7 +78,8 @@ export function UsersScreen({ role }: { role: ManagedRole }) {
               showParent={config.showParent}
               onEdit={(user) => setDialog({ kind: 'form', user })}
               onDelete={(user) => setDialog({ kind: 'delete', user })}
-              onTopUp={(user) => setDialog({ kind: 'topup', user })}
+              fundsAction="topup"
+              onFunds={(user) => setDialog({ kind: 'topup', user })}
             />
             {total > 0 && <Pagination page={page} pageSize={USERS_PAGE_SIZE} total={total} onPage={setPage} />}
           </div>
