@@ -1,12 +1,11 @@
 import type { ReactNode } from 'react';
 import { Activity, BarChart3, DollarSign, UserCheck, Users, UsersRound } from 'lucide-react';
-import { Link } from 'react-router';
-import { Card, ErrorPanel, Spinner, StatCard } from '../../components/ui/panels.tsx';
+import { Card, StatCard } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { money } from '../../lib/format.ts';
-import { useRecentTransactions } from '../../features/admin-dashboard/api/get-recent-transactions.ts';
+import { useRecentTransactions } from '../../features/transactions/api/get-recent-transactions.ts';
 import { useRoleCount } from '../../features/admin-dashboard/api/get-role-count.ts';
-import { TransactionsTable } from '../../features/transactions/components/transactions-table.tsx';
+import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
 
 /** The spec's placeholder changes ('+12', '+8'): static, there is no history to compare with yet. */
 function Change({ value }: { value: string }) {
@@ -81,23 +80,7 @@ export function AdminDashboardRoute() {
       </div>
 
       <div className="grid items-start gap-6 2xl:grid-cols-3">
-        <Card
-          title="Recent Transactions"
-          className="2xl:col-span-2"
-          actions={
-            <Link to="/admin/transactions" className="text-sm font-semibold text-indigo-600 hover:text-indigo-700">
-              View all
-            </Link>
-          }
-        >
-          {recent.isPending ? (
-            <Spinner />
-          ) : recent.isError ? (
-            <ErrorPanel message="Failed to fetch transactions" onRetry={() => void recent.refetch()} />
-          ) : (
-            <TransactionsTable transactions={recent.data.items} viewerId={me.id} />
-          )}
-        </Card>
+        <RecentTransactionsCard viewAllTo="/admin/transactions" className="2xl:col-span-2" />
         <Card title="Activity">
           <div className="flex h-40 flex-col items-center md:h-64 justify-center gap-3 rounded-xl border border-dashed border-slate-300 bg-slate-50 text-center">
             <span className="flex items-center gap-2 text-slate-300" aria-hidden="true">

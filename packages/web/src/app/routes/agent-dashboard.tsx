@@ -2,13 +2,12 @@ import type { ReactNode } from 'react';
 import { ArrowLeftRight, ListOrdered, UserCheck, UserCircle, Users, Wallet, WalletCards } from 'lucide-react';
 import { Link } from 'react-router';
 import { decimalToCents, formatMoney } from '@lot/domain/money';
-import { Card, ErrorPanel, Spinner, StatCard } from '../../components/ui/panels.tsx';
+import { Card, StatCard } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { money } from '../../lib/format.ts';
-import { useRecentTransactions } from '../../features/admin-dashboard/api/get-recent-transactions.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
 import { useBalance } from '../../features/transactions/api/get-balance.ts';
-import { TransactionsTable } from '../../features/transactions/components/transactions-table.tsx';
+import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
 
 function value<T>(query: { data: T | undefined; isError: boolean }, failure: string, show: (data: T) => ReactNode) {
   if (query.isError) return <span className="text-base text-rose-600">{failure}</span>;
@@ -27,7 +26,6 @@ export function AgentDashboardRoute() {
   const me = useCurrentUser();
   const balance = useBalance();
   const scoped = useScopedUsers('user');
-  const recent = useRecentTransactions();
   // Spec section 6: an agent's users are those whose parent is the agent.
   const users = { ...scoped, data: scoped.data?.filter((user) => user.parentId === me.id) };
 
@@ -75,23 +73,7 @@ export function AgentDashboardRoute() {
       </div>
 
       <div className="grid items-start gap-6 2xl:grid-cols-3">
-        <Card
-          title="Recent Transactions"
-          className="2xl:col-span-2"
-          actions={
-            <Link to="/transactions" className="text-sm font-semibold text-indigo-600 hover:text-indigo-700">
-              View all
-            </Link>
-          }
-        >
-          {recent.isPending ? (
-            <Spinner />
-          ) : recent.isError ? (
-            <ErrorPanel message="Failed to fetch transactions" onRetry={() => void recent.refetch()} />
-          ) : (
-            <TransactionsTable transactions={recent.data.items} viewerId={me.id} />
-          )}
-        </Card>
+        <RecentTransactionsCard viewAllTo="/transactions" className="2xl:col-span-2" />
         <Card title="Quick Actions">
           <nav className="grid gap-2">
             {QUICK_ACTIONS.map(({ to, label, icon: Icon }) => (

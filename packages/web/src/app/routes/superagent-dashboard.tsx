@@ -1,13 +1,12 @@
 import type { ReactNode } from 'react';
 import { ArrowLeftRight, UserCircle, UserCheck, Users, UsersRound, Wallet } from 'lucide-react';
 import { Link } from 'react-router';
-import { Card, ErrorPanel, Spinner, StatCard } from '../../components/ui/panels.tsx';
+import { Card, StatCard } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { money } from '../../lib/format.ts';
-import { useRecentTransactions } from '../../features/admin-dashboard/api/get-recent-transactions.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
 import { useBalance } from '../../features/transactions/api/get-balance.ts';
-import { TransactionsTable } from '../../features/transactions/components/transactions-table.tsx';
+import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
 
 function Failed({ message }: { message: string }) {
   return <span className="text-base text-rose-600">{message}</span>;
@@ -31,7 +30,6 @@ export function SuperagentDashboardRoute() {
   const balance = useBalance();
   const agents = useScopedUsers('agent');
   const users = useScopedUsers('user');
-  const recent = useRecentTransactions();
 
   return (
     <div className="space-y-6">
@@ -74,23 +72,7 @@ export function SuperagentDashboardRoute() {
       </div>
 
       <div className="grid items-start gap-6 2xl:grid-cols-3">
-        <Card
-          title="Recent Transactions"
-          className="2xl:col-span-2"
-          actions={
-            <Link to="/transactions" className="text-sm font-semibold text-indigo-600 hover:text-indigo-700">
-              View all
-            </Link>
-          }
-        >
-          {recent.isPending ? (
-            <Spinner />
-          ) : recent.isError ? (
-            <ErrorPanel message="Failed to fetch transactions" onRetry={() => void recent.refetch()} />
-          ) : (
-            <TransactionsTable transactions={recent.data.items} viewerId={me.id} />
-          )}
-        </Card>
+        <RecentTransactionsCard viewAllTo="/transactions" className="2xl:col-span-2" />
         <Card title="Quick Links">
           <nav className="grid gap-2">
             {QUICK_LINKS.map(({ to, label, icon: Icon }) => (
