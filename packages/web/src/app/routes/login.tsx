@@ -1,6 +1,5 @@
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { z } from 'zod';
 import { Navigate, useNavigate } from 'react-router';
 import { BarChart3, Lock, ShieldCheck, Users } from 'lucide-react';
 import { signinInputSchema, type SigninInput } from '@lot/domain/schemas/auth';
@@ -13,20 +12,47 @@ import { useAuth } from '../../lib/auth.tsx';
 /** Spec screen 1: after success it waits 500 ms, then goes to the role's dashboard. */
 const REDIRECT_DELAY_MS = 500;
 
+type Field = keyof SigninInput;
+type Errors = Partial<Record<Field, string>>;
+
+/** The schema's first message per field, as the other forms show them (zodResolver). */
+function validate(values: SigninInput): { data?: SigninInput; errors: Errors } {
+  const parsed = signinInputSchema.safeParse(values);
+  if (parsed.success) return { data: parsed.data, errors: {} };
+  const fieldErrors = z.flattenError(parsed.error).fieldErrors;
+  return { errors: { username: fieldErrors.username?.[0], password: fieldErrors.password?.[0] } };
+}
+
 export function LoginRoute() {
   const { status, user, login } = useAuth();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<SigninInput>({ resolver: zodResolver(signinInputSchema), defaultValues: { username: '', password: '' } });
+  // The first screen of every visit: two fields checked with the shared schema, without the form
+  // library the other forms use (it alone would put /login over its 150 kB budget, bench/).
+  const [values, setValues] = useState<SigninInput>({ username: '', password: '' });
+  // Like the other forms: checked on submit, then again on every change until it passes.
+  const [errors, setErrors] = useState<Errors | null>(null);
 
   if (status === 'authenticated' && user && !busy) return <Navigate to={dashboardPath(user.role)} replace />;
 
-  const onSubmit = handleSubmit(async ({ username, password }) => {
+  const change = (field: Field) => (event: ChangeEvent<HTMLInputElement>) => {
+    const next = { ...values, [field]: event.target.value };
+    setValues(next);
+    if (errors) setErrors(validate(next).errors);
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const checked = validate(values);
+    setErrors(checked.errors);
+    if (!checked.data) {
+      const invalid = (['username', 'password'] as const).find((field) => checked.errors[field]);
+      if (invalid) (form.elements.namedItem(invalid) as HTMLInputElement | null)?.focus();
+      return;
+    }
+    const { username, password } = checked.data;
     setBusy(true);
     setFailure(null);
     try {
@@ -39,7 +65,7 @@ export function LoginRoute() {
       );
       setBusy(false);
     }
-  });
+  };
 
   return (
     <div className="flex min-h-screen bg-slate-50">
@@ -78,15 +104,19 @@ export function LoginRoute() {
               label="Username"
               autoComplete="username"
               autoFocus
-              error={errors.username?.message}
-              {...register('username')}
+              name="username"
+              value={values.username}
+              onChange={change('username')}
+              error={errors?.username}
             />
             <TextField
               label="Password"
               type="password"
               autoComplete="current-password"
-              error={errors.password?.message}
-              {...register('password')}
+              name="password"
+              value={values.password}
+              onChange={change('password')}
+              error={errors?.password}
             />
             <Button type="submit" className="w-full py-2.5" disabled={busy}>
               <Lock className="h-4 w-4" aria-hidden="true" />
