@@ -1,118 +1,251 @@
 /**
- * `npm run bench:transfer`: transfers through the HTTP API (autocannon → server → PostgreSQL)
- * against the database's own rate for the same transfer transaction (pgbench, same database,
- * same run). The ratio is the figure that holds on a noisy machine.
+ * Money over HTTP against the database's own rate for the same work:
+ * - transfers on PostgreSQL vs pgbench running the same SQL on the same database (uniform
+ *   accounts, and every transfer to one hot account);
+ * - transfers on the embedded PGlite vs the same transaction in a loop in one process;
+ * - sign-in vs a loop of the same Argon2id verification in one process.
  */
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
-import { api, benchPostgres, freshDatabase, pgbench, startServer } from './lib.ts';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { hash, verify } from '@node-rs/argon2';
+import { ARGON2_OPTIONS } from '../packages/server/src/modules/users/users.service.ts';
+import {
+  api,
+  cpuPer,
+  freshDatabase,
+  measureCpu,
+  postmasterOf,
+  load,
+  loop,
+  pgbench,
+  rateRow,
+  scratchDir,
+  startServer,
+  TIMING,
+  turnAbout,
+  type Load,
+  type Row,
+  type Server,
+} from './lib.ts';
 
-const USERS = Number(process.env.BENCH_USERS ?? 50);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 50);
 const ADMIN_PASSWORD = 'bench-admin-password';
+const PASSWORD = 'bench-password';
 
-const pgServer = benchPostgres();
-const url = await freshDatabase(pgServer.url, 'lot_bench_transfer');
-const server = await startServer({
-  DATABASE_URL: url,
-  JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789',
-  ADMIN_PASSWORD,
-});
+type Player = { id: number; token: string };
 
-try {
+/** ACCOUNTS users with consecutive ids, each topped up and signed in, through the API. */
+async function accounts(server: Server): Promise<{ players: Player[]; minId: number; maxId: number }> {
   const admin = await api<{ accessToken: string }>(server.url, '/api/auth/signin', null, {
     username: 'admin',
     password: ADMIN_PASSWORD,
   });
-  const players: { id: number; token: string }[] = [];
-  for (let i = 0; i < USERS; i++) {
+  const players: Player[] = [];
+  for (let i = 0; i < ACCOUNTS; i++) {
     const user = await api<{ id: number }>(server.url, '/api/users', admin.accessToken, {
       username: `bench_${i}`,
-      password: 'bench-password',
+      password: PASSWORD,
       fullName: `Bench User ${i}`,
       role: 'user',
     });
     await api(server.url, '/api/balance/topup', admin.accessToken, { userId: user.id, amount: '1000000.00' });
     const login = await api<{ accessToken: string }>(server.url, '/api/auth/signin', null, {
       username: `bench_${i}`,
-      password: 'bench-password',
+      password: PASSWORD,
     });
     players.push({ id: user.id, token: login.accessToken });
   }
   const ids = players.map((p) => p.id);
   const minId = Math.min(...ids);
   const maxId = Math.max(...ids);
-  if (maxId - minId + 1 !== USERS) throw new Error('bench users must have consecutive ids');
-  const hot = players[0];
-  if (!hot) throw new Error('no users');
+  if (maxId - minId + 1 !== ACCOUNTS) throw new Error('bench accounts must have consecutive ids');
+  return { players, minId, maxId };
+}
 
-  const pick = () => players[Math.floor(Math.random() * players.length)] ?? hot;
-  async function http(receiverOf: (sender: { id: number }) => number) {
-    const result = await autocannon({
-      url: `${server.url}/api/balance/transfer`,
-      connections: CONNECTIONS,
-      duration: SECONDS,
-      requests: [
-        {
-          method: 'POST',
-          setupRequest: (request) => {
-            let sender = pick();
-            while (sender.id === receiverOf(sender)) sender = pick();
-            return {
-              ...request,
-              headers: { 'content-type': 'application/json', authorization: `Bearer ${sender.token}` },
-              body: JSON.stringify({ receiverId: receiverOf(sender), amount: '0.01' }),
-            };
-          },
+/** A receiver for a sender: any other account (uniform) or always the first one (hot). */
+type Pattern = { name: string; receiverOf: (senderId: number) => number; pgbenchReceiver: string; senders: string };
+
+function patterns(minId: number, maxId: number): Pattern[] {
+  const n = maxId - minId + 1;
+  return [
+    {
+      name: 'uniform accounts',
+      receiverOf: (s) => minId + ((s - minId + 1 + Math.floor(Math.random() * (n - 1))) % n),
+      pgbenchReceiver: ':min + ((:s - :min + random(1, :max - :min)) % (:max - :min + 1))',
+      senders: 'random(:min, :max)',
+    },
+    { name: 'one hot receiver', receiverOf: () => minId, pgbenchReceiver: ':min', senders: 'random(:min + 1, :max)' },
+  ];
+}
+
+/** autocannon posting transfers of 0.01 from random senders (never the hot account itself). */
+function httpTransfers(server: Server, players: Player[], pattern: Pattern): Promise<Load> {
+  const senders = players.filter((p) => p.id !== pattern.receiverOf(p.id));
+  return load({
+    url: `${server.url}/api/balance/transfer`,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request) => {
+          const sender = senders[Math.floor(Math.random() * senders.length)] ?? senders[0];
+          if (!sender) throw new Error('no senders');
+          return {
+            ...request,
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${sender.token}` },
+            body: JSON.stringify({ receiverId: pattern.receiverOf(sender.id), amount: '0.01' }),
+          };
         },
-      ],
-    });
-    return { rate: result.requests.average, errors: result.non2xx + result.errors, p99: result.latency.p99 };
-  }
-
-  // The transaction the service runs, as plain SQL: lock both balances in id order, move, record.
-  const script = (receiver: string) => `
-\\set s random(:min, :max)
-\\set r ${receiver}
-\\set lo least(:s, :r)
-\\set hi greatest(:s, :r)
-BEGIN;
-SELECT user_id, amount FROM balances WHERE user_id IN (:lo, :hi) ORDER BY user_id FOR UPDATE;
-UPDATE balances SET amount = amount - 1 WHERE user_id = :s;
-UPDATE balances SET amount = amount + 1 WHERE user_id = :r;
-INSERT INTO transactions (type, user_id, receiver_id, actor_id, amount) VALUES ('transfer', :s, :r, :s, 1);
-END;
-`;
-  const uniformScript = join(tmpdir(), 'lot-transfer-uniform.sql');
-  const hotScript = join(tmpdir(), 'lot-transfer-hot.sql');
-  // A receiver different from the sender: shift by 1..n-1 around the id range.
-  writeFileSync(uniformScript, script(`:min + ((:s - :min + random(1, :max - :min)) % (:max - :min + 1))`));
-  writeFileSync(hotScript, script(':min').replace('\\set s random(:min, :max)', '\\set s random(:min + 1, :max)'));
-
-  const rows: string[] = [];
-  for (const [name, receiverOf, file] of [
-    [
-      'uniform accounts',
-      (s: { id: number }) => (s.id === maxId ? minId : s.id + 1 + Math.floor(Math.random() * (maxId - s.id))),
-      uniformScript,
+      },
     ],
-    ['one hot receiver', () => hot.id, hotScript],
-  ] as const) {
-    const ours = await http(receiverOf);
-    const anchor = pgbench(url, file, { clients: CONNECTIONS, seconds: SECONDS, vars: { min: minId, max: maxId } });
-    const ratio = ours.rate / anchor.tps;
+  });
+}
+
+/**
+ * The transaction the service runs, as plain SQL: lock both balances (and read their owners) in id
+ * order, move, record.
+ */
+const TRANSFER_SQL = [
+  "SELECT u.id, u.username, u.full_name, u.status, b.amount, COALESCE(u.role = 'user' AND u.status = 'active' AND u.deleted_at IS NULL, false) AS reachable FROM balances b JOIN users u ON u.id = b.user_id WHERE b.user_id IN ($1, $2) ORDER BY b.user_id FOR UPDATE OF b",
+  'UPDATE balances SET amount = amount + CASE user_id WHEN $1 THEN -1 WHEN $2 THEN 1 END WHERE user_id IN ($1, $2) RETURNING user_id, amount',
+  "INSERT INTO transactions (type, user_id, receiver_id, actor_id, amount) VALUES ('transfer', $1, $2, $1, 1) RETURNING id, status, created_at",
+];
+
+function pgbenchScript(pattern: Pattern): string {
+  const file = join(scratchDir('lot-bench-pgbench'), 'transfer.sql');
+  const numbered = (statement: string) => statement.replaceAll('$1', ':s').replaceAll('$2', ':r');
+  writeFileSync(
+    file,
+    [
+      `\\set s ${pattern.senders}`,
+      `\\set r ${pattern.pgbenchReceiver}`,
+      'BEGIN;',
+      ...TRANSFER_SQL.map((statement) => `${numbered(statement)};`),
+      'END;',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+/** Sign-ins and transfers on PostgreSQL; `pgUrl` is the server to make the database on. */
+export async function postgresMoneyScenarios(pgUrl: string): Promise<Row[]> {
+  const url = await freshDatabase(pgUrl, 'lot_bench_transfer');
+  const server = await startServer({ DATABASE_URL: url, ADMIN_PASSWORD });
+  const rows: Row[] = [];
+  try {
+    const { players, minId, maxId } = await accounts(server);
+
+    // Sign-in: rotate over the accounts so no one crosses the failed-attempt limit's window.
+    const signin = () =>
+      load({
+        url: `${server.url}/api/auth/signin`,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (request) => ({
+              ...request,
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({
+                username: `bench_${Math.floor(Math.random() * ACCOUNTS)}`,
+                password: PASSWORD,
+              }),
+            }),
+          },
+        ],
+      });
+    const stored = await hash(PASSWORD, ARGON2_OPTIONS);
+    const verifies = () => loop(() => verify(stored, PASSWORD, ARGON2_OPTIONS), TIMING.seconds, TIMING.connections);
+    const signins = await turnAbout(signin, verifies, { ours: (l) => l.rate, anchor: (r) => r });
     rows.push(
-      `| transfers, ${name} | ${ours.rate.toFixed(0)}/s (p99 ${ours.p99} ms, ${ours.errors} errors) | ${anchor.tps.toFixed(0)}/s (${anchor.failed} failed) | ${ratio.toFixed(2)} |`,
+      rateRow('sign-in vs the same Argon2id verification in a loop', signins.ours, signins.anchor, 0.85, {
+        runs: signins.runs,
+      }),
     );
+
+    const postmaster = await postmasterOf(url);
+    for (const pattern of patterns(minId, maxId)) {
+      const script = pgbenchScript(pattern);
+      const result = await turnAbout(
+        () => measureCpu(() => httpTransfers(server, players, pattern), { server: server.pid, postmaster }),
+        () =>
+          measureCpu(
+            async () =>
+              pgbench(url, script, {
+                clients: TIMING.connections,
+                seconds: TIMING.seconds,
+                vars: { min: minId, max: maxId },
+              }),
+            { postmaster },
+          ),
+        { ours: (o) => o.result.rate, anchor: (a) => a.result.tps },
+      );
+      const ours = result.ours;
+      const anchor = result.anchor;
+      const row = rateRow(
+        `transfers on PostgreSQL, ${pattern.name}, vs pgbench (same SQL, same database)`,
+        ours.result,
+        anchor.result.tps,
+        0.7,
+        {
+          anchorNote: anchor.result.failed ? ` (${anchor.result.failed} failed)` : '',
+          runs: result.runs,
+        },
+      );
+      const oursOps = ours.result.allRequests;
+      const anchorOps = anchor.result.tps * TIMING.seconds;
+      row.ours += `; ${cpuPer(ours.cpu, oursOps)}`;
+      row.anchor += `; ${cpuPer(anchor.cpu, anchorOps)}`;
+      row.raw = { ...row.raw, cpu: { ours: ours.cpu, oursOps, anchor: anchor.cpu, anchorOps } };
+      rows.push(row);
+    }
+  } finally {
+    await server.stop();
   }
-  console.log(`\nTransfers on PostgreSQL, ${CONNECTIONS} connections, ${SECONDS} s each, ${USERS} accounts`);
-  console.log('| scenario | HTTP API | pgbench (same SQL, same database) | ratio |');
-  console.log('|---|---|---|---|');
-  for (const row of rows) console.log(row);
-} finally {
-  server.child.kill('SIGTERM');
-  pgServer.stop();
+  return rows;
+}
+
+/**
+ * Transfers on PGlite over HTTP vs the same transaction in a loop in-process, on a copy of the
+ * same data (PGlite is one process's database: the two cannot share a directory).
+ */
+export async function pgliteTransferScenario(): Promise<Row[]> {
+  const dataDir = scratchDir('lot-bench-pglite');
+  const copy = scratchDir('lot-bench-pglite-copy');
+  let server = await startServer({ DATA_DIR: dataDir, ADMIN_PASSWORD });
+  const { players, minId, maxId } = await accounts(server).finally(() => server.stop());
+  cpSync(join(dataDir, 'db'), copy, { recursive: true });
+  server = await startServer({ DATA_DIR: dataDir, ADMIN_PASSWORD });
+  const db = new PGlite({ dataDir: copy, extensions: { pg_trgm } });
+  try {
+    const uniform = patterns(minId, maxId)[0] as Pattern;
+    const once = () => {
+      const sender = minId + Math.floor(Math.random() * ACCOUNTS);
+      const receiver = uniform.receiverOf(sender);
+      return db.transaction(async (tx) => {
+        for (const statement of TRANSFER_SQL) await tx.query(statement, [sender, receiver]);
+      });
+    };
+    const result = await turnAbout(
+      () => httpTransfers(server, players, uniform),
+      async () => {
+        await loop(once, TIMING.warmup);
+        return loop(once, TIMING.seconds);
+      },
+      { ours: (l) => l.rate, anchor: (r) => r },
+    );
+    return [
+      rateRow(
+        'transfers on PGlite, uniform accounts, vs the same transaction in a loop in-process',
+        result.ours,
+        result.anchor,
+        0.8,
+        { runs: result.runs },
+      ),
+    ];
+  } finally {
+    await server.stop();
+    await db.close();
+  }
 }

@@ -1,0 +1,112 @@
+/**
+ * `npm run bench`: every scenario of the performance suite beside its anchor, measured in the same
+ * run so the ratios hold on a noisy machine. Writes bench/results.md (the table) and
+ * bench/results.json (raw numbers and the machine). `npm run bench -- lists web` runs only those
+ * groups (and leaves the committed results alone unless BENCH_WRITE=1).
+ *
+ * PostgreSQL: BENCH_DATABASE_URL (or TEST_DATABASE_URL) if set, else a kept cluster in
+ * BENCH_PG_DIR (default $TMPDIR/lot-bench-pg) started for the run and stopped after it. The
+ * 1,000,000-game data set is seeded there once (several minutes) into the database
+ * lot_bench_scale and reused; drop that database (or remove BENCH_PG_DIR) to reseed.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { healthScenario, staticScenario } from './http.ts';
+import { listScenarios } from './history.ts';
+import { benchPostgres, root, TIMING, type Row } from './lib.ts';
+import { pgliteTransferScenario, postgresMoneyScenarios } from './transfer.ts';
+import { buildWeb, bundleRows, pageScenarios, WEB_ROOT } from './web.ts';
+
+/** The hand-written notes (what bounds a target, what changed) are kept below the table. */
+const NOTES_FILE = join(root, 'bench/notes.md');
+const NOTES = existsSync(NOTES_FILE) ? `\n${readFileSync(NOTES_FILE, 'utf8')}` : '';
+
+const started = new Date();
+const only = process.argv.slice(2);
+const groups: { name: string; run: (pgUrl: () => string) => Promise<Row[]> }[] = [
+  { name: 'web', run: async () => (buildWeb(), [...bundleRows(), ...(await pageScenarios())]) },
+  { name: 'health', run: () => healthScenario() },
+  { name: 'static', run: () => staticScenario(WEB_ROOT) },
+  { name: 'money', run: (pgUrl) => postgresMoneyScenarios(pgUrl()) },
+  { name: 'pglite', run: () => pgliteTransferScenario() },
+  { name: 'lists', run: (pgUrl) => listScenarios(pgUrl()) },
+];
+const unknown = only.filter((name) => !groups.some((group) => group.name === name));
+if (unknown.length > 0) {
+  console.error(`unknown scenario group ${unknown.join(', ')}; groups: ${groups.map((g) => g.name).join(', ')}`);
+  process.exit(2);
+}
+
+let postgres: ReturnType<typeof benchPostgres> | undefined;
+const pgUrl = () => (postgres ??= benchPostgres()).url;
+const loadAverage = [os.loadavg()[0]];
+const rows: Row[] = [];
+try {
+  for (const group of groups) {
+    if (only.length > 0 && !only.includes(group.name)) continue;
+    const groupStart = performance.now();
+    console.log(`== ${group.name}`);
+    for (const row of await group.run(pgUrl)) {
+      rows.push(row);
+      console.log(`   ${row.met ? 'met    ' : 'NOT MET'} ${row.scenario}: ${row.ours} | ${row.anchor} | ${row.ratio}`);
+    }
+    console.log(`   (${((performance.now() - groupStart) / 1000).toFixed(0)} s)`);
+  }
+  loadAverage.push(os.loadavg()[0]);
+
+  const versions = {
+    node: process.version,
+    postgres: postgres ? await serverVersion(postgres.url) : null,
+    pgbench: spawnSync('pgbench', ['--version'], { encoding: 'utf8' }).stdout.trim() || null,
+  };
+  const machine = {
+    cores: os.cpus().length,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    loadAverage,
+    ...versions,
+  };
+  const seconds = (Date.now() - started.getTime()) / 1000;
+  const table = [
+    '| scenario | ours | anchor | ratio | target | met? |',
+    '|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) => `| ${r.scenario} | ${r.ours} | ${r.anchor} | ${r.ratio} | ${r.target} | ${r.met ? 'yes' : '**no**'} |`,
+    ),
+  ].join('\n');
+  const markdown = `# Benchmark results
+
+\`npm run bench\` on ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${seconds.toFixed(0)} s in all.
+Machine: ${machine.cores} × ${machine.cpu}, ${machine.memoryGb} GB, ${machine.platform}; Node ${versions.node},
+${versions.postgres ?? 'PostgreSQL not used'}, ${versions.pgbench ?? ''}; load average ${loadAverage.map((l) => l?.toFixed(1)).join(' → ')} (1 min, start → end).
+HTTP runs: autocannon, ${TIMING.connections} connections, no pipelining, ${TIMING.warmup} s warm-up then ${TIMING.seconds} s measured;
+our server runs as deployed (its own process, default log level, output to a file). Raw numbers: [results.json](results.json).
+
+${table}
+
+${rows.filter((r) => !r.met).length === 0 ? 'Every target met.' : `${rows.filter((r) => !r.met).length} of ${rows.length} targets not met in this run; see the notes below.`}
+`;
+  const partial = only.length > 0 && process.env.BENCH_WRITE !== '1';
+  const out = partial ? join(os.tmpdir(), 'lot-bench-partial') : join(root, 'bench');
+  if (partial) spawnSync('mkdir', ['-p', out]);
+  writeFileSync(join(out, 'results.md'), markdown + NOTES);
+  writeFileSync(
+    join(out, 'results.json'),
+    `${JSON.stringify({ date: started.toISOString(), seconds, machine, timing: TIMING, rows }, null, 2)}\n`,
+  );
+  console.log(`\n${table}\n\nWrote ${join(out, 'results.md')} and results.json (${seconds.toFixed(0)} s).`);
+} finally {
+  postgres?.stop();
+}
+
+async function serverVersion(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const { rows: result } = await client.query<{ v: string }>('SHOW server_version');
+  await client.end();
+  return `PostgreSQL ${result[0]?.v ?? '?'}`;
+}
