@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { HEALTH_FRESH_MS } from './health.routes.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,6 +13,39 @@ describe('health and docs', () => {
     const response = await t.request(null, { method: 'GET', url: '/api/health' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers 503 once the database stops answering, within a second', async () => {
+    expect((await t.request(null, { method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    const down = vi.spyOn(t.app.db, 'execute').mockRejectedValue(new Error('connection refused'));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, HEALTH_FRESH_MS + 50));
+      const response = await t.request(null, { method: 'GET', url: '/api/health' });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({ status: 'unavailable' });
+    } finally {
+      down.mockRestore();
+    }
+    expect((await t.request(null, { method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+  });
+
+  it('sends the security headers on every response, API and error alike', async () => {
+    for (const url of ['/api/health', '/api/does-not-exist']) {
+      const response = await t.request(null, { method: 'GET', url });
+      expect(response.headers['content-security-policy']).toBe(
+        "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'none';" +
+          "img-src 'self' data: blob:;object-src 'none';script-src 'self';script-src-attr 'none';" +
+          "style-src 'self' 'unsafe-inline';upgrade-insecure-requests;media-src 'self' blob:;connect-src 'self'",
+      );
+      expect(response.headers).toMatchObject({
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'SAMEORIGIN',
+        'strict-transport-security': 'max-age=31536000; includeSubDomains',
+        'referrer-policy': 'no-referrer',
+        'cross-origin-opener-policy': 'same-origin',
+      });
+      expect(response.headers['cross-origin-embedder-policy']).toBeUndefined();
+    }
   });
 
   it('serves the OpenAPI document listing the API calls', async () => {
