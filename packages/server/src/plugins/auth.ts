@@ -5,7 +5,7 @@ import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 import type { Role } from '@lot/domain/roles';
 import { idSchema } from '@lot/domain/schemas/common';
-import { findLiveUserById } from '../modules/users/users.repository.ts';
+import { findLiveCaller } from '../modules/users/users.repository.ts';
 
 /** The signed-in user behind a request, read fresh from the database on every call. */
 export type Caller = {
@@ -66,7 +66,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { secret: str
     }
     // An id the database cannot hold (beyond int4) must be a 401, not a query error.
     const id = idSchema.safeParse(payload.sub);
-    const user = id.success ? await findLiveUserById(app.db, id.data) : undefined;
+    const user = id.success ? await findLiveCaller(app.db, id.data) : undefined;
     // A password change, deactivation or deletion bumps the version and so ends every older token.
     if (!user || user.status !== 'active' || user.tokenVersion !== payload.ver) {
       throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);

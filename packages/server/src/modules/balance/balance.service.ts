@@ -16,7 +16,9 @@ export async function getBalance(db: Db, caller: Caller, userId: number): Promis
   return { userId, amount: formatCents(row?.amount ?? 0) };
 }
 
-type Party = { user: UserRow; amount: Cents; reachable: boolean };
+/** What a money call reads of each party: all the answer and the rules need, nothing more. */
+type PartyUser = Pick<UserRow, 'id' | 'username' | 'fullName' | 'status'>;
+type Party = { user: PartyUser; amount: Cents; reachable: boolean };
 
 /**
  * Locks the balance rows of these users in id order (so concurrent calls never deadlock) and
@@ -24,7 +26,11 @@ type Party = { user: UserRow; amount: Cents; reachable: boolean };
  */
 async function lockParties(tx: Tx, ids: number[], reach: SQL): Promise<Map<number, Party>> {
   const rows = await tx
-    .select({ user: users, amount: balances.amount, reachable: sql<boolean>`COALESCE(${reach}, false)` })
+    .select({
+      user: { id: users.id, username: users.username, fullName: users.fullName, status: users.status },
+      amount: balances.amount,
+      reachable: sql<boolean>`COALESCE(${reach}, false)`,
+    })
     .from(balances)
     .innerJoin(users, eq(users.id, balances.userId))
     .where(inArray(balances.userId, ids))
@@ -54,14 +60,14 @@ async function move(tx: Tx, deltas: [userId: number, delta: Cents][]): Promise<M
 
 type Entry = {
   type: 'topup' | 'transfer' | 'decrease';
-  sender: UserRow | Caller;
-  receiver: UserRow | null;
+  sender: PartyUser | Caller;
+  receiver: PartyUser | null;
   actorId: number;
   amount: Cents;
   description?: string | null;
 };
 
-const party = (user: UserRow | Caller) => ({ id: user.id, username: user.username, fullName: user.fullName });
+const party = (user: PartyUser | Caller) => ({ id: user.id, username: user.username, fullName: user.fullName });
 
 /** Writes the ledger row and answers with it (built from what was read) and the balance of `balanceOf`. */
 async function record(tx: Tx, entry: Entry, message: string, balanceOf: number, balance: Cents): Promise<MoneyResult> {
