@@ -26,7 +26,11 @@ type ManifestChunk = { file: string; imports?: string[]; isEntry?: boolean; src?
 
 /** `npm run build` of the web app, writing dist/.vite/manifest.json. */
 export function buildWeb(): void {
-  const build = spawnSync('npm', ['run', 'build', '-w', '@lot/web'], { cwd: root, encoding: 'utf8' });
+  const build = spawnSync('npm', ['run', 'build', '-w', '@lot/web'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (build.status !== 0) throw new Error(`web build failed:\n${build.stdout}\n${build.stderr}`);
 }
 

@@ -19,7 +19,13 @@ declare module 'vitest' {
  * server on a free port, as `npm start` would. Every browser test file talks to this server.
  */
 export default async function setup(project: TestProject) {
-  const build = spawnSync('npm', ['run', 'build', '-w', '@lot/web'], { cwd: root, stdio: 'inherit' });
+  // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build: test (and
+  // measure, e2e/bench-budget.test.ts) what ships.
+  const build = spawnSync('npm', ['run', 'build', '-w', '@lot/web'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (build.status !== 0) throw new Error('web build failed');
 
   const dataDir = mkdtempSync(join(tmpdir(), 'lot-e2e-'));
