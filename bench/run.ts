@@ -106,7 +106,7 @@ ${rows.filter((r) => !r.met).length === 0 ? 'Every target met.' : `${rows.filter
 async function serverVersion(url: string): Promise<string> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const { rows: result } = await client.query<{ v: string }>('SHOW server_version');
+  const { rows: result } = await client.query<{ v: string }>("SELECT current_setting('server_version') AS v");
   await client.end();
   return `PostgreSQL ${result[0]?.v ?? '?'}`;
 }

@@ -44,7 +44,12 @@ class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = { method: request.method, url: request.url, statusCode: reply.statusCode, ms: reply.elapsedTime };
+    const line = {
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+    };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request');
   }
@@ -72,18 +77,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('Server-Timing', `app;dur=${reply.elapsedTime.toFixed(2)}`);
     done(null, payload);
-  });
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: request.url,
-        statusCode: reply.statusCode,
-        ms: Number(reply.elapsedTime.toFixed(1)),
-      },
-      'request',
-    );
-    done();
   });
 
   await app.register(errorsPlugin);
