@@ -16,13 +16,62 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { healthScenario, staticScenario } from './http.ts';
 import { listScenarios } from './history.ts';
-import { benchPostgres, root, TIMING, type Row } from './lib.ts';
+import { benchPostgres, ROUNDS, root, TIMING, type Row } from './lib.ts';
 import { pgliteTransferScenario, postgresMoneyScenarios } from './transfer.ts';
 import { buildWeb, bundleRows, pageScenarios, WEB_ROOT } from './web.ts';
 
 /** The hand-written notes (what bounds a target, what changed) are kept below the table. */
 const NOTES_FILE = join(root, 'bench/notes.md');
 const NOTES = existsSync(NOTES_FILE) ? `\n${readFileSync(NOTES_FILE, 'utf8')}` : '';
+
+type Results = {
+  date: string;
+  seconds: number;
+  machine: {
+    cores: number;
+    cpu: string;
+    memoryGb: number;
+    platform: string;
+    loadAverage: (number | undefined)[];
+    node: string;
+    postgres: string | null;
+    pgbench: string | null;
+  };
+  timing: typeof TIMING;
+  rows: Row[];
+};
+
+/** bench/results.md from the raw results, with the notes below the table. */
+function render({ date, seconds, machine, timing, rows }: Results): string {
+  const table = [
+    '| scenario | ours | anchor | ratio | target | met? |',
+    '|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) => `| ${r.scenario} | ${r.ours} | ${r.anchor} | ${r.ratio} | ${r.target} | ${r.met ? 'yes' : '**no**'} |`,
+    ),
+  ].join('\n');
+  const missed = rows.filter((r) => !r.met).length;
+  return `# Benchmark results
+
+\`npm run bench\` on ${date.slice(0, 16).replace('T', ' ')} UTC, ${seconds.toFixed(0)} s in all.
+Machine: ${machine.cores} × ${machine.cpu}, ${machine.memoryGb} GB, ${machine.platform}; Node ${machine.node},
+${machine.postgres ?? 'PostgreSQL not used'}, ${machine.pgbench ?? ''}; load average ${machine.loadAverage.map((l) => l?.toFixed(1)).join(' → ')} (1 min, start → end).
+HTTP runs: autocannon, ${timing.connections} connections, no pipelining, ${timing.warmup} s warm-up then ${timing.seconds} s measured,
+ours and the anchor turn about, best of ${ROUNDS} each; our server runs as deployed (its own process, default log level, output
+to a file). Raw numbers: [results.json](results.json).
+
+${table}
+
+${missed === 0 ? 'Every target met.' : `${missed} of ${rows.length} targets not met in this run; see the notes below.`}
+${NOTES}`;
+}
+
+// `npm run bench -- --render`: rewrite bench/results.md from results.json (after editing notes.md).
+if (process.argv.includes('--render')) {
+  const file = join(root, 'bench/results.json');
+  writeFileSync(join(root, 'bench/results.md'), render(JSON.parse(readFileSync(file, 'utf8')) as Results));
+  process.exit(0);
+}
 
 const started = new Date();
 const only = process.argv.slice(2);
@@ -71,34 +120,13 @@ try {
     ...versions,
   };
   const seconds = (Date.now() - started.getTime()) / 1000;
-  const table = [
-    '| scenario | ours | anchor | ratio | target | met? |',
-    '|---|---|---|---|---|---|',
-    ...rows.map(
-      (r) => `| ${r.scenario} | ${r.ours} | ${r.anchor} | ${r.ratio} | ${r.target} | ${r.met ? 'yes' : '**no**'} |`,
-    ),
-  ].join('\n');
-  const markdown = `# Benchmark results
-
-\`npm run bench\` on ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${seconds.toFixed(0)} s in all.
-Machine: ${machine.cores} × ${machine.cpu}, ${machine.memoryGb} GB, ${machine.platform}; Node ${versions.node},
-${versions.postgres ?? 'PostgreSQL not used'}, ${versions.pgbench ?? ''}; load average ${loadAverage.map((l) => l?.toFixed(1)).join(' → ')} (1 min, start → end).
-HTTP runs: autocannon, ${TIMING.connections} connections, no pipelining, ${TIMING.warmup} s warm-up then ${TIMING.seconds} s measured;
-our server runs as deployed (its own process, default log level, output to a file). Raw numbers: [results.json](results.json).
-
-${table}
-
-${rows.filter((r) => !r.met).length === 0 ? 'Every target met.' : `${rows.filter((r) => !r.met).length} of ${rows.length} targets not met in this run; see the notes below.`}
-`;
   const partial = only.length > 0 && process.env.BENCH_WRITE !== '1';
   const out = partial ? join(os.tmpdir(), 'lot-bench-partial') : join(root, 'bench');
   if (partial) spawnSync('mkdir', ['-p', out]);
-  writeFileSync(join(out, 'results.md'), markdown + NOTES);
-  writeFileSync(
-    join(out, 'results.json'),
-    `${JSON.stringify({ date: started.toISOString(), seconds, machine, timing: TIMING, rows }, null, 2)}\n`,
-  );
-  console.log(`\n${table}\n\nWrote ${join(out, 'results.md')} and results.json (${seconds.toFixed(0)} s).`);
+  const results: Results = { date: started.toISOString(), seconds, machine, timing: TIMING, rows };
+  writeFileSync(join(out, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(out, 'results.md'), render(results));
+  console.log(`\nWrote ${join(out, 'results.md')} and results.json (${seconds.toFixed(0)} s).`);
 } finally {
   postgres?.stop();
 }
