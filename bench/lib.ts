@@ -235,7 +235,8 @@ export function postgresCpuMs(postmaster: number): number {
   let total = cpuMs(postmaster);
   try {
     for (const child of readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8').split(' ')) {
-      if (child.trim()) total += cpuMs(Number(child));
+      const ms = child.trim() ? cpuMs(Number(child)) : Number.NaN;
+      if (!Number.isNaN(ms)) total += ms; // NaN: a backend that ended since the listing
     }
   } catch {
     return Number.NaN;
