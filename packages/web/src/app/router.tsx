@@ -93,8 +93,16 @@ export const routes: RouteObject[] = [
             },
           ]),
           roleGroup('user', [
-            placeholder('dashboard', 'Dashboard'),
-            placeholder('winner-settings', 'My Winner Settings'),
+            {
+              path: 'dashboard',
+              lazy: lazy(() => import('./routes/user-dashboard.tsx').then((m) => ({ default: m.UserDashboardRoute }))),
+            },
+            {
+              path: 'winner-settings',
+              lazy: lazy(() =>
+                import('./routes/user-winner-settings.tsx').then((m) => ({ default: m.UserWinnerSettingsRoute })),
+              ),
+            },
             placeholder('number-game', 'BOCH BOCH'),
           ]),
           {
@@ -103,7 +111,18 @@ export const routes: RouteObject[] = [
                 <Outlet />
               </RequireRole>
             ),
-            children: [placeholder('sales-history', 'Game History'), placeholder('game-winners/:id', 'Game Winners')],
+            children: [
+              {
+                path: 'sales-history',
+                lazy: lazy(() =>
+                  import('./routes/user-sales-history.tsx').then((m) => ({ default: m.UserSalesHistoryRoute })),
+                ),
+              },
+              {
+                path: 'game-winners/:id',
+                lazy: lazy(() => import('./routes/game-winners.tsx').then((m) => ({ default: m.GameWinnersRoute }))),
+              },
+            ],
           },
         ],
       },

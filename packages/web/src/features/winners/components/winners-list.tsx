@@ -38,13 +38,21 @@ export function WinnersList({
   onEdit,
   onDelete,
   showOwner = true,
+  emptyHint,
 }: {
   winners: readonly Winner[];
   onEdit: (winner: Winner) => void;
   onDelete: (winner: Winner) => void;
   showOwner?: boolean;
+  /** A line under the empty text. */
+  emptyHint?: string;
 }) {
-  if (winners.length === 0) return <EmptyState message="No winner configurations found." />;
+  if (winners.length === 0)
+    return (
+      <EmptyState message="No winner configurations found.">
+        {emptyHint && <p className="max-w-md text-sm text-slate-400">{emptyHint}</p>}
+      </EmptyState>
+    );
   const columns = COLUMNS.filter((column) => showOwner || column !== 'User');
   return (
     <div className="md:overflow-x-auto md:rounded-xl md:ring-1 md:ring-slate-200">

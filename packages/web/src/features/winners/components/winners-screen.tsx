@@ -23,6 +23,8 @@ export type WinnersScreenProps = {
   scope?: string;
   /** The admin's User picker; left out, the list and the form are the user's own (no User column or field). */
   players?: Player[];
+  /** A line under 'No winner configurations found.' */
+  emptyHint?: string;
   /** Controls between the heading and the total (the admin's filter card). */
   children?: ReactNode;
 };
@@ -31,7 +33,16 @@ export type WinnersScreenProps = {
  * Winner settings, admin's (spec screen 7) and a user's own (screen 19): the total percentage box
  * with the section 5 notes, the list with edit and delete, and the add / edit / delete dialogs.
  */
-export function WinnersScreen({ title, description, filter, failure, scope, players, children }: WinnersScreenProps) {
+export function WinnersScreen({
+  title,
+  description,
+  filter,
+  failure,
+  scope,
+  players,
+  emptyHint,
+  children,
+}: WinnersScreenProps) {
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Winner | null>(null);
   const winners = useWinners(filter);
@@ -63,6 +74,7 @@ export function WinnersScreen({ title, description, filter, failure, scope, play
               <WinnersList
                 winners={winners.data}
                 showOwner={players !== undefined}
+                emptyHint={emptyHint}
                 onEdit={(winner) => setEditing({ mode: 'edit', winner })}
                 onDelete={setDeleting}
               />
