@@ -90,7 +90,8 @@ function WinnerForm({
       onDone();
     } catch (error) {
       const fields = error instanceof ApiError ? (error.fieldErrors ?? {}) : {};
-      const placed = FIELDS.filter((field) => fields[field]);
+      // A user's own form has no User field: an error about the owner goes to the banner.
+      const placed = FIELDS.filter((field) => fields[field] && (players || field !== 'userId'));
       for (const field of placed) setError(field, { type: 'server', message: fields[field] }, { shouldFocus: true });
       if (placed.length === 0)
         setFailure(errorMessage(error, winner ? 'Failed to update winner' : 'Failed to create winner'));
