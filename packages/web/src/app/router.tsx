@@ -55,6 +55,21 @@ export const routes: RouteObject[] = [
     ),
     children: [
       { index: true, element: <RoleHome /> },
+      // The game fills the screen (a shop's display), outside the shell.
+      {
+        path: 'user/number-game/play',
+        element: (
+          <RequireRole roles={['user']}>
+            <Outlet />
+          </RequireRole>
+        ),
+        children: [
+          {
+            index: true,
+            lazy: lazy(() => import('./routes/number-game-play.tsx').then((m) => ({ default: m.NumberGamePlayRoute }))),
+          },
+        ],
+      },
       {
         lazy: lazy(screens.shell),
         children: [
@@ -95,7 +110,10 @@ export const routes: RouteObject[] = [
           roleGroup('user', [
             placeholder('dashboard', 'Dashboard'),
             placeholder('winner-settings', 'My Winner Settings'),
-            placeholder('number-game', 'BOCH BOCH'),
+            {
+              path: 'number-game',
+              lazy: lazy(() => import('./routes/number-game.tsx').then((m) => ({ default: m.NumberGameRoute }))),
+            },
           ]),
           {
             element: (
