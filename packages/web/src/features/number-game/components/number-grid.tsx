@@ -75,6 +75,7 @@ export function NumberGrid({
             key={number}
             type="button"
             data-state={state}
+            aria-label={String(number)}
             aria-pressed={participant !== undefined}
             aria-describedby={participant ? `participant-${number}` : undefined}
             disabled={locked}

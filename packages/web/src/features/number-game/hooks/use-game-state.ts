@@ -85,9 +85,18 @@ export function loadGame(userId: number): GameState {
   return game;
 }
 
+/** Nothing chosen and the default bet are stored as no entry, as after a reset. */
 function saveGame(game: GameState) {
-  localStorage.setItem(STORAGE_KEYS.selectedNumbers, JSON.stringify(game.selected));
-  localStorage.setItem(STORAGE_KEYS.betAmount, formatCents(game.betCents));
+  if (game.selected.length > 0) {
+    localStorage.setItem(STORAGE_KEYS.selectedNumbers, JSON.stringify(game.selected));
+  } else {
+    localStorage.removeItem(STORAGE_KEYS.selectedNumbers);
+  }
+  if (game.betCents !== GAME_RULES.defaultBetCents) {
+    localStorage.setItem(STORAGE_KEYS.betAmount, formatCents(game.betCents));
+  } else {
+    localStorage.removeItem(STORAGE_KEYS.betAmount);
+  }
   const { selected: _selected, betCents: _bet, ...rest } = game;
   localStorage.setItem(STORAGE_KEYS.numberGame, JSON.stringify(rest));
 }
