@@ -226,8 +226,11 @@ describe('BOCH BOCH', () => {
     ]);
     expect(await stored(page, 'betAmount')).toBe('2.50');
 
-    await checkWinner(page).click();
+    // A double click draws once (the first draw waits for the balance check).
+    await checkWinner(page).dblclick();
     await visible(page.getByRole('button', { name: 'Check Winner (1/3)' }));
+    await page.waitForTimeout(500);
+    expect(JSON.parse((await stored(page, 'numberGame')) ?? '{}')).toMatchObject({ drawn: [expect.any(Number)] });
     const first = await page.getByTestId('winner-row').first().textContent();
     await page.reload();
     // The draw survived the reload: same first position, the range and the bet locked.

@@ -178,42 +178,62 @@ export function PlayScreen({
 
   const nothingToDraw = game.selected.length === 0 || total === 0 || game.drawn.length >= total;
 
-  const checkWinner = async () => {
-    if (checkingBalance || record.isPending) return;
-    if (game.selected.length === 0) return toast.error(MESSAGES.noNumbersSelected);
-    if (!prizes) return;
-    if (prizes.length === 0) return toast.error(MESSAGES.noWinnerSettings);
-    if (game.drawn.length >= prizes.length) return toast.error(MESSAGES.allWinnersDrawn);
+  // Check Winner reads the game as it is now, not as the last render saw it, and one draw runs at
+  // a time (the balance check waits for the server): a fast double click never draws twice.
+  const latest = useRef(game);
+  useEffect(() => {
+    latest.current = game;
+  }, [game]);
+  const drawing = useRef(false);
 
-    let gameKey = game.gameKey;
+  const drawNext = async () => {
+    const current = latest.current;
+    if (current.selected.length === 0) return toast.error(MESSAGES.noNumbersSelected);
+    const prizesNow = current.prizes ?? livePrizes;
+    if (!prizesNow) return;
+    if (prizesNow.length === 0) return toast.error(MESSAGES.noWinnerSettings);
+    if (current.drawn.length >= prizesNow.length) return toast.error(MESSAGES.allWinnersDrawn);
+    const pool = current.selected.length * current.betCents;
+
+    let gameKey = current.gameKey;
     if (gameKey === null) {
-      const size = game.endRange - game.startRange + 1;
-      if (size < prizes.length) {
-        return toast.error(`The range needs at least ${prizes.length} numbers to draw ${prizes.length} prizes`);
+      const size = current.endRange - current.startRange + 1;
+      if (size < prizesNow.length) {
+        return toast.error(`The range needs at least ${prizesNow.length} numbers to draw ${prizesNow.length} prizes`);
       }
       // A game whose pool exceeds the balance cannot start (the balance as the server has it now).
       setCheckingBalance(true);
       const balance = await refreshBalance();
       setCheckingBalance(false);
       if (balance === null) return toast.error('Could not check your balance. Please try again.');
-      if (balance < poolCents) return toast.error(MESSAGES.insufficientBalance);
+      if (balance < pool) return toast.error(MESSAGES.insufficientBalance);
       gameKey = newIdempotencyKey();
     }
 
-    const number = drawNumber(game.startRange, game.endRange, game.drawn, randomBelow);
+    const number = drawNumber(current.startRange, current.endRange, current.drawn, randomBelow);
     if (number === null) return toast.error(MESSAGES.allWinnersDrawn);
-    const position = game.drawn.length;
-    const prize = prizes[position];
-    const key = gameKey;
-    update((current) => ({
+    const prize = prizesNow[current.drawn.length];
+    const next: GameState = {
       ...current,
-      gameKey: key,
-      prizes: current.prizes ?? prizes,
+      gameKey,
+      prizes: current.prizes ?? prizesNow,
       drawn: [...current.drawn, number],
-    }));
-    const participant = selected.get(number);
+    };
+    latest.current = next;
+    update(() => next);
+    const participant = current.selected.find((p) => p.number === number);
     if (participant && prize) {
-      setWinner({ ...participant, prizeName: prize.name, prizeAmount: prizeFor(poolCents, prize.percentBps) });
+      setWinner({ ...participant, prizeName: prize.name, prizeAmount: prizeFor(pool, prize.percentBps) });
+    }
+  };
+
+  const checkWinner = async () => {
+    if (drawing.current || record.isPending) return;
+    drawing.current = true;
+    try {
+      await drawNext();
+    } finally {
+      drawing.current = false;
     }
   };
 
