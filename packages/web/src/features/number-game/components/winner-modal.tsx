@@ -1,6 +1,5 @@
 import { Trophy } from 'lucide-react';
 import { formatMoney, type Cents } from '@lot/domain/money';
-import { Button } from '../../../components/ui/button.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
 
 export type DrawnWinner = {
@@ -30,13 +29,17 @@ export function WinnerModal({ winner, onContinue }: { winner: DrawnWinner | null
             </p>
             <p className="text-lg text-slate-600">{winner.phoneNumber}</p>
           </div>
-          <p className="text-lg text-slate-700">
+          <p className="text-xl text-slate-700 sm:text-2xl">
             {winner.prizeName}:{' '}
-            <span className="text-2xl font-bold text-emerald-700">{formatMoney(winner.prizeAmount)}</span>
+            <span className="text-3xl font-black text-emerald-700 sm:text-4xl">{formatMoney(winner.prizeAmount)}</span>
           </p>
-          <Button className="w-full py-3 text-lg" onClick={onContinue}>
+          <button
+            type="button"
+            onClick={onContinue}
+            className="w-full rounded-2xl bg-emerald-700 px-6 py-4 text-2xl font-bold text-white shadow-lg hover:bg-emerald-800 focus-visible:outline-4 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+          >
             Continue
-          </Button>
+          </button>
         </div>
       )}
     </Modal>
