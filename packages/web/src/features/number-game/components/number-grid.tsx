@@ -20,8 +20,8 @@ function largeColumns(count: number): number {
 
 function numberSize(count: number): string {
   if (count <= 30) return 'text-2xl sm:text-4xl lg:text-6xl 2xl:text-7xl';
-  if (count <= 60) return 'text-2xl sm:text-3xl lg:text-5xl';
-  return 'text-xl sm:text-3xl lg:text-4xl';
+  if (count <= 60) return 'text-2xl sm:text-3xl xl:text-4xl 2xl:text-5xl';
+  return 'text-xl sm:text-2xl 2xl:text-4xl';
 }
 
 /**
