@@ -405,6 +405,18 @@ describe('BOCH BOCH', () => {
     await choose(page, 12, 'Lea Stone');
     await visible(page.getByText('Selected Numbers (1)'));
 
+    // A chosen number opens with its participant, to correct them or give the number back.
+    await tile(page, 12).click();
+    const dialog = page.getByRole('dialog', { name: 'Enter Participant Details' });
+    expect(await dialog.getByLabel('Name').inputValue()).toBe('Lea Stone');
+    await dialog.getByLabel('Name').fill('Lea Stone-Park');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await visible(page.getByTestId('selected-row').filter({ hasText: 'Lea Stone-Park' }));
+    await tile(page, 12).click();
+    await dialog.getByRole('button', { name: 'Remove' }).click();
+    await visible(page.getByText('Selected Numbers (0)'));
+    expect(await tile(page, 12).getAttribute('aria-pressed')).toBe('false');
+
     await page.getByRole('radio', { name: 'Green' }).click();
     await attributeBecomes(page.locator('[data-theme]'), 'data-theme', 'green');
     await page.reload();

@@ -164,9 +164,12 @@ export function PlayScreen({
   };
 
   const saveParticipant = (participant: Participant) => {
+    // A corrected participant keeps their place in the list; a new one joins at the end.
     update((current) => ({
       ...current,
-      selected: [...current.selected.filter((p) => p.number !== participant.number), participant],
+      selected: current.selected.some((p) => p.number === participant.number)
+        ? current.selected.map((p) => (p.number === participant.number ? participant : p))
+        : [...current.selected, participant],
     }));
     setPicking(null);
   };
