@@ -31,7 +31,7 @@ export function SelectedNumbersPanel({ selected, theme }: { selected: Participan
       {sorted.length === 0 ? (
         <p className={theme.muted}>Tap a number to add a participant.</p>
       ) : (
-        <ul className="-m-1 max-h-80 space-y-2 overflow-y-auto p-1 lg:max-h-[45vh]">
+        <ul className="-m-1 space-y-2 p-1 lg:max-h-[45vh] lg:overflow-y-auto">
           {sorted.map((p) => (
             <li key={p.number} className="flex items-center gap-3" data-testid="selected-row">
               <span

@@ -57,6 +57,8 @@ export function NumbersLeftOverlay({
       <button
         type="button"
         onClick={onClose}
+        // Keyboard users land on the one control of the overlay (Escape closes it too).
+        autoFocus
         aria-label="Close Numbers Left"
         className={`absolute top-4 right-4 rounded-full p-3 ${theme.secondary}`}
       >
