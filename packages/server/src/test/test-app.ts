@@ -11,7 +11,7 @@ export const ADMIN = { username: 'admin', password: 'admin-password' };
 export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
 /** A fresh PostgreSQL database per test app, dropped again on close. */
-async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
   const name = `lot_test_${randomBytes(6).toString('hex')}`;
