@@ -32,6 +32,12 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
     crossOriginEmbedderPolicy: false,
   });
 
+  // API answers carry tokens, balances and people: no browser or shared cache may keep them. A
+  // route that knows better (the logo) sets its own.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+  });
+
   // PostgreSQL text cannot hold U+0000: such a string reached the database and failed there as a
   // 500. No field of ours has a use for it, so every validated input is refused with a 400 instead.
   app.addHook('preHandler', async (request) => {
