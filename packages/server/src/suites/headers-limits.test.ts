@@ -1,8 +1,12 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@lot/domain/messages';
+import { buildApp } from '../app.ts';
 import { FAILURE_WINDOW_SECONDS, MAX_FAILURES } from '../modules/auth/auth.service.ts';
 import { buildHierarchy, PASSWORD, type Hierarchy } from '../test/hierarchy.ts';
 import { leaks } from '../test/leaks.ts';
@@ -24,8 +28,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/** Every response, whatever its status or type. */
-function expectSecurityHeaders(response: LightMyRequestResponse, label: string) {
+/** Every response, whatever its status or type; API answers are never cached. */
+function expectSecurityHeaders(response: LightMyRequestResponse, label: string, api = true) {
   const headers = response.headers;
   const csp = String(headers['content-security-policy']);
   expect(csp, label).toContain("default-src 'self'");
@@ -39,7 +43,7 @@ function expectSecurityHeaders(response: LightMyRequestResponse, label: string) 
   expect(headers['cross-origin-resource-policy'], label).toBe('same-origin');
   expect(headers['x-powered-by'], label).toBeUndefined();
   // Answers carry tokens, balances and people: no shared cache may keep them.
-  expect(String(headers['cache-control']), label).toMatch(/no-store|private/);
+  if (api) expect(String(headers['cache-control']), label).toMatch(/no-store|private/);
 }
 
 describe(`headers (${TEST_DB})`, () => {
@@ -120,6 +124,32 @@ describe(`headers (${TEST_DB})`, () => {
       expectSecurityHeaders(response, label);
     }
     console.log(`headers (${TEST_DB}): ${cases.length} kinds of response checked`);
+  });
+});
+
+describe(`headers of the web app (${TEST_DB})`, () => {
+  it('the page, a client route and a built asset carry them too', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'lot-web-'));
+    mkdirSync(join(root, 'assets'));
+    writeFileSync(join(root, 'index.html'), '<!doctype html><title>LOT</title>');
+    writeFileSync(join(root, 'assets', 'app-1234.js'), 'console.log(1)');
+    const web = await buildApp({ database: t.database, jwtSecret: t.jwtSecret, logLevel: 'silent', webRoot: root });
+    try {
+      for (const [url, status] of [
+        ['/', 200],
+        ['/admin/dashboard', 200],
+        ['/assets/app-1234.js', 200],
+        ['/assets/missing.js', 404],
+        ['/api/nothing', 404],
+      ] as const) {
+        const response = await web.inject({ method: 'GET', url });
+        expect(response.statusCode, url).toBe(status);
+        expectSecurityHeaders(response, url, url.startsWith('/api/'));
+      }
+    } finally {
+      await web.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
