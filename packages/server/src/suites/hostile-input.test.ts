@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client.ts';
 import { configureWinners, gamePayload } from '../test/game-fixtures.ts';
 import { buildHierarchy, PASSWORD, type Hierarchy } from '../test/hierarchy.ts';
@@ -200,8 +200,12 @@ function pixelFloodGif(): Buffer {
 
 // ------------------------------------------------------------------ the probe
 
+/** What went wrong in the current test (each test reports its own). */
 const failures: string[] = [];
 let known: World | undefined;
+beforeEach(() => {
+  failures.length = 0;
+});
 
 /** Sends one hostile input and checks the answer and the world. */
 async function probe({ label, token, request, mustRefuse }: Probe): Promise<number> {
