@@ -423,6 +423,18 @@ describe(`hostile input (${TEST_DB})`, () => {
       ],
       ['NUL in a participant name', h.U1.token, json('POST', '/api/sales-history', named), 400],
       [
+        'a lone surrogate in a participant phone (stored as jsonb)',
+        h.U1.token,
+        json('POST', '/api/sales-history', {
+          ...game,
+          gameData: {
+            ...game.gameData,
+            selectedNumbers: [{ number: 1, name: 'Ann', phoneNumber: '\ud800' }, game.gameData.selectedNumbers[1]],
+          },
+        }),
+        400,
+      ],
+      [
         'NUL in a sign-in username',
         null,
         json('POST', '/api/auth/signin', { username: nul, password: 'whatever' }),
