@@ -1,93 +1,28 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiAs, DEMO, freshUser, openPage, PHONE, signIn, useBrowser, visible } from './support.ts';
+import {
+  countBecomes,
+  day,
+  freshUser,
+  label,
+  login,
+  openPage,
+  PHONE,
+  player,
+  signIn,
+  textBecomes,
+  useBrowser,
+  visible,
+} from './support.ts';
 
 const browser = useBrowser();
 
 /** Makes full names unique to this run, so pickers and lists find only this file's people. */
 const tag = `h${Date.now().toString(36)}`;
 
-type Account = Awaited<ReturnType<typeof freshUser>>;
-
-const login = ({ username, password }: Account) => ({ username, password });
-const label = (account: Account) => `${account.fullName} (${account.username})`;
-
-async function countBecomes(locator: Locator, count: number, timeout = 10_000): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const now = await locator.count();
-    if (now === count || Date.now() - started > timeout) return now;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** Waits until the element's whole text is exactly the value (the totals keep the old one while loading). */
-async function textBecomes(locator: Locator, value: string, timeout = 10_000): Promise<string> {
-  const started = Date.now();
-  for (;;) {
-    const now = (await locator.textContent())?.trim() ?? '';
-    if (now === value || Date.now() - started > timeout) return now;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** Waits until a select has the option (options are never "visible" to playwright). */
 async function hasOption(select: Locator, text: string): Promise<void> {
   await select.locator('option', { hasText: text }).first().waitFor({ state: 'attached', timeout: 10_000 });
-}
-
-const cents = (value: number) => (value / 100).toFixed(2);
-
-/**
- * A finished game as the game screen would post it: three numbers at `bet` dollars, one winner
- * taking half the pool; the commission is the other half (1.5 × bet).
- */
-function game(userId: number, bet: number) {
-  const pool = 3 * bet * 100;
-  const prize = pool / 2;
-  const betAmount = cents(bet * 100);
-  return {
-    userId,
-    startRange: 1,
-    endRange: 20,
-    betAmount,
-    totalPrize: cents(prize),
-    commission: cents(pool - prize),
-    selectedNumbersCount: 3,
-    winningNumbersCount: 1,
-    gameData: {
-      selectedNumbers: [
-        { number: 3, name: 'A', phoneNumber: '1' },
-        { number: 7, name: 'B', phoneNumber: '2' },
-        { number: 9, name: 'C', phoneNumber: '3' },
-      ],
-      winningNumbers: [7, 4],
-      drawCount: 2,
-      totalPrizePool: cents(pool),
-      startRange: 1,
-      endRange: 20,
-      betAmount,
-    },
-    winners: [{ number: 7, name: 'B', phoneNumber: '2', position: 1, prizeAmount: cents(prize) }],
-  };
-}
-
-/** A player with a balance and own settings (50% / 30%), who has played `count` games at `bet` dollars. */
-async function player(parentId: number, name: string, count: number, bet: number): Promise<Account> {
-  const user = await freshUser('user', { parentId, fullName: `${name} ${tag}` });
-  await apiAs(DEMO.admin, '/api/balance/topup', { body: { userId: user.id, amount: '1000' } });
-  await apiAs(login(user), '/api/winners', { body: { name: 'P1', percent: '50', position: 1, isActive: true } });
-  await apiAs(login(user), '/api/winners', { body: { name: 'P2', percent: '30', position: 2, isActive: true } });
-  for (let i = 0; i < count; i++) await apiAs(login(user), '/api/sales-history', { body: game(user.id, bet) });
-  return user;
-}
-
-/** YYYY-MM-DD in this machine's zone (the browser's too), `offset` days from today. */
-function day(offset = 0): string {
-  const date = new Date();
-  date.setDate(date.getDate() + offset);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
 // A hierarchy of this file's own: super agent → agents A (two players), B (one) and C (none), plus a direct user.
@@ -99,10 +34,10 @@ async function buildHierarchy() {
     freshUser('agent', { parentId: superagent.id, fullName: `Cleo Agent ${tag}` }),
   ]);
   const [busy, quiet, lone, direct] = await Promise.all([
-    player(agentA.id, 'Abe Busy', 3, 10), // 3 games, commission 15.00 each = 45.00
-    player(agentA.id, 'Amy Quiet', 1, 20), // 1 game, 30.00
-    player(agentB.id, 'Ben Lone', 1, 40), // 1 game, 60.00
-    player(superagent.id, 'Dot Direct', 1, 100), // 1 game, 150.00
+    player({ parentId: agentA.id, fullName: `Abe Busy ${tag}`, games: 3, bet: 10 }), // 3 games, commission 15.00 each = 45.00
+    player({ parentId: agentA.id, fullName: `Amy Quiet ${tag}`, games: 1, bet: 20 }), // 1 game, 30.00
+    player({ parentId: agentB.id, fullName: `Ben Lone ${tag}`, games: 1, bet: 40 }), // 1 game, 60.00
+    player({ parentId: superagent.id, fullName: `Dot Direct ${tag}`, games: 1, bet: 100 }), // 1 game, 150.00
   ]);
   return { superagent, agentA, agentB, agentC, busy, quiet, lone, direct };
 }

@@ -121,3 +121,95 @@ export async function attributeBecomes(locator: Locator, name: string, value: st
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Waits until the element is hidden or gone. */
+export async function hidden(locator: Locator, timeout = 10_000): Promise<true> {
+  await locator.first().waitFor({ state: 'hidden', timeout });
+  return true;
+}
+
+/** Waits until the locator matches `count` elements; answers the count it ended with. */
+export async function countBecomes(locator: Locator, count: number, timeout = 10_000): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const now = await locator.count();
+    if (now === count || Date.now() - started > timeout) return now;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Waits until the element's whole text is exactly the value (totals keep the old one while loading). */
+export async function textBecomes(locator: Locator, value: string, timeout = 10_000): Promise<string> {
+  const started = Date.now();
+  for (;;) {
+    const now = (await locator.textContent())?.trim() ?? '';
+    if (now === value || Date.now() - started > timeout) return now;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export type Account = Awaited<ReturnType<typeof freshUser>>;
+
+export const login = ({ username, password }: Account) => ({ username, password });
+
+/** How pickers name a person: 'Full Name (username)'. */
+export const label = (account: Account) => `${account.fullName} (${account.username})`;
+
+/** YYYY-MM-DD in this machine's zone (the browser's too), `offset` days from today. */
+export function day(offset = 0): string {
+  const date = new Date();
+  date.setDate(date.getDate() + offset);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+const decimal = (cents: number) => (cents / 100).toFixed(2);
+
+/**
+ * A finished game as the game screen would post it, for a player whose active settings are 50%
+ * (position 1) and 30% (position 2): A, B and C pick 3, 7 and 9 at `bet` dollars; 7 is drawn first
+ * (B wins half the pool), 4 second (nobody picked it). Pool 3 × bet, prize and commission 1.5 × bet.
+ */
+export function sampleGame(userId: number, bet: number) {
+  const pool = 3 * bet * 100;
+  const prize = pool / 2;
+  const betAmount = decimal(bet * 100);
+  return {
+    userId,
+    startRange: 1,
+    endRange: 20,
+    betAmount,
+    totalPrize: decimal(prize),
+    commission: decimal(pool - prize),
+    selectedNumbersCount: 3,
+    winningNumbersCount: 1,
+    gameData: {
+      selectedNumbers: [
+        { number: 3, name: 'A', phoneNumber: '1' },
+        { number: 7, name: 'B', phoneNumber: '2' },
+        { number: 9, name: 'C', phoneNumber: '3' },
+      ],
+      winningNumbers: [7, 4],
+      drawCount: 2,
+      totalPrizePool: decimal(pool),
+      startRange: 1,
+      endRange: 20,
+      betAmount,
+    },
+    winners: [{ number: 7, name: 'B', phoneNumber: '2', position: 1, prizeAmount: decimal(prize) }],
+  };
+}
+
+/**
+ * A player under `parentId` with 1000.00 topped up and own settings P1 50% / P2 30%, who has played
+ * `games` sample games at `bet` dollars (each leaves a commission of 1.5 × bet).
+ */
+export async function player(options: { parentId?: number; fullName: string; games: number; bet: number }) {
+  const user = await freshUser('user', { parentId: options.parentId, fullName: options.fullName });
+  await apiAs(DEMO.admin, '/api/balance/topup', { body: { userId: user.id, amount: '1000' } });
+  await apiAs(login(user), '/api/winners', { body: { name: 'P1', percent: '50', position: 1, isActive: true } });
+  await apiAs(login(user), '/api/winners', { body: { name: 'P2', percent: '30', position: 2, isActive: true } });
+  for (let i = 0; i < options.games; i++)
+    await apiAs(login(user), '/api/sales-history', { body: sampleGame(user.id, options.bet) });
+  return user;
+}

@@ -8,7 +8,11 @@ export const GAME_RULES = {
   defaultEnd: 20,
   defaultBetCents: 1000,
   minBetCents: 100,
-  maxDrawAttempts: 100,
+  /** Numbers Left: each remaining number stays 3 s, and the overlay closes 3 s after the last. */
+  numbersLeftIntervalMs: 3000,
+  numbersLeftAudioVolume: 0.7,
+  /** The hint after entering fullscreen. */
+  fullscreenHintMs: 5000,
 } as const;
 
 /** Percentages travel as decimals with two places and are kept as basis points (0–10000). */
@@ -76,20 +80,55 @@ export function totalPercentBps(settings: readonly { percentBps: number; isActiv
   return settings.filter((s) => s.isActive).reduce((sum, s) => sum + s.percentBps, 0);
 }
 
+/** A uniform random integer in [0, bound): the caller's source (crypto in the app, seeded in tests). */
+export type RandomBelow = (bound: number) => number;
+
 /**
- * Check Winner (spec section 4): a random number in the range not drawn yet; after 100 failed
- * attempts it proceeds with the last one anyway.
+ * An unbiased RandomBelow over a getRandomValues-like fill (Web Crypto's `crypto.getRandomValues`):
+ * 32-bit values at or above the largest multiple of `bound` are rejected, so no number is favoured
+ * by the modulo.
+ */
+export function randomBelowFrom(fill: (values: Uint32Array) => Uint32Array): RandomBelow {
+  const word = new Uint32Array(1);
+  return (bound) => {
+    if (!Number.isInteger(bound) || bound < 1 || bound > 2 ** 32) throw new RangeError(`bad bound ${bound}`);
+    const limit = 2 ** 32 - (2 ** 32 % bound);
+    for (;;) {
+      const value = fill(word)[0] ?? 0;
+      if (value < limit) return value % bound;
+    }
+  };
+}
+
+/** The numbers start..end in order. */
+export function numbersInRange(start: number, end: number): number[] {
+  return Array.from({ length: Math.max(0, end - start + 1) }, (_, i) => start + i);
+}
+
+/**
+ * Check Winner (spec section 4): a random number of the range not drawn yet, picked uniformly among
+ * the remaining ones, so it never repeats and always ends (the spec's "100 attempts, then proceed
+ * anyway" could repeat a number). Null when every number of the range is drawn.
  */
 export function drawNumber(
   start: number,
   end: number,
   drawn: readonly number[],
-  random: () => number = Math.random,
-): number {
-  let candidate = start;
-  for (let attempt = 0; attempt < GAME_RULES.maxDrawAttempts; attempt++) {
-    candidate = start + Math.floor(random() * (end - start + 1));
-    if (!drawn.includes(candidate)) return candidate;
-  }
-  return candidate;
+  randomBelow: RandomBelow,
+): number | null {
+  const taken = new Set(drawn);
+  const remaining = numbersInRange(start, end).filter((n) => !taken.has(n));
+  if (remaining.length === 0) return null;
+  return remaining[randomBelow(remaining.length)] ?? null;
+}
+
+/** Numbers Left (spec section 4): the numbers of the range nobody chose and nobody drew, in order. */
+export function numbersLeft(
+  start: number,
+  end: number,
+  selected: readonly number[],
+  drawn: readonly number[],
+): number[] {
+  const taken = new Set([...selected, ...drawn]);
+  return numbersInRange(start, end).filter((n) => !taken.has(n));
 }

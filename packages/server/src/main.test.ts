@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exitOf, MAIN_FILE, startServer } from './test/server-process.ts';
 import { TEST_DB } from './test/test-app.ts';
 
 /**
@@ -12,32 +12,6 @@ import { TEST_DB } from './test/test-app.ts';
  * first start creates and migrates the database and prints the admin password once; a restart
  * keeps the data; SIGTERM stops cleanly; a bad environment stops with a clear message.
  */
-const mainFile = fileURLToPath(new URL('./main.ts', import.meta.url));
-
-type Started = { child: ChildProcess; url: string; output: () => string };
-
-function startServer(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /LOT is running on (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) resolve({ child, url: match[1], output: () => output });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${output}`)));
-  });
-}
-
-function exitOf(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-}
-
 async function signin(url: string, username: string, password: string) {
   const response = await fetch(`${url}/api/auth/signin`, {
     method: 'POST',
@@ -121,7 +95,7 @@ describe(`npm start (${TEST_DB})`, () => {
   });
 
   it('a bad environment stops the server with a message naming the variable', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN_FILE], {
       env: { PATH: process.env.PATH ?? '', PORT: 'not-a-port', LOG_LEVEL: 'loud', DATA_DIR: dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -87,5 +87,10 @@ export const listTransactionsQuerySchema = z.strictObject({
   from: z.iso.datetime({ offset: true, error: 'from must be an ISO date-time' }).optional(),
   to: z.iso.datetime({ offset: true, error: 'to must be an ISO date-time' }).optional(),
   search: z.string().trim().max(100).optional(),
+  /**
+   * Relative to the caller: `received` is money that came into their balance (top-ups and
+   * transfers to them), `sent` money that left it (transfers out, decreases, game pools).
+   */
+  direction: z.enum(['sent', 'received']).optional(),
 });
 export type ListTransactionsQuery = z.infer<typeof listTransactionsQuerySchema>;

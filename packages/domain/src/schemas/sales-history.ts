@@ -50,6 +50,19 @@ const endSchema = z
   .min(2, MESSAGES.rangeEndInvalid)
   .max(100, MESSAGES.rangeEndInvalid);
 
+/**
+ * The play screen's Number Range and Bet Amount (spec section 5) as typed: the start a whole number
+ * from 1, below the end; the end at most 100; the bet at least 1 with at most two decimals (cents).
+ */
+export const gameSetupSchema = z
+  .strictObject({
+    startRange: z.coerce.number({ error: MESSAGES.rangeStartInvalid }).pipe(startSchema),
+    endRange: z.coerce.number({ error: MESSAGES.rangeEndInvalid }).pipe(endSchema),
+    betAmount: betSchema,
+  })
+  .refine((game) => game.startRange < game.endRange, { message: MESSAGES.rangeEndInvalid, path: ['endRange'] });
+export type GameSetup = z.infer<typeof gameSetupSchema>;
+
 export const participantSchema = z.strictObject({
   number: numberSchema,
   name: z.string({ error: MESSAGES.participantNameRequired }).trim().min(1, MESSAGES.participantNameRequired).max(100),

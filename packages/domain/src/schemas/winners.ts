@@ -11,8 +11,10 @@ export const percentSchema = z.unknown().transform((value, ctx) => {
   }
   const bps = parsePercentToBps(value);
   if (bps === null) {
-    const n = Number(value);
-    const inRange = typeof value !== 'boolean' && Number.isFinite(n) && n >= 0 && n <= 100;
+    // Only numbers and strings are read: Number() on an object calls its toString, which a
+    // hostile body may have replaced ({"toString": "x"} threw a TypeError, a 500).
+    const n = typeof value === 'number' || typeof value === 'string' ? Number(value) : NaN;
+    const inRange = Number.isFinite(n) && n >= 0 && n <= 100;
     ctx.addIssue({ code: 'custom', message: inRange ? MESSAGES.percentDecimals : MESSAGES.percentRange });
     return z.NEVER;
   }

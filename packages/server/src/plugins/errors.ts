@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, errorBodySchema, type ErrorCode, type FieldErrors } from '@lot/domain/errors';
@@ -72,10 +72,22 @@ function toAppError(error: FastifyError): AppError | null {
   return null;
 }
 
+/** Requests that got past parsing and validation into their handler (see the multipart case below). */
+const handled = new WeakSet<FastifyRequest>();
+
 /** One error handler: every failure leaves as { message, code, fieldErrors? }; 5xx details stay in the log. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  app.addHook('preHandler', async (request) => {
+    handled.add(request);
+  });
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const appError = toAppError(error);
+    // A malformed multipart body (no boundary, cut short, bad part header) fails inside the form
+    // parser with a bare Error and no status: it is the client's bad input, not our 500.
+    const unreadableForm =
+      error.statusCode === undefined && !(error instanceof AppError) && !handled.has(request) && request.isMultipart();
+    const appError = unreadableForm
+      ? new AppError('BAD_REQUEST', 'The form data could not be read')
+      : toAppError(error);
     if (!appError) {
       request.log.error({ err: error }, 'unhandled error');
       return reply.status(500).send({ message: MESSAGES.internalError, code: 'INTERNAL' });

@@ -11,7 +11,7 @@ export const ADMIN = { username: 'admin', password: 'admin-password' };
 export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
 /** A fresh PostgreSQL database per test app, dropped again on close. */
-async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
   const name = `lot_test_${randomBytes(6).toString('hex')}`;
@@ -40,6 +40,8 @@ export type TestApp = {
   /** Signs in and returns the access token (asserting success). */
   login: (username: string, password: string) => Promise<string>;
   adminToken: string;
+  /** The HS256 key the app signs with, for suites that forge, expire or tamper with tokens. */
+  jwtSecret: string;
   close: () => Promise<void>;
 };
 
@@ -54,9 +56,10 @@ export async function createTestApp(): Promise<TestApp> {
   } else {
     database = await openDatabase({ kind: 'pglite' });
   }
+  const jwtSecret = randomBytes(32).toString('hex');
   const app = await buildApp({
     database,
-    jwtSecret: randomBytes(32).toString('hex'),
+    jwtSecret,
     logLevel: 'silent',
     serveWeb: false,
   });
@@ -82,6 +85,7 @@ export async function createTestApp(): Promise<TestApp> {
     request,
     login,
     adminToken: await login(ADMIN.username, ADMIN.password),
+    jwtSecret,
     close: async () => {
       await app.close();
       await database.close();

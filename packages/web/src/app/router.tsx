@@ -2,7 +2,6 @@ import type { ReactNode } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import type { Role } from '@lot/domain/roles';
 import { RequireAuth, RequireRole, RoleHome } from './guards.tsx';
-import { Placeholder } from './routes/placeholder.tsx';
 
 /** Each screen is its own chunk: the first screen ships only what it needs. */
 const lazy = (load: () => Promise<{ default: () => ReactNode }>) => async () => ({ Component: (await load()).default });
@@ -27,8 +26,6 @@ const screens = {
   agentDashboard: () => import('./routes/agent-dashboard.tsx').then((m) => ({ default: m.AgentDashboardRoute })),
   agentUsers: () => import('./routes/agent-users.tsx').then((m) => ({ default: m.AgentUsersRoute })),
 };
-
-const placeholder = (path: string, title: string): RouteObject => ({ path, element: <Placeholder title={title} /> });
 
 /** A role's route group: the bare path goes to its dashboard (spec route table). */
 function roleGroup(role: Role, children: RouteObject[]): RouteObject {
@@ -55,6 +52,21 @@ export const routes: RouteObject[] = [
     ),
     children: [
       { index: true, element: <RoleHome /> },
+      // The game fills the screen (a shop's display), outside the shell.
+      {
+        path: 'user/number-game/play',
+        element: (
+          <RequireRole roles={['user']}>
+            <Outlet />
+          </RequireRole>
+        ),
+        children: [
+          {
+            index: true,
+            lazy: lazy(() => import('./routes/number-game-play.tsx').then((m) => ({ default: m.NumberGamePlayRoute }))),
+          },
+        ],
+      },
       {
         lazy: lazy(screens.shell),
         children: [
@@ -93,9 +105,20 @@ export const routes: RouteObject[] = [
             },
           ]),
           roleGroup('user', [
-            placeholder('dashboard', 'Dashboard'),
-            placeholder('winner-settings', 'My Winner Settings'),
-            placeholder('number-game', 'BOCH BOCH'),
+            {
+              path: 'dashboard',
+              lazy: lazy(() => import('./routes/user-dashboard.tsx').then((m) => ({ default: m.UserDashboardRoute }))),
+            },
+            {
+              path: 'winner-settings',
+              lazy: lazy(() =>
+                import('./routes/user-winner-settings.tsx').then((m) => ({ default: m.UserWinnerSettingsRoute })),
+              ),
+            },
+            {
+              path: 'number-game',
+              lazy: lazy(() => import('./routes/number-game.tsx').then((m) => ({ default: m.NumberGameRoute }))),
+            },
           ]),
           {
             element: (
@@ -103,7 +126,18 @@ export const routes: RouteObject[] = [
                 <Outlet />
               </RequireRole>
             ),
-            children: [placeholder('sales-history', 'Game History'), placeholder('game-winners/:id', 'Game Winners')],
+            children: [
+              {
+                path: 'sales-history',
+                lazy: lazy(() =>
+                  import('./routes/user-sales-history.tsx').then((m) => ({ default: m.UserSalesHistoryRoute })),
+                ),
+              },
+              {
+                path: 'game-winners/:id',
+                lazy: lazy(() => import('./routes/game-winners.tsx').then((m) => ({ default: m.GameWinnersRoute }))),
+              },
+            ],
           },
         ],
       },

@@ -30,12 +30,15 @@ type Options = {
   headers?: Record<string, string>;
   /** Sign-in and its kin: a 401 there is a wrong password, not an ended session. */
   anonymous?: boolean;
-  /** A money call: a fresh Idempotency-Key, so the server applies a resent request once. */
-  idempotent?: boolean;
+  /**
+   * A money call: true sends a fresh Idempotency-Key, so the server applies a resent request once;
+   * a string is a key fixed earlier (a game's settlement, re-sent after a reload with the same key).
+   */
+  idempotent?: boolean | string;
 };
 
 /** crypto.randomUUID exists only in secure contexts (https, localhost), hence the fallback. */
-function newIdempotencyKey(): string {
+export function newIdempotencyKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   const hex = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`;
@@ -57,7 +60,11 @@ async function send(path: string, options: Options): Promise<Response> {
       headers: {
         ...(options.body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
         ...(token && !options.anonymous ? { authorization: `Bearer ${token}` } : {}),
-        ...(options.idempotent ? { 'idempotency-key': newIdempotencyKey() } : {}),
+        ...(options.idempotent
+          ? {
+              'idempotency-key': typeof options.idempotent === 'string' ? options.idempotent : newIdempotencyKey(),
+            }
+          : {}),
         ...options.headers,
       },
       body: options.body === undefined ? undefined : isForm ? (options.body as FormData) : JSON.stringify(options.body),

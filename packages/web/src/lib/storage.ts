@@ -7,6 +7,9 @@ export const STORAGE_KEYS = {
   user: 'user',
   selectedNumbers: 'selectedNumbers',
   betAmount: 'betAmount',
+  /** Beyond the spec's keys: the game in play (range, draws, its settlement key) and the play screen's theme. */
+  numberGame: 'numberGame',
+  gameTheme: 'gameTheme',
 } as const;
 
 /** The stored user record can be anything another version of the app left; only a valid one is used. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { formatCents } from '@lot/domain/money';
 import type { ListTransactionsQuery, Transaction } from '@lot/domain/schemas/balance';
@@ -64,6 +64,10 @@ export async function listTransactions(
     conditions.push(or(eq(transactions.userId, caller.id), eq(transactions.receiverId, caller.id)));
   }
   if (query.type) conditions.push(eq(transactions.type, query.type));
+  // A top-up names its admin as sender but takes nothing from the admin's balance: not sent.
+  if (query.direction === 'received') conditions.push(eq(transactions.receiverId, caller.id));
+  if (query.direction === 'sent')
+    conditions.push(eq(transactions.userId, caller.id), inArray(transactions.type, ['transfer', 'decrease', 'game']));
   if (query.from) conditions.push(gte(transactions.createdAt, new Date(query.from)));
   // The database keeps microseconds but the API shows createdAt to the millisecond, so `to` takes in
   // its whole millisecond: a row's own createdAt as `to` must include that row.

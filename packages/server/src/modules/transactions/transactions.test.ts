@@ -284,3 +284,34 @@ describe('transaction volume', () => {
     expect(all.headers['x-total-amount']).toBe(formatCents(sum));
   });
 });
+
+describe('GET /api/transactions: direction (the user dashboard’s Total Sent and Total Received)', () => {
+  const totals = async (member: Member, direction: 'sent' | 'received') => {
+    const response = await list(member, `?direction=${direction}&limit=1`);
+    expectStatus(response, 200);
+    return { count: response.headers['x-total-count'], amount: response.headers['x-total-amount'] };
+  };
+
+  it('received is what came in, sent what went out, and together they make the balance', async () => {
+    // U1: top-up 100.00 and 7.50 from A1 in; 10.00 and 2.25 transferred and 1.00 decreased out.
+    expect(await totals(h.U1, 'received')).toEqual({ count: '2', amount: '107.50' });
+    expect(await totals(h.U1, 'sent')).toEqual({ count: '3', amount: '13.25' });
+    const balance = await t.request(h.U1.token, { method: 'GET', url: '/api/balance' });
+    expect(balance.json<{ amount: string }>().amount).toBe('94.25');
+    const rowsSent = rows(await list(h.U1, '?direction=sent'));
+    expect(rowsSent.every((row) => row.userId === h.U1.id)).toBe(true);
+    expect(rows(await list(h.U1, '?direction=received')).every((row) => row.receiverId === h.U1.id)).toBe(true);
+  });
+
+  it('is relative to the caller, even for the admin: a top-up is not money the admin sent', async () => {
+    expect(await totals(h.admin, 'sent')).toEqual({ count: '0', amount: '0.00' });
+    expect(await totals(h.admin, 'received')).toEqual({ count: '0', amount: '0.00' });
+    // U5 received 5.00 from U2 and sent nothing.
+    expect(await totals(h.U5, 'received')).toEqual({ count: '1', amount: '5.00' });
+    expect(await totals(h.U5, 'sent')).toEqual({ count: '0', amount: '0.00' });
+  });
+
+  it('refuses an unknown direction', async () => {
+    expectStatus(await list(h.U1, '?direction=sideways'), 400);
+  });
+});

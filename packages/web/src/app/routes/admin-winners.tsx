@@ -1,25 +1,14 @@
 import { useState } from 'react';
-import { Plus } from 'lucide-react';
-import type { Winner } from '@lot/domain/schemas/winners';
-import { Button } from '../../components/ui/button.tsx';
-import { Card, ErrorPanel, Spinner } from '../../components/ui/panels.tsx';
+import { Card } from '../../components/ui/panels.tsx';
 import { usePlayers } from '../../features/winners/api/get-players.ts';
-import { useWinners, type WinnerFilter } from '../../features/winners/api/get-winners.ts';
-import { DeleteWinnerDialog } from '../../features/winners/components/delete-winner-dialog.tsx';
-import { WinnerFormModal } from '../../features/winners/components/winner-form-modal.tsx';
-import { WinnerTotal } from '../../features/winners/components/winner-total.tsx';
-import { WinnersList } from '../../features/winners/components/winners-list.tsx';
-
-type Editing = { mode: 'add' } | { mode: 'edit'; winner: Winner } | null;
+import type { WinnerFilter } from '../../features/winners/api/get-winners.ts';
+import { WinnersScreen } from '../../features/winners/components/winners-screen.tsx';
 
 const parseFilter = (value: string): WinnerFilter => (value === 'all' || value === 'global' ? value : Number(value));
 
 /** Spec screen 7 (/admin/winners): the list filtered by user, the total box, add, edit, delete. */
 export function AdminWinnersRoute() {
   const [filter, setFilter] = useState<WinnerFilter>('all');
-  const [editing, setEditing] = useState<Editing>(null);
-  const [deleting, setDeleting] = useState<Winner | null>(null);
-  const winners = useWinners(filter);
   const players = usePlayers();
   const playerList = players.data ?? [];
 
@@ -34,20 +23,14 @@ export function AdminWinnersRoute() {
           : 'Selected User';
 
   return (
-    <div className="space-y-6">
-      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <div>
-          <h2 className="text-2xl font-bold tracking-tight text-slate-900">Winner Configurations</h2>
-          <p className="mt-1 text-sm text-slate-500">
-            The share of the prize pool each position wins. Global ones apply to players without their own.
-          </p>
-        </div>
-        <Button onClick={() => setEditing({ mode: 'add' })} className="w-full sm:w-auto">
-          <Plus className="h-4 w-4" aria-hidden="true" />
-          Add Winner Configuration
-        </Button>
-      </div>
-
+    <WinnersScreen
+      title="Winner Configurations"
+      description="The share of the prize pool each position wins. Global ones apply to players without their own."
+      filter={filter}
+      failure="Failed to fetch winners"
+      scope={scope}
+      players={playerList}
+    >
       <Card>
         <div className="sm:max-w-sm">
           <label htmlFor="winner-filter" className="mb-1 block text-sm font-medium text-slate-700">
@@ -70,34 +53,6 @@ export function AdminWinnersRoute() {
           {players.isError && <p className="mt-1 text-sm text-rose-600">Failed to fetch users</p>}
         </div>
       </Card>
-
-      {winners.isPending ? (
-        <Spinner />
-      ) : winners.isError ? (
-        <ErrorPanel message="Failed to fetch winners" onRetry={() => void winners.refetch()} />
-      ) : (
-        <>
-          <WinnerTotal winners={winners.data} scope={scope} />
-          <Card title="Configurations">
-            <div aria-busy={winners.isFetching}>
-              <WinnersList
-                winners={winners.data}
-                onEdit={(winner) => setEditing({ mode: 'edit', winner })}
-                onDelete={setDeleting}
-              />
-            </div>
-          </Card>
-        </>
-      )}
-
-      <WinnerFormModal
-        open={editing !== null}
-        onClose={() => setEditing(null)}
-        winner={editing?.mode === 'edit' ? editing.winner : null}
-        defaultUserId={typeof filter === 'number' ? filter : null}
-        players={playerList}
-      />
-      <DeleteWinnerDialog winner={deleting} onClose={() => setDeleting(null)} />
-    </div>
+    </WinnersScreen>
   );
 }

@@ -1,20 +1,14 @@
-import type { ReactNode } from 'react';
 import { ArrowLeftRight, ListOrdered, UserCheck, UserCircle, Users, Wallet, WalletCards } from 'lucide-react';
-import { Link } from 'react-router';
 import { decimalToCents, formatMoney } from '@lot/domain/money';
-import { Card, StatCard } from '../../components/ui/panels.tsx';
+import { LinkList, type LinkItem } from '../../components/ui/link-list.tsx';
+import { Card, queryValue, StatCard } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { money } from '../../lib/format.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
 import { useBalance } from '../../features/transactions/api/get-balance.ts';
 import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
 
-function value<T>(query: { data: T | undefined; isError: boolean }, failure: string, show: (data: T) => ReactNode) {
-  if (query.isError) return <span className="text-base text-rose-600">{failure}</span>;
-  return query.data === undefined ? '…' : show(query.data);
-}
-
-const QUICK_ACTIONS = [
+const QUICK_ACTIONS: LinkItem[] = [
   { to: '/agent/users', label: 'Go to Users', icon: Users },
   { to: '/transactions', label: 'Go to Transfers', icon: ArrowLeftRight },
   { to: '/transactions', label: 'View Transactions', icon: ListOrdered },
@@ -40,21 +34,21 @@ export function AgentDashboardRoute() {
         <div data-testid="stat-balance">
           <StatCard
             label="My Balance"
-            value={value(balance, 'Failed to fetch balance', (data) => money(data.amount))}
+            value={queryValue(balance, 'Failed to fetch balance', (data) => money(data.amount))}
             icon={<Wallet className="h-5 w-5" aria-hidden="true" />}
           />
         </div>
         <div data-testid="stat-users">
           <StatCard
             label="Users"
-            value={value(users, 'Failed to fetch users', (data) => data.length.toLocaleString('en-US'))}
+            value={queryValue(users, 'Failed to fetch users', (data) => data.length.toLocaleString('en-US'))}
             icon={<Users className="h-5 w-5" aria-hidden="true" />}
           />
         </div>
         <div data-testid="stat-active-users">
           <StatCard
             label="Active Users"
-            value={value(users, 'Failed to fetch users', (data) =>
+            value={queryValue(users, 'Failed to fetch users', (data) =>
               data.filter((user) => user.status === 'active').length.toLocaleString('en-US'),
             )}
             icon={<UserCheck className="h-5 w-5" aria-hidden="true" />}
@@ -63,7 +57,7 @@ export function AgentDashboardRoute() {
         <div data-testid="stat-users-balance">
           <StatCard
             label="Users Balance"
-            value={value(users, 'Failed to fetch users', (data) =>
+            value={queryValue(users, 'Failed to fetch users', (data) =>
               // Summed in integer cents: money is never added in floating point.
               formatMoney(data.reduce((sum, user) => sum + decimalToCents(user.balance.amount), 0)),
             )}
@@ -75,18 +69,7 @@ export function AgentDashboardRoute() {
       <div className="grid items-start gap-6 2xl:grid-cols-3">
         <RecentTransactionsCard viewAllTo="/transactions" className="2xl:col-span-2" />
         <Card title="Quick Actions">
-          <nav className="grid gap-2">
-            {QUICK_ACTIONS.map(({ to, label, icon: Icon }) => (
-              <Link
-                key={label}
-                to={to}
-                className="flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium text-slate-700 ring-1 ring-slate-200 transition hover:bg-indigo-50 hover:text-indigo-700"
-              >
-                <Icon className="h-4 w-4 text-indigo-500" aria-hidden="true" />
-                {label}
-              </Link>
-            ))}
-          </nav>
+          <LinkList links={QUICK_ACTIONS} />
         </Card>
       </div>
     </div>

@@ -1,23 +1,13 @@
-import type { ReactNode } from 'react';
 import { ArrowLeftRight, UserCircle, UserCheck, Users, UsersRound, Wallet } from 'lucide-react';
-import { Link } from 'react-router';
-import { Card, StatCard } from '../../components/ui/panels.tsx';
+import { LinkList, type LinkItem } from '../../components/ui/link-list.tsx';
+import { Card, queryValue, StatCard } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { money } from '../../lib/format.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
 import { useBalance } from '../../features/transactions/api/get-balance.ts';
 import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
 
-function Failed({ message }: { message: string }) {
-  return <span className="text-base text-rose-600">{message}</span>;
-}
-
-function value<T>(query: { data: T | undefined; isError: boolean }, failure: string, show: (data: T) => ReactNode) {
-  if (query.isError) return <Failed message={failure} />;
-  return query.data === undefined ? '…' : show(query.data);
-}
-
-const QUICK_LINKS = [
+const QUICK_LINKS: LinkItem[] = [
   { to: '/superagent/agents', label: 'Manage Agents', icon: UsersRound },
   { to: '/superagent/users', label: 'Manage Users', icon: Users },
   { to: '/transactions', label: 'View Transactions', icon: ArrowLeftRight },
@@ -42,21 +32,21 @@ export function SuperagentDashboardRoute() {
         <div data-testid="stat-balance">
           <StatCard
             label="My Balance"
-            value={value(balance, 'Failed to fetch balance', (data) => money(data.amount))}
+            value={queryValue(balance, 'Failed to fetch balance', (data) => money(data.amount))}
             icon={<Wallet className="h-5 w-5" aria-hidden="true" />}
           />
         </div>
         <div data-testid="stat-agents">
           <StatCard
             label="Agents"
-            value={value(agents, 'Failed to fetch agents', (data) => data.length.toLocaleString('en-US'))}
+            value={queryValue(agents, 'Failed to fetch agents', (data) => data.length.toLocaleString('en-US'))}
             icon={<UsersRound className="h-5 w-5" aria-hidden="true" />}
           />
         </div>
         <div data-testid="stat-direct-users">
           <StatCard
             label="Direct Users"
-            value={value(users, 'Failed to fetch users', (data) =>
+            value={queryValue(users, 'Failed to fetch users', (data) =>
               data.filter((user) => user.parentId === me.id).length.toLocaleString('en-US'),
             )}
             icon={<UserCheck className="h-5 w-5" aria-hidden="true" />}
@@ -65,7 +55,7 @@ export function SuperagentDashboardRoute() {
         <div data-testid="stat-total-users">
           <StatCard
             label="Total Users"
-            value={value(users, 'Failed to fetch users', (data) => data.length.toLocaleString('en-US'))}
+            value={queryValue(users, 'Failed to fetch users', (data) => data.length.toLocaleString('en-US'))}
             icon={<Users className="h-5 w-5" aria-hidden="true" />}
           />
         </div>
@@ -74,18 +64,7 @@ export function SuperagentDashboardRoute() {
       <div className="grid items-start gap-6 2xl:grid-cols-3">
         <RecentTransactionsCard viewAllTo="/transactions" className="2xl:col-span-2" />
         <Card title="Quick Links">
-          <nav className="grid gap-2">
-            {QUICK_LINKS.map(({ to, label, icon: Icon }) => (
-              <Link
-                key={to}
-                to={to}
-                className="flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium text-slate-700 ring-1 ring-slate-200 transition hover:bg-indigo-50 hover:text-indigo-700"
-              >
-                <Icon className="h-4 w-4 text-indigo-500" aria-hidden="true" />
-                {label}
-              </Link>
-            ))}
-          </nav>
+          <LinkList links={QUICK_LINKS} />
         </Card>
       </div>
     </div>

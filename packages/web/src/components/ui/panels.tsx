@@ -77,14 +77,16 @@ export function StatCard({
   value,
   hint,
   icon,
+  className = '',
 }: {
   label: string;
   value: ReactNode;
   hint?: ReactNode;
   icon?: ReactNode;
+  className?: string;
 }) {
   return (
-    <div className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+    <div className={`rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 ${className}`}>
       <div className="flex items-center justify-between">
         <p className="text-sm font-medium text-slate-500">{label}</p>
         {icon && <span className="text-indigo-500">{icon}</span>}
@@ -93,4 +95,14 @@ export function StatCard({
       {hint && <p className="mt-1 text-xs text-slate-500">{hint}</p>}
     </div>
   );
+}
+
+/** A stat card's figure from a query: '…' while it loads, the failure text if it failed. */
+export function queryValue<T>(
+  query: { data: T | undefined; isError: boolean },
+  failure: string,
+  show: (data: T) => ReactNode,
+): ReactNode {
+  if (query.isError) return <span className="text-base text-rose-600">{failure}</span>;
+  return query.data === undefined ? '…' : show(query.data);
 }

@@ -10,12 +10,12 @@ export const winnersQueryKey = ['winners'] as const;
 
 /**
  * All configurations for the filter in one call: a user has a handful, and the total percentage
- * box needs every active one, not a page of them.
+ * box needs every active one, not a page of them. One user's come from /api/winners/user/{id},
+ * which both the admin and that user may read (the whole list is the admin's alone).
  */
 export function getWinners(filter: WinnerFilter): Promise<Winner[]> {
-  return api<Winner[]>('/api/winners', {
-    query: { userId: filter === 'all' ? undefined : filter, limit: 1000 },
-  });
+  if (typeof filter === 'number') return api<Winner[]>(`/api/winners/user/${filter}`);
+  return api<Winner[]>('/api/winners', { query: { userId: filter === 'all' ? undefined : filter, limit: 1000 } });
 }
 
 export function useWinners(filter: WinnerFilter) {

@@ -21,10 +21,14 @@ export type WinnerFormModalProps = {
   winner?: Winner | null;
   /** Who a new configuration is for (the user the list is filtered to); null for global. */
   defaultUserId?: number | null;
-  players: Player[];
+  /**
+   * The admin's User picker. Left out on a user's own settings (spec screen 19): no User field,
+   * and the server makes a new configuration the caller's own.
+   */
+  players?: Player[];
 };
 
-/** Add / Edit Winner Configuration (spec screen 7, rules in section 5). */
+/** Add / Edit Winner Configuration (spec screens 7 and 19, rules in section 5). */
 export function WinnerFormModal({ open, onClose, winner = null, defaultUserId = null, players }: WinnerFormModalProps) {
   return (
     <Modal open={open} title={winner ? 'Edit Winner Configuration' : 'Add Winner Configuration'} onClose={onClose}>
@@ -42,7 +46,7 @@ function WinnerForm({
 }: {
   winner: Winner | null;
   defaultUserId: number | null;
-  players: Player[];
+  players: Player[] | undefined;
   onDone: () => void;
 }) {
   const toast = useToast();
@@ -86,7 +90,8 @@ function WinnerForm({
       onDone();
     } catch (error) {
       const fields = error instanceof ApiError ? (error.fieldErrors ?? {}) : {};
-      const placed = FIELDS.filter((field) => fields[field]);
+      // A user's own form has no User field: an error about the owner goes to the banner.
+      const placed = FIELDS.filter((field) => fields[field] && (players || field !== 'userId'));
       for (const field of placed) setError(field, { type: 'server', message: fields[field] }, { shouldFocus: true });
       if (placed.length === 0)
         setFailure(errorMessage(error, winner ? 'Failed to update winner' : 'Failed to create winner'));
@@ -97,7 +102,7 @@ function WinnerForm({
   const message = (value: unknown) => (typeof value === 'string' ? value : undefined);
   // A configuration whose owner is not in the list (an inactive account) still shows who it is.
   const owner = winner?.user;
-  const ownerListed = !owner || players.some((p) => p.id === owner.id);
+  const ownerListed = !owner || (players ?? []).some((p) => p.id === owner.id);
 
   return (
     <form onSubmit={(event) => void handleSubmit(save)(event)} noValidate className="space-y-4">
@@ -137,25 +142,27 @@ function WinnerForm({
         error={message(errors.description?.message)}
         {...register('description')}
       />
-      <SelectField
-        label="User"
-        disabled={winner !== null}
-        hint={winner ? 'The owner of a configuration cannot change.' : 'Leave empty for a global configuration.'}
-        error={message(errors.userId?.message)}
-        {...register('userId')}
-      >
-        <option value="">Global (all users)</option>
-        {!ownerListed && owner && (
-          <option value={String(owner.id)}>
-            {owner.fullName} ({owner.username})
-          </option>
-        )}
-        {players.map((player) => (
-          <option key={player.id} value={String(player.id)}>
-            {player.fullName} ({player.username})
-          </option>
-        ))}
-      </SelectField>
+      {players && (
+        <SelectField
+          label="User"
+          disabled={winner !== null}
+          hint={winner ? 'The owner of a configuration cannot change.' : 'Leave empty for a global configuration.'}
+          error={message(errors.userId?.message)}
+          {...register('userId')}
+        >
+          <option value="">Global (all users)</option>
+          {!ownerListed && owner && (
+            <option value={String(owner.id)}>
+              {owner.fullName} ({owner.username})
+            </option>
+          )}
+          {players.map((player) => (
+            <option key={player.id} value={String(player.id)}>
+              {player.fullName} ({player.username})
+            </option>
+          ))}
+        </SelectField>
+      )}
       <label className="flex items-center gap-2 text-sm font-medium text-slate-700">
         <input
           type="checkbox"

@@ -9,7 +9,7 @@ export function activeTotalBps(winners: readonly Winner[]): number {
 }
 
 /** Spec section 5: the total of active percentages, which should be 100%. */
-export function WinnerTotal({ winners, scope }: { winners: readonly Winner[]; scope: string }) {
+export function WinnerTotal({ winners, scope }: { winners: readonly Winner[]; scope?: string }) {
   const total = activeTotalBps(winners);
   const active = winners.filter((w) => w.isActive).length;
   const tone =
@@ -24,7 +24,7 @@ export function WinnerTotal({ winners, scope }: { winners: readonly Winner[]; sc
       className={`flex flex-col gap-3 rounded-2xl p-5 ring-1 sm:flex-row sm:items-center sm:justify-between ${tone}`}
     >
       <div>
-        <p className="text-sm font-medium opacity-80">Total Percentage · {scope}</p>
+        <p className="text-sm font-medium opacity-80">Total Percentage{scope ? ` · ${scope}` : ''}</p>
         <p data-testid="winner-total" className="text-3xl font-bold tracking-tight tabular-nums">
           {formatBps(total)}%
         </p>

@@ -29,25 +29,37 @@ function Cell({ label, children, className = '' }: { label?: string; children: R
 }
 
 /**
- * The configurations (spec screen 7): inactive ones are greyed (section 4). On a phone each row is
- * a card; the same cells, rearranged, so nothing scrolls sideways.
+ * The configurations (spec screens 7 and 19): inactive ones are greyed (section 4). On a phone each
+ * row is a card; the same cells, rearranged, so nothing scrolls sideways. A user's own list has no
+ * User column (`showOwner` false): every row is theirs.
  */
 export function WinnersList({
   winners,
   onEdit,
   onDelete,
+  showOwner = true,
+  emptyHint,
 }: {
   winners: readonly Winner[];
   onEdit: (winner: Winner) => void;
   onDelete: (winner: Winner) => void;
+  showOwner?: boolean;
+  /** A line under the empty text. */
+  emptyHint?: string;
 }) {
-  if (winners.length === 0) return <EmptyState message="No winner configurations found." />;
+  if (winners.length === 0)
+    return (
+      <EmptyState message="No winner configurations found.">
+        {emptyHint && <p className="max-w-md text-sm text-slate-400">{emptyHint}</p>}
+      </EmptyState>
+    );
+  const columns = COLUMNS.filter((column) => showOwner || column !== 'User');
   return (
     <div className="md:overflow-x-auto md:rounded-xl md:ring-1 md:ring-slate-200">
       <table role="table" className="block w-full text-sm md:table md:min-w-[760px]">
         <thead role="rowgroup" className="hidden bg-slate-50 md:table-header-group">
           <tr role="row">
-            {COLUMNS.map((column) => (
+            {columns.map((column) => (
               <th
                 key={column}
                 role="columnheader"
@@ -78,15 +90,17 @@ export function WinnersList({
               <Cell className="order-1 font-semibold">
                 <span className={winner.isActive ? 'text-slate-900' : ''}>{winner.name}</span>
               </Cell>
-              <Cell label="User" className="order-5 col-span-2 truncate md:whitespace-nowrap">
-                {winner.user ? (
-                  <span title={winner.user.username}>{winner.user.fullName}</span>
-                ) : (
-                  <span className="rounded-md bg-indigo-50 px-2 py-0.5 text-xs font-semibold text-indigo-700">
-                    Global
-                  </span>
-                )}
-              </Cell>
+              {showOwner && (
+                <Cell label="User" className="order-5 col-span-2 truncate md:whitespace-nowrap">
+                  {winner.user ? (
+                    <span title={winner.user.username}>{winner.user.fullName}</span>
+                  ) : (
+                    <span className="rounded-md bg-indigo-50 px-2 py-0.5 text-xs font-semibold text-indigo-700">
+                      Global
+                    </span>
+                  )}
+                </Cell>
+              )}
               <Cell label="Position" className="order-3 md:whitespace-nowrap">
                 <span data-testid="winner-position">#{winner.position}</span>
               </Cell>

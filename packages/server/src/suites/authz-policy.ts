@@ -1,0 +1,209 @@
+/**
+ * The authorization policy as data, written from DESIGN.md section 3 and the spec's role table
+ * (section 6) — not from the server code. The matrix suite (authz-matrix.test.ts) runs every
+ * cell against the running server.
+ *
+ * A cell is call × caller × target. Targets are relations to the caller:
+ *   self        the caller
+ *   child       one level below (admin: a superagent; superagent: its agent; agent: its user)
+ *   grandchild  two levels below (admin: an agent; superagent: a user under its agent)
+ *   parent      the level above (superagent: the admin; agent: its superagent; user: its agent)
+ *   sibling     the same level beside it (admin: another admin; superagent: another superagent;
+ *               agent: another agent of the same superagent; user: another user of the same agent)
+ *   other       a user in another superagent's subtree
+ *   none        calls that name nobody
+ * A relation missing from a row does not exist for that caller (a user has no child) or the
+ * call cannot name it (no sales-history path for an admin).
+ *
+ * An expected outcome is a status, or for list calls 'listed' / 'absent' (a 200 whose array does
+ * or does not contain the target). Reading of DESIGN.md used throughout: a role check that fails
+ * is 403; a path or body id outside the caller's scope is 404; a field the caller may not set is
+ * 400; a refused delete of a user who still holds money is 409 (every target in the matrix holds
+ * money, so an allowed delete is that 409 and the world stays whole).
+ */
+
+export type Relation = 'self' | 'child' | 'grandchild' | 'parent' | 'sibling' | 'other' | 'none';
+export type SignedInRole = 'admin' | 'superagent' | 'agent' | 'user';
+/** Callers without a valid session: no token, an expired token, the token of a deleted user. */
+export type Unauthenticated = 'anonymous' | 'expired' | 'deleted';
+export type Outcome = number | 'listed' | 'absent';
+export type Cells = Partial<Record<Relation, Outcome>>;
+
+export type CallName =
+  | 'get user'
+  | 'list users'
+  | 'list children of'
+  | 'get balance of'
+  | 'edit full name of'
+  | 'change role of'
+  | 'deactivate'
+  | 'delete'
+  | 'create user under'
+  | 'top up'
+  | 'transfer to'
+  | 'decrease'
+  | 'read winner settings of'
+  | 'create winner setting for'
+  | 'sales history of'
+  | 'read game of'
+  | 'record game for'
+  | 'own balance'
+  | 'transactions'
+  | 'all winner settings'
+  | 'sales filter';
+
+/** Scope (DESIGN.md 3): admin everyone; superagent self + its agents + users under it or them; agent self + its users; user self. */
+const inScope = {
+  admin: { self: 200, child: 200, grandchild: 200, sibling: 200, other: 200 },
+  superagent: { self: 200, child: 200, grandchild: 200, parent: 404, sibling: 404, other: 404 },
+  agent: { self: 200, child: 200, parent: 404, sibling: 404, other: 404 },
+  user: { self: 200, parent: 404, sibling: 404, other: 404 },
+} as const satisfies Record<SignedInRole, Cells>;
+
+const everyone = (status: number) => ({
+  self: status,
+  child: status,
+  grandchild: status,
+  parent: status,
+  sibling: status,
+  other: status,
+});
+const forbiddenTo = {
+  superagent: everyone(403),
+  agent: { self: 403, child: 403, parent: 403, sibling: 403, other: 403 },
+  user: { self: 403, parent: 403, sibling: 403, other: 403 },
+} as const;
+
+export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
+  'get user': inScope,
+
+  // GET /api/users: the caller's scope; a user sees other active users of role user (transfer picker).
+  'list users': {
+    admin: { self: 'listed', child: 'listed', grandchild: 'listed', sibling: 'listed', other: 'listed' },
+    superagent: {
+      self: 'listed',
+      child: 'listed',
+      grandchild: 'listed',
+      parent: 'absent',
+      sibling: 'absent',
+      other: 'absent',
+    },
+    agent: { self: 'listed', child: 'listed', parent: 'absent', sibling: 'absent', other: 'absent' },
+    user: { self: 'absent', parent: 'absent', sibling: 'listed', other: 'listed' },
+  },
+
+  // GET /api/users/parent/{id}/role/user: the path id must be in scope.
+  'list children of': inScope,
+
+  // GET /api/balance/{id}: admin all, superagent and agent own scope, user self.
+  'get balance of': inScope,
+
+  // PUT /api/users/{id} { fullName }: admin anyone; superagent own scope; agent its users; everyone their own profile.
+  'edit full name of': inScope,
+
+  // PUT /api/users/{id} { role }: roles never change, whoever asks (400 in scope, 404 outside).
+  'change role of': {
+    admin: { self: 400, child: 400, grandchild: 400, sibling: 400, other: 400 },
+    superagent: { self: 400, child: 400, grandchild: 400, parent: 404, sibling: 404, other: 404 },
+    agent: { self: 400, child: 400, parent: 404, sibling: 404, other: 404 },
+    user: { self: 400, parent: 404, sibling: 404, other: 404 },
+  },
+
+  // PUT /api/users/{id} { status: inactive }: in scope, but no one changes their own status.
+  deactivate: {
+    admin: { self: 400, child: 200, grandchild: 200, sibling: 200, other: 200 },
+    superagent: { self: 400, child: 200, grandchild: 200, parent: 404, sibling: 404, other: 404 },
+    agent: { self: 400, child: 200, parent: 404, sibling: 404, other: 404 },
+    user: { self: 400, parent: 404, sibling: 404, other: 404 },
+  },
+
+  // DELETE /api/users/{id}: admin anyone but self; superagent own scope; agent direct users; user 403.
+  // Every target holds money, so an allowed delete is refused with 409 and changes nothing.
+  delete: {
+    admin: { self: 403, child: 409, grandchild: 409, sibling: 409, other: 409 },
+    superagent: { self: 403, child: 409, grandchild: 409, parent: 404, sibling: 404, other: 404 },
+    agent: { self: 403, child: 409, parent: 404, sibling: 404, other: 404 },
+    user: forbiddenTo.user,
+  },
+
+  // POST /api/users { role: user, parentId }: admin any superagent or agent as parent; superagent
+  // self or its own agent; agent only itself (the parent is fixed: another is a field it may not set).
+  'create user under': {
+    admin: { self: 400, child: 201, grandchild: 201, sibling: 400, other: 400 },
+    superagent: { self: 201, child: 201, grandchild: 400, parent: 404, sibling: 404, other: 404 },
+    agent: { self: 201, child: 400, parent: 400, sibling: 400, other: 400 },
+    user: forbiddenTo.user,
+  },
+
+  // POST /api/balance/topup: admin only.
+  'top up': {
+    admin: { self: 200, child: 200, grandchild: 200, sibling: 200, other: 200 },
+    ...forbiddenTo,
+  },
+
+  // POST /api/balance/transfer: admin anyone active; superagent own scope; agent direct users; user
+  // other active users of role user. Never to oneself (400).
+  'transfer to': {
+    admin: { self: 400, child: 200, grandchild: 200, sibling: 200, other: 200 },
+    superagent: { self: 400, child: 200, grandchild: 200, parent: 404, sibling: 404, other: 404 },
+    agent: { self: 400, child: 200, parent: 404, sibling: 404, other: 404 },
+    user: { self: 400, parent: 404, sibling: 200, other: 200 },
+  },
+
+  // POST /api/balance/decrease: admin anyone; everyone else only themselves.
+  decrease: {
+    admin: { self: 200, child: 200, grandchild: 200, sibling: 200, other: 200 },
+    superagent: { self: 200, child: 403, grandchild: 403, parent: 403, sibling: 403, other: 403 },
+    agent: { self: 200, child: 403, parent: 403, sibling: 403, other: 403 },
+    user: { self: 200, parent: 403, sibling: 403, other: 403 },
+  },
+
+  // GET /api/winners/user/{id}: admin all; user own only; superagent and agent 403.
+  'read winner settings of': {
+    admin: { self: 200, child: 200, grandchild: 200, sibling: 200, other: 200 },
+    ...forbiddenTo,
+    user: { self: 200, parent: 403, sibling: 403, other: 403 },
+  },
+
+  // POST /api/winners { userId }: admin for any user of role user (another role is a bad field);
+  // a user for itself only; superagent and agent 403.
+  'create winner setting for': {
+    admin: { self: 400, child: 400, grandchild: 400, sibling: 400, other: 201 },
+    ...forbiddenTo,
+    user: { self: 201, parent: 403, sibling: 403, other: 403 },
+  },
+
+  // GET /api/sales-history/{role}/{id} (the target's role in the path): admin all, superagent
+  // and agent own scope, user own. Admins have no sales history path.
+  'sales history of': {
+    admin: { child: 200, grandchild: 200, other: 200 },
+    superagent: { self: 200, child: 200, grandchild: 200, sibling: 404, other: 404 },
+    agent: { self: 200, child: 200, parent: 404, sibling: 404, other: 404 },
+    user: { self: 200, parent: 404, sibling: 404, other: 404 },
+  },
+
+  // GET /api/sales-history/{gameId} of a game the target played (only users play).
+  'read game of': {
+    admin: { other: 200 },
+    superagent: { grandchild: 200, other: 404 },
+    agent: { child: 200, other: 404 },
+    user: { self: 200, sibling: 404, other: 404 },
+  },
+
+  // POST /api/sales-history { userId }: users, their own games only.
+  'record game for': {
+    ...forbiddenTo,
+    admin: { self: 403, child: 403, grandchild: 403, sibling: 403, other: 403 },
+    user: { self: 201, parent: 403, sibling: 403, other: 403 },
+  },
+
+  // Calls that name nobody.
+  'own balance': { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 200 } },
+  transactions: { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 200 } },
+  'all winner settings': { admin: { none: 200 }, superagent: { none: 403 }, agent: { none: 403 }, user: { none: 403 } },
+  'sales filter': { admin: { none: 200 }, superagent: { none: 403 }, agent: { none: 403 }, user: { none: 403 } },
+};
+
+/** Without a valid session every cell is 401, whatever the call and the target. */
+export const UNAUTHENTICATED_STATUS = 401;
+export const UNAUTHENTICATED_CALLERS: Unauthenticated[] = ['anonymous', 'expired', 'deleted'];

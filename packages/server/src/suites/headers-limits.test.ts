@@ -1,0 +1,251 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES } from '@lot/domain/messages';
+import { buildApp } from '../app.ts';
+import { FAILURE_WINDOW_SECONDS, MAX_FAILURES } from '../modules/auth/auth.service.ts';
+import { buildHierarchy, PASSWORD, type Hierarchy } from '../test/hierarchy.ts';
+import { leaks } from '../test/leaks.ts';
+import { createMoneyTestApp } from '../test/money-fixtures.ts';
+import { multipart } from '../test/multipart.ts';
+import { TEST_DB, type TestApp } from '../test/test-app.ts';
+
+/**
+ * Issue 10, suite 5: security headers on every kind of response, a sign-in throttle that cannot
+ * lock a person out for good, body and list limits, and error bodies that never carry a stack
+ * trace or SQL — including a real 500 from a broken database.
+ */
+
+let t: TestApp;
+let h: Hierarchy;
+beforeAll(async () => {
+  t = await createMoneyTestApp();
+  h = await buildHierarchy(t);
+});
+afterAll(() => t?.close());
+
+/** Every response, whatever its status or type; API answers are never cached. */
+function expectSecurityHeaders(response: LightMyRequestResponse, label: string, api = true) {
+  const headers = response.headers;
+  const csp = String(headers['content-security-policy']);
+  expect(csp, label).toContain("default-src 'self'");
+  expect(csp, label).toContain("frame-ancestors 'none'");
+  expect(csp, label).toContain("object-src 'none'");
+  expect(headers['x-content-type-options'], label).toBe('nosniff');
+  expect(headers['x-frame-options'], label).toMatch(/^(DENY|SAMEORIGIN)$/);
+  expect(headers['strict-transport-security'], label).toMatch(/max-age=\d+/);
+  expect(headers['referrer-policy'], label).toBe('no-referrer');
+  expect(headers['cross-origin-opener-policy'], label).toBe('same-origin');
+  expect(headers['cross-origin-resource-policy'], label).toBe('same-origin');
+  expect(headers['x-powered-by'], label).toBeUndefined();
+  // Answers carry tokens, balances and people: no shared cache may keep them.
+  if (api) expect(String(headers['cache-control']), label).toMatch(/no-store|private/);
+}
+
+describe(`headers (${TEST_DB})`, () => {
+  it('every kind of response carries the security headers', async () => {
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } })
+      .png()
+      .toBuffer();
+    const uploaded = await t.request(h.U1.token, {
+      method: 'PUT',
+      url: `/api/users/${h.U1.id}`,
+      ...multipart({ fullName: 'User One' }, { logo: { filename: 'a.png', contentType: 'image/png', data: png } }),
+    });
+    expect(uploaded.statusCode).toBe(200);
+    const cases: [string, string | null, InjectOptions, number][] = [
+      ['health', null, { method: 'GET', url: '/api/health' }, 200],
+      [
+        'sign-in',
+        null,
+        { method: 'POST', url: '/api/auth/signin', payload: { username: 'user_two', password: PASSWORD } },
+        200,
+      ],
+      ['list', t.adminToken, { method: 'GET', url: '/api/users' }, 200],
+      ['logo image', h.U1.token, { method: 'GET', url: `/api/users/${h.U1.id}/logo` }, 200],
+      ['OpenAPI document', null, { method: 'GET', url: '/api/openapi.json' }, 200],
+      ['HEAD', null, { method: 'HEAD', url: '/api/health' }, 200],
+      ['no token', null, { method: 'GET', url: '/api/balance' }, 401],
+      ['role refused', h.U1.token, { method: 'GET', url: '/api/winners' }, 403],
+      ['no such route', null, { method: 'GET', url: '/api/nothing-here' }, 404],
+      [
+        'bad input',
+        t.adminToken,
+        { method: 'POST', url: '/api/balance/topup', payload: { userId: 'x', amount: 1 } },
+        400,
+      ],
+      [
+        'bad JSON',
+        t.adminToken,
+        { method: 'POST', url: '/api/balance/topup', payload: '{', headers: { 'content-type': 'application/json' } },
+        400,
+      ],
+      [
+        'conflict',
+        t.adminToken,
+        {
+          method: 'POST',
+          url: '/api/users',
+          payload: { username: 'user_one', password: PASSWORD, fullName: 'Again', role: 'user' },
+        },
+        409,
+      ],
+      [
+        'too large',
+        t.adminToken,
+        {
+          method: 'POST',
+          url: '/api/balance/topup',
+          payload: JSON.stringify({ a: 'x'.repeat(1_100_000) }),
+          headers: { 'content-type': 'application/json' },
+        },
+        413,
+      ],
+      [
+        'wrong content type',
+        t.adminToken,
+        { method: 'POST', url: '/api/balance/topup', payload: '<a/>', headers: { 'content-type': 'application/xml' } },
+        415,
+      ],
+      [
+        'insufficient',
+        h.U2.token,
+        { method: 'POST', url: '/api/balance/transfer', payload: { receiverId: h.U1.id, amount: '999.00' } },
+        422,
+      ],
+    ];
+    for (const [label, token, request, status] of cases) {
+      const response = await t.request(token, request);
+      expect(response.statusCode, `${label}: ${response.body.slice(0, 200)}`).toBe(status);
+      expectSecurityHeaders(response, label);
+    }
+    console.log(`headers (${TEST_DB}): ${cases.length} kinds of response checked`);
+  });
+});
+
+describe(`headers of the web app (${TEST_DB})`, () => {
+  it('the page, a client route and a built asset carry them too', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'lot-web-'));
+    mkdirSync(join(root, 'assets'));
+    writeFileSync(join(root, 'index.html'), '<!doctype html><title>LOT</title>');
+    writeFileSync(join(root, 'assets', 'app-1234.js'), 'console.log(1)');
+    const web = await buildApp({ database: t.database, jwtSecret: t.jwtSecret, logLevel: 'silent', webRoot: root });
+    try {
+      for (const [url, status] of [
+        ['/', 200],
+        ['/admin/dashboard', 200],
+        ['/assets/app-1234.js', 200],
+        ['/assets/missing.js', 404],
+        ['/api/nothing', 404],
+      ] as const) {
+        const response = await web.inject({ method: 'GET', url });
+        expect(response.statusCode, url).toBe(status);
+        expectSecurityHeaders(response, url, url.startsWith('/api/'));
+      }
+    } finally {
+      await web.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe(`sign-in throttling cannot lock anyone out for good (${TEST_DB})`, () => {
+  const signin = (username: string, password: string, remoteAddress: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { username, password }, remoteAddress, headers });
+  const ATTACKER = '203.0.113.9';
+  const OWNER = '198.51.100.7';
+
+  it('an attacker locks only their own address, briefly, and cannot stretch or dodge it', async () => {
+    for (let i = 0; i < MAX_FAILURES; i += 1)
+      expect((await signin('user_three', 'wrong-guess', ATTACKER)).statusCode).toBe(401);
+    // Throttled: even the right password, from the attacker's address, waits.
+    const locked = await signin('user_three', PASSWORD, ATTACKER);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toEqual({ message: MESSAGES.tooManyAttempts, code: 'RATE_LIMITED' });
+    const retryAfter = Number(locked.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(FAILURE_WINDOW_SECONDS);
+    // Hammering on does not extend it, and neither another spelling nor a forged forwarding header gets round it.
+    for (const [username, headers] of [
+      ['user_three', {}],
+      ['USER_THREE', {}],
+      ['user_three', { 'x-forwarded-for': '192.0.2.1' }],
+      ['User_Three', { 'x-real-ip': '192.0.2.2', forwarded: 'for=192.0.2.3' }],
+    ] as [string, Record<string, string>][]) {
+      const again = await signin(username, 'wrong-guess', ATTACKER, headers);
+      expect(again.statusCode, username).toBe(429);
+      expect(Number(again.headers['retry-after'])).toBeLessThanOrEqual(retryAfter);
+    }
+    // The owner, from their own address, signs in all along.
+    expect((await signin('user_three', PASSWORD, OWNER)).statusCode).toBe(200);
+    // Once the window has passed, the attacker's address is free again too (no lockout for good).
+    await t.database.db.execute(
+      sql`UPDATE signin_failures SET created_at = created_at - make_interval(secs => ${FAILURE_WINDOW_SECONDS + 1})`,
+    );
+    expect((await signin('user_three', PASSWORD, ATTACKER)).statusCode).toBe(200);
+    // And a success clears the count: the next wrong guess is a plain 401, not a 429.
+    for (let i = 0; i < MAX_FAILURES; i += 1)
+      expect((await signin('user_three', 'wrong-guess', ATTACKER)).statusCode).toBe(401);
+    expect((await signin('user_three', 'wrong-guess', ATTACKER)).statusCode).toBe(429);
+  });
+});
+
+describe(`limits and leaks (${TEST_DB})`, () => {
+  it('bodies over 1 MB, lists over 1000 rows and over-long ids are refused', async () => {
+    const big = await t.request(t.adminToken, {
+      method: 'POST',
+      url: '/api/users',
+      payload: JSON.stringify({ username: 'big', password: PASSWORD, fullName: 'x'.repeat(1_100_000) }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(big.statusCode).toBe(413);
+    expect(big.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    expect((await t.request(t.adminToken, { method: 'GET', url: '/api/users?limit=1001' })).statusCode).toBe(400);
+    const list = await t.request(t.adminToken, { method: 'GET', url: '/api/transactions' });
+    expect(list.statusCode).toBe(200);
+    expect(list.headers['x-total-count']).toBeDefined();
+    const fields = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${i}`, 'x']));
+    const manyFields = await t.request(h.U1.token, {
+      method: 'PUT',
+      url: `/api/users/${h.U1.id}`,
+      ...multipart(fields),
+    });
+    expect(manyFields.statusCode).toBe(413);
+    const longId = await t.request(t.adminToken, { method: 'GET', url: `/api/users/${'9'.repeat(300)}` });
+    expect(longId.statusCode).toBeGreaterThanOrEqual(400);
+    expect(longId.statusCode).toBeLessThan(500);
+  });
+
+  it('no error leaks a stack trace or SQL, not even a real 500 from a broken database', async () => {
+    const errors: [string, string | null, InjectOptions][] = [
+      [
+        'validation',
+        t.adminToken,
+        { method: 'POST', url: '/api/users', payload: { username: "x'; DROP TABLE users;--" } },
+      ],
+      ['conflict', t.adminToken, { method: 'DELETE', url: `/api/users/${h.A1.id}` }],
+      ['not found', t.adminToken, { method: 'GET', url: '/api/sales-history/2147483647' }],
+      ['bad id', t.adminToken, { method: 'GET', url: "/api/users/1'%20OR%20'1'='1" }],
+      ['bad date', t.adminToken, { method: 'GET', url: '/api/transactions?from=yesterday' }],
+    ];
+    for (const [label, token, request] of errors) {
+      const response = await t.request(token, request);
+      expect(response.statusCode, label).toBeGreaterThanOrEqual(400);
+      expect(leaks(response.body), `${label}: ${response.body}`).toBe(false);
+    }
+    // A table the query needs is gone: the database error becomes the one generic 500.
+    await t.database.db.execute(sql`ALTER TABLE games RENAME TO games_elsewhere`);
+    try {
+      const response = await t.request(t.adminToken, { method: 'GET', url: '/api/sales-history/1' });
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toEqual({ message: MESSAGES.internalError, code: 'INTERNAL' });
+      expectSecurityHeaders(response, '500');
+    } finally {
+      await t.database.db.execute(sql`ALTER TABLE games_elsewhere RENAME TO games`);
+    }
+  });
+});

@@ -1,0 +1,888 @@
+import { deflateSync, crc32 } from 'node:zlib';
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import type { InjectOptions } from 'fastify';
+import sharp from 'sharp';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { queryRows } from '../db/client.ts';
+import { configureWinners, gamePayload } from '../test/game-fixtures.ts';
+import { buildHierarchy, PASSWORD, type Hierarchy } from '../test/hierarchy.ts';
+import { createMoneyTestApp, fund, seededRandom } from '../test/money-fixtures.ts';
+import { multipart, type FilePart } from '../test/multipart.ts';
+import { TEST_DB, type TestApp } from '../test/test-app.ts';
+import { expiredToken, forgeToken } from '../test/tokens.ts';
+import { leaks } from '../test/leaks.ts';
+import { world, type World } from '../test/world.ts';
+
+/**
+ * Issue 10, suite 4: every endpoint fed hostile input — wrong types, missing and extra fields,
+ * huge and tiny numbers, 3-decimal amounts, long and control-character strings, SQL-looking
+ * strings, deep JSON, oversized bodies, wrong content types, bad ids and queries, hostile
+ * uploads and forged tokens. No answer may be a 5xx, no error may leak a stack or SQL, and a
+ * refused call must change nothing. HOSTILE_SAMPLE bounds the field mutations tried in CI (a
+ * seeded sample, HOSTILE_SEED to replay); SOAK=1 tries them all plus random JSON bodies.
+ */
+
+const SOAK = process.env.SOAK === '1';
+/** Per-test time limit: the soak runs for many minutes. */
+const LIMIT = SOAK ? 3_600_000 : 600_000;
+const SAMPLE = Number(process.env.HOSTILE_SAMPLE ?? (SOAK ? Infinity : 500));
+const SEED = Number(process.env.HOSTILE_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const RANDOM_BODIES = Number(process.env.HOSTILE_RANDOM ?? (SOAK ? 3000 : 100));
+
+type Probe = {
+  label: string;
+  token: string | null;
+  request: InjectOptions;
+  /** The input is wrong in a way no endpoint may accept. */
+  mustRefuse: boolean;
+};
+
+let t: TestApp;
+let h: Hierarchy;
+const tried = { count: 0 };
+
+// ------------------------------------------------------------------ hostile values
+
+const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+/** Values that no field of ours takes: a field given one of these must be refused. */
+const WRONG_SHAPES: unknown[] = [true, false, [], [1, 2], {}, { $gt: '' }, { toString: 'x' }, [[[[[[[[[[]]]]]]]]]]];
+/** Numbers that are no amount: tiny, negative, 3 decimals, beyond the limit, not finite as text. */
+const BAD_AMOUNTS: unknown[] = [
+  0,
+  -0,
+  -1,
+  -0.01,
+  0.001,
+  1.005,
+  '12.345',
+  '0.001',
+  1e-7,
+  5e-324,
+  1_000_000_000.01,
+  1e12,
+  Number.MAX_SAFE_INTEGER,
+  2 ** 53 + 2,
+  '1e3',
+  '0x10',
+  'NaN',
+  'Infinity',
+  '-5',
+  '1,000.00',
+  '12.',
+  '.5.5',
+  ' ',
+  '',
+  '١٢',
+];
+/** 0 % is a valid percentage (a position that pays nothing); 0.00 is no amount. */
+const ZERO: unknown[] = [0, -0];
+/** Strings of every hostile kind; some are valid text for a free-text field, none may crash anything. */
+const STRINGS: unknown[] = [
+  '',
+  ' ',
+  'a'.repeat(100_000),
+  'x'.repeat(257),
+  '\u0000',
+  'null\u0000byte',
+  '\u0001\u0002\u001b[31mred\u007f',
+  '\r\n\r\nSet-Cookie: a=b',
+  "'; DROP TABLE users; --",
+  "' OR '1'='1",
+  '1 OR 1=1',
+  '%',
+  '_',
+  '\\',
+  '%_\\%',
+  '$1',
+  '${jndi:ldap://x}',
+  '<script>alert(1)</script>',
+  '../../etc/passwd',
+  '\u202eevil',
+  '😀'.repeat(60),
+  '\ud800',
+  'admin',
+  '-1',
+  '2147483648',
+  '99999999999999999999',
+  '1.5',
+];
+const NUMBERS: unknown[] = [-1, 0, 1.5, 2_147_483_648, -2_147_483_649, Number.MAX_SAFE_INTEGER, 1e308, -1e308, null];
+
+/** Every mutation of a JSON body, one field at a time, plus extra and missing fields. */
+function mutations(
+  base: Record<string, unknown>,
+  amounts: string[] = [],
+): { label: string; body: unknown; mustRefuse: boolean }[] {
+  const out: { label: string; body: unknown; mustRefuse: boolean }[] = [];
+  for (const field of Object.keys(base)) {
+    const { [field]: _dropped, ...rest } = base;
+    out.push({ label: `missing ${field}`, body: rest, mustRefuse: false });
+    for (const value of WRONG_SHAPES)
+      out.push({
+        label: `${field}=${short(value)}`,
+        body: { ...base, [field]: value },
+        mustRefuse: !isShapeOf(base[field], value),
+      });
+    for (const value of [...STRINGS, ...NUMBERS])
+      out.push({ label: `${field}=${short(value)}`, body: { ...base, [field]: value }, mustRefuse: false });
+    if (amounts.includes(field))
+      for (const value of BAD_AMOUNTS.filter((v) => field !== 'percent' || !ZERO.includes(v)))
+        out.push({ label: `${field}=${short(value)}`, body: { ...base, [field]: value }, mustRefuse: true });
+  }
+  for (const extra of [
+    'role',
+    'balance',
+    'isAdmin',
+    'parentId',
+    'status',
+    'tokenVersion',
+    'id',
+    'constructor',
+    'x'.repeat(300),
+  ]) {
+    if (extra in base) continue;
+    out.push({ label: `extra ${extra.slice(0, 20)}`, body: { ...base, [extra]: 'admin' }, mustRefuse: true });
+  }
+  return out;
+}
+
+/** Arrays and objects are accepted only where the valid body has one. */
+function isShapeOf(valid: unknown, value: unknown): boolean {
+  if (Array.isArray(valid)) return Array.isArray(value);
+  if (typeof valid === 'object' && valid !== null)
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === typeof valid && typeof value === 'boolean';
+}
+
+function short(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  return text.length > 30 ? `${text.slice(0, 27)}…(${text.length})` : text;
+}
+
+// ------------------------------------------------------------------ images
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const typed = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(typed));
+  return Buffer.concat([length, typed, crc]);
+}
+
+/** A tiny PNG that declares 60,000 × 60,000 pixels: decoding it would take gigabytes. */
+function pixelFloodPng(): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(60_000, 0);
+  header.writeUInt32BE(60_000, 4);
+  header.set([1, 0, 0, 0, 0], 8); // 1-bit greyscale
+  const rows = Buffer.alloc(64 * (1 + 7_500)); // a few rows of zeros, the rest missing
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** A GIF whose screen and frame claim 65,535 × 65,535 pixels. */
+function pixelFloodGif(): Buffer {
+  return Buffer.concat([
+    Buffer.from('GIF89a', 'ascii'),
+    Buffer.from([0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00]),
+    Buffer.from([0x2c, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x00]),
+    Buffer.from([0x02, 0x02, 0x44, 0x01, 0x00, 0x3b]),
+  ]);
+}
+
+// ------------------------------------------------------------------ the probe
+
+/** What went wrong in the current test (each test reports its own). */
+const failures: string[] = [];
+let known: World | undefined;
+beforeEach(() => {
+  failures.length = 0;
+});
+
+/** Sends one hostile input and checks the answer and the world. */
+async function probe({ label, token, request, mustRefuse }: Probe): Promise<number> {
+  tried.count += 1;
+  const before = known ?? (await world(t));
+  const response = await t.request(token, request);
+  const status = response.statusCode;
+  const where = `${request.method} ${String(request.url).slice(0, 80)} ${label}`;
+  if (status >= 500) failures.push(`${where}: ${status} ${response.body.slice(0, 200)}`);
+  if (status >= 400) {
+    let body: { message?: unknown; code?: unknown } = {};
+    try {
+      body = response.json();
+    } catch {
+      failures.push(`${where}: ${status} with a body that is not JSON: ${response.body.slice(0, 100)}`);
+    }
+    if (typeof body.message !== 'string' || typeof body.code !== 'string')
+      failures.push(`${where}: error body ${response.body.slice(0, 200)}`);
+    if (leaks(response.body)) failures.push(`${where}: leaks ${response.body.slice(0, 300)}`);
+    known = await world(t);
+    for (const table of Object.keys(before) as (keyof World)[])
+      if (known[table] !== before[table]) failures.push(`${where}: answered ${status} but changed ${table}`);
+  } else {
+    if (mustRefuse) failures.push(`${where}: accepted (${status}) ${response.body.slice(0, 200)}`);
+    known = undefined;
+  }
+  return status;
+}
+
+const json = (
+  method: InjectOptions['method'],
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): InjectOptions => ({
+  method,
+  url,
+  headers: { 'content-type': 'application/json', ...headers },
+  payload: JSON.stringify(body),
+});
+
+// ------------------------------------------------------------------ setup
+
+beforeAll(async () => {
+  t = await createMoneyTestApp();
+  h = await buildHierarchy(t);
+  await configureWinners(t, null, [{ percent: '50.00', position: 1 }]);
+  await fund(t, h.U1.id, '100000.00');
+  await fund(t, h.A1.id, '100000.00');
+});
+afterAll(() => t?.close());
+
+describe(`hostile input (${TEST_DB})`, () => {
+  it(
+    'JSON bodies of every write call, one hostile field at a time',
+    async () => {
+      let made = 0;
+      const game = gamePayload(h.U1.id, { numbers: [1, 2, 3], drawn: [2], percents: ['50.00'] });
+      const endpoints: {
+        token: () => string;
+        method: InjectOptions['method'];
+        url: string;
+        base: Record<string, unknown>;
+        amounts?: string[];
+      }[] = [
+        {
+          token: () => '',
+          method: 'POST',
+          url: '/api/auth/signin',
+          base: { username: 'user_two', password: 'wrong-password' },
+        },
+        {
+          token: () => h.U3.token,
+          method: 'POST',
+          url: '/api/auth/change-password',
+          base: { currentPassword: 'not-it', newPassword: 'new-password-1' },
+        },
+        {
+          token: () => t.adminToken,
+          method: 'POST',
+          url: '/api/users',
+          base: {
+            username: 'fuzzed',
+            password: PASSWORD,
+            fullName: 'Fuzzed User',
+            shopName: 'Shop',
+            role: 'user',
+            status: 'active',
+            parentId: h.A1.id,
+          },
+        },
+        {
+          token: () => h.A1.token,
+          method: 'PUT',
+          url: `/api/users/${h.U2.id}`,
+          base: { fullName: 'User Two', shopName: 'Shop', status: 'active', password: 'another-pass' },
+        },
+        {
+          token: () => t.adminToken,
+          method: 'POST',
+          url: '/api/balance/topup',
+          base: { userId: h.U4.id, amount: '1.00' },
+          amounts: ['amount'],
+        },
+        {
+          token: () => h.U1.token,
+          method: 'POST',
+          url: '/api/balance/transfer',
+          base: { receiverId: h.U2.id, amount: '1.00' },
+          amounts: ['amount'],
+        },
+        {
+          token: () => h.A1.token,
+          method: 'POST',
+          url: '/api/balance/decrease',
+          base: { userId: h.A1.id, amount: '1.00', description: 'fuzz' },
+          amounts: ['amount'],
+        },
+        {
+          token: () => t.adminToken,
+          method: 'POST',
+          url: '/api/winners',
+          base: { name: 'Fuzz', percent: '10.00', position: 7, description: 'd', isActive: false, userId: h.U4.id },
+          amounts: ['percent'],
+        },
+        {
+          token: () => h.U1.token,
+          method: 'POST',
+          url: '/api/sales-history',
+          base: game,
+          amounts: ['betAmount', 'totalPrize', 'commission'],
+        },
+      ];
+      const all: Probe[] = [];
+      for (const endpoint of endpoints) {
+        for (const mutation of mutations(endpoint.base, endpoint.amounts)) {
+          all.push({
+            label: mutation.label,
+            token: endpoint.token(),
+            request: json(endpoint.method, endpoint.url, mutation.body),
+            mustRefuse: mutation.mustRefuse,
+          });
+        }
+        // Nested: every field of the game data and of a participant.
+        if (endpoint.url === '/api/sales-history') {
+          for (const mutation of mutations(game.gameData as unknown as Record<string, unknown>, [
+            'totalPrizePool',
+            'betAmount',
+          ]))
+            all.push({
+              label: `gameData.${mutation.label}`,
+              token: h.U1.token,
+              request: json('POST', endpoint.url, { ...game, gameData: mutation.body }),
+              mustRefuse: mutation.mustRefuse,
+            });
+          const participant = game.gameData.selectedNumbers[0] as unknown as Record<string, unknown>;
+          for (const mutation of mutations(participant))
+            all.push({
+              label: `participant.${mutation.label}`,
+              token: h.U1.token,
+              request: json('POST', endpoint.url, {
+                ...game,
+                gameData: {
+                  ...game.gameData,
+                  selectedNumbers: [mutation.body, ...game.gameData.selectedNumbers.slice(1)],
+                },
+              }),
+              mustRefuse: mutation.mustRefuse,
+            });
+        }
+      }
+      const random = seededRandom(SEED);
+      const chosen =
+        SAMPLE >= all.length
+          ? all
+          : all
+              .map((p) => [random(), p] as const)
+              .sort((a, b) => a[0] - b[0])
+              .slice(0, SAMPLE)
+              .map(([, p]) => p);
+      for (const p of chosen) {
+        // A created user must not collide with the last one: every accepted create gets a new name.
+        if (p.request.url === '/api/users' && p.request.method === 'POST') {
+          const body = JSON.parse(String(p.request.payload)) as Record<string, unknown>;
+          if (body.username === 'fuzzed') body.username = `fuzzed_${(made += 1)}`;
+          p.request.payload = JSON.stringify(body);
+        }
+        await probe(p);
+      }
+      console.log(
+        `hostile input (${TEST_DB}): ${chosen.length} of ${all.length} field mutations tried (HOSTILE_SEED=${SEED})`,
+      );
+      expect(failures).toEqual([]);
+    },
+    LIMIT,
+  );
+
+  it('the inputs that found defects, every run', async () => {
+    const nul = 'null\u0000byte';
+    const game = gamePayload(h.U1.id, { numbers: [1, 2], drawn: [2], percents: ['50.00'] });
+    const named = {
+      ...game,
+      gameData: {
+        ...game.gameData,
+        selectedNumbers: [{ number: 1, name: nul, phoneNumber: '555' }, game.gameData.selectedNumbers[1]],
+      },
+    };
+    const found: [string, string | null, InjectOptions, number][] = [
+      ['NUL in shopName', h.A1.token, json('PUT', `/api/users/${h.U2.id}`, { shopName: nul }), 400],
+      [
+        'NUL in a description',
+        h.A1.token,
+        json('POST', '/api/balance/decrease', { userId: h.A1.id, amount: '1.00', description: nul }),
+        400,
+      ],
+      ['NUL in a participant name', h.U1.token, json('POST', '/api/sales-history', named), 400],
+      [
+        'a lone surrogate in a participant phone (stored as jsonb)',
+        h.U1.token,
+        json('POST', '/api/sales-history', {
+          ...game,
+          gameData: {
+            ...game.gameData,
+            selectedNumbers: [{ number: 1, name: 'Ann', phoneNumber: '\ud800' }, game.gameData.selectedNumbers[1]],
+          },
+        }),
+        400,
+      ],
+      [
+        'NUL in a sign-in username',
+        null,
+        json('POST', '/api/auth/signin', { username: nul, password: 'whatever' }),
+        400,
+      ],
+      ['NUL in a search', t.adminToken, { method: 'GET', url: '/api/users?search=%00' }, 400],
+      [
+        'a percent with its own toString',
+        t.adminToken,
+        json('POST', '/api/winners', { name: 'X', percent: { toString: 'x' }, position: 3 }),
+        400,
+      ],
+      [
+        'multipart without a boundary',
+        h.U1.token,
+        {
+          method: 'PUT',
+          url: `/api/users/${h.U1.id}`,
+          payload: '--x\r\n',
+          headers: { 'content-type': 'multipart/form-data' },
+        },
+        400,
+      ],
+      [
+        'multipart cut short',
+        h.U1.token,
+        {
+          method: 'PUT',
+          url: `/api/users/${h.U1.id}`,
+          payload: '--b\r\nContent-Disposition: form-data; name="fullName"\r\n\r\nA',
+          headers: { 'content-type': 'multipart/form-data; boundary=b' },
+        },
+        400,
+      ],
+    ];
+    for (const [label, token, request, status] of found) {
+      expect(await probe({ label, token, request, mustRefuse: true }), label).toBe(status);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it(
+    'whole bodies: not JSON, deep JSON, oversized, wrong content types, random JSON',
+    async () => {
+      const targets = [
+        { token: t.adminToken, url: '/api/balance/topup', method: 'POST' as const },
+        { token: h.U1.token, url: '/api/balance/transfer', method: 'POST' as const },
+        { token: t.adminToken, url: '/api/users', method: 'POST' as const },
+        { token: h.U1.token, url: `/api/users/${h.U1.id}`, method: 'PUT' as const },
+        { token: h.U1.token, url: '/api/sales-history', method: 'POST' as const },
+        { token: t.adminToken, url: '/api/winners', method: 'POST' as const },
+        { token: null, url: '/api/auth/signin', method: 'POST' as const },
+      ];
+      const raw = (body: string | Buffer, type: string) => ({ payload: body, headers: { 'content-type': type } });
+      const bodies: {
+        label: string;
+        body: { payload: string | Buffer; headers: Record<string, string> };
+        mustRefuse: boolean;
+      }[] = [
+        { label: 'not JSON', body: raw('{"amount":', 'application/json'), mustRefuse: true },
+        { label: 'empty JSON', body: raw('', 'application/json'), mustRefuse: true },
+        { label: 'JSON null', body: raw('null', 'application/json'), mustRefuse: true },
+        { label: 'JSON array', body: raw('[1,2]', 'application/json'), mustRefuse: true },
+        { label: 'JSON string', body: raw('"x"', 'application/json'), mustRefuse: true },
+        { label: 'JSON number', body: raw('12', 'application/json'), mustRefuse: true },
+        { label: 'deep array 100000', body: raw(deep(100_000), 'application/json'), mustRefuse: true },
+        { label: 'deep object 20000', body: raw(deepObject(20_000), 'application/json'), mustRefuse: true },
+        {
+          label: '__proto__',
+          body: raw('{"__proto__":{"role":"admin"},"amount":"1.00"}', 'application/json'),
+          mustRefuse: true,
+        },
+        {
+          label: 'constructor.prototype',
+          body: raw('{"constructor":{"prototype":{"role":"admin"}}}', 'application/json'),
+          mustRefuse: true,
+        },
+        { label: 'duplicate keys', body: raw('{"amount":"1.00","amount":"-5"}', 'application/json'), mustRefuse: true },
+        {
+          label: 'oversized 2 MB',
+          body: raw(JSON.stringify({ fullName: 'x'.repeat(2 * 1024 * 1024) }), 'application/json'),
+          mustRefuse: true,
+        },
+        { label: 'text/plain', body: raw('{"amount":"1.00"}', 'text/plain'), mustRefuse: true },
+        { label: 'xml', body: raw('<amount>1</amount>', 'application/xml'), mustRefuse: true },
+        { label: 'form', body: raw('amount=1&userId=1', 'application/x-www-form-urlencoded'), mustRefuse: true },
+        {
+          label: 'utf-16 charset',
+          body: raw(Buffer.from('{"amount":"1.00"}', 'utf16le'), 'application/json; charset=utf-16'),
+          mustRefuse: true,
+        },
+        { label: 'multipart without boundary', body: raw('--x\r\n', 'multipart/form-data'), mustRefuse: true },
+        {
+          label: 'broken multipart',
+          body: raw(
+            '--b\r\nContent-Disposition: form-data; name="fullName"\r\n\r\nA',
+            'multipart/form-data; boundary=b',
+          ),
+          mustRefuse: true,
+        },
+        {
+          label: 'invalid UTF-8',
+          body: raw(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]), 'application/json'),
+          mustRefuse: true,
+        },
+      ];
+      for (const target of targets) {
+        for (const b of bodies) {
+          await probe({
+            label: b.label,
+            token: target.token,
+            request: { method: target.method, url: target.url, ...b.body },
+            mustRefuse: b.mustRefuse,
+          });
+        }
+      }
+      // Random JSON values as whole bodies and as single fields.
+      const samples = fc.sample(fc.jsonValue({ maxDepth: 4 }), { numRuns: RANDOM_BODIES, seed: SEED });
+      for (const [i, value] of samples.entries()) {
+        const target = targets[i % targets.length] as (typeof targets)[number];
+        await probe({
+          label: `random ${short(value)}`,
+          token: target.token,
+          request: json(target.method, target.url, value),
+          mustRefuse: false,
+        });
+        await probe({
+          label: `random amount ${short(value)}`,
+          token: h.U1.token,
+          request: json('POST', '/api/balance/transfer', { receiverId: h.U2.id, amount: value }),
+          mustRefuse: false,
+        });
+      }
+      console.log(
+        `hostile input (${TEST_DB}): ${bodies.length * targets.length} hostile bodies and ${samples.length * 2} random JSON bodies tried`,
+      );
+      expect(failures).toEqual([]);
+    },
+    LIMIT,
+  );
+
+  it(
+    'ids, paths, query strings and headers',
+    async () => {
+      const ids = [
+        '0',
+        '-1',
+        '1.5',
+        'abc',
+        '2147483648',
+        '99999999999999999999',
+        '%00',
+        '1%00',
+        '..%2f..%2fetc',
+        'x'.repeat(5000),
+        '1;DROP%20TABLE%20users',
+        '1e3',
+        '0x10',
+        '%27%20OR%201=1',
+        '%F0%9F%98%80',
+        '%ZZ',
+      ];
+      const urls: { method: InjectOptions['method']; url: (id: string) => string; token: string }[] = [
+        { method: 'GET', url: (id) => `/api/users/${id}`, token: t.adminToken },
+        { method: 'PUT', url: (id) => `/api/users/${id}`, token: t.adminToken },
+        { method: 'DELETE', url: (id) => `/api/users/${id}`, token: t.adminToken },
+        { method: 'GET', url: (id) => `/api/users/${id}/logo?t=${id}`, token: t.adminToken },
+        { method: 'GET', url: (id) => `/api/users/role/${id}`, token: t.adminToken },
+        { method: 'GET', url: (id) => `/api/users/parent/${id}/role/user`, token: t.adminToken },
+        { method: 'GET', url: (id) => `/api/balance/${id}`, token: t.adminToken },
+        { method: 'GET', url: (id) => `/api/winners/user/${id}`, token: t.adminToken },
+        { method: 'PUT', url: (id) => `/api/winners/${id}`, token: t.adminToken },
+        { method: 'DELETE', url: (id) => `/api/winners/${id}`, token: t.adminToken },
+        { method: 'GET', url: (id) => `/api/sales-history/${id}`, token: t.adminToken },
+        { method: 'GET', url: (id) => `/api/sales-history/user/${id}`, token: t.adminToken },
+        { method: 'GET', url: (id) => `/api/sales-history/superagent/${id}`, token: t.adminToken },
+      ];
+      for (const u of urls)
+        for (const id of ids)
+          await probe({
+            label: `id ${id.slice(0, 20)}`,
+            token: u.token,
+            request: {
+              method: u.method,
+              url: u.url(id),
+              ...(u.method === 'PUT' && { payload: { fullName: 'Changed' } }),
+            },
+            mustRefuse: true,
+          });
+
+      const queries = [
+        'limit=-1',
+        'limit=0',
+        'limit=abc',
+        'limit=1e9',
+        'limit=1001',
+        'limit=1&limit=2',
+        'offset=-5',
+        'offset=99999999999',
+        'search=' + '%25'.repeat(3000),
+        'search=%00',
+        'search=%27%20OR%201%3D1--',
+        'search=%5C',
+        'from=not-a-date',
+        'from=%2B275760-09-13T00:00:00.000Z',
+        'to=2024-02-30T00:00:00Z',
+        'from=2024-01-01T00:00:00Z&to=1970-01-01T00:00:00Z',
+        'type=admin',
+        'role=admin',
+        'userId=-1',
+        'userId=abc',
+        'agentId=2147483648',
+        'status=deleted',
+        'unknown=1',
+        'limit[]=1',
+        'a'.repeat(9000) + '=1',
+      ];
+      const lists = [
+        '/api/users',
+        '/api/users/role/user',
+        '/api/transactions',
+        '/api/winners',
+        '/api/sales-history/filter',
+        `/api/sales-history/user/${h.U1.id}`,
+        `/api/sales-history/superagent/${h.S1.id}`,
+      ];
+      for (const list of lists)
+        for (const query of queries) {
+          const status = await probe({
+            label: query.slice(0, 40),
+            token: t.adminToken,
+            request: { method: 'GET', url: `${list}?${query}` },
+            mustRefuse: false,
+          });
+          if (status === 200 && /^(limit=-1|limit=abc|offset=-5|from=not-a-date)$/.test(query))
+            failures.push(`${list}?${query}: accepted`);
+        }
+      for (const key of ['', ' ', 'x'.repeat(201), 'é', 'a\u0000b', 'a b', 'x'.repeat(8000)]) {
+        await probe({
+          label: `idempotency-key ${short(key)}`,
+          token: h.U1.token,
+          request: {
+            method: 'POST',
+            url: '/api/balance/transfer',
+            payload: { receiverId: h.U2.id, amount: '1.00' },
+            headers: { 'idempotency-key': key },
+          },
+          mustRefuse: true,
+        });
+      }
+      console.log(
+        `hostile input (${TEST_DB}): ${urls.length * ids.length} bad ids and ${lists.length * queries.length} bad queries tried`,
+      );
+      expect(failures).toEqual([]);
+    },
+    LIMIT,
+  );
+
+  it('uploads: renamed non-images, SVG with script, truncated and pixel-flood images, too big, too many', async () => {
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#f00' } })
+      .png()
+      .toBuffer();
+    const files: { label: string; files: Record<string, FilePart>; status: number[] }[] = [
+      {
+        label: 'text renamed .png',
+        files: {
+          logo: { filename: 'logo.png', contentType: 'image/png', data: Buffer.from('just some text, not a picture') },
+        },
+        status: [415],
+      },
+      {
+        label: 'executable renamed .jpg',
+        files: {
+          logo: {
+            filename: 'logo.jpg',
+            contentType: 'image/jpeg',
+            data: Buffer.from('MZ\x90\x00\x03\x00\x00\x00\x04\x00', 'latin1'),
+          },
+        },
+        status: [415],
+      },
+      {
+        label: 'SVG with script',
+        files: {
+          logo: {
+            filename: 'logo.svg',
+            contentType: 'image/svg+xml',
+            data: Buffer.from(
+              '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(document.cookie)</script></svg>',
+            ),
+          },
+        },
+        status: [415],
+      },
+      {
+        label: 'SVG renamed .png',
+        files: {
+          logo: {
+            filename: 'logo.png',
+            contentType: 'image/png',
+            data: Buffer.from(
+              '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+            ),
+          },
+        },
+        status: [415],
+      },
+      {
+        label: 'HTML behind a PNG signature',
+        files: {
+          logo: {
+            filename: 'logo.png',
+            contentType: 'image/png',
+            data: Buffer.concat([png.subarray(0, 8), Buffer.from('<html><script>alert(1)</script></html>')]),
+          },
+        },
+        status: [415],
+      },
+      {
+        label: 'truncated PNG',
+        files: {
+          logo: { filename: 'logo.png', contentType: 'image/png', data: png.subarray(0, Math.floor(png.length / 2)) },
+        },
+        status: [415],
+      },
+      {
+        label: 'empty file',
+        files: { logo: { filename: 'logo.png', contentType: 'image/png', data: Buffer.alloc(0) } },
+        status: [415],
+      },
+      {
+        label: 'pixel-flood PNG 60000×60000',
+        files: { logo: { filename: 'flood.png', contentType: 'image/png', data: pixelFloodPng() } },
+        status: [415, 413],
+      },
+      {
+        label: 'pixel-flood GIF 65535×65535',
+        files: { logo: { filename: 'flood.gif', contentType: 'image/gif', data: pixelFloodGif() } },
+        status: [415, 413],
+      },
+      {
+        label: 'over 5 MB',
+        files: {
+          logo: {
+            filename: 'big.png',
+            contentType: 'image/png',
+            data: Buffer.concat([png.subarray(0, 8), Buffer.alloc(5 * 1024 * 1024 + 10)]),
+          },
+        },
+        status: [413],
+      },
+      {
+        label: 'two files',
+        files: {
+          logo: { filename: 'a.png', contentType: 'image/png', data: png },
+          other: { filename: 'b.png', contentType: 'image/png', data: png },
+        },
+        status: [413, 400],
+      },
+      {
+        label: 'file in another field',
+        files: { fullName: { filename: 'a.png', contentType: 'image/png', data: png } },
+        status: [400],
+      },
+    ];
+    for (const f of files) {
+      const form = multipart({ fullName: 'User One' }, f.files);
+      const status = await probe({
+        label: f.label,
+        token: h.U1.token,
+        request: { method: 'PUT', url: `/api/users/${h.U1.id}`, ...form },
+        mustRefuse: true,
+      });
+      if (!f.status.includes(status)) failures.push(`upload ${f.label}: ${status}, expected ${f.status.join(' or ')}`);
+    }
+    const [row] = await queryRows<{ has_logo: boolean }>(
+      t.database.db,
+      sql`SELECT has_logo FROM users WHERE id = ${h.U1.id}`,
+    );
+    expect(row?.has_logo).toBe(false);
+    console.log(`hostile input (${TEST_DB}): ${files.length} hostile uploads tried`);
+    expect(failures).toEqual([]);
+  }, 120_000);
+
+  it('forged tokens: alg none, wrong key, edited payload, expired, other algorithms, garbage', async () => {
+    const [valid] = [h.U1.token];
+    const [header, payload, signature] = valid.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
+    const edited = Buffer.from(JSON.stringify({ ...claims, sub: String(h.admin.id) })).toString('base64url');
+    const now = Math.floor(Date.now() / 1000);
+    const asAdmin = { sub: String(h.admin.id), ver: 0, iat: now, exp: now + 3600 };
+    const tokens: Record<string, string | null> = {
+      'alg none': forgeToken(asAdmin, null, { alg: 'none', typ: 'JWT' }),
+      'alg None, signature kept': `${Buffer.from('{"alg":"None"}').toString('base64url')}.${Buffer.from(JSON.stringify(asAdmin)).toString('base64url')}.${signature}`,
+      'wrong key': forgeToken(asAdmin, 'a-different-secret-that-is-long-enough!!'),
+      'edited payload (sub → admin), old signature': `${header}.${edited}.${signature}`,
+      expired: expiredToken(t.jwtSecret, { id: h.admin.id, tokenVersion: 0 }),
+      'HS512 with the right key': forgeToken(asAdmin, t.jwtSecret, { alg: 'HS512', typ: 'JWT' }),
+      'not yet valid': forgeToken({ ...asAdmin, nbf: now + 3600 }, t.jwtSecret),
+      'old token version': forgeToken({ ...asAdmin, ver: -1 }, t.jwtSecret),
+      'no version': forgeToken({ sub: String(h.admin.id), iat: now, exp: now + 60 }, t.jwtSecret),
+      'sub not a number': forgeToken({ ...asAdmin, sub: '1 OR 1=1' }, t.jwtSecret),
+      'sub beyond int4': forgeToken({ ...asAdmin, sub: '99999999999' }, t.jwtSecret),
+      'sub of nobody': forgeToken({ ...asAdmin, sub: '424242' }, t.jwtSecret),
+      'ver as string': forgeToken({ ...asAdmin, ver: '0' }, t.jwtSecret),
+      'kid injection, wrong key': forgeToken(asAdmin, 'a-different-secret-that-is-long-enough!!', {
+        alg: 'HS256',
+        kid: "../../../../dev/null' UNION SELECT 'x",
+      }),
+      'two parts': `${header}.${payload}`,
+      garbage: 'x.y.z',
+      huge: 'a'.repeat(12_000),
+      'empty bearer': '',
+    };
+    const calls: InjectOptions[] = [
+      { method: 'GET', url: '/api/balance' },
+      { method: 'POST', url: '/api/balance/topup', payload: { userId: h.U2.id, amount: '5.00' } },
+      { method: 'GET', url: '/api/users' },
+    ];
+    for (const [label, token] of Object.entries(tokens))
+      for (const call of calls) {
+        const status = await probe({
+          label: `token ${label}`,
+          token: null,
+          request: { ...call, headers: { authorization: `Bearer ${token ?? ''}` } },
+          mustRefuse: true,
+        });
+        if (status !== 401 && status !== 431) failures.push(`token ${label} ${call.url}: ${status}`);
+      }
+    for (const scheme of ['Basic YWRtaW46YWRtaW4=', `bearer${valid}`, `Token ${valid}`, `Bearer ${valid} ${valid}`])
+      await probe({
+        label: `authorization ${scheme.slice(0, 12)}`,
+        token: null,
+        request: {
+          method: 'POST',
+          url: '/api/balance/topup',
+          payload: { userId: h.U2.id, amount: '5.00' },
+          headers: { authorization: scheme },
+        },
+        mustRefuse: true,
+      });
+    console.log(
+      `hostile input (${TEST_DB}): ${Object.keys(tokens).length * calls.length + 4} forged or malformed tokens tried`,
+    );
+    expect(failures).toEqual([]);
+  });
+
+  afterAll(() => {
+    console.log(`hostile input (${TEST_DB}): ${tried.count} inputs tried in all`);
+  });
+});

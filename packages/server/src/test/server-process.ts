@@ -1,0 +1,46 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+/** The real entry point, started as `npm start` does (without the web build). */
+export const MAIN_FILE = fileURLToPath(new URL('../main.ts', import.meta.url));
+
+export type Started = { child: ChildProcess; url: string; output: () => string };
+
+/** Starts main.ts in a child process with this environment and resolves once it listens. */
+export function startServer(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN_FILE], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /LOT is running on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) resolve({ child, url: match[1], output: () => output });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${output}`)));
+  });
+}
+
+export function exitOf(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+}
+
+/** A port nobody listens on right now, so that restarts of a server can keep one address. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}

@@ -1,0 +1,36 @@
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../db/client.ts';
+import type { TestApp } from './test-app.ts';
+
+/**
+ * Every table that holds state a call may change. Sign-in failures are left out on purpose:
+ * recording a failed attempt is the one thing a refused sign-in is meant to change.
+ */
+const TABLES = [
+  'users',
+  'user_logos',
+  'balances',
+  'transactions',
+  'idempotency_keys',
+  'winner_configs',
+  'games',
+  'game_winners',
+  'sales_daily',
+] as const;
+
+export type World = Record<(typeof TABLES)[number], string>;
+
+/**
+ * A digest of every row of every state table, in one query: two equal worlds mean a call
+ * changed nothing at all (balances, ledger, users, winners, games, keys). Per table, so a
+ * difference names where it happened.
+ */
+export async function world(t: TestApp): Promise<World> {
+  const columns = TABLES.map(
+    (table) =>
+      sql`(SELECT md5(COALESCE(string_agg(r::text, '|' ORDER BY r::text), '')) FROM ${sql.identifier(table)} r) AS ${sql.identifier(table)}`,
+  );
+  const [row] = await queryRows<World>(t.database.db, sql`SELECT ${sql.join(columns, sql`, `)}`);
+  if (!row) throw new Error('world query returned no row');
+  return row;
+}

@@ -1,0 +1,158 @@
+import { useState } from 'react';
+import {
+  ArrowDownLeft,
+  ArrowLeftRight,
+  ArrowUpRight,
+  Dices,
+  ListOrdered,
+  Play,
+  UserCircle,
+  Wallet,
+} from 'lucide-react';
+import { Link } from 'react-router';
+import { Button } from '../../components/ui/button.tsx';
+import { LinkList, type LinkItem } from '../../components/ui/link-list.tsx';
+import { Card, queryValue, StatCard } from '../../components/ui/panels.tsx';
+import { useCurrentUser } from '../../lib/auth.tsx';
+import { money } from '../../lib/format.ts';
+import { useBalance } from '../../features/transactions/api/get-balance.ts';
+import { useMoneyFlow } from '../../features/transactions/api/get-money-flow.ts';
+import { useRecentTransactions } from '../../features/transactions/api/get-recent-transactions.ts';
+import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
+import { TransferModal } from '../../features/transactions/components/transfer-modal.tsx';
+
+const QUICK_LINKS: LinkItem[] = [
+  { to: '/transactions', label: 'View Transactions', icon: ListOrdered },
+  { to: '/profile', label: 'Go to Profile', icon: UserCircle },
+];
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * Spec screen 16 (/user/dashboard): My Balance, Total Sent, Total Received, Transactions; the 5
+ * latest transactions; Current Balance with Transfer Funds; quick links; the BOCH BOCH Game card.
+ */
+export function UserDashboardRoute() {
+  const me = useCurrentUser();
+  const [transferOpen, setTransferOpen] = useState(false);
+  const balance = useBalance();
+  const sent = useMoneyFlow('sent');
+  const received = useMoneyFlow('received');
+  // The same query as the Recent Transactions card: its total is every transaction of the user.
+  const recent = useRecentTransactions();
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h2 className="text-2xl font-bold tracking-tight text-slate-900">Welcome back, {me.fullName}</h2>
+        <p className="mt-1 text-sm text-slate-500">
+          {me.shopName ? `${me.shopName}: your` : 'Your'} balance, your money moves and your game.
+        </p>
+      </div>
+
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <div data-testid="stat-balance">
+          <StatCard
+            className="h-full"
+            label="My Balance"
+            value={queryValue(balance, 'Failed to fetch balance', (data) => money(data.amount))}
+            hint="Available to play and transfer"
+            icon={<Wallet className="h-5 w-5" aria-hidden="true" />}
+          />
+        </div>
+        <div data-testid="stat-sent">
+          <StatCard
+            className="h-full"
+            label="Total Sent"
+            value={queryValue(sent, 'Failed to fetch transactions', (data) => money(data.amount))}
+            hint={sent.data ? `${count(sent.data.count)} out: transfers and games` : undefined}
+            icon={<ArrowUpRight className="h-5 w-5" aria-hidden="true" />}
+          />
+        </div>
+        <div data-testid="stat-received">
+          <StatCard
+            className="h-full"
+            label="Total Received"
+            value={queryValue(received, 'Failed to fetch transactions', (data) => money(data.amount))}
+            hint={received.data ? `${count(received.data.count)} in: top-ups and transfers` : undefined}
+            icon={<ArrowDownLeft className="h-5 w-5" aria-hidden="true" />}
+          />
+        </div>
+        <div data-testid="stat-transactions">
+          <StatCard
+            className="h-full"
+            label="Transactions"
+            value={queryValue(recent, 'Failed to fetch transactions', (data) => count(data.total))}
+            hint="Every money move of yours"
+            icon={<ArrowLeftRight className="h-5 w-5" aria-hidden="true" />}
+          />
+        </div>
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <section
+          aria-labelledby="current-balance"
+          className="flex flex-col justify-between gap-4 rounded-2xl bg-gradient-to-br from-indigo-600 to-violet-600 p-5 text-white shadow-sm sm:p-6"
+        >
+          <div className="flex items-center gap-4">
+            <span className="inline-flex h-12 w-12 shrink-0 items-center justify-center rounded-xl bg-white/15">
+              <Wallet className="h-6 w-6" aria-hidden="true" />
+            </span>
+            <div>
+              <h3 id="current-balance" className="text-sm font-medium text-indigo-100">
+                Current Balance
+              </h3>
+              <p data-testid="current-balance" className="text-3xl font-bold tracking-tight tabular-nums">
+                {balance.data ? money(balance.data.amount) : balance.isError ? '—' : '…'}
+              </p>
+              {balance.isError && <p className="text-sm text-rose-100">Failed to fetch balance</p>}
+            </div>
+          </div>
+          <Button
+            variant="secondary"
+            className="w-full !text-indigo-700 sm:w-auto sm:self-start"
+            onClick={() => setTransferOpen(true)}
+          >
+            <ArrowLeftRight className="h-4 w-4" aria-hidden="true" />
+            Transfer Funds
+          </Button>
+        </section>
+
+        <section
+          aria-labelledby="boch-boch"
+          className="flex flex-col justify-between gap-4 rounded-2xl bg-gradient-to-br from-emerald-500 to-teal-600 p-5 text-white shadow-sm sm:p-6"
+        >
+          <div className="flex items-center gap-4">
+            <span className="inline-flex h-12 w-12 shrink-0 items-center justify-center rounded-xl bg-white/15">
+              <Dices className="h-6 w-6" aria-hidden="true" />
+            </span>
+            <div>
+              <h3 id="boch-boch" className="text-lg font-bold tracking-tight">
+                BOCH BOCH Game
+              </h3>
+              <p className="text-sm text-emerald-50">
+                Pick numbers for your players, draw the winners, pay the prizes.
+              </p>
+            </div>
+          </div>
+          <Link
+            to="/user/number-game"
+            className="inline-flex w-full items-center justify-center gap-2 rounded-lg bg-white px-4 py-2 text-sm font-semibold text-emerald-700 shadow-sm transition hover:bg-emerald-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white sm:w-auto sm:self-start"
+          >
+            <Play className="h-4 w-4" aria-hidden="true" />
+            Play Now
+          </Link>
+        </section>
+      </div>
+
+      <div className="grid items-start gap-6 2xl:grid-cols-3">
+        <RecentTransactionsCard viewAllTo="/transactions" className="2xl:col-span-2" />
+        <Card title="Quick Links">
+          <LinkList links={QUICK_LINKS} className="sm:grid-cols-2 2xl:grid-cols-1" />
+        </Card>
+      </div>
+
+      <TransferModal open={transferOpen} onClose={() => setTransferOpen(false)} />
+    </div>
+  );
+}

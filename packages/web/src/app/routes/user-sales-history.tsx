@@ -1,0 +1,89 @@
+import { useState } from 'react';
+import { Dices, RotateCcw, Trophy } from 'lucide-react';
+import { Link } from 'react-router';
+import { dayRange } from '@lot/domain/dates';
+import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/panels.tsx';
+import { useCurrentUser } from '../../lib/auth.tsx';
+import { useUserSales } from '../../features/sales-history/api/get-user-sales.ts';
+import { DateRangeFilter, type DateRange } from '../../features/sales-history/components/date-range-filter.tsx';
+import { SalesResults } from '../../features/sales-history/components/sales-results.tsx';
+import { SalesTotals } from '../../features/sales-history/components/sales-totals.tsx';
+import { useFilterPage } from '../../features/sales-history/hooks/use-filter-page.ts';
+
+const NO_DATES: DateRange = { startDate: '', endDate: '' };
+/** Every game here is the user's own (spec screen 20): no User or Parent column. */
+const HIDDEN = ['user', 'parent'] as const;
+
+const VIEW_WINNERS = {
+  header: 'Winners detail',
+  render: (sale: { id: number }) => (
+    <Link
+      to={`/game-winners/${sale.id}`}
+      className="inline-flex w-full items-center justify-center gap-1.5 rounded-lg px-2.5 py-1.5 text-sm font-semibold text-indigo-600 ring-1 ring-indigo-200 hover:bg-indigo-50 md:w-auto md:ring-0"
+    >
+      <Trophy className="h-4 w-4" aria-hidden="true" />
+      View Winners
+    </Link>
+  ),
+};
+
+const PLAY_A_GAME = (
+  <Link
+    to="/user/number-game"
+    className="inline-flex items-center gap-2 rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-700"
+  >
+    <Dices className="h-4 w-4" aria-hidden="true" />
+    Play a Game
+  </Link>
+);
+
+/**
+ * Spec screen 20 (/sales-history): the user's own games by date, with totals over the filtered set,
+ * the paginated table and a View Winners link per game.
+ */
+export function UserSalesHistoryRoute() {
+  const me = useCurrentUser();
+  const [dates, setDates] = useState<DateRange>(NO_DATES);
+  const { from, to } = dayRange(dates.startDate, dates.endDate);
+  const [page, setPage] = useFilterPage(JSON.stringify([from, to]));
+  const sales = useUserSales({ userId: me.id, from, to, page });
+  const filtered = Boolean(from || to);
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h2 className="text-2xl font-bold tracking-tight text-slate-900">Game History</h2>
+        <p className="mt-1 text-sm text-slate-500">Every game you ran, with its prizes, commission and winners.</p>
+      </div>
+
+      <Card
+        title="Filters"
+        actions={
+          <Button variant="secondary" disabled={!filtered} onClick={() => setDates(NO_DATES)}>
+            <RotateCcw className="h-4 w-4" aria-hidden="true" />
+            Reset All Filters
+          </Button>
+        }
+      >
+        <div className="grid gap-4 sm:grid-cols-2 lg:max-w-2xl">
+          <DateRangeFilter value={dates} onChange={setDates} />
+        </div>
+      </Card>
+
+      <SalesTotals totalGames={sales.data?.total} totalCommission={sales.data?.totalCommission} />
+
+      <Card title="Games">
+        <SalesResults
+          query={sales}
+          page={page}
+          onPage={setPage}
+          filtered={filtered}
+          hide={HIDDEN}
+          action={VIEW_WINNERS}
+          emptyAction={PLAY_A_GAME}
+        />
+      </Card>
+    </div>
+  );
+}

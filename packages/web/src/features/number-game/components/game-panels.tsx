@@ -1,0 +1,157 @@
+import type { ReactNode } from 'react';
+import { formatBps, prizeFor, type Participant } from '@lot/domain/game';
+import { formatMoney, type Cents } from '@lot/domain/money';
+import type { GamePrize } from '../hooks/use-game-state.ts';
+import type { GameTheme } from './game-theme.ts';
+
+export function Panel({
+  title,
+  theme,
+  children,
+  testId,
+}: {
+  title: ReactNode;
+  theme: GameTheme;
+  children: ReactNode;
+  testId?: string;
+}) {
+  return (
+    <section data-testid={testId} className={`rounded-2xl p-4 sm:p-5 ${theme.panel}`}>
+      <h2 className="mb-3 text-lg font-bold tracking-wide uppercase sm:text-xl">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** Before the draw: who chose which number. */
+export function SelectedNumbersPanel({ selected, theme }: { selected: Participant[]; theme: GameTheme }) {
+  const sorted = [...selected].sort((a, b) => a.number - b.number);
+  return (
+    <Panel title={`Selected Numbers (${selected.length})`} theme={theme} testId="selected-panel">
+      {sorted.length === 0 ? (
+        <p className={theme.muted}>Tap a number to add a participant.</p>
+      ) : (
+        <ul className="-m-1 space-y-2 p-1 lg:max-h-[45vh] lg:overflow-y-auto">
+          {sorted.map((p) => (
+            <li key={p.number} className="flex items-center gap-3" data-testid="selected-row">
+              <span
+                className={`flex h-10 w-12 shrink-0 items-center justify-center rounded-lg text-xl font-black ${theme.tileSelected}`}
+              >
+                {p.number}
+              </span>
+              <span className="min-w-0 flex-1">
+                <span className="block truncate text-lg font-semibold">{p.name}</span>
+                <span className={`block truncate text-sm ${theme.muted}`}>{p.phoneNumber}</span>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Panel>
+  );
+}
+
+/** Once the draw has started: each prize position, its drawn number and who (if anyone) won it. */
+export function WinnersPanel({
+  prizes,
+  drawn,
+  selected,
+  poolCents,
+  theme,
+}: {
+  prizes: GamePrize[];
+  drawn: number[];
+  selected: ReadonlyMap<number, Participant>;
+  poolCents: Cents;
+  theme: GameTheme;
+}) {
+  return (
+    <Panel title="Winners" theme={theme} testId="winners-panel">
+      <ol className="space-y-2">
+        {prizes.map((prize, index) => {
+          const number = drawn[index];
+          const winner = number === undefined ? undefined : selected.get(number);
+          return (
+            <li key={prize.position} data-testid="winner-row" className="flex items-center gap-3">
+              <span
+                className={`flex h-12 w-14 shrink-0 items-center justify-center rounded-lg text-2xl font-black ${
+                  number === undefined ? theme.tile : winner ? theme.tileWinner : theme.tileDrawn
+                }`}
+              >
+                {number ?? '?'}
+              </span>
+              <span className="min-w-0 flex-1">
+                <span className={`block text-sm font-semibold uppercase ${theme.muted}`}>{prize.name}</span>
+                {number === undefined ? (
+                  <span className={`block text-lg ${theme.muted}`}>Not drawn yet</span>
+                ) : (
+                  <>
+                    <span className="block truncate text-lg font-bold">{winner ? winner.name : 'No winner'}</span>
+                    <span className={`block truncate text-sm ${theme.muted}`}>
+                      {winner ? winner.phoneNumber : 'N/A'}
+                    </span>
+                  </>
+                )}
+              </span>
+              <span
+                className={`shrink-0 text-right text-lg font-bold tabular-nums ${winner ? theme.accent : theme.muted}`}
+              >
+                {winner ? formatMoney(prizeFor(poolCents, prize.percentBps)) : number === undefined ? '' : '—'}
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+    </Panel>
+  );
+}
+
+/** Prize Distribution: the pool (selected × bet) and what each position pays (floored to the cent). */
+export function PrizePanel({
+  prizes,
+  poolCents,
+  commissionCents,
+  theme,
+  status,
+}: {
+  prizes: GamePrize[] | null;
+  poolCents: Cents;
+  /** Known once the game is complete: pool − prizes paid. */
+  commissionCents: Cents | null;
+  theme: GameTheme;
+  status?: ReactNode;
+}) {
+  return (
+    <Panel title="Prize Distribution" theme={theme} testId="prize-panel">
+      <div className="mb-3 flex items-baseline justify-between gap-3">
+        <span className="text-lg font-semibold">Total Pool</span>
+        <span data-testid="pool" className={`text-3xl font-black tabular-nums ${theme.accent}`}>
+          {formatMoney(poolCents)}
+        </span>
+      </div>
+      {status ??
+        (prizes && (
+          <ul className="space-y-1.5">
+            {prizes.map((prize) => (
+              <li key={prize.position} data-testid="prize-row" className="flex items-baseline justify-between gap-3">
+                <span className="min-w-0 truncate text-lg">
+                  {prize.name} <span className={`text-sm ${theme.muted}`}>({formatBps(prize.percentBps)}%)</span>
+                </span>
+                <span className="text-xl font-bold tabular-nums">
+                  {formatMoney(prizeFor(poolCents, prize.percentBps))}
+                </span>
+              </li>
+            ))}
+          </ul>
+        ))}
+      {commissionCents !== null && (
+        <div className="mt-3 flex items-baseline justify-between gap-3 border-t border-current/20 pt-3">
+          <span className="text-lg font-semibold">Commission</span>
+          <span data-testid="commission" className="text-xl font-bold tabular-nums">
+            {formatMoney(commissionCents)}
+          </span>
+        </div>
+      )}
+    </Panel>
+  );
+}
