@@ -42,7 +42,7 @@ async function sidebarLogoIs(page: Page, colour: 'red' | 'blue'): Promise<true> 
 }
 
 async function openProfile(page: Page) {
-  await page.getByRole('navigation').getByRole('link', { name: 'Profile' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
   await page.waitForURL(/\/profile$/);
   await visible(page.getByRole('heading', { name: 'Edit Profile' }));
 }
@@ -215,7 +215,7 @@ describe('profile: change password', () => {
     await dialog.waitFor({ state: 'detached' });
 
     // The old token is dead on the server; the page goes on with the new one.
-    await page.getByRole('navigation').getByRole('link', { name: 'Transactions' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Transactions' }).click();
     await page.waitForURL(/\/transactions$/);
     await openProfile(page);
     expect(await page.getByLabel('Full Name').inputValue()).toBe(account.fullName);
@@ -242,7 +242,7 @@ describe('profile: states and small screens', () => {
     const page = await openPage(browser());
     await signIn(page, account);
     await page.route(`**/api/users/${account.id}`, (route) => route.abort());
-    await page.getByRole('navigation').getByRole('link', { name: 'Profile' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
     expect(await visible(page.getByRole('button', { name: 'Try Again' }), 20_000)).toBe(true);
     expect(await page.getByRole('heading', { name: 'Edit Profile' }).count()).toBe(0);
     await page.unrouteAll();

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { sessionUserSchema, type SessionUser } from '@lot/domain/schemas/auth';
+import { ROLES } from '@lot/domain/roles';
+import type { SessionUser } from '@lot/domain/schemas/auth';
 
 /** Browser storage keys of spec section 3. */
 export const STORAGE_KEYS = {
@@ -12,8 +12,26 @@ export const STORAGE_KEYS = {
   gameTheme: 'gameTheme',
 } as const;
 
-/** The stored user record can be anything another version of the app left; only a valid one is used. */
-const storedUserSchema = sessionUserSchema.extend({ hasLogo: z.boolean().default(false) });
+const nullable = (value: unknown, type: 'string' | 'number') => value === null || typeof value === type;
+
+/**
+ * The stored user record can be anything another version of the app left; only a valid one (the
+ * shape of sessionUserSchema, hasLogo optional) is used. Checked by hand rather than with zod, which
+ * would add 30 kB gzip before every first screen: this module loads with the app.
+ */
+function readStoredUser(value: unknown): SessionUser | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { id, username, fullName, shopName, hasLogo = false, role, parentId } = value as Record<string, unknown>;
+  const valid =
+    typeof id === 'number' &&
+    typeof username === 'string' &&
+    typeof fullName === 'string' &&
+    nullable(shopName, 'string') &&
+    typeof hasLogo === 'boolean' &&
+    ROLES.some((known) => known === role) &&
+    nullable(parentId, 'number');
+  return valid ? ({ id, username, fullName, shopName, hasLogo, role, parentId } as SessionUser) : null;
+}
 
 export const storage = {
   getToken: () => localStorage.getItem(STORAGE_KEYS.token),
@@ -22,8 +40,7 @@ export const storage = {
     const raw = localStorage.getItem(STORAGE_KEYS.user);
     if (raw === null) return null;
     try {
-      const parsed = storedUserSchema.safeParse(JSON.parse(raw));
-      return parsed.success ? parsed.data : 'corrupt';
+      return readStoredUser(JSON.parse(raw)) ?? 'corrupt';
     } catch {
       return 'corrupt';
     }

@@ -46,7 +46,7 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
             <p className="text-xs text-slate-400">{ROLE_LABELS[user.role]}</p>
           </div>
         </div>
-        <nav className="flex-1 space-y-1 overflow-y-auto px-3 pb-6">
+        <nav aria-label="Main" className="flex-1 space-y-1 overflow-y-auto px-3 pb-6">
           {menuFor(user.role).map(({ to, label, icon: Icon }) => (
             <NavLink
               key={to}

@@ -6,7 +6,7 @@ export type LinkItem = { to: string; label: string; icon: LucideIcon };
 /** A dashboard's quick links: one full-width row each, easy to hit on a phone. */
 export function LinkList({ links, className = '' }: { links: readonly LinkItem[]; className?: string }) {
   return (
-    <nav className={`grid gap-2 ${className}`}>
+    <nav aria-label="Quick links" className={`grid gap-2 ${className}`}>
       {links.map(({ to, label, icon: Icon }) => (
         <Link
           key={label}
