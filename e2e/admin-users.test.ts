@@ -1,6 +1,6 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiAs, baseUrl, DEMO, freshUser, openPage, PHONE, signIn, useBrowser, visible } from './support.ts';
+import { apiAs, baseUrl, DEMO, freshUser, hidden, openPage, PHONE, signIn, useBrowser, visible } from './support.ts';
 
 /** Spec screens 2–5: the admin dashboard and the Users, Super Agents and Agents screens. */
 
@@ -8,11 +8,6 @@ const browser = useBrowser();
 
 /** Makes names unique to this run, so a search finds only this file's people. */
 const tag = `au${Date.now().toString(36)}`;
-
-async function hidden(locator: Locator, timeout = 10_000): Promise<true> {
-  await locator.first().waitFor({ state: 'hidden', timeout });
-  return true;
-}
 
 const rows = (page: Page) => page.getByTestId('user-row');
 const row = (page: Page, text: string) => rows(page).filter({ hasText: text });

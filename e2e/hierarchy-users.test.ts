@@ -1,6 +1,6 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiAs, DEMO, freshUser, openPage, signIn, useBrowser, visible } from './support.ts';
+import { apiAs, DEMO, freshUser, hidden, openPage, signIn, useBrowser, visible } from './support.ts';
 
 /** Spec screens 9–11, 13 and 14: the super agent's and the agent's dashboards, agents and users. */
 
@@ -8,11 +8,6 @@ const browser = useBrowser();
 
 /** Makes names unique to this run, so a search finds only this file's people. */
 const tag = `hu${Date.now().toString(36)}`;
-
-async function hidden(locator: Locator, timeout = 10_000): Promise<true> {
-  await locator.first().waitFor({ state: 'hidden', timeout });
-  return true;
-}
 
 const rows = (page: Page) => page.getByTestId('user-row');
 const row = (page: Page, text: string) => rows(page).filter({ hasText: text });

@@ -1,6 +1,17 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiAs, DEMO, freshUser, openPage, PHONE, signIn, useBrowser, visible } from './support.ts';
+import {
+  apiAs,
+  countBecomes,
+  DEMO,
+  freshUser,
+  hidden,
+  openPage,
+  PHONE,
+  signIn,
+  useBrowser,
+  visible,
+} from './support.ts';
 
 const browser = useBrowser();
 
@@ -34,20 +45,6 @@ async function openTransactions(page: Page, login: Account | { username: string;
   await signIn(page, login);
   await page.goto(path || '/transactions');
   await visible(page.getByRole('heading', { name: /Transaction History|All Transactions/ }));
-}
-
-async function hidden(locator: Locator, timeout = 10_000): Promise<true> {
-  await locator.first().waitFor({ state: 'hidden', timeout });
-  return true;
-}
-
-async function countBecomes(locator: Locator, count: number, timeout = 10_000): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const now = await locator.count();
-    if (now === count || Date.now() - started > timeout) return now;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const rows = (page: Page) => page.getByTestId('transaction-row');
