@@ -25,6 +25,17 @@ const screens = {
   superagentUsers: () => import('./routes/superagent-users.tsx').then((m) => ({ default: m.SuperagentUsersRoute })),
   agentDashboard: () => import('./routes/agent-dashboard.tsx').then((m) => ({ default: m.AgentDashboardRoute })),
   agentUsers: () => import('./routes/agent-users.tsx').then((m) => ({ default: m.AgentUsersRoute })),
+  numberGamePlay: () => import('./routes/number-game-play.tsx').then((m) => ({ default: m.NumberGamePlayRoute })),
+  superagentSalesHistory: () =>
+    import('./routes/superagent-sales-history.tsx').then((m) => ({ default: m.SuperagentSalesHistoryRoute })),
+  agentSalesHistory: () =>
+    import('./routes/agent-sales-history.tsx').then((m) => ({ default: m.AgentSalesHistoryRoute })),
+  userDashboard: () => import('./routes/user-dashboard.tsx').then((m) => ({ default: m.UserDashboardRoute })),
+  userWinnerSettings: () =>
+    import('./routes/user-winner-settings.tsx').then((m) => ({ default: m.UserWinnerSettingsRoute })),
+  numberGame: () => import('./routes/number-game.tsx').then((m) => ({ default: m.NumberGameRoute })),
+  userSalesHistory: () => import('./routes/user-sales-history.tsx').then((m) => ({ default: m.UserSalesHistoryRoute })),
+  gameWinners: () => import('./routes/game-winners.tsx').then((m) => ({ default: m.GameWinnersRoute })),
 };
 
 /** A role's route group: the bare path goes to its dashboard (spec route table). */
@@ -63,7 +74,7 @@ export const routes: RouteObject[] = [
         children: [
           {
             index: true,
-            lazy: lazy(() => import('./routes/number-game-play.tsx').then((m) => ({ default: m.NumberGamePlayRoute }))),
+            lazy: lazy(screens.numberGamePlay),
           },
         ],
       },
@@ -87,11 +98,7 @@ export const routes: RouteObject[] = [
             { path: 'users', lazy: lazy(screens.superagentUsers) },
             {
               path: 'sales-history',
-              lazy: lazy(() =>
-                import('./routes/superagent-sales-history.tsx').then((m) => ({
-                  default: m.SuperagentSalesHistoryRoute,
-                })),
-              ),
+              lazy: lazy(screens.superagentSalesHistory),
             },
           ]),
           roleGroup('agent', [
@@ -99,25 +106,21 @@ export const routes: RouteObject[] = [
             { path: 'users', lazy: lazy(screens.agentUsers) },
             {
               path: 'sales-history',
-              lazy: lazy(() =>
-                import('./routes/agent-sales-history.tsx').then((m) => ({ default: m.AgentSalesHistoryRoute })),
-              ),
+              lazy: lazy(screens.agentSalesHistory),
             },
           ]),
           roleGroup('user', [
             {
               path: 'dashboard',
-              lazy: lazy(() => import('./routes/user-dashboard.tsx').then((m) => ({ default: m.UserDashboardRoute }))),
+              lazy: lazy(screens.userDashboard),
             },
             {
               path: 'winner-settings',
-              lazy: lazy(() =>
-                import('./routes/user-winner-settings.tsx').then((m) => ({ default: m.UserWinnerSettingsRoute })),
-              ),
+              lazy: lazy(screens.userWinnerSettings),
             },
             {
               path: 'number-game',
-              lazy: lazy(() => import('./routes/number-game.tsx').then((m) => ({ default: m.NumberGameRoute }))),
+              lazy: lazy(screens.numberGame),
             },
           ]),
           {
@@ -129,13 +132,11 @@ export const routes: RouteObject[] = [
             children: [
               {
                 path: 'sales-history',
-                lazy: lazy(() =>
-                  import('./routes/user-sales-history.tsx').then((m) => ({ default: m.UserSalesHistoryRoute })),
-                ),
+                lazy: lazy(screens.userSalesHistory),
               },
               {
                 path: 'game-winners/:id',
-                lazy: lazy(() => import('./routes/game-winners.tsx').then((m) => ({ default: m.GameWinnersRoute }))),
+                lazy: lazy(screens.gameWinners),
               },
             ],
           },
