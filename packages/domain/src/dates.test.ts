@@ -28,5 +28,29 @@ describe('dayRange', () => {
 describe('formatDateTime', () => {
   it('uses the en-US short month, day, hour and minute', () => {
     expect(formatDateTime(new Date(2026, 10, 22, 16, 5))).toBe('Nov 22, 4:05 PM');
+    expect(formatDateTime(new Date(2026, 0, 3, 0, 0))).toBe('Jan 3, 12:00 AM');
+    expect(formatDateTime(new Date(2026, 11, 31, 12, 59))).toBe('Dec 31, 12:59 PM');
+  });
+
+  it('prints what Intl prints for en-US, every month and every hour, from a Date or an ISO string', () => {
+    const intl = new Intl.DateTimeFormat('en-US', {
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+    });
+    for (let month = 0; month < 12; month++) {
+      for (let hour = 0; hour < 24; hour++) {
+        const date = new Date(2026, month, 1 + ((month * 7 + hour) % 28), hour, (hour * 7) % 60);
+        // Some ICU versions put a narrow no-break space before AM/PM; the spec's format has a space.
+        const expected = intl.format(date).replace('\u202f', ' ');
+        expect(formatDateTime(date)).toBe(expected);
+        expect(formatDateTime(date.toISOString())).toBe(expected);
+      }
+    }
+  });
+
+  it('refuses an invalid date as Intl does', () => {
+    expect(() => formatDateTime('not a date')).toThrow(RangeError);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decimalToCents, formatCents, formatMoney, parseAmountToCents } from './money.ts';
+import { decimalToCents, formatCents, formatMoney, groupThousands, parseAmountToCents } from './money.ts';
 
 describe('parseAmountToCents', () => {
   it.each([
@@ -42,6 +42,14 @@ describe('formatting', () => {
 
   it('formats dashboard money with a $ prefix and grouping', () => {
     expect(formatMoney(123456789)).toBe('$1,234,567.89');
+    expect(['0', '999', '1000', '12345', '1234567', '-1234'].map(groupThousands)).toEqual([
+      '0',
+      '999',
+      '1,000',
+      '12,345',
+      '1,234,567',
+      '-1,234',
+    ]);
     expect(formatMoney(-100)).toBe('-$1.00');
   });
 

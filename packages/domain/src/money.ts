@@ -47,11 +47,17 @@ export function decimalToCents(value: string | number): Cents {
   return negative ? -cents : cents;
 }
 
+/**
+ * Digits grouped by thousands as en-US writes them: "1234567" → "1,234,567". By hand rather than
+ * with `Intl`, whose first use in a page loads the browser's locale data (30 ms and more).
+ */
+export function groupThousands(digits: string): string {
+  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 /** Money as a person reads it on a dashboard: "$1,250.00". */
 export function formatMoney(cents: Cents | bigint): string {
   const [whole = '0', fraction = '00'] = formatCents(cents).split('.');
   const negative = whole.startsWith('-');
-  const digits = negative ? whole.slice(1) : whole;
-  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${negative ? '-' : ''}$${grouped}.${fraction}`;
+  return `${negative ? '-' : ''}$${groupThousands(negative ? whole.slice(1) : whole)}.${fraction}`;
 }

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Activity, BarChart3, DollarSign, UserCheck, Users, UsersRound } from 'lucide-react';
 import { Card, StatCard } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
-import { money } from '../../lib/format.ts';
+import { count, money } from '../../lib/format.ts';
 import { useRecentTransactions } from '../../features/transactions/api/get-recent-transactions.ts';
 import { useRoleCount } from '../../features/admin-dashboard/api/get-role-count.ts';
 import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
@@ -18,7 +18,7 @@ function Change({ value }: { value: string }) {
 
 function Count({ value, failed }: { value: number | undefined; failed: boolean }): ReactNode {
   if (failed) return <span className="text-base text-rose-600">Failed to fetch users</span>;
-  return value === undefined ? '…' : value.toLocaleString('en-US');
+  return value === undefined ? '…' : count(value);
 }
 
 /** Spec screen 2: four cards, the 5 latest transactions and a place for the activity chart. */

@@ -3,7 +3,7 @@ import { decimalToCents, formatMoney } from '@lot/domain/money';
 import { LinkList, type LinkItem } from '../../components/ui/link-list.tsx';
 import { Card, queryValue, StatCard } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
-import { money } from '../../lib/format.ts';
+import { count, money } from '../../lib/format.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
 import { useBalance } from '../../features/transactions/api/get-balance.ts';
 import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
@@ -41,7 +41,7 @@ export function AgentDashboardRoute() {
         <div data-testid="stat-users">
           <StatCard
             label="Users"
-            value={queryValue(users, 'Failed to fetch users', (data) => data.length.toLocaleString('en-US'))}
+            value={queryValue(users, 'Failed to fetch users', (data) => count(data.length))}
             icon={<Users className="h-5 w-5" aria-hidden="true" />}
           />
         </div>
@@ -49,7 +49,7 @@ export function AgentDashboardRoute() {
           <StatCard
             label="Active Users"
             value={queryValue(users, 'Failed to fetch users', (data) =>
-              data.filter((user) => user.status === 'active').length.toLocaleString('en-US'),
+              count(data.filter((user) => user.status === 'active').length),
             )}
             icon={<UserCheck className="h-5 w-5" aria-hidden="true" />}
           />

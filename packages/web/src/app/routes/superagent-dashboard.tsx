@@ -2,7 +2,7 @@ import { ArrowLeftRight, UserCircle, UserCheck, Users, UsersRound, Wallet } from
 import { LinkList, type LinkItem } from '../../components/ui/link-list.tsx';
 import { Card, queryValue, StatCard } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
-import { money } from '../../lib/format.ts';
+import { count, money } from '../../lib/format.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
 import { useBalance } from '../../features/transactions/api/get-balance.ts';
 import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
@@ -39,7 +39,7 @@ export function SuperagentDashboardRoute() {
         <div data-testid="stat-agents">
           <StatCard
             label="Agents"
-            value={queryValue(agents, 'Failed to fetch agents', (data) => data.length.toLocaleString('en-US'))}
+            value={queryValue(agents, 'Failed to fetch agents', (data) => count(data.length))}
             icon={<UsersRound className="h-5 w-5" aria-hidden="true" />}
           />
         </div>
@@ -47,7 +47,7 @@ export function SuperagentDashboardRoute() {
           <StatCard
             label="Direct Users"
             value={queryValue(users, 'Failed to fetch users', (data) =>
-              data.filter((user) => user.parentId === me.id).length.toLocaleString('en-US'),
+              count(data.filter((user) => user.parentId === me.id).length),
             )}
             icon={<UserCheck className="h-5 w-5" aria-hidden="true" />}
           />
@@ -55,7 +55,7 @@ export function SuperagentDashboardRoute() {
         <div data-testid="stat-total-users">
           <StatCard
             label="Total Users"
-            value={queryValue(users, 'Failed to fetch users', (data) => data.length.toLocaleString('en-US'))}
+            value={queryValue(users, 'Failed to fetch users', (data) => count(data.length))}
             icon={<Users className="h-5 w-5" aria-hidden="true" />}
           />
         </div>

@@ -14,7 +14,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { LinkList, type LinkItem } from '../../components/ui/link-list.tsx';
 import { Card, queryValue, StatCard } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
-import { money } from '../../lib/format.ts';
+import { count, money } from '../../lib/format.ts';
 import { useBalance } from '../../features/transactions/api/get-balance.ts';
 import { useMoneyFlow } from '../../features/transactions/api/get-money-flow.ts';
 import { useRecentTransactions } from '../../features/transactions/api/get-recent-transactions.ts';
@@ -25,8 +25,6 @@ const QUICK_LINKS: LinkItem[] = [
   { to: '/transactions', label: 'View Transactions', icon: ListOrdered },
   { to: '/profile', label: 'Go to Profile', icon: UserCircle },
 ];
-
-const count = (n: number) => n.toLocaleString('en-US');
 
 /**
  * Spec screen 16 (/user/dashboard): My Balance, Total Sent, Total Received, Transactions; the 5
