@@ -1,11 +1,10 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router';
+import { RouterProvider, type DataRouter } from 'react-router';
 import { ToastProvider } from '../components/ui/toast.tsx';
 import { AuthProvider } from '../lib/auth.tsx';
 import { queryClient } from '../lib/query-client.ts';
-import { router } from './router.tsx';
 
-export function App() {
+export function App({ router }: { router: DataRouter }) {
   return (
     <QueryClientProvider client={queryClient}>
       <AuthProvider>

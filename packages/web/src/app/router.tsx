@@ -147,4 +147,9 @@ export const routes: RouteObject[] = [
   { path: '*', element: <Navigate to="/" replace /> },
 ];
 
-export const router = createBrowserRouter(routes);
+/**
+ * The app's router. Starting it reads the URL, the history state and session storage and begins
+ * fetching the first screen's chunks: main.tsx does it in a task of its own, not while the
+ * bundle is evaluated.
+ */
+export const createAppRouter = () => createBrowserRouter(routes);
