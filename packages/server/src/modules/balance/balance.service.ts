@@ -139,21 +139,19 @@ async function applyMove(runner: Db | Tx, move: Move): Promise<Moved> {
     case 'insufficient':
       throw insufficient();
   }
-  if (
-    !row.username ||
-    !row.full_name ||
-    !row.target_status ||
-    row.balance === null ||
-    !row.id ||
-    !row.status ||
-    !row.created_at
-  ) {
-    throw new Error('money statement returned an incomplete row');
+  const { username, full_name: fullName, target_status: status, balance, id, created_at: createdAt } = row;
+  const ledgerStatus = row.status;
+  if (username === null || fullName === null || status === null || balance === null) {
+    throw new Error('money statement returned no target or balance');
+  }
+  if (id === null || ledgerStatus === null || createdAt === null) {
+    throw new Error('money statement wrote no ledger row');
   }
   return {
-    target: { id: move.target, username: row.username, fullName: row.full_name, status: row.target_status },
-    balance: Number(row.balance),
-    ledger: { id: row.id, status: row.status, createdAt: new Date(row.created_at) },
+    target: { id: move.target, username, fullName, status },
+    balance: Number(balance),
+    // node-postgres hands raw timestamps over as text, PGlite as text or Date: Date reads both.
+    ledger: { id, status: ledgerStatus, createdAt: new Date(createdAt) },
   };
 }
 
