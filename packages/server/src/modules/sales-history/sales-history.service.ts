@@ -334,22 +334,22 @@ async function rollupTotals(
 }
 
 /**
- * The ids of one page, newest first, read from an index alone. Past the middle of the set the
- * page is read from the oldest end instead, so the last page costs what the first does.
+ * The ids of one page, newest first, read from an index alone (a subquery of the page's own
+ * statement). Past the middle of the set the page is read from the oldest end instead, so the
+ * last page costs what the first does.
  */
-async function pageIds(db: Db, where: SQL | undefined, page: { limit: number; offset: number }, total: number) {
+function pageIds(db: Db, where: SQL | undefined, page: { limit: number; offset: number }, total: number) {
   const take = Math.min(page.limit, total - page.offset);
-  if (take <= 0) return [];
+  if (take <= 0) return undefined;
   const after = total - page.offset - take;
   const reverse = after < page.offset;
-  const rows = await db
+  return db
     .select({ id: games.id })
     .from(games)
     .where(where)
     .orderBy(...(reverse ? [asc(games.createdAt), asc(games.id)] : [desc(games.createdAt), desc(games.id)]))
     .limit(take)
     .offset(reverse ? after : page.offset);
-  return rows.map((row) => row.id);
 }
 
 /**
@@ -380,11 +380,10 @@ export async function listSales(db: Db, caller: Caller, scope: SalesScope, query
         ? await rollupTotals(db, undefined, from, toExclusive)
         : await rawTotals(db, where);
 
-  const ids = await pageIds(db, where, query, totals.total);
-  const rows =
-    ids.length > 0
-      ? await selectSales(db).where(inArray(games.id, ids)).orderBy(desc(games.createdAt), desc(games.id))
-      : [];
+  const ids = pageIds(db, where, query, totals.total);
+  const rows = ids
+    ? await selectSales(db).where(inArray(games.id, ids)).orderBy(desc(games.createdAt), desc(games.id))
+    : [];
   return { items: rows.map(toSale), total: totals.total, totalCommission: formatCents(totals.commission) };
 }
 
