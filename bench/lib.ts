@@ -333,6 +333,9 @@ export function pgbench(
   const u = new URL(url);
   const args = [
     '-n',
+    // The server runs its money statement as a named prepared statement, so pgbench does too.
+    '-M',
+    'prepared',
     '-f',
     script,
     '-c',

@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { ExtractTablesWithRelations, Logger, SQL } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT, type PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -62,5 +63,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 /** Rows of a raw SQL query; both drivers answer `{ rows }`, which the shared type cannot see. */
 export async function queryRows<T>(db: Db | Tx, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+const dialect = new PgDialect();
+
+/**
+ * Rows of a raw SQL statement that runs on a hot path, as a named prepared statement: node-postgres
+ * sends a named statement's text once per connection and afterwards only binds values, and
+ * PostgreSQL keeps its parse (and, once it judges it as good, its plan). The name is a hash of the
+ * text, so calls that build the same text share one statement and two texts never claim one name.
+ * It goes through the same Drizzle session as every other query (same connection, same
+ * transaction, same logger); PGlite ignores the name.
+ */
+export async function queryPrepared<T>(db: Db | Tx, query: SQL): Promise<T[]> {
+  const built = dialect.sqlToQuery(query);
+  const name = `lot_${createHash('sha1').update(built.sql).digest('hex').slice(0, 24)}`;
+  const result = (await db._.session.prepareQuery(built, undefined, name, false).execute()) as { rows: T[] };
   return result.rows;
 }

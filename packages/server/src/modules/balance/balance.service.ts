@@ -1,13 +1,13 @@
-import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 import { formatCents, type Cents } from '@lot/domain/money';
 import type { Balance, DecreaseInput, MoneyResult, TopupInput, TransferInput } from '@lot/domain/schemas/balance';
-import type { Db, Tx } from '../../db/client.ts';
-import { balances, transactions, users } from '../../db/schema.ts';
+import { queryPrepared, type Db, type Tx } from '../../db/client.ts';
+import { balances, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { findInScope, scopeCondition, type UserRow } from '../users/users.repository.ts';
-import { withIdempotency, type Idempotent } from './idempotency.ts';
+import { withIdempotentStatement, type Idempotent } from './idempotency.ts';
 
 export async function getBalance(db: Db, caller: Caller, userId: number): Promise<Balance> {
   const target = await findInScope(db, caller, userId);
@@ -16,88 +16,166 @@ export async function getBalance(db: Db, caller: Caller, userId: number): Promis
   return { userId, amount: formatCents(row?.amount ?? 0) };
 }
 
-/** What a money call reads of each party: all the answer and the rules need, nothing more. */
+/** What a money call reads of the party it acts on: all the answer and the rules need, nothing more. */
 type PartyUser = Pick<UserRow, 'id' | 'username' | 'fullName' | 'status'>;
-type Party = { user: PartyUser; amount: Cents; reachable: boolean };
-
-/**
- * Locks the balance rows of these users in id order (so concurrent calls never deadlock) and
- * reads, in the same statement, who they are and whether the caller may reach each one.
- */
-async function lockParties(tx: Tx, ids: number[], reach: SQL): Promise<Map<number, Party>> {
-  const rows = await tx
-    .select({
-      user: { id: users.id, username: users.username, fullName: users.fullName, status: users.status },
-      amount: balances.amount,
-      reachable: sql<boolean>`COALESCE(${reach}, false)`,
-    })
-    .from(balances)
-    .innerJoin(users, eq(users.id, balances.userId))
-    .where(inArray(balances.userId, ids))
-    .orderBy(balances.userId)
-    .for('update', { of: balances });
-  return new Map(rows.map((row) => [row.user.id, row]));
-}
-
-/** Applies the deltas in one statement and returns the new balances. */
-async function move(tx: Tx, deltas: [userId: number, delta: Cents][]): Promise<Map<number, Cents>> {
-  const cases = sql.join(
-    deltas.map(([userId, delta]) => sql`WHEN ${userId} THEN ${delta}::bigint`),
-    sql` `,
-  );
-  const rows = await tx
-    .update(balances)
-    .set({ amount: sql`${balances.amount} + CASE ${balances.userId} ${cases} END` })
-    .where(
-      inArray(
-        balances.userId,
-        deltas.map(([userId]) => userId),
-      ),
-    )
-    .returning({ userId: balances.userId, amount: balances.amount });
-  return new Map(rows.map((row) => [row.userId, row.amount]));
-}
 
 type Entry = {
   type: 'topup' | 'transfer' | 'decrease';
-  sender: PartyUser | Caller;
-  receiver: PartyUser | null;
+  /** The party whose money leaves (for a top-up the admin who made it). */
+  userId: number;
+  receiverId: number | null;
   actorId: number;
   amount: Cents;
-  description?: string | null;
+  description: string | null;
 };
+
+/** One change of balances: the only way a balance changes outside a game. */
+type Move = {
+  /** The party the call acts on: the caller must reach it (else 404), the answer names it. */
+  target: number;
+  reach: SQL;
+  /** The field a 404 names (a transfer's receiver); without it the 404 is 'User not found'. */
+  targetField?: 'receiverId';
+  /** Transfers: the target must be active too (else 422). */
+  activeTarget: boolean;
+  /** Amounts added to balances; no balance may end below zero (else 422). */
+  deltas: [userId: number, delta: Cents][];
+  entry: Entry;
+  /** Whose new balance the answer shows. */
+  balanceOf: number;
+};
+
+type MoveRow = {
+  refusal: 'unreachable' | 'inactive' | 'insufficient' | null;
+  username: string | null;
+  full_name: string | null;
+  target_status: PartyUser['status'] | null;
+  balance: string | null;
+  id: number | null;
+  status: 'completed' | 'pending' | 'failed' | null;
+  created_at: string | Date | null;
+};
+
+type Moved = {
+  target: PartyUser;
+  balance: Cents;
+  ledger: { id: number; status: 'completed' | 'pending' | 'failed'; createdAt: Date };
+};
+
+/**
+ * A money call as ONE statement (docs/decisions/012): lock the parties' balance rows, check,
+ * move, write the ledger row, and answer what the service needs or which check refused it.
+ * Without an Idempotency-Key it runs alone (a statement is atomic); with one, inside the key's
+ * transaction. Why it is safe under concurrency, in short (the record has the long form):
+ * - `parties` locks the balance rows in id order (DESIGN.md section 2: no deadlock); after waiting
+ *   for a lock, FOR UPDATE returns the newest committed version, so the checks see current amounts.
+ * - `verdict` aggregates over every party, so all locks are held before anything is written.
+ * - `moved` adds to `b.amount`: an UPDATE whose snapshot row was replaced re-reads the newest
+ *   version (which we hold locked) and applies the delta to it, never to the snapshot's amount.
+ * - `moved` and `recorded` write only when `verdict` found nothing wrong; a refusal changes nothing.
+ */
+async function applyMove(runner: Db | Tx, move: Move): Promise<Moved> {
+  const { entry } = move;
+  const deltas = sql.join(
+    move.deltas.map(([userId, delta]) => sql`(${userId}::int, ${delta}::bigint)`),
+    sql`, `,
+  );
+  const [row] = await queryPrepared<MoveRow>(
+    runner,
+    sql`
+    WITH deltas (user_id, delta) AS (VALUES ${deltas}),
+    parties AS MATERIALIZED (
+      SELECT b.user_id, b.amount, d.delta, users.username, users.full_name, users.status,
+        COALESCE(${move.reach}, false) AS reachable
+      FROM deltas d
+      JOIN balances b ON b.user_id = d.user_id
+      JOIN users ON users.id = b.user_id
+      ORDER BY b.user_id
+      FOR UPDATE OF b
+    ),
+    verdict AS (
+      SELECT CASE
+        WHEN NOT COALESCE(bool_or(user_id = ${move.target}::int AND reachable), false) THEN 'unreachable'
+        WHEN ${move.activeTarget}::boolean AND NOT bool_or(user_id = ${move.target}::int AND status = 'active')
+          THEN 'inactive'
+        WHEN count(*) < ${move.deltas.length}::int OR bool_or(amount + delta < 0) THEN 'insufficient'
+      END AS refusal
+      FROM parties
+    ),
+    moved AS (
+      UPDATE balances b SET amount = b.amount + p.delta
+      FROM parties p, verdict v
+      WHERE b.user_id = p.user_id AND v.refusal IS NULL
+      RETURNING b.user_id, b.amount
+    ),
+    recorded AS (
+      INSERT INTO transactions (type, user_id, receiver_id, actor_id, amount, description)
+      SELECT ${entry.type}::text, ${entry.userId}::int, ${entry.receiverId}::int, ${entry.actorId}::int,
+        ${entry.amount}::bigint, ${entry.description}::text
+      FROM verdict WHERE refusal IS NULL
+      RETURNING id, status, created_at
+    )
+    SELECT v.refusal, t.username, t.full_name, t.status AS target_status, m.amount::text AS balance,
+      r.id, r.status, r.created_at
+    FROM verdict v
+    LEFT JOIN parties t ON t.user_id = ${move.target}::int
+    LEFT JOIN moved m ON m.user_id = ${move.balanceOf}::int
+    LEFT JOIN recorded r ON true`,
+  );
+  if (!row) throw new Error('money statement returned no row');
+  switch (row.refusal) {
+    case 'unreachable': {
+      const message = move.targetField ? 'Receiver not found' : 'User not found';
+      throw new AppError(
+        'NOT_FOUND',
+        message,
+        move.targetField ? { fieldErrors: { [move.targetField]: message } } : {},
+      );
+    }
+    case 'inactive':
+      throw new AppError('UNPROCESSABLE', 'The receiver is inactive', {
+        fieldErrors: { receiverId: 'The receiver is inactive' },
+      });
+    case 'insufficient':
+      throw insufficient();
+  }
+  const { username, full_name: fullName, target_status: status, balance, id, created_at: createdAt } = row;
+  const ledgerStatus = row.status;
+  if (username === null || fullName === null || status === null || balance === null) {
+    throw new Error('money statement returned no target or balance');
+  }
+  if (id === null || ledgerStatus === null || createdAt === null) {
+    throw new Error('money statement wrote no ledger row');
+  }
+  return {
+    target: { id: move.target, username, fullName, status },
+    balance: Number(balance),
+    // node-postgres hands raw timestamps over as text, PGlite as text or Date: Date reads both.
+    ledger: { id, status: ledgerStatus, createdAt: new Date(createdAt) },
+  };
+}
 
 const party = (user: PartyUser | Caller) => ({ id: user.id, username: user.username, fullName: user.fullName });
 
-/** Writes the ledger row and answers with it (built from what was read) and the balance of `balanceOf`. */
-async function record(tx: Tx, entry: Entry, message: string, balanceOf: number, balance: Cents): Promise<MoneyResult> {
-  const [row] = await tx
-    .insert(transactions)
-    .values({
-      type: entry.type,
-      userId: entry.sender.id,
-      receiverId: entry.receiver?.id ?? null,
-      actorId: entry.actorId,
-      amount: entry.amount,
-      description: entry.description ?? null,
-    })
-    .returning({ id: transactions.id, status: transactions.status, createdAt: transactions.createdAt });
-  if (!row) throw new Error('transaction insert returned no row');
+/** The answer to a money call: the ledger row as written and the balance of `move.balanceOf`. */
+function answer(move: Move, moved: Moved, sender: PartyUser | Caller, message: string): MoneyResult {
+  const { entry } = move;
+  const receiver = entry.receiverId === null ? null : moved.target;
   return {
     message,
     transaction: {
-      id: row.id,
+      id: moved.ledger.id,
       type: entry.type,
-      userId: entry.sender.id,
-      receiverId: entry.receiver?.id ?? null,
+      userId: entry.userId,
+      receiverId: entry.receiverId,
       amount: formatCents(entry.amount),
-      status: row.status,
-      description: entry.description ?? null,
-      createdAt: row.createdAt.toISOString(),
-      user: party(entry.sender),
-      receiver: entry.receiver ? party(entry.receiver) : null,
+      status: moved.ledger.status,
+      description: entry.description,
+      createdAt: moved.ledger.createdAt.toISOString(),
+      user: party(sender),
+      receiver: receiver ? party(receiver) : null,
     },
-    balance: { userId: balanceOf, amount: formatCents(balance) },
+    balance: { userId: move.balanceOf, amount: formatCents(moved.balance) },
   };
 }
 
@@ -107,28 +185,26 @@ function insufficient(): AppError {
   });
 }
 
-/** The locked party the caller may reach, or 404 as if it did not exist. */
-function reachable(parties: Map<number, Party>, userId: number, field?: string): Party {
-  const found = parties.get(userId);
-  if (!found?.reachable) {
-    const message = field ? 'Receiver not found' : 'User not found';
-    throw new AppError('NOT_FOUND', message, field ? { fieldErrors: { [field]: message } } : {});
-  }
-  return found;
-}
-
 /** Admins create money: the ledger row names the admin as the sender and nothing is debited. */
 export function topup(db: Db, caller: Caller, input: TopupInput, key?: string): Promise<Idempotent<MoneyResult>> {
-  return withIdempotency(db, caller.id, key, { op: 'topup', ...input }, async (tx) => {
-    const target = reachable(await lockParties(tx, [input.userId], scopeCondition(caller)), input.userId);
-    const after = await move(tx, [[target.user.id, input.amount]]);
-    return record(
-      tx,
-      { type: 'topup', sender: caller, receiver: target.user, actorId: caller.id, amount: input.amount },
-      `Funds successfully topped up to ${target.user.fullName}`,
-      target.user.id,
-      after.get(target.user.id) ?? 0,
-    );
+  return withIdempotentStatement(db, caller.id, key, { op: 'topup', ...input }, async (runner) => {
+    const move: Move = {
+      target: input.userId,
+      reach: scopeCondition(caller),
+      activeTarget: false,
+      deltas: [[input.userId, input.amount]],
+      entry: {
+        type: 'topup',
+        userId: caller.id,
+        receiverId: input.userId,
+        actorId: caller.id,
+        amount: input.amount,
+        description: null,
+      },
+      balanceOf: input.userId,
+    };
+    const moved = await applyMove(runner, move);
+    return answer(move, moved, caller, `Funds successfully topped up to ${moved.target.fullName}`);
   });
 }
 
@@ -143,50 +219,52 @@ function receiverReach(caller: Caller): SQL {
 }
 
 export function transfer(db: Db, caller: Caller, input: TransferInput, key?: string): Promise<Idempotent<MoneyResult>> {
-  return withIdempotency(db, caller.id, key, { op: 'transfer', ...input }, async (tx) => {
+  return withIdempotentStatement(db, caller.id, key, { op: 'transfer', ...input }, async (runner) => {
     if (input.receiverId === caller.id) throw AppError.field('receiverId', 'You cannot transfer funds to yourself');
-    const parties = await lockParties(tx, [caller.id, input.receiverId], receiverReach(caller));
-    const receiver = reachable(parties, input.receiverId, 'receiverId');
-    if (receiver.user.status !== 'active') {
-      throw new AppError('UNPROCESSABLE', 'The receiver is inactive', {
-        fieldErrors: { receiverId: 'The receiver is inactive' },
-      });
-    }
-    if ((parties.get(caller.id)?.amount ?? 0) < input.amount) throw insufficient();
-    const after = await move(tx, [
-      [caller.id, -input.amount],
-      [receiver.user.id, input.amount],
-    ]);
-    return record(
-      tx,
-      { type: 'transfer', sender: caller, receiver: receiver.user, actorId: caller.id, amount: input.amount },
-      `Funds successfully transferred to ${receiver.user.fullName}`,
-      caller.id,
-      after.get(caller.id) ?? 0,
-    );
+    const move: Move = {
+      target: input.receiverId,
+      reach: receiverReach(caller),
+      targetField: 'receiverId',
+      activeTarget: true,
+      deltas: [
+        [caller.id, -input.amount],
+        [input.receiverId, input.amount],
+      ],
+      entry: {
+        type: 'transfer',
+        userId: caller.id,
+        receiverId: input.receiverId,
+        actorId: caller.id,
+        amount: input.amount,
+        description: null,
+      },
+      balanceOf: caller.id,
+    };
+    const moved = await applyMove(runner, move);
+    return answer(move, moved, caller, `Funds successfully transferred to ${moved.target.fullName}`);
   });
 }
 
 /** Takes money out of circulation: admins from anyone, everyone else from themselves. */
 export function decrease(db: Db, caller: Caller, input: DecreaseInput, key?: string): Promise<Idempotent<MoneyResult>> {
-  return withIdempotency(db, caller.id, key, { op: 'decrease', ...input }, async (tx) => {
+  return withIdempotentStatement(db, caller.id, key, { op: 'decrease', ...input }, async (runner) => {
     if (caller.role !== 'admin' && input.userId !== caller.id) throw new AppError('FORBIDDEN', MESSAGES.forbidden);
-    const target = reachable(await lockParties(tx, [input.userId], scopeCondition(caller)), input.userId);
-    if (target.amount < input.amount) throw insufficient();
-    const after = await move(tx, [[target.user.id, -input.amount]]);
-    return record(
-      tx,
-      {
+    const move: Move = {
+      target: input.userId,
+      reach: scopeCondition(caller),
+      activeTarget: false,
+      deltas: [[input.userId, -input.amount]],
+      entry: {
         type: 'decrease',
-        sender: target.user,
-        receiver: null,
+        userId: input.userId,
+        receiverId: null,
         actorId: caller.id,
         amount: input.amount,
-        description: input.description,
+        description: input.description ?? null,
       },
-      'Balance decreased successfully',
-      target.user.id,
-      after.get(target.user.id) ?? 0,
-    );
+      balanceOf: input.userId,
+    };
+    const moved = await applyMove(runner, move);
+    return answer(move, moved, moved.target, 'Balance decreased successfully');
   });
 }

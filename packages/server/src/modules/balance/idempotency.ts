@@ -15,14 +15,40 @@ export type Idempotent<T> = { result: T; replayed: boolean };
  * response commits or rolls back together with the money it describes, so a failed call leaves
  * no key behind and may be retried. The same key with a different request is a 422.
  */
-export async function withIdempotency<T>(
+export function withIdempotency<T>(
   db: Db,
   userId: number,
   key: string | undefined,
   request: unknown,
   operation: (tx: Tx) => Promise<T>,
 ): Promise<Idempotent<T>> {
-  if (key === undefined) return { result: await db.transaction(operation), replayed: false };
+  return idempotent(db, userId, key, request, operation, () => db.transaction(operation));
+}
+
+/**
+ * The same for an operation that is one SQL statement. A statement is atomic on its own, so
+ * without a key it runs alone, with no BEGIN and COMMIT round trips; with a key it runs inside
+ * the key's transaction like any other operation.
+ */
+export function withIdempotentStatement<T>(
+  db: Db,
+  userId: number,
+  key: string | undefined,
+  request: unknown,
+  statement: (runner: Db | Tx) => Promise<T>,
+): Promise<Idempotent<T>> {
+  return idempotent(db, userId, key, request, statement, () => statement(db));
+}
+
+async function idempotent<T>(
+  db: Db,
+  userId: number,
+  key: string | undefined,
+  request: unknown,
+  operation: (tx: Tx) => Promise<T>,
+  withoutKey: () => Promise<T>,
+): Promise<Idempotent<T>> {
+  if (key === undefined) return { result: await withoutKey(), replayed: false };
   if (!KEY_PATTERN.test(key)) {
     throw new AppError('BAD_REQUEST', 'Idempotency-Key must be 1 to 200 visible ASCII characters');
   }

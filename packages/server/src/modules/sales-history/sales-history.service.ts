@@ -264,10 +264,17 @@ export type SalesScope = { role: Exclude<Role, 'admin'>; id: number } | { role: 
 
 export type SalesPage = { items: Sale[]; total: number; totalCommission: string };
 
-/** A person whose games are asked for must be in the caller's reach and of the named role. */
-async function resolveOwner(db: Db, caller: Caller, role: Exclude<Role, 'admin'>, id: number): Promise<SQL> {
-  const owner = await findInScope(db, caller, id);
+/**
+ * A person whose games are asked for must be in the caller's reach and of the named role. The
+ * caller's own games need no lookup: the sign-in check has just read the caller, live and active.
+ */
+async function checkOwner(db: Db, caller: Caller, role: Exclude<Role, 'admin'>, id: number): Promise<void> {
+  const owner = id === caller.id && role === caller.role ? caller : await findInScope(db, caller, id);
   if (!owner || owner.role !== role) throw new AppError('NOT_FOUND', 'User not found');
+}
+
+/** The games of a superagent, an agent or a user, by the hierarchy recorded with each game. */
+function ownedBy(role: Exclude<Role, 'admin'>, id: number): SQL {
   return role === 'superagent'
     ? eq(games.superagentId, id)
     : role === 'agent'
@@ -308,16 +315,6 @@ async function rollupTotals(
     );
   }
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-  const [whole] = await db
-    .select({ total: sql<string>`COALESCE(sum(${salesDaily.games}), 0)::text`, commission: sum(salesDaily.commission) })
-    .from(salesDaily)
-    .where(
-      and(
-        superagentId === undefined ? undefined : eq(salesDaily.superagentId, superagentId),
-        firstDay !== undefined ? gte(salesDaily.day, day(firstDay)) : undefined,
-        endDay !== undefined ? lt(salesDaily.day, day(endDay)) : undefined,
-      ),
-    );
   const edges = [
     from && firstDay !== undefined
       ? and(gte(games.createdAt, from), lt(games.createdAt, new Date(firstDay)))
@@ -326,7 +323,23 @@ async function rollupTotals(
       ? and(gte(games.createdAt, new Date(endDay)), lt(games.createdAt, toExclusive))
       : undefined,
   ].filter((edge) => edge !== undefined);
-  const partial = edges.length > 0 ? await rawTotals(db, and(scope, or(...edges))) : { total: 0, commission: 0n };
+  // Two independent reads of disjoint time ranges, side by side.
+  const [[whole], partial] = await Promise.all([
+    db
+      .select({
+        total: sql<string>`COALESCE(sum(${salesDaily.games}), 0)::text`,
+        commission: sum(salesDaily.commission),
+      })
+      .from(salesDaily)
+      .where(
+        and(
+          superagentId === undefined ? undefined : eq(salesDaily.superagentId, superagentId),
+          firstDay !== undefined ? gte(salesDaily.day, day(firstDay)) : undefined,
+          endDay !== undefined ? lt(salesDaily.day, day(endDay)) : undefined,
+        ),
+      ),
+    edges.length > 0 ? rawTotals(db, and(scope, or(...edges))) : { total: 0, commission: 0n },
+  ]);
   return {
     total: Number(whole?.total ?? 0) + partial.total,
     commission: BigInt(whole?.commission ?? 0) + partial.commission,
@@ -334,22 +347,22 @@ async function rollupTotals(
 }
 
 /**
- * The ids of one page, newest first, read from an index alone. Past the middle of the set the
- * page is read from the oldest end instead, so the last page costs what the first does.
+ * The ids of one page, newest first, read from an index alone (a subquery of the page's own
+ * statement). Past the middle of the set the page is read from the oldest end instead, so the
+ * last page costs what the first does.
  */
-async function pageIds(db: Db, where: SQL | undefined, page: { limit: number; offset: number }, total: number) {
+function pageIds(db: Db, where: SQL | undefined, page: { limit: number; offset: number }, total: number) {
   const take = Math.min(page.limit, total - page.offset);
-  if (take <= 0) return [];
+  if (take <= 0) return undefined;
   const after = total - page.offset - take;
   const reverse = after < page.offset;
-  const rows = await db
+  return db
     .select({ id: games.id })
     .from(games)
     .where(where)
     .orderBy(...(reverse ? [asc(games.createdAt), asc(games.id)] : [desc(games.createdAt), desc(games.id)]))
     .limit(take)
     .offset(reverse ? after : page.offset);
-  return rows.map((row) => row.id);
 }
 
 /**
@@ -360,7 +373,7 @@ export async function listSales(db: Db, caller: Caller, scope: SalesScope, query
   // The games themselves must be the caller's by the hierarchy recorded with them (as getSale
   // judges them): after a player moves, the new parent must not list games played under the old one.
   const conditions: (SQL | undefined)[] = [readableBy(caller)];
-  if (scope.role !== 'all') conditions.push(await resolveOwner(db, caller, scope.role, scope.id));
+  if (scope.role !== 'all') conditions.push(ownedBy(scope.role, scope.id));
   if (query.agentId !== undefined) conditions.push(eq(games.parentId, query.agentId));
   if (query.userId !== undefined) conditions.push(eq(games.userId, query.userId));
   const from = query.from ? new Date(query.from) : undefined;
@@ -373,18 +386,23 @@ export async function listSales(db: Db, caller: Caller, scope: SalesScope, query
 
   // A superagent's games or everyone's, narrowed only by dates: the set the rollup describes.
   const wholeSuperagent = query.agentId === undefined && query.userId === undefined;
-  const totals =
+  const counting =
     wholeSuperagent && scope.role === 'superagent'
-      ? await rollupTotals(db, scope.id, from, toExclusive)
+      ? rollupTotals(db, scope.id, from, toExclusive)
       : wholeSuperagent && scope.role === 'all' && caller.role === 'admin'
-        ? await rollupTotals(db, undefined, from, toExclusive)
-        : await rawTotals(db, where);
+        ? rollupTotals(db, undefined, from, toExclusive)
+        : rawTotals(db, where);
+  // The owner check and the totals are independent reads, side by side; nothing is answered
+  // before the check has passed.
+  const [, totals] = await Promise.all([
+    scope.role === 'all' ? undefined : checkOwner(db, caller, scope.role, scope.id),
+    counting,
+  ]);
 
-  const ids = await pageIds(db, where, query, totals.total);
-  const rows =
-    ids.length > 0
-      ? await selectSales(db).where(inArray(games.id, ids)).orderBy(desc(games.createdAt), desc(games.id))
-      : [];
+  const ids = pageIds(db, where, query, totals.total);
+  const rows = ids
+    ? await selectSales(db).where(inArray(games.id, ids)).orderBy(desc(games.createdAt), desc(games.id))
+    : [];
   return { items: rows.map(toSale), total: totals.total, totalCommission: formatCents(totals.commission) };
 }
 

@@ -9,7 +9,7 @@ import type { CreateUserInput, PublicUser, UpdateUserInput, User } from '@lot/do
 import type { Db, Tx } from '../../db/client.ts';
 import { containsPattern } from '../../db/sql.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
-import { balances, userLogos, users } from '../../db/schema.ts';
+import { balances, userCounts, userLogos, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { processLogo } from './logo.ts';
 import { findInScope, findLiveUserByUsername, scopeCondition, type UserRow } from './users.repository.ts';
@@ -115,6 +115,33 @@ export type ListUsersFilter = {
 };
 
 /**
+ * How many users a list holds. Every live user of a role or status (an admin's unfiltered list)
+ * comes from the kept counts; any narrower list is counted.
+ */
+async function countUsers(
+  db: Db,
+  everyLiveUser: boolean,
+  filter: Pick<ListUsersFilter, 'role' | 'status'>,
+  where: SQL | undefined,
+): Promise<number> {
+  const [row] = everyLiveUser
+    ? await db
+        .select({ total: sql<number>`COALESCE(sum(${userCounts.users}), 0)::int` })
+        .from(userCounts)
+        .where(
+          and(
+            filter.role ? eq(userCounts.role, filter.role) : undefined,
+            filter.status ? eq(userCounts.status, filter.status) : undefined,
+          ),
+        )
+    : await db
+        .select({ total: sql<number>`count(*)::int` })
+        .from(users)
+        .where(where);
+  return row?.total ?? 0;
+}
+
+/**
  * Users the caller may see. Plain users see only other active users, and only their public
  * fields: enough to choose a transfer receiver.
  */
@@ -145,10 +172,12 @@ export async function listUsers(
     conditions.push(sql`(${users.username} ILIKE ${pattern} OR ${users.fullName} ILIKE ${pattern})`);
   }
   const where = and(...conditions);
-  const [{ total } = { total: 0 }] = await db
-    .select({ total: sql<number>`count(*)::int` })
-    .from(users)
-    .where(where);
+  const total = await countUsers(
+    db,
+    caller.role === 'admin' && filter.parentId === undefined && !filter.search,
+    filter,
+    where,
+  );
   if (caller.role === 'user') {
     const items = await db
       .select({
