@@ -8,8 +8,8 @@ import { useCurrentUser } from '../../../lib/auth.tsx';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { useScopedUsers } from '../api/get-scoped-users.ts';
 import { DeleteUserModal } from './delete-user-modal.tsx';
-import { FORM_CONFIG, type FormKind } from './hierarchy-form-config.ts';
-import { UserFormModal } from './hierarchy-user-form-modal.tsx';
+import { UserFormModal } from './user-form-modal.tsx';
+import { USER_FORMS, type HierarchyFormKind } from './user-form-rules.ts';
 import { UsersTable } from './users-table.tsx';
 
 const PAGE_SIZE = 10;
@@ -34,13 +34,13 @@ export function HierarchyUsersScreen({
   title,
   onTransfer,
 }: {
-  kind: FormKind;
+  kind: HierarchyFormKind;
   title: string;
   onTransfer: (user: User) => void;
 }) {
-  const config = FORM_CONFIG[kind];
+  const rules = USER_FORMS[kind];
   const me = useCurrentUser();
-  const users = useScopedUsers(config.role);
+  const users = useScopedUsers(rules.role);
   const [filter, setFilter] = useState<UsersFilter>('all');
   const [search, setSearch] = useState('');
   const debouncedSearch = useDebouncedValue(search.trim().toLowerCase(), 300);
@@ -87,7 +87,7 @@ export function HierarchyUsersScreen({
               />
               <input
                 type="search"
-                aria-label={`Search ${config.role === 'agent' ? 'agents' : 'users'}`}
+                aria-label={`Search ${rules.role === 'agent' ? 'agents' : 'users'}`}
                 placeholder="Search by username or name"
                 value={search}
                 onChange={(event) => setSearch(event.target.value)}
@@ -96,7 +96,7 @@ export function HierarchyUsersScreen({
             </div>
             <Button onClick={() => setDialog({ kind: 'form', user: null })}>
               <Plus className="h-4 w-4" aria-hidden="true" />
-              Add {config.noun}
+              {rules.addLabel}
             </Button>
           </div>
         }
@@ -122,7 +122,7 @@ export function HierarchyUsersScreen({
           <Spinner />
         ) : users.isError ? (
           <ErrorPanel
-            message={config.role === 'agent' ? 'Failed to fetch agents' : 'Failed to fetch users'}
+            message={rules.role === 'agent' ? 'Failed to fetch agents' : 'Failed to fetch users'}
             onRetry={() => void users.refetch()}
           />
         ) : (
@@ -141,14 +141,14 @@ export function HierarchyUsersScreen({
       </Card>
 
       <UserFormModal
-        kind={kind}
+        rules={rules}
         open={dialog?.kind === 'form'}
         user={dialog?.kind === 'form' ? dialog.user : null}
         onClose={close}
       />
       <DeleteUserModal
         user={dialog?.kind === 'delete' ? dialog.user : null}
-        fallback={config.role === 'agent' ? 'Failed to delete agent' : 'Failed to delete user'}
+        fallback={rules.role === 'agent' ? 'Failed to delete agent' : 'Failed to delete user'}
         onClose={close}
       />
     </div>

@@ -7,9 +7,10 @@ import { Card, ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
 import { USERS_PAGE_SIZE, useUsersByRole } from '../api/get-users-by-role.ts';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { DeleteUserModal } from './delete-user-modal.tsx';
-import { ROLE_CONFIG, type ManagedRole } from './role-config.ts';
+import { ROLE_CONFIG } from './role-config.ts';
 import { TopupModal } from './topup-modal.tsx';
 import { UserFormModal } from './user-form-modal.tsx';
+import type { ManagedRole } from './user-form-rules.ts';
 import { UsersTable } from './users-table.tsx';
 
 type Dialog = { kind: 'form'; user: User | null } | { kind: 'delete'; user: User } | { kind: 'topup'; user: User };
@@ -59,7 +60,7 @@ export function UsersScreen({ role }: { role: ManagedRole }) {
             </div>
             <Button onClick={() => setDialog({ kind: 'form', user: null })}>
               <Plus className="h-4 w-4" aria-hidden="true" />
-              Add New {config.noun}
+              {config.form.addLabel}
             </Button>
           </div>
         }
@@ -87,7 +88,7 @@ export function UsersScreen({ role }: { role: ManagedRole }) {
       </Card>
 
       <UserFormModal
-        role={role}
+        rules={config.form}
         open={dialog?.kind === 'form'}
         user={dialog?.kind === 'form' ? dialog.user : null}
         onClose={close}
