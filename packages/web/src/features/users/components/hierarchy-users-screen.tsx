@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
-import { Plus, Search } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import type { User } from '@lot/domain/schemas/users';
 import { Button } from '../../../components/ui/button.tsx';
+import { SearchInput } from '../../../components/ui/search-input.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { Card, ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../../lib/auth.tsx';
@@ -80,20 +81,11 @@ export function HierarchyUsersScreen({
         title={title}
         actions={
           <div className="flex w-full flex-col gap-2 sm:w-auto sm:flex-row">
-            <div className="relative sm:w-64">
-              <Search
-                className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400"
-                aria-hidden="true"
-              />
-              <input
-                type="search"
-                aria-label={`Search ${rules.role === 'agent' ? 'agents' : 'users'}`}
-                placeholder="Search by username or name"
-                value={search}
-                onChange={(event) => setSearch(event.target.value)}
-                className="block w-full rounded-lg border-0 py-2 pr-3 pl-9 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-indigo-600"
-              />
-            </div>
+            <SearchInput
+              label={`Search ${rules.role === 'agent' ? 'agents' : 'users'}`}
+              value={search}
+              onChange={setSearch}
+            />
             <Button onClick={() => setDialog({ kind: 'form', user: null })}>
               <Plus className="h-4 w-4" aria-hidden="true" />
               {rules.addLabel}
