@@ -5,3 +5,5 @@ import { decimalToCents, formatCents, formatMoney } from '@lot/domain/money';
 export const money = (amount: string | number) => formatMoney(decimalToCents(amount));
 export const amount = (value: string | number) => formatCents(decimalToCents(value));
 export const dateTime = (value: string | Date) => formatDateTime(value);
+/** A count on a dashboard: 1,234. */
+export const count = (n: number) => n.toLocaleString('en-US');

@@ -1,4 +1,4 @@
-import { HierarchyUsers } from './hierarchy-users.tsx';
+import { HierarchyUsers } from '../shared/hierarchy-users.tsx';
 
 /** Spec screen 14: the agent's direct users; new ones get the agent as parent. */
 export function AgentUsersRoute() {

@@ -1,4 +1,4 @@
-import { HierarchyUsers } from './hierarchy-users.tsx';
+import { HierarchyUsers } from '../shared/hierarchy-users.tsx';
 
 /** Spec screen 10: the super agent's own agents (the server forces their parent to the super agent). */
 export function SuperagentAgentsRoute() {

@@ -1,4 +1,4 @@
-import { HierarchyUsers } from './hierarchy-users.tsx';
+import { HierarchyUsers } from '../shared/hierarchy-users.tsx';
 
 /** Spec screen 11: the super agent's direct users and its agents' users. */
 export function SuperagentUsersRoute() {
