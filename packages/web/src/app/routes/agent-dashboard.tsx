@@ -1,8 +1,7 @@
 import { ArrowLeftRight, ListOrdered, UserCheck, UserCircle, Users, WalletCards } from 'lucide-react';
 import { decimalToCents, formatMoney } from '@lot/domain/money';
-import { DashboardWelcome, StatGrid } from '../../components/ui/dashboard.tsx';
 import type { LinkItem } from '../../components/ui/link-list.tsx';
-import { queryValue } from '../../components/ui/panels.tsx';
+import { PageHeading, queryValue, StatGrid } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count } from '../../lib/format.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
@@ -25,7 +24,7 @@ export function AgentDashboardRoute() {
 
   return (
     <div className="space-y-6">
-      <DashboardWelcome name={me.fullName}>Here is what is happening with your users today.</DashboardWelcome>
+      <PageHeading title={`Welcome back, ${me.fullName}`}>Here is what is happening with your users today.</PageHeading>
 
       <StatGrid
         stats={[

@@ -1,7 +1,6 @@
 import { ArrowLeftRight, UserCircle, UserCheck, Users, UsersRound } from 'lucide-react';
-import { DashboardWelcome, StatGrid } from '../../components/ui/dashboard.tsx';
 import type { LinkItem } from '../../components/ui/link-list.tsx';
-import { queryValue } from '../../components/ui/panels.tsx';
+import { PageHeading, queryValue, StatGrid } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count } from '../../lib/format.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
@@ -23,7 +22,9 @@ export function SuperagentDashboardRoute() {
 
   return (
     <div className="space-y-6">
-      <DashboardWelcome name={me.fullName}>Your agents, your users and your money at a glance.</DashboardWelcome>
+      <PageHeading title={`Welcome back, ${me.fullName}`}>
+        Your agents, your users and your money at a glance.
+      </PageHeading>
 
       <StatGrid
         stats={[

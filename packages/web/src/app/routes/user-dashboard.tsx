@@ -11,9 +11,8 @@ import {
 } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
-import { DashboardWelcome, StatGrid } from '../../components/ui/dashboard.tsx';
 import type { LinkItem } from '../../components/ui/link-list.tsx';
-import { queryValue } from '../../components/ui/panels.tsx';
+import { PageHeading, queryValue, StatGrid } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count, money } from '../../lib/format.ts';
 import { useBalance } from '../../features/transactions/api/get-balance.ts';
@@ -43,9 +42,9 @@ export function UserDashboardRoute() {
 
   return (
     <div className="space-y-6">
-      <DashboardWelcome name={me.fullName}>
+      <PageHeading title={`Welcome back, ${me.fullName}`}>
         {me.shopName ? `${me.shopName}: your` : 'Your'} balance, your money moves and your game.
-      </DashboardWelcome>
+      </PageHeading>
 
       <StatGrid
         stats={[

@@ -1,7 +1,6 @@
 import { Wallet } from 'lucide-react';
-import type { Stat } from '../../components/ui/dashboard.tsx';
 import { LinkList, type LinkItem } from '../../components/ui/link-list.tsx';
-import { Card, queryValue } from '../../components/ui/panels.tsx';
+import { Card, queryValue, type Stat } from '../../components/ui/panels.tsx';
 import { money } from '../../lib/format.ts';
 import { useBalance } from '../../features/transactions/api/get-balance.ts';
 import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
