@@ -1,9 +1,8 @@
 import { useState } from 'react';
-import { RotateCcw } from 'lucide-react';
 import { dayRange } from '@lot/domain/dates';
-import { Button } from '../../components/ui/button.tsx';
-import { Card } from '../../components/ui/panels.tsx';
+import { Card, PageHeading } from '../../components/ui/panels.tsx';
 import { useAdminSales, type SalesOwner } from '../../features/sales-history/api/get-admin-sales.ts';
+import { FiltersCard } from '../../features/sales-history/components/filters-card.tsx';
 import { DateRangeFilter, type DateRange } from '../../features/sales-history/components/date-range-filter.tsx';
 import { PickerSelect } from '../../features/sales-history/components/picker-select.tsx';
 import { SalesResults } from '../../features/sales-history/components/sales-results.tsx';
@@ -41,54 +40,41 @@ export function AdminSalesHistoryRoute() {
 
   return (
     <div className="space-y-6">
-      <div>
-        <h2 className="text-2xl font-bold tracking-tight text-slate-900">Sales History</h2>
-        <p className="mt-1 text-sm text-slate-500">Every game played, narrowed by super agent, agent, user and date.</p>
-      </div>
+      <PageHeading title="Sales History">Every game played, narrowed by super agent, agent, user and date.</PageHeading>
 
-      <Card
-        title="Filters"
-        actions={
-          <Button
-            variant="secondary"
-            disabled={!filtered}
-            onClick={() => {
-              setScope(NO_SCOPE);
-              setDates(NO_DATES);
-            }}
-          >
-            <RotateCcw className="h-4 w-4" aria-hidden="true" />
-            Reset All Filters
-          </Button>
-        }
+      <FiltersCard
+        canReset={filtered}
+        onReset={() => {
+          setScope(NO_SCOPE);
+          setDates(NO_DATES);
+        }}
+        pickerFailed={options.isError}
+        gridClassName="lg:grid-cols-5"
       >
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
-          {/* Choosing a level clears the ones below it: they may not belong to the new choice. */}
-          <PickerSelect
-            label="Super Agent"
-            allLabel="All Super Agents"
-            users={options.superagents}
-            value={scope.superagentId}
-            onChange={(superagentId) => setScope({ superagentId, agentId: null, userId: null })}
-          />
-          <PickerSelect
-            label="Agent"
-            allLabel="All Agents"
-            users={options.agents}
-            value={scope.agentId}
-            onChange={(agentId) => setScope({ ...scope, agentId, userId: null })}
-          />
-          <PickerSelect
-            label="User"
-            allLabel="All Users"
-            users={options.users}
-            value={scope.userId}
-            onChange={(userId) => setScope({ ...scope, userId })}
-          />
-          <DateRangeFilter value={dates} onChange={setDates} />
-        </div>
-        {options.isError && <p className="mt-3 text-sm text-rose-600">Failed to fetch users</p>}
-      </Card>
+        {/* Choosing a level clears the ones below it: they may not belong to the new choice. */}
+        <PickerSelect
+          label="Super Agent"
+          allLabel="All Super Agents"
+          users={options.superagents}
+          value={scope.superagentId}
+          onChange={(superagentId) => setScope({ superagentId, agentId: null, userId: null })}
+        />
+        <PickerSelect
+          label="Agent"
+          allLabel="All Agents"
+          users={options.agents}
+          value={scope.agentId}
+          onChange={(agentId) => setScope({ ...scope, agentId, userId: null })}
+        />
+        <PickerSelect
+          label="User"
+          allLabel="All Users"
+          users={options.users}
+          value={scope.userId}
+          onChange={(userId) => setScope({ ...scope, userId })}
+        />
+        <DateRangeFilter value={dates} onChange={setDates} />
+      </FiltersCard>
 
       <SalesTotals totalGames={sales.data?.total} totalCommission={sales.data?.totalCommission} />
 

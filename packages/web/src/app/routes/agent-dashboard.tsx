@@ -1,12 +1,11 @@
-import { ArrowLeftRight, ListOrdered, UserCheck, UserCircle, Users, Wallet, WalletCards } from 'lucide-react';
+import { ArrowLeftRight, ListOrdered, UserCheck, UserCircle, Users, WalletCards } from 'lucide-react';
 import { decimalToCents, formatMoney } from '@lot/domain/money';
-import { LinkList, type LinkItem } from '../../components/ui/link-list.tsx';
-import { Card, queryValue, StatCard } from '../../components/ui/panels.tsx';
+import type { LinkItem } from '../../components/ui/link-list.tsx';
+import { PageHeading, queryValue, StatGrid } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
-import { count, money } from '../../lib/format.ts';
+import { count } from '../../lib/format.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
-import { useBalance } from '../../features/transactions/api/get-balance.ts';
-import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
+import { RecentTransactionsAndLinks, useBalanceStat } from '../shared/dashboard.tsx';
 
 const QUICK_ACTIONS: LinkItem[] = [
   { to: '/agent/users', label: 'Go to Users', icon: Users },
@@ -18,60 +17,45 @@ const QUICK_ACTIONS: LinkItem[] = [
 /** Spec screen 13: a welcome, My Balance, Users, Active Users, Users Balance, the 5 latest transactions, Quick Actions. */
 export function AgentDashboardRoute() {
   const me = useCurrentUser();
-  const balance = useBalance();
+  const balance = useBalanceStat();
   const scoped = useScopedUsers('user');
   // Spec section 6: an agent's users are those whose parent is the agent.
   const users = { ...scoped, data: scoped.data?.filter((user) => user.parentId === me.id) };
 
   return (
     <div className="space-y-6">
-      <div>
-        <h2 className="text-2xl font-bold tracking-tight text-slate-900">Welcome back, {me.fullName}</h2>
-        <p className="mt-1 text-sm text-slate-500">Here is what is happening with your users today.</p>
-      </div>
+      <PageHeading title={`Welcome back, ${me.fullName}`}>Here is what is happening with your users today.</PageHeading>
 
-      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <div data-testid="stat-balance">
-          <StatCard
-            label="My Balance"
-            value={queryValue(balance, 'Failed to fetch balance', (data) => money(data.amount))}
-            icon={<Wallet className="h-5 w-5" aria-hidden="true" />}
-          />
-        </div>
-        <div data-testid="stat-users">
-          <StatCard
-            label="Users"
-            value={queryValue(users, 'Failed to fetch users', (data) => count(data.length))}
-            icon={<Users className="h-5 w-5" aria-hidden="true" />}
-          />
-        </div>
-        <div data-testid="stat-active-users">
-          <StatCard
-            label="Active Users"
-            value={queryValue(users, 'Failed to fetch users', (data) =>
+      <StatGrid
+        stats={[
+          balance,
+          {
+            testId: 'stat-users',
+            label: 'Users',
+            value: queryValue(users, 'Failed to fetch users', (data) => count(data.length)),
+            icon: Users,
+          },
+          {
+            testId: 'stat-active-users',
+            label: 'Active Users',
+            value: queryValue(users, 'Failed to fetch users', (data) =>
               count(data.filter((user) => user.status === 'active').length),
-            )}
-            icon={<UserCheck className="h-5 w-5" aria-hidden="true" />}
-          />
-        </div>
-        <div data-testid="stat-users-balance">
-          <StatCard
-            label="Users Balance"
-            value={queryValue(users, 'Failed to fetch users', (data) =>
+            ),
+            icon: UserCheck,
+          },
+          {
+            testId: 'stat-users-balance',
+            label: 'Users Balance',
+            value: queryValue(users, 'Failed to fetch users', (data) =>
               // Summed in integer cents: money is never added in floating point.
               formatMoney(data.reduce((sum, user) => sum + decimalToCents(user.balance.amount), 0)),
-            )}
-            icon={<WalletCards className="h-5 w-5" aria-hidden="true" />}
-          />
-        </div>
-      </div>
+            ),
+            icon: WalletCards,
+          },
+        ]}
+      />
 
-      <div className="grid items-start gap-6 2xl:grid-cols-3">
-        <RecentTransactionsCard viewAllTo="/transactions" className="2xl:col-span-2" />
-        <Card title="Quick Actions">
-          <LinkList links={QUICK_ACTIONS} />
-        </Card>
-      </div>
+      <RecentTransactionsAndLinks title="Quick Actions" links={QUICK_ACTIONS} />
     </div>
   );
 }

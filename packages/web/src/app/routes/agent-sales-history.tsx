@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import { RotateCcw } from 'lucide-react';
 import { dayRange } from '@lot/domain/dates';
-import { Button } from '../../components/ui/button.tsx';
-import { Card } from '../../components/ui/panels.tsx';
+import { Card, PageHeading } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { useAgentSales } from '../../features/sales-history/api/get-agent-sales.ts';
 import { useUsersByRole } from '../../features/sales-history/api/get-users-by-role.ts';
+import { FiltersCard } from '../../features/sales-history/components/filters-card.tsx';
 import { DateRangeFilter, type DateRange } from '../../features/sales-history/components/date-range-filter.tsx';
 import { PickerSelect } from '../../features/sales-history/components/picker-select.tsx';
 import { SalesResults } from '../../features/sales-history/components/sales-results.tsx';
@@ -33,41 +32,28 @@ export function AgentSalesHistoryRoute() {
 
   return (
     <div className="space-y-6">
-      <div>
-        <h2 className="text-2xl font-bold tracking-tight text-slate-900">Sales History</h2>
-        <p className="mt-1 text-sm text-slate-500">Every game your users played, narrowed by user and date.</p>
-      </div>
+      <PageHeading title="Sales History">Every game your users played, narrowed by user and date.</PageHeading>
 
-      <Card
-        title="Filters"
-        actions={
-          <Button
-            variant="secondary"
-            disabled={!filtered}
-            onClick={() => {
-              setUserId(null);
-              setDates(NO_DATES);
-            }}
-          >
-            <RotateCcw className="h-4 w-4" aria-hidden="true" />
-            Reset All Filters
-          </Button>
-        }
+      <FiltersCard
+        canReset={filtered}
+        onReset={() => {
+          setUserId(null);
+          setDates(NO_DATES);
+        }}
+        pickerFailed={users.isError}
+        gridClassName="lg:grid-cols-3"
       >
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          <div className="sm:col-span-2 lg:col-span-1">
-            <PickerSelect
-              label="User"
-              allLabel="All Users"
-              users={users.data ?? []}
-              value={userId}
-              onChange={setUserId}
-            />
-          </div>
-          <DateRangeFilter value={dates} onChange={setDates} />
+        <div className="sm:col-span-2 lg:col-span-1">
+          <PickerSelect
+            label="User"
+            allLabel="All Users"
+            users={users.data ?? []}
+            value={userId}
+            onChange={setUserId}
+          />
         </div>
-        {users.isError && <p className="mt-3 text-sm text-rose-600">Failed to fetch users</p>}
-      </Card>
+        <DateRangeFilter value={dates} onChange={setDates} />
+      </FiltersCard>
 
       <SalesTotals totalGames={sales.data?.total} totalCommission={sales.data?.totalCommission} />
 

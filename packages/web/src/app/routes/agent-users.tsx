@@ -1,23 +1,6 @@
-import { useState } from 'react';
-import type { User } from '@lot/domain/schemas/users';
-import { useRefreshUsers } from '../../features/users/api/get-scoped-users.ts';
-import { HierarchyUsersScreen } from '../../features/users/components/hierarchy-users-screen.tsx';
-import { TransferModal } from '../../features/transactions/components/transfer-modal.tsx';
+import { HierarchyUsers } from '../shared/hierarchy-users.tsx';
 
-/** Spec screen 14: the agent's direct users; new ones get the agent as parent. Transfer opens the shared Transfer Funds dialog with the row's person chosen. */
+/** Spec screen 14: the agent's direct users; new ones get the agent as parent. */
 export function AgentUsersRoute() {
-  const [receiver, setReceiver] = useState<User | null>(null);
-  const refreshUsers = useRefreshUsers();
-  return (
-    <>
-      <HierarchyUsersScreen kind="agent-user" title="Users Management" onTransfer={setReceiver} />
-      <TransferModal
-        open={receiver !== null}
-        receiver={receiver}
-        onClose={() => setReceiver(null)}
-        // The row's balance changed: reload the list.
-        onTransferred={() => void refreshUsers()}
-      />
-    </>
-  );
+  return <HierarchyUsers kind="agent-user" title="Users Management" />;
 }

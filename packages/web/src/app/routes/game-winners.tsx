@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { ArrowLeft, SearchX } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { MESSAGES } from '@lot/domain/messages';
-import { Card, ErrorPanel, Spinner } from '../../components/ui/panels.tsx';
+import { Card, ErrorPanel, PageHeading, Spinner } from '../../components/ui/panels.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { dateTime } from '../../lib/format.ts';
 import { useSale } from '../../features/sales-history/api/get-sale.ts';
@@ -71,12 +71,9 @@ export function GameWinnersRoute() {
     const data = game.data;
     body = (
       <>
-        <div>
-          <h2 className="text-2xl font-bold tracking-tight text-slate-900">Game #{data.id}</h2>
-          <p className="mt-1 text-sm text-slate-500">
-            Played <time dateTime={data.createdAt}>{dateTime(data.createdAt)}</time>
-          </p>
-        </div>
+        <PageHeading title={`Game #${data.id}`}>
+          Played <time dateTime={data.createdAt}>{dateTime(data.createdAt)}</time>
+        </PageHeading>
         <GameSummary game={data} />
         <Card title="Winners">
           <GameWinners winners={data.winners} />

@@ -1,4 +1,4 @@
-import { Card, ErrorPanel, Spinner } from '../../components/ui/panels.tsx';
+import { Card, ErrorPanel, PageHeading, Spinner } from '../../components/ui/panels.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { useProfile } from '../../features/profile/api/get-profile.ts';
@@ -22,12 +22,7 @@ export function ProfileRoute() {
 
   return (
     <div className="space-y-6">
-      <div>
-        <h2 className="text-2xl font-bold tracking-tight text-slate-900">My Profile</h2>
-        <p className="mt-1 text-sm text-slate-500">
-          Your name and shop as others see them, your logo and your password.
-        </p>
-      </div>
+      <PageHeading title="My Profile">Your name and shop as others see them, your logo and your password.</PageHeading>
       {/* Phone: who you are, the form, the password. Wide: the first and last stacked beside the form. */}
       <div className="grid items-start gap-6 lg:grid-cols-3 lg:grid-rows-[auto_1fr]">
         <div className="lg:col-start-1 lg:row-start-1">

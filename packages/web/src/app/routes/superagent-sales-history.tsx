@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import { RotateCcw } from 'lucide-react';
 import { dayRange } from '@lot/domain/dates';
-import { Button } from '../../components/ui/button.tsx';
 import { SelectField } from '../../components/ui/field.tsx';
-import { Card } from '../../components/ui/panels.tsx';
+import { Card, PageHeading } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { useUsersByRole } from '../../features/sales-history/api/get-users-by-role.ts';
 import { useSuperagentSales } from '../../features/sales-history/api/get-superagent-sales.ts';
+import { FiltersCard } from '../../features/sales-history/components/filters-card.tsx';
 import { DateRangeFilter, type DateRange } from '../../features/sales-history/components/date-range-filter.tsx';
 import { PickerSelect } from '../../features/sales-history/components/picker-select.tsx';
 import { SalesResults } from '../../features/sales-history/components/sales-results.tsx';
@@ -47,61 +46,48 @@ export function SuperagentSalesHistoryRoute() {
 
   return (
     <div className="space-y-6">
-      <div>
-        <h2 className="text-2xl font-bold tracking-tight text-slate-900">Sales History</h2>
-        <p className="mt-1 text-sm text-slate-500">Every game played under you, narrowed by agent, user and date.</p>
-      </div>
+      <PageHeading title="Sales History">Every game played under you, narrowed by agent, user and date.</PageHeading>
 
-      <Card
-        title="Filters"
-        actions={
-          <Button
-            variant="secondary"
-            disabled={!filtered && filter.type === 'all'}
-            onClick={() => {
-              setFilter(NO_FILTER);
-              setDates(NO_DATES);
-            }}
-          >
-            <RotateCcw className="h-4 w-4" aria-hidden="true" />
-            Reset All Filters
-          </Button>
-        }
+      <FiltersCard
+        canReset={filtered || filter.type !== 'all'}
+        onReset={() => {
+          setFilter(NO_FILTER);
+          setDates(NO_DATES);
+        }}
+        pickerFailed={filter.type !== 'all' && picker.isError}
+        gridClassName="lg:grid-cols-4"
       >
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <SelectField
-            label="Filter Type"
-            value={filter.type}
-            onChange={(event) => setFilter({ type: event.target.value as FilterType, id: null })}
-          >
-            {FILTER_TYPES.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </SelectField>
-          {filter.type === 'all' ? (
-            <PickerSelect
-              label="Agent or User"
-              allLabel="All Sales"
-              users={[]}
-              value={null}
-              onChange={() => {}}
-              disabled
-            />
-          ) : (
-            <PickerSelect
-              label={filter.type === 'agent' ? 'Agent' : 'User'}
-              allLabel={filter.type === 'agent' ? 'All Agents' : 'All Users'}
-              users={picker.data ?? []}
-              value={filter.id}
-              onChange={(id) => setFilter({ ...filter, id })}
-            />
-          )}
-          <DateRangeFilter value={dates} onChange={setDates} />
-        </div>
-        {filter.type !== 'all' && picker.isError && <p className="mt-3 text-sm text-rose-600">Failed to fetch users</p>}
-      </Card>
+        <SelectField
+          label="Filter Type"
+          value={filter.type}
+          onChange={(event) => setFilter({ type: event.target.value as FilterType, id: null })}
+        >
+          {FILTER_TYPES.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </SelectField>
+        {filter.type === 'all' ? (
+          <PickerSelect
+            label="Agent or User"
+            allLabel="All Sales"
+            users={[]}
+            value={null}
+            onChange={() => {}}
+            disabled
+          />
+        ) : (
+          <PickerSelect
+            label={filter.type === 'agent' ? 'Agent' : 'User'}
+            allLabel={filter.type === 'agent' ? 'All Agents' : 'All Users'}
+            users={picker.data ?? []}
+            value={filter.id}
+            onChange={(id) => setFilter({ ...filter, id })}
+          />
+        )}
+        <DateRangeFilter value={dates} onChange={setDates} />
+      </FiltersCard>
 
       <SalesTotals totalGames={sales.data?.total} totalCommission={sales.data?.totalCommission} />
 

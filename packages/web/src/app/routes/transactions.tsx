@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { ArrowLeftRight, Search, Wallet } from 'lucide-react';
+import { ArrowLeftRight, Wallet } from 'lucide-react';
 import { Button } from '../../components/ui/button.tsx';
+import { SearchInput } from '../../components/ui/search-input.tsx';
 import { Pagination } from '../../components/ui/pagination.tsx';
 import { Card, ErrorPanel, Spinner } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
@@ -83,20 +84,7 @@ export function TransactionsRoute() {
                 </option>
               ))}
             </select>
-            <div className="relative sm:w-64">
-              <Search
-                className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400"
-                aria-hidden="true"
-              />
-              <input
-                type="search"
-                aria-label="Search transactions"
-                placeholder="Search by username or name"
-                value={search}
-                onChange={(event) => setSearch(event.target.value)}
-                className="block w-full rounded-lg border-0 py-2 pr-3 pl-9 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 placeholder:text-slate-400 focus:ring-2 focus:ring-indigo-600"
-              />
-            </div>
+            <SearchInput label="Search transactions" value={search} onChange={setSearch} />
           </div>
         }
       >

@@ -11,15 +11,15 @@ import {
 } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
-import { LinkList, type LinkItem } from '../../components/ui/link-list.tsx';
-import { Card, queryValue, StatCard } from '../../components/ui/panels.tsx';
+import type { LinkItem } from '../../components/ui/link-list.tsx';
+import { PageHeading, queryValue, StatGrid } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count, money } from '../../lib/format.ts';
 import { useBalance } from '../../features/transactions/api/get-balance.ts';
 import { useMoneyFlow } from '../../features/transactions/api/get-money-flow.ts';
 import { useRecentTransactions } from '../../features/transactions/api/get-recent-transactions.ts';
-import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
 import { TransferModal } from '../../features/transactions/components/transfer-modal.tsx';
+import { RecentTransactionsAndLinks, useBalanceStat } from '../shared/dashboard.tsx';
 
 const QUICK_LINKS: LinkItem[] = [
   { to: '/transactions', label: 'View Transactions', icon: ListOrdered },
@@ -34,6 +34,7 @@ export function UserDashboardRoute() {
   const me = useCurrentUser();
   const [transferOpen, setTransferOpen] = useState(false);
   const balance = useBalance();
+  const balanceStat = useBalanceStat('Available to play and transfer');
   const sent = useMoneyFlow('sent');
   const received = useMoneyFlow('received');
   // The same query as the Recent Transactions card: its total is every transaction of the user.
@@ -41,51 +42,36 @@ export function UserDashboardRoute() {
 
   return (
     <div className="space-y-6">
-      <div>
-        <h2 className="text-2xl font-bold tracking-tight text-slate-900">Welcome back, {me.fullName}</h2>
-        <p className="mt-1 text-sm text-slate-500">
-          {me.shopName ? `${me.shopName}: your` : 'Your'} balance, your money moves and your game.
-        </p>
-      </div>
+      <PageHeading title={`Welcome back, ${me.fullName}`}>
+        {me.shopName ? `${me.shopName}: your` : 'Your'} balance, your money moves and your game.
+      </PageHeading>
 
-      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <div data-testid="stat-balance">
-          <StatCard
-            className="h-full"
-            label="My Balance"
-            value={queryValue(balance, 'Failed to fetch balance', (data) => money(data.amount))}
-            hint="Available to play and transfer"
-            icon={<Wallet className="h-5 w-5" aria-hidden="true" />}
-          />
-        </div>
-        <div data-testid="stat-sent">
-          <StatCard
-            className="h-full"
-            label="Total Sent"
-            value={queryValue(sent, 'Failed to fetch transactions', (data) => money(data.amount))}
-            hint={sent.data ? `${count(sent.data.count)} out: transfers and games` : undefined}
-            icon={<ArrowUpRight className="h-5 w-5" aria-hidden="true" />}
-          />
-        </div>
-        <div data-testid="stat-received">
-          <StatCard
-            className="h-full"
-            label="Total Received"
-            value={queryValue(received, 'Failed to fetch transactions', (data) => money(data.amount))}
-            hint={received.data ? `${count(received.data.count)} in: top-ups and transfers` : undefined}
-            icon={<ArrowDownLeft className="h-5 w-5" aria-hidden="true" />}
-          />
-        </div>
-        <div data-testid="stat-transactions">
-          <StatCard
-            className="h-full"
-            label="Transactions"
-            value={queryValue(recent, 'Failed to fetch transactions', (data) => count(data.total))}
-            hint="Every money move of yours"
-            icon={<ArrowLeftRight className="h-5 w-5" aria-hidden="true" />}
-          />
-        </div>
-      </div>
+      <StatGrid
+        stats={[
+          balanceStat,
+          {
+            testId: 'stat-sent',
+            label: 'Total Sent',
+            value: queryValue(sent, 'Failed to fetch transactions', (data) => money(data.amount)),
+            hint: sent.data ? `${count(sent.data.count)} out: transfers and games` : undefined,
+            icon: ArrowUpRight,
+          },
+          {
+            testId: 'stat-received',
+            label: 'Total Received',
+            value: queryValue(received, 'Failed to fetch transactions', (data) => money(data.amount)),
+            hint: received.data ? `${count(received.data.count)} in: top-ups and transfers` : undefined,
+            icon: ArrowDownLeft,
+          },
+          {
+            testId: 'stat-transactions',
+            label: 'Transactions',
+            value: queryValue(recent, 'Failed to fetch transactions', (data) => count(data.total)),
+            hint: 'Every money move of yours',
+            icon: ArrowLeftRight,
+          },
+        ]}
+      />
 
       <div className="grid gap-6 lg:grid-cols-2">
         <section
@@ -143,12 +129,11 @@ export function UserDashboardRoute() {
         </section>
       </div>
 
-      <div className="grid items-start gap-6 2xl:grid-cols-3">
-        <RecentTransactionsCard viewAllTo="/transactions" className="2xl:col-span-2" />
-        <Card title="Quick Links">
-          <LinkList links={QUICK_LINKS} className="sm:grid-cols-2 2xl:grid-cols-1" />
-        </Card>
-      </div>
+      <RecentTransactionsAndLinks
+        title="Quick Links"
+        links={QUICK_LINKS}
+        linksClassName="sm:grid-cols-2 2xl:grid-cols-1"
+      />
 
       <TransferModal open={transferOpen} onClose={() => setTransferOpen(false)} />
     </div>

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Dices, RotateCcw, Trophy } from 'lucide-react';
+import { Dices, Trophy } from 'lucide-react';
 import { Link } from 'react-router';
 import { dayRange } from '@lot/domain/dates';
-import { Button } from '../../components/ui/button.tsx';
-import { Card } from '../../components/ui/panels.tsx';
+import { Card, PageHeading } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { useUserSales } from '../../features/sales-history/api/get-user-sales.ts';
+import { FiltersCard } from '../../features/sales-history/components/filters-card.tsx';
 import { DateRangeFilter, type DateRange } from '../../features/sales-history/components/date-range-filter.tsx';
 import { SalesResults } from '../../features/sales-history/components/sales-results.tsx';
 import { SalesTotals } from '../../features/sales-history/components/sales-totals.tsx';
@@ -52,24 +52,11 @@ export function UserSalesHistoryRoute() {
 
   return (
     <div className="space-y-6">
-      <div>
-        <h2 className="text-2xl font-bold tracking-tight text-slate-900">Game History</h2>
-        <p className="mt-1 text-sm text-slate-500">Every game you ran, with its prizes, commission and winners.</p>
-      </div>
+      <PageHeading title="Game History">Every game you ran, with its prizes, commission and winners.</PageHeading>
 
-      <Card
-        title="Filters"
-        actions={
-          <Button variant="secondary" disabled={!filtered} onClick={() => setDates(NO_DATES)}>
-            <RotateCcw className="h-4 w-4" aria-hidden="true" />
-            Reset All Filters
-          </Button>
-        }
-      >
-        <div className="grid gap-4 sm:grid-cols-2 lg:max-w-2xl">
-          <DateRangeFilter value={dates} onChange={setDates} />
-        </div>
-      </Card>
+      <FiltersCard canReset={filtered} onReset={() => setDates(NO_DATES)} gridClassName="lg:max-w-2xl">
+        <DateRangeFilter value={dates} onChange={setDates} />
+      </FiltersCard>
 
       <SalesTotals totalGames={sales.data?.total} totalCommission={sales.data?.totalCommission} />
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { AlertTriangle, Inbox, Loader2 } from 'lucide-react';
+import { AlertTriangle, Inbox, Loader2, type LucideIcon } from 'lucide-react';
 import { Button } from './button.tsx';
 
 export function Spinner({ label = 'Loading...' }: { label?: string }) {
@@ -44,6 +44,16 @@ export function EmptyState({ message, children }: { message: string; children?: 
       <Inbox className="h-8 w-8 text-slate-300" aria-hidden="true" />
       <p>{message}</p>
       {children}
+    </div>
+  );
+}
+
+/** A screen's title and the line under it that says what the screen is for. */
+export function PageHeading({ title, children }: { title: ReactNode; children: ReactNode }) {
+  return (
+    <div>
+      <h2 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h2>
+      <p className="mt-1 text-sm text-slate-500">{children}</p>
     </div>
   );
 }
@@ -105,4 +115,26 @@ export function queryValue<T>(
 ): ReactNode {
   if (query.isError) return <span className="text-base text-rose-600">{failure}</span>;
   return query.data === undefined ? '…' : show(query.data);
+}
+
+export type Stat = {
+  /** The card's test id ('stat-balance'). */
+  testId: string;
+  label: string;
+  value: ReactNode;
+  hint?: ReactNode;
+  icon: LucideIcon;
+};
+
+/** A dashboard's figures: one column on a phone, two on a tablet, four on a wide screen; equal heights. */
+export function StatGrid({ stats }: { stats: readonly Stat[] }) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      {stats.map(({ testId, icon: Icon, ...stat }) => (
+        <div key={testId} data-testid={testId}>
+          <StatCard className="h-full" {...stat} icon={<Icon className="h-5 w-5" aria-hidden="true" />} />
+        </div>
+      ))}
+    </div>
+  );
 }

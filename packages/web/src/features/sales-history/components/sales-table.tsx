@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react';
 import type { Sale } from '@lot/domain/schemas/sales-history';
+import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
 import { dateTime, money } from '../../../lib/format.ts';
 
 export type SalesColumn =
   'date' | 'user' | 'parent' | 'range' | 'betAmount' | 'totalPrize' | 'commission' | 'selected' | 'winners';
 
-type Column = {
+type SalesColumnSpec = {
   key: SalesColumn;
   header: string;
   /** The label on a phone card, where a third of the width is all a figure gets. */
@@ -14,7 +15,7 @@ type Column = {
   render: (sale: Sale) => ReactNode;
 };
 
-const COLUMNS: Column[] = [
+const COLUMNS: SalesColumnSpec[] = [
   {
     key: 'date',
     header: 'Date',
@@ -91,72 +92,39 @@ export function SalesTable({
   hide?: readonly SalesColumn[];
   action?: { header: string; render: (sale: Sale) => ReactNode };
 }) {
-  const columns = COLUMNS.filter((column) => !hide.includes(column.key));
-  const showUser = columns.some((column) => column.key === 'user');
+  const shown = COLUMNS.filter((column) => !hide.includes(column.key));
+  const showUser = shown.some((column) => column.key === 'user');
+  const columns: Column<Sale>[] = shown.map(({ key, header, short, numeric, render }) => ({
+    key,
+    header,
+    align: numeric ? 'right' : 'left',
+    label: HEADLINE.has(key) ? undefined : (short ?? header),
+    className: `${phoneCell(key, showUser)} ${numeric ? 'tabular-nums md:text-right' : ''} ${
+      NOWRAP.has(key) ? 'md:whitespace-nowrap' : ''
+    }`,
+    render,
+  }));
+  if (action) {
+    columns.push({
+      key: 'action',
+      header: action.header,
+      hiddenHeader: true,
+      align: 'right',
+      className: 'order-5 col-span-6 md:text-right md:whitespace-nowrap',
+      render: action.render,
+    });
+  }
   return (
-    <div className="md:overflow-x-auto md:rounded-xl md:ring-1 md:ring-slate-200">
-      <table role="table" className="block w-full text-sm md:table md:min-w-[720px]">
-        <thead role="rowgroup" className="hidden bg-slate-50 md:table-header-group">
-          <tr role="row">
-            {columns.map((column) => (
-              <th
-                key={column.key}
-                role="columnheader"
-                scope="col"
-                className={`px-2.5 py-3 align-bottom text-xs leading-tight font-semibold tracking-wide text-slate-500 uppercase ${
-                  column.numeric ? 'text-right' : 'text-left'
-                }`}
-              >
-                {column.header}
-              </th>
-            ))}
-            {action && (
-              <th role="columnheader" scope="col" className="px-2.5 py-3 text-right">
-                <span className="sr-only">{action.header}</span>
-              </th>
-            )}
-          </tr>
-        </thead>
-        <tbody
-          role="rowgroup"
-          className="block space-y-3 md:table-row-group md:space-y-0 md:divide-y md:divide-slate-100"
-        >
-          {sales.map((sale) => (
-            <tr
-              key={sale.id}
-              role="row"
-              data-testid="sale-row"
-              className="grid grid-cols-6 gap-x-3 gap-y-2 rounded-xl bg-white px-4 py-3 ring-1 ring-slate-200 md:table-row md:rounded-none md:p-0 md:ring-0 md:hover:bg-slate-50"
-            >
-              {columns.map((column) => (
-                <td
-                  key={column.key}
-                  role="cell"
-                  data-column={column.key}
-                  className={`min-w-0 md:table-cell md:px-2.5 md:py-3 ${phoneCell(column.key, showUser)} ${
-                    column.numeric ? 'tabular-nums md:text-right' : ''
-                  } ${NOWRAP.has(column.key) ? 'md:whitespace-nowrap' : ''}`}
-                >
-                  {!HEADLINE.has(column.key) && (
-                    <span className="block text-xs text-slate-400 md:hidden" aria-hidden="true">
-                      {column.short ?? column.header}
-                    </span>
-                  )}
-                  {column.render(sale)}
-                </td>
-              ))}
-              {action && (
-                <td
-                  role="cell"
-                  className="order-5 col-span-6 md:table-cell md:px-2.5 md:py-3 md:text-right md:whitespace-nowrap"
-                >
-                  {action.render(sale)}
-                </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      rows={sales}
+      columns={columns}
+      rowKey={(sale) => sale.id}
+      rowTestId="sale-row"
+      rowClassName="grid grid-cols-6 gap-x-3 gap-y-2 bg-white md:hover:bg-slate-50"
+      minWidth="md:min-w-[720px]"
+      cellClassName="md:px-2.5 md:py-3"
+      headerClassName="px-2.5 py-3 align-bottom leading-tight"
+      labels="stacked"
+    />
   );
 }

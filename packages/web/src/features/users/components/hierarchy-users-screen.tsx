@@ -1,15 +1,16 @@
 import { useMemo, useState } from 'react';
-import { Plus, Search } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import type { User } from '@lot/domain/schemas/users';
 import { Button } from '../../../components/ui/button.tsx';
+import { SearchInput } from '../../../components/ui/search-input.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { Card, ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../../lib/auth.tsx';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { useScopedUsers } from '../api/get-scoped-users.ts';
 import { DeleteUserModal } from './delete-user-modal.tsx';
-import { FORM_CONFIG, type FormKind } from './hierarchy-form-config.ts';
-import { UserFormModal } from './hierarchy-user-form-modal.tsx';
+import { UserFormModal } from './user-form-modal.tsx';
+import { USER_FORMS, type HierarchyFormKind } from './user-form-rules.ts';
 import { UsersTable } from './users-table.tsx';
 
 const PAGE_SIZE = 10;
@@ -34,13 +35,13 @@ export function HierarchyUsersScreen({
   title,
   onTransfer,
 }: {
-  kind: FormKind;
+  kind: HierarchyFormKind;
   title: string;
   onTransfer: (user: User) => void;
 }) {
-  const config = FORM_CONFIG[kind];
+  const rules = USER_FORMS[kind];
   const me = useCurrentUser();
-  const users = useScopedUsers(config.role);
+  const users = useScopedUsers(rules.role);
   const [filter, setFilter] = useState<UsersFilter>('all');
   const [search, setSearch] = useState('');
   const debouncedSearch = useDebouncedValue(search.trim().toLowerCase(), 300);
@@ -80,23 +81,14 @@ export function HierarchyUsersScreen({
         title={title}
         actions={
           <div className="flex w-full flex-col gap-2 sm:w-auto sm:flex-row">
-            <div className="relative sm:w-64">
-              <Search
-                className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400"
-                aria-hidden="true"
-              />
-              <input
-                type="search"
-                aria-label={`Search ${config.role === 'agent' ? 'agents' : 'users'}`}
-                placeholder="Search by username or name"
-                value={search}
-                onChange={(event) => setSearch(event.target.value)}
-                className="block w-full rounded-lg border-0 py-2 pr-3 pl-9 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-indigo-600"
-              />
-            </div>
+            <SearchInput
+              label={`Search ${rules.role === 'agent' ? 'agents' : 'users'}`}
+              value={search}
+              onChange={setSearch}
+            />
             <Button onClick={() => setDialog({ kind: 'form', user: null })}>
               <Plus className="h-4 w-4" aria-hidden="true" />
-              Add {config.noun}
+              {rules.addLabel}
             </Button>
           </div>
         }
@@ -122,7 +114,7 @@ export function HierarchyUsersScreen({
           <Spinner />
         ) : users.isError ? (
           <ErrorPanel
-            message={config.role === 'agent' ? 'Failed to fetch agents' : 'Failed to fetch users'}
+            message={rules.role === 'agent' ? 'Failed to fetch agents' : 'Failed to fetch users'}
             onRetry={() => void users.refetch()}
           />
         ) : (
@@ -141,14 +133,14 @@ export function HierarchyUsersScreen({
       </Card>
 
       <UserFormModal
-        kind={kind}
+        rules={rules}
         open={dialog?.kind === 'form'}
         user={dialog?.kind === 'form' ? dialog.user : null}
         onClose={close}
       />
       <DeleteUserModal
         user={dialog?.kind === 'delete' ? dialog.user : null}
-        fallback={config.role === 'agent' ? 'Failed to delete agent' : 'Failed to delete user'}
+        fallback={rules.role === 'agent' ? 'Failed to delete agent' : 'Failed to delete user'}
         onClose={close}
       />
     </div>

@@ -1,9 +1,9 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { MESSAGES } from '@lot/domain/messages';
-import { ROLE_LABELS, type UserStatus } from '@lot/domain/roles';
+import type { UserStatus } from '@lot/domain/roles';
 import { fullNameSchema, passwordSchema, statusSchema, usernameSchema, type User } from '@lot/domain/schemas/users';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError, SelectField, TextField } from '../../../components/ui/field.tsx';
@@ -11,10 +11,9 @@ import { Modal } from '../../../components/ui/modal.tsx';
 import { Spinner } from '../../../components/ui/panels.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { useCreateUser } from '../api/create-user.ts';
-import { useParentOptions, type ParentOption } from '../api/get-parent-options.ts';
 import { useUpdateUser } from '../api/update-user.ts';
-import { ROLE_CONFIG, type ManagedRole, type RoleConfig } from './role-config.ts';
 import { mapUserFormError } from './server-errors.ts';
+import type { ParentChoice, ParentChoices, ParentField, UserFormRules } from './user-form-rules.ts';
 
 type FormValues = {
   username: string;
@@ -34,70 +33,78 @@ const newPasswordSchema = z.string().superRefine((value, ctx) => {
   if (!result.success) ctx.addIssue({ code: 'custom', message: result.error.issues[0]?.message ?? 'Invalid' });
 });
 
+const required = (message: string) => z.string().trim().min(1, message);
+
 /**
- * The admin form's rules (spec section 5), in the domain's words, so the client and the server
- * say the same thing: username, password (on create) and full name required; an agent's
- * super agent required. The username is not checked on edit: it cannot change.
+ * Spec section 5, in the domain's words, so the client and the server say the same thing. A
+ * strict form checks lengths and characters; the others only require. The username is not
+ * checked on edit: it cannot change.
  */
-function formSchema(editing: boolean, config: RoleConfig): z.ZodType<FormValues, FormValues> {
+function formSchema(editing: boolean, { strict, parent }: UserFormRules): z.ZodType<FormValues, FormValues> {
+  const createPassword = strict ? passwordSchema : z.string().min(1, MESSAGES.passwordRequired);
   return z.object({
-    username: editing ? z.string() : usernameSchema,
-    password: editing ? newPasswordSchema : passwordSchema,
-    fullName: fullNameSchema,
+    username: editing ? z.string() : strict ? usernameSchema : required(MESSAGES.usernameRequired),
+    password: editing ? (strict ? newPasswordSchema : z.string()) : createPassword,
+    fullName: strict ? fullNameSchema : required(MESSAGES.fullNameRequired),
     shopName: z.string().trim().max(100, MESSAGES.shopNameMax),
     status: statusSchema,
-    parentId: config.parentRequired ? z.string().min(1, MESSAGES.superAgentRequired) : z.string(),
+    parentId: parent?.requiredMessage ? z.string().min(1, parent.requiredMessage) : z.string(),
   });
 }
 
-/** Add New {noun} / Edit {noun}. The form is mounted only while open, so each opening starts fresh. */
+const NO_CHOICES: ParentChoices = { isPending: false, isError: false, groups: [] };
+
+function choiceOption(choice: ParentChoice) {
+  return (
+    <option key={choice.value} value={choice.value}>
+      {choice.label}
+    </option>
+  );
+}
+
+/**
+ * Every user form (the admin's lists and the hierarchy screens): '{addLabel}' / 'Edit {noun}',
+ * what differs comes from `rules`. The form is mounted only while open, so each opening starts fresh.
+ */
 export function UserFormModal({
-  role,
+  rules,
   open,
   user,
   onClose,
 }: {
-  role: ManagedRole;
+  rules: UserFormRules;
   open: boolean;
   /** The user to edit; null to create one. */
   user: User | null;
   onClose: () => void;
 }) {
-  const config = ROLE_CONFIG[role];
+  const key = user?.id ?? 'new';
   return (
-    <Modal open={open} title={user ? `Edit ${config.noun}` : `Add New ${config.noun}`} onClose={onClose}>
-      {open && <ParentsGate key={user?.id ?? 'new'} role={role} user={user} onClose={onClose} />}
+    <Modal open={open} title={user ? `Edit ${rules.noun}` : rules.addLabel} onClose={onClose}>
+      {open &&
+        (rules.parent ? (
+          <ParentsGate key={key} parent={rules.parent} rules={rules} user={user} onClose={onClose} />
+        ) : (
+          <UserForm key={key} rules={rules} user={user} onClose={onClose} choices={NO_CHOICES} />
+        ))}
     </Modal>
   );
 }
+
+type FormProps = { rules: UserFormRules; user: User | null; onClose: () => void };
 
 /**
  * The parent select gets its options before the form mounts: a select registered before its
  * options exist would show the first option while the form still holds the current parent.
  */
-function ParentsGate({ role, user, onClose }: { role: ManagedRole; user: User | null; onClose: () => void }) {
-  const config = ROLE_CONFIG[role];
-  const parents = useParentOptions(config.parentRoles);
-  if (config.parentRoles.length > 0 && parents.isPending) return <Spinner />;
-  return (
-    <UserForm role={role} user={user} onClose={onClose} parents={parents.data ?? []} parentsFailed={parents.isError} />
-  );
+function ParentsGate({ parent, ...props }: FormProps & { parent: ParentField }) {
+  const choices = parent.useChoices();
+  if (choices.isPending) return <Spinner />;
+  return <UserForm {...props} choices={choices} />;
 }
 
-function UserForm({
-  role,
-  user,
-  onClose,
-  parents,
-  parentsFailed,
-}: {
-  role: ManagedRole;
-  user: User | null;
-  onClose: () => void;
-  parents: ParentOption[];
-  parentsFailed: boolean;
-}) {
-  const config = ROLE_CONFIG[role];
+function UserForm({ rules, user, onClose, choices }: FormProps & { choices: ParentChoices }) {
+  const { parent } = rules;
   const editing = user !== null;
   const toast = useToast();
   const create = useCreateUser();
@@ -110,7 +117,7 @@ function UserForm({
     setError,
     formState: { errors, isSubmitting },
   } = useForm<FormValues>({
-    resolver: zodResolver(formSchema(editing, config)),
+    resolver: zodResolver(formSchema(editing, rules)),
     defaultValues: {
       username: user?.username ?? '',
       password: '',
@@ -124,8 +131,8 @@ function UserForm({
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
     const shopName = values.shopName.trim() || null;
-    const parentId = values.parentId ? Number(values.parentId) : null;
-    const hasParent = config.parentRoles.length > 0;
+    // Only a form with a parent select sends one; elsewhere the server fixes it.
+    const parentId = parent ? { parentId: values.parentId ? Number(values.parentId) : null } : {};
     try {
       if (user) {
         const result = await update.mutateAsync({
@@ -134,7 +141,7 @@ function UserForm({
           shopName,
           status: values.status,
           ...(values.password ? { password: values.password } : {}),
-          ...(hasParent ? { parentId } : {}),
+          ...parentId,
         });
         toast.success(result.message);
       } else {
@@ -143,14 +150,14 @@ function UserForm({
           password: values.password,
           fullName: values.fullName,
           shopName,
-          role,
-          parentId: hasParent ? parentId : null,
+          role: rules.role,
+          ...parentId,
         });
-        toast.success(`${config.noun} ${values.fullName} created successfully`);
+        toast.success(`${rules.noun} ${values.fullName} created successfully`);
       }
       onClose();
     } catch (error) {
-      const mapped = mapUserFormError(error, editing ? config.updateFallback : config.createFallback, FIELDS);
+      const mapped = mapUserFormError(error, editing ? rules.updateFallback : rules.createFallback, FIELDS);
       for (const [field, message] of Object.entries(mapped.fieldErrors)) {
         setError(field as (typeof FIELDS)[number], { type: 'server', message }, { shouldFocus: true });
       }
@@ -159,8 +166,7 @@ function UserForm({
   });
 
   const busy = isSubmitting || create.isPending || update.isPending;
-  const superagents = parents.filter((p) => p.role === 'superagent');
-  const agents = parents.filter((p) => p.role === 'agent');
+  const strictHints = rules.strict && !editing;
 
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-4">
@@ -169,7 +175,13 @@ function UserForm({
         label="Username"
         autoComplete="off"
         disabled={editing}
-        hint={editing ? 'The username cannot be changed.' : 'Letters, numbers and underscores; at least 3.'}
+        hint={
+          editing
+            ? 'The username cannot be changed.'
+            : strictHints
+              ? 'Letters, numbers and underscores; at least 3.'
+              : undefined
+        }
         error={errors.username?.message}
         {...register('username')}
       />
@@ -177,7 +189,7 @@ function UserForm({
         label={editing ? 'New Password (leave blank to keep current)' : 'Password'}
         type="password"
         autoComplete="new-password"
-        hint={editing ? undefined : 'At least 6 characters'}
+        hint={strictHints ? 'At least 6 characters' : undefined}
         error={errors.password?.message}
         {...register('password')}
       />
@@ -190,47 +202,22 @@ function UserForm({
           {...register('shopName')}
         />
       </div>
-      {config.parentRoles.length > 0 && (
+      {parent && (
         <SelectField
-          label={config.parentRequired ? 'Super Agent' : 'Parent (Optional)'}
+          label={parent.label}
           error={errors.parentId?.message}
-          hint={
-            parentsFailed
-              ? config.parentRequired
-                ? 'Failed to fetch super agents'
-                : 'Failed to fetch users'
-              : undefined
-          }
+          hint={choices.isError ? parent.failedHint : undefined}
           {...register('parentId')}
         >
-          <option value="">{config.parentRequired ? 'Select Super Agent' : 'No parent'}</option>
-          {config.parentRequired ? (
-            superagents.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.fullName} ({p.username})
-              </option>
-            ))
-          ) : (
-            <>
-              {superagents.length > 0 && (
-                <optgroup label="Super Agents">
-                  {superagents.map((p) => (
-                    <option key={p.id} value={p.id}>
-                      {p.fullName} ({ROLE_LABELS[p.role]})
-                    </option>
-                  ))}
-                </optgroup>
-              )}
-              {agents.length > 0 && (
-                <optgroup label="Agents">
-                  {agents.map((p) => (
-                    <option key={p.id} value={p.id}>
-                      {p.fullName} ({ROLE_LABELS[p.role]})
-                    </option>
-                  ))}
-                </optgroup>
-              )}
-            </>
+          <option value="">{parent.placeholder}</option>
+          {choices.groups.map((group, index) =>
+            !group.heading ? (
+              <Fragment key={index}>{group.choices.map(choiceOption)}</Fragment>
+            ) : group.choices.length > 0 ? (
+              <optgroup key={group.heading} label={group.heading}>
+                {group.choices.map(choiceOption)}
+              </optgroup>
+            ) : null,
           )}
         </SelectField>
       )}
@@ -245,7 +232,7 @@ function UserForm({
           Cancel
         </Button>
         <Button type="submit" disabled={busy}>
-          {busy ? 'Saving...' : `${editing ? 'Update' : 'Create'} ${config.noun}`}
+          {busy ? 'Saving...' : `${editing ? 'Update' : 'Create'} ${rules.noun}`}
         </Button>
       </div>
     </form>

@@ -1,15 +1,17 @@
 import { useState } from 'react';
-import { Plus, Search } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import type { User } from '@lot/domain/schemas/users';
 import { Button } from '../../../components/ui/button.tsx';
+import { SearchInput } from '../../../components/ui/search-input.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { Card, ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
 import { USERS_PAGE_SIZE, useUsersByRole } from '../api/get-users-by-role.ts';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { DeleteUserModal } from './delete-user-modal.tsx';
-import { ROLE_CONFIG, type ManagedRole } from './role-config.ts';
+import { ROLE_CONFIG } from './role-config.ts';
 import { TopupModal } from './topup-modal.tsx';
 import { UserFormModal } from './user-form-modal.tsx';
+import type { ManagedRole } from './user-form-rules.ts';
 import { UsersTable } from './users-table.tsx';
 
 type Dialog = { kind: 'form'; user: User | null } | { kind: 'delete'; user: User } | { kind: 'topup'; user: User };
@@ -43,23 +45,10 @@ export function UsersScreen({ role }: { role: ManagedRole }) {
         title={config.listTitle}
         actions={
           <div className="flex w-full flex-col gap-2 sm:w-auto sm:flex-row">
-            <div className="relative sm:w-64">
-              <Search
-                className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400"
-                aria-hidden="true"
-              />
-              <input
-                type="search"
-                aria-label={config.searchLabel}
-                placeholder="Search by username or name"
-                value={search}
-                onChange={(event) => setSearch(event.target.value)}
-                className="block w-full rounded-lg border-0 py-2 pr-3 pl-9 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-indigo-600"
-              />
-            </div>
+            <SearchInput label={config.searchLabel} value={search} onChange={setSearch} />
             <Button onClick={() => setDialog({ kind: 'form', user: null })}>
               <Plus className="h-4 w-4" aria-hidden="true" />
-              Add New {config.noun}
+              {config.form.addLabel}
             </Button>
           </div>
         }
@@ -87,7 +76,7 @@ export function UsersScreen({ role }: { role: ManagedRole }) {
       </Card>
 
       <UserFormModal
-        role={role}
+        rules={config.form}
         open={dialog?.kind === 'form'}
         user={dialog?.kind === 'form' ? dialog.user : null}
         onClose={close}

@@ -1,26 +1,21 @@
-import type { ReactNode } from 'react';
 import { ArrowLeftRight, Pencil, Trash2, Wallet } from 'lucide-react';
 import type { User } from '@lot/domain/schemas/users';
+import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
 import { EmptyState } from '../../../components/ui/panels.tsx';
 import { money } from '../../../lib/format.ts';
 
-/**
- * On a phone each row becomes a card (name and status; shop and balance; parent; the actions):
- * one DOM serves both layouts, the grid order rearranges the cells and the header row is
- * hidden, so nothing scrolls sideways.
- */
-function Cell({ label, children, className = '' }: { label?: string; children: ReactNode; className?: string }) {
-  return (
-    <td role="cell" className={`min-w-0 md:table-cell md:px-4 md:py-3 ${className}`}>
-      {label && (
-        <span className="mr-1 text-xs text-slate-400 md:hidden" aria-hidden="true">
-          {label}
-        </span>
-      )}
-      {children}
-    </td>
-  );
-}
+const PARENT: Column<User> = {
+  key: 'parent',
+  header: 'Parent',
+  label: 'Parent',
+  className: 'order-5 col-span-2 truncate text-slate-700',
+  render: (user) =>
+    user.parent ? (
+      <span title={`@${user.parent.username}`}>{user.parent.fullName}</span>
+    ) : (
+      <span className="text-slate-400">None</span>
+    ),
+};
 
 const action =
   'inline-flex items-center justify-center gap-1.5 rounded-lg px-2.5 py-1.5 text-xs font-semibold ring-1 ring-inset transition';
@@ -42,122 +37,114 @@ export function UsersTable({
   onFunds: (user: User) => void;
 }) {
   if (users.length === 0) return <EmptyState message="No users found" />;
-  const columns = ['Name', 'Shop', 'Status', 'Balance', ...(showParent ? ['Parent'] : []), 'Actions'];
-  return (
-    <div className="md:overflow-x-auto md:rounded-xl md:ring-1 md:ring-slate-200">
-      <table role="table" className="block w-full text-sm md:table md:min-w-[760px]">
-        <thead role="rowgroup" className="hidden bg-slate-50 md:table-header-group">
-          <tr role="row">
-            {columns.map((column) => (
-              <th
-                key={column}
-                role="columnheader"
-                scope="col"
-                className={`px-4 py-3 text-xs font-semibold tracking-wide text-slate-500 uppercase ${
-                  column === 'Balance' || column === 'Actions' ? 'text-right' : 'text-left'
-                }`}
-              >
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody
-          role="rowgroup"
-          className="block space-y-3 md:table-row-group md:space-y-0 md:divide-y md:divide-slate-100"
+  const columns: Column<User>[] = [
+    {
+      key: 'name',
+      header: 'Name',
+      className: 'order-1',
+      render: (user) => (
+        <div className="flex min-w-0 items-center gap-3">
+          <span
+            aria-hidden="true"
+            className="inline-flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-sm font-semibold text-indigo-700"
+          >
+            {(user.fullName.trim()[0] ?? 'U').toUpperCase()}
+          </span>
+          <div className="min-w-0">
+            <p className="truncate font-medium text-slate-900">{user.fullName}</p>
+            <p className="truncate text-xs text-slate-500">@{user.username}</p>
+          </div>
+        </div>
+      ),
+    },
+    {
+      key: 'shop',
+      header: 'Shop',
+      label: 'Shop',
+      className: 'order-3 truncate text-slate-700',
+      render: (user) => user.shopName || <span className="text-slate-400">—</span>,
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      className: 'order-2 text-right md:text-left',
+      render: (user) => (
+        <span
+          data-testid="user-status"
+          className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium capitalize ring-1 ring-inset ${
+            user.status === 'active'
+              ? 'bg-emerald-50 text-emerald-700 ring-emerald-600/20'
+              : 'bg-slate-100 text-slate-600 ring-slate-500/20'
+          }`}
         >
-          {users.map((user) => (
-            <tr
-              key={user.id}
-              role="row"
-              data-testid="user-row"
-              className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2 rounded-xl bg-white px-4 py-3 ring-1 ring-slate-200 md:table-row md:rounded-none md:p-0 md:ring-0 md:hover:bg-slate-50"
-            >
-              <Cell className="order-1">
-                <div className="flex min-w-0 items-center gap-3">
-                  <span
-                    aria-hidden="true"
-                    className="inline-flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-sm font-semibold text-indigo-700"
-                  >
-                    {(user.fullName.trim()[0] ?? 'U').toUpperCase()}
-                  </span>
-                  <div className="min-w-0">
-                    <p className="truncate font-medium text-slate-900">{user.fullName}</p>
-                    <p className="truncate text-xs text-slate-500">@{user.username}</p>
-                  </div>
-                </div>
-              </Cell>
-              <Cell label="Shop" className="order-3 truncate text-slate-700">
-                {user.shopName || <span className="text-slate-400">—</span>}
-              </Cell>
-              <Cell className="order-2 text-right md:text-left">
-                <span
-                  data-testid="user-status"
-                  className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium capitalize ring-1 ring-inset ${
-                    user.status === 'active'
-                      ? 'bg-emerald-50 text-emerald-700 ring-emerald-600/20'
-                      : 'bg-slate-100 text-slate-600 ring-slate-500/20'
-                  }`}
-                >
-                  {user.status}
-                </span>
-              </Cell>
-              <Cell className="order-4 text-right font-semibold text-slate-900 tabular-nums">
-                <span data-testid="user-balance">{money(user.balance.amount)}</span>
-              </Cell>
-              {showParent && (
-                <Cell label="Parent" className="order-5 col-span-2 truncate text-slate-700">
-                  {user.parent ? (
-                    <span title={`@${user.parent.username}`}>{user.parent.fullName}</span>
-                  ) : (
-                    <span className="text-slate-400">None</span>
-                  )}
-                </Cell>
-              )}
-              <Cell className="order-6 col-span-2 border-t border-slate-100 pt-2 md:border-0 md:pt-3">
-                <div className="grid grid-cols-3 gap-2 md:flex md:justify-end">
-                  <button
-                    type="button"
-                    onClick={() => onEdit(user)}
-                    title={`Edit ${user.fullName}`}
-                    className={`${action} text-slate-700 ring-slate-300 hover:bg-slate-50`}
-                  >
-                    <Pencil className="h-3.5 w-3.5" aria-hidden="true" />
-                    Edit
-                  </button>
-                  <button
-                    type="button"
-                    onClick={() => onFunds(user)}
-                    title={fundsAction === 'topup' ? `Top up ${user.fullName}` : `Transfer funds to ${user.fullName}`}
-                    className={`${action} text-indigo-700 ring-indigo-200 hover:bg-indigo-50`}
-                  >
-                    {fundsAction === 'topup' ? (
-                      <>
-                        <Wallet className="h-3.5 w-3.5" aria-hidden="true" />
-                        Top Up
-                      </>
-                    ) : (
-                      <>
-                        <ArrowLeftRight className="h-3.5 w-3.5" aria-hidden="true" />
-                        Transfer
-                      </>
-                    )}
-                  </button>
-                  <button
-                    type="button"
-                    onClick={() => onDelete(user)}
-                    title={`Delete ${user.fullName}`}
-                    className={`${action} text-rose-700 ring-rose-200 hover:bg-rose-50`}
-                  >
-                    <Trash2 className="h-3.5 w-3.5" aria-hidden="true" />
-                    Delete
-                  </button>
-                </div>
-              </Cell>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          {user.status}
+        </span>
+      ),
+    },
+    {
+      key: 'balance',
+      header: 'Balance',
+      align: 'right',
+      className: 'order-4 text-right font-semibold text-slate-900 tabular-nums',
+      render: (user) => <span data-testid="user-balance">{money(user.balance.amount)}</span>,
+    },
+    ...(showParent ? [PARENT] : []),
+    {
+      key: 'actions',
+      header: 'Actions',
+      align: 'right',
+      className: 'order-6 col-span-2 border-t border-slate-100 pt-2 md:border-0 md:pt-3',
+      render: (user) => (
+        <div className="grid grid-cols-3 gap-2 md:flex md:justify-end">
+          <button
+            type="button"
+            onClick={() => onEdit(user)}
+            title={`Edit ${user.fullName}`}
+            className={`${action} text-slate-700 ring-slate-300 hover:bg-slate-50`}
+          >
+            <Pencil className="h-3.5 w-3.5" aria-hidden="true" />
+            Edit
+          </button>
+          <button
+            type="button"
+            onClick={() => onFunds(user)}
+            title={fundsAction === 'topup' ? `Top up ${user.fullName}` : `Transfer funds to ${user.fullName}`}
+            className={`${action} text-indigo-700 ring-indigo-200 hover:bg-indigo-50`}
+          >
+            {fundsAction === 'topup' ? (
+              <>
+                <Wallet className="h-3.5 w-3.5" aria-hidden="true" />
+                Top Up
+              </>
+            ) : (
+              <>
+                <ArrowLeftRight className="h-3.5 w-3.5" aria-hidden="true" />
+                Transfer
+              </>
+            )}
+          </button>
+          <button
+            type="button"
+            onClick={() => onDelete(user)}
+            title={`Delete ${user.fullName}`}
+            className={`${action} text-rose-700 ring-rose-200 hover:bg-rose-50`}
+          >
+            <Trash2 className="h-3.5 w-3.5" aria-hidden="true" />
+            Delete
+          </button>
+        </div>
+      ),
+    },
+  ];
+  return (
+    <DataTable
+      rows={users}
+      columns={columns}
+      rowKey={(user) => user.id}
+      rowTestId="user-row"
+      // On a phone: name and status; shop and balance; parent; the actions.
+      rowClassName="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2 bg-white md:hover:bg-slate-50"
+      minWidth="md:min-w-[760px]"
+    />
   );
 }

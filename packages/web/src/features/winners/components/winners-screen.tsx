@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Plus } from 'lucide-react';
 import type { Winner } from '@lot/domain/schemas/winners';
 import { Button } from '../../../components/ui/button.tsx';
-import { Card, ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
+import { Card, ErrorPanel, PageHeading, Spinner } from '../../../components/ui/panels.tsx';
 import type { Player } from '../api/get-players.ts';
 import { useWinners, type WinnerFilter } from '../api/get-winners.ts';
 import { DeleteWinnerDialog } from './delete-winner-dialog.tsx';
@@ -50,10 +50,7 @@ export function WinnersScreen({
   return (
     <div className="space-y-6">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <div>
-          <h2 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h2>
-          <p className="mt-1 text-sm text-slate-500">{description}</p>
-        </div>
+        <PageHeading title={title}>{description}</PageHeading>
         <Button onClick={() => setEditing({ mode: 'add' })} className="w-full sm:w-auto">
           <Plus className="h-4 w-4" aria-hidden="true" />
           Add Winner Configuration

@@ -1,0 +1,39 @@
+import { Wallet } from 'lucide-react';
+import { LinkList, type LinkItem } from '../../components/ui/link-list.tsx';
+import { Card, queryValue, type Stat } from '../../components/ui/panels.tsx';
+import { money } from '../../lib/format.ts';
+import { useBalance } from '../../features/transactions/api/get-balance.ts';
+import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
+
+/** The My Balance figure of the super agent's, the agent's and the user's dashboards. */
+export function useBalanceStat(hint?: string): Stat {
+  const balance = useBalance();
+  return {
+    testId: 'stat-balance',
+    label: 'My Balance',
+    value: queryValue(balance, 'Failed to fetch balance', (data) => money(data.amount)),
+    hint,
+    icon: Wallet,
+  };
+}
+
+/** The dashboards' last row: the 5 latest transactions, and beside them (under them on a phone) the links. */
+export function RecentTransactionsAndLinks({
+  title,
+  links,
+  linksClassName,
+}: {
+  /** 'Quick Links' or 'Quick Actions' (spec screens 9, 13 and 16). */
+  title: string;
+  links: readonly LinkItem[];
+  linksClassName?: string;
+}) {
+  return (
+    <div className="grid items-start gap-6 2xl:grid-cols-3">
+      <RecentTransactionsCard viewAllTo="/transactions" className="2xl:col-span-2" />
+      <Card title={title}>
+        <LinkList links={links} className={linksClassName} />
+      </Card>
+    </div>
+  );
+}
