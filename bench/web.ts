@@ -19,7 +19,7 @@ export const FIRST_SCREENS: Record<string, string[]> = {
   '/admin/dashboard': ['src/app/shell/app-shell.tsx', 'src/app/routes/admin-dashboard.tsx'],
   '/superagent/dashboard': ['src/app/shell/app-shell.tsx', 'src/app/routes/superagent-dashboard.tsx'],
   '/agent/dashboard': ['src/app/shell/app-shell.tsx', 'src/app/routes/agent-dashboard.tsx'],
-  '/user/dashboard': ['src/app/shell/app-shell.tsx'],
+  '/user/dashboard': ['src/app/shell/app-shell.tsx', 'src/app/routes/user-dashboard.tsx'],
 };
 
 type ManifestChunk = { file: string; imports?: string[]; isEntry?: boolean; src?: string };

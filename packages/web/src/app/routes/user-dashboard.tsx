@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import {
   ArrowDownLeft,
   ArrowLeftRight,
@@ -18,8 +18,12 @@ import { count, money } from '../../lib/format.ts';
 import { useBalance } from '../../features/transactions/api/get-balance.ts';
 import { useMoneyFlow } from '../../features/transactions/api/get-money-flow.ts';
 import { useRecentTransactions } from '../../features/transactions/api/get-recent-transactions.ts';
-import { TransferModal } from '../../features/transactions/components/transfer-modal.tsx';
 import { RecentTransactionsAndLinks, useBalanceStat } from '../shared/dashboard.tsx';
+
+// The transfer form (react-hook-form, zod, the receiver search) loads when it is about to be used,
+// not with the dashboard's first screen.
+const loadTransferModal = () => import('../../features/transactions/components/transfer-modal.tsx');
+const TransferModal = lazy(() => loadTransferModal().then((module) => ({ default: module.TransferModal })));
 
 const QUICK_LINKS: LinkItem[] = [
   { to: '/transactions', label: 'View Transactions', icon: ListOrdered },
@@ -95,6 +99,8 @@ export function UserDashboardRoute() {
           <Button
             variant="secondary"
             className="w-full !text-indigo-700 sm:w-auto sm:self-start"
+            onPointerEnter={() => void loadTransferModal()}
+            onFocus={() => void loadTransferModal()}
             onClick={() => setTransferOpen(true)}
           >
             <ArrowLeftRight className="h-4 w-4" aria-hidden="true" />
@@ -135,7 +141,11 @@ export function UserDashboardRoute() {
         linksClassName="sm:grid-cols-2 2xl:grid-cols-1"
       />
 
-      <TransferModal open={transferOpen} onClose={() => setTransferOpen(false)} />
+      {transferOpen && (
+        <Suspense fallback={null}>
+          <TransferModal open onClose={() => setTransferOpen(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }
