@@ -144,6 +144,29 @@ describe('concurrent transfers against one balance', () => {
   });
 });
 
+describe('money arriving while it is spent', () => {
+  it('debits that only the money arriving at that moment covers succeed or are refused, never a 500', async () => {
+    // Each transfer starts while the top-up may still hold the sender's row: it waits, then must
+    // judge and debit the balance the top-up left, not the one its statement first saw (0.00).
+    for (let round = 0; round < 8; round += 1) {
+      const [sender, receiver] = await accounts(2);
+      if (!sender || !receiver) throw new Error('no accounts');
+      const [topup, ...responses] = await Promise.all([
+        money(t, t.adminToken, 'topup', { userId: sender.id, amount: '100.00' }),
+        ...Array.from({ length: 12 }, () => transfer(sender, receiver, '10.00')),
+      ]);
+      if (!topup) throw new Error('no top-up');
+      expectStatus(topup, 200);
+      const counts = statuses(responses);
+      expect(Object.keys(counts).filter((status) => status !== '200' && status !== '422')).toEqual([]);
+      const succeeded = counts[200] ?? 0;
+      expect(await balanceOf(t, sender.id)).toBe(10_000 - succeeded * 1000);
+      expect(await balanceOf(t, receiver.id)).toBe(succeeded * 1000);
+    }
+    await expectBooksBalance();
+  });
+});
+
 describe('a storm of random transfers', () => {
   it('~300 concurrent transfers among 30 accounts keep every balance exact and the books balanced', async () => {
     const seed = Number(process.env.STORM_SEED ?? Math.floor(Math.random() * 2 ** 31));

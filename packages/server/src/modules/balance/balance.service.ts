@@ -70,8 +70,10 @@ type Moved = {
  * - `parties` locks the balance rows in id order (DESIGN.md section 2: no deadlock); after waiting
  *   for a lock, FOR UPDATE returns the newest committed version, so the checks see current amounts.
  * - `verdict` aggregates over every party, so all locks are held before anything is written.
- * - `moved` adds to `b.amount`: an UPDATE whose snapshot row was replaced re-reads the newest
- *   version (which we hold locked) and applies the delta to it, never to the snapshot's amount.
+ * - `moved` sets `p.amount + delta`: the amount `parties` read under the lock this statement holds
+ *   until it ends, so it is the row's newest. Not `b.amount + delta`: PostgreSQL checks CHECK
+ *   (amount >= 0) on the row computed from the snapshot's version before it notices the row was
+ *   replaced, so money that arrived since the snapshot would make a covered debit fail.
  * - `moved` and `recorded` write only when `verdict` found nothing wrong; a refusal changes nothing.
  */
 async function applyMove(runner: Db | Tx, move: Move): Promise<Moved> {
@@ -103,7 +105,7 @@ async function applyMove(runner: Db | Tx, move: Move): Promise<Moved> {
       FROM parties
     ),
     moved AS (
-      UPDATE balances b SET amount = b.amount + p.delta
+      UPDATE balances b SET amount = p.amount + p.delta
       FROM parties p, verdict v
       WHERE b.user_id = p.user_id AND v.refusal IS NULL
       RETURNING b.user_id, b.amount
