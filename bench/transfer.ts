@@ -10,7 +10,10 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { hash, verify } from '@node-rs/argon2';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { moveStatement, transferMove } from '../packages/server/src/modules/balance/balance.service.ts';
 import { ARGON2_OPTIONS } from '../packages/server/src/modules/users/users.service.ts';
+import type { Caller } from '../packages/server/src/plugins/auth.ts';
 import {
   api,
   cpuPer,
@@ -102,47 +105,37 @@ function httpTransfers(server: Server, players: Player[], pattern: Pattern): Pro
   });
 }
 
+const SENDER = 2_000_000_001;
+const RECEIVER = 2_000_000_002;
+
+/** A value inlined into the anchor's SQL text. */
+function literal(value: unknown): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string') return `'${value.replaceAll("'", "''")}'`;
+  throw new Error(`cannot inline ${String(value)}`);
+}
+
 /**
- * The statement the service runs for a user's transfer of 0.01 (balance.service.ts `applyMove`,
- * docs/decisions/012), as plain SQL: lock both balances (and read their owners) in id order,
- * check, move, record, in one statement with no transaction around it.
+ * The very statement the service runs for a user's transfer of 0.01 (balance.service.ts
+ * `moveStatement`, docs/decisions/012), built by the service itself: the sender's id becomes $1,
+ * the receiver's $2, every other value is inlined as the service would bind it.
  */
-const TRANSFER_SQL = `WITH deltas (user_id, delta) AS (VALUES ($1::int, -1::bigint), ($2::int, 1::bigint)),
-parties AS MATERIALIZED (
-  SELECT b.user_id, b.amount, d.delta, users.username, users.full_name, users.status,
-    COALESCE(users.role = 'user' AND users.status = 'active' AND users.deleted_at IS NULL, false) AS reachable
-  FROM deltas d
-  JOIN balances b ON b.user_id = d.user_id
-  JOIN users ON users.id = b.user_id
-  ORDER BY b.user_id
-  FOR UPDATE OF b
-),
-verdict AS (
-  SELECT CASE
-    WHEN NOT COALESCE(bool_or(user_id = $2::int AND reachable), false) THEN 'unreachable'
-    WHEN true AND NOT bool_or(user_id = $2::int AND status = 'active') THEN 'inactive'
-    WHEN count(*) < 2 OR bool_or(amount + delta < 0) THEN 'insufficient'
-  END AS refusal
-  FROM parties
-),
-moved AS (
-  UPDATE balances b SET amount = b.amount + p.delta
-  FROM parties p, verdict v
-  WHERE b.user_id = p.user_id AND v.refusal IS NULL
-  RETURNING b.user_id, b.amount
-),
-recorded AS (
-  INSERT INTO transactions (type, user_id, receiver_id, actor_id, amount, description)
-  SELECT 'transfer', $1::int, $2::int, $1::int, 1::bigint, NULL::text
-  FROM verdict WHERE refusal IS NULL
-  RETURNING id, status, created_at
-)
-SELECT v.refusal, t.username, t.full_name, t.status AS target_status, m.amount::text AS balance,
-  r.id, r.status, r.created_at
-FROM verdict v
-LEFT JOIN parties t ON t.user_id = $2::int
-LEFT JOIN moved m ON m.user_id = $1::int
-LEFT JOIN recorded r ON true`;
+const TRANSFER_SQL = (() => {
+  const caller: Caller = {
+    id: SENDER,
+    username: 'bench',
+    fullName: 'Bench',
+    role: 'user',
+    parentId: null,
+    tokenVersion: 0,
+  };
+  const built = new PgDialect().sqlToQuery(moveStatement(transferMove(caller, { receiverId: RECEIVER, amount: 1 })));
+  return built.sql.replace(/\$(\d+)/g, (_, n: string) => {
+    const value = built.params[Number(n) - 1];
+    return value === SENDER ? '$1' : value === RECEIVER ? '$2' : literal(value);
+  });
+})();
 
 function pgbenchScript(pattern: Pattern): string {
   const file = join(scratchDir('lot-bench-pgbench'), 'transfer.sql');

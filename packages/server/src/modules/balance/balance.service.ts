@@ -30,7 +30,7 @@ type Entry = {
 };
 
 /** One change of balances: the only way a balance changes outside a game. */
-type Move = {
+export type Move = {
   /** The party the call acts on: the caller must reach it (else 404), the answer names it. */
   target: number;
   reach: SQL;
@@ -76,15 +76,13 @@ type Moved = {
  *   replaced, so money that arrived since the snapshot would make a covered debit fail.
  * - `moved` and `recorded` write only when `verdict` found nothing wrong; a refusal changes nothing.
  */
-async function applyMove(runner: Db | Tx, move: Move): Promise<Moved> {
+export function moveStatement(move: Move): SQL {
   const { entry } = move;
   const deltas = sql.join(
     move.deltas.map(([userId, delta]) => sql`(${userId}::int, ${delta}::bigint)`),
     sql`, `,
   );
-  const [row] = await queryPrepared<MoveRow>(
-    runner,
-    sql`
+  return sql`
     WITH deltas (user_id, delta) AS (VALUES ${deltas}),
     parties AS MATERIALIZED (
       SELECT b.user_id, b.amount, d.delta, users.username, users.full_name, users.status,
@@ -122,8 +120,11 @@ async function applyMove(runner: Db | Tx, move: Move): Promise<Moved> {
     FROM verdict v
     LEFT JOIN parties t ON t.user_id = ${move.target}::int
     LEFT JOIN moved m ON m.user_id = ${move.balanceOf}::int
-    LEFT JOIN recorded r ON true`,
-  );
+    LEFT JOIN recorded r ON true`;
+}
+
+async function applyMove(runner: Db | Tx, move: Move): Promise<Moved> {
+  const [row] = await queryPrepared<MoveRow>(runner, moveStatement(move));
   if (!row) throw new Error('money statement returned no row');
   switch (row.refusal) {
     case 'unreachable': {
@@ -220,28 +221,33 @@ function receiverReach(caller: Caller): SQL {
     : scopeCondition(caller);
 }
 
+/** A transfer from the caller as a move (exported for the benchmark's anchor, which runs the same statement). */
+export function transferMove(caller: Caller, input: TransferInput): Move {
+  return {
+    target: input.receiverId,
+    reach: receiverReach(caller),
+    targetField: 'receiverId',
+    activeTarget: true,
+    deltas: [
+      [caller.id, -input.amount],
+      [input.receiverId, input.amount],
+    ],
+    entry: {
+      type: 'transfer',
+      userId: caller.id,
+      receiverId: input.receiverId,
+      actorId: caller.id,
+      amount: input.amount,
+      description: null,
+    },
+    balanceOf: caller.id,
+  };
+}
+
 export function transfer(db: Db, caller: Caller, input: TransferInput, key?: string): Promise<Idempotent<MoneyResult>> {
   return withIdempotentStatement(db, caller.id, key, { op: 'transfer', ...input }, async (runner) => {
     if (input.receiverId === caller.id) throw AppError.field('receiverId', 'You cannot transfer funds to yourself');
-    const move: Move = {
-      target: input.receiverId,
-      reach: receiverReach(caller),
-      targetField: 'receiverId',
-      activeTarget: true,
-      deltas: [
-        [caller.id, -input.amount],
-        [input.receiverId, input.amount],
-      ],
-      entry: {
-        type: 'transfer',
-        userId: caller.id,
-        receiverId: input.receiverId,
-        actorId: caller.id,
-        amount: input.amount,
-        description: null,
-      },
-      balanceOf: caller.id,
-    };
+    const move = transferMove(caller, input);
     const moved = await applyMove(runner, move);
     return answer(move, moved, caller, `Funds successfully transferred to ${moved.target.fullName}`);
   });
