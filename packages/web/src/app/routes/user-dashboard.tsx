@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import {
   ArrowDownLeft,
   ArrowLeftRight,
@@ -8,6 +8,7 @@ import {
   Play,
   UserCircle,
   Wallet,
+  type LucideIcon,
 } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
@@ -78,61 +79,51 @@ export function UserDashboardRoute() {
       />
 
       <div className="grid gap-6 lg:grid-cols-2">
-        <section
-          aria-labelledby="current-balance"
-          className="flex flex-col justify-between gap-4 rounded-2xl bg-gradient-to-br from-indigo-600 to-violet-600 p-5 text-white shadow-sm sm:p-6"
+        <HeroCard
+          id="current-balance"
+          gradient="from-indigo-600 to-violet-600"
+          icon={Wallet}
+          action={
+            <Button
+              variant="secondary"
+              className="w-full !text-indigo-700 sm:w-auto sm:self-start"
+              onPointerEnter={() => void loadTransferModal()}
+              onFocus={() => void loadTransferModal()}
+              onClick={() => setTransferOpen(true)}
+            >
+              <ArrowLeftRight className="h-4 w-4" aria-hidden="true" />
+              Transfer Funds
+            </Button>
+          }
         >
-          <div className="flex items-center gap-4">
-            <span className="inline-flex h-12 w-12 shrink-0 items-center justify-center rounded-xl bg-white/15">
-              <Wallet className="h-6 w-6" aria-hidden="true" />
-            </span>
-            <div>
-              <h3 id="current-balance" className="text-sm font-medium text-indigo-100">
-                Current Balance
-              </h3>
-              <p data-testid="current-balance" className="text-3xl font-bold tracking-tight tabular-nums">
-                {balance.data ? money(balance.data.amount) : balance.isError ? '—' : '…'}
-              </p>
-              {balance.isError && <p className="text-sm text-rose-100">Failed to fetch balance</p>}
-            </div>
-          </div>
-          <Button
-            variant="secondary"
-            className="w-full !text-indigo-700 sm:w-auto sm:self-start"
-            onPointerEnter={() => void loadTransferModal()}
-            onFocus={() => void loadTransferModal()}
-            onClick={() => setTransferOpen(true)}
-          >
-            <ArrowLeftRight className="h-4 w-4" aria-hidden="true" />
-            Transfer Funds
-          </Button>
-        </section>
+          <h3 id="current-balance" className="text-sm font-medium text-indigo-100">
+            Current Balance
+          </h3>
+          <p data-testid="current-balance" className="text-3xl font-bold tracking-tight tabular-nums">
+            {balance.data ? money(balance.data.amount) : balance.isError ? '—' : '…'}
+          </p>
+          {balance.isError && <p className="text-sm text-rose-100">Failed to fetch balance</p>}
+        </HeroCard>
 
-        <section
-          aria-labelledby="boch-boch"
-          className="flex flex-col justify-between gap-4 rounded-2xl bg-gradient-to-br from-emerald-500 to-teal-600 p-5 text-white shadow-sm sm:p-6"
+        <HeroCard
+          id="boch-boch"
+          gradient="from-emerald-500 to-teal-600"
+          icon={Dices}
+          action={
+            <Link
+              to="/user/number-game"
+              className="inline-flex w-full items-center justify-center gap-2 rounded-lg bg-white px-4 py-2 text-sm font-semibold text-emerald-700 shadow-sm transition hover:bg-emerald-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white sm:w-auto sm:self-start"
+            >
+              <Play className="h-4 w-4" aria-hidden="true" />
+              Play Now
+            </Link>
+          }
         >
-          <div className="flex items-center gap-4">
-            <span className="inline-flex h-12 w-12 shrink-0 items-center justify-center rounded-xl bg-white/15">
-              <Dices className="h-6 w-6" aria-hidden="true" />
-            </span>
-            <div>
-              <h3 id="boch-boch" className="text-lg font-bold tracking-tight">
-                BOCH BOCH Game
-              </h3>
-              <p className="text-sm text-emerald-50">
-                Pick numbers for your players, draw the winners, pay the prizes.
-              </p>
-            </div>
-          </div>
-          <Link
-            to="/user/number-game"
-            className="inline-flex w-full items-center justify-center gap-2 rounded-lg bg-white px-4 py-2 text-sm font-semibold text-emerald-700 shadow-sm transition hover:bg-emerald-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white sm:w-auto sm:self-start"
-          >
-            <Play className="h-4 w-4" aria-hidden="true" />
-            Play Now
-          </Link>
-        </section>
+          <h3 id="boch-boch" className="text-lg font-bold tracking-tight">
+            BOCH BOCH Game
+          </h3>
+          <p className="text-sm text-emerald-50">Pick numbers for your players, draw the winners, pay the prizes.</p>
+        </HeroCard>
       </div>
 
       <RecentTransactionsAndLinks
@@ -147,5 +138,35 @@ export function UserDashboardRoute() {
         </Suspense>
       )}
     </div>
+  );
+}
+
+/** A coloured card with an icon, its text (whose heading has the id `id`) and one action below. */
+function HeroCard({
+  id,
+  gradient,
+  icon: Icon,
+  action,
+  children,
+}: {
+  id: string;
+  gradient: string;
+  icon: LucideIcon;
+  action: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <section
+      aria-labelledby={id}
+      className={`flex flex-col justify-between gap-4 rounded-2xl bg-gradient-to-br ${gradient} p-5 text-white shadow-sm sm:p-6`}
+    >
+      <div className="flex items-center gap-4">
+        <span className="inline-flex h-12 w-12 shrink-0 items-center justify-center rounded-xl bg-white/15">
+          <Icon className="h-6 w-6" aria-hidden="true" />
+        </span>
+        <div>{children}</div>
+      </div>
+      {action}
+    </section>
   );
 }
