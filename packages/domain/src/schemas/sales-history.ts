@@ -29,7 +29,7 @@ const commissionSchema = z.unknown().transform((value, ctx) => {
   return negative ? -cents : cents;
 });
 
-const betSchema = z.unknown().transform((value, ctx) => {
+export const betSchema = z.unknown().transform((value, ctx) => {
   const cents = parseAmountToCents(value);
   if (cents === null || cents < GAME_RULES.minBetCents || cents > MAX_AMOUNT_CENTS) {
     ctx.addIssue({ code: 'custom', message: MESSAGES.betInvalid });
@@ -39,12 +39,12 @@ const betSchema = z.unknown().transform((value, ctx) => {
 });
 
 const numberSchema = z.number().int().min(GAME_RULES.minNumber).max(GAME_RULES.maxNumber);
-const startSchema = z
+export const startSchema = z
   .number({ error: MESSAGES.rangeStartInvalid })
   .int(MESSAGES.rangeStartInvalid)
   .min(1, MESSAGES.rangeStartInvalid)
   .max(99, MESSAGES.rangeStartInvalid);
-const endSchema = z
+export const endSchema = z
   .number({ error: MESSAGES.rangeEndInvalid })
   .int(MESSAGES.rangeEndInvalid)
   .min(2, MESSAGES.rangeEndInvalid)

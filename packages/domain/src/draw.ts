@@ -1,0 +1,138 @@
+/**
+ * LOT-DRAW-1: how the server draws a game's numbers from a seed it committed to before any
+ * participant was entered, and how anyone re-checks it. docs/lot-draw-1.md is the public
+ * description (with a worked example the unit tests check); this file is the one implementation
+ * the server and the web's verify page share. It uses only Web Crypto (`crypto.subtle`), which
+ * Node and browsers both have; scripts/verify-game.mjs re-implements it with Node's crypto alone.
+ */
+
+export const DRAW_ALGORITHM = 'LOT-DRAW-1';
+
+/** The part of Web Crypto used here, typed locally so the domain needs no DOM or Node types. */
+type Subtle = {
+  digest(algorithm: 'SHA-256', data: Uint8Array): Promise<ArrayBuffer>;
+  importKey(
+    format: 'raw',
+    key: Uint8Array,
+    algorithm: { name: 'HMAC'; hash: 'SHA-256' },
+    extractable: false,
+    usages: ['sign'],
+  ): Promise<unknown>;
+  sign(algorithm: 'HMAC', key: unknown, data: Uint8Array): Promise<ArrayBuffer>;
+};
+
+function subtle(): Subtle {
+  const webCrypto = (globalThis as unknown as { crypto?: { subtle?: Subtle } }).crypto;
+  if (!webCrypto?.subtle) throw new Error('Web Crypto is not available (a browser needs https or localhost)');
+  return webCrypto.subtle;
+}
+
+type Encoder = { encode(text: string): Uint8Array };
+const encoder = new (globalThis as unknown as { TextEncoder: new () => Encoder }).TextEncoder();
+const utf8 = (text: string) => encoder.encode(text);
+
+export function toHex(bytes: Uint8Array | ArrayBuffer): string {
+  return Array.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), (b) =>
+    b.toString(16).padStart(2, '0'),
+  ).join('');
+}
+
+/** Lowercase hex of exactly `length` bytes, or null. */
+export function fromHex(hex: string, length: number): Uint8Array | null {
+  if (!new RegExp(`^[0-9a-f]{${length * 2}}$`).test(hex)) return null;
+  return Uint8Array.from({ length }, (_, i) => parseInt(hex.slice(i * 2, i * 2 + 2), 16));
+}
+
+export async function sha256Hex(data: string | Uint8Array): Promise<string> {
+  return toHex(await subtle().digest('SHA-256', typeof data === 'string' ? utf8(data) : data));
+}
+
+/** A server seed is 32 bytes, published as 64 lowercase hex characters once the game has ended. */
+export const SEED_BYTES = 32;
+
+/** commitment = hex SHA-256 of the seed's 32 bytes (not of its hex text). Null for a malformed seed. */
+export async function commitmentOf(seedHex: string): Promise<string | null> {
+  const seed = fromHex(seedHex, SEED_BYTES);
+  return seed ? sha256Hex(seed) : null;
+}
+
+export type DrawEntry = { number: number; name: string; phoneNumber: string };
+export type DrawPrize = { position: number; percentBps: number };
+
+/** entryHash = hex SHA-256 of `number + "\n" + name + "\n" + phoneNumber` (UTF-8). */
+export function entryHash(entry: DrawEntry): Promise<string> {
+  return sha256Hex(`${entry.number}\n${entry.name}\n${entry.phoneNumber}`);
+}
+
+export type DigestInput = {
+  code: string;
+  startRange: number;
+  endRange: number;
+  betCents: number;
+  prizes: readonly DrawPrize[];
+  entries: readonly { number: number; entryHash: string }[];
+};
+
+/** The exact text whose SHA-256 is the entries digest (shown on the docs page and the verify page). */
+export function digestText(input: DigestInput): string {
+  const prizes = [...input.prizes].sort((a, b) => a.position - b.position).map((p) => [p.position, p.percentBps]);
+  const entries = [...input.entries].sort((a, b) => a.number - b.number).map((e) => [e.number, e.entryHash]);
+  return JSON.stringify([input.code, input.startRange, input.endRange, input.betCents, prizes, entries]);
+}
+
+/** entriesDigest: fixes the game, its prizes and its participants before the first draw. */
+export function entriesDigest(input: DigestInput): Promise<string> {
+  return sha256Hex(digestText(input));
+}
+
+/** One attempt of one draw, as the docs page lists them. */
+export type DrawStep = { counter: number; message: string; hmac: string; x: number; n: number; limit: number };
+
+export type DrawOutcome = { number: number; steps: DrawStep[] };
+
+const TWO_32 = 2 ** 32;
+
+/**
+ * The k-th draw (k from 1): for c = 0, 1, 2 …, h = HMAC-SHA256(seed, `${digest}:${k}:${c}`), x = the
+ * first 4 bytes of h as a big-endian unsigned integer, n = how many numbers of the range are not
+ * drawn yet; x below floor(2^32 / n) × n picks remaining[x mod n] (ascending), otherwise the next c.
+ * The rejection keeps every remaining number exactly equally likely; it needs a second attempt with
+ * probability below n / 2^32, so it ends.
+ */
+export async function drawAt(
+  seedHex: string,
+  digest: string,
+  k: number,
+  range: { startRange: number; endRange: number },
+  drawn: readonly number[],
+): Promise<DrawOutcome> {
+  const seed = fromHex(seedHex, SEED_BYTES);
+  if (!seed) throw new Error('the server seed must be 64 lowercase hex characters');
+  const taken = new Set(drawn);
+  const remaining: number[] = [];
+  for (let n = range.startRange; n <= range.endRange; n++) if (!taken.has(n)) remaining.push(n);
+  const n = remaining.length;
+  if (n === 0) throw new Error('every number of the range is drawn');
+  const limit = Math.floor(TWO_32 / n) * n;
+  const key = await subtle().importKey('raw', seed, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const steps: DrawStep[] = [];
+  for (let counter = 0; ; counter++) {
+    const message = `${digest}:${k}:${counter}`;
+    const h = new Uint8Array(await subtle().sign('HMAC', key, utf8(message)));
+    const x = ((h[0] ?? 0) * 2 ** 24 + ((h[1] ?? 0) << 16) + ((h[2] ?? 0) << 8) + (h[3] ?? 0)) >>> 0;
+    steps.push({ counter, message, hmac: toHex(h), x, n, limit });
+    if (x < limit) return { number: remaining[x % n] as number, steps };
+  }
+}
+
+/** The first `count` draws of a game, in order. */
+export async function drawSequence(
+  seedHex: string,
+  digest: string,
+  range: { startRange: number; endRange: number },
+  count: number,
+): Promise<number[]> {
+  const drawn: number[] = [];
+  for (let k = 1; k <= count; k++) drawn.push((await drawAt(seedHex, digest, k, range, drawn)).number);
+  return drawn;
+}

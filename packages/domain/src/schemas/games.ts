@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import { MESSAGES } from '../messages.ts';
+import { betSchema, endSchema, participantSchema, startSchema } from './sales-history.ts';
+
+/**
+ * The server-run BOCH BOCH game (docs/lot-draw-1.md, decision 013): opened, filled with
+ * participants, drawn one position at a time by the server, settled by its last draw or voided.
+ */
+
+export const GAME_STATUSES = ['open', 'drawing', 'settled', 'voided', 'discarded'] as const;
+export type GameStatus = (typeof GAME_STATUSES)[number];
+
+/** POST /api/games: the range and the bet (spec section 5 rules, same messages as the play screen). */
+export const openGameInputSchema = z
+  .strictObject({ startRange: startSchema, endRange: endSchema, betAmount: betSchema })
+  .refine((game) => game.startRange < game.endRange, { message: MESSAGES.rangeEndInvalid, path: ['endRange'] });
+export type OpenGameInput = z.infer<typeof openGameInputSchema>;
+
+/** PUT /api/games/{id}/entries: the participants, each number once (range checked by the server). */
+export const gameEntriesInputSchema = z.strictObject({
+  entries: z
+    .array(participantSchema)
+    .max(100)
+    .refine((entries) => new Set(entries.map((e) => e.number)).size === entries.length, {
+      message: 'Each number can be chosen only once',
+    }),
+});
+export type GameEntriesInput = z.infer<typeof gameEntriesInputSchema>;
+
+/** POST /api/games/{id}/draws: the position to draw, which must be the next one (1 for the first). */
+export const drawInputSchema = z.strictObject({
+  position: z
+    .number({ error: 'Position must be a whole number from 1' })
+    .int('Position must be a whole number from 1')
+    .min(1, 'Position must be a whole number from 1')
+    .max(1000, 'Position must be a whole number from 1'),
+});
+export type DrawInput = z.infer<typeof drawInputSchema>;
+
+export const VOID_REASON_REQUIRED = 'A reason is required';
+
+/** POST /api/games/{id}/void. */
+export const voidGameInputSchema = z.strictObject({
+  reason: z
+    .string({ error: VOID_REASON_REQUIRED })
+    .trim()
+    .min(1, VOID_REASON_REQUIRED)
+    .max(500, 'Reason must be at most 500 characters'),
+});
+export type VoidGameInput = z.infer<typeof voidGameInputSchema>;
+
+const person = z.object({ id: z.number(), username: z.string(), fullName: z.string() });
+const entry = z.object({ number: z.number(), name: z.string(), phoneNumber: z.string() });
+
+/** A prize position as the game snapshotted it when it opened. */
+export const gamePrizeSchema = z.object({
+  position: z.number(),
+  name: z.string(),
+  percent: z.string(),
+  percentBps: z.number(),
+  /** floor(pool × percent / 100) for the pool as it stands. */
+  prizeAmount: z.string(),
+});
+export type GamePrize = z.infer<typeof gamePrizeSchema>;
+
+export const gameDrawSchema = z.object({
+  /** The draw's place in order, 1 for the first: it pays the prize at the same place in `prizes`. */
+  position: z.number(),
+  number: z.number(),
+  drawnAt: z.string(),
+  winner: entry.nullable(),
+  prizeAmount: z.string(),
+});
+export type GameDraw = z.infer<typeof gameDrawSchema>;
+
+/** A game as its player (or someone above them) sees it: names and phones in full. */
+export const gameSchema = z.object({
+  id: z.number(),
+  code: z.string(),
+  status: z.enum(GAME_STATUSES),
+  userId: z.number(),
+  user: person.extend({ shopName: z.string().nullable() }),
+  startRange: z.number(),
+  endRange: z.number(),
+  betAmount: z.string(),
+  pool: z.string(),
+  prizes: z.array(gamePrizeSchema),
+  commitment: z.string(),
+  entries: z.array(entry),
+  draws: z.array(gameDrawSchema),
+  /** Known once settled. */
+  totalPrize: z.string().nullable(),
+  commission: z.string().nullable(),
+  /** The sales-history record of a settled game. */
+  saleId: z.number().nullable(),
+  /** The ledger row that holds the pool from the first draw on. */
+  transactionId: z.number().nullable(),
+  openedAt: z.string(),
+  endedAt: z.string().nullable(),
+  voidReason: z.string().nullable(),
+  voidedBy: person.nullable(),
+  /** Revealed once the game has ended (settled, voided or discarded). */
+  serverSeed: z.string().nullable(),
+});
+export type Game = z.infer<typeof gameSchema>;
+
+export const drawResultSchema = z.object({
+  position: z.number(),
+  number: z.number(),
+  winner: entry.nullable(),
+  prizeAmount: z.string(),
+  game: gameSchema,
+});
+export type DrawResult = z.infer<typeof drawResultSchema>;
+
+/** A row of the games lists (voided games for the upline, the admin and the player). */
+export const gameSummarySchema = z.object({
+  id: z.number(),
+  code: z.string(),
+  status: z.enum(GAME_STATUSES),
+  openedAt: z.string(),
+  endedAt: z.string().nullable(),
+  startRange: z.number(),
+  endRange: z.number(),
+  betAmount: z.string(),
+  pool: z.string(),
+  entriesCount: z.number(),
+  drawsCount: z.number(),
+  prizesCount: z.number(),
+  voidReason: z.string().nullable(),
+  voidedBy: person.nullable(),
+  user: person.extend({ parent: z.object({ id: z.number(), fullName: z.string() }).nullable() }),
+});
+export type GameSummary = z.infer<typeof gameSummarySchema>;
+
+/** GET /api/games: the caller's scope (admin all, upline by the hierarchy recorded with the game). */
+export const gamesQuerySchema = z.strictObject({
+  status: z.enum(['settled', 'voided', 'open', 'drawing']).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(1000),
+  offset: z.coerce.number().int().min(0).max(100_000_000).default(0),
+  from: z.iso.datetime({ offset: true, error: 'from must be an ISO date-time' }).optional(),
+  to: z.iso.datetime({ offset: true, error: 'to must be an ISO date-time' }).optional(),
+});
+export type GamesQuery = z.infer<typeof gamesQuerySchema>;
+
+/** GET /api/verify/{code}: everything needed to re-check a game, names and phones masked. */
+export const gameProofSchema = z.object({
+  algorithm: z.string(),
+  code: z.string(),
+  shopName: z.string(),
+  status: z.enum(GAME_STATUSES),
+  openedAt: z.string(),
+  endedAt: z.string().nullable(),
+  startRange: z.number(),
+  endRange: z.number(),
+  betAmount: z.string(),
+  betCents: z.number(),
+  prizes: z.array(z.object({ position: z.number(), name: z.string(), percentBps: z.number(), percent: z.string() })),
+  entries: z.array(z.object({ number: z.number(), name: z.string(), phoneNumber: z.string(), entryHash: z.string() })),
+  entriesDigest: z.string(),
+  commitment: z.string(),
+  draws: z.array(
+    z.object({
+      position: z.number(),
+      number: z.number(),
+      drawnAt: z.string(),
+      winner: entry.nullable(),
+      prizeAmount: z.string(),
+    }),
+  ),
+  pool: z.string(),
+  /** Known once settled. */
+  totalPrize: z.string().nullable(),
+  commission: z.string().nullable(),
+  voidReason: z.string().nullable(),
+  serverSeed: z.string().nullable(),
+});
+export type GameProof = z.infer<typeof gameProofSchema>;

@@ -1,0 +1,150 @@
+import { commitmentOf, drawAt, DRAW_ALGORITHM, entriesDigest, entryHash, fromHex, SEED_BYTES } from './draw.ts';
+import { prizeFor } from './game.ts';
+import { maskName, maskPhone } from './mask.ts';
+import { formatCents, parseAmountToCents } from './money.ts';
+import type { GameProof } from './schemas/games.ts';
+
+/**
+ * Re-checks a game's proof (GET /api/verify/{code}) exactly as docs/lot-draw-1.md describes it,
+ * step by step, so the verify page can say which part fails. Nothing here trusts the server: every
+ * figure is recomputed from the seed, the digest's inputs and the entries.
+ */
+
+export type ProofCheck = { name: string; ok: boolean; detail: string };
+
+export type ProofReport = {
+  /** verified: ended and every check passes; pending: nothing wrong so far, the seed is still secret. */
+  verdict: 'verified' | 'pending' | 'failed';
+  checks: ProofCheck[];
+};
+
+const ENDED = new Set(['settled', 'voided', 'discarded']);
+
+export async function verifyProof(proof: GameProof): Promise<ProofReport> {
+  const checks: ProofCheck[] = [];
+  const check = (name: string, ok: boolean, detail: string) => checks.push({ name, ok, detail });
+
+  check('Algorithm', proof.algorithm === DRAW_ALGORITHM, `${proof.algorithm} (expected ${DRAW_ALGORITHM})`);
+
+  const bet = parseAmountToCents(proof.betAmount);
+  check('Bet', bet === proof.betCents, `${proof.betAmount} is ${proof.betCents} cents`);
+  const rangeOk =
+    Number.isInteger(proof.startRange) &&
+    Number.isInteger(proof.endRange) &&
+    proof.startRange >= 1 &&
+    proof.startRange < proof.endRange &&
+    proof.endRange <= 100;
+  check('Range', rangeOk, `${proof.startRange} to ${proof.endRange}`);
+
+  const numbers = proof.entries.map((e) => e.number);
+  const entriesOk =
+    new Set(numbers).size === numbers.length &&
+    numbers.every((n) => Number.isInteger(n) && n >= proof.startRange && n <= proof.endRange) &&
+    proof.entries.every((e) => /^[0-9a-f]{64}$/.test(e.entryHash));
+  check('Entries', entriesOk, `${proof.entries.length} entries, each number once and within the range`);
+
+  const digest = await entriesDigest({
+    code: proof.code,
+    startRange: proof.startRange,
+    endRange: proof.endRange,
+    betCents: proof.betCents,
+    prizes: proof.prizes,
+    entries: proof.entries,
+  });
+  check(
+    'Entries digest',
+    digest === proof.entriesDigest,
+    digest === proof.entriesDigest ? digest : `recomputed ${digest}, the proof says ${proof.entriesDigest}`,
+  );
+
+  const pool = proof.entries.length * proof.betCents;
+  check(
+    'Pool',
+    parseAmountToCents(proof.pool) === pool,
+    `${proof.entries.length} × ${formatCents(proof.betCents)} = ${formatCents(pool)}`,
+  );
+
+  const ended = ENDED.has(proof.status);
+  const seed = proof.serverSeed;
+  if (seed === null) {
+    check('Server seed', !ended, ended ? 'the game has ended but its seed is missing' : 'secret until the game ends');
+  } else {
+    const commitment = fromHex(seed, SEED_BYTES) ? await commitmentOf(seed) : null;
+    check(
+      'Commitment',
+      commitment === proof.commitment,
+      commitment === null
+        ? 'the seed is not 64 lowercase hex characters'
+        : commitment === proof.commitment
+          ? `SHA-256(seed) = ${commitment}`
+          : `SHA-256(seed) = ${commitment}, the proof says ${proof.commitment}`,
+    );
+  }
+
+  const byNumber = new Map(proof.entries.map((e) => [e.number, e]));
+  check(
+    'Draw count',
+    proof.draws.length <= proof.prizes.length &&
+      proof.draws.every((d, i) => d.position === i + 1) &&
+      (proof.status !== 'settled' || proof.draws.length === proof.prizes.length),
+    `${proof.draws.length} of ${proof.prizes.length} positions drawn, in order`,
+  );
+
+  const drawn: number[] = [];
+  let totalPrize = 0;
+  for (const [index, draw] of proof.draws.entries()) {
+    const k = index + 1;
+    if (seed !== null && fromHex(seed, SEED_BYTES) && rangeOk && drawn.length < proof.endRange - proof.startRange + 1) {
+      const expected = (await drawAt(seed, proof.entriesDigest, k, proof, drawn)).number;
+      check(`Draw ${k}`, expected === draw.number, `LOT-DRAW-1 gives ${expected}, the proof says ${draw.number}`);
+    }
+    drawn.push(draw.number);
+    const prize = proof.prizes[index];
+    const entry = byNumber.get(draw.number);
+    const prizeAmount = entry && prize ? prizeFor(pool, prize.percentBps) : 0;
+    totalPrize += prizeAmount;
+    const winnerOk = entry
+      ? draw.winner !== null &&
+        draw.winner.number === entry.number &&
+        maskName(draw.winner.name) === maskName(entry.name) &&
+        maskPhone(draw.winner.phoneNumber) === maskPhone(entry.phoneNumber)
+      : draw.winner === null;
+    check(
+      `Winner ${k}`,
+      winnerOk && parseAmountToCents(draw.prizeAmount) === prizeAmount,
+      entry ? `number ${draw.number} was chosen: prize ${formatCents(prizeAmount)}` : `nobody chose ${draw.number}`,
+    );
+  }
+
+  if (proof.status === 'settled') {
+    check(
+      'Total prize',
+      proof.totalPrize !== null && parseAmountToCents(proof.totalPrize) === totalPrize,
+      `prizes add up to ${formatCents(totalPrize)}`,
+    );
+    check(
+      'Commission',
+      proof.commission !== null && parseAmountToCents(proof.commission) === pool - totalPrize,
+      `pool − prizes = ${formatCents(pool - totalPrize)}`,
+    );
+  }
+
+  const failed = checks.some((c) => !c.ok);
+  return { verdict: failed ? 'failed' : ended ? 'verified' : 'pending', checks };
+}
+
+/** A participant types their number, name and phone: is that exact entry in the game? */
+export async function findOwnEntry(
+  proof: Pick<GameProof, 'entries'>,
+  typed: { name: string; phoneNumber: string },
+): Promise<number | null> {
+  for (const entry of proof.entries) {
+    const hash = await entryHash({
+      number: entry.number,
+      name: typed.name.trim(),
+      phoneNumber: typed.phoneNumber.trim(),
+    });
+    if (hash === entry.entryHash) return entry.number;
+  }
+  return null;
+}
