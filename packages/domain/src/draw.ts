@@ -136,3 +136,8 @@ export async function drawSequence(
   for (let k = 1; k <= count; k++) drawn.push((await drawAt(seedHex, digest, k, range, drawn)).number);
   return drawn;
 }
+
+/** The commitment's short fingerprint for screens and slips: its first 16 hex digits in fours. */
+export function commitmentFingerprint(commitment: string): string {
+  return (commitment.slice(0, 16).match(/.{1,4}/g) ?? []).join(' ');
+}
