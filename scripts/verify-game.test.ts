@@ -65,6 +65,39 @@ describe('scripts/verify-game.mjs', () => {
       expect((await run(file(proof))).code).toBe(0);
   });
 
+  it('agrees with the domain on varied games (ranges, codes, Unicode names, many prizes)', async () => {
+    const names = ['Zoë Ångström', '李伟', '  O’Brien  Jr. ', 'José-María', '😀 Smile', 'a'];
+    const games = [
+      { code: 'aZ09-_xY', startRange: 5, endRange: 12, prizes: 2, entries: [5, 6, 11] },
+      { code: 'Q'.repeat(22), startRange: 1, endRange: 100, prizes: 5, entries: [1, 50, 99, 100, 3, 7] },
+      { code: 'b_c', startRange: 98, endRange: 100, prizes: 3, entries: [98, 99, 100] },
+      { code: 'x', startRange: 1, endRange: 2, prizes: 2, entries: [2] },
+    ];
+    for (const [g, game] of games.entries()) {
+      const proof = await buildProof({
+        ...WORKED_EXAMPLE,
+        serverSeed: createHmac('sha256', 'varied').update(String(g)).digest('hex'),
+        code: game.code,
+        startRange: game.startRange,
+        endRange: game.endRange,
+        betCents: 125 + g,
+        prizes: Array.from({ length: game.prizes }, (_, i) => ({
+          position: i * 2 + 1,
+          name: `P${i}`,
+          percentBps: 1000 + 333 * i,
+        })),
+        entries: game.entries.map((number, i) => ({
+          number,
+          name: names[i % names.length] as string,
+          phoneNumber: `+1 (555) 01${i}-${number}`,
+        })),
+      });
+      const { code, stdout } = await run(file(proof));
+      expect(lastLine(stdout), stdout).toBe('Verified');
+      expect(code).toBe(0);
+    }
+  });
+
   it('says Pending (exit 2) while the seed is secret', async () => {
     const { code, stdout } = await run(file(await buildProof(WORKED_EXAMPLE, { status: 'drawing', drawCount: 1 })));
     expect(lastLine(stdout)).toMatch(/^Pending: /);
