@@ -82,9 +82,14 @@ const winnerEntrySchema = participantSchema.extend({
   prizeAmount: moneySchema,
 });
 
-/** POST /api/sales-history: the finished game as the client saw it; the server recomputes it. */
+/**
+ * POST /api/sales-history: the spec's call, kept only as a compatibility path. It answers the record
+ * of a server-run game whose draws are complete and which the body describes exactly (`gameId`
+ * names it; without it, the caller's latest settled game); anything else is refused.
+ */
 export const saleInputSchema = z
   .strictObject({
+    gameId: idSchema.optional(),
     userId: idSchema,
     startRange: startSchema,
     endRange: endSchema,

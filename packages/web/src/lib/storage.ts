@@ -1,13 +1,13 @@
 import { ROLES } from '@lot/domain/roles';
 import type { SessionUser } from '@lot/domain/schemas/auth';
 
-/** Browser storage keys of spec section 3. */
+/** Browser storage keys (docs/product/screens.md#browser-storage). */
 export const STORAGE_KEYS = {
   token: 'token',
   user: 'user',
   selectedNumbers: 'selectedNumbers',
   betAmount: 'betAmount',
-  /** Beyond the spec's keys: the game in play (range, draws, its settlement key) and the play screen's theme. */
+  /** Our own keys: the game in play (range, draws, its settlement key) and the play screen's theme. */
   numberGame: 'numberGame',
   gameTheme: 'gameTheme',
 } as const;

@@ -177,6 +177,7 @@ function answer(move: Move, moved: Moved, sender: PartyUser | Caller, message: s
       createdAt: moved.ledger.createdAt.toISOString(),
       user: party(sender),
       receiver: receiver ? party(receiver) : null,
+      gameCode: null,
     },
     balance: { userId: move.balanceOf, amount: formatCents(moved.balance) },
   };
@@ -253,10 +254,12 @@ export function transfer(db: Db, caller: Caller, input: TransferInput, key?: str
   });
 }
 
-/** Takes money out of circulation: admins from anyone, everyone else from themselves. */
+/**
+ * A correction: the admin takes money out of circulation from an account, saying why. Games no
+ * longer use it (the server holds and settles their pools itself: decision 013).
+ */
 export function decrease(db: Db, caller: Caller, input: DecreaseInput, key?: string): Promise<Idempotent<MoneyResult>> {
   return withIdempotentStatement(db, caller.id, key, { op: 'decrease', ...input }, async (runner) => {
-    if (caller.role !== 'admin' && input.userId !== caller.id) throw new AppError('FORBIDDEN', MESSAGES.forbidden);
     const move: Move = {
       target: input.userId,
       reach: scopeCondition(caller),
@@ -268,7 +271,7 @@ export function decrease(db: Db, caller: Caller, input: DecreaseInput, key?: str
         receiverId: null,
         actorId: caller.id,
         amount: input.amount,
-        description: input.description ?? null,
+        description: input.description,
       },
       balanceOf: input.userId,
     };
