@@ -60,7 +60,7 @@ export async function ensureAdmin(
 export const DEMO_PASSWORD = 'demo1234';
 export const DEMO_ADMIN = { username: 'admin', password: 'admin123' };
 
-/** The demo hierarchy of DESIGN.md section 1: 1 superagent, 2 agents, 6 users. */
+/** The demo hierarchy (docs/product/runtime-and-security.md#run-contract): 1 superagent, 2 agents, 6 users. */
 export const DEMO_USERS = [
   { username: 'super1', fullName: 'Sam Super', role: 'superagent', parent: null },
   { username: 'agent1', fullName: 'Alice Agent', role: 'agent', parent: 'super1' },
@@ -110,8 +110,8 @@ async function playDemoGame(db: Db, player: Caller, seed: number, voidAfter?: nu
 }
 
 /**
- * Fills a database that has no users besides an admin with the demo hierarchy of DESIGN.md
- * section 1, through the real services so the ledger is exact: balances passed down the
+ * Fills a database that has no users besides an admin with the demo hierarchy
+ * (docs/product/runtime-and-security.md#run-contract), through the real services so the ledger is exact: balances passed down the
  * hierarchy, global and per-user winner settings, and some played games.
  */
 export async function seedDemo(db: Db): Promise<{ seeded: boolean; adminPassword: string | null }> {

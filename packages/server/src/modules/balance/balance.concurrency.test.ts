@@ -19,7 +19,7 @@ import type { TestApp } from '../../test/test-app.ts';
 import { checkLedger } from './ledger.ts';
 
 /**
- * DESIGN.md section 2 under load: balance rows are locked in id order, so concurrent calls
+ * docs/product/money.md#locking under load: balance rows are locked in id order, so concurrent calls
  * never overdraw, never lose an update and never deadlock, and the books always balance.
  */
 

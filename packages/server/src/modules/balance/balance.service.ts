@@ -67,7 +67,7 @@ type Moved = {
  * move, write the ledger row, and answer what the service needs or which check refused it.
  * Without an Idempotency-Key it runs alone (a statement is atomic); with one, inside the key's
  * transaction. Why it is safe under concurrency, in short (the record has the long form):
- * - `parties` locks the balance rows in id order (DESIGN.md section 2: no deadlock); after waiting
+ * - `parties` locks the balance rows in id order (docs/product/money.md#locking: no deadlock); after waiting
  *   for a lock, FOR UPDATE returns the newest committed version, so the checks see current amounts.
  * - `verdict` aggregates over every party, so all locks are held before anything is written.
  * - `moved` sets `p.amount + delta`: the amount `parties` read under the lock this statement holds
@@ -213,7 +213,7 @@ export function topup(db: Db, caller: Caller, input: TopupInput, key?: string): 
 }
 
 /**
- * Who may receive from whom (DESIGN.md section 3): admins anyone, superagents and agents their
+ * Who may receive from whom (docs/product/roles-and-scope.md#transfers): admins anyone, superagents and agents their
  * own scope, users any other active user of role user (to them an inactive user is invisible).
  */
 function receiverReach(caller: Caller): SQL {

@@ -16,7 +16,7 @@ import {
 } from '../../test/money-fixtures.ts';
 import type { TestApp } from '../../test/test-app.ts';
 
-/** DESIGN.md sections 2-4 for the balance calls: who may move money where, what is valid, replays. */
+/** docs/product/money.md and roles-and-scope.md for the balance calls: who may move money where, what is valid, replays. */
 
 let t: TestApp;
 let h: Hierarchy;
@@ -54,7 +54,7 @@ describe('GET /api/balance and /api/balance/{userId}', () => {
     expect(response.json<{ amount: string }>().amount).toMatch(/\.50$/);
   });
 
-  /** DESIGN.md section 3: admin all, superagent and agent their scope, user self; else 404. */
+  /** docs/product/roles-and-scope.md#scope: admin all, superagent and agent their scope, user self; else 404. */
   const SCOPE: Record<Exclude<Key, 'U6'>, Key[]> = {
     admin: ALL,
     S1: ['S1', 'A1', 'A2', 'U1', 'U2', 'U3', 'U4', 'U6'],
@@ -397,7 +397,7 @@ describe('POST /api/balance/decrease', () => {
   });
 });
 
-describe('amount validation (DESIGN.md section 2)', () => {
+describe('amount validation (docs/product/money.md#amount-input)', () => {
   const MISSING = Symbol('missing');
   /** The body each call gets, around the amount under test (or none: the key is left out). */
   function bodyFor(call: MoneyCall, amount: unknown): Record<string, unknown> {

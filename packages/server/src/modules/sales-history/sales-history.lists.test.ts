@@ -9,7 +9,7 @@ import { createMoneyTestApp, expectStatus, fund } from '../../test/money-fixture
 import type { TestApp } from '../../test/test-app.ts';
 
 /**
- * List mechanics (spec section 5 date filters, DESIGN.md section 6): inclusive day boundaries,
+ * List mechanics (docs/product/validation-and-errors.md#date-filters, runtime-and-security.md#input-limits): inclusive day boundaries,
  * newest first, and X-Total-Count / X-Total-Commission over the whole filtered set, not the page.
  */
 

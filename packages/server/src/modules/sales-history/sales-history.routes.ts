@@ -14,7 +14,7 @@ import { filterSales, getSale, listSales, recordSale, type SalesPage } from './s
 const errors = errorResponses(400, 401, 403, 404, 422);
 const listResponse = { 200: z.array(saleSchema), ...errors };
 
-/** Lists answer an array (as the spec's client expects) with the totals of the whole filtered set in headers. */
+/** Lists answer an array (as the web client expects) with the totals of the whole filtered set in headers. */
 function send(reply: { header: (name: string, value: string) => unknown }, page: SalesPage) {
   reply.header('X-Total-Count', String(page.total));
   reply.header('X-Total-Commission', page.totalCommission);

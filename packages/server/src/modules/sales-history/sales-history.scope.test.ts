@@ -8,7 +8,7 @@ import { createMoneyTestApp, expectStatus, fund } from '../../test/money-fixture
 import type { TestApp } from '../../test/test-app.ts';
 
 /**
- * Who reads which games (DESIGN.md section 3): admin all; superagent, agent and user their scope,
+ * Who reads which games (docs/product/roles-and-scope.md#scope): admin all; superagent, agent and user their scope,
  * judged by the hierarchy recorded with each game; anything else is 404 as if it did not exist.
  *   S1 ─ A1 ─ U1, U2        S2 ─ A3 ─ U5
  *      ├ A2 ─ U3

@@ -191,7 +191,7 @@ export const NOT_A_SERVER_GAME =
   'Games are drawn and recorded by the server: only a finished server-run game can be described here';
 
 /**
- * POST /api/sales-history, kept for the spec's client (decision 013). No request chooses a drawn
+ * POST /api/sales-history, kept for the original client (decision 013). No request chooses a drawn
  * number any more: the server draws and settles every game itself. This answers the record of the
  * caller's settled game that the body describes exactly, and refuses anything else (422); either
  * way it changes nothing.
@@ -321,7 +321,7 @@ export async function listSales(db: Db, caller: Caller, scope: SalesScope, query
   if (query.agentId !== undefined) conditions.push(eq(games.parentId, query.agentId));
   if (query.userId !== undefined) conditions.push(eq(games.userId, query.userId));
   const from = query.from ? new Date(query.from) : undefined;
-  // `to` is inclusive to the millisecond (spec: through 23:59:59.999) while the database keeps
+  // `to` is inclusive to the millisecond (docs/product/validation-and-errors.md#date-filters: through 23:59:59.999) while the database keeps
   // microseconds: a game at 23:59:59.999500 belongs to that day, so the bound is the next millisecond.
   const toExclusive = query.to ? new Date(Date.parse(query.to) + 1) : undefined;
   if (from) conditions.push(gte(games.createdAt, from));
