@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Activity, BarChart3, DollarSign, UserCheck, Users, UsersRound } from 'lucide-react';
+import { useVoidedGamesStat } from '../shared/dashboard.tsx';
 import { Card, StatCard } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count, money } from '../../lib/format.ts';
@@ -28,6 +29,7 @@ export function AdminDashboardRoute() {
   const superagents = useRoleCount('superagent');
   const agents = useRoleCount('agent');
   const recent = useRecentTransactions();
+  const voided = useVoidedGamesStat('/admin/sales-history');
 
   return (
     <div className="space-y-6">
@@ -36,7 +38,7 @@ export function AdminDashboardRoute() {
         <p className="mt-1 text-sm text-slate-500">An overview of the people and the money in the system.</p>
       </div>
 
-      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-5">
         <div data-testid="stat-users">
           <StatCard
             label="Total Users"
@@ -75,6 +77,14 @@ export function AdminDashboardRoute() {
             }
             hint={<Change value="+8%" />}
             icon={<DollarSign className="h-5 w-5" aria-hidden="true" />}
+          />
+        </div>
+        <div data-testid={voided.testId}>
+          <StatCard
+            label={voided.label}
+            value={voided.value}
+            hint={voided.hint}
+            icon={<voided.icon className="h-5 w-5" aria-hidden="true" />}
           />
         </div>
       </div>

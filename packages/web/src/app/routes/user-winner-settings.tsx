@@ -1,9 +1,11 @@
 import { useCurrentUser } from '../../lib/auth.tsx';
+import { EffectiveScheme } from '../../features/winners/components/effective-scheme.tsx';
 import { WinnersScreen } from '../../features/winners/components/winners-screen.tsx';
 
 /**
  * Spec screen 19 (/user/winner-settings): the user's own prize shares. Their active ones, by
- * position, are what their game pays; with none, the game uses the global ones (DESIGN.md section 3).
+ * position, are what their game pays; with none, the game uses the global ones, shown read-only
+ * above their own list.
  */
 export function UserWinnerSettingsRoute() {
   const me = useCurrentUser();
@@ -14,6 +16,8 @@ export function UserWinnerSettingsRoute() {
       filter={me.id}
       failure="Failed to fetch winner settings"
       emptyHint="Until you add your own, your games pay by the global settings."
-    />
+    >
+      <EffectiveScheme />
+    </WinnersScreen>
   );
 }

@@ -126,10 +126,15 @@ export type Stat = {
   icon: LucideIcon;
 };
 
-/** A dashboard's figures: one column on a phone, two on a tablet, four on a wide screen; equal heights. */
+/**
+ * A dashboard's figures: one column on a phone, two on a tablet, four (five, when there are five)
+ * on a wide screen; equal heights.
+ */
 export function StatGrid({ stats }: { stats: readonly Stat[] }) {
   return (
-    <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+    <div
+      className={`grid gap-4 sm:grid-cols-2 ${stats.length === 5 ? 'lg:grid-cols-3 2xl:grid-cols-5' : 'xl:grid-cols-4'}`}
+    >
       {stats.map(({ testId, icon: Icon, ...stat }) => (
         <div key={testId} data-testid={testId}>
           <StatCard className="h-full" {...stat} icon={<Icon className="h-5 w-5" aria-hidden="true" />} />
