@@ -15,6 +15,7 @@ export function UserWinnerSettingsRoute() {
       description="The share of each game's prize pool every winning position takes. Only active ones are paid, in position order."
       filter={me.id}
       failure="Failed to fetch winner settings"
+      scope="Your own settings"
       emptyHint="Until you add your own, your games pay by the global settings."
     >
       <EffectiveScheme />

@@ -513,27 +513,23 @@ export function PlayScreen({
  */
 function GameIdentity({ game, theme }: { game: Game; theme: GameTheme }) {
   return (
-    <section
+    <dl
       aria-label="This game"
-      className={`flex flex-wrap items-center justify-between gap-x-4 gap-y-1 rounded-2xl px-4 py-3 ${theme.panel}`}
+      className={`grid grid-cols-[auto_minmax(0,1fr)] items-baseline gap-x-4 gap-y-1 rounded-2xl px-4 py-3 ${theme.panel}`}
     >
-      <p className="min-w-0">
-        <span className={`block text-xs font-semibold uppercase ${theme.muted}`}>Game</span>
-        <span data-testid="game-code" className="text-xl font-black tracking-wider">
-          {game.code}
-        </span>
-      </p>
-      <p className="min-w-0 text-right">
-        <span className={`block text-xs font-semibold uppercase ${theme.muted}`}>Seed fingerprint</span>
-        <span
-          data-testid="game-fingerprint"
-          title={`Commitment ${game.commitment}`}
-          className="font-mono text-lg font-bold tabular-nums"
-        >
-          {commitmentFingerprint(game.commitment)}
-        </span>
-      </p>
-    </section>
+      <dt className={`text-xs font-semibold uppercase ${theme.muted}`}>Game</dt>
+      <dd data-testid="game-code" className="font-mono text-lg font-bold break-all">
+        {game.code}
+      </dd>
+      <dt className={`text-xs font-semibold uppercase ${theme.muted}`}>Seed fingerprint</dt>
+      <dd
+        data-testid="game-fingerprint"
+        title={`Commitment ${game.commitment}`}
+        className="font-mono text-lg font-bold tabular-nums"
+      >
+        {commitmentFingerprint(game.commitment)}
+      </dd>
+    </dl>
   );
 }
 

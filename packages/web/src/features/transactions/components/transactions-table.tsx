@@ -36,12 +36,12 @@ function GameLine({ tx }: { tx: LedgerRow }) {
       to={`/verify/${tx.gameCode}`}
       data-testid="transaction-game"
       title={`Verify game ${tx.gameCode}`}
-      className="mt-1 block truncate text-xs font-medium text-indigo-600 hover:text-indigo-700 hover:underline"
+      className="mt-1 block text-xs font-medium break-words text-indigo-600 hover:text-indigo-700 hover:underline md:max-w-xs md:truncate"
     >
       {text}
     </Link>
   ) : (
-    <span className="mt-1 block truncate text-xs text-slate-500">{text}</span>
+    <span className="mt-1 block text-xs break-words text-slate-500 md:max-w-xs md:truncate">{text}</span>
   );
 }
 
