@@ -4,18 +4,15 @@ import type { GameSummary } from '@lot/domain/schemas/games';
 import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
 import { dateTime, money } from '../../../lib/format.ts';
 
-export type VoidedColumn = 'date' | 'user' | 'parent' | 'range' | 'bet' | 'pool' | 'drawn' | 'reason' | 'voidedBy';
+export type VoidedColumn = 'date' | 'user' | 'parent' | 'range' | 'bet' | 'pool' | 'drawn' | 'reason';
 
 const COLUMNS: (Column<GameSummary> & { key: VoidedColumn | 'verify' })[] = [
   {
     key: 'date',
-    header: 'Voided',
+    header: 'Date',
     className:
       'order-2 col-span-3 text-right text-xs whitespace-nowrap text-slate-500 md:text-left md:text-sm md:text-slate-600',
-    render: (game) => {
-      const at = game.endedAt ?? game.openedAt;
-      return <time dateTime={at}>{dateTime(at)}</time>;
-    },
+    render: (game) => <time dateTime={game.openedAt}>{dateTime(game.openedAt)}</time>,
   },
   {
     key: 'user',
@@ -26,7 +23,8 @@ const COLUMNS: (Column<GameSummary> & { key: VoidedColumn | 'verify' })[] = [
   {
     key: 'parent',
     header: 'Parent',
-    className: 'order-3 col-span-6 -mt-1 text-xs text-slate-500 md:mt-0 md:text-sm md:text-slate-700',
+    className:
+      'order-3 col-span-6 -mt-1 text-xs text-slate-500 md:mt-0 md:text-sm md:whitespace-nowrap md:text-slate-700',
     render: (game) => (
       <>
         <span className="md:hidden">Parent: </span>
@@ -73,19 +71,18 @@ const COLUMNS: (Column<GameSummary> & { key: VoidedColumn | 'verify' })[] = [
     key: 'reason',
     header: 'Reason',
     label: 'Reason',
-    className: 'order-6 col-span-6 text-slate-700 md:min-w-48',
+    className: 'order-6 col-span-6 text-slate-700 md:min-w-52',
     render: (game) => (
-      <span data-testid="voided-reason" className="break-words">
-        {game.voidReason ?? '—'}
-      </span>
+      <>
+        <span data-testid="voided-reason" className="block break-words">
+          {game.voidReason ?? '—'}
+        </span>
+        <span data-testid="voided-by" className="mt-0.5 block text-xs text-slate-500">
+          Voided{game.voidedBy ? ` by ${game.voidedBy.fullName}` : ''}
+          {game.endedAt && <span className="whitespace-nowrap">, {dateTime(game.endedAt)}</span>}
+        </span>
+      </>
     ),
-  },
-  {
-    key: 'voidedBy',
-    header: 'Voided by',
-    label: 'Voided by',
-    className: 'order-5 col-span-4 truncate md:whitespace-nowrap',
-    render: (game) => (game.voidedBy ? <span title={game.voidedBy.username}>{game.voidedBy.fullName}</span> : '—'),
   },
   {
     key: 'verify',
@@ -109,7 +106,7 @@ const COLUMNS: (Column<GameSummary> & { key: VoidedColumn | 'verify' })[] = [
 
 /**
  * Games voided after a draw (their held pool returned to the player): when, whose, the range, bet
- * and pool, how far the draw got, why and by whom, and the way to the game's public proof.
+ * and pool, how far the draw got, why, by whom and when, and the way to the game's public proof.
  */
 export function VoidedGamesTable({
   games,
@@ -127,7 +124,7 @@ export function VoidedGamesTable({
       rowTestId="voided-row"
       rowData={(game) => ({ 'data-code': game.code })}
       rowClassName="grid grid-cols-6 gap-x-3 gap-y-2 bg-white md:hover:bg-slate-50"
-      minWidth="md:min-w-[860px]"
+      minWidth="md:min-w-[760px]"
       cellClassName="md:px-2.5 md:py-3"
       headerClassName="px-2.5 py-3 align-bottom leading-tight"
       labels="stacked"
