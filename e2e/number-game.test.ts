@@ -588,10 +588,27 @@ describe('BOCH BOCH', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await visible(page.getByTestId('selected-row').filter({ hasText: 'Lea Stone-Park' }));
     expect((await currentGame(user))?.entries.map((e) => e.name)).toEqual(['Lea Stone-Park']);
+    const firstCode = await page.getByTestId('game-code').textContent();
     await tile(page, 12).click();
     await dialog.getByRole('button', { name: 'Remove' }).click();
     await visible(page.getByText('Selected Numbers (0)'));
     expect(await tile(page, 12).getAttribute('aria-pressed')).toBe('false');
+
+    // With nobody left the bet is open again; changing it discards the empty game, and the next
+    // participant opens a new one with the new bet.
+    expect(await page.getByLabel('Bet Amount').isDisabled()).toBe(false);
+    await page.getByLabel('Bet Amount').fill('3');
+    expect(
+      await until(
+        () => currentGame(user),
+        (game) => game === null,
+      ),
+    ).toBeNull();
+    await choose(page, 12, 'Lea Stone');
+    const reopened = await currentGame(user);
+    expect(reopened?.betAmount).toBe('3.00');
+    expect(await page.getByTestId('game-code').textContent()).toBe(reopened?.code);
+    expect(reopened?.code).not.toBe(firstCode);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
     await page.getByRole('radio', { name: 'Green' }).click();

@@ -32,8 +32,9 @@ export function usePlayGame() {
     queryKey: playGameQueryKey,
     queryFn: () => refreshPlayGame(queryClient),
     // A game changes only through this screen's calls (which write the answer here) or another
-    // device: looked at again when the window regains focus, not on a timer.
+    // device: looked at again when the screen opens and when the window regains focus, not on a timer.
     staleTime: Infinity,
+    refetchOnMount: 'always',
     refetchOnWindowFocus: 'always',
   });
 }

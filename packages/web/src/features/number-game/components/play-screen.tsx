@@ -120,6 +120,14 @@ export function PlayScreen({
   const [slideshow, setSlideshow] = useState<number[] | null>(null);
 
   useEffect(() => LEFTOVER_KEYS.forEach((key) => localStorage.removeItem(key)), []);
+  // Leaving the screen after a game ended: the next visit starts on a fresh board.
+  useEffect(
+    () => () => {
+      const held = queryClient.getQueryData<Game | null>(playGameQueryKey);
+      if (held && isEnded(held)) holdGame(queryClient, null);
+    },
+    [queryClient],
+  );
 
   const game = play.data ?? null;
   const ended = game !== null && isEnded(game);
@@ -153,7 +161,10 @@ export function PlayScreen({
   const poolCents = game ? decimalToCents(game.pool) : 0;
   const started = game !== null && (game.draws.length > 0 || ended);
   const setupLocked = game !== null && (entries.length > 0 || started);
-  const busy = openCall.isPending || entriesCall.isPending || drawCall.isPending || voidCall.isPending;
+  // Calls that change the game: the buttons wait for them. Discarding an empty game after a change
+  // of range or bet is left out, so the fields being typed in never switch off under the operator.
+  const setupBusy = openCall.isPending || entriesCall.isPending || drawCall.isPending;
+  const busy = setupBusy || voidCall.isPending;
 
   const changeTheme = (name: ThemeName) => {
     saveTheme(name);
@@ -170,15 +181,17 @@ export function PlayScreen({
 
   // Range and bet: before the first participant they are only this screen's; an open game without
   // participants (all removed) is discarded when they change, and the next participant opens a new one.
+  const discarding = useRef<number | null>(null);
   const changeSetup = (next: GameSetup) => {
     setSetup(next);
     const current = heldGame();
-    if (!current || isEnded(current) || current.entries.length > 0) return;
+    if (!current || isEnded(current) || current.entries.length > 0 || discarding.current === current.id) return;
     const same =
       current.startRange === next.startRange &&
       current.endRange === next.endRange &&
       decimalToCents(current.betAmount) === next.betCents;
     if (same) return;
+    discarding.current = current.id;
     voidCall.mutate(
       { gameId: current.id, reason: VOID_REASONS.setupChanged },
       {
@@ -188,6 +201,9 @@ export function PlayScreen({
         onError: (error) => {
           toast.error(errorMessage(error, 'Could not change the range or bet.'));
           reload();
+        },
+        onSettled: () => {
+          discarding.current = null;
         },
       },
     );
@@ -388,7 +404,7 @@ export function PlayScreen({
                 endRange={shownSetup.endRange}
                 betCents={shownSetup.betCents}
                 selectedNumbers={entries.map((p) => p.number)}
-                locked={setupLocked || busy}
+                locked={setupLocked || setupBusy}
                 theme={theme}
                 onChange={(next) =>
                   changeSetup({ startRange: next.startRange, endRange: next.endRange, betCents: next.betAmount })
