@@ -77,7 +77,7 @@ function ProofView({ proof }: { proof: GameProof }) {
         <div className="flex flex-wrap items-start justify-between gap-4">
           <div className="min-w-0">
             <p className="text-sm font-medium text-slate-500">{proof.shopName}</p>
-            <h1 className="mt-1 font-mono text-2xl font-bold break-all sm:text-4xl" data-testid="verify-code">
+            <h1 className="mt-1 font-mono text-xl font-bold break-all sm:text-4xl" data-testid="verify-code">
               {proof.code}
             </h1>
             <p className="mt-1 text-sm text-slate-500">
