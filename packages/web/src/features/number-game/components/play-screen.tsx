@@ -531,20 +531,24 @@ function GameIdentity({ game, theme }: { game: Game; theme: GameTheme }) {
   return (
     <dl
       aria-label="This game"
-      className={`grid grid-cols-[auto_minmax(0,1fr)] items-baseline gap-x-4 gap-y-1 rounded-2xl px-4 py-3 ${theme.panel}`}
+      className={`grid gap-x-6 gap-y-2 rounded-2xl px-4 py-3 sm:grid-cols-2 lg:grid-cols-1 ${theme.panel}`}
     >
-      <dt className={`text-xs font-semibold uppercase ${theme.muted}`}>Game</dt>
-      <dd data-testid="game-code" className="font-mono text-lg font-bold break-all">
-        {game.code}
-      </dd>
-      <dt className={`text-xs font-semibold uppercase ${theme.muted}`}>Seed fingerprint</dt>
-      <dd
-        data-testid="game-fingerprint"
-        title={`Commitment ${game.commitment}`}
-        className="font-mono text-lg font-bold tabular-nums"
-      >
-        {commitmentFingerprint(game.commitment)}
-      </dd>
+      <div className="min-w-0">
+        <dt className={`text-xs font-semibold uppercase ${theme.muted}`}>Game</dt>
+        <dd data-testid="game-code" className="font-mono text-lg font-bold break-all">
+          {game.code}
+        </dd>
+      </div>
+      <div className="min-w-0">
+        <dt className={`text-xs font-semibold uppercase ${theme.muted}`}>Seed fingerprint</dt>
+        <dd
+          data-testid="game-fingerprint"
+          title={`Commitment ${game.commitment}`}
+          className="font-mono text-lg font-bold tabular-nums"
+        >
+          {commitmentFingerprint(game.commitment)}
+        </dd>
+      </div>
     </dl>
   );
 }
