@@ -42,7 +42,8 @@ describe('formatDateTime', () => {
     for (let month = 0; month < 12; month++) {
       for (let hour = 0; hour < 24; hour++) {
         const date = new Date(2026, month, 1 + ((month * 7 + hour) % 28), hour, (hour * 7) % 60);
-        // Some ICU versions put a narrow no-break space before AM/PM; the spec's format has a space.
+        // Some ICU versions put a narrow no-break space before AM/PM; our format has a space
+        // (docs/product/screens.md#formats).
         const expected = intl.format(date).replace('\u202f', ' ');
         expect(formatDateTime(date)).toBe(expected);
         expect(formatDateTime(date.toISOString())).toBe(expected);

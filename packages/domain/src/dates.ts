@@ -1,7 +1,8 @@
 /**
- * Spec section 5: a date filter runs from 00:00:00.000 of the start day through 23:59:59.999 of
- * the end day, both inclusive, in the viewer's own time zone. Dates are `YYYY-MM-DD` as an
- * <input type="date"> gives them; the result is the pair of instants the API takes.
+ * A date filter runs from 00:00:00.000 of the start day through 23:59:59.999 of the end day, both
+ * inclusive, in the viewer's own time zone (docs/product/validation-and-errors.md#date-filters).
+ * Dates are `YYYY-MM-DD` as an <input type="date"> gives them; the result is the pair of instants
+ * the API takes.
  */
 export function dayRange(startDate?: string, endDate?: string): { from?: string; to?: string } {
   const parse = (value: string, end: boolean) => {
@@ -19,10 +20,11 @@ export function dayRange(startDate?: string, endDate?: string): { from?: string;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /**
- * Spec section 1: en-US, short month, day, hour and minute ("Nov 22, 4:05 PM"), in the viewer's
- * time zone: what `Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: 'numeric',
- * minute: '2-digit' })` prints. Written out by hand because the first `Intl` call in a page loads
- * the browser's locale data: 30 to 150 ms of main-thread work on a dashboard's first screen.
+ * Dates as docs/product/screens.md#formats shows them: en-US, short month, day, hour and minute
+ * ("Nov 22, 4:05 PM"), in the viewer's time zone: what `Intl.DateTimeFormat('en-US', { month:
+ * 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })` prints. Written out by hand
+ * because the first `Intl` call in a page loads the browser's locale data: 30 to 150 ms of
+ * main-thread work on a dashboard's first screen.
  */
 export function formatDateTime(value: string | Date): string {
   const date = typeof value === 'string' ? new Date(value) : value;

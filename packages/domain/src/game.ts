@@ -1,6 +1,6 @@
 import type { Cents } from './money.ts';
 
-/** Spec section 9. */
+/** The game's constants: docs/product/game.md. */
 export const GAME_RULES = {
   minNumber: 1,
   maxNumber: 100,
@@ -35,7 +35,7 @@ export function formatBps(bps: number): string {
   return `${Math.floor(bps / 100)}.${String(bps % 100).padStart(2, '0')}`;
 }
 
-/** DESIGN.md section 2: a prize is floor(pool × percent / 100) to the cent (BigInt: no overflow). */
+/** docs/product/money.md#prizes: a prize is floor(pool × percent / 100) to the cent (BigInt: no overflow). */
 export function prizeFor(poolCents: Cents, percentBps: number): Cents {
   return Number((BigInt(poolCents) * BigInt(percentBps)) / 10_000n);
 }
@@ -106,8 +106,8 @@ export function numbersInRange(start: number, end: number): number[] {
 }
 
 /**
- * Check Winner (spec section 4): a random number of the range not drawn yet, picked uniformly among
- * the remaining ones, so it never repeats and always ends (the spec's "100 attempts, then proceed
+ * Check Winner (docs/product/game.md#check-winner): a random number of the range not drawn yet, picked uniformly among
+ * the remaining ones, so it never repeats and always ends (the original client's "100 attempts, then proceed
  * anyway" could repeat a number). Null when every number of the range is drawn.
  */
 export function drawNumber(
@@ -122,7 +122,7 @@ export function drawNumber(
   return remaining[randomBelow(remaining.length)] ?? null;
 }
 
-/** Numbers Left (spec section 4): the numbers of the range nobody chose and nobody drew, in order. */
+/** Numbers Left (docs/product/game.md#numbers-left): the numbers of the range nobody chose and nobody drew, in order. */
 export function numbersLeft(
   start: number,
   end: number,

@@ -1,4 +1,4 @@
-/** Texts the spec gives in quotes: users and tests read them, so they live in one place. */
+/** The quoted texts of docs/product/validation-and-errors.md: users and tests read them, so they live in one place. */
 export const MESSAGES = {
   usernameRequired: 'Username is required',
   usernameMin: 'Username must be at least 3 characters',

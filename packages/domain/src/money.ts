@@ -4,7 +4,7 @@
  */
 export type Cents = number;
 
-/** 1,000,000,000.00 — the largest single amount the API accepts (DESIGN.md section 2). */
+/** 1,000,000,000.00 — the largest single amount the API accepts (docs/product/money.md#amount-input). */
 export const MAX_AMOUNT_CENTS: Cents = 100_000_000_000;
 
 const DECIMAL = /^(\d{1,12})(?:\.(\d{1,2}))?$/;
@@ -38,7 +38,7 @@ export function formatCents(cents: Cents | bigint): string {
   return `${negative ? '-' : ''}${whole}.${fraction}`;
 }
 
-/** Converts an API decimal (string or number, as the spec's Balance.amount) back to cents. */
+/** Converts an API decimal (a string, or a number from older clients: docs/product/money.md#display) back to cents. */
 export function decimalToCents(value: string | number): Cents {
   const text = typeof value === 'number' ? value.toFixed(2) : value.trim();
   const negative = text.startsWith('-');

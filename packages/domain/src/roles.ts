@@ -4,7 +4,7 @@ export type Role = (typeof ROLES)[number];
 export const USER_STATUSES = ['active', 'inactive'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 
-/** Spec section 1: any role value other than admin, superagent or agent is an ordinary user. */
+/** docs/product/roles-and-scope.md#roles: any role value other than admin, superagent or agent is an ordinary user. */
 export function normalizeRole(role: unknown): Role {
   return role === 'admin' || role === 'superagent' || role === 'agent' ? role : 'user';
 }

@@ -21,6 +21,7 @@ import { balanceRoutes } from './modules/balance/balance.routes.ts';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
 import { winnersRoutes } from './modules/winners/winners.routes.ts';
 import { salesHistoryRoutes } from './modules/sales-history/sales-history.routes.ts';
+import { gamesRoutes, verifyRoutes } from './modules/games/games.routes.ts';
 import { LOGO_MAX_BYTES } from '@lot/domain/schemas/users';
 
 declare module 'fastify' {
@@ -95,6 +96,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(transactionsRoutes);
   await app.register(winnersRoutes);
   await app.register(salesHistoryRoutes);
+  await app.register(gamesRoutes);
+  await app.register(verifyRoutes);
 
   if (options.serveWeb !== false) await app.register(webPlugin, { root: options.webRoot });
   return app;

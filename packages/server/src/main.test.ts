@@ -8,7 +8,8 @@ import { exitOf, MAIN_FILE, startServer } from './test/server-process.ts';
 import { TEST_DB } from './test/test-app.ts';
 
 /**
- * The run contract of DESIGN.md section 1, tested on the real entry point in a child process:
+ * The run contract (docs/product/runtime-and-security.md#run-contract), tested on the real entry
+ * point in a child process:
  * first start creates and migrates the database and prints the admin password once; a restart
  * keeps the data; SIGTERM stops cleanly; a bad environment stops with a clear message.
  */

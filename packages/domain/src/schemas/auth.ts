@@ -9,7 +9,7 @@ export const signinInputSchema = z.strictObject({
 });
 export type SigninInput = z.infer<typeof signinInputSchema>;
 
-/** The signed-in user kept by the client (spec section 3), plus the token on sign-in. */
+/** The signed-in user kept by the client (docs/product/screens.md#browser-storage), plus the token on sign-in. */
 export const sessionUserSchema = z.object({
   id: z.number(),
   username: z.string(),

@@ -46,7 +46,12 @@ export type TransferInput = z.infer<typeof transferInputSchema>;
 export const decreaseInputSchema = z.strictObject({
   userId: idSchema,
   amount: amountSchema,
-  description: z.string().trim().max(200, 'Description must be at most 200 characters').optional(),
+  /** A correction by the admin says why (docs/decisions/013). */
+  description: z
+    .string({ error: 'A description is required' })
+    .trim()
+    .min(1, 'A description is required')
+    .max(200, 'Description must be at most 200 characters'),
 });
 export type DecreaseInput = z.infer<typeof decreaseInputSchema>;
 
@@ -64,11 +69,14 @@ export const transactionSchema = z.object({
   userId: z.number(),
   receiverId: z.number().nullable(),
   amount: z.string(),
-  status: z.enum(['completed', 'pending', 'failed']),
+  /** A game's pool: pending while the game is drawn, completed once settled, voided when returned. */
+  status: z.enum(['completed', 'pending', 'failed', 'voided']),
   description: z.string().nullable(),
   createdAt: z.string(),
   user: party,
   receiver: party.nullable(),
+  /** The public code of the game a `game` row belongs to (its verify page), else null. */
+  gameCode: z.string().nullable(),
 });
 export type Transaction = z.infer<typeof transactionSchema>;
 

@@ -10,7 +10,7 @@ import { betSchema, endSchema, participantSchema, startSchema } from './sales-hi
 export const GAME_STATUSES = ['open', 'drawing', 'settled', 'voided', 'discarded'] as const;
 export type GameStatus = (typeof GAME_STATUSES)[number];
 
-/** POST /api/games: the range and the bet (spec section 5 rules, same messages as the play screen). */
+/** POST /api/games: the range and the bet (docs/product/validation-and-errors.md#game-inputs, same messages as the play screen). */
 export const openGameInputSchema = z
   .strictObject({ startRange: startSchema, endRange: endSchema, betAmount: betSchema })
   .refine((game) => game.startRange < game.endRange, { message: MESSAGES.rangeEndInvalid, path: ['endRange'] });

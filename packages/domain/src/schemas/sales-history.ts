@@ -51,7 +51,7 @@ export const endSchema = z
   .max(100, MESSAGES.rangeEndInvalid);
 
 /**
- * The play screen's Number Range and Bet Amount (spec section 5) as typed: the start a whole number
+ * The play screen's Number Range and Bet Amount (docs/product/validation-and-errors.md#game-inputs) as typed: the start a whole number
  * from 1, below the end; the end at most 100; the bet at least 1 with at most two decimals (cents).
  */
 export const gameSetupSchema = z
@@ -82,9 +82,14 @@ const winnerEntrySchema = participantSchema.extend({
   prizeAmount: moneySchema,
 });
 
-/** POST /api/sales-history: the finished game as the client saw it; the server recomputes it. */
+/**
+ * POST /api/sales-history: the original client's call, kept only as a compatibility path. It answers the record
+ * of a server-run game whose draws are complete and which the body describes exactly (`gameId`
+ * names it; without it, the caller's latest settled game); anything else is refused.
+ */
 export const saleInputSchema = z
   .strictObject({
+    gameId: idSchema.optional(),
     userId: idSchema,
     startRange: startSchema,
     endRange: endSchema,

@@ -7,7 +7,7 @@ import { idSchema, listQuerySchema, parentIdSchema } from './common.ts';
 export const LOGO_MAX_BYTES = 5 * 1024 * 1024;
 export const LOGO_MIME_TYPES = ['image/jpeg', 'image/png', 'image/gif'] as const;
 
-/** Field rules shared by every user form and the server (spec section 5). */
+/** Field rules shared by every user form and the server (docs/product/validation-and-errors.md#user-forms). */
 export const usernameSchema = z
   .string({ error: MESSAGES.usernameRequired })
   .trim()

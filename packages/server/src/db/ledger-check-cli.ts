@@ -14,6 +14,7 @@ try {
   for (const m of report.mismatches)
     console.log(`  MISMATCH user ${m.userId}: balance ${m.balance}, ledger ${m.ledger}`);
   if (report.negative > 0) console.log(`  NEGATIVE balances: ${report.negative}`);
+  if (report.holds > 0) console.log(`  games whose held pool disagrees with the game: ${report.holds}`);
   console.log(report.ok ? 'OK: every cent is accounted for.' : 'FAILED: the ledger does not balance.');
   process.exitCode = report.ok ? 0 : 1;
 } finally {

@@ -123,7 +123,8 @@ export const transactions = pgTable(
       .notNull()
       .references(() => users.id),
     amount: bigint('amount', { mode: 'number' }).notNull(),
-    status: text('status', { enum: ['completed', 'pending', 'failed'] })
+    /** A game's pool is `pending` while the game is drawn, then `completed`, or `voided` (returned). */
+    status: text('status', { enum: ['completed', 'pending', 'failed', 'voided'] })
       .notNull()
       .default('completed'),
     description: text('description'),
@@ -282,4 +283,73 @@ export const userCounts = pgTable(
     users: integer('users').notNull(),
   },
   (t) => [primaryKey({ name: 'user_counts_pk', columns: [t.role, t.status] })],
+);
+
+/**
+ * A BOCH BOCH game run by the server (decision 013, docs/lot-draw-1.md), from the moment it opens:
+ * the prizes snapshotted from the player's effective winner settings, the secret seed and its
+ * commitment, the participants, the draws so far. The first draw holds the pool (`transaction_id`,
+ * a pending ledger row); the last one settles it into a sales-history record (`sale_id`). A void
+ * returns the hold and keeps everything on record. The player's parent and superagent are copied
+ * when it opens, as for sales.
+ */
+export const gameRounds = pgTable(
+  'game_rounds',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** Public and unguessable (128 random bits, base64url): the verify page's address. */
+    code: text('code').notNull().unique(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    parentId: integer('parent_id').references(() => users.id),
+    superagentId: integer('superagent_id').references(() => users.id),
+    status: text('status', { enum: ['open', 'drawing', 'settled', 'voided', 'discarded'] })
+      .notNull()
+      .default('open'),
+    startRange: integer('start_range').notNull(),
+    endRange: integer('end_range').notNull(),
+    betAmount: bigint('bet_amount', { mode: 'number' }).notNull(),
+    /** [{ position, percentBps, name }] ascending by position, as the game opened. */
+    prizes: jsonb('prizes').notNull(),
+    seed: bytea('seed').notNull(),
+    commitment: text('commitment').notNull(),
+    /** [{ number, name, phoneNumber }] in the order the operator entered them. */
+    entries: jsonb('entries').notNull().default([]),
+    /** Fixed by the first draw. */
+    entriesDigest: text('entries_digest'),
+    /** [{ number, drawnAt }] in draw order. */
+    draws: jsonb('draws').notNull().default([]),
+    transactionId: integer('transaction_id')
+      .unique()
+      .references(() => transactions.id),
+    saleId: integer('sale_id')
+      .unique()
+      .references(() => games.id),
+    voidReason: text('void_reason'),
+    voidedBy: integer('voided_by').references(() => users.id),
+    createdAt: createdAt(),
+    endedAt: timestamp('ended_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    check('game_rounds_status_ck', sql`${t.status} IN ('open', 'drawing', 'settled', 'voided', 'discarded')`),
+    check(
+      'game_rounds_range_ck',
+      sql`${t.startRange} >= 1 AND ${t.startRange} < ${t.endRange} AND ${t.endRange} <= 100`,
+    ),
+    check('game_rounds_bet_ck', sql`${t.betAmount} > 0`),
+    // From the first draw on the pool is held; a settled game has its record.
+    check(
+      'game_rounds_hold_ck',
+      sql`(${t.status} IN ('open', 'discarded')) = (${t.transactionId} IS NULL) AND (${t.status} = 'settled') = (${t.saleId} IS NOT NULL)`,
+    ),
+    // One game in progress per player.
+    uniqueIndex('game_rounds_in_progress_uq')
+      .on(t.userId)
+      .where(sql`${t.status} IN ('open', 'drawing')`),
+    index('game_rounds_user_idx').on(t.userId, t.status, t.createdAt),
+    index('game_rounds_parent_idx').on(t.parentId, t.status, t.createdAt),
+    index('game_rounds_superagent_idx').on(t.superagentId, t.status, t.createdAt),
+    index('game_rounds_status_idx').on(t.status, t.createdAt),
+  ],
 );

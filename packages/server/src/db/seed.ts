@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { eq, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@lot/domain/roles';
-import { parsePercentToBps, settleGame } from '@lot/domain/game';
-import type { SaleInput } from '@lot/domain/schemas/sales-history';
 import { topup, transfer } from '../modules/balance/balance.service.ts';
-import { recordSale } from '../modules/sales-history/sales-history.service.ts';
+import { drawNext, openGame, replaceEntries, voidGame } from '../modules/games/games.service.ts';
 import { hashPassword } from '../modules/users/users.service.ts';
-import { createWinner, effectiveWinners } from '../modules/winners/winners.service.ts';
+import { createWinner } from '../modules/winners/winners.service.ts';
 import type { Caller } from '../plugins/auth.ts';
 import type { Db } from './client.ts';
 import { balances, users } from './schema.ts';
@@ -62,7 +60,7 @@ export async function ensureAdmin(
 export const DEMO_PASSWORD = 'demo1234';
 export const DEMO_ADMIN = { username: 'admin', password: 'admin123' };
 
-/** The demo hierarchy of DESIGN.md section 1: 1 superagent, 2 agents, 6 users. */
+/** The demo hierarchy (docs/product/runtime-and-security.md#run-contract): 1 superagent, 2 agents, 6 users. */
 export const DEMO_USERS = [
   { username: 'super1', fullName: 'Sam Super', role: 'superagent', parent: null },
   { username: 'agent1', fullName: 'Alice Agent', role: 'agent', parent: 'super1' },
@@ -88,42 +86,32 @@ function callerOf(row: typeof users.$inferSelect): Caller {
 
 const FIRST_NAMES = ['Ana', 'Ben', 'Carla', 'Dev', 'Eli', 'Fay', 'Gus', 'Hana', 'Ivo', 'Jin', 'Kai', 'Lea'];
 
-/** A finished demo game: participants on the first numbers, drawn numbers chosen by `seed`. */
-function demoGame(userId: number, settings: { position: number; percentBps: number }[], seed: number): SaleInput {
+/** A demo game's participants: a few people on numbers of 1–20 chosen by `seed`. */
+function demoEntries(seed: number) {
   const count = 4 + (seed % 5);
-  const selected = Array.from({ length: count }, (_, i) => ({
+  return Array.from({ length: count }, (_, i) => ({
     number: 1 + ((i * 3 + seed) % 20),
     name: `${FIRST_NAMES[(i + seed) % FIRST_NAMES.length]} ${String.fromCharCode(65 + i)}.`,
     phoneNumber: `555-01${String(10 + i + seed).slice(-2)}`,
   }));
-  const drawn = settings.map((_, i) => 1 + ((i * 7 + seed * 5) % 20));
-  const betCents = 500 * (1 + (seed % 3));
-  const result = settleGame({ selected, drawn, settings, betCents });
-  return {
-    userId,
-    startRange: 1,
-    endRange: 20,
-    betAmount: betCents,
-    totalPrize: result.totalPrize,
-    commission: result.commission,
-    selectedNumbersCount: count,
-    winningNumbersCount: result.winners.length,
-    gameData: {
-      selectedNumbers: selected,
-      winningNumbers: drawn,
-      drawCount: drawn.length,
-      totalPrizePool: result.pool,
-      startRange: 1,
-      endRange: 20,
-      betAmount: betCents,
-    },
-    winners: result.winners,
-  };
 }
 
 /**
- * Fills a database that has no users besides an admin with the demo hierarchy of DESIGN.md
- * section 1, through the real services so the ledger is exact: balances passed down the
+ * Plays a demo game through the game service as the player would: open, enter the participants,
+ * draw every position (the server draws: decision 013). With `voidAfter`, the game is voided after
+ * that many draws instead of being played to the end.
+ */
+async function playDemoGame(db: Db, player: Caller, seed: number, voidAfter?: number) {
+  const game = await openGame(db, player, { startRange: 1, endRange: 20, betAmount: 500 * (1 + (seed % 3)) });
+  await replaceEntries(db, player, game.id, { entries: demoEntries(seed) });
+  const positions = voidAfter ?? game.prizes.length;
+  for (let position = 1; position <= positions; position++) await drawNext(db, player, game.id, position);
+  if (voidAfter !== undefined) await voidGame(db, player, game.id, 'Customer dispute over a number');
+}
+
+/**
+ * Fills a database that has no users besides an admin with the demo hierarchy
+ * (docs/product/runtime-and-security.md#run-contract), through the real services so the ledger is exact: balances passed down the
  * hierarchy, global and per-user winner settings, and some played games.
  */
 export async function seedDemo(db: Db): Promise<{ seeded: boolean; adminPassword: string | null }> {
@@ -180,10 +168,9 @@ export async function seedDemo(db: Db): Promise<{ seeded: boolean; adminPassword
     ['user4', 2],
     ['user6', 1],
   ] as const) {
-    const { winners } = await effectiveWinners(db, id(username));
-    const settings = winners.map((w) => ({ position: w.position, percentBps: parsePercentToBps(w.percent) ?? 0 }));
-    for (let g = 0; g < games; g++)
-      await recordSale(db, as(username), demoGame(id(username), settings, g + id(username)));
+    for (let g = 0; g < games; g++) await playDemoGame(db, as(username), g + id(username));
   }
+  // One game voided after its first draw, so the upline's voided list has something to show.
+  await playDemoGame(db, as('user2'), 7, 1);
   return { seeded: true, adminPassword };
 }

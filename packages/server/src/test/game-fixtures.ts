@@ -2,10 +2,11 @@ import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { formatCents } from '@lot/domain/money';
+import type { DrawResult, Game } from '@lot/domain/schemas/games';
 import type { Sale, SaleDetail } from '@lot/domain/schemas/sales-history';
 import { queryRows } from '../db/client.ts';
 import type { Member } from './hierarchy.ts';
-import { books, expectStatus, type Books } from './money-fixtures.ts';
+import { books, cents, expectStatus, type Books } from './money-fixtures.ts';
 import type { TestApp } from './test-app.ts';
 
 /** One prize position as the winner form sends it. */
@@ -42,64 +43,102 @@ export function participants(numbers: number[]): Participant[] {
 export type GameSpec = {
   /** The selected numbers, or the participants in full. */
   numbers: number[] | Participant[];
-  /** Drawn numbers, in draw order (one per configured position). */
-  drawn: number[];
-  /** Percentages of the configured positions, in position order: they decide the prizes. */
-  percents: string[];
-  /** The positions of those percentages (default 1, 2, 3 …). */
-  positions?: number[];
   bet?: string;
   start?: number;
   end?: number;
 };
 
-/** Cents of a 2-decimal string, written out here so the tests do not lean on the code under test. */
-function toCents(decimal: string): number {
-  const [whole = '0', fraction = ''] = decimal.split('.');
-  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+function entriesOf(spec: GameSpec): Participant[] {
+  return typeof spec.numbers[0] === 'number' ? participants(spec.numbers as number[]) : (spec.numbers as Participant[]);
+}
+
+/** POST /api/games as the holder of `token`. */
+export function openGameCall(t: TestApp, token: string, body: Record<string, unknown>) {
+  return t.request(token, { method: 'POST', url: '/api/games', payload: body });
+}
+
+export function putEntries(t: TestApp, token: string, gameId: number, entries: unknown) {
+  return t.request(token, { method: 'PUT', url: `/api/games/${gameId}/entries`, payload: { entries } });
+}
+
+export function drawCall(t: TestApp, token: string, gameId: number, position: unknown) {
+  return t.request(token, { method: 'POST', url: `/api/games/${gameId}/draws`, payload: { position } });
+}
+
+export function voidCall(t: TestApp, token: string, gameId: number, reason: unknown) {
+  return t.request(token, { method: 'POST', url: `/api/games/${gameId}/void`, payload: { reason } });
+}
+
+/** Opens a game with its participants (both calls must succeed). */
+export async function openGame(t: TestApp, member: Member, spec: GameSpec): Promise<Game> {
+  const opened = await openGameCall(t, member.token, {
+    startRange: spec.start ?? 1,
+    endRange: spec.end ?? 20,
+    betAmount: spec.bet ?? '10.00',
+  });
+  expectStatus(opened, 201);
+  const entered = await putEntries(t, member.token, opened.json<Game>().id, entriesOf(spec));
+  expectStatus(entered, 200);
+  return entered.json<Game>();
+}
+
+/** Draws every remaining position of an open game (each must succeed) and answers the settled game. */
+export async function drawAll(t: TestApp, member: Member, game: Game): Promise<Game> {
+  let current = game;
+  for (let position = game.draws.length + 1; position <= game.prizes.length; position++) {
+    const drawn = await drawCall(t, member.token, game.id, position);
+    expectStatus(drawn, 200);
+    current = drawn.json<DrawResult>().game;
+  }
+  return current;
+}
+
+/** The member plays a whole game on the server; answers its sales-history record. */
+export async function playGame(t: TestApp, member: Member, spec: GameSpec): Promise<SaleDetail> {
+  const settled = await drawAll(t, member, await openGame(t, member, spec));
+  expect(settled.status).toBe('settled');
+  const response = await t.request(member.token, { method: 'GET', url: `/api/sales-history/${settled.saleId}` });
+  expectStatus(response, 200);
+  return response.json<SaleDetail>();
 }
 
 /**
- * A finished game as the client posts it, computed independently of the server: pool = selected ×
- * bet; the i-th drawn number wins floor(pool × percent_i / 100) when someone selected it.
+ * The spec's POST /api/sales-history body describing a settled game, computed here from the
+ * game's own draws independently of the server: pool = entries × bet; the k-th drawn number wins
+ * floor(pool × percent_k / 100) when someone chose it.
  */
-export function gamePayload(userId: number, spec: GameSpec) {
-  const selected = typeof spec.numbers[0] === 'number' ? participants(spec.numbers as number[]) : spec.numbers;
-  const people = selected as Participant[];
-  const bet = spec.bet ?? '10.00';
-  const start = spec.start ?? 1;
-  const end = spec.end ?? 20;
-  const pool = people.length * toCents(bet);
-  const winners = spec.drawn.flatMap((number, index) => {
-    const person = people.find((p) => p.number === number);
-    const percent = spec.percents[index];
-    if (!person || percent === undefined) return [];
-    const prize = Number((BigInt(pool) * BigInt(toCents(percent))) / 10_000n);
-    return [{ ...person, position: spec.positions?.[index] ?? index + 1, prizeAmount: formatCents(prize) }];
+export function salePayload(game: Game) {
+  const pool = game.entries.length * cents(game.betAmount);
+  const drawn = game.draws.map((d) => d.number);
+  const winners = drawn.flatMap((number, index) => {
+    const person = game.entries.find((p) => p.number === number);
+    const prize = game.prizes[index];
+    if (!person || !prize) return [];
+    const amount = Number((BigInt(pool) * BigInt(prize.percentBps)) / 10_000n);
+    return [{ ...person, position: prize.position, prizeAmount: formatCents(amount) }];
   });
-  const totalPrize = winners.reduce((sum, w) => sum + toCents(w.prizeAmount), 0);
+  const totalPrize = winners.reduce((sum, w) => sum + cents(w.prizeAmount), 0);
   return {
-    userId,
-    startRange: start,
-    endRange: end,
-    betAmount: bet,
+    userId: game.userId,
+    startRange: game.startRange,
+    endRange: game.endRange,
+    betAmount: game.betAmount,
     totalPrize: formatCents(totalPrize),
     commission: formatCents(pool - totalPrize),
-    selectedNumbersCount: people.length,
+    selectedNumbersCount: game.entries.length,
     winningNumbersCount: winners.length,
     gameData: {
-      selectedNumbers: people,
-      winningNumbers: spec.drawn,
-      drawCount: spec.drawn.length,
+      selectedNumbers: game.entries,
+      winningNumbers: drawn,
+      drawCount: drawn.length,
       totalPrizePool: formatCents(pool),
-      startRange: start,
-      endRange: end,
-      betAmount: bet,
+      startRange: game.startRange,
+      endRange: game.endRange,
+      betAmount: game.betAmount,
     },
     winners,
   };
 }
-export type GamePayload = ReturnType<typeof gamePayload>;
 
 /** POST /api/sales-history as the member, with an optional Idempotency-Key. */
 export function postGame(t: TestApp, token: string, payload: unknown, key?: string): Promise<LightMyRequestResponse> {
@@ -111,23 +150,23 @@ export function postGame(t: TestApp, token: string, payload: unknown, key?: stri
   });
 }
 
-/** The member plays a game that must be settled (201). */
-export async function playGame(t: TestApp, member: Member, spec: GameSpec): Promise<SaleDetail> {
-  const response = await postGame(t, member.token, gamePayload(member.id, spec));
-  expectStatus(response, 201);
-  return response.json<SaleDetail>();
-}
-
-/** The money books plus the game tables. */
-export type Snapshot = Books & { games: number; gameWinners: number };
+/** The money books plus the game tables (every game in progress too: its status, entries and draws). */
+export type Snapshot = Books & { games: number; gameWinners: number; rounds: string };
 
 export async function snapshot(t: TestApp): Promise<Snapshot> {
-  const [counts] = await queryRows<{ games: number; winners: number }>(
+  const [counts] = await queryRows<{ games: number; winners: number; rounds: string | null }>(
     t.database.db,
-    sql`SELECT (SELECT count(*) FROM games)::int AS games, (SELECT count(*) FROM game_winners)::int AS winners`,
+    sql`SELECT (SELECT count(*) FROM games)::int AS games, (SELECT count(*) FROM game_winners)::int AS winners,
+      (SELECT string_agg(id || ':' || status || ':' || entries::text || ':' || draws::text, '|' ORDER BY id)
+         FROM game_rounds) AS rounds`,
   );
   if (!counts) throw new Error('count query returned no row');
-  return { ...(await books(t)), games: Number(counts.games), gameWinners: Number(counts.winners) };
+  return {
+    ...(await books(t)),
+    games: Number(counts.games),
+    gameWinners: Number(counts.winners),
+    rounds: counts.rounds ?? '',
+  };
 }
 
 /** A call that must be refused and must change nothing: balances, ledger, keys, games, winners. */

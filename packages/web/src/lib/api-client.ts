@@ -116,7 +116,10 @@ export async function apiBlob(path: string, options: Options = {}): Promise<Blob
   return (await send(path, options)).blob();
 }
 
-/** The message to show for a failed call: the server's, else the spec's fallback. */
+/**
+ * The message to show for a failed call: the server's, else the fallback
+ * (docs/product/validation-and-errors.md#write-fallbacks).
+ */
 export function errorMessage(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.message ? error.message : fallback;
 }

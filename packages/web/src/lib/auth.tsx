@@ -12,7 +12,7 @@ type AuthContextValue = {
   error: string | null;
   login: (username: string, password: string) => Promise<SessionUser>;
   logout: () => void;
-  /** A profile update: merged into the user and persisted (spec section 4). */
+  /** A profile update: merged into the user and persisted (docs/product/screens.md#session). */
   updateUser: (changes: Partial<SessionUser>) => void;
   /** A password change hands out a fresh token. */
   replaceToken: (token: string) => void;
@@ -20,7 +20,7 @@ type AuthContextValue = {
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
-/** Startup (spec section 4): a stored token restores the stored user; a corrupt record clears both. */
+/** Startup (docs/product/screens.md#session): a stored token restores the stored user; a corrupt record clears both. */
 function restore(): { status: AuthStatus; user: SessionUser | null } {
   const token = storage.getToken();
   const user = storage.getUser();

@@ -1,7 +1,7 @@
 import { formatDateTime } from '@lot/domain/dates';
 import { decimalToCents, formatCents, formatMoney, groupThousands } from '@lot/domain/money';
 
-/** Spec section 1: money with two decimals ($ on dashboards), dates en-US short month, day, time. */
+/** docs/product/screens.md#formats: money with two decimals ($ on dashboards), dates en-US short month, day, time. */
 export const money = (amount: string | number) => formatMoney(decimalToCents(amount));
 export const amount = (value: string | number) => formatCents(decimalToCents(value));
 export const dateTime = (value: string | Date) => formatDateTime(value);

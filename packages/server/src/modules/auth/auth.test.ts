@@ -10,7 +10,7 @@ import { ADMIN, createTestApp, type TestApp } from '../../test/test-app.ts';
 const PASSWORD = 'right-password';
 const LOCAL = '127.0.0.1';
 
-/** The body of every refused token (DESIGN.md section 4). */
+/** The body of every refused token (docs/product/validation-and-errors.md#error-body). */
 const SESSION_EXPIRED = { message: MESSAGES.sessionExpired, code: 'UNAUTHORIZED' };
 const INVALID_CREDENTIALS = { message: MESSAGES.invalidCredentials, code: 'UNAUTHORIZED' };
 
@@ -94,7 +94,7 @@ describe('sign-in', () => {
     aliceId = await createUser('alice', { fullName: 'Alice Archer', shopName: 'Alice Shop', parentId: samId });
   });
 
-  it('answers the right password with exactly the spec fields and a working token', async () => {
+  it('answers the right password with exactly the session user fields and a working token', async () => {
     const response = await signin({ username: 'alice', password: PASSWORD });
     expect(response.statusCode).toBe(200);
     const body = response.json<Record<string, unknown>>();
@@ -153,7 +153,7 @@ describe('sign-in', () => {
 });
 
 describe('sign-in input', () => {
-  it('requires a username and a password, with the spec messages per field', async () => {
+  it('requires a username and a password, with the documented messages per field', async () => {
     const noUsername = await signin({ password: PASSWORD });
     expect(noUsername.statusCode).toBe(400);
     expect(noUsername.json()).toStrictEqual({
@@ -439,7 +439,7 @@ describe('change password', () => {
     expect((await signin({ username: 'wendy', password: PASSWORD })).statusCode).toBe(200);
   });
 
-  it('validates the input with the spec messages and changes nothing', async () => {
+  it('validates the input with the documented messages and changes nothing', async () => {
     const id = await createUser('vera');
     const token = await t.login('vera', PASSWORD);
 

@@ -64,7 +64,10 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/balance/decrease',
-    { schema: { tags: ['balance'], headers: idempotencyHeaders, body: decreaseInputSchema, response: moneyCall } },
+    {
+      preValidation: app.requireRole('admin'),
+      schema: { tags: ['balance'], headers: idempotencyHeaders, body: decreaseInputSchema, response: moneyCall },
+    },
     async (request, reply) =>
       answer(reply, await decrease(app.db, request.caller, request.body, request.headers['idempotency-key'])),
   );

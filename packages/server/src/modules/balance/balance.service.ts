@@ -67,7 +67,7 @@ type Moved = {
  * move, write the ledger row, and answer what the service needs or which check refused it.
  * Without an Idempotency-Key it runs alone (a statement is atomic); with one, inside the key's
  * transaction. Why it is safe under concurrency, in short (the record has the long form):
- * - `parties` locks the balance rows in id order (DESIGN.md section 2: no deadlock); after waiting
+ * - `parties` locks the balance rows in id order (docs/product/money.md#locking: no deadlock); after waiting
  *   for a lock, FOR UPDATE returns the newest committed version, so the checks see current amounts.
  * - `verdict` aggregates over every party, so all locks are held before anything is written.
  * - `moved` sets `p.amount + delta`: the amount `parties` read under the lock this statement holds
@@ -177,6 +177,7 @@ function answer(move: Move, moved: Moved, sender: PartyUser | Caller, message: s
       createdAt: moved.ledger.createdAt.toISOString(),
       user: party(sender),
       receiver: receiver ? party(receiver) : null,
+      gameCode: null,
     },
     balance: { userId: move.balanceOf, amount: formatCents(moved.balance) },
   };
@@ -212,7 +213,7 @@ export function topup(db: Db, caller: Caller, input: TopupInput, key?: string): 
 }
 
 /**
- * Who may receive from whom (DESIGN.md section 3): admins anyone, superagents and agents their
+ * Who may receive from whom (docs/product/roles-and-scope.md#transfers): admins anyone, superagents and agents their
  * own scope, users any other active user of role user (to them an inactive user is invisible).
  */
 function receiverReach(caller: Caller): SQL {
@@ -253,10 +254,12 @@ export function transfer(db: Db, caller: Caller, input: TransferInput, key?: str
   });
 }
 
-/** Takes money out of circulation: admins from anyone, everyone else from themselves. */
+/**
+ * A correction: the admin takes money out of circulation from an account, saying why. Games no
+ * longer use it (the server holds and settles their pools itself: decision 013).
+ */
 export function decrease(db: Db, caller: Caller, input: DecreaseInput, key?: string): Promise<Idempotent<MoneyResult>> {
   return withIdempotentStatement(db, caller.id, key, { op: 'decrease', ...input }, async (runner) => {
-    if (caller.role !== 'admin' && input.userId !== caller.id) throw new AppError('FORBIDDEN', MESSAGES.forbidden);
     const move: Move = {
       target: input.userId,
       reach: scopeCondition(caller),
@@ -268,7 +271,7 @@ export function decrease(db: Db, caller: Caller, input: DecreaseInput, key?: str
         receiverId: null,
         actorId: caller.id,
         amount: input.amount,
-        description: input.description ?? null,
+        description: input.description,
       },
       balanceOf: input.userId,
     };

@@ -9,13 +9,17 @@ export type LedgerReport = {
   /** Balances that differ from the sum of their ledger rows. */
   mismatches: { userId: number; balance: string; ledger: string }[];
   negative: number;
+  /** Games whose held pool disagrees with the game: a drawing game's row pending, a settled one's
+   * completed, a voided one's voided, each for exactly the pool. */
+  holds: number;
   totals: { balances: string; topups: string; withdrawn: string; expected: string };
 };
 
 /**
  * The books must balance: every balance equals money received (top-ups and transfers in) minus
  * money sent or spent (transfers out, decreases, game pools), and all balances together equal
- * top-ups minus decreases and game pools. Only completed rows move money.
+ * top-ups minus decreases and game pools. Completed rows move money, and so does a game's pool
+ * while it is held (pending); a voided row's pool came back, so it moved nothing.
  */
 export async function checkLedger(db: Db): Promise<LedgerReport> {
   const mismatches = await queryRows<{ user_id: number; balance: string; ledger: string }>(
@@ -26,7 +30,7 @@ export async function checkLedger(db: Db): Promise<LedgerReport> {
         WHERE status = 'completed' AND receiver_id IS NOT NULL
       UNION ALL
       SELECT user_id, -amount FROM transactions
-        WHERE status = 'completed' AND type IN ('transfer', 'decrease', 'game')
+        WHERE status IN ('completed', 'pending') AND type IN ('transfer', 'decrease', 'game')
     ), sums AS (
       SELECT user_id, sum(amount) AS total FROM flows GROUP BY user_id
     )
@@ -42,6 +46,7 @@ export async function checkLedger(db: Db): Promise<LedgerReport> {
     topups: string;
     withdrawn: string;
     transactions: string;
+    holds: string;
   }>(
     db,
     sql`
@@ -50,8 +55,12 @@ export async function checkLedger(db: Db): Promise<LedgerReport> {
         (SELECT count(*) FROM balances WHERE amount < 0)::text AS negative,
         (SELECT COALESCE(sum(amount), 0) FROM balances)::text AS balances,
         (SELECT COALESCE(sum(amount), 0) FROM transactions WHERE status = 'completed' AND type = 'topup')::text AS topups,
-        (SELECT COALESCE(sum(amount), 0) FROM transactions WHERE status = 'completed' AND type IN ('decrease', 'game'))::text AS withdrawn,
-        (SELECT count(*) FROM transactions)::text AS transactions`,
+        (SELECT COALESCE(sum(amount), 0) FROM transactions WHERE status IN ('completed', 'pending') AND type IN ('decrease', 'game'))::text AS withdrawn,
+        (SELECT count(*) FROM transactions)::text AS transactions,
+        (SELECT count(*) FROM game_rounds r LEFT JOIN transactions t ON t.id = r.transaction_id
+          WHERE (r.status IN ('drawing', 'settled', 'voided')) AND (t.id IS NULL
+            OR t.status <> CASE r.status WHEN 'drawing' THEN 'pending' WHEN 'settled' THEN 'completed' ELSE 'voided' END
+            OR t.amount <> r.bet_amount * jsonb_array_length(r.entries)))::text AS holds`,
   );
   if (!totals) throw new Error('ledger totals query returned no row');
   const expected = BigInt(totals.topups) - BigInt(totals.withdrawn);
@@ -64,6 +73,7 @@ export async function checkLedger(db: Db): Promise<LedgerReport> {
       ledger: formatCents(BigInt(row.ledger)),
     })),
     negative: Number(totals.negative),
+    holds: Number(totals.holds),
     totals: {
       balances: formatCents(BigInt(totals.balances)),
       topups: formatCents(BigInt(totals.topups)),
@@ -72,7 +82,11 @@ export async function checkLedger(db: Db): Promise<LedgerReport> {
     },
   };
   return {
-    ok: report.mismatches.length === 0 && report.negative === 0 && BigInt(totals.balances) === expected,
+    ok:
+      report.mismatches.length === 0 &&
+      report.negative === 0 &&
+      report.holds === 0 &&
+      BigInt(totals.balances) === expected,
     ...report,
   };
 }

@@ -14,7 +14,7 @@ import { filterSales, getSale, listSales, recordSale, type SalesPage } from './s
 const errors = errorResponses(400, 401, 403, 404, 422);
 const listResponse = { 200: z.array(saleSchema), ...errors };
 
-/** Lists answer an array (as the spec's client expects) with the totals of the whole filtered set in headers. */
+/** Lists answer an array (as the web client expects) with the totals of the whole filtered set in headers. */
 function send(reply: { header: (name: string, value: string) => unknown }, page: SalesPage) {
   reply.header('X-Total-Count', String(page.total));
   reply.header('X-Total-Commission', page.totalCommission);
@@ -30,17 +30,14 @@ export const salesHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: app.requireRole('user'),
       schema: {
         tags: ['sales-history'],
-        description: "Settles a finished game: records it and takes the pool from the player's balance, atomically.",
+        description:
+          'Compatibility path: answers the record of a finished server-run game that the body describes exactly (games are played through /api/games). Changes nothing.',
         headers: z.object({ 'idempotency-key': z.string().optional() }),
         body: saleInputSchema,
-        response: { 201: saleDetailSchema, 200: saleDetailSchema, ...errors },
+        response: { 200: saleDetailSchema, ...errors },
       },
     },
-    async (request, reply) => {
-      const outcome = await recordSale(app.db, request.caller, request.body, request.headers['idempotency-key']);
-      if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
-      return reply.status(outcome.replayed ? 200 : 201).send(outcome.result);
-    },
+    (request) => recordSale(app.db, request.caller, request.body),
   );
 
   app.get(

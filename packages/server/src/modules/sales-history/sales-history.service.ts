@@ -1,17 +1,16 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, or, sql, sum, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { AppError } from '@lot/domain/errors';
-import { parsePercentToBps, settleGame, type GameWinner } from '@lot/domain/game';
+import { settleGame, type GameWinner, type Participant, type PrizeSetting } from '@lot/domain/game';
 import { MESSAGES } from '@lot/domain/messages';
 import { formatCents } from '@lot/domain/money';
 import type { Role } from '@lot/domain/roles';
 import type { AdminSalesQuery, Sale, SaleDetail, SaleInput, SalesQuery } from '@lot/domain/schemas/sales-history';
 import type { Db, Tx } from '../../db/client.ts';
-import { balances, gameWinners, games, salesDaily, transactions, users } from '../../db/schema.ts';
+import { gameWinners, games, salesDaily, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
-import { withIdempotency, type Idempotent } from '../balance/idempotency.ts';
-import { findInScope, findLiveUserById } from '../users/users.repository.ts';
-import { effectiveWinners } from '../winners/winners.service.ts';
+import { settledRoundOf } from '../games/games.service.ts';
+import { findInScope } from '../users/users.repository.ts';
 
 const player = alias(users, 'player');
 const parent = alias(users, 'parent');
@@ -141,12 +140,13 @@ function inconsistent(message: string): AppError {
 
 const winnerKey = (w: Pick<GameWinner, 'position' | 'number' | 'name' | 'phoneNumber' | 'prizeAmount'>) =>
   `${w.position}|${w.number}|${w.name}|${w.phoneNumber}|${w.prizeAmount}`;
+const entryKey = (p: Participant) => `${p.number}|${p.name}|${p.phoneNumber}`;
 
 /**
- * Recomputes the finished game from what was selected and drawn and the player's effective
- * winner configuration, and refuses a record that does not match it (422).
+ * The body must describe the settled game exactly: its range, bet, participants, draws in order,
+ * and the totals and winners LOT-DRAW-1's draws give with the prizes the game opened with.
  */
-function verifyGame(input: SaleInput, settings: { position: number; percentBps: number }[]) {
+function checkDescribes(input: SaleInput, game: { entries: Participant[]; drawn: number[] }, prizes: PrizeSetting[]) {
   const { gameData } = input;
   if (
     gameData.startRange !== input.startRange ||
@@ -155,25 +155,25 @@ function verifyGame(input: SaleInput, settings: { position: number; percentBps: 
   ) {
     throw inconsistent('the game data disagrees with the range or the bet');
   }
-  const numbers = gameData.selectedNumbers.map((p) => p.number);
-  const inRange = (n: number) => n >= input.startRange && n <= input.endRange;
-  if (new Set(numbers).size !== numbers.length || !numbers.every(inRange)) {
-    throw inconsistent('selected numbers must be distinct and within the range');
+  const given = gameData.selectedNumbers.map(entryKey).sort();
+  const held = game.entries.map(entryKey).sort();
+  if (given.length !== held.length || given.some((key, i) => key !== held[i])) {
+    throw inconsistent('the participants are not those of the game');
   }
-  if (input.selectedNumbersCount !== numbers.length) throw inconsistent('selectedNumbersCount is wrong');
-  if (settings.length === 0) throw new AppError('UNPROCESSABLE', MESSAGES.noWinnerSettings);
-  if (gameData.winningNumbers.length !== settings.length || gameData.drawCount !== settings.length) {
-    throw inconsistent(`a finished game draws ${settings.length} positions`);
+  if (
+    gameData.winningNumbers.length !== game.drawn.length ||
+    gameData.winningNumbers.some((n, i) => n !== game.drawn[i]) ||
+    gameData.drawCount !== game.drawn.length
+  ) {
+    throw inconsistent('the drawn numbers are not those the server drew');
   }
-  if (!gameData.winningNumbers.every(inRange)) throw inconsistent('drawn numbers must be within the range');
   const settlement = settleGame({
-    selected: gameData.selectedNumbers,
-    drawn: gameData.winningNumbers,
-    settings,
+    selected: game.entries,
+    drawn: game.drawn,
+    settings: prizes,
     betCents: input.betAmount,
   });
-  if (settlement.commission < 0)
-    throw new AppError('UNPROCESSABLE', 'The winner settings pay out more than 100% of the pool');
+  if (input.selectedNumbersCount !== game.entries.length) throw inconsistent('selectedNumbersCount is wrong');
   if (gameData.totalPrizePool !== settlement.pool) throw inconsistent(`the pool is ${formatCents(settlement.pool)}`);
   if (input.totalPrize !== settlement.totalPrize)
     throw inconsistent(`the total prize is ${formatCents(settlement.totalPrize)}`);
@@ -181,83 +181,27 @@ function verifyGame(input: SaleInput, settings: { position: number; percentBps: 
     throw inconsistent(`the commission is ${formatCents(settlement.commission)}`);
   if (input.winningNumbersCount !== settlement.winners.length) throw inconsistent('winningNumbersCount is wrong');
   const expected = settlement.winners.map(winnerKey).sort();
-  const given = input.winners.map(winnerKey).sort();
-  if (expected.length !== given.length || expected.some((key, i) => key !== given[i])) {
+  const winners = input.winners.map(winnerKey).sort();
+  if (expected.length !== winners.length || expected.some((key, i) => key !== winners[i])) {
     throw inconsistent('the winners do not match the draw');
   }
-  return settlement;
 }
 
-/**
- * Settles a finished game in one database transaction (DESIGN.md section 2): the record, its
- * winners, the pool taken from the player's balance and the ledger row that says so. Replays
- * with the same Idempotency-Key answer the first record.
- */
-export function recordSale(db: Db, caller: Caller, input: SaleInput, key?: string): Promise<Idempotent<SaleDetail>> {
-  if (input.userId !== caller.id) throw new AppError('FORBIDDEN', 'You can only record your own games');
-  return withIdempotency(db, caller.id, key, { op: 'sale', ...input }, async (tx) => {
-    const [balance] = await tx
-      .select({ amount: balances.amount })
-      .from(balances)
-      .where(eq(balances.userId, caller.id))
-      .for('update');
-    const { winners: configured } = await effectiveWinners(tx, caller.id);
-    const settings = configured.map((w) => ({ position: w.position, percentBps: parsePercentToBps(w.percent) ?? 0 }));
-    const settlement = verifyGame(input, settings);
-    if ((balance?.amount ?? 0) < settlement.pool) {
-      throw new AppError('UNPROCESSABLE', MESSAGES.insufficientBalance, {
-        fieldErrors: { betAmount: MESSAGES.insufficientBalance },
-      });
-    }
-    const me = await findLiveUserById(tx, caller.id);
-    const myParent = me?.parentId ? await findLiveUserById(tx, me.parentId) : undefined;
-    const superagentId =
-      myParent?.role === 'superagent' ? myParent.id : myParent?.role === 'agent' ? myParent.parentId : null;
+export const NOT_A_SERVER_GAME =
+  'Games are drawn and recorded by the server: only a finished server-run game can be described here';
 
-    await tx
-      .update(balances)
-      .set({ amount: sql`${balances.amount} - ${settlement.pool}` })
-      .where(eq(balances.userId, caller.id));
-    const [ledgerRow] = await tx
-      .insert(transactions)
-      .values({
-        type: 'game',
-        userId: caller.id,
-        receiverId: null,
-        actorId: caller.id,
-        amount: settlement.pool,
-        description: `Game played with ${input.selectedNumbersCount} numbers, ${settlement.winners.length} winners`,
-      })
-      .returning({ id: transactions.id });
-    if (!ledgerRow) throw new Error('ledger insert returned no row');
-    const [game] = await tx
-      .insert(games)
-      .values({
-        userId: caller.id,
-        parentId: me?.parentId ?? null,
-        superagentId,
-        startRange: input.startRange,
-        endRange: input.endRange,
-        betAmount: input.betAmount,
-        pool: settlement.pool,
-        totalPrize: settlement.totalPrize,
-        commission: settlement.commission,
-        selectedCount: input.selectedNumbersCount,
-        winnersCount: settlement.winners.length,
-        gameData: {
-          selectedNumbers: input.gameData.selectedNumbers,
-          winningNumbers: input.gameData.winningNumbers,
-          drawCount: input.gameData.drawCount,
-        } satisfies StoredGameData,
-        transactionId: ledgerRow.id,
-      })
-      .returning({ id: games.id });
-    if (!game) throw new Error('game insert returned no row');
-    if (settlement.winners.length > 0) {
-      await tx.insert(gameWinners).values(settlement.winners.map((w) => ({ ...w, gameId: game.id })));
-    }
-    return getSale(tx, caller, game.id);
-  });
+/**
+ * POST /api/sales-history, kept for the original client (decision 013). No request chooses a drawn
+ * number any more: the server draws and settles every game itself. This answers the record of the
+ * caller's settled game that the body describes exactly, and refuses anything else (422); either
+ * way it changes nothing.
+ */
+export async function recordSale(db: Db, caller: Caller, input: SaleInput): Promise<SaleDetail> {
+  if (input.userId !== caller.id) throw new AppError('FORBIDDEN', 'You can only record your own games');
+  const settled = await settledRoundOf(db, caller, input.gameId);
+  if (!settled) throw new AppError('UNPROCESSABLE', NOT_A_SERVER_GAME);
+  checkDescribes(input, settled, settled.prizes);
+  return getSale(db, caller, settled.saleId);
 }
 
 export type SalesScope = { role: Exclude<Role, 'admin'>; id: number } | { role: 'all' };
@@ -377,7 +321,7 @@ export async function listSales(db: Db, caller: Caller, scope: SalesScope, query
   if (query.agentId !== undefined) conditions.push(eq(games.parentId, query.agentId));
   if (query.userId !== undefined) conditions.push(eq(games.userId, query.userId));
   const from = query.from ? new Date(query.from) : undefined;
-  // `to` is inclusive to the millisecond (spec: through 23:59:59.999) while the database keeps
+  // `to` is inclusive to the millisecond (docs/product/validation-and-errors.md#date-filters: through 23:59:59.999) while the database keeps
   // microseconds: a game at 23:59:59.999500 belongs to that day, so the bound is the next millisecond.
   const toExclusive = query.to ? new Date(Date.parse(query.to) + 1) : undefined;
   if (from) conditions.push(gte(games.createdAt, from));

@@ -1,10 +1,10 @@
-import { and, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { formatCents } from '@lot/domain/money';
 import type { ListTransactionsQuery, Transaction } from '@lot/domain/schemas/balance';
 import type { Db, Tx } from '../../db/client.ts';
 import { containsPattern } from '../../db/sql.ts';
-import { transactions, users } from '../../db/schema.ts';
+import { gameRounds, transactions, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 
 const sender = alias(users, 'sender');
@@ -23,6 +23,7 @@ const columns = {
   senderFullName: sender.fullName,
   receiverUsername: receiver.username,
   receiverFullName: receiver.fullName,
+  gameCode: gameRounds.code,
 };
 
 function selectTransactions(db: Db | Tx) {
@@ -30,7 +31,8 @@ function selectTransactions(db: Db | Tx) {
     .select(columns)
     .from(transactions)
     .innerJoin(sender, eq(sender.id, transactions.userId))
-    .leftJoin(receiver, eq(receiver.id, transactions.receiverId));
+    .leftJoin(receiver, eq(receiver.id, transactions.receiverId))
+    .leftJoin(gameRounds, eq(gameRounds.transactionId, transactions.id));
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof selectTransactions>['execute']>>[number];
@@ -50,6 +52,7 @@ function toTransaction(row: Row): Transaction {
       row.receiverId !== null && row.receiverUsername !== null
         ? { id: row.receiverId, username: row.receiverUsername, fullName: row.receiverFullName ?? '' }
         : null,
+    gameCode: row.gameCode,
   };
 }
 
@@ -67,7 +70,12 @@ export async function listTransactions(
   // A top-up names its admin as sender but takes nothing from the admin's balance: not sent.
   if (query.direction === 'received') conditions.push(eq(transactions.receiverId, caller.id));
   if (query.direction === 'sent')
-    conditions.push(eq(transactions.userId, caller.id), inArray(transactions.type, ['transfer', 'decrease', 'game']));
+    conditions.push(
+      eq(transactions.userId, caller.id),
+      inArray(transactions.type, ['transfer', 'decrease', 'game']),
+      // A voided game's pool came back: it was never spent.
+      ne(transactions.status, 'voided'),
+    );
   if (query.from) conditions.push(gte(transactions.createdAt, new Date(query.from)));
   // The database keeps microseconds but the API shows createdAt to the millisecond, so `to` takes in
   // its whole millisecond: a row's own createdAt as `to` must include that row.

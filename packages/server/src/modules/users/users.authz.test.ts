@@ -12,7 +12,7 @@ import {
 } from '../../test/hierarchy.ts';
 import { multipart } from '../../test/multipart.ts';
 
-/** DESIGN.md section 3, the rows for the users calls: every role, allowed and refused. */
+/** The users rows of docs/product/roles-and-scope.md#authorization-table: every role, allowed and refused. */
 
 let t: TestApp;
 let h: Hierarchy;

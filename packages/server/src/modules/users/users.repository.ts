@@ -8,7 +8,7 @@ export type UserRow = typeof users.$inferSelect;
 type Scoped = { id: number; role: Role };
 
 /**
- * Who a caller may see and act on (DESIGN.md section 3), as a condition on `users`:
+ * Who a caller may see and act on (docs/product/roles-and-scope.md#scope), as a condition on `users`:
  * admin everyone; superagent S itself, its agents and the users under S or S's agents;
  * agent A itself and its direct users; a user only itself. Deleted users are never in scope.
  */

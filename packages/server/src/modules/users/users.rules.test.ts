@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { buildHierarchy, listedIds, PASSWORD, userRow, type Hierarchy, type Member } from '../../test/hierarchy.ts';
 
-/** Create, edit and delete rules (spec section 5, DESIGN.md section 3). */
+/** Create, edit and delete rules (docs/product/validation-and-errors.md#user-forms, roles-and-scope.md). */
 
 let t: TestApp;
 let h: Hierarchy;

@@ -14,7 +14,7 @@ import type { Caller } from '../../plugins/auth.ts';
 import { processLogo } from './logo.ts';
 import { findInScope, findLiveUserByUsername, scopeCondition, type UserRow } from './users.repository.ts';
 
-/** Argon2id as DESIGN.md section 5 sets it: 19 MiB, 2 iterations, 1 lane. */
+/** Argon2id as docs/product/runtime-and-security.md#passwords sets it: 19 MiB, 2 iterations, 1 lane. */
 export const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 export function hashPassword(password: string): Promise<string> {
@@ -202,7 +202,7 @@ export async function getUserInScope(db: Db, caller: Caller, id: number): Promis
   return getUser(db, id);
 }
 
-/** Which roles each role may create (DESIGN.md section 3). */
+/** Which roles each role may create (docs/product/roles-and-scope.md#authorization-table). */
 const CREATABLE: Record<Role, readonly Role[]> = {
   admin: ['admin', 'superagent', 'agent', 'user'],
   superagent: ['agent', 'user'],

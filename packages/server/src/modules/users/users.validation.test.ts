@@ -3,7 +3,7 @@ import { MESSAGES } from '@lot/domain/messages';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { buildHierarchy, listedIds, PASSWORD, userRow, type Hierarchy, type Member } from '../../test/hierarchy.ts';
 
-/** Spec section 5 as the server says it, and bad input that must be a 400 (never a 500). */
+/** docs/product/validation-and-errors.md#user-forms as the server says it; bad input is a 400 (never a 500). */
 
 let t: TestApp;
 let h: Hierarchy;
@@ -29,7 +29,7 @@ function expectFieldError(response: { statusCode: number; json: () => unknown },
   });
 }
 
-describe('create form messages (spec section 5)', () => {
+describe('create form messages (docs/product/validation-and-errors.md#user-forms)', () => {
   const cases: [string, Record<string, unknown>, string, string][] = [
     ['missing username', { username: undefined }, 'username', 'Username is required'],
     ['empty username', { username: '' }, 'username', 'Username is required'],
@@ -62,7 +62,8 @@ describe('create form messages (spec section 5)', () => {
 
   for (const [name, change, field, message] of cases) {
     it(`${name}: '${message}'`, async () => {
-      // The agent's form is the loosest in the spec; the server applies the strictest rules to everyone.
+      // The agent's form is the loosest; the server applies the strictest rules to everyone
+      // (docs/product/validation-and-errors.md#user-forms).
       for (const caller of [h.admin, h.A1]) {
         const response = await post(caller, { ...valid, ...change });
         expectFieldError(response, field, message);

@@ -22,7 +22,7 @@ const errors = errorResponses(400, 401, 403, 404);
 export const winnersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
   // Superagents and agents have no winner settings of their own and manage nobody's. Role checks
-  // run before validation: a refused role is 403 whatever it sends (DESIGN.md section 3).
+  // run before validation: a refused role is 403 whatever it sends (docs/product/roles-and-scope.md#refusals).
   app.addHook('preValidation', app.requireRole('admin', 'user'));
 
   app.get(

@@ -163,7 +163,7 @@ export async function deleteWinner(db: Db, caller: Caller, id: number): Promise<
 }
 
 /**
- * The configuration a player's game uses (DESIGN.md section 3): their own active ones sorted by
+ * The configuration a player's game uses (docs/product/roles-and-scope.md#effective-winner-settings): their own active ones sorted by
  * position; a player with none uses the active global ones.
  */
 export async function effectiveWinners(db: Db | Tx, userId: number): Promise<EffectiveWinners> {

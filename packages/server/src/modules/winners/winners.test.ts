@@ -8,7 +8,7 @@ import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarch
 import { createMoneyTestApp, expectStatus } from '../../test/money-fixtures.ts';
 import type { TestApp } from '../../test/test-app.ts';
 
-/** Winner configurations (spec section 5, DESIGN.md section 3): validation, who manages whose, the game's set. */
+/** Winner configurations (docs/product/validation-and-errors.md#winner-form, roles-and-scope.md): validation, who manages whose, the game's set. */
 
 let t: TestApp;
 let h: Hierarchy;
@@ -53,7 +53,7 @@ async function expectUnchanged(request: () => Promise<LightMyRequestResponse>, s
 
 const ownerOf = (member: Member) => ({ id: member.id, username: member.username, fullName: member.fullName });
 
-describe('POST /api/winners validation (spec section 5 messages)', () => {
+describe('POST /api/winners validation (the documented messages)', () => {
   const valid = () => ({ name: 'First', percent: '25', position: 1 });
 
   it.each([
@@ -154,7 +154,7 @@ describe('POST /api/winners validation (spec section 5 messages)', () => {
   });
 });
 
-describe('who manages whose winner configurations (DESIGN.md section 3)', () => {
+describe('who manages whose winner configurations (docs/product/roles-and-scope.md#authorization-table)', () => {
   let globalId: number;
   let u1Id: number;
   let u2Id: number;
@@ -374,7 +374,7 @@ describe('who manages whose winner configurations (DESIGN.md section 3)', () => 
   });
 });
 
-describe('GET /api/winners/effective: the configuration the game uses (DESIGN.md section 3)', () => {
+describe('GET /api/winners/effective: the configuration the game uses (docs/product/roles-and-scope.md#effective-winner-settings)', () => {
   const effective = async (caller: Member, userId?: number) => {
     const response = await call(caller, {
       method: 'GET',

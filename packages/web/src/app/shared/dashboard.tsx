@@ -44,7 +44,7 @@ export function RecentTransactionsAndLinks({
   links,
   linksClassName,
 }: {
-  /** 'Quick Links' or 'Quick Actions' (spec screens 9, 13 and 16). */
+  /** 'Quick Links' or 'Quick Actions' (docs/product/screens.md: the super agent's, agent's, user's dashboards). */
   title: string;
   links: readonly LinkItem[];
   linksClassName?: string;

@@ -6,7 +6,7 @@ import type { HierarchyFormKind } from '../../features/users/components/user-for
 import { TransferModal } from '../../features/transactions/components/transfer-modal.tsx';
 
 /**
- * The super agent's and the agent's people screens (spec screens 10, 11 and 14): the list, whose
+ * The super agent's and the agent's people screens (docs/product/screens.md#hierarchy-people-screens): the list, whose
  * Transfer opens the shared Transfer Funds dialog with the row's person chosen.
  */
 export function HierarchyUsers({ kind, title }: { kind: HierarchyFormKind; title: string }) {

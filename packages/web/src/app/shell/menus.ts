@@ -16,7 +16,7 @@ import type { Role } from '@lot/domain/roles';
 
 export type MenuItem = { to: string; label: string; icon: LucideIcon };
 
-/** Spec section 2: each role's sidebar; every role also gets Profile and Transactions. */
+/** docs/product/screens.md#sidebar: each role's menu; every role also gets Profile and Transactions. */
 const ROLE_MENUS: Record<Role, MenuItem[]> = {
   admin: [
     { to: '/admin/dashboard', label: 'Dashboard', icon: LayoutDashboard },
@@ -55,7 +55,7 @@ export function menuFor(role: Role): MenuItem[] {
   return [...ROLE_MENUS[role], ...COMMON];
 }
 
-/** The header title, derived from the path (spec section 2). */
+/** The header title, derived from the path (docs/product/screens.md#header). */
 export function titleFor(path: string): string {
   if (path.endsWith('/dashboard')) return 'Dashboard';
   if (path.endsWith('/superagents')) return 'Super Agents';

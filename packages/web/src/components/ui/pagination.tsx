@@ -1,4 +1,4 @@
-/** Page buttons (spec): first, last and current±1, with ellipses between. */
+/** Page buttons (docs/product/screens.md#pagination): first, last and current±1, with ellipses between. */
 export function pageItems(current: number, pages: number): (number | 'gap')[] {
   const wanted = [...new Set([1, current - 1, current, current + 1, pages])]
     .filter((p) => p >= 1 && p <= pages)

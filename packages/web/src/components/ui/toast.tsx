@@ -7,8 +7,8 @@ type Notify = { success: (message: string) => void; error: (message: string) => 
 const ToastContext = createContext<Notify | null>(null);
 
 /**
- * Notices for the outcome of an action (the spec's "alerts": 'Funds successfully transferred to
- * {name}', 'Error: …'), shown in the page rather than as a blocking browser alert.
+ * Notices for the outcome of an action ('Funds successfully transferred to {name}', 'Error: …'), shown
+ * in the page rather than as a blocking browser alert (docs/product/validation-and-errors.md#notices).
  */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);

@@ -17,7 +17,7 @@ export type UpdateProfileInput = {
 
 export type UpdateProfileResponse = { message: string; user: User };
 
-/** Spec section 7: the profile page sends multipart form data, the logo as a file part. */
+/** The profile page sends multipart form data, the logo as a file part. */
 export function updateProfile({ userId, fullName, shopName, logo, removeLogo }: UpdateProfileInput) {
   const form = new FormData();
   form.set('fullName', fullName);
@@ -28,7 +28,7 @@ export function updateProfile({ userId, fullName, shopName, logo, removeLogo }: 
 }
 
 /**
- * Saves the profile, then merges the result into the session user (spec section 4) so the
+ * Saves the profile, then merges the result into the session user (docs/product/screens.md#session) so the
  * sidebar and header show the new name at once, and makes every avatar fetch the logo again.
  */
 export function useUpdateProfile() {

@@ -12,7 +12,7 @@ import { useChangePassword } from '../api/change-password.ts';
 
 const FIELDS = ['currentPassword', 'newPassword', 'confirmPassword'] as const;
 
-/** Change Password (spec screen 22). The form lives inside the modal, so each opening starts blank. */
+/** Change Password (docs/product/screens.md#profile). The form lives inside the modal, so each opening starts blank. */
 export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
     <Modal open={open} title="Change Password" onClose={onClose}>

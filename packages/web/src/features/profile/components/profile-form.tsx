@@ -20,7 +20,8 @@ const profileFormSchema = z.object({
 type ProfileFormValues = z.infer<typeof profileFormSchema>;
 
 /**
- * Spec: "JPG, PNG, GIF up to 5MB". Checked here only to answer at once, before a 5 MB upload;
+ * "JPG, PNG, GIF up to 5MB" (docs/product/runtime-and-security.md#logos). Checked here only to
+ * answer at once, before a 5 MB upload;
  * the server checks the bytes themselves and has the last word.
  */
 const LOGO_HINT = 'JPG, PNG, GIF up to 5MB';

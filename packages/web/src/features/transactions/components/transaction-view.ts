@@ -3,14 +3,10 @@ import type { Transaction } from '@lot/domain/schemas/balance';
 export type Direction = 'in' | 'out' | 'neutral';
 
 /**
- * A ledger row as GET /api/transactions answers it. A game's row names the game by its public
- * code, and a game voided after a draw has status "voided" (its held pool returned): both are
- * read here even before the shared schema lists them.
+ * A ledger row as GET /api/transactions answers it: a game's row names the game by its public code,
+ * and a game voided after a draw has status "voided" (its held pool returned).
  */
-export type LedgerRow = Omit<Transaction, 'status'> & {
-  status: Transaction['status'] | 'voided';
-  gameCode?: string | null;
-};
+export type LedgerRow = Transaction;
 
 export type TransactionView = {
   typeLabel: string;

@@ -17,7 +17,7 @@ export type CreateUserRequest = {
 
 export const createUser = (input: CreateUserRequest) => api<User>('/api/users', { method: 'POST', body: input });
 
-/** Spec section 4: after a create the lists (and the dashboard counts) reload. */
+/** docs/product/screens.md#reloading: after a create the lists (and the dashboard counts) reload. */
 export function useCreateUser() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -9,7 +9,7 @@ const SCOPE_LIMIT = 1000;
 /**
  * Everyone of a role in the caller's scope: the server answers a super agent with its agents
  * or its direct and indirect users, an agent with its direct users. The screens filter (My
- * Users / Agent Users) and count (dashboards) on the client, by parentId (spec section 6).
+ * Users / Agent Users) and count (dashboards) on the client, by parentId (docs/product/roles-and-scope.md#scope).
  */
 export function getScopedUsers(role: 'agent' | 'user'): Promise<User[]> {
   return api<User[]>(`/api/users/role/${role}`, { query: { limit: SCOPE_LIMIT } });

@@ -8,7 +8,7 @@ export type UpdateUserRequest = {
   id: number;
   fullName: string;
   shopName: string | null;
-  /** Left out to keep the current password (spec section 5: a blank password is omitted). */
+  /** Left out to keep the current password (docs/product/validation-and-errors.md#user-forms). */
   password?: string;
   status: UserStatus;
   parentId?: number | null;

@@ -9,9 +9,8 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import { useDeleteUser } from '../api/delete-user.ts';
 
 /**
- * 'Are you sure you want to delete {name}?' (spec section 5). A refusal (a balance left, people
- * still under them) is announced, and stays in the dialog so it can be read (spec section 8:
- * delete failures alert).
+ * 'Are you sure you want to delete {name}?' (docs/product/roles-and-scope.md#delete). A refusal (a
+ * balance left, people still under them) is announced, and stays in the dialog so it can be read.
  */
 export function DeleteUserModal({
   user,

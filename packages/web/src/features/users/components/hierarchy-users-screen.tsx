@@ -15,7 +15,7 @@ import { UsersTable } from './users-table.tsx';
 
 const PAGE_SIZE = 10;
 
-/** Spec screen 11: the super agent's toggle. */
+/** The super agent's toggle (docs/product/screens.md#superagent-users). */
 export type UsersFilter = 'all' | 'mine' | 'agents';
 const FILTERS: { value: UsersFilter; label: string }[] = [
   { value: 'all', label: 'All Users' },
@@ -26,7 +26,7 @@ const FILTERS: { value: UsersFilter; label: string }[] = [
 type Dialog = { kind: 'form'; user: User | null } | { kind: 'delete'; user: User };
 
 /**
- * Spec screens 10, 11 and 14: a super agent's agents, a super agent's users (direct and under
+ * docs/product/screens.md#hierarchy-people-screens: a super agent's agents, a super agent's users (direct and under
  * its agents) and an agent's direct users, with add, edit, delete and Transfer. The transfer
  * dialog belongs to the transactions feature, so the route renders it (onTransfer).
  */
@@ -50,7 +50,7 @@ export function HierarchyUsersScreen({
 
   const shown = useMemo(() => {
     const all = users.data ?? [];
-    // Spec section 6: the client narrows the scope by parentId (an agent sees its direct users).
+    // The client narrows the scope by parentId, an agent to its direct users (docs/product/roles-and-scope.md#scope).
     const scoped =
       kind === 'agent-user'
         ? all.filter((user) => user.parentId === me.id)
@@ -66,7 +66,7 @@ export function HierarchyUsersScreen({
     );
   }, [users.data, kind, filter, debouncedSearch, me.id]);
 
-  // Spec section 4: a changed filter starts again at page 1.
+  // A changed filter starts again at page 1 (docs/product/screens.md#pagination).
   const filterKey = `${filter}|${debouncedSearch}`;
   const [paging, setPaging] = useState({ filterKey, page: 1 });
   const pages = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));

@@ -11,7 +11,7 @@ export type RoleConfig = {
   form: UserFormRules;
 };
 
-/** The spec's texts per admin list (section 8 names the fallbacks one by one). */
+/** The texts per admin list (docs/product/validation-and-errors.md#write-fallbacks). */
 export const ROLE_CONFIG: Record<ManagedRole, RoleConfig> = {
   user: {
     listTitle: 'All Users',

@@ -7,7 +7,8 @@ export const VALIDATION_BANNER = 'Validation error: Please check all fields and 
 export type MappedError = { fieldErrors: Record<string, string>; formError: string | null };
 
 /**
- * Spec section 8, the server-message mapping in user forms: a duplicate username ('unique',
+ * The server-message mapping in user forms (docs/product/validation-and-errors.md#server-message-mapping):
+ * a duplicate username ('unique',
  * 'already in use') is about the username field; a message mentioning validation gets the
  * general banner; anything else keeps the server's own words, on their fields where it names
  * them and in the banner otherwise.

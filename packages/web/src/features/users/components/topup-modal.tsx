@@ -49,7 +49,8 @@ function TopupForm({ user, onClose }: { user: User; onClose: () => void }) {
       const onAmount = error instanceof ApiError ? error.fieldErrors?.amount : undefined;
       if (onAmount) setError('amount', { type: 'server', message: onAmount });
       else setFormError(`Error: ${message}`);
-      // Spec section 8: fund errors are announced as 'Error: ' followed by the message.
+      // Fund errors are announced as 'Error: ' followed by the message
+      // (docs/product/validation-and-errors.md#write-fallbacks).
       toast.error(`Error: ${message}`);
     } finally {
       inFlight.current = false;

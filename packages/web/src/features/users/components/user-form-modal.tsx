@@ -36,7 +36,8 @@ const newPasswordSchema = z.string().superRefine((value, ctx) => {
 const required = (message: string) => z.string().trim().min(1, message);
 
 /**
- * Spec section 5, in the domain's words, so the client and the server say the same thing. A
+ * docs/product/validation-and-errors.md#user-forms, in the domain's words, so the client and the
+ * server say the same thing. A
  * strict form checks lengths and characters; the others only require. The username is not
  * checked on edit: it cannot change.
  */

@@ -4,10 +4,10 @@ import { useCurrentUser } from '../../../lib/auth.tsx';
 import { useParentOptions } from '../api/get-parent-options.ts';
 import { useScopedUsers } from '../api/get-scoped-users.ts';
 
-/** The roles an admin manages (spec screens 3–5). */
+/** The roles an admin manages (docs/product/screens.md#admin-people-lists). */
 export type ManagedRole = Exclude<Role, 'admin'>;
 
-/** The three forms of the hierarchy screens (spec screens 10, 11 and 14). */
+/** The three forms of docs/product/screens.md#hierarchy-people-screens. */
 export type HierarchyFormKind = 'superagent-agent' | 'superagent-user' | 'agent-user';
 
 /** Every user form: the admin's one per role, and the hierarchy screens' three. */
@@ -38,7 +38,8 @@ export type UserFormRules = {
   /** The create dialog's title and the button that opens it: 'Add New Super Agent', 'Add User'. */
   addLabel: string;
   /**
-   * Spec section 5: the admin's and the super agent's forms check lengths and characters in the
+   * docs/product/validation-and-errors.md#user-forms: the admin's and the super agent's forms
+   * check lengths and characters in the
    * domain's words; the agent's form only requires (the server may still refuse a short value,
    * and its message is then shown on the field).
    */
@@ -100,7 +101,7 @@ const agent = {
 /** The role a kind of form creates: 'superagent-agent' creates agents. */
 type CreatedRole<K extends UserFormKind> = K extends `${string}-${infer R extends ManagedRole}` ? R : never;
 
-/** Spec section 5 (the rules of each form) and section 8 (each form's fallback messages). */
+/** Each form's rules and fallback messages (docs/product/validation-and-errors.md#user-forms, #write-fallbacks). */
 export const USER_FORMS: { [K in UserFormKind]: UserFormRules & { role: CreatedRole<K> } } = {
   'admin-user': {
     ...user,

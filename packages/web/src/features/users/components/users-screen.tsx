@@ -17,7 +17,7 @@ import { UsersTable } from './users-table.tsx';
 type Dialog = { kind: 'form'; user: User | null } | { kind: 'delete'; user: User } | { kind: 'topup'; user: User };
 
 /**
- * Spec screens 3–5: the admin's list of one role, searched and paged by the server, with
+ * docs/product/screens.md#admin-people-lists: the admin's list of one role, searched and paged by the server, with
  * Add New, Edit, Delete and Top Up. Every write reloads the list (the mutations invalidate it).
  */
 export function UsersScreen({ role }: { role: ManagedRole }) {
@@ -27,7 +27,7 @@ export function UsersScreen({ role }: { role: ManagedRole }) {
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const close = () => setDialog(null);
 
-  // Spec section 4: a new search starts again at page 1. The page belongs to the search it was
+  // A new search starts again at page 1 (docs/product/screens.md#pagination). The page belongs to the search it was
   // chosen under, so a new search reads page 1 without an extra render or request.
   const [paging, setPaging] = useState({ search: debouncedSearch, page: 1 });
   const page = paging.search === debouncedSearch ? paging.page : 1;

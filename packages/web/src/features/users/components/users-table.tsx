@@ -32,7 +32,7 @@ export function UsersTable({
   showParent: boolean;
   onEdit: (user: User) => void;
   onDelete: (user: User) => void;
-  /** Spec section 6: the admin tops up; super agents and agents send funds (Transfer) instead. */
+  /** The admin tops up; super agents and agents send funds instead (docs/product/roles-and-scope.md#transfers). */
   fundsAction: 'topup' | 'transfer';
   onFunds: (user: User) => void;
 }) {
