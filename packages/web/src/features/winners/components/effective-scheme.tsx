@@ -48,7 +48,7 @@ export function EffectiveScheme() {
           You have no active settings of your own, so every game you open takes these prize positions. Add your own
           below to pay differently.
         </p>
-        <ol className="divide-y divide-slate-100 rounded-xl ring-1 ring-slate-200">
+        <ol className="divide-y divide-slate-100 overflow-hidden rounded-xl ring-1 ring-slate-200">
           {sorted.map((winner) => (
             <li
               key={winner.id}
