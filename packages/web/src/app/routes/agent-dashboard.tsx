@@ -5,7 +5,7 @@ import { PageHeading, queryValue, StatGrid } from '../../components/ui/panels.ts
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count } from '../../lib/format.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
-import { RecentTransactionsAndLinks, useBalanceStat } from '../shared/dashboard.tsx';
+import { RecentTransactionsAndLinks, useBalanceStat, useVoidedGamesStat } from '../shared/dashboard.tsx';
 
 const QUICK_ACTIONS: LinkItem[] = [
   { to: '/agent/users', label: 'Go to Users', icon: Users },
@@ -18,6 +18,7 @@ const QUICK_ACTIONS: LinkItem[] = [
 export function AgentDashboardRoute() {
   const me = useCurrentUser();
   const balance = useBalanceStat();
+  const voided = useVoidedGamesStat('/agent/sales-history');
   const scoped = useScopedUsers('user');
   // Spec section 6: an agent's users are those whose parent is the agent.
   const users = { ...scoped, data: scoped.data?.filter((user) => user.parentId === me.id) };
@@ -52,6 +53,7 @@ export function AgentDashboardRoute() {
             ),
             icon: WalletCards,
           },
+          voided,
         ]}
       />
 

@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { Dices, Trophy } from 'lucide-react';
 import { Link } from 'react-router';
 import { dayRange } from '@lot/domain/dates';
-import { Card, PageHeading } from '../../components/ui/panels.tsx';
+import { PageHeading } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { useUserSales } from '../../features/sales-history/api/get-user-sales.ts';
 import { FiltersCard } from '../../features/sales-history/components/filters-card.tsx';
 import { DateRangeFilter, type DateRange } from '../../features/sales-history/components/date-range-filter.tsx';
+import { HistoryCard } from '../../features/sales-history/components/history-card.tsx';
 import { SalesResults } from '../../features/sales-history/components/sales-results.tsx';
 import { SalesTotals } from '../../features/sales-history/components/sales-totals.tsx';
 import { useFilterPage } from '../../features/sales-history/hooks/use-filter-page.ts';
@@ -60,7 +61,7 @@ export function UserSalesHistoryRoute() {
 
       <SalesTotals totalGames={sales.data?.total} totalCommission={sales.data?.totalCommission} />
 
-      <Card title="Games">
+      <HistoryCard title="Games" from={from} to={to} hide={HIDDEN}>
         <SalesResults
           query={sales}
           page={page}
@@ -70,7 +71,7 @@ export function UserSalesHistoryRoute() {
           action={VIEW_WINNERS}
           emptyAction={PLAY_A_GAME}
         />
-      </Card>
+      </HistoryCard>
     </div>
   );
 }
