@@ -167,7 +167,7 @@ export async function verifyProof(proof: GameProof): Promise<ProofReport> {
   return { verdict: failed ? 'failed' : ended ? 'verified' : 'pending', checks };
 }
 
-/** A participant types their number, name and phone: is that exact entry in the game? */
+/** A participant types their name and phone: the number of their entry in the game, or null. */
 export async function findOwnEntry(
   proof: Pick<GameProof, 'entries'>,
   typed: { name: string; phoneNumber: string },
