@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiAs, baseUrl, DEMO, freshUser, hidden, openPage, PHONE, signIn, useBrowser, visible } from './support.ts';
 
-/** Spec screens 2–5: the admin dashboard and the Users, Super Agents and Agents screens. */
+/** docs/product/screens.md: the admin dashboard and the Users, Super Agents and Agents screens. */
 
 const browser = useBrowser();
 

@@ -405,7 +405,7 @@ describe('BOCH BOCH', () => {
     await agentPage.context().close();
   });
 
-  it('says why Check Winner cannot draw, in the spec words, and checks the range and bet as typed', async () => {
+  it('says why Check Winner cannot draw, in the documented words, and checks the range and bet as typed', async () => {
     const user = await player('5');
     const page = await openPage(browser());
     await openGame(page, user);

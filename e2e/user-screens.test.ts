@@ -80,7 +80,7 @@ describe('user dashboard', () => {
       Math.min(5, rows.length),
     );
 
-    // The links of spec screen 16.
+    // The links of docs/product/screens.md#user-dashboard.
     expect(await page.getByRole('link', { name: 'View Transactions' }).getAttribute('href')).toBe('/transactions');
     expect(await page.getByRole('link', { name: 'Go to Profile' }).getAttribute('href')).toBe('/profile');
     expect(await visible(page.getByRole('heading', { name: 'BOCH BOCH Game' }))).toBe(true);

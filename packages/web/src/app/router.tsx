@@ -39,7 +39,7 @@ const screens = {
   verify: () => import('./routes/verify.tsx').then((m) => ({ default: m.VerifyRoute })),
 };
 
-/** A role's route group: the bare path goes to its dashboard (spec route table). */
+/** A role's route group: the bare path goes to its dashboard (docs/product/screens.md#route-table). */
 function roleGroup(role: Role, children: RouteObject[]): RouteObject {
   return {
     path: role,

@@ -8,7 +8,7 @@ import { useRecentTransactions } from '../../features/transactions/api/get-recen
 import { useRoleCount } from '../../features/admin-dashboard/api/get-role-count.ts';
 import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
 
-/** The spec's placeholder changes ('+12', '+8'): static, there is no history to compare with yet. */
+/** The documented placeholder changes ('+12', '+8'): static, there is no history to compare with yet. */
 function Change({ value }: { value: string }) {
   return (
     <span>
@@ -22,7 +22,7 @@ function Count({ value, failed }: { value: number | undefined; failed: boolean }
   return value === undefined ? '…' : count(value);
 }
 
-/** Spec screen 2: four cards, the 5 latest transactions and a place for the activity chart. */
+/** docs/product/screens.md#admin-dashboard: four cards, the 5 latest transactions and a place for the activity chart. */
 export function AdminDashboardRoute() {
   const me = useCurrentUser();
   const users = useRoleCount('user');

@@ -25,7 +25,7 @@ function ownerOf({ superagentId, agentId, userId }: Scope): SalesOwner {
 }
 
 /**
- * Spec screen 8 (/admin/sales-history): cascading Super Agent → Agent → User filters, a date
+ * docs/product/screens.md#admin-sales-history (/admin/sales-history): cascading Super Agent → Agent → User filters, a date
  * range, totals over the filtered set and the paginated table.
  */
 export function AdminSalesHistoryRoute() {

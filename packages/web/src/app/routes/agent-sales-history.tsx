@@ -13,11 +13,11 @@ import { SalesTotals } from '../../features/sales-history/components/sales-total
 import { useFilterPage } from '../../features/sales-history/hooks/use-filter-page.ts';
 
 const NO_DATES: DateRange = { startDate: '', endDate: '' };
-/** An agent's users all share one parent, so the Parent column says nothing here (spec screen 15). */
+/** An agent's users all share one parent, so the Parent column says nothing here (docs/product/screens.md#agent-sales-history). */
 const HIDDEN = ['parent'] as const;
 
 /**
- * Spec screen 15 (/agent/sales-history): the agent's users' games, narrowed to one user and by
+ * docs/product/screens.md#agent-sales-history (/agent/sales-history): the agent's users' games, narrowed to one user and by
  * date, with totals over the filtered set and the paginated table without the Parent column.
  */
 export function AgentSalesHistoryRoute() {

@@ -13,7 +13,7 @@ const QUICK_LINKS: LinkItem[] = [
   { to: '/profile', label: 'Go to Profile', icon: UserCircle },
 ];
 
-/** Spec screen 9: My Balance, Agents, Direct Users, Total Users; the 5 latest transactions; quick links. */
+/** docs/product/screens.md#superagent-dashboard: My Balance, Agents, Direct Users, Total Users; the 5 latest transactions; quick links. */
 export function SuperagentDashboardRoute() {
   const me = useCurrentUser();
   const balance = useBalanceStat();

@@ -26,7 +26,7 @@ const FILTER_TYPES: { value: FilterType; label: string }[] = [
 ];
 
 /**
- * Spec screen 12 (/superagent/sales-history): the super agent's games, narrowed by one of its
+ * docs/product/screens.md#superagent-sales-history (/superagent/sales-history): the super agent's games, narrowed by one of its
  * agents or one of its users (the server scopes both picker lists) and by date, with totals over
  * the filtered set and the paginated table.
  */

@@ -32,7 +32,7 @@ const QUICK_LINKS: LinkItem[] = [
 ];
 
 /**
- * Spec screen 16 (/user/dashboard): My Balance, Total Sent, Total Received, Transactions; the 5
+ * docs/product/screens.md#user-dashboard (/user/dashboard): My Balance, Total Sent, Total Received, Transactions; the 5
  * latest transactions; Current Balance with Transfer Funds; quick links; the BOCH BOCH Game card.
  */
 export function UserDashboardRoute() {

@@ -13,7 +13,7 @@ import { SalesTotals } from '../../features/sales-history/components/sales-total
 import { useFilterPage } from '../../features/sales-history/hooks/use-filter-page.ts';
 
 const NO_DATES: DateRange = { startDate: '', endDate: '' };
-/** Every game here is the user's own (spec screen 20): no User or Parent column. */
+/** Every game here is the user's own (docs/product/screens.md#game-history): no User or Parent column. */
 const HIDDEN = ['user', 'parent'] as const;
 
 const VIEW_WINNERS = {
@@ -40,7 +40,7 @@ const PLAY_A_GAME = (
 );
 
 /**
- * Spec screen 20 (/sales-history): the user's own games by date, with totals over the filtered set,
+ * docs/product/screens.md#game-history (/sales-history): the user's own games by date, with totals over the filtered set,
  * the paginated table and a View Winners link per game.
  */
 export function UserSalesHistoryRoute() {

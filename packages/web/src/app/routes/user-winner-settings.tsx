@@ -3,7 +3,7 @@ import { EffectiveScheme } from '../../features/winners/components/effective-sch
 import { WinnersScreen } from '../../features/winners/components/winners-screen.tsx';
 
 /**
- * Spec screen 19 (/user/winner-settings): the user's own prize shares. Their active ones, by
+ * docs/product/screens.md#my-winner-settings (/user/winner-settings): the user's own prize shares. Their active ones, by
  * position, are what their game pays; with none, the game uses the global ones, shown read-only
  * above their own list.
  */

@@ -85,7 +85,7 @@ const setupOf = (game: Game): GameSetup => ({
 });
 
 /**
- * The BOCH BOCH play screen (spec screen 18): what a shop shows its customers on a big display.
+ * The BOCH BOCH play screen (docs/product/screens.md#game-play): what a shop shows its customers on a big display.
  * The server runs the game (docs/decisions/013): saving the first participant opens it, every
  * change of the list replaces it on the server, Check Winner asks the server for the next draw and
  * the last draw settles it. The browser keeps nothing of the game but the theme: a reload, another

@@ -25,7 +25,7 @@ const STATUS: Record<LedgerRow['status'], Pick<TransactionView, 'statusLabel' | 
 };
 
 /**
- * How one ledger row reads to the viewer (spec screen 6). A transfer to me is "Received" and
+ * How one ledger row reads to the viewer (docs/product/screens.md#transactions). A transfer to me is "Received" and
  * money in; one I sent is money out. A top-up always adds money and a game or deduction always
  * takes it away, so they keep their sign even for an admin looking at other people's rows; a
  * transfer between two other people moves money without changing anyone's total in view, so it
