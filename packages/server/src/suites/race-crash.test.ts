@@ -34,10 +34,11 @@ const CLIENTS = Number(process.env.CRASH_CLIENTS ?? (SOAK ? 12 : 5));
 const ADMIN_PASSWORD = 'crash-admin-password';
 const USER_PASSWORD = 'crash-user-password';
 /**
- * Each player starts with 100.00 (1,000.00 in the soak, whose storm is longer), so that some calls
- * are refused for want of money: a settled game's pool leaves the balances (prizes are paid in cash).
+ * Each player starts with 100.00 (200.00 in the soak, whose storm is longer), so that some calls
+ * are refused for want of money: a settled game's pool leaves the balances (prizes are paid in
+ * cash), and the storm plays until the balances run low (a soak with 1,000.00 refused none).
  */
-const START = SOAK ? 100_000 : 10_000;
+const START = SOAK ? 20_000 : 10_000;
 
 const ledgerCli = fileURLToPath(new URL('../db/ledger-check-cli.ts', import.meta.url));
 
