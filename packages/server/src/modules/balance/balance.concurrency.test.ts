@@ -103,7 +103,7 @@ describe('concurrent transfers against one balance', () => {
     },
   );
 
-  it('transfers and decreases racing for the same 100.00: exactly 10 of 30 succeed', async () => {
+  it("transfers and the admin's corrections racing for the same 100.00: exactly 10 of 30 succeed", async () => {
     const [owner, receiver] = await accounts(2);
     if (!owner || !receiver) throw new Error('no accounts');
     await fund(t, owner.id, '100.00');
@@ -111,7 +111,7 @@ describe('concurrent transfers against one balance', () => {
       Array.from({ length: 30 }, (_, i) =>
         i % 2 === 0
           ? transfer(owner, receiver, '10.00')
-          : money(t, owner.token, 'decrease', { userId: owner.id, amount: '10.00' }),
+          : money(t, t.adminToken, 'decrease', { userId: owner.id, amount: '10.00', description: 'Correction' }),
       ),
     );
     expect(statuses(responses)).toEqual({ 200: 10, 422: 20 });

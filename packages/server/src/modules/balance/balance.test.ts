@@ -116,6 +116,7 @@ describe('POST /api/balance/topup', () => {
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         user: party(h.admin),
         receiver: party(h.U1),
+        gameCode: null,
       },
       balance: { userId: h.U1.id, amount: formatCents((before.balances[h.U1.id] ?? 0) + 5000) },
     });
@@ -174,6 +175,7 @@ describe('POST /api/balance/transfer: who may send to whom', () => {
         createdAt: expect.any(String),
         user: party(from),
         receiver: party(to),
+        gameCode: null,
       },
       // The sender's new balance, not the receiver's.
       balance: { userId: from.id, amount: formatCents(senderBefore - moved) },
@@ -283,13 +285,13 @@ describe('POST /api/balance/transfer: who may send to whom', () => {
 });
 
 describe('POST /api/balance/decrease', () => {
-  it.each(['S1', 'A1', 'U1'] as const)('%s takes money from itself, with a description', async (key) => {
+  it.each(['S1', 'A1', 'U1'] as const)('the admin corrects %s, with a description', async (key) => {
     const member = h[key];
     await fund(t, member.id, '10.00');
     const before = await books(t);
     const have = before.balances[member.id] ?? 0;
-    const description = 'Game played with 3 numbers, 1 winners';
-    const response = await money(t, member.token, 'decrease', { userId: member.id, amount: '2.50', description });
+    const description = 'Correction: top-up entered twice';
+    const response = await money(t, h.admin.token, 'decrease', { userId: member.id, amount: '2.50', description });
     expectStatus(response, 200);
     expect(response.json()).toEqual({
       message: 'Balance decreased successfully',
@@ -304,6 +306,7 @@ describe('POST /api/balance/decrease', () => {
         createdAt: expect.any(String),
         user: party(member),
         receiver: null,
+        gameCode: null,
       },
       balance: { userId: member.id, amount: formatCents(have - 250) },
     });
@@ -315,40 +318,79 @@ describe('POST /api/balance/decrease', () => {
   it.each(['S1', 'U5', 'U6'] as const)('admin takes money from %s', async (key) => {
     await fund(t, h[key].id, '3.00');
     const have = await balanceOf(t, h[key].id);
-    const response = await money(t, h.admin.token, 'decrease', { userId: h[key].id, amount: 3 });
+    const response = await money(t, h.admin.token, 'decrease', {
+      userId: h[key].id,
+      amount: 3,
+      description: 'Correction',
+    });
     expectStatus(response, 200);
     expect(response.json<MoneyResult>().balance).toEqual({ userId: h[key].id, amount: formatCents(have - 300) });
     expect(response.json<MoneyResult>().transaction).toMatchObject({ userId: h[key].id, receiverId: null });
   });
 
   it('admin: an unknown user is 404', async () => {
-    await expectRefused(t, () => money(t, h.admin.token, 'decrease', { userId: NO_SUCH_USER, amount: 1 }), 404, {
-      code: 'NOT_FOUND',
-    });
+    await expectRefused(
+      t,
+      () => money(t, h.admin.token, 'decrease', { userId: NO_SUCH_USER, amount: 1, description: 'Correction' }),
+      404,
+      {
+        code: 'NOT_FOUND',
+      },
+    );
   });
 
   it.each([
+    ['S1', 'S1'],
     ['S1', 'A1'],
     ['S1', 'U1'],
     ['S1', 'S2'],
+    ['A1', 'A1'],
     ['A1', 'U1'],
     ['A1', 'U3'],
+    ['U1', 'U1'],
     ['U1', 'U2'],
     ['U1', 'admin'],
-  ] as [Key, Key][])('%s may not take money from %s (403)', async (from, to) => {
+  ] as [Key, Key][])('only the admin corrects: %s may not take money from %s (403)', async (from, to) => {
     await fund(t, h[to].id, '5.00');
-    await expectRefused(t, () => money(t, h[from].token, 'decrease', { userId: h[to].id, amount: 1 }), 403, FORBIDDEN);
+    await expectRefused(
+      t,
+      () => money(t, h[from].token, 'decrease', { userId: h[to].id, amount: 1, description: 'Correction' }),
+      403,
+      FORBIDDEN,
+    );
   });
 
   it('a non-admin naming an unknown id is 403 as well', async () => {
-    await expectRefused(t, () => money(t, h.U1.token, 'decrease', { userId: NO_SUCH_USER, amount: 1 }), 403, FORBIDDEN);
+    await expectRefused(
+      t,
+      () => money(t, h.U1.token, 'decrease', { userId: NO_SUCH_USER, amount: 1, description: 'Correction' }),
+      403,
+      FORBIDDEN,
+    );
   });
 
-  it.each(['admin', 'U2'] as const)('more than the balance is 422 Insufficient balance (%s)', async (key) => {
+  it('a correction without a description is 400', async () => {
+    await fund(t, h.U2.id, '1.00');
+    for (const description of [undefined, '', '   ']) {
+      await expectRefused(
+        t,
+        () => money(t, h.admin.token, 'decrease', { userId: h.U2.id, amount: '1.00', description }),
+        400,
+        { fieldErrors: { description: 'A description is required' } },
+      );
+    }
+  });
+
+  it('more than the balance is 422 Insufficient balance', async () => {
     const have = await balanceOf(t, h.U2.id);
     await expectRefused(
       t,
-      () => money(t, h[key].token, 'decrease', { userId: h.U2.id, amount: formatCents(have + 1) }),
+      () =>
+        money(t, h.admin.token, 'decrease', {
+          userId: h.U2.id,
+          amount: formatCents(have + 1),
+          description: 'Correction',
+        }),
       422,
       INSUFFICIENT,
     );
@@ -360,10 +402,14 @@ describe('amount validation (DESIGN.md section 2)', () => {
   /** The body each call gets, around the amount under test (or none: the key is left out). */
   function bodyFor(call: MoneyCall, amount: unknown): Record<string, unknown> {
     const base: Record<string, unknown> =
-      call === 'topup' ? { userId: h.U1.id } : call === 'transfer' ? { receiverId: h.U2.id } : { userId: h.U1.id };
+      call === 'topup'
+        ? { userId: h.U1.id }
+        : call === 'transfer'
+          ? { receiverId: h.U2.id }
+          : { userId: h.U1.id, description: 'Correction' };
     return amount === MISSING ? base : { ...base, amount };
   }
-  const tokenFor = (call: MoneyCall) => (call === 'topup' ? h.admin.token : h.U1.token);
+  const tokenFor = (call: MoneyCall) => (call === 'transfer' ? h.U1.token : h.admin.token);
 
   const invalid: [string, unknown][] = [
     ['0', 0],
@@ -425,7 +471,14 @@ describe('amount validation (DESIGN.md section 2)', () => {
     expect(response.json<MoneyResult>().transaction.amount).toBe('1000000000.00');
     expect(await balanceOf(t, h.U3.id)).toBe(before + 1 + 100_000_000_000);
     // Back to a modest balance for the suites below.
-    expectStatus(await money(t, h.admin.token, 'decrease', { userId: h.U3.id, amount: '1000000000.00' }), 200);
+    expectStatus(
+      await money(t, h.admin.token, 'decrease', {
+        userId: h.U3.id,
+        amount: '1000000000.00',
+        description: 'Correction',
+      }),
+      200,
+    );
     expect(await balanceOf(t, h.U3.id)).toBe(before + 1);
   });
 
@@ -438,8 +491,15 @@ describe('amount validation (DESIGN.md section 2)', () => {
     expectStatus(await money(t, h.U4.token, 'transfer', { receiverId: h.U5.id, amount: '1000000000.00' }), 200);
     expect(await balanceOf(t, h.U4.id)).toBe(sender - 100_000_000_001);
     expect(await balanceOf(t, h.U5.id)).toBe(receiver + 100_000_000_001);
-    expectStatus(await money(t, h.U5.token, 'decrease', { userId: h.U5.id, amount: '0.01' }), 200);
-    const last = await money(t, h.U5.token, 'decrease', { userId: h.U5.id, amount: '1000000000.00' });
+    expectStatus(
+      await money(t, h.admin.token, 'decrease', { userId: h.U5.id, amount: '0.01', description: 'Correction' }),
+      200,
+    );
+    const last = await money(t, h.admin.token, 'decrease', {
+      userId: h.U5.id,
+      amount: '1000000000.00',
+      description: 'Correction',
+    });
     expectStatus(last, 200);
     expect(last.json<MoneyResult>().transaction.amount).toBe('1000000000.00');
     expect(await balanceOf(t, h.U5.id)).toBe(receiver);
@@ -486,11 +546,7 @@ describe('Idempotency-Key', () => {
   const calls: [MoneyCall, Key, () => Record<string, unknown>][] = [
     ['topup', 'admin', () => ({ userId: h.U2.id, amount: '7.00' })],
     ['transfer', 'U1', () => ({ receiverId: h.U2.id, amount: '7.00' })],
-    [
-      'decrease',
-      'U1',
-      () => ({ userId: h.U1.id, amount: '7.00', description: 'Game played with 2 numbers, 1 winners' }),
-    ],
+    ['decrease', 'admin', () => ({ userId: h.U1.id, amount: '7.00', description: 'Correction' })],
   ];
 
   it.each(calls)('%s replayed in sequence applies once and answers the first response', async (call, key, body) => {
@@ -567,9 +623,17 @@ describe('Idempotency-Key', () => {
       conflict,
     );
     // Another call with the same key and the same fields is a different request too.
+    expectStatus(await money(t, h.admin.token, 'topup', { userId: h.U1.id, amount: '1.00' }, 'admin-key'), 200);
     await expectRefused(
       t,
-      () => money(t, h.U1.token, 'decrease', { userId: h.U1.id, amount: '1.00' }, 'other-body'),
+      () =>
+        money(
+          t,
+          h.admin.token,
+          'decrease',
+          { userId: h.U1.id, amount: '1.00', description: 'Correction' },
+          'admin-key',
+        ),
       422,
       conflict,
     );
@@ -610,7 +674,14 @@ describe('Idempotency-Key', () => {
   it('a refused call leaves its key free: after funding, the same key succeeds once', async () => {
     const have = await balanceOf(t, h.U3.id);
     if (have > 0)
-      expectStatus(await money(t, h.U3.token, 'decrease', { userId: h.U3.id, amount: formatCents(have) }), 200);
+      expectStatus(
+        await money(t, h.admin.token, 'decrease', {
+          userId: h.U3.id,
+          amount: formatCents(have),
+          description: 'Correction',
+        }),
+        200,
+      );
     const body = { receiverId: h.U5.id, amount: '5.00' };
     await expectRefused(t, () => money(t, h.U3.token, 'transfer', body, 'retry-later'), 422, INSUFFICIENT);
     await expectRefused(t, () => money(t, h.U3.token, 'transfer', body, 'retry-later'), 422, INSUFFICIENT);

@@ -30,10 +30,10 @@ beforeAll(async () => {
   await moved(h.U1, 'transfer', { receiverId: h.U2.id, amount: '10.00' });
   await moved(h.U2, 'transfer', { receiverId: h.U5.id, amount: 5 });
   await moved(h.A1, 'transfer', { receiverId: h.U1.id, amount: '7.5' });
-  await moved(h.U1, 'decrease', {
+  await moved(h.admin, 'decrease', {
     userId: h.U1.id,
     amount: '1.00',
-    description: 'Game played with 2 numbers, 1 winners',
+    description: 'Correction: counted twice',
   });
   await moved(h.U1, 'transfer', { receiverId: h.U4.id, amount: '2.25' });
   for (let i = 1; i <= 12; i += 1) made.push((await fund(t, h.A2.id, `0.${String(i).padStart(2, '0')}`)).transaction);
@@ -115,13 +115,14 @@ describe('GET /api/transactions: who sees what', () => {
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       user: { id: h.A1.id, username: h.A1.username, fullName: h.A1.fullName },
       receiver: { id: h.U1.id, username: h.U1.username, fullName: h.U1.fullName },
+      gameCode: null,
     });
-    const game = all.find((row) => row.type === 'decrease' && row.userId === h.U1.id);
-    expect(game).toMatchObject({
+    const correction = all.find((row) => row.type === 'decrease' && row.userId === h.U1.id);
+    expect(correction).toMatchObject({
       amount: '1.00',
       receiverId: null,
       receiver: null,
-      description: 'Game played with 2 numbers, 1 winners',
+      description: 'Correction: counted twice',
     });
     const topup = all.find((row) => row.type === 'topup' && row.receiverId === h.U2.id);
     expect(topup).toMatchObject({ amount: '50.00', userId: h.admin.id, user: { id: h.admin.id, username: 'admin' } });
