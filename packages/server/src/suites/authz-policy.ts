@@ -16,7 +16,7 @@
  * call cannot name it (no sales-history path for an admin).
  *
  * An expected outcome is a status, or for list calls 'listed' / 'absent' (a 200 whose array does
- * or does not contain the target). Reading of DESIGN.md used throughout: a role check that fails
+ * or does not contain the target). Reading of docs/product/roles-and-scope.md used throughout: a role check that fails
  * is 403; a path or body id outside the caller's scope is 404; a field the caller may not set is
  * 400; a refused delete of a user who still holds money is 409 (every target in the matrix holds
  * money, so an allowed delete is that 409 and the world stays whole).
@@ -64,7 +64,7 @@ export type CallName =
   | 'all winner settings'
   | 'sales filter';
 
-/** Scope (DESIGN.md 3): admin everyone; superagent self + its agents + users under it or them; agent self + its users; user self. */
+/** Scope (docs/product/roles-and-scope.md#scope): admin everyone; superagent self + its agents + users under it or them; agent self + its users; user self. */
 const inScope = {
   admin: { self: 200, child: 200, grandchild: 200, sibling: 200, other: 200 },
   superagent: { self: 200, child: 200, grandchild: 200, parent: 404, sibling: 404, other: 404 },
