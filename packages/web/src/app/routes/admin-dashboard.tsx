@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Activity, BarChart3, DollarSign, UserCheck, Users, UsersRound } from 'lucide-react';
-import { useVoidedGamesStat } from '../shared/dashboard.tsx';
+import { useVoidedGamesStat } from '../compositions/dashboard.tsx';
 import { Card, FIVE_STAT_GRID, fiveStatCell, StatCard } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count, money } from '../../lib/format.ts';

@@ -1,4 +1,4 @@
-import { HierarchyUsers } from '../shared/hierarchy-users.tsx';
+import { HierarchyUsers } from '../compositions/hierarchy-users.tsx';
 
 /** docs/product/screens.md#superagent-agents: the super agent's own agents (the server forces their parent to the super agent). */
 export function SuperagentAgentsRoute() {

@@ -4,7 +4,7 @@ import { PageHeading, queryValue, StatGrid } from '../../components/ui/panels.ts
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count } from '../../lib/format.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
-import { RecentTransactionsAndLinks, useBalanceStat, useVoidedGamesStat } from '../shared/dashboard.tsx';
+import { RecentTransactionsAndLinks, useBalanceStat, useVoidedGamesStat } from '../compositions/dashboard.tsx';
 
 const QUICK_LINKS: LinkItem[] = [
   { to: '/superagent/agents', label: 'Manage Agents', icon: UsersRound },

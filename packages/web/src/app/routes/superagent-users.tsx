@@ -1,4 +1,4 @@
-import { HierarchyUsers } from '../shared/hierarchy-users.tsx';
+import { HierarchyUsers } from '../compositions/hierarchy-users.tsx';
 
 /** docs/product/screens.md#superagent-users: the super agent's direct users and its agents' users. */
 export function SuperagentUsersRoute() {
