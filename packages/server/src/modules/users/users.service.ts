@@ -391,6 +391,11 @@ export async function deleteUser(db: Db, caller: Caller, id: number): Promise<{ 
       .update(users)
       .set({ deletedAt: new Date(), tokenVersion: sql`${users.tokenVersion} + 1` })
       .where(eq(users.id, id));
+    // A game they opened but never drew holds nothing; nobody could ever end it, so it ends here.
+    await tx
+      .update(gameRounds)
+      .set({ status: 'discarded', voidReason: 'The player was deleted', voidedBy: caller.id, endedAt: new Date() })
+      .where(and(eq(gameRounds.userId, id), eq(gameRounds.status, 'open')));
   });
   return { message: 'User deleted successfully' };
 }
