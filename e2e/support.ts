@@ -70,25 +70,13 @@ export async function signIn(page: Page, login: { username: string; password: st
   await page.waitForURL(/\/(admin|superagent|agent|user)\/dashboard$/);
 }
 
-/** Calls the API directly (setting up data), as the given user. */
+/** Calls the API directly (setting up data), as the given user: one sign-in, one call. */
 export async function apiAs<T>(
   login: { username: string; password: string },
   path: string,
   init: { method?: string; body?: unknown } = {},
 ): Promise<T> {
-  const signin = await fetch(`${baseUrl()}/api/auth/signin`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(login),
-  });
-  const { accessToken } = (await signin.json()) as { accessToken: string };
-  const response = await fetch(`${baseUrl()}${path}`, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
+  return (await sessionOf(login))<T>(path, init);
 }
 
 let counter = 0;

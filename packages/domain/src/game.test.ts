@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  drawNumber,
-  formatBps,
-  numbersInRange,
-  numbersLeft,
-  parsePercentToBps,
-  prizeFor,
-  randomBelowFrom,
-  settleGame,
-  type RandomBelow,
-} from './game.ts';
+import { formatBps, numbersInRange, numbersLeft, parsePercentToBps, prizeFor, settleGame } from './game.ts';
 import { MESSAGES } from './messages.ts';
 import { gameSetupSchema } from './schemas/sales-history.ts';
 
@@ -70,13 +60,8 @@ describe('settleGame', () => {
   });
 });
 
-/** Web Crypto, as the app uses it (a global in Node 20 and every browser). */
-const webCrypto = (globalThis as unknown as { crypto: { getRandomValues: (values: Uint32Array) => Uint32Array } })
-  .crypto;
-const cryptoBelow = randomBelowFrom((values) => webCrypto.getRandomValues(values));
-
 /** A small seeded generator, so a failing random game can be replayed. */
-function seeded(seed: number): RandomBelow {
+function seeded(seed: number): (bound: number) => number {
   let state = seed >>> 0;
   return (bound) => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -86,58 +71,6 @@ function seeded(seed: number): RandomBelow {
     return Math.floor((((t ^ (t >>> 14)) >>> 0) / 2 ** 32) * bound);
   };
 }
-
-describe('drawNumber', () => {
-  it('is uniform over the numbers not drawn yet (each within 7% of its share over 85,000 draws)', () => {
-    const drawn = [3, 5, 7];
-    const counts = new Map<number, number>();
-    const draws = 85_000;
-    for (let i = 0; i < draws; i++) {
-      const n = drawNumber(1, 20, drawn, cryptoBelow);
-      counts.set(n ?? -1, (counts.get(n ?? -1) ?? 0) + 1);
-    }
-    const remaining = numbersLeft(1, 20, [], drawn);
-    expect([...counts.keys()].sort((a, b) => a - b)).toEqual(remaining);
-    const expected = draws / remaining.length; // 5,000; one standard deviation is about 69, so 7% is 5 of them
-    for (const n of remaining) expect(Math.abs((counts.get(n) ?? 0) - expected)).toBeLessThan(expected * 0.07);
-  });
-
-  it('never repeats: drawing a whole range gives each number exactly once, then nothing', () => {
-    const drawn: number[] = [];
-    for (let i = 0; i < 100; i++) {
-      const n = drawNumber(1, 100, drawn, cryptoBelow);
-      expect(n).not.toBeNull();
-      expect(drawn).not.toContain(n);
-      drawn.push(n as number);
-    }
-    expect([...drawn].sort((a, b) => a - b)).toEqual(numbersInRange(1, 100));
-    expect(drawNumber(1, 100, drawn, cryptoBelow)).toBeNull();
-  });
-
-  it('terminates with one random number per draw, whatever the source answers', () => {
-    let calls = 0;
-    const alwaysFirst: RandomBelow = () => {
-      calls++;
-      return 0;
-    };
-    expect(drawNumber(5, 9, [5, 6], alwaysFirst)).toBe(7);
-    expect(drawNumber(5, 9, [5, 6, 7, 9], alwaysFirst)).toBe(8);
-    expect(drawNumber(5, 9, [5, 6, 7, 8, 9], alwaysFirst)).toBeNull();
-    expect(calls).toBe(2);
-  });
-
-  it('the crypto source rejects the values that would favour small numbers', () => {
-    const words = [2 ** 32 - 1, 5];
-    const below = randomBelowFrom((values) => {
-      values[0] = words.shift() ?? 0;
-      return values;
-    });
-    // 2^32 − 1 is past the last whole multiple of 3, so it is refused and 5 gives 5 % 3.
-    expect(below(3)).toBe(2);
-    expect(words).toEqual([]);
-    expect(() => below(0)).toThrow(RangeError);
-  });
-});
 
 describe('numbersLeft', () => {
   it('lists the numbers nobody chose and nobody drew, in order', () => {
@@ -162,8 +95,10 @@ describe('random games', () => {
       });
       const chosen = numbersInRange(start, end).filter(() => random(2) === 1);
       const selected = people(chosen.length > 0 ? chosen : [start]);
+      // Distinct numbers of the range, in a random order (the draw itself is LOT-DRAW-1's: draw.test.ts).
+      const pool = numbersInRange(start, end);
       const drawn: number[] = [];
-      for (let i = 0; i < positions; i++) drawn.push(drawNumber(start, end, drawn, random) as number);
+      for (let i = 0; i < positions; i++) drawn.push(...pool.splice(random(pool.length), 1));
 
       const result = settleGame({ selected, drawn, settings, betCents });
       const context = JSON.stringify({ game, start, end, betCents, settings, drawn });

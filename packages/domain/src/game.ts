@@ -80,46 +80,9 @@ export function totalPercentBps(settings: readonly { percentBps: number; isActiv
   return settings.filter((s) => s.isActive).reduce((sum, s) => sum + s.percentBps, 0);
 }
 
-/** A uniform random integer in [0, bound): the caller's source (crypto in the app, seeded in tests). */
-export type RandomBelow = (bound: number) => number;
-
-/**
- * An unbiased RandomBelow over a getRandomValues-like fill (Web Crypto's `crypto.getRandomValues`):
- * 32-bit values at or above the largest multiple of `bound` are rejected, so no number is favoured
- * by the modulo.
- */
-export function randomBelowFrom(fill: (values: Uint32Array) => Uint32Array): RandomBelow {
-  const word = new Uint32Array(1);
-  return (bound) => {
-    if (!Number.isInteger(bound) || bound < 1 || bound > 2 ** 32) throw new RangeError(`bad bound ${bound}`);
-    const limit = 2 ** 32 - (2 ** 32 % bound);
-    for (;;) {
-      const value = fill(word)[0] ?? 0;
-      if (value < limit) return value % bound;
-    }
-  };
-}
-
 /** The numbers start..end in order. */
 export function numbersInRange(start: number, end: number): number[] {
   return Array.from({ length: Math.max(0, end - start + 1) }, (_, i) => start + i);
-}
-
-/**
- * Check Winner (docs/product/game.md#check-winner): a random number of the range not drawn yet, picked uniformly among
- * the remaining ones, so it never repeats and always ends (the original client's "100 attempts, then proceed
- * anyway" could repeat a number). Null when every number of the range is drawn.
- */
-export function drawNumber(
-  start: number,
-  end: number,
-  drawn: readonly number[],
-  randomBelow: RandomBelow,
-): number | null {
-  const taken = new Set(drawn);
-  const remaining = numbersInRange(start, end).filter((n) => !taken.has(n));
-  if (remaining.length === 0) return null;
-  return remaining[randomBelow(remaining.length)] ?? null;
 }
 
 /** Numbers Left (docs/product/game.md#numbers-left): the numbers of the range nobody chose and nobody drew, in order. */

@@ -159,15 +159,8 @@ export const gameProofSchema = z.object({
   entries: z.array(z.object({ number: z.number(), name: z.string(), phoneNumber: z.string(), entryHash: z.string() })),
   entriesDigest: z.string(),
   commitment: z.string(),
-  draws: z.array(
-    z.object({
-      position: z.number(),
-      number: z.number(),
-      drawnAt: z.string(),
-      winner: entry.nullable(),
-      prizeAmount: z.string(),
-    }),
-  ),
+  /** Winners masked like the entries. */
+  draws: z.array(gameDrawSchema),
   pool: z.string(),
   /** Known once settled. */
   totalPrize: z.string().nullable(),

@@ -30,7 +30,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { balances, gameRounds, gameWinners, games, transactions, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
-import { findLiveUserById } from '../users/users.repository.ts';
+import { findLiveUserById, readableByRecord } from '../users/users.repository.ts';
 import { effectiveWinners } from '../winners/winners.service.ts';
 
 /**
@@ -124,18 +124,7 @@ function toGame({ round, player: user, voider: by }: RoundRow): Game {
 }
 
 /** Who may read a game: the hierarchy recorded with it (admin all), as for sales. */
-function readableBy(caller: Caller): SQL | undefined {
-  switch (caller.role) {
-    case 'admin':
-      return undefined;
-    case 'superagent':
-      return eq(gameRounds.superagentId, caller.id);
-    case 'agent':
-      return eq(gameRounds.parentId, caller.id);
-    default:
-      return eq(gameRounds.userId, caller.id);
-  }
-}
+const readableBy = (caller: Caller) => readableByRecord(caller, gameRounds);
 
 async function readGame(db: Db | Tx, where: SQL | undefined): Promise<Game> {
   const [row] = await selectRounds(db).where(where);

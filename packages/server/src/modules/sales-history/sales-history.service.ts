@@ -10,7 +10,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { gameWinners, games, salesDaily, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { settledRoundOf } from '../games/games.service.ts';
-import { findInScope } from '../users/users.repository.ts';
+import { findInScope, readableByRecord } from '../users/users.repository.ts';
 
 const player = alias(users, 'player');
 const parent = alias(users, 'parent');
@@ -72,37 +72,15 @@ type StoredGameData = {
   drawCount: number;
 };
 
-/** Who may read a game: the hierarchy recorded with it (admin all). */
-function canRead(caller: Caller, game: { userId: number; parentId: number | null; superagentId: number | null }) {
-  switch (caller.role) {
-    case 'admin':
-      return true;
-    case 'superagent':
-      return game.superagentId === caller.id;
-    case 'agent':
-      return game.parentId === caller.id;
-    default:
-      return game.userId === caller.id;
-  }
-}
-
-/** canRead as a condition on the games table (admin: no condition). */
-function readableBy(caller: Caller): SQL | undefined {
-  switch (caller.role) {
-    case 'admin':
-      return undefined;
-    case 'superagent':
-      return eq(games.superagentId, caller.id);
-    case 'agent':
-      return eq(games.parentId, caller.id);
-    default:
-      return eq(games.userId, caller.id);
-  }
-}
+/** Who may read a game: the hierarchy recorded with it (admin all), as a condition on `games`. */
+const readableBy = (caller: Caller) => readableByRecord(caller, games);
 
 export async function getSale(db: Db | Tx, caller: Caller, id: number): Promise<SaleDetail> {
-  const [game] = await db.select().from(games).where(eq(games.id, id));
-  if (!game || !canRead(caller, game)) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
+  const [game] = await db
+    .select()
+    .from(games)
+    .where(and(eq(games.id, id), readableBy(caller)));
+  if (!game) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
   const [row] = await selectSales(db).where(eq(games.id, id));
   if (!row) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
   const winners = await db
@@ -217,15 +195,6 @@ async function checkOwner(db: Db, caller: Caller, role: Exclude<Role, 'admin'>, 
   if (!owner || owner.role !== role) throw new AppError('NOT_FOUND', 'User not found');
 }
 
-/** The games of a superagent, an agent or a user, by the hierarchy recorded with each game. */
-function ownedBy(role: Exclude<Role, 'admin'>, id: number): SQL {
-  return role === 'superagent'
-    ? eq(games.superagentId, id)
-    : role === 'agent'
-      ? eq(games.parentId, id)
-      : eq(games.userId, id);
-}
-
 const DAY_MS = 86_400_000;
 
 type Totals = { total: number; commission: bigint };
@@ -317,7 +286,8 @@ export async function listSales(db: Db, caller: Caller, scope: SalesScope, query
   // The games themselves must be the caller's by the hierarchy recorded with them (as getSale
   // judges them): after a player moves, the new parent must not list games played under the old one.
   const conditions: (SQL | undefined)[] = [readableBy(caller)];
-  if (scope.role !== 'all') conditions.push(ownedBy(scope.role, scope.id));
+  // The games of a superagent, an agent or a user: the same rule as reading them, for that person.
+  if (scope.role !== 'all') conditions.push(readableByRecord(scope, games));
   if (query.agentId !== undefined) conditions.push(eq(games.parentId, query.agentId));
   if (query.userId !== undefined) conditions.push(eq(games.userId, query.userId));
   const from = query.from ? new Date(query.from) : undefined;

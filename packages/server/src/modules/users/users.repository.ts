@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql, type Column, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import type { Role } from '@lot/domain/roles';
@@ -12,6 +12,27 @@ type Scoped = { id: number; role: Role };
  * admin everyone; superagent S itself, its agents and the users under S or S's agents;
  * agent A itself and its direct users; a user only itself. Deleted users are never in scope.
  */
+/** The hierarchy a game was played under, copied onto its row when it was played. */
+export type RecordedHierarchy = { userId: Column; parentId: Column; superagentId: Column };
+
+/**
+ * Who may read a record kept with the hierarchy it was played under (a game, a sale): admin all,
+ * the superagent and the parent recorded with it, the player. It judges by the recorded hierarchy,
+ * so after a player moves, the new parent does not see games played under the old one.
+ */
+export function readableByRecord(caller: Scoped, record: RecordedHierarchy): SQL | undefined {
+  switch (caller.role) {
+    case 'admin':
+      return undefined;
+    case 'superagent':
+      return eq(record.superagentId, caller.id);
+    case 'agent':
+      return eq(record.parentId, caller.id);
+    default:
+      return eq(record.userId, caller.id);
+  }
+}
+
 export function scopeCondition(caller: Scoped): SQL {
   const live = isNull(users.deletedAt);
   switch (caller.role) {
