@@ -16,6 +16,7 @@ const TABLES = [
   'games',
   'game_winners',
   'sales_daily',
+  'slip_prints',
 ] as const;
 
 export type World = Record<(typeof TABLES)[number], string>;
