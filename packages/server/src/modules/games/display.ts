@@ -72,7 +72,8 @@ export class DisplayStreams {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
       'x-accel-buffering': 'no',
-      connection: 'keep-alive',
+      // The socket closes with the stream, so a stopping server never waits on it as idle keep-alive.
+      connection: 'close',
     });
     raw.flushHeaders();
     raw.write(`retry: ${DISPLAY_LIMITS.retryMs}\n\n`);
@@ -104,7 +105,11 @@ export class DisplayStreams {
     clearInterval(this.heartbeat);
     for (const channel of this.channels.values()) {
       channel.unsubscribe();
-      for (const stream of channel.streams) stream.raw.end();
+      for (const stream of channel.streams) {
+        // Ended, and its socket closed even if the other side stopped reading.
+        stream.raw.end(() => stream.raw.socket?.destroy());
+        setTimeout(() => stream.raw.socket?.destroy(), 100).unref();
+      }
     }
     this.channels.clear();
     this.total = 0;
