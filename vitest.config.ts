@@ -8,7 +8,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['packages/domain/src/**/*.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['packages/domain/src/**/*.test.ts', 'scripts/**/*.test.ts'] } },
       { extends: true, test: { name: 'api-pglite', include: apiTests, env: { TEST_DB: 'pglite' } } },
       {
         extends: true,

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiAs, baseUrl, DEMO, freshUser, hidden, openPage, PHONE, signIn, useBrowser, visible } from './support.ts';
 
-/** Spec screens 2–5: the admin dashboard and the Users, Super Agents and Agents screens. */
+/** docs/product/screens.md: the admin dashboard and the Users, Super Agents and Agents screens. */
 
 const browser = useBrowser();
 
@@ -205,17 +205,18 @@ describe('admin users, super agents and agents', () => {
 });
 
 describe('admin dashboard', () => {
-  it('shows the counts and the volume the API reports, the 5 latest transactions and the chart placeholder', async () => {
+  it('shows the counts, the volume and the voided games the API reports, the 5 latest transactions and the chart placeholder', async () => {
     const page = await openPage(browser());
     await signIn(page, DEMO.admin);
     // Other test files create people and move money at the same time: compare a consistent pair.
     let matched = false;
     for (let attempt = 0; attempt < 5 && !matched; attempt++) {
-      const [users, superagents, agents, transactions] = await Promise.all([
+      const [users, superagents, agents, transactions, voided] = await Promise.all([
         adminHeaders('/api/users/role/user?limit=1'),
         adminHeaders('/api/users/role/superagent?limit=1'),
         adminHeaders('/api/users/role/agent?limit=1'),
         adminHeaders('/api/transactions?limit=5'),
+        adminHeaders('/api/games?status=voided&limit=1'),
       ]);
       const count = (headers: Headers) => Number(headers.get('x-total-count')).toLocaleString('en-US');
       const expected = {
@@ -223,6 +224,7 @@ describe('admin dashboard', () => {
         'stat-superagents': `Super Agents${count(superagents)}+8% from last month`,
         'stat-agents': `Agents${count(agents)}+12% from last month`,
         'stat-volume': `Transaction Volume${dollars(transactions.get('x-total-amount') ?? '0')}+8% from last month`,
+        'stat-voided-games': `Voided Games${count(voided)}View voided games`,
       };
       await page.goto('/admin/dashboard');
       await visible(page.getByTestId('stat-volume').filter({ hasText: '$' }));

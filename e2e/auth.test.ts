@@ -6,7 +6,7 @@ const browser = useBrowser();
 
 type Role = keyof typeof DEMO;
 
-/** A well-formed stored user record (spec section 3). */
+/** A well-formed stored user record (docs/product/screens.md#browser-storage). */
 const SESSION_USER = {
   id: 1,
   username: 'admin',

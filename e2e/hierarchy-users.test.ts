@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiAs, DEMO, freshUser, hidden, openPage, signIn, useBrowser, visible } from './support.ts';
 
-/** Spec screens 9–11, 13 and 14: the super agent's and the agent's dashboards, agents and users. */
+/** docs/product/screens.md: the super agent's and the agent's dashboards, agents and users. */
 
 const browser = useBrowser();
 
@@ -138,7 +138,7 @@ describe('super agent screens', () => {
       await visible(dialog.getByText('Username can only contain letters, numbers, and underscores', { exact: true })),
     ).toBe(true);
 
-    // The server's refusal of a taken username, mapped (spec section 8).
+    // The server's refusal of a taken username, mapped (docs/product/validation-and-errors.md).
     await dialog.getByLabel('Username').fill('user1');
     await dialog.getByLabel('Password', { exact: true }).fill('secret123');
     await dialog.getByLabel('Full Name').fill('Someone Else');

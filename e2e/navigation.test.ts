@@ -10,7 +10,7 @@ type Item = { path: string; label: string; title: string };
 const PROFILE: Item = { path: '/profile', label: 'Profile', title: 'Profile' };
 const TRANSACTIONS: Item = { path: '/transactions', label: 'Transactions', title: 'Transactions' };
 
-/** Spec section 2: each role's sidebar (plus Profile and Transactions) and the header title of each screen. */
+/** docs/product/screens.md#route-table: each role's sidebar (plus Profile and Transactions) and the header title of each screen. */
 const MENUS: Record<Role, Item[]> = {
   admin: [
     { path: '/admin/dashboard', label: 'Dashboard', title: 'Dashboard' },

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshUser, openPage, PHONE, signIn, useBrowser, visible } from './support.ts';
 
-/** Spec screen 22: the profile of the signed-in user, its logo, and Change Password. */
+/** docs/product/screens.md#profile: the profile of the signed-in user, its logo, and Change Password. */
 
 const browser = useBrowser();
 
@@ -81,7 +81,7 @@ describe('profile: name and shop', () => {
     expect(await page.getByLabel('Shop Name').inputValue()).toBe('Rosa Corner Shop');
   });
 
-  it('a blank Full Name is refused with the spec message and nothing is sent', async () => {
+  it('a blank Full Name is refused with the documented message and nothing is sent', async () => {
     const account = await freshUser('user');
     const page = await openPage(browser());
     await signIn(page, account);

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject, onTestFailed } from 'vitest';
+import type { DrawResult, Game } from '@lot/domain/schemas/games';
 
 export const baseUrl = () => inject('baseUrl');
 
@@ -163,53 +164,77 @@ export function day(offset = 0): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
-const decimal = (cents: number) => (cents / 100).toFixed(2);
+/** Signs in once and answers a caller of the API as that user (setting up data without a sign-in per call). */
+export async function sessionOf(account: { username: string; password: string }) {
+  const signin = await fetch(`${baseUrl()}/api/auth/signin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(account),
+  });
+  if (!signin.ok) throw new Error(`sign-in of ${account.username}: ${signin.status} ${await signin.text()}`);
+  const { accessToken } = (await signin.json()) as { accessToken: string };
+  return async <T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> => {
+    const response = await fetch(`${baseUrl()}${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+}
+
+export type GameEntry = { number: number; name: string; phoneNumber: string };
+export type GameSetup = { startRange: number; endRange: number; bet: number; entries: GameEntry[] };
 
 /**
- * A finished game as the game screen would post it, for a player whose active settings are 50%
- * (position 1) and 30% (position 2): A, B and C pick 3, 7 and 9 at `bet` dollars; 7 is drawn first
- * (B wins half the pool), 4 second (nobody picked it). Pool 3 × bet, prize and commission 1.5 × bet.
+ * Plays a whole game through the server's API as the player would from the play screen: opens it,
+ * enters the participants, draws every prize position (the last draw settles it). Answers the
+ * settled game. Stops after `draws` positions when told (a game left drawing).
  */
-export function sampleGame(userId: number, bet: number) {
-  const pool = 3 * bet * 100;
-  const prize = pool / 2;
-  const betAmount = decimal(bet * 100);
+export async function playGame(
+  account: { username: string; password: string },
+  setup: GameSetup,
+  options: { draws?: number } = {},
+): Promise<Game> {
+  const call = await sessionOf(account);
+  const opened = await call<Game>('/api/games', {
+    body: { startRange: setup.startRange, endRange: setup.endRange, betAmount: setup.bet.toFixed(2) },
+  });
+  let game = await call<Game>(`/api/games/${opened.id}/entries`, { method: 'PUT', body: { entries: setup.entries } });
+  const positions = Math.min(options.draws ?? game.prizes.length, game.prizes.length);
+  for (let position = 1; position <= positions; position++) {
+    game = (await call<DrawResult>(`/api/games/${game.id}/draws`, { body: { position } })).game;
+  }
+  return game;
+}
+
+/**
+ * The sample game for a player whose one active setting is P1 50%: A, B and C pick every number of
+ * 1–3 at `bet` dollars, so the one draw always has a winner. Pool 3 × bet, prize and commission
+ * 1.5 × bet each, 3 selected, 1 winner, whichever number the server draws.
+ */
+export function sampleGame(bet: number): GameSetup {
   return {
-    userId,
     startRange: 1,
-    endRange: 20,
-    betAmount,
-    totalPrize: decimal(prize),
-    commission: decimal(pool - prize),
-    selectedNumbersCount: 3,
-    winningNumbersCount: 1,
-    gameData: {
-      selectedNumbers: [
-        { number: 3, name: 'A', phoneNumber: '1' },
-        { number: 7, name: 'B', phoneNumber: '2' },
-        { number: 9, name: 'C', phoneNumber: '3' },
-      ],
-      winningNumbers: [7, 4],
-      drawCount: 2,
-      totalPrizePool: decimal(pool),
-      startRange: 1,
-      endRange: 20,
-      betAmount,
-    },
-    winners: [{ number: 7, name: 'B', phoneNumber: '2', position: 1, prizeAmount: decimal(prize) }],
+    endRange: 3,
+    bet,
+    entries: [
+      { number: 1, name: 'A', phoneNumber: '1001' },
+      { number: 2, name: 'B', phoneNumber: '1002' },
+      { number: 3, name: 'C', phoneNumber: '1003' },
+    ],
   };
 }
 
 /**
- * A player under `parentId` with 1000.00 topped up and own settings P1 50% / P2 30%, who has played
- * `games` sample games at `bet` dollars (each leaves a commission of 1.5 × bet).
+ * A player under `parentId` with 1000.00 topped up and own settings P1 50%, who has played `games`
+ * sample games at `bet` dollars through the server (each leaves a commission of 1.5 × bet).
  */
 export async function player(options: { parentId?: number; fullName: string; games: number; bet: number }) {
   const user = await freshUser('user', { parentId: options.parentId, fullName: options.fullName });
   await apiAs(DEMO.admin, '/api/balance/topup', { body: { userId: user.id, amount: '1000' } });
   await apiAs(login(user), '/api/winners', { body: { name: 'P1', percent: '50', position: 1, isActive: true } });
-  await apiAs(login(user), '/api/winners', { body: { name: 'P2', percent: '30', position: 2, isActive: true } });
-  for (let i = 0; i < options.games; i++)
-    await apiAs(login(user), '/api/sales-history', { body: sampleGame(user.id, options.bet) });
+  for (let i = 0; i < options.games; i++) await playGame(login(user), sampleGame(options.bet));
   return user;
 }

@@ -136,7 +136,7 @@ describe('transactions screen', () => {
     expect(await matches.first().textContent()).toContain(bracken.fullName);
   });
 
-  it('bad inputs are refused with the spec messages, on the client and from the server', async () => {
+  it('bad inputs are refused with the documented messages, on the client and from the server', async () => {
     const { agent, users } = await team('Hazel', ['Hazel Receiver'], '50');
     const [receiver] = users as [Account];
     const page = await openPage(browser());

@@ -11,8 +11,8 @@ import {
   login,
   openPage,
   PHONE,
+  playGame,
   player,
-  sampleGame,
   signIn,
   textBecomes,
   useBrowser,
@@ -80,7 +80,7 @@ describe('user dashboard', () => {
       Math.min(5, rows.length),
     );
 
-    // The links of spec screen 16.
+    // The links of docs/product/screens.md#user-dashboard.
     expect(await page.getByRole('link', { name: 'View Transactions' }).getAttribute('href')).toBe('/transactions');
     expect(await page.getByRole('link', { name: 'Go to Profile' }).getAttribute('href')).toBe('/profile');
     expect(await visible(page.getByRole('heading', { name: 'BOCH BOCH Game' }))).toBe(true);
@@ -262,7 +262,7 @@ describe('game history', () => {
       'Winners detail',
     ]);
     const first = rows(page).first();
-    expect(await first.locator('[data-column="range"]').textContent()).toContain('1-20');
+    expect(await first.locator('[data-column="range"]').textContent()).toContain('1-3');
     expect(await first.locator('[data-column="betAmount"]').textContent()).toContain('$10.00');
     expect(await first.locator('[data-column="totalPrize"]').textContent()).toContain('$15.00');
     expect(await first.locator('[data-column="commission"]').textContent()).toContain('$15.00');
@@ -337,24 +337,32 @@ describe('game winners detail', () => {
 
   it('opens a game from the history: its figures, its winner and the winning number highlighted', async () => {
     const shop = await player({ fullName: `Gina Game ${tag}`, games: 1, bet: 20 });
+    const [sale] = await apiAs<Sale[]>(login(shop), `/api/sales-history/user/${shop.id}`);
+    const detail = await apiAs<SaleDetail & { gameData: { winningNumbers: number[] } }>(
+      login(shop),
+      `/api/sales-history/${sale?.id}`,
+    );
+    // The server drew one of 1–3, all of them chosen: its player won half of the $60 pool.
+    const [won] = detail.winners;
+    if (!won) throw new Error('the sample game always has a winner');
     const page = await openAs(login(shop), '/sales-history');
     await page.getByRole('link', { name: 'View Winners' }).click();
     await page.waitForURL(/\/game-winners\/\d+$/);
-    // Pool 3 × $20 = $60; B picked 7, drawn first: half the pool.
-    expect(await textBecomes(page.getByTestId('game-range'), '1-20')).toBe('1-20');
+    expect(await textBecomes(page.getByTestId('game-range'), '1-3')).toBe('1-3');
     expect(await page.getByTestId('game-bet').textContent()).toBe('$20.00');
     expect(await page.getByTestId('game-prize').textContent()).toBe('$30.00');
     expect(await page.getByTestId('game-commission').textContent()).toBe('$30.00');
     expect(await page.getByTestId('game-selected').textContent()).toBe('3');
     const winners = page.getByTestId('game-winner');
     expect(await winners.count()).toBe(1);
-    expect(await winners.getByTestId('winner-name').textContent()).toBe('B');
-    expect(await winners.getByTestId('winner-phone').textContent()).toBe('2');
+    expect(await winners.getByTestId('winner-name').textContent()).toBe(won.name);
+    expect(await winners.getByTestId('winner-phone').textContent()).toBe(won.phoneNumber);
     expect(await winners.getByTestId('winner-prize').textContent()).toBe('$30.00');
-    expect(await numbersOf(numbers(page))).toEqual([3, 7, 9]);
-    expect(await numbersOf(winning(page))).toEqual([7]);
-    // 4 was drawn too, but nobody had picked it.
-    expect(await page.getByTestId('drawn-number').allTextContents()).toEqual(['7', '4']);
+    expect(await numbersOf(numbers(page))).toEqual([1, 2, 3]);
+    expect(await numbersOf(winning(page))).toEqual([won.number]);
+    expect(await page.getByTestId('drawn-number').allTextContents()).toEqual(
+      detail.gameData.winningNumbers.map(String),
+    );
 
     await page.getByRole('link', { name: 'Back to History' }).click();
     await page.waitForURL(/\/sales-history$/);
@@ -382,19 +390,16 @@ describe('game winners detail', () => {
 
   it('a game without winners says so', async () => {
     const shop = await player({ fullName: `Ned Nobody ${tag}`, games: 0, bet: 10 });
-    // Drawn 4 and 5, which nobody picked: no prize paid, the whole $30.00 pool is commission.
-    const base = sampleGame(shop.id, 10);
-    const game = await apiAs<Sale>(login(shop), '/api/sales-history', {
-      body: {
-        ...base,
-        totalPrize: '0.00',
-        commission: '30.00',
-        winningNumbersCount: 0,
-        gameData: { ...base.gameData, winningNumbers: [4, 5] },
-        winners: [],
-      },
-    });
-    const page = await openAs(login(shop), `/game-winners/${game.id}`);
+    // 3, 7 and 9 of 1–20 at $10, one prize position: the server's draw misses all three 17 times in
+    // 20, so a few games are enough to get one whose whole $30.00 pool is commission.
+    const entries = [3, 7, 9].map((number) => ({ number, name: `N${number}`, phoneNumber: `20${number}` }));
+    let saleId: number | null = null;
+    for (let attempt = 0; attempt < 12 && saleId === null; attempt++) {
+      const game = await playGame(login(shop), { startRange: 1, endRange: 20, bet: 10, entries });
+      if (game.draws.every((draw) => draw.winner === null)) saleId = game.saleId;
+    }
+    if (saleId === null) throw new Error('12 games in a row had a winner');
+    const page = await openAs(login(shop), `/game-winners/${saleId}`);
     expect(await visible(page.getByText('No winners in this game.'))).toBe(true);
     expect(await page.getByTestId('game-commission').textContent()).toBe('$30.00');
     expect(await numbers(page).count()).toBe(3);

@@ -14,6 +14,21 @@ const browser = await chromium.launch({
 });
 const players = ['Ana Lopez', 'Ben Okafor', 'Carla Diaz', 'Dev Patel', 'Eli Moreau', 'Fay Chen'];
 
+/** The server keeps the game in play: Reset Game ends it (voided with a reason once something is drawn). */
+async function resetGame(page) {
+  if ((await page.getByTestId('game-code').count()) === 0) return;
+  const button = page.getByRole('button', { name: /^(Reset Game|New Game)$/ });
+  const label = await button.textContent();
+  await button.click();
+  if (label?.includes('New Game')) return;
+  const dialog = page.getByRole('dialog', { name: 'Reset Game' });
+  await dialog.waitFor();
+  const reason = dialog.getByLabel('Reason');
+  if (await reason.count()) await reason.fill('Screenshots');
+  await dialog.getByRole('button', { name: /^(Reset Game|Void Game)$/ }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
 for (const [name, viewport] of [
   ['1920', { width: 1920, height: 1080 }],
   ['375', { width: 375, height: 812 }],
@@ -35,6 +50,7 @@ for (const [name, viewport] of [
 
   await page.goto(`${base}/user/number-game/play`);
   await page.getByText('Total Pool').waitFor();
+  await resetGame(page);
   await shot('play-empty-blue');
   const grid = page.getByRole('group', { name: 'Numbers' });
   for (const [i, player] of players.entries()) {
@@ -65,7 +81,8 @@ for (const [name, viewport] of [
   await page.getByRole('dialog', { name: 'Numbers Left' }).waitFor();
   await shot('numbers-left', false);
   await page.keyboard.press('Escape');
-  // Leave nothing behind in this browser profile.
+  // Leave no game in play on the server and nothing in this browser profile.
+  await resetGame(page);
   await page.evaluate(() => localStorage.clear());
   await page.close();
 }

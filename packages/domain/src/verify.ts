@@ -1,6 +1,5 @@
 import { commitmentOf, drawAt, DRAW_ALGORITHM, entriesDigest, entryHash, fromHex, SEED_BYTES } from './draw.ts';
-import { prizeFor } from './game.ts';
-import { maskName, maskPhone } from './mask.ts';
+import { formatBps, prizeFor } from './game.ts';
 import { formatCents, parseAmountToCents } from './money.ts';
 import type { GameProof } from './schemas/games.ts';
 
@@ -35,6 +34,23 @@ export async function verifyProof(proof: GameProof): Promise<ProofReport> {
     proof.startRange < proof.endRange &&
     proof.endRange <= 100;
   check('Range', rangeOk, `${proof.startRange} to ${proof.endRange}`);
+
+  // Draw k pays the k-th prize in ascending order of position, so the list must be in that order.
+  const prizesOk = proof.prizes.every(
+    (p, i) =>
+      Number.isInteger(p.position) &&
+      p.position >= 1 &&
+      (i === 0 || p.position > (proof.prizes[i - 1]?.position ?? 0)) &&
+      Number.isInteger(p.percentBps) &&
+      p.percentBps >= 0 &&
+      p.percentBps <= 10_000 &&
+      p.percent === formatBps(p.percentBps),
+  );
+  check(
+    'Prizes',
+    prizesOk,
+    `${proof.prizes.length} positions in ascending order: ${proof.prizes.map((p) => `${p.percent} %`).join(', ')}`,
+  );
 
   const numbers = proof.entries.map((e) => e.number);
   const entriesOk =
@@ -82,12 +98,20 @@ export async function verifyProof(proof: GameProof): Promise<ProofReport> {
   }
 
   const byNumber = new Map(proof.entries.map((e) => [e.number, e]));
+  // open and discarded: nothing drawn (a game voided before its first draw is discarded); drawing
+  // and voided: not every position (the last draw settles the game in the same transaction).
+  const drawCount = proof.draws.length;
+  const allDrawn = drawCount === proof.prizes.length;
+  const statusOk =
+    proof.status === 'settled'
+      ? allDrawn
+      : proof.status === 'open' || proof.status === 'discarded'
+        ? drawCount === 0
+        : !allDrawn;
   check(
     'Draw count',
-    proof.draws.length <= proof.prizes.length &&
-      proof.draws.every((d, i) => d.position === i + 1) &&
-      (proof.status !== 'settled' || proof.draws.length === proof.prizes.length),
-    `${proof.draws.length} of ${proof.prizes.length} positions drawn, in order`,
+    drawCount <= proof.prizes.length && proof.draws.every((d, i) => d.position === i + 1) && statusOk,
+    `${drawCount} of ${proof.prizes.length} positions drawn, in order, for a game that is ${proof.status}`,
   );
 
   const drawn: number[] = [];
@@ -97,17 +121,27 @@ export async function verifyProof(proof: GameProof): Promise<ProofReport> {
     if (seed !== null && fromHex(seed, SEED_BYTES) && rangeOk && drawn.length < proof.endRange - proof.startRange + 1) {
       const expected = (await drawAt(seed, proof.entriesDigest, k, proof, drawn)).number;
       check(`Draw ${k}`, expected === draw.number, `LOT-DRAW-1 gives ${expected}, the proof says ${draw.number}`);
+    } else if (seed === null) {
+      // The seed is still secret, but a draw must still be a number of the range not drawn before.
+      const fresh =
+        Number.isInteger(draw.number) &&
+        draw.number >= proof.startRange &&
+        draw.number <= proof.endRange &&
+        !drawn.includes(draw.number);
+      check(`Draw ${k}`, fresh, `${draw.number}: within the range and not drawn before (the seed is still secret)`);
     }
     drawn.push(draw.number);
     const prize = proof.prizes[index];
     const entry = byNumber.get(draw.number);
     const prizeAmount = entry && prize ? prizeFor(pool, prize.percentBps) : 0;
     totalPrize += prizeAmount;
+    // The winner is shown exactly as the entry is (both masked the same way). Not re-masked: masking
+    // '****1234' again gives '****', which would let any phone pass.
     const winnerOk = entry
       ? draw.winner !== null &&
         draw.winner.number === entry.number &&
-        maskName(draw.winner.name) === maskName(entry.name) &&
-        maskPhone(draw.winner.phoneNumber) === maskPhone(entry.phoneNumber)
+        draw.winner.name === entry.name &&
+        draw.winner.phoneNumber === entry.phoneNumber
       : draw.winner === null;
     check(
       `Winner ${k}`,
@@ -133,7 +167,7 @@ export async function verifyProof(proof: GameProof): Promise<ProofReport> {
   return { verdict: failed ? 'failed' : ended ? 'verified' : 'pending', checks };
 }
 
-/** A participant types their number, name and phone: is that exact entry in the game? */
+/** A participant types their name and phone: the number of their entry in the game, or null. */
 export async function findOwnEntry(
   proof: Pick<GameProof, 'entries'>,
   typed: { name: string; phoneNumber: string },

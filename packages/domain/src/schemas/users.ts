@@ -3,7 +3,7 @@ import { MESSAGES } from '../messages.ts';
 import { ROLES, USER_STATUSES } from '../roles.ts';
 import { idSchema, listQuerySchema, parentIdSchema } from './common.ts';
 
-/** Spec: a logo is a JPG, PNG or GIF "up to 5MB" (checked by content on the server). */
+/** docs/product/runtime-and-security.md#logos: a logo is a JPG, PNG or GIF "up to 5MB" (checked by content on the server). */
 export const LOGO_MAX_BYTES = 5 * 1024 * 1024;
 export const LOGO_MIME_TYPES = ['image/jpeg', 'image/png', 'image/gif'] as const;
 

@@ -2,15 +2,26 @@ import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '@lot/domain/roles';
+import type { Game } from '@lot/domain/schemas/games';
 import { queryRows } from '../db/client.ts';
-import { configureWinners, gamePayload } from '../test/game-fixtures.ts';
-import { PASSWORD } from '../test/hierarchy.ts';
+import {
+  configureWinners,
+  drawAll,
+  drawCall,
+  openGame,
+  participants,
+  salePayload,
+  voidCall,
+} from '../test/game-fixtures.ts';
+import { PASSWORD, type Member } from '../test/hierarchy.ts';
 import { createMoneyTestApp, expectStatus, fund } from '../test/money-fixtures.ts';
 import { TEST_DB, type TestApp } from '../test/test-app.ts';
 import { expiredToken } from '../test/tokens.ts';
 import { world } from '../test/world.ts';
 import {
   POLICY,
+  PUBLIC_CALLS,
+  PURE_CALLS,
   UNAUTHENTICATED_CALLERS,
   UNAUTHENTICATED_STATUS,
   type CallName,
@@ -22,12 +33,28 @@ import {
 } from './authz-policy.ts';
 
 /**
- * Issue 10, suite 1: every cell of the policy table (authz-policy.ts, written from DESIGN.md
- * section 3) against the running server: the status, and that a refused call changed nothing
- * at all (users, balances, ledger, keys, winner settings, games).
+ * Issue 10, suite 1: every cell of the policy table (authz-policy.ts, decision 011) against the
+ * running server: the status, and that a refused call changed nothing at all (users, balances,
+ * ledger, keys, winner settings, games and games in progress). The calls that change nothing even
+ * when they succeed (the compatibility path, a replayed draw) are checked after a success too.
  */
 
-type Person = { key: string; id: number; role: Role; token: string; game?: number };
+/** Where a player's game in progress stands: the game calls need one state or another. */
+type RoundState = 'open' | 'drawing' | 'none' | 'unknown';
+
+type Person = {
+  key: string;
+  id: number;
+  role: Role;
+  token: string;
+  /** The sales-history record of the settled game it played (users). */
+  game?: number;
+  /** That settled game, as the game API answers it. */
+  settled?: Game;
+  /** Its game in progress (users), and where that stands. */
+  round?: number;
+  state?: RoundState;
+};
 
 let t: TestApp;
 const people: Record<string, Person> = {};
@@ -63,8 +90,22 @@ const RELATIONS: Record<SignedInRole | Unauthenticated, { caller: string } & Par
   deleted: { caller: 'D', self: 'D', child: 'A1', grandchild: 'U1', parent: 'admin', sibling: 'S2', other: 'U5' },
 };
 
-const PERCENT = '50.00';
-const game = (userId: number) => gamePayload(userId, { numbers: [1, 2], drawn: [1], percents: [PERCENT], bet: '1.00' });
+/** The player's own settled game, or for someone who never plays U1's, named as theirs. */
+function settledOf(target: Person): Game {
+  const game = target.settled ?? people.U1?.settled;
+  if (!game) throw new Error('no settled game');
+  return game;
+}
+const recordBody = (target: Person) => ({ ...salePayload(settledOf(target)), userId: target.id });
+/** The same game with its first drawn number replaced by a participant's that was not drawn. */
+function unplayedBody(target: Person) {
+  const game = settledOf(target);
+  const drawn = new Set(game.draws.map((d) => d.number));
+  const picked = game.entries.find((e) => !drawn.has(e.number))?.number ?? 20;
+  const draws = game.draws.map((d, i) => (i === 0 ? { ...d, number: picked } : d));
+  return { ...salePayload({ ...game, draws }), userId: target.id };
+}
+const roundOf = (target: Person) => target.round ?? 2_147_483_647;
 
 let made = 0;
 /** The HTTP request of each call against a target (null for calls that name nobody). */
@@ -105,7 +146,16 @@ const REQUESTS: Record<CallName, (target: Person) => InjectOptions> = {
     url: '/api/balance/transfer',
     payload: { receiverId: p.id, amount: '1.00' },
   }),
-  decrease: (p) => ({ method: 'POST', url: '/api/balance/decrease', payload: { userId: p.id, amount: '1.00' } }),
+  decrease: (p) => ({
+    method: 'POST',
+    url: '/api/balance/decrease',
+    payload: { userId: p.id, amount: '1.00', description: 'Matrix correction' },
+  }),
+  'decrease without description': (p) => ({
+    method: 'POST',
+    url: '/api/balance/decrease',
+    payload: { userId: p.id, amount: '1.00' },
+  }),
   'read winner settings of': (p) => ({ method: 'GET', url: `/api/winners/user/${p.id}` }),
   // Inactive, so that it never changes the settings the games below are settled with.
   'create winner setting for': (p) => ({
@@ -115,12 +165,71 @@ const REQUESTS: Record<CallName, (target: Person) => InjectOptions> = {
   }),
   'sales history of': (p) => ({ method: 'GET', url: `/api/sales-history/${p.role}/${p.id}` }),
   'read game of': (p) => ({ method: 'GET', url: `/api/sales-history/${p.game ?? 0}` }),
-  'record game for': (p) => ({ method: 'POST', url: '/api/sales-history', payload: game(p.id) }),
+  'record game for': (p) => ({ method: 'POST', url: '/api/sales-history', payload: recordBody(p) }),
+  'record unplayed game for': (p) => ({ method: 'POST', url: '/api/sales-history', payload: unplayedBody(p) }),
+  'read server game of': (p) => ({ method: 'GET', url: `/api/games/${roundOf(p)}` }),
+  'list games of': () => ({ method: 'GET', url: '/api/games?status=settled' }),
+  'enter numbers in game of': (p) => ({
+    method: 'PUT',
+    url: `/api/games/${roundOf(p)}/entries`,
+    payload: { entries: participants([1, 2, 3]) },
+  }),
+  'draw in game of': (p) => ({ method: 'POST', url: `/api/games/${roundOf(p)}/draws`, payload: { position: 1 } }),
+  'replay draw in game of': (p) => ({
+    method: 'POST',
+    url: `/api/games/${roundOf(p)}/draws`,
+    payload: { position: 1 },
+  }),
+  'void game of': (p) => ({ method: 'POST', url: `/api/games/${roundOf(p)}/void`, payload: { reason: 'Matrix' } }),
+  'verify game of': (p) => ({ method: 'GET', url: `/api/verify/${settledOf(p).code}` }),
+  'open game': () => ({
+    method: 'POST',
+    url: '/api/games',
+    payload: { startRange: 1, endRange: 20, betAmount: '1.00' },
+  }),
+  'current game': () => ({ method: 'GET', url: '/api/games/current' }),
+  'verify unknown code': () => ({ method: 'GET', url: '/api/verify/AAAAAAAAAAAAAAAAAAAAAA' }),
   'own balance': () => ({ method: 'GET', url: '/api/balance' }),
   transactions: () => ({ method: 'GET', url: '/api/transactions?limit=10' }),
   'all winner settings': () => ({ method: 'GET', url: '/api/winners' }),
   'sales filter': () => ({ method: 'GET', url: '/api/sales-history/filter?limit=10' }),
 };
+
+/** What a list answers per item, to find the target in it (a user's id, or its settled game's). */
+const LISTED_ID: Partial<Record<CallName, (target: Person) => number>> = {
+  'list games of': (p) => settledOf(p).id,
+};
+
+/** The state of the target's game in progress a game call needs (users only). */
+const NEEDS: Partial<Record<CallName, Exclude<RoundState, 'unknown'> | 'in progress'>> = {
+  'read server game of': 'in progress',
+  'current game': 'in progress',
+  'enter numbers in game of': 'open',
+  'draw in game of': 'open',
+  'replay draw in game of': 'drawing',
+  'void game of': 'drawing',
+  'open game': 'none',
+};
+
+const member = (p: Person): Member => ({ id: p.id, username: '', fullName: '', role: p.role, token: p.token });
+
+/** Brings the player's game in progress to the state a cell needs, through the game API. */
+async function prepare(p: Person, need: NonNullable<(typeof NEEDS)[CallName]>): Promise<void> {
+  if (need === p.state || (need === 'in progress' && (p.state === 'open' || p.state === 'drawing'))) return;
+  const current = await t.request(p.token, { method: 'GET', url: '/api/games/current' });
+  if (current.statusCode === 200)
+    expectStatus(await voidCall(t, p.token, current.json<Game>().id, 'Matrix reset'), 200);
+  else expectStatus(current, 404);
+  p.state = 'none';
+  if (need === 'none') return;
+  const game = await openGame(t, member(p), { numbers: [1, 2], bet: '1.00' });
+  p.round = game.id;
+  p.state = 'open';
+  if (need === 'drawing') {
+    expectStatus(await drawCall(t, p.token, game.id, 1), 200);
+    p.state = 'drawing';
+  }
+}
 
 /** Fresh tokens for everyone, with the token version now stored (a deactivation ends the old ones). */
 async function resignTokens() {
@@ -161,16 +270,18 @@ beforeAll(async () => {
   expectStatus(await t.request(t.adminToken, { method: 'DELETE', url: `/api/users/${deleted.id}` }), 200);
   // Everyone holds money (so an allowed delete is a 409 that changes nothing) and the users have played.
   for (const person of Object.values(people)) if (person.key !== 'D') await fund(t, person.id, '1000.00');
-  await configureWinners(t, null, [{ percent: PERCENT, position: 1 }]);
+  // Two prizes, so that a game is in progress between its first and its last draw.
+  await configureWinners(t, null, [
+    { percent: '50.00', position: 1 },
+    { percent: '25.00', position: 2 },
+  ]);
   for (const key of ['U1', 'U2', 'U5']) {
     const person = people[key] as Person;
-    const response = await t.request(person.token, {
-      method: 'POST',
-      url: '/api/sales-history',
-      payload: game(person.id),
-    });
-    expectStatus(response, 201);
-    person.game = response.json<{ id: number }>().id;
+    const settled = await drawAll(t, member(person), await openGame(t, member(person), { numbers: [1, 2, 3, 4] }));
+    expect(settled.status).toBe('settled');
+    person.settled = settled;
+    person.game = settled.saleId ?? 0;
+    person.state = 'none';
   }
 });
 afterAll(() => t?.close());
@@ -186,9 +297,10 @@ function cells(): Cell[] {
       }
     }
     // Without a session: the targets the superagent's row names (their relations are the superagent's).
+    // A public call answers them as it answers everyone.
     for (const caller of UNAUTHENTICATED_CALLERS) {
       for (const relation of Object.keys(rows.superagent) as Relation[]) {
-        all.push({ call, caller, relation, expected: UNAUTHENTICATED_STATUS });
+        all.push({ call, caller, relation, expected: PUBLIC_CALLS[call] ?? UNAUTHENTICATED_STATUS });
       }
     }
   }
@@ -213,6 +325,12 @@ describe(`authorization matrix (${TEST_DB})`, () => {
         cell.relation === 'none' ? RELATIONS[cell.caller].caller : RELATIONS[cell.caller][cell.relation];
       const target = people[targetKey ?? ''];
       if (!target) throw new Error(`no ${cell.relation} for ${cell.caller}`);
+      const need = NEEDS[cell.call];
+      // Only for a signed-in caller: without a session the game is never reached.
+      if (need && target.role === 'user' && cell.caller in POLICY[cell.call]) {
+        await prepare(target, need);
+        known = undefined;
+      }
       const request = REQUESTS[cell.call](target);
       const label = `${cell.call} × ${cell.caller} × ${cell.relation} (${target.key})`;
       const before = known ?? (await world(t));
@@ -224,11 +342,17 @@ describe(`authorization matrix (${TEST_DB})`, () => {
           `${label}: expected ${expectedStatus}, got ${response.statusCode} ${response.body.slice(0, 160)}`,
         );
       } else if (typeof cell.expected === 'string') {
-        const listed = response.json<{ id: number }[]>().some((user) => user.id === target.id);
+        const id = (LISTED_ID[cell.call] ?? ((p: Person) => p.id))(target);
+        const listed = response.json<{ id: number }[]>().some((item) => item.id === id);
         if (listed !== (cell.expected === 'listed')) failures.push(`${label}: expected ${cell.expected}`);
       }
       const succeeded = response.statusCode < 300;
-      if (!succeeded || request.method === 'GET') {
+      if (succeeded && need && !PURE_CALLS.includes(cell.call)) {
+        // The game moved on: an entry keeps it open, anything else leaves it to be checked again.
+        target.state = cell.call === 'enter numbers in game of' ? 'open' : 'unknown';
+        if (cell.call === 'open game') target.round = response.json<Game>().id;
+      }
+      if (!succeeded || request.method === 'GET' || PURE_CALLS.includes(cell.call)) {
         const after = await world(t);
         known = after;
         for (const [table, digest] of Object.entries(before) as [keyof typeof before, string][]) {

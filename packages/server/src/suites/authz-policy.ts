@@ -1,7 +1,7 @@
 /**
- * The authorization policy as data, written from DESIGN.md section 3 and the spec's role table
- * (section 6) — not from the server code. The matrix suite (authz-matrix.test.ts) runs every
- * cell against the running server.
+ * The authorization policy as data (decision 011), written from the rules of docs/ARCHITECTURE.md
+ * and, for the server-run game, docs/decisions/013-the-server-runs-every-game.md — not from the
+ * server code. The matrix suite (authz-matrix.test.ts) runs every cell against the running server.
  *
  * A cell is call × caller × target. Targets are relations to the caller:
  *   self        the caller
@@ -16,7 +16,7 @@
  * call cannot name it (no sales-history path for an admin).
  *
  * An expected outcome is a status, or for list calls 'listed' / 'absent' (a 200 whose array does
- * or does not contain the target). Reading of DESIGN.md used throughout: a role check that fails
+ * or does not contain the target). Reading of docs/product/roles-and-scope.md used throughout: a role check that fails
  * is 403; a path or body id outside the caller's scope is 404; a field the caller may not set is
  * 400; a refused delete of a user who still holds money is 409 (every target in the matrix holds
  * money, so an allowed delete is that 409 and the world stays whole).
@@ -47,12 +47,24 @@ export type CallName =
   | 'sales history of'
   | 'read game of'
   | 'record game for'
+  | 'record unplayed game for'
+  | 'read server game of'
+  | 'list games of'
+  | 'enter numbers in game of'
+  | 'draw in game of'
+  | 'replay draw in game of'
+  | 'void game of'
+  | 'verify game of'
+  | 'decrease without description'
+  | 'open game'
+  | 'current game'
+  | 'verify unknown code'
   | 'own balance'
   | 'transactions'
   | 'all winner settings'
   | 'sales filter';
 
-/** Scope (DESIGN.md 3): admin everyone; superagent self + its agents + users under it or them; agent self + its users; user self. */
+/** Scope (docs/product/roles-and-scope.md#scope): admin everyone; superagent self + its agents + users under it or them; agent self + its users; user self. */
 const inScope = {
   admin: { self: 200, child: 200, grandchild: 200, sibling: 200, other: 200 },
   superagent: { self: 200, child: 200, grandchild: 200, parent: 404, sibling: 404, other: 404 },
@@ -150,12 +162,17 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
     user: { self: 400, parent: 404, sibling: 200, other: 200 },
   },
 
-  // POST /api/balance/decrease: admin anyone; everyone else only themselves.
+  // POST /api/balance/decrease: an admin correction of anyone's balance (decision 013); no one
+  // else may decrease, not even their own balance (their games hold and settle pools themselves).
   decrease: {
     admin: { self: 200, child: 200, grandchild: 200, sibling: 200, other: 200 },
-    superagent: { self: 200, child: 403, grandchild: 403, parent: 403, sibling: 403, other: 403 },
-    agent: { self: 200, child: 403, parent: 403, sibling: 403, other: 403 },
-    user: { self: 200, parent: 403, sibling: 403, other: 403 },
+    ...forbiddenTo,
+  },
+
+  // The same without its required description: a bad body for the admin, the role rule first for the rest.
+  'decrease without description': {
+    admin: { self: 400, child: 400, grandchild: 400, sibling: 400, other: 400 },
+    ...forbiddenTo,
   },
 
   // GET /api/winners/user/{id}: admin all; user own only; superagent and agent 403.
@@ -190,20 +207,103 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
     user: { self: 200, sibling: 404, other: 404 },
   },
 
-  // POST /api/sales-history { userId }: users, their own games only.
+  // POST /api/sales-history, the compatibility path (decision 013): a user describing its own
+  // settled server game exactly gets its record (200) and nothing changes; someone else's userId
+  // is the role rule (403); other roles may not record games at all.
   'record game for': {
     ...forbiddenTo,
     admin: { self: 403, child: 403, grandchild: 403, sibling: 403, other: 403 },
-    user: { self: 201, parent: 403, sibling: 403, other: 403 },
+    user: { self: 200, parent: 403, sibling: 403, other: 403 },
+  },
+
+  // The same body with a hand-picked drawn number: no server game matches it (422), never recorded.
+  'record unplayed game for': {
+    ...forbiddenTo,
+    admin: { self: 403, child: 403, grandchild: 403, sibling: 403, other: 403 },
+    user: { self: 422, parent: 403, sibling: 403, other: 403 },
+  },
+
+  // The server-run game (decision 013). Only users play; a game is read by its player and the
+  // player's upline as recorded when it opened (admin all), like a sale. The targets are users.
+
+  // GET /api/games/{id} of the target's game in progress: out of scope is 404.
+  'read server game of': {
+    admin: { other: 200 },
+    superagent: { grandchild: 200, other: 404 },
+    agent: { child: 200, other: 404 },
+    user: { self: 200, sibling: 404, other: 404 },
+  },
+
+  // GET /api/games?status=settled: the target's settled game is listed only in the caller's scope.
+  'list games of': {
+    admin: { other: 'listed' },
+    superagent: { grandchild: 'listed', other: 'absent' },
+    agent: { child: 'listed', other: 'absent' },
+    user: { self: 'listed', sibling: 'absent', other: 'absent' },
+  },
+
+  // PUT /api/games/{id}/entries, POST …/draws (the next position: the first draw holds the pool),
+  // POST …/draws of a position already drawn (answered again, changes nothing) and POST …/void (the
+  // pool comes back): the player's own game only. Another player's game is not found (404) — a game
+  // id outside the caller's scope, whoever's upline asks; the other roles never play (403).
+  'enter numbers in game of': {
+    admin: { other: 403 },
+    superagent: { grandchild: 403, other: 403 },
+    agent: { child: 403, other: 403 },
+    user: { self: 200, sibling: 404, other: 404 },
+  },
+  'draw in game of': {
+    admin: { other: 403 },
+    superagent: { grandchild: 403, other: 403 },
+    agent: { child: 403, other: 403 },
+    user: { self: 200, sibling: 404, other: 404 },
+  },
+  'replay draw in game of': {
+    admin: { other: 403 },
+    superagent: { grandchild: 403, other: 403 },
+    agent: { child: 403, other: 403 },
+    user: { self: 200, sibling: 404, other: 404 },
+  },
+  'void game of': {
+    admin: { other: 403 },
+    superagent: { grandchild: 403, other: 403 },
+    agent: { child: 403, other: 403 },
+    user: { self: 200, sibling: 404, other: 404 },
+  },
+
+  // GET /api/verify/{code}: the public proof, for anyone, signed in or not (names masked).
+  'verify game of': {
+    admin: { other: 200 },
+    superagent: { grandchild: 200, other: 200 },
+    agent: { child: 200, other: 200 },
+    user: { self: 200, sibling: 200, other: 200 },
   },
 
   // Calls that name nobody.
+  // POST /api/games: users open their own game (201); the other roles never play.
+  'open game': { admin: { none: 403 }, superagent: { none: 403 }, agent: { none: 403 }, user: { none: 201 } },
+  // GET /api/games/current: the user's game in progress.
+  'current game': { admin: { none: 403 }, superagent: { none: 403 }, agent: { none: 403 }, user: { none: 200 } },
+  // GET /api/verify/{code} of a code no game has: 404 for everyone.
+  'verify unknown code': {
+    admin: { none: 404 },
+    superagent: { none: 404 },
+    agent: { none: 404 },
+    user: { none: 404 },
+  },
   'own balance': { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 200 } },
   transactions: { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 200 } },
   'all winner settings': { admin: { none: 200 }, superagent: { none: 403 }, agent: { none: 403 }, user: { none: 403 } },
   'sales filter': { admin: { none: 200 }, superagent: { none: 403 }, agent: { none: 403 }, user: { none: 403 } },
 };
 
-/** Without a valid session every cell is 401, whatever the call and the target. */
+/** Without a valid session every cell is 401, whatever the call and the target… */
 export const UNAUTHENTICATED_STATUS = 401;
+/** …except on the public calls, which answer the same whoever asks (a token is not even read). */
+export const PUBLIC_CALLS: Partial<Record<CallName, Outcome>> = {
+  'verify game of': 200,
+  'verify unknown code': 404,
+};
+/** Calls that change nothing even when they succeed: the matrix checks every table after them too. */
+export const PURE_CALLS: readonly CallName[] = ['record game for', 'replay draw in game of'];
 export const UNAUTHENTICATED_CALLERS: Unauthenticated[] = ['anonymous', 'expired', 'deleted'];

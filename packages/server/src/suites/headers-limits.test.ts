@@ -6,25 +6,38 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@lot/domain/messages';
+import type { Game } from '@lot/domain/schemas/games';
 import { buildApp } from '../app.ts';
 import { FAILURE_WINDOW_SECONDS, MAX_FAILURES } from '../modules/auth/auth.service.ts';
+import { configureWinners, drawCall, openGame } from '../test/game-fixtures.ts';
 import { buildHierarchy, PASSWORD, type Hierarchy } from '../test/hierarchy.ts';
 import { leaks } from '../test/leaks.ts';
-import { createMoneyTestApp } from '../test/money-fixtures.ts';
+import { createMoneyTestApp, expectStatus, fund } from '../test/money-fixtures.ts';
 import { multipart } from '../test/multipart.ts';
 import { TEST_DB, type TestApp } from '../test/test-app.ts';
 
 /**
- * Issue 10, suite 5: security headers on every kind of response, a sign-in throttle that cannot
- * lock a person out for good, body and list limits, and error bodies that never carry a stack
- * trace or SQL — including a real 500 from a broken database.
+ * Issue 10, suite 5: security headers on every kind of response — the server-run game's and its
+ * public proof's (docs/decisions/013-the-server-runs-every-game.md) included — a sign-in throttle
+ * that cannot lock a person out for good, body and list limits, and error bodies that never carry
+ * a stack trace or SQL — including a real 500 from a broken database, on a signed-in call and on
+ * the public proof.
  */
 
 let t: TestApp;
 let h: Hierarchy;
+/** U1's game in progress, drawn once: its proof is public. */
+let game: Game;
 beforeAll(async () => {
   t = await createMoneyTestApp();
   h = await buildHierarchy(t);
+  await configureWinners(t, null, [
+    { percent: '50.00', position: 1 },
+    { percent: '25.00', position: 2 },
+  ]);
+  await fund(t, h.U1.id, '100.00');
+  game = await openGame(t, h.U1, { numbers: [1, 2, 3], bet: '1.00' });
+  expectStatus(await drawCall(t, h.U1.token, game.id, 1), 200);
 });
 afterAll(() => t?.close());
 
@@ -116,6 +129,36 @@ describe(`headers (${TEST_DB})`, () => {
         h.U2.token,
         { method: 'POST', url: '/api/balance/transfer', payload: { receiverId: h.U1.id, amount: '999.00' } },
         422,
+      ],
+      ['public proof', null, { method: 'GET', url: `/api/verify/${game.code}` }, 200],
+      ['public proof with a session', h.U5.token, { method: 'GET', url: `/api/verify/${game.code}` }, 200],
+      ['public proof of no game', null, { method: 'GET', url: `/api/verify/${'A'.repeat(22)}` }, 404],
+      ['public proof, code too long', null, { method: 'GET', url: `/api/verify/${'x'.repeat(65)}` }, 400],
+      ['game read', h.A1.token, { method: 'GET', url: `/api/games/${game.id}` }, 200],
+      ['games list', h.S1.token, { method: 'GET', url: '/api/games?status=drawing' }, 200],
+      [
+        'draw asked again',
+        h.U1.token,
+        { method: 'POST', url: `/api/games/${game.id}/draws`, payload: { position: 1 } },
+        200,
+      ],
+      [
+        'draw out of order',
+        h.U1.token,
+        { method: 'POST', url: `/api/games/${game.id}/draws`, payload: { position: 3 } },
+        409,
+      ],
+      [
+        'second game in progress',
+        h.U1.token,
+        { method: 'POST', url: '/api/games', payload: { startRange: 1, endRange: 20, betAmount: '1.00' } },
+        409,
+      ],
+      [
+        'someone else’s game',
+        h.U2.token,
+        { method: 'POST', url: `/api/games/${game.id}/void`, payload: { reason: 'x' } },
+        404,
       ],
     ];
     for (const [label, token, request, status] of cases) {
@@ -231,6 +274,10 @@ describe(`limits and leaks (${TEST_DB})`, () => {
       ['not found', t.adminToken, { method: 'GET', url: '/api/sales-history/2147483647' }],
       ['bad id', t.adminToken, { method: 'GET', url: "/api/users/1'%20OR%20'1'='1" }],
       ['bad date', t.adminToken, { method: 'GET', url: '/api/transactions?from=yesterday' }],
+      ['game not found', h.U1.token, { method: 'GET', url: '/api/games/2147483647' }],
+      ['proof not found', null, { method: 'GET', url: "/api/verify/x'%20OR%20'1'='1" }],
+      ['bad game query', h.U1.token, { method: 'GET', url: '/api/games?status=deleted' }],
+      ['bad draw', h.U1.token, { method: 'POST', url: `/api/games/${game.id}/draws`, payload: { position: 'x' } }],
     ];
     for (const [label, token, request] of errors) {
       const response = await t.request(token, request);
@@ -246,6 +293,16 @@ describe(`limits and leaks (${TEST_DB})`, () => {
       expectSecurityHeaders(response, '500');
     } finally {
       await t.database.db.execute(sql`ALTER TABLE games_elsewhere RENAME TO games`);
+    }
+    // The same on the public proof, which anyone may call.
+    await t.database.db.execute(sql`ALTER TABLE game_rounds RENAME TO game_rounds_elsewhere`);
+    try {
+      const response = await t.request(null, { method: 'GET', url: `/api/verify/${game.code}` });
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toEqual({ message: MESSAGES.internalError, code: 'INTERNAL' });
+      expectSecurityHeaders(response, 'public 500');
+    } finally {
+      await t.database.db.execute(sql`ALTER TABLE game_rounds_elsewhere RENAME TO game_rounds`);
     }
   });
 });

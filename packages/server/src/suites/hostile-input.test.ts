@@ -4,8 +4,9 @@ import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Game } from '@lot/domain/schemas/games';
 import { queryRows } from '../db/client.ts';
-import { configureWinners, gamePayload } from '../test/game-fixtures.ts';
+import { configureWinners, drawAll, openGame, participants, salePayload } from '../test/game-fixtures.ts';
 import { buildHierarchy, PASSWORD, type Hierarchy } from '../test/hierarchy.ts';
 import { createMoneyTestApp, fund, seededRandom } from '../test/money-fixtures.ts';
 import { multipart, type FilePart } from '../test/multipart.ts';
@@ -16,6 +17,8 @@ import { world, type World } from '../test/world.ts';
 
 /**
  * Issue 10, suite 4: every endpoint fed hostile input — wrong types, missing and extra fields,
+ * the server-run game's calls (docs/decisions/013-the-server-runs-every-game.md) and its public proof
+ * included,
  * huge and tiny numbers, 3-decimal amounts, long and control-character strings, SQL-looking
  * strings, deep JSON, oversized bodies, wrong content types, bad ids and queries, hostile
  * uploads and forged tokens. No answer may be a 5xx, no error may leak a stack or SQL, and a
@@ -36,6 +39,10 @@ type Probe = {
   request: InjectOptions;
   /** The input is wrong in a way no endpoint may accept. */
   mustRefuse: boolean;
+  /** The call changes nothing even when it succeeds (the compatibility path, a read). */
+  pure?: boolean;
+  /** What a success must answer: a complaint, or nothing when it is right. */
+  accepted?: (body: string) => string | undefined;
 };
 
 let t: TestApp;
@@ -208,7 +215,7 @@ beforeEach(() => {
 });
 
 /** Sends one hostile input and checks the answer and the world. */
-async function probe({ label, token, request, mustRefuse }: Probe): Promise<number> {
+async function probe({ label, token, request, mustRefuse, pure, accepted }: Probe): Promise<number> {
   tried.count += 1;
   const before = known ?? (await world(t));
   const response = await t.request(token, request);
@@ -230,7 +237,14 @@ async function probe({ label, token, request, mustRefuse }: Probe): Promise<numb
       if (known[table] !== before[table]) failures.push(`${where}: answered ${status} but changed ${table}`);
   } else {
     if (mustRefuse) failures.push(`${where}: accepted (${status}) ${response.body.slice(0, 200)}`);
+    const wrong = accepted?.(response.body);
+    if (wrong) failures.push(`${where}: ${wrong}`);
     known = undefined;
+    if (pure) {
+      known = await world(t);
+      for (const table of Object.keys(before) as (keyof World)[])
+        if (known[table] !== before[table]) failures.push(`${where}: answered ${status} but changed ${table}`);
+    }
   }
   return status;
 }
@@ -249,13 +263,34 @@ const json = (
 
 // ------------------------------------------------------------------ setup
 
+/** U1's settled game (the compatibility path describes it) and the games in progress the game calls are fed. */
+let settled: Game;
+const games = {} as Record<'entries' | 'draws' | 'void', Game>;
+
 beforeAll(async () => {
   t = await createMoneyTestApp();
   h = await buildHierarchy(t);
-  await configureWinners(t, null, [{ percent: '50.00', position: 1 }]);
-  await fund(t, h.U1.id, '100000.00');
-  await fund(t, h.A1.id, '100000.00');
+  await configureWinners(t, null, [
+    { percent: '50.00', position: 1 },
+    { percent: '25.00', position: 2 },
+  ]);
+  for (const member of [h.U1, h.A1, h.U3, h.U4]) await fund(t, member.id, '100000.00');
+  // Every number of the range entered, so that both draws win: no total or commission of the body is 0.
+  const everyNumber = Array.from({ length: 20 }, (_, i) => i + 1);
+  settled = await drawAll(t, h.U1, await openGame(t, h.U1, { numbers: everyNumber, bet: '1.00' }));
+  // Each game call has a game of its own: U1's stays open for entries, U3's is drawn, U4's voided.
+  games.entries = await openGame(t, h.U1, { numbers: [1, 2, 3], bet: '1.00' });
+  games.draws = await openGame(t, h.U3, { numbers: [1, 2, 3], bet: '1.00' });
+  games.void = await openGame(t, h.U4, { numbers: [1, 2, 3], bet: '1.00' });
 });
+
+/** The compatibility path's body for U1's settled game, naming it. */
+const compatBody = () => ({ ...salePayload(settled), gameId: settled.id });
+/** A success of the compatibility path answers the settled game's record, and nothing else. */
+const theRecord = (body: string) => {
+  const id = (JSON.parse(body) as { id?: unknown }).id;
+  return id === settled.saleId ? undefined : `answered record ${String(id)}, not ${settled.saleId}`;
+};
 afterAll(() => t?.close());
 
 describe(`hostile input (${TEST_DB})`, () => {
@@ -263,7 +298,8 @@ describe(`hostile input (${TEST_DB})`, () => {
     'JSON bodies of every write call, one hostile field at a time',
     async () => {
       let made = 0;
-      const game = gamePayload(h.U1.id, { numbers: [1, 2, 3], drawn: [2], percents: ['50.00'] });
+      const game = compatBody();
+      const entries = { entries: participants([1, 2, 3]) };
       const endpoints: {
         token: () => string;
         method: InjectOptions['method'];
@@ -318,7 +354,7 @@ describe(`hostile input (${TEST_DB})`, () => {
           amounts: ['amount'],
         },
         {
-          token: () => h.A1.token,
+          token: () => t.adminToken,
           method: 'POST',
           url: '/api/balance/decrease',
           base: { userId: h.A1.id, amount: '1.00', description: 'fuzz' },
@@ -338,7 +374,19 @@ describe(`hostile input (${TEST_DB})`, () => {
           base: game,
           amounts: ['betAmount', 'totalPrize', 'commission'],
         },
+        {
+          token: () => h.U2.token,
+          method: 'POST',
+          url: '/api/games',
+          base: { startRange: 1, endRange: 20, betAmount: '1.00' },
+          amounts: ['betAmount'],
+        },
+        { token: () => h.U1.token, method: 'PUT', url: `/api/games/${games.entries.id}/entries`, base: entries },
+        { token: () => h.U3.token, method: 'POST', url: `/api/games/${games.draws.id}/draws`, base: { position: 1 } },
+        { token: () => h.U4.token, method: 'POST', url: `/api/games/${games.void.id}/void`, base: { reason: 'fuzz' } },
       ];
+      /** The compatibility path never changes anything, and a success is always the settled game's record. */
+      const compat = (url: string) => (url === '/api/sales-history' ? { pure: true, accepted: theRecord } : {});
       const all: Probe[] = [];
       for (const endpoint of endpoints) {
         for (const mutation of mutations(endpoint.base, endpoint.amounts)) {
@@ -347,7 +395,19 @@ describe(`hostile input (${TEST_DB})`, () => {
             token: endpoint.token(),
             request: json(endpoint.method, endpoint.url, mutation.body),
             mustRefuse: mutation.mustRefuse,
+            ...compat(endpoint.url),
           });
+        }
+        // Nested: every field of a participant entered in a game.
+        if (endpoint.url.endsWith('/entries')) {
+          const participant = entries.entries[0] as unknown as Record<string, unknown>;
+          for (const mutation of mutations(participant))
+            all.push({
+              label: `entry.${mutation.label}`,
+              token: h.U1.token,
+              request: json('PUT', endpoint.url, { entries: [mutation.body, ...entries.entries.slice(1)] }),
+              mustRefuse: mutation.mustRefuse,
+            });
         }
         // Nested: every field of the game data and of a participant.
         if (endpoint.url === '/api/sales-history') {
@@ -360,6 +420,7 @@ describe(`hostile input (${TEST_DB})`, () => {
               token: h.U1.token,
               request: json('POST', endpoint.url, { ...game, gameData: mutation.body }),
               mustRefuse: mutation.mustRefuse,
+              ...compat(endpoint.url),
             });
           const participant = game.gameData.selectedNumbers[0] as unknown as Record<string, unknown>;
           for (const mutation of mutations(participant))
@@ -374,6 +435,7 @@ describe(`hostile input (${TEST_DB})`, () => {
                 },
               }),
               mustRefuse: mutation.mustRefuse,
+              ...compat(endpoint.url),
             });
         }
       }
@@ -405,7 +467,7 @@ describe(`hostile input (${TEST_DB})`, () => {
 
   it('the inputs that found defects, every run', async () => {
     const nul = 'null\u0000byte';
-    const game = gamePayload(h.U1.id, { numbers: [1, 2], drawn: [2], percents: ['50.00'] });
+    const game = compatBody();
     const named = {
       ...game,
       gameData: {
@@ -417,10 +479,28 @@ describe(`hostile input (${TEST_DB})`, () => {
       ['NUL in shopName', h.A1.token, json('PUT', `/api/users/${h.U2.id}`, { shopName: nul }), 400],
       [
         'NUL in a description',
-        h.A1.token,
+        t.adminToken,
         json('POST', '/api/balance/decrease', { userId: h.A1.id, amount: '1.00', description: nul }),
         400,
       ],
+      [
+        'NUL in an entered name',
+        h.U1.token,
+        json('PUT', `/api/games/${games.entries.id}/entries`, {
+          entries: [{ number: 1, name: nul, phoneNumber: '555' }],
+        }),
+        400,
+      ],
+      [
+        'a lone surrogate in an entered phone',
+        h.U1.token,
+        json('PUT', `/api/games/${games.entries.id}/entries`, {
+          entries: [{ number: 1, name: 'Ann', phoneNumber: '\ud800' }],
+        }),
+        400,
+      ],
+      ['NUL in a void reason', h.U4.token, json('POST', `/api/games/${games.void.id}/void`, { reason: nul }), 400],
+      ['NUL in a proof code', null, { method: 'GET', url: '/api/verify/a%00b' }, 400],
       ['NUL in a participant name', h.U1.token, json('POST', '/api/sales-history', named), 400],
       [
         'a lone surrogate in a participant phone (stored as jsonb)',
@@ -487,6 +567,10 @@ describe(`hostile input (${TEST_DB})`, () => {
         { token: h.U1.token, url: '/api/sales-history', method: 'POST' as const },
         { token: t.adminToken, url: '/api/winners', method: 'POST' as const },
         { token: null, url: '/api/auth/signin', method: 'POST' as const },
+        { token: h.U2.token, url: '/api/games', method: 'POST' as const },
+        { token: h.U1.token, url: `/api/games/${games.entries.id}/entries`, method: 'PUT' as const },
+        { token: h.U3.token, url: `/api/games/${games.draws.id}/draws`, method: 'POST' as const },
+        { token: h.U4.token, url: `/api/games/${games.void.id}/void`, method: 'POST' as const },
       ];
       const raw = (body: string | Buffer, type: string) => ({ payload: body, headers: { 'content-type': type } });
       const bodies: {
@@ -611,7 +695,20 @@ describe(`hostile input (${TEST_DB})`, () => {
         { method: 'GET', url: (id) => `/api/sales-history/${id}`, token: t.adminToken },
         { method: 'GET', url: (id) => `/api/sales-history/user/${id}`, token: t.adminToken },
         { method: 'GET', url: (id) => `/api/sales-history/superagent/${id}`, token: t.adminToken },
+        { method: 'GET', url: (id) => `/api/games/${id}`, token: t.adminToken },
+        { method: 'PUT', url: (id) => `/api/games/${id}/entries`, token: h.U1.token },
+        { method: 'POST', url: (id) => `/api/games/${id}/draws`, token: h.U3.token },
+        { method: 'POST', url: (id) => `/api/games/${id}/void`, token: h.U4.token },
       ];
+      /** A valid body for each kind of call, so that only the id is wrong. */
+      const bodyFor = (url: string) =>
+        url.endsWith('/entries')
+          ? { entries: participants([1]) }
+          : url.endsWith('/draws')
+            ? { position: 1 }
+            : url.endsWith('/void')
+              ? { reason: 'fuzz' }
+              : { fullName: 'Changed' };
       for (const u of urls)
         for (const id of ids)
           await probe({
@@ -620,8 +717,37 @@ describe(`hostile input (${TEST_DB})`, () => {
             request: {
               method: u.method,
               url: u.url(id),
-              ...(u.method === 'PUT' && { payload: { fullName: 'Changed' } }),
+              ...(u.method !== 'GET' && u.method !== 'DELETE' && { payload: bodyFor(u.url(id)) }),
             },
+            mustRefuse: true,
+          });
+      // The public proof's code: anything but a game's code is not found (or refused), with or without a session.
+      const codes = [
+        ...ids,
+        'A'.repeat(22),
+        settled.code.toLowerCase() === settled.code ? settled.code.toUpperCase() : settled.code.toLowerCase(),
+        `${settled.code}%20`,
+        `%20${settled.code}`,
+        `${settled.code}x`,
+        settled.code.slice(0, -1),
+        `${settled.code}%00`,
+        `${settled.code}'--`,
+        '*',
+        '%25',
+        '_'.repeat(22),
+        'x'.repeat(64),
+        'x'.repeat(65),
+        '%E2%80%AE',
+        '%ED%A0%80',
+        '..%2F..%2Fapi%2Fusers',
+        encodeURIComponent(JSON.stringify({ $ne: null })),
+      ];
+      for (const code of codes)
+        for (const token of [null, h.U5.token])
+          await probe({
+            label: `code ${code.slice(0, 30)}`,
+            token,
+            request: { method: 'GET', url: `/api/verify/${code}` },
             mustRefuse: true,
           });
 
@@ -651,6 +777,11 @@ describe(`hostile input (${TEST_DB})`, () => {
         'unknown=1',
         'limit[]=1',
         'a'.repeat(9000) + '=1',
+        'status=discarded',
+        'status=settled&status=voided',
+        'status[]=settled',
+        'status=%00',
+        "status=settled'--",
       ];
       const lists = [
         '/api/users',
@@ -660,6 +791,7 @@ describe(`hostile input (${TEST_DB})`, () => {
         '/api/sales-history/filter',
         `/api/sales-history/user/${h.U1.id}`,
         `/api/sales-history/superagent/${h.S1.id}`,
+        '/api/games',
       ];
       for (const list of lists)
         for (const query of queries) {
@@ -686,7 +818,8 @@ describe(`hostile input (${TEST_DB})`, () => {
         });
       }
       console.log(
-        `hostile input (${TEST_DB}): ${urls.length * ids.length} bad ids and ${lists.length * queries.length} bad queries tried`,
+        `hostile input (${TEST_DB}): ${urls.length * ids.length} bad ids, ${codes.length * 2} bad proof codes ` +
+          `and ${lists.length * queries.length} bad queries tried`,
       );
       expect(failures).toEqual([]);
     },
@@ -853,6 +986,7 @@ describe(`hostile input (${TEST_DB})`, () => {
       { method: 'GET', url: '/api/balance' },
       { method: 'POST', url: '/api/balance/topup', payload: { userId: h.U2.id, amount: '5.00' } },
       { method: 'GET', url: '/api/users' },
+      { method: 'POST', url: `/api/games/${games.draws.id}/draws`, payload: { position: 1 } },
     ];
     for (const [label, token] of Object.entries(tokens))
       for (const call of calls) {

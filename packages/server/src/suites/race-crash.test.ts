@@ -4,17 +4,22 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatCents } from '@lot/domain/money';
-import { gamePayload } from '../test/game-fixtures.ts';
+import { participants } from '../test/game-fixtures.ts';
 import { exitOf, freePort, startServer, type Started } from '../test/server-process.ts';
 import { freshPostgres, TEST_DB } from '../test/test-app.ts';
 
 /**
- * Issue 10, suite 3: real server processes on PostgreSQL, many concurrent clients doing
- * transfers and game settlements with Idempotency-Keys, retrying every call that got no answer
- * with the same key; meanwhile the server is killed with SIGKILL at random moments and started
- * again. Afterwards `npm run ledger:check` must pass, every acknowledged operation must be in
- * the ledger exactly once (its key names its one ledger row), no refused one may be, and every
- * balance must be what the acknowledged operations make it, never negative.
+ * Issue 10, suite 3: real server processes on PostgreSQL, many concurrent clients doing keyed
+ * transfers and playing games through the game API (docs/decisions/013-the-server-runs-every-game.md):
+ * open, entries, draws — some sent twice at once, some asked again once answered — and some voids,
+ * retrying every call that got no answer (transfers with the same key; a draw by its position, which
+ * the server answers again once drawn); meanwhile the server is killed with SIGKILL at random moments
+ * and started again. Afterwards `npm run ledger:check` must pass, every acknowledged transfer must be
+ * in the ledger exactly once (its key names its one ledger row) and no refused one, every
+ * acknowledged draw must be in its game exactly once with the number the client was told, every game
+ * must stand as its last answer said, a settled game must have exactly one sales record, a game in
+ * progress must hold its pool as a pending row (or nothing before its first draw), and every balance
+ * must be what the acknowledged operations make it, never negative. No answer may be a 5xx.
  *
  * PostgreSQL only: PGlite is one process's embedded database, and a killed process takes it
  * along (its own crash safety is covered by main.test.ts). CRASH_RESTARTS and CRASH_CLIENTS
@@ -28,15 +33,28 @@ const RESTARTS = Number(process.env.CRASH_RESTARTS ?? (SOAK ? 30 : 3));
 const CLIENTS = Number(process.env.CRASH_CLIENTS ?? (SOAK ? 12 : 5));
 const ADMIN_PASSWORD = 'crash-admin-password';
 const USER_PASSWORD = 'crash-user-password';
-const START = 10_000; // each player starts with 100.00, so some calls are refused for want of money
+/**
+ * Each player starts with 100.00 (200.00 in the soak, whose storm is longer), so that some calls
+ * are refused for want of money: a settled game's pool leaves the balances (prizes are paid in
+ * cash), and the storm plays until the balances run low (a soak with 1,000.00 refused none).
+ */
+const START = SOAK ? 20_000 : 10_000;
 
 const ledgerCli = fileURLToPath(new URL('../db/ledger-check-cli.ts', import.meta.url));
 
-type Answer = { status: number; body: Record<string, unknown> };
-type Op =
-  | { kind: 'transfer'; key: string; from: number; to: number; cents: number }
-  | { kind: 'game'; key: string; from: number; cents: number };
-type Done = Op & { status: number; transactionId?: number };
+type Answer = { status: number; body: Record<string, unknown>; replayed: boolean };
+type Transfer = { key: string; from: number; to: number; cents: number; status: number; transactionId?: number };
+type GameStatus = 'open' | 'drawing' | 'settled' | 'voided' | 'discarded';
+/** A game as its client knows it from the answers it got. */
+type Played = {
+  id: number;
+  from: number;
+  pool: number;
+  /** Acknowledged draws: position → number. */
+  draws: Map<number, number>;
+  status: GameStatus;
+};
+type GameBody = { id: number; status: GameStatus; pool: string; betAmount: string; entries: unknown[] };
 
 const random = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -79,13 +97,17 @@ describe.skipIf(TEST_DB !== 'postgres')('race and crash (PostgreSQL only: skippe
             body: body === undefined ? undefined : JSON.stringify(body),
             signal: AbortSignal.timeout(20_000),
           });
-          return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+          return {
+            status: response.status,
+            body: (await response.json()) as Record<string, unknown>,
+            replayed: response.headers.get('idempotent-replayed') === 'true',
+          };
         } catch {
           return null;
         }
       }
       let fiveHundreds = 0;
-      /** A client's persistence: the same call with the same key until the server answers it for good. */
+      /** A client's persistence: the same call (with the same key) until the server answers it for good. */
       async function untilAnswered(method: string, path: string, token: string, body?: unknown, key?: string) {
         for (;;) {
           const answer = await call(method, path, token, body, key);
@@ -95,7 +117,8 @@ describe.skipIf(TEST_DB !== 'postgres')('race and crash (PostgreSQL only: skippe
         }
       }
 
-      // The world: players (role user, no parent) with 500.00 each and global winner settings.
+      // The world: players (role user, no parent) with START each and global winner settings
+      // of two prizes, so that a game is in progress between its first and its last draw.
       const admin = await untilAnswered('POST', '/api/auth/signin', '', {
         username: 'admin',
         password: ADMIN_PASSWORD,
@@ -139,45 +162,119 @@ describe.skipIf(TEST_DB !== 'postgres')('race and crash (PostgreSQL only: skippe
       }
 
       // The storm: every client loops over transfers and games until told to stop.
-      const done: Done[] = [];
+      const transfers: Transfer[] = [];
+      const played: Played[] = [];
+      const figures = { draws: 0, doubled: 0, askedAgain: 0, refusedFirstDraws: 0 };
       const unexpected: string[] = [];
       let stop = false;
+
+      const transfer = async (me: { id: number; token: string }) => {
+        const key = randomUUID();
+        const others = players.filter((p) => p.id !== me.id);
+        const to = others[random(0, others.length - 1)] as (typeof players)[number];
+        const cents = random(1, 3_000);
+        const answer = await untilAnswered(
+          'POST',
+          '/api/balance/transfer',
+          me.token,
+          { receiverId: to.id, amount: formatCents(cents) },
+          key,
+        );
+        const ok = answer.status === 200;
+        if (!ok && answer.status !== 422) unexpected.push(`transfer ${answer.status} ${JSON.stringify(answer.body)}`);
+        const transactionId = ok ? (answer.body.transaction as { id: number }).id : undefined;
+        transfers.push({ key, from: me.id, to: to.id, cents, status: answer.status, transactionId });
+      };
+
+      /** Ends a game in progress: a void whose answer was lost is found voided by the retry (409) and a read. */
+      const end = async (me: { id: number; token: string }, game: Played) => {
+        const answer = await untilAnswered('POST', `/api/games/${game.id}/void`, me.token, { reason: 'Crash test' });
+        let status: unknown = (answer.body as GameBody).status;
+        if (answer.status === 409) {
+          const read = await untilAnswered('GET', `/api/games/${game.id}`, me.token);
+          status = (read.body as GameBody).status;
+        } else if (answer.status !== 200) unexpected.push(`void ${answer.status} ${JSON.stringify(answer.body)}`);
+        const want = game.status === 'drawing' ? 'voided' : 'discarded';
+        if (status !== want) unexpected.push(`void of a game that was ${game.status}: ${String(status)}`);
+        game.status = want;
+      };
+
+      /** Draws a position (sometimes sent twice at once); answers the status all got, or null. */
+      const draw = async (me: { id: number; token: string }, game: Played, position: number) => {
+        const doubled = Math.random() < 0.3;
+        if (doubled) figures.doubled += 1;
+        const answers = await Promise.all(
+          Array.from({ length: doubled ? 2 : 1 }, () =>
+            untilAnswered('POST', `/api/games/${game.id}/draws`, me.token, { position }),
+          ),
+        );
+        const drawn = answers.filter((a) => a.status === 200);
+        for (const a of answers)
+          if (a.status !== 200 && !(a.status === 422 && position === 1))
+            unexpected.push(`draw ${position} ${a.status} ${JSON.stringify(a.body)}`);
+        if (drawn.length === 0) return 422;
+        const numbers = new Set(drawn.map((a) => a.body.number));
+        if (numbers.size !== 1)
+          unexpected.push(`draw ${position} of game ${game.id} answered ${[...numbers].join(', ')}`);
+        const number = Number(drawn[0]?.body.number);
+        game.draws.set(position, number);
+        game.status = (drawn[0]?.body.game as GameBody).status;
+        figures.draws += 1;
+        // Asked again once answered: the same number, marked as a replay, nothing drawn.
+        if (Math.random() < 0.2) {
+          figures.askedAgain += 1;
+          const again = await untilAnswered('POST', `/api/games/${game.id}/draws`, me.token, { position });
+          if (again.status !== 200 || !again.replayed || again.body.number !== number)
+            unexpected.push(`draw ${position} asked again: ${again.status} ${JSON.stringify(again.body)}`);
+        }
+        return 200;
+      };
+
+      const play = async (me: { id: number; token: string }) => {
+        const bet = random(1, 5) * 100;
+        const count = random(1, 5);
+        const opened = await untilAnswered('POST', '/api/games', me.token, {
+          startRange: 1,
+          endRange: 20,
+          betAmount: formatCents(bet),
+        });
+        let body = opened.body as GameBody;
+        if (opened.status === 409) {
+          // The answer to an earlier attempt was lost: that game is ours, open and empty.
+          const current = await untilAnswered('GET', '/api/games/current', me.token);
+          body = current.body as GameBody;
+          if (current.status !== 200 || body.status !== 'open' || body.betAmount !== formatCents(bet))
+            unexpected.push(`open 409, then current ${current.status} ${JSON.stringify(current.body)}`);
+        } else if (opened.status !== 201) {
+          unexpected.push(`open ${opened.status} ${JSON.stringify(opened.body)}`);
+          return;
+        }
+        const game: Played = { id: body.id, from: me.id, pool: count * bet, draws: new Map(), status: 'open' };
+        played.push(game);
+        const entered = await untilAnswered('PUT', `/api/games/${game.id}/entries`, me.token, {
+          entries: participants(Array.from({ length: count }, (_, i) => random(1, 4) * 5 - i)),
+        });
+        if (entered.status !== 200) unexpected.push(`entries ${entered.status} ${JSON.stringify(entered.body)}`);
+        for (let position = 1; position <= 2; position += 1) {
+          // Stopped mid-game: the game stays in progress, as a shop closing for the night leaves it.
+          if (stop) return;
+          if ((await draw(me, game, position)) === 422) {
+            figures.refusedFirstDraws += 1;
+            await end(me, game);
+            return;
+          }
+          if (position === 1 && Math.random() < 0.15) {
+            await end(me, game);
+            return;
+          }
+        }
+        if (game.status !== 'settled') unexpected.push(`game ${game.id} drawn to the end but ${game.status}`);
+      };
+
       const client = async (me: { id: number; token: string }) => {
         while (!stop) {
-          const key = randomUUID();
-          let op: Op;
-          let answer: Answer;
-          if (Math.random() < 0.7) {
-            const others = players.filter((p) => p.id !== me.id);
-            const to = others[random(0, others.length - 1)] as (typeof players)[number];
-            op = { kind: 'transfer', key, from: me.id, to: to.id, cents: random(1, 3_000) };
-            answer = await untilAnswered(
-              'POST',
-              '/api/balance/transfer',
-              me.token,
-              { receiverId: to.id, amount: formatCents(op.cents) },
-              key,
-            );
-          } else {
-            const count = random(1, 5);
-            const bet = random(1, 5) * 100;
-            const first = random(1, 20);
-            const payload = gamePayload(me.id, {
-              numbers: Array.from({ length: count }, (_, i) => i + 1),
-              drawn: [first, (first % 20) + 1],
-              percents: ['50.00', '25.00'],
-              bet: formatCents(bet),
-            });
-            op = { kind: 'game', key, from: me.id, cents: count * bet };
-            answer = await untilAnswered('POST', '/api/sales-history', me.token, payload, key);
-          }
-          const ok = answer.status === 200 || answer.status === 201;
-          if (!ok && answer.status !== 422)
-            unexpected.push(`${op.kind} ${answer.status} ${JSON.stringify(answer.body)}`);
-          const transactionId = ok
-            ? Number(op.kind === 'game' ? answer.body.transactionId : (answer.body.transaction as { id: number }).id)
-            : undefined;
-          done.push({ ...op, status: answer.status, transactionId });
+          if (Math.random() < 0.6) await transfer(me);
+          else await play(me);
         }
       };
       const clients = players.map((player) => client(player));
@@ -209,6 +306,7 @@ describe.skipIf(TEST_DB !== 'postgres')('race and crash (PostgreSQL only: skippe
 
       const db = new pg.Client({ connectionString: env.DATABASE_URL });
       await db.connect();
+      const acknowledged = transfers.filter((op) => op.transactionId !== undefined);
       try {
         const { rows: ledger } = await db.query<{
           id: number;
@@ -216,45 +314,116 @@ describe.skipIf(TEST_DB !== 'postgres')('race and crash (PostgreSQL only: skippe
           user_id: number;
           receiver_id: number | null;
           amount: string;
-        }>(`SELECT id, type, user_id, receiver_id, amount::text FROM transactions WHERE type IN ('transfer', 'game')`);
+          status: string;
+        }>(
+          `SELECT id, type, user_id, receiver_id, amount::text, status FROM transactions WHERE type IN ('transfer', 'game')`,
+        );
         const { rows: keys } = await db.query<{ user_id: number; key: string; response: Record<string, unknown> }>(
           `SELECT user_id, key, response FROM idempotency_keys`,
         );
         const { rows: balances } = await db.query<{ user_id: number; amount: string }>(
           `SELECT user_id, amount::text FROM balances`,
         );
+        const { rows: rounds } = await db.query<{
+          id: number;
+          user_id: number;
+          status: string;
+          draws: { number: number }[];
+          transaction_id: number | null;
+          sale_id: number | null;
+          pool: string;
+        }>(
+          `SELECT id, user_id, status, draws, transaction_id, sale_id, (bet_amount * jsonb_array_length(entries))::text AS pool FROM game_rounds`,
+        );
+        const { rows: sales } = await db.query<{ id: number; transaction_id: number; user_id: number; pool: string }>(
+          `SELECT id, transaction_id, user_id, pool::text FROM games`,
+        );
         const keyRow = new Map(keys.map((row) => [`${row.user_id}/${row.key}`, row.response]));
         const rowById = new Map(ledger.map((row) => [Number(row.id), row]));
-        const acknowledged = done.filter((op) => op.transactionId !== undefined);
-        const refused = done.filter((op) => op.transactionId === undefined);
+        const refused = transfers.filter((op) => op.transactionId === undefined);
 
-        // No acknowledged operation is lost: its key holds the answer the client got, naming a ledger row that matches it.
+        // No acknowledged transfer is lost: its key holds the answer the client got, naming a ledger row that matches it.
         for (const op of acknowledged) {
           const stored = keyRow.get(`${op.from}/${op.key}`);
           expect(stored, `key of ${JSON.stringify(op)}`).toBeDefined();
-          const storedId = op.kind === 'game' ? stored?.transactionId : (stored?.transaction as { id: number }).id;
-          expect(Number(storedId)).toBe(op.transactionId);
+          expect(Number((stored?.transaction as { id: number }).id)).toBe(op.transactionId);
           const row = rowById.get(op.transactionId ?? 0);
           expect(row, `ledger row of ${JSON.stringify(op)}`).toBeDefined();
-          expect({ type: row?.type, from: Number(row?.user_id), amount: Number(row?.amount) }).toEqual({
-            type: op.kind,
-            from: op.from,
-            amount: op.cents,
-          });
-          if (op.kind === 'transfer') expect(Number(row?.receiver_id)).toBe(op.to);
+          expect({
+            type: row?.type,
+            from: Number(row?.user_id),
+            to: Number(row?.receiver_id),
+            amount: Number(row?.amount),
+          }).toEqual({ type: 'transfer', from: op.from, to: op.to, amount: op.cents });
         }
-        // None is applied twice: every ledger row of the storm is exactly one acknowledged operation.
-        expect(ledger.length).toBe(acknowledged.length);
+        // None is applied twice: every transfer row of the storm is exactly one acknowledged transfer.
+        expect(ledger.filter((row) => row.type === 'transfer').length).toBe(acknowledged.length);
         expect(new Set(acknowledged.map((op) => op.transactionId)).size).toBe(acknowledged.length);
-        // A refused operation left neither a key nor a row.
+        // A refused transfer left neither a key nor a row.
         for (const op of refused) expect(keyRow.has(`${op.from}/${op.key}`), JSON.stringify(op)).toBe(false);
+
+        // Every game stands as its client was last told, with every acknowledged draw exactly once.
+        const roundById = new Map(rounds.map((row) => [Number(row.id), row]));
+        expect(rounds.map((row) => Number(row.id)).sort((a, b) => a - b)).toEqual(
+          played.map((game) => game.id).sort((a, b) => a - b),
+        );
+        const heldStatus: Partial<Record<string, string>> = {
+          drawing: 'pending',
+          settled: 'completed',
+          voided: 'voided',
+        };
+        for (const game of played) {
+          const round = roundById.get(game.id);
+          const where = `game ${game.id} ${JSON.stringify({ ...game, draws: [...game.draws] })}`;
+          expect({ user: Number(round?.user_id), status: round?.status, pool: Number(round?.pool) }, where).toEqual({
+            user: game.from,
+            status: game.status,
+            pool: game.pool,
+          });
+          const numbers = (round?.draws ?? []).map((d) => d.number);
+          expect(numbers.length, where).toBe(game.draws.size);
+          for (const [position, number] of game.draws) expect(numbers[position - 1], where).toBe(number);
+          expect(new Set(numbers).size, where).toBe(numbers.length);
+          // The pool is held from the first draw on, by one ledger row of the game's status; nothing before.
+          const held = round?.transaction_id === null ? undefined : rowById.get(Number(round?.transaction_id));
+          const want = heldStatus[game.status];
+          if (want === undefined) expect(round?.transaction_id, where).toBeNull();
+          else
+            expect(
+              { type: held?.type, user: Number(held?.user_id), amount: Number(held?.amount), status: held?.status },
+              where,
+            ).toEqual({
+              type: 'game',
+              user: game.from,
+              amount: game.pool,
+              status: want,
+            });
+          // A settled game has exactly one sales record, the one it names; no other game has any.
+          const records = sales.filter((sale) => Number(sale.transaction_id) === Number(round?.transaction_id));
+          if (game.status === 'settled') {
+            expect(
+              records.map((sale) => Number(sale.id)),
+              where,
+            ).toEqual([Number(round?.sale_id)]);
+            expect(Number(records[0]?.pool), where).toBe(game.pool);
+          } else {
+            expect(records, where).toEqual([]);
+            expect(round?.sale_id, where).toBeNull();
+          }
+        }
+        const holds = played.filter((game) => heldStatus[game.status] !== undefined);
+        expect(ledger.filter((row) => row.type === 'game').length).toBe(holds.length);
+        expect(sales.length).toBe(played.filter((game) => game.status === 'settled').length);
 
         // Every balance is what the acknowledged operations make it, and none is negative.
         const expected = new Map(players.map((p) => [p.id, START]));
         for (const op of acknowledged) {
           expected.set(op.from, (expected.get(op.from) ?? 0) - op.cents);
-          if (op.kind === 'transfer') expected.set(op.to, (expected.get(op.to) ?? 0) + op.cents);
+          expected.set(op.to, (expected.get(op.to) ?? 0) + op.cents);
         }
+        for (const game of played)
+          if (game.status === 'drawing' || game.status === 'settled')
+            expected.set(game.from, (expected.get(game.from) ?? 0) - game.pool);
         const actual = new Map(balances.map((row) => [Number(row.user_id), Number(row.amount)]));
         for (const player of players)
           expect(actual.get(player.id), `player ${player.id}`).toBe(expected.get(player.id));
@@ -265,16 +434,17 @@ describe.skipIf(TEST_DB !== 'postgres')('race and crash (PostgreSQL only: skippe
 
       expect(unexpected).toEqual([]);
       expect(fiveHundreds, 'answers with a 5xx status').toBe(0);
-      expect(acknowledged(done)).toBeGreaterThan(RESTARTS * 5);
+      // Enough happened around the restarts: acknowledged transfers, games opened and draws.
+      expect(acknowledged.length + played.length + figures.draws).toBeGreaterThan(RESTARTS * 5);
+      const ended = (status: GameStatus) => played.filter((game) => game.status === status).length;
       console.log(
-        `race and crash (postgres): ${restarts} restarts after SIGKILL survived; ${CLIENTS} clients, ` +
-          `${acknowledged(done)} operations acknowledged, ${done.length - acknowledged(done)} refused (422)`,
+        `race and crash (postgres): ${restarts} restarts after SIGKILL survived; ${CLIENTS} clients; ` +
+          `transfers ${acknowledged.length} acknowledged, ${transfers.length - acknowledged.length} refused (422); ` +
+          `games ${played.length}: ${ended('settled')} settled, ${ended('voided')} voided, ${ended('discarded')} discarded ` +
+          `(${figures.refusedFirstDraws} for want of money), ${ended('drawing') + ended('open')} left in progress; ` +
+          `${figures.draws} draws acknowledged, ${figures.doubled} sent twice at once, ${figures.askedAgain} asked again`,
       );
     },
     LIMIT,
   );
 });
-
-function acknowledged(done: Done[]): number {
-  return done.filter((op) => op.transactionId !== undefined).length;
-}

@@ -107,7 +107,7 @@ export async function playGame(t: TestApp, member: Member, spec: GameSpec): Prom
 }
 
 /**
- * The spec's POST /api/sales-history body describing a settled game, computed here from the
+ * The original client's POST /api/sales-history body describing a settled game, computed here from the
  * game's own draws independently of the server: pool = entries × bet; the k-th drawn number wins
  * floor(pool × percent_k / 100) when someone chose it.
  */

@@ -15,6 +15,7 @@ const TABLES = [
   'winner_configs',
   'games',
   'game_winners',
+  'game_rounds',
   'sales_daily',
   'slip_prints',
 ] as const;
@@ -23,7 +24,7 @@ export type World = Record<(typeof TABLES)[number], string>;
 
 /**
  * A digest of every row of every state table, in one query: two equal worlds mean a call
- * changed nothing at all (balances, ledger, users, winners, games, keys). Per table, so a
+ * changed nothing at all (balances, ledger, users, winners, games and games in progress, keys). Per table, so a
  * difference names where it happened.
  */
 export async function world(t: TestApp): Promise<World> {

@@ -36,9 +36,10 @@ const screens = {
   numberGame: () => import('./routes/number-game.tsx').then((m) => ({ default: m.NumberGameRoute })),
   userSalesHistory: () => import('./routes/user-sales-history.tsx').then((m) => ({ default: m.UserSalesHistoryRoute })),
   gameWinners: () => import('./routes/game-winners.tsx').then((m) => ({ default: m.GameWinnersRoute })),
+  verify: () => import('./routes/verify.tsx').then((m) => ({ default: m.VerifyRoute })),
 };
 
-/** A role's route group: the bare path goes to its dashboard (spec route table). */
+/** A role's route group: the bare path goes to its dashboard (docs/product/screens.md#route-table). */
 function roleGroup(role: Role, children: RouteObject[]): RouteObject {
   return {
     path: role,
@@ -54,6 +55,8 @@ function roleGroup(role: Role, children: RouteObject[]): RouteObject {
 export const routes: RouteObject[] = [
   { path: '/login', lazy: lazy(screens.login) },
   { path: '/debug', lazy: lazy(screens.debug) },
+  // A game's public proof: anyone with the code, signed in or not.
+  { path: '/verify/:code', lazy: lazy(screens.verify) },
   {
     path: '/',
     element: (

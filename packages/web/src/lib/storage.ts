@@ -1,14 +1,13 @@
 import { ROLES } from '@lot/domain/roles';
 import type { SessionUser } from '@lot/domain/schemas/auth';
 
-/** Browser storage keys (docs/product/screens.md#browser-storage). */
+/**
+ * Browser storage keys (docs/product/screens.md#browser-storage): the session and the play screen's
+ * theme. The game in play is the server's (docs/decisions/013), so the browser keeps nothing of it.
+ */
 export const STORAGE_KEYS = {
   token: 'token',
   user: 'user',
-  selectedNumbers: 'selectedNumbers',
-  betAmount: 'betAmount',
-  /** Our own keys: the game in play (range, draws, its settlement key) and the play screen's theme. */
-  numberGame: 'numberGame',
   gameTheme: 'gameTheme',
 } as const;
 

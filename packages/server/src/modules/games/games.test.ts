@@ -575,3 +575,23 @@ describe('the attacks of the browser-run game are refused and change nothing', (
     expect(await balanceOf(t, h.U2.id)).toBe(before - 100);
   });
 });
+
+describe('a player who leaves', () => {
+  it('deleting a player with a game opened but not drawn ends that game as discarded', async () => {
+    const t4 = await createMoneyTestApp();
+    try {
+      const h4 = await buildHierarchy(t4);
+      await configureWinners(t4, null, [{ percent: '50', position: 1 }]);
+      const game = await openGame(t4, h4.U2, { numbers: [1, 2] });
+      expectStatus(await t4.request(h4.A1.token, { method: 'DELETE', url: `/api/users/${h4.U2.id}` }), 200);
+      const read = await t4.request(h4.A1.token, { method: 'GET', url: `/api/games/${game.id}` });
+      expect(read.json<Game>()).toMatchObject({
+        status: 'discarded',
+        voidReason: 'The player was deleted',
+        voidedBy: { id: h4.A1.id },
+      });
+    } finally {
+      await t4.close();
+    }
+  });
+});

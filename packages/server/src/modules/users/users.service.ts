@@ -9,7 +9,7 @@ import type { CreateUserInput, PublicUser, UpdateUserInput, User } from '@lot/do
 import type { Db, Tx } from '../../db/client.ts';
 import { containsPattern } from '../../db/sql.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
-import { balances, userCounts, userLogos, users } from '../../db/schema.ts';
+import { balances, gameRounds, userCounts, userLogos, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { processLogo } from './logo.ts';
 import { findInScope, findLiveUserByUsername, scopeCondition, type UserRow } from './users.repository.ts';
@@ -368,6 +368,18 @@ export async function deleteUser(db: Db, caller: Caller, id: number): Promise<{ 
         `Cannot delete ${target.fullName}: their balance is ${formatCents(balance.amount)}. Move the funds first.`,
       );
     }
+    // A game in progress holds its pool from the first draw: money that only its player can
+    // settle or get back (decision 013), so it still hangs off the user.
+    const [held] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(gameRounds)
+      .where(and(eq(gameRounds.userId, id), eq(gameRounds.status, 'drawing')));
+    if (held && held.count > 0) {
+      throw new AppError(
+        'CONFLICT',
+        `Cannot delete ${target.fullName}: a game in progress holds their stake. Finish or void it first.`,
+      );
+    }
     const [children] = await tx
       .select({ count: sql<number>`count(*)::int` })
       .from(users)
@@ -379,6 +391,11 @@ export async function deleteUser(db: Db, caller: Caller, id: number): Promise<{ 
       .update(users)
       .set({ deletedAt: new Date(), tokenVersion: sql`${users.tokenVersion} + 1` })
       .where(eq(users.id, id));
+    // A game they opened but never drew holds nothing; nobody could ever end it, so it ends here.
+    await tx
+      .update(gameRounds)
+      .set({ status: 'discarded', voidReason: 'The player was deleted', voidedBy: caller.id, endedAt: new Date() })
+      .where(and(eq(gameRounds.userId, id), eq(gameRounds.status, 'open')));
   });
   return { message: 'User deleted successfully' };
 }

@@ -1,13 +1,14 @@
 import type { ReactNode } from 'react';
 import { Activity, BarChart3, DollarSign, UserCheck, Users, UsersRound } from 'lucide-react';
-import { Card, StatCard } from '../../components/ui/panels.tsx';
+import { useVoidedGamesStat } from '../compositions/dashboard.tsx';
+import { Card, FIVE_STAT_GRID, fiveStatCell, StatCard } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count, money } from '../../lib/format.ts';
 import { useRecentTransactions } from '../../features/transactions/api/get-recent-transactions.ts';
 import { useRoleCount } from '../../features/admin-dashboard/api/get-role-count.ts';
 import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
 
-/** The spec's placeholder changes ('+12', '+8'): static, there is no history to compare with yet. */
+/** The documented placeholder changes ('+12', '+8'): static, there is no history to compare with yet. */
 function Change({ value }: { value: string }) {
   return (
     <span>
@@ -21,13 +22,14 @@ function Count({ value, failed }: { value: number | undefined; failed: boolean }
   return value === undefined ? '…' : count(value);
 }
 
-/** Spec screen 2: four cards, the 5 latest transactions and a place for the activity chart. */
+/** docs/product/screens.md#admin-dashboard: four cards, the 5 latest transactions and a place for the activity chart. */
 export function AdminDashboardRoute() {
   const me = useCurrentUser();
   const users = useRoleCount('user');
   const superagents = useRoleCount('superagent');
   const agents = useRoleCount('agent');
   const recent = useRecentTransactions();
+  const voided = useVoidedGamesStat('/admin/sales-history');
 
   return (
     <div className="space-y-6">
@@ -36,8 +38,8 @@ export function AdminDashboardRoute() {
         <p className="mt-1 text-sm text-slate-500">An overview of the people and the money in the system.</p>
       </div>
 
-      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <div data-testid="stat-users">
+      <div className={`grid gap-4 ${FIVE_STAT_GRID}`}>
+        <div data-testid="stat-users" className={fiveStatCell(0)}>
           <StatCard
             label="Total Users"
             value={<Count value={users.data} failed={users.isError} />}
@@ -45,7 +47,7 @@ export function AdminDashboardRoute() {
             icon={<Users className="h-5 w-5" aria-hidden="true" />}
           />
         </div>
-        <div data-testid="stat-superagents">
+        <div data-testid="stat-superagents" className={fiveStatCell(1)}>
           <StatCard
             label="Super Agents"
             value={<Count value={superagents.data} failed={superagents.isError} />}
@@ -53,7 +55,7 @@ export function AdminDashboardRoute() {
             icon={<UserCheck className="h-5 w-5" aria-hidden="true" />}
           />
         </div>
-        <div data-testid="stat-agents">
+        <div data-testid="stat-agents" className={fiveStatCell(2)}>
           <StatCard
             label="Agents"
             value={<Count value={agents.data} failed={agents.isError} />}
@@ -61,7 +63,7 @@ export function AdminDashboardRoute() {
             icon={<UsersRound className="h-5 w-5" aria-hidden="true" />}
           />
         </div>
-        <div data-testid="stat-volume">
+        <div data-testid="stat-volume" className={fiveStatCell(3)}>
           <StatCard
             label="Transaction Volume"
             value={
@@ -75,6 +77,14 @@ export function AdminDashboardRoute() {
             }
             hint={<Change value="+8%" />}
             icon={<DollarSign className="h-5 w-5" aria-hidden="true" />}
+          />
+        </div>
+        <div data-testid={voided.testId} className={fiveStatCell(4)}>
+          <StatCard
+            label={voided.label}
+            value={voided.value}
+            hint={voided.hint}
+            icon={<voided.icon className="h-5 w-5" aria-hidden="true" />}
           />
         </div>
       </div>

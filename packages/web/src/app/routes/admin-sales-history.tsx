@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { dayRange } from '@lot/domain/dates';
-import { Card, PageHeading } from '../../components/ui/panels.tsx';
+import { PageHeading } from '../../components/ui/panels.tsx';
 import { useAdminSales, type SalesOwner } from '../../features/sales-history/api/get-admin-sales.ts';
 import { FiltersCard } from '../../features/sales-history/components/filters-card.tsx';
 import { DateRangeFilter, type DateRange } from '../../features/sales-history/components/date-range-filter.tsx';
 import { PickerSelect } from '../../features/sales-history/components/picker-select.tsx';
+import { HistoryCard } from '../../features/sales-history/components/history-card.tsx';
 import { SalesResults } from '../../features/sales-history/components/sales-results.tsx';
 import { SalesTotals } from '../../features/sales-history/components/sales-totals.tsx';
 import { useFilterPage } from '../../features/sales-history/hooks/use-filter-page.ts';
@@ -24,7 +25,7 @@ function ownerOf({ superagentId, agentId, userId }: Scope): SalesOwner {
 }
 
 /**
- * Spec screen 8 (/admin/sales-history): cascading Super Agent → Agent → User filters, a date
+ * docs/product/screens.md#admin-sales-history (/admin/sales-history): cascading Super Agent → Agent → User filters, a date
  * range, totals over the filtered set and the paginated table.
  */
 export function AdminSalesHistoryRoute() {
@@ -78,9 +79,9 @@ export function AdminSalesHistoryRoute() {
 
       <SalesTotals totalGames={sales.data?.total} totalCommission={sales.data?.totalCommission} />
 
-      <Card title="Game History">
+      <HistoryCard title="Game History" from={from} to={to} pickerFiltered={owner !== null}>
         <SalesResults query={sales} page={page} onPage={setPage} filtered={filtered} />
-      </Card>
+      </HistoryCard>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { UsersScreen } from '../../features/users/components/users-screen.tsx';
 
-/** Spec screen 4: the admin's list of role superagent. */
+/** docs/product/screens.md#admin-people-lists: the admin's list of role superagent. */
 export function AdminSuperagentsRoute() {
   return <UsersScreen key="superagent" role="superagent" />;
 }

@@ -1,6 +1,6 @@
 import { UsersScreen } from '../../features/users/components/users-screen.tsx';
 
-/** Spec screen 3: the admin's list of role user. */
+/** docs/product/screens.md#admin-people-lists: the admin's list of role user. */
 export function AdminUsersRoute() {
   return <UsersScreen key="user" role="user" />;
 }

@@ -6,7 +6,7 @@ import { WinnersScreen } from '../../features/winners/components/winners-screen.
 
 const parseFilter = (value: string): WinnerFilter => (value === 'all' || value === 'global' ? value : Number(value));
 
-/** Spec screen 7 (/admin/winners): the list filtered by user, the total box, add, edit, delete. */
+/** docs/product/screens.md#winner-configurations (/admin/winners): the list filtered by user, the total box, add, edit, delete. */
 export function AdminWinnersRoute() {
   const [filter, setFilter] = useState<WinnerFilter>('all');
   const players = usePlayers();

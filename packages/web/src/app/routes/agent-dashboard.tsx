@@ -5,7 +5,7 @@ import { PageHeading, queryValue, StatGrid } from '../../components/ui/panels.ts
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count } from '../../lib/format.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
-import { RecentTransactionsAndLinks, useBalanceStat } from '../shared/dashboard.tsx';
+import { RecentTransactionsAndLinks, useBalanceStat, useVoidedGamesStat } from '../compositions/dashboard.tsx';
 
 const QUICK_ACTIONS: LinkItem[] = [
   { to: '/agent/users', label: 'Go to Users', icon: Users },
@@ -14,12 +14,13 @@ const QUICK_ACTIONS: LinkItem[] = [
   { to: '/profile', label: 'Go to Profile', icon: UserCircle },
 ];
 
-/** Spec screen 13: a welcome, My Balance, Users, Active Users, Users Balance, the 5 latest transactions, Quick Actions. */
+/** docs/product/screens.md#agent-dashboard: a welcome, My Balance, Users, Active Users, Users Balance, the 5 latest transactions, Quick Actions. */
 export function AgentDashboardRoute() {
   const me = useCurrentUser();
   const balance = useBalanceStat();
+  const voided = useVoidedGamesStat('/agent/sales-history');
   const scoped = useScopedUsers('user');
-  // Spec section 6: an agent's users are those whose parent is the agent.
+  // docs/product/roles-and-scope.md#scope: an agent's users are those whose parent is the agent.
   const users = { ...scoped, data: scoped.data?.filter((user) => user.parentId === me.id) };
 
   return (
@@ -52,6 +53,7 @@ export function AgentDashboardRoute() {
             ),
             icon: WalletCards,
           },
+          voided,
         ]}
       />
 

@@ -1,22 +1,23 @@
 import { useState } from 'react';
 import { dayRange } from '@lot/domain/dates';
-import { Card, PageHeading } from '../../components/ui/panels.tsx';
+import { PageHeading } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { useAgentSales } from '../../features/sales-history/api/get-agent-sales.ts';
 import { useUsersByRole } from '../../features/sales-history/api/get-users-by-role.ts';
 import { FiltersCard } from '../../features/sales-history/components/filters-card.tsx';
 import { DateRangeFilter, type DateRange } from '../../features/sales-history/components/date-range-filter.tsx';
 import { PickerSelect } from '../../features/sales-history/components/picker-select.tsx';
+import { HistoryCard } from '../../features/sales-history/components/history-card.tsx';
 import { SalesResults } from '../../features/sales-history/components/sales-results.tsx';
 import { SalesTotals } from '../../features/sales-history/components/sales-totals.tsx';
 import { useFilterPage } from '../../features/sales-history/hooks/use-filter-page.ts';
 
 const NO_DATES: DateRange = { startDate: '', endDate: '' };
-/** An agent's users all share one parent, so the Parent column says nothing here (spec screen 15). */
+/** An agent's users all share one parent, so the Parent column says nothing here (docs/product/screens.md#agent-sales-history). */
 const HIDDEN = ['parent'] as const;
 
 /**
- * Spec screen 15 (/agent/sales-history): the agent's users' games, narrowed to one user and by
+ * docs/product/screens.md#agent-sales-history (/agent/sales-history): the agent's users' games, narrowed to one user and by
  * date, with totals over the filtered set and the paginated table without the Parent column.
  */
 export function AgentSalesHistoryRoute() {
@@ -57,9 +58,9 @@ export function AgentSalesHistoryRoute() {
 
       <SalesTotals totalGames={sales.data?.total} totalCommission={sales.data?.totalCommission} />
 
-      <Card title="Game History">
+      <HistoryCard title="Game History" from={from} to={to} hide={HIDDEN} pickerFiltered={userId !== null}>
         <SalesResults query={sales} page={page} onPage={setPage} filtered={filtered} hide={HIDDEN} />
-      </Card>
+      </HistoryCard>
     </div>
   );
 }

@@ -1,6 +1,6 @@
-import { HierarchyUsers } from '../shared/hierarchy-users.tsx';
+import { HierarchyUsers } from '../compositions/hierarchy-users.tsx';
 
-/** Spec screen 14: the agent's direct users; new ones get the agent as parent. */
+/** docs/product/screens.md#agent-users: the agent's direct users; new ones get the agent as parent. */
 export function AgentUsersRoute() {
   return <HierarchyUsers kind="agent-user" title="Users Management" />;
 }

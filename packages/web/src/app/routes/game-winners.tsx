@@ -47,7 +47,7 @@ function NotFound() {
 }
 
 /**
- * Spec screen 21 (/game-winners/{id}): one of the user's games: its figures, its winners by
+ * docs/product/screens.md#game-winners (/game-winners/{id}): one of the user's games: its figures, its winners by
  * position and every selected number with the winning ones highlighted. Another user's game is
  * answered 404 by the server and shown as Game Not Found, like a missing one.
  */

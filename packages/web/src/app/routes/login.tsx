@@ -9,7 +9,7 @@ import { FormError, TextField } from '../../components/ui/field.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth.tsx';
 
-/** Spec screen 1: after success it waits 500 ms, then goes to the role's dashboard. */
+/** docs/product/screens.md#login: after success it waits 500 ms, then goes to the role's dashboard. */
 const REDIRECT_DELAY_MS = 500;
 
 type Field = keyof SigninInput;

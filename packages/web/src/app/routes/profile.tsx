@@ -6,7 +6,7 @@ import { PasswordCard } from '../../features/profile/components/password-card.ts
 import { ProfileCard } from '../../features/profile/components/profile-card.tsx';
 import { ProfileForm } from '../../features/profile/components/profile-form.tsx';
 
-/** Spec screen 22: who you are, Edit Profile, and Change Password. */
+/** docs/product/screens.md#profile: who you are, Edit Profile, and Change Password. */
 export function ProfileRoute() {
   const { id } = useCurrentUser();
   const profile = useProfile(id);

@@ -1,6 +1,6 @@
-import { HierarchyUsers } from '../shared/hierarchy-users.tsx';
+import { HierarchyUsers } from '../compositions/hierarchy-users.tsx';
 
-/** Spec screen 10: the super agent's own agents (the server forces their parent to the super agent). */
+/** docs/product/screens.md#superagent-agents: the super agent's own agents (the server forces their parent to the super agent). */
 export function SuperagentAgentsRoute() {
   return <HierarchyUsers kind="superagent-agent" title="Agents" />;
 }

@@ -4,7 +4,7 @@ import { PageHeading, queryValue, StatGrid } from '../../components/ui/panels.ts
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count } from '../../lib/format.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
-import { RecentTransactionsAndLinks, useBalanceStat } from '../shared/dashboard.tsx';
+import { RecentTransactionsAndLinks, useBalanceStat, useVoidedGamesStat } from '../compositions/dashboard.tsx';
 
 const QUICK_LINKS: LinkItem[] = [
   { to: '/superagent/agents', label: 'Manage Agents', icon: UsersRound },
@@ -13,10 +13,11 @@ const QUICK_LINKS: LinkItem[] = [
   { to: '/profile', label: 'Go to Profile', icon: UserCircle },
 ];
 
-/** Spec screen 9: My Balance, Agents, Direct Users, Total Users; the 5 latest transactions; quick links. */
+/** docs/product/screens.md#superagent-dashboard: My Balance, Agents, Direct Users, Total Users; the 5 latest transactions; quick links. */
 export function SuperagentDashboardRoute() {
   const me = useCurrentUser();
   const balance = useBalanceStat();
+  const voided = useVoidedGamesStat('/superagent/sales-history');
   const agents = useScopedUsers('agent');
   const users = useScopedUsers('user');
 
@@ -49,6 +50,7 @@ export function SuperagentDashboardRoute() {
             value: queryValue(users, 'Failed to fetch users', (data) => count(data.length)),
             icon: Users,
           },
+          voided,
         ]}
       />
 

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { dayRange } from '@lot/domain/dates';
 import { SelectField } from '../../components/ui/field.tsx';
-import { Card, PageHeading } from '../../components/ui/panels.tsx';
+import { PageHeading } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { useUsersByRole } from '../../features/sales-history/api/get-users-by-role.ts';
 import { useSuperagentSales } from '../../features/sales-history/api/get-superagent-sales.ts';
 import { FiltersCard } from '../../features/sales-history/components/filters-card.tsx';
 import { DateRangeFilter, type DateRange } from '../../features/sales-history/components/date-range-filter.tsx';
 import { PickerSelect } from '../../features/sales-history/components/picker-select.tsx';
+import { HistoryCard } from '../../features/sales-history/components/history-card.tsx';
 import { SalesResults } from '../../features/sales-history/components/sales-results.tsx';
 import { SalesTotals } from '../../features/sales-history/components/sales-totals.tsx';
 import { useFilterPage } from '../../features/sales-history/hooks/use-filter-page.ts';
@@ -25,7 +26,7 @@ const FILTER_TYPES: { value: FilterType; label: string }[] = [
 ];
 
 /**
- * Spec screen 12 (/superagent/sales-history): the super agent's games, narrowed by one of its
+ * docs/product/screens.md#superagent-sales-history (/superagent/sales-history): the super agent's games, narrowed by one of its
  * agents or one of its users (the server scopes both picker lists) and by date, with totals over
  * the filtered set and the paginated table.
  */
@@ -91,9 +92,9 @@ export function SuperagentSalesHistoryRoute() {
 
       <SalesTotals totalGames={sales.data?.total} totalCommission={sales.data?.totalCommission} />
 
-      <Card title="Game History">
+      <HistoryCard title="Game History" from={from} to={to} pickerFiltered={filter.id !== null}>
         <SalesResults query={sales} page={page} onPage={setPage} filtered={filtered} />
-      </Card>
+      </HistoryCard>
     </div>
   );
 }

@@ -1,6 +1,6 @@
-import { HierarchyUsers } from '../shared/hierarchy-users.tsx';
+import { HierarchyUsers } from '../compositions/hierarchy-users.tsx';
 
-/** Spec screen 11: the super agent's direct users and its agents' users. */
+/** docs/product/screens.md#superagent-users: the super agent's direct users and its agents' users. */
 export function SuperagentUsersRoute() {
   return <HierarchyUsers kind="superagent-user" title="Users Management" />;
 }

@@ -23,7 +23,7 @@ const TYPE_OPTIONS: { value: TransactionTypeFilter; label: string }[] = [
 ];
 
 /**
- * Spec screen 6, for every role (/transactions, and /admin/transactions where the admin sees
+ * docs/product/screens.md#transactions, for every role (/transactions, and /admin/transactions where the admin sees
  * every row): the balance, Transfer Funds, a type filter and search, the table, 10 to a page.
  */
 export function TransactionsRoute() {
@@ -33,7 +33,7 @@ export function TransactionsRoute() {
   const [search, setSearch] = useState('');
   const debouncedSearch = useDebouncedValue(search.trim(), 300);
 
-  // Spec section 4: a changed filter starts again at page 1. The page belongs to the filter it
+  // docs/product/screens.md: a changed filter starts again at page 1. The page belongs to the filter it
   // was chosen under, so a new filter reads page 1 without an extra render or request.
   const filterKey = `${type}|${debouncedSearch}`;
   const [paging, setPaging] = useState({ filterKey, page: 1 });

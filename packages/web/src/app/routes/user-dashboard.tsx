@@ -19,7 +19,7 @@ import { count, money } from '../../lib/format.ts';
 import { useBalance } from '../../features/transactions/api/get-balance.ts';
 import { useMoneyFlow } from '../../features/transactions/api/get-money-flow.ts';
 import { useRecentTransactions } from '../../features/transactions/api/get-recent-transactions.ts';
-import { RecentTransactionsAndLinks, useBalanceStat } from '../shared/dashboard.tsx';
+import { RecentTransactionsAndLinks, useBalanceStat } from '../compositions/dashboard.tsx';
 
 // The transfer form (react-hook-form, zod, the receiver search) loads when it is about to be used,
 // not with the dashboard's first screen.
@@ -32,7 +32,7 @@ const QUICK_LINKS: LinkItem[] = [
 ];
 
 /**
- * Spec screen 16 (/user/dashboard): My Balance, Total Sent, Total Received, Transactions; the 5
+ * docs/product/screens.md#user-dashboard (/user/dashboard): My Balance, Total Sent, Total Received, Transactions; the 5
  * latest transactions; Current Balance with Transfer Funds; quick links; the BOCH BOCH Game card.
  */
 export function UserDashboardRoute() {

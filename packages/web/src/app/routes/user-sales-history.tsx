@@ -2,17 +2,18 @@ import { useState } from 'react';
 import { Dices, Trophy } from 'lucide-react';
 import { Link } from 'react-router';
 import { dayRange } from '@lot/domain/dates';
-import { Card, PageHeading } from '../../components/ui/panels.tsx';
+import { PageHeading } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { useUserSales } from '../../features/sales-history/api/get-user-sales.ts';
 import { FiltersCard } from '../../features/sales-history/components/filters-card.tsx';
 import { DateRangeFilter, type DateRange } from '../../features/sales-history/components/date-range-filter.tsx';
+import { HistoryCard } from '../../features/sales-history/components/history-card.tsx';
 import { SalesResults } from '../../features/sales-history/components/sales-results.tsx';
 import { SalesTotals } from '../../features/sales-history/components/sales-totals.tsx';
 import { useFilterPage } from '../../features/sales-history/hooks/use-filter-page.ts';
 
 const NO_DATES: DateRange = { startDate: '', endDate: '' };
-/** Every game here is the user's own (spec screen 20): no User or Parent column. */
+/** Every game here is the user's own (docs/product/screens.md#game-history): no User or Parent column. */
 const HIDDEN = ['user', 'parent'] as const;
 
 const VIEW_WINNERS = {
@@ -39,7 +40,7 @@ const PLAY_A_GAME = (
 );
 
 /**
- * Spec screen 20 (/sales-history): the user's own games by date, with totals over the filtered set,
+ * docs/product/screens.md#game-history (/sales-history): the user's own games by date, with totals over the filtered set,
  * the paginated table and a View Winners link per game.
  */
 export function UserSalesHistoryRoute() {
@@ -60,7 +61,7 @@ export function UserSalesHistoryRoute() {
 
       <SalesTotals totalGames={sales.data?.total} totalCommission={sales.data?.totalCommission} />
 
-      <Card title="Games">
+      <HistoryCard title="Games" from={from} to={to} hide={HIDDEN}>
         <SalesResults
           query={sales}
           page={page}
@@ -70,7 +71,7 @@ export function UserSalesHistoryRoute() {
           action={VIEW_WINNERS}
           emptyAction={PLAY_A_GAME}
         />
-      </Card>
+      </HistoryCard>
     </div>
   );
 }

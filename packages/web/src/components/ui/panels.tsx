@@ -126,12 +126,26 @@ export type Stat = {
   icon: LucideIcon;
 };
 
-/** A dashboard's figures: one column on a phone, two on a tablet, four on a wide screen; equal heights. */
+/**
+ * Where each of five figures sits: two to a row on a tablet (the fifth across), three and two on a
+ * laptop, five in a row on a wide screen, so no row has a hole.
+ */
+export const FIVE_STAT_GRID = 'sm:grid-cols-2 lg:grid-cols-6 2xl:grid-cols-5';
+export function fiveStatCell(index: number): string {
+  if (index < 3) return 'lg:col-span-2 2xl:col-span-1';
+  return `lg:col-span-3 2xl:col-span-1 ${index === 4 ? 'sm:col-span-2' : ''}`;
+}
+
+/**
+ * A dashboard's figures: one column on a phone, two on a tablet, four on a wide screen (five as
+ * FIVE_STAT_GRID places them); equal heights.
+ */
 export function StatGrid({ stats }: { stats: readonly Stat[] }) {
+  const five = stats.length === 5;
   return (
-    <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-      {stats.map(({ testId, icon: Icon, ...stat }) => (
-        <div key={testId} data-testid={testId}>
+    <div className={`grid gap-4 ${five ? FIVE_STAT_GRID : 'sm:grid-cols-2 xl:grid-cols-4'}`}>
+      {stats.map(({ testId, icon: Icon, ...stat }, index) => (
+        <div key={testId} data-testid={testId} className={five ? fiveStatCell(index) : undefined}>
           <StatCard className="h-full" {...stat} icon={<Icon className="h-5 w-5" aria-hidden="true" />} />
         </div>
       ))}

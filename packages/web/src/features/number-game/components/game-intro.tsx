@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { Dices, Play, X } from 'lucide-react';
 
-/** The game's intro (spec screen 17): the title, Play Now, and a close icon back to the dashboard. */
+/** The game's intro (docs/product/screens.md#game-intro): the title, Play Now, and a close icon back to the dashboard. */
 export function GameIntro() {
   return (
     <section className="relative mx-auto max-w-3xl overflow-hidden rounded-3xl bg-blue-950 px-6 py-12 text-center text-white shadow-xl sm:px-12 sm:py-16">

@@ -1,8 +1,11 @@
 import type { ReactNode } from 'react';
 import { formatBps, prizeFor, type Participant } from '@lot/domain/game';
-import { formatMoney, type Cents } from '@lot/domain/money';
-import type { GamePrize } from '../hooks/use-game-state.ts';
+import { decimalToCents, formatMoney, type Cents } from '@lot/domain/money';
+import type { GameDraw } from '@lot/domain/schemas/games';
 import type { GameTheme } from './game-theme.ts';
+
+/** A prize position as the screen shows it: the game's snapshot once open, the live settings before. */
+export type PrizeLine = { position: number; name: string; percentBps: number };
 
 export function Panel({
   title,
@@ -51,38 +54,35 @@ export function SelectedNumbersPanel({ selected, theme }: { selected: Participan
   );
 }
 
-/** Once the draw has started: each prize position, its drawn number and who (if anyone) won it. */
+/** Once the draw has started: each prize position, its drawn number and who (if anyone) won it, as the server drew it. */
 export function WinnersPanel({
   prizes,
-  drawn,
-  selected,
-  poolCents,
+  draws,
   theme,
 }: {
-  prizes: GamePrize[];
-  drawn: number[];
-  selected: ReadonlyMap<number, Participant>;
-  poolCents: Cents;
+  prizes: readonly PrizeLine[];
+  draws: readonly GameDraw[];
   theme: GameTheme;
 }) {
+  const byPosition = new Map(draws.map((d) => [d.position, d]));
   return (
     <Panel title="Winners" theme={theme} testId="winners-panel">
       <ol className="space-y-2">
-        {prizes.map((prize, index) => {
-          const number = drawn[index];
-          const winner = number === undefined ? undefined : selected.get(number);
+        {prizes.map((prize) => {
+          const draw = byPosition.get(prize.position);
+          const winner = draw?.winner ?? null;
           return (
             <li key={prize.position} data-testid="winner-row" className="flex items-center gap-3">
               <span
                 className={`flex h-12 w-14 shrink-0 items-center justify-center rounded-lg text-2xl font-black ${
-                  number === undefined ? theme.tile : winner ? theme.tileWinner : theme.tileDrawn
+                  draw === undefined ? theme.tile : winner ? theme.tileWinner : theme.tileDrawn
                 }`}
               >
-                {number ?? '?'}
+                {draw?.number ?? '?'}
               </span>
               <span className="min-w-0 flex-1">
                 <span className={`block text-sm font-semibold uppercase ${theme.muted}`}>{prize.name}</span>
-                {number === undefined ? (
+                {draw === undefined ? (
                   <span className={`block text-lg ${theme.muted}`}>Not drawn yet</span>
                 ) : (
                   <>
@@ -96,7 +96,7 @@ export function WinnersPanel({
               <span
                 className={`shrink-0 text-right text-lg font-bold tabular-nums ${winner ? theme.accent : theme.muted}`}
               >
-                {winner ? formatMoney(prizeFor(poolCents, prize.percentBps)) : number === undefined ? '' : '—'}
+                {winner && draw ? formatMoney(decimalToCents(draw.prizeAmount)) : draw === undefined ? '' : '—'}
               </span>
             </li>
           );
@@ -114,7 +114,7 @@ export function PrizePanel({
   theme,
   status,
 }: {
-  prizes: GamePrize[] | null;
+  prizes: readonly PrizeLine[] | null;
   poolCents: Cents;
   /** Known once the game is complete: pool − prizes paid. */
   commissionCents: Cents | null;

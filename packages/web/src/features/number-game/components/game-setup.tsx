@@ -49,7 +49,7 @@ function GameInput({
 }
 
 /**
- * Number Range and Bet Amount (spec section 5), checked as they are typed: a valid setup applies at
+ * Number Range and Bet Amount (docs/product/validation-and-errors.md), checked as they are typed: a valid setup applies at
  * once, an invalid one says why under its field and changes nothing. Locked once the draw starts.
  */
 export function GameSetupFields({

@@ -4,7 +4,7 @@ import { GAME_RULES } from '@lot/domain/game';
 import type { GameTheme } from './game-theme.ts';
 
 /**
- * Numbers Left (spec section 4): each number nobody chose, one every 3 seconds, spoken by its clip
+ * Numbers Left (docs/product/screens.md): each number nobody chose, one every 3 seconds, spoken by its clip
  * (/audio/{n}.m4a at volume 0.7); the overlay closes 3 seconds after the last one. Escape or the
  * close button stops it early.
  */

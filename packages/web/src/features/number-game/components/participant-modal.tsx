@@ -1,5 +1,7 @@
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { Loader2 } from 'lucide-react';
 import type { Participant } from '@lot/domain/game';
 import { participantFormSchema } from '@lot/domain/schemas/sales-history';
 import { Button } from '../../../components/ui/button.tsx';
@@ -8,7 +10,10 @@ import { Modal } from '../../../components/ui/modal.tsx';
 
 /**
  * Enter Participant Details: who plays a number (Name and Phone Number, both required). A number
- * already chosen opens with its participant, to correct the details or give the number back.
+ * already chosen opens with its participant, to correct the details or give the number back. The
+ * dialog stays open until the server has the list: a refusal or a lost connection is said here and
+ * what was typed stays in the fields for another try. `onSave` and `onRemove` answer null once the
+ * server has the list, else the reason to show.
  */
 export function ParticipantModal({
   number,
@@ -19,8 +24,8 @@ export function ParticipantModal({
 }: {
   number: number | null;
   participant: Participant | null;
-  onSave: (participant: Participant) => void;
-  onRemove: (number: number) => void;
+  onSave: (participant: Participant) => Promise<string | null>;
+  onRemove: (number: number) => Promise<string | null>;
   onClose: () => void;
 }) {
   return (
@@ -48,10 +53,19 @@ function ParticipantForm({
 }: {
   number: number;
   participant: Participant | null;
-  onSave: (participant: Participant) => void;
-  onRemove: (number: number) => void;
+  onSave: (participant: Participant) => Promise<string | null>;
+  onRemove: (number: number) => Promise<string | null>;
   onClose: () => void;
 }) {
+  const [saving, setSaving] = useState<'save' | 'remove' | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const run = async (kind: 'save' | 'remove', call: () => Promise<string | null>) => {
+    setSaving(kind);
+    setFailure(null);
+    const error = await call();
+    setSaving(null);
+    if (error) setFailure(error);
+  };
   const {
     register,
     handleSubmit,
@@ -65,7 +79,12 @@ function ParticipantForm({
     <form
       noValidate
       className="space-y-4"
-      onSubmit={(event) => void handleSubmit((values) => onSave({ number, ...values }))(event)}
+      onSubmit={(event) =>
+        void handleSubmit(async (values) => {
+          if (saving) return;
+          await run('save', () => onSave({ number, ...values }));
+        })(event)
+      }
     >
       <p className="flex items-center gap-3 text-slate-700">
         <span
@@ -84,16 +103,34 @@ function ParticipantForm({
         error={errors.phoneNumber?.message}
         {...register('phoneNumber')}
       />
+      {failure && (
+        <p
+          role="alert"
+          data-testid="participant-error"
+          className="rounded-lg bg-rose-50 px-3 py-2 text-sm text-rose-800 ring-1 ring-rose-200"
+        >
+          {failure} Nothing was changed; what you typed is still here to try again.
+        </p>
+      )}
       <div className="flex flex-wrap justify-end gap-2 pt-2">
         {participant && (
-          <Button variant="danger" className="mr-auto" onClick={() => onRemove(number)}>
+          <Button
+            variant="danger"
+            className="mr-auto"
+            disabled={saving !== null}
+            onClick={() => void run('remove', () => onRemove(number))}
+          >
+            {saving === 'remove' && <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />}
             Remove
           </Button>
         )}
         <Button variant="secondary" onClick={onClose}>
           Cancel
         </Button>
-        <Button type="submit">Save</Button>
+        <Button type="submit" disabled={saving !== null}>
+          {saving === 'save' && <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />}
+          Save
+        </Button>
       </div>
     </form>
   );

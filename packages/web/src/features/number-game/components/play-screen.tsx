@@ -1,54 +1,53 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { Link } from 'react-router';
-import { Loader2, Maximize, Minimize, RotateCcw, Volume2, X } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { AlertTriangle, Loader2, Lock, Maximize, Minimize, RotateCcw, ShieldCheck, Volume2, X } from 'lucide-react';
+import { commitmentFingerprint } from '@lot/domain/draw';
 import {
-  drawNumber,
+  formatBps,
+  GAME_RULES,
   numbersLeft,
   parsePercentToBps,
-  prizeFor,
-  randomBelowFrom,
-  settleGame,
+  totalPercentBps,
   type Participant,
 } from '@lot/domain/game';
 import { MESSAGES } from '@lot/domain/messages';
-import { formatMoney, type Cents } from '@lot/domain/money';
+import { decimalToCents, formatMoney, type Cents } from '@lot/domain/money';
 import type { SessionUser } from '@lot/domain/schemas/auth';
+import type { Game } from '@lot/domain/schemas/games';
 import { Avatar } from '../../../components/ui/avatar.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
-import { errorMessage, newIdempotencyKey } from '../../../lib/api-client.ts';
+import { ApiError, errorMessage } from '../../../lib/api-client.ts';
+import { useDraw } from '../api/draw.ts';
+import { holdGame, isEnded, playGameQueryKey } from '../api/games-cache.ts';
+import { usePlayGame } from '../api/get-current-game.ts';
 import { useEffectiveWinners } from '../api/get-effective-winners.ts';
-import { useRecordGame, type FinishedGame } from '../api/record-game.ts';
+import { useOpenGame, type GameSetup } from '../api/open-game.ts';
+import { usePutEntries } from '../api/put-entries.ts';
+import { useVoidGame, VOID_REASONS } from '../api/void-game.ts';
 import { useFullscreen } from '../hooks/use-fullscreen.ts';
-import { useGameState, type GamePrize, type GameState } from '../hooks/use-game-state.ts';
 import { GameSetupFields } from './game-setup.tsx';
 import { GAME_THEMES, loadTheme, saveTheme, THEMES, type GameTheme, type ThemeName } from './game-theme.ts';
-import { PrizePanel, SelectedNumbersPanel, WinnersPanel } from './game-panels.tsx';
+import { PrizePanel, SelectedNumbersPanel, WinnersPanel, type PrizeLine } from './game-panels.tsx';
 import { NumberGrid } from './number-grid.tsx';
 import { NumbersLeftOverlay } from './numbers-left-overlay.tsx';
 import { ParticipantModal } from './participant-modal.tsx';
-import { ResetDialog } from './reset-dialog.tsx';
+import { ResetDialog, type ResetMode } from './reset-dialog.tsx';
 import { WinnerModal, type DrawnWinner } from './winner-modal.tsx';
-
-/** Check Winner's randomness: Web Crypto, unbiased (spec: crypto.getRandomValues). */
-const randomBelow = randomBelowFrom((values) => crypto.getRandomValues(values));
 
 export const ALL_NUMBERS_SELECTED = 'All numbers in the range have been selected!';
 export const GAME_SAVED = 'Game saved to Game History';
+export const SETUP_LOCKED = 'Range and bet are fixed once the first participant is in. Reset Game to change them.';
+const ANOTHER_SCREEN = 'This game was changed on another screen; it is shown as it is now.';
 
-/** A game whose every position is drawn and which the server has not recorded yet. */
-function finishedGame(game: GameState): FinishedGame | null {
-  if (!game.gameKey || !game.prizes || game.saleId !== null || game.drawn.length < game.prizes.length) return null;
-  return {
-    userId: game.userId,
-    startRange: game.startRange,
-    endRange: game.endRange,
-    betCents: game.betCents,
-    selected: game.selected,
-    drawn: game.drawn,
-    settings: game.prizes,
-    gameKey: game.gameKey,
-  };
-}
+const DEFAULT_SETUP: GameSetup = {
+  startRange: GAME_RULES.defaultStart,
+  endRange: GAME_RULES.defaultEnd,
+  betCents: GAME_RULES.defaultBetCents,
+};
+
+/** Keys the play screen kept in this browser before the server ran the game; nothing reads them now. */
+const LEFTOVER_KEYS = ['numberGame', 'selectedNumbers', 'betAmount'];
 
 function ThemePicker({
   value,
@@ -79,184 +78,248 @@ function ThemePicker({
   );
 }
 
+const setupOf = (game: Game): GameSetup => ({
+  startRange: game.startRange,
+  endRange: game.endRange,
+  betCents: decimalToCents(game.betAmount),
+});
+
 /**
- * The BOCH BOCH play screen (spec screen 18): what a shop shows its customers on a big display.
- * Balance comes from the screen that composes it; `onSettled` runs when a game is recorded.
+ * The BOCH BOCH play screen (docs/product/screens.md#game-play): what a shop shows its customers on a big display.
+ * The server runs the game (docs/decisions/013): saving the first participant opens it, every
+ * change of the list replaces it on the server, Check Winner asks the server for the next draw and
+ * the last draw settles it. The browser keeps nothing of the game but the theme: a reload, another
+ * browser or another device carries on with the same game. `onMoneyChanged` runs when a draw or a
+ * void moved money (the pool held, the game recorded, the pool returned).
  */
 export function PlayScreen({
   user,
   balanceCents,
-  refreshBalance,
-  onSettled,
+  onMoneyChanged,
 }: {
   user: SessionUser;
   balanceCents: Cents | null;
-  refreshBalance: () => Promise<Cents | null>;
-  onSettled: () => void;
+  onMoneyChanged: () => void;
 }) {
   const toast = useToast();
-  const { game, update, reset } = useGameState(user.id);
+  const queryClient = useQueryClient();
+  const play = usePlayGame();
+  const winners = useEffectiveWinners();
+  const openCall = useOpenGame();
+  const entriesCall = usePutEntries();
+  const drawCall = useDraw();
+  const voidCall = useVoidGame();
+  const fullscreen = useFullscreen();
+
   const [themeName, setThemeName] = useState<ThemeName>(loadTheme);
   const theme = GAME_THEMES[themeName];
-  const fullscreen = useFullscreen();
-  const winners = useEffectiveWinners();
-  const record = useRecordGame();
-
+  const [setup, setSetup] = useState<GameSetup>(DEFAULT_SETUP);
   const [picking, setPicking] = useState<number | null>(null);
   const [winner, setWinner] = useState<DrawnWinner | null>(null);
-  const [confirmReset, setConfirmReset] = useState(false);
+  const [resetMode, setResetMode] = useState<ResetMode | null>(null);
   const [slideshow, setSlideshow] = useState<number[] | null>(null);
-  const [checkingBalance, setCheckingBalance] = useState(false);
-  const [setupVersion, setSetupVersion] = useState(0);
 
-  const selected = useMemo(() => new Map(game.selected.map((p) => [p.number, p])), [game.selected]);
-  const livePrizes: GamePrize[] | null = useMemo(
+  useEffect(() => LEFTOVER_KEYS.forEach((key) => localStorage.removeItem(key)), []);
+  // Leaving the screen after a game ended: the next visit starts on a fresh board.
+  useEffect(
+    () => () => {
+      const held = queryClient.getQueryData<Game | null>(playGameQueryKey);
+      if (held && isEnded(held)) holdGame(queryClient, null);
+    },
+    [queryClient],
+  );
+
+  const game = play.data ?? null;
+  const ended = game !== null && isEnded(game);
+  const entries = useMemo(() => game?.entries ?? [], [game]);
+  const drawn = useMemo(() => game?.draws.map((d) => d.number) ?? [], [game]);
+  const selected = useMemo(() => new Map(entries.map((p) => [p.number, p])), [entries]);
+
+  // The range and bet fields are drafts of their own: they start again from what is shown when a
+  // different game comes on screen (or after a reset), never while the operator is typing.
+  const gameId = game?.id ?? null;
+  const [seenGameId, setSeenGameId] = useState(gameId);
+  const [setupVersion, setSetupVersion] = useState(0);
+  if (gameId !== seenGameId) {
+    setSeenGameId(gameId);
+    if (gameId !== null) setSetupVersion((v) => v + 1);
+  }
+
+  const livePrizes: PrizeLine[] | null = useMemo(
     () =>
-      winners.data?.winners.map((w) => ({
-        position: w.position,
-        percentBps: parsePercentToBps(w.percent) ?? 0,
-        name: w.name,
-      })) ?? null,
+      winners.data?.winners
+        .filter((w) => w.isActive)
+        .sort((a, b) => a.position - b.position)
+        .map((w) => ({ position: w.position, name: w.name, percentBps: parsePercentToBps(w.percent) ?? 0 })) ?? null,
     [winners.data],
   );
-  // Once started, a game keeps the prizes it started with.
-  const prizes = game.prizes ?? livePrizes;
-  const started = game.gameKey !== null;
-  const poolCents = game.selected.length * game.betCents;
+  // Once open, a game keeps the prizes the server fixed when it opened.
+  const prizes: PrizeLine[] | null = game ? game.prizes : livePrizes;
   const total = prizes?.length ?? 0;
-  const finished = useMemo(() => finishedGame(game), [game]);
-  const complete = prizes !== null && started && game.drawn.length >= total;
-  const commission = complete
-    ? settleGame({ selected: game.selected, drawn: game.drawn, settings: prizes, betCents: game.betCents }).commission
-    : null;
+  const liveTotalBps = livePrizes ? totalPercentBps(livePrizes.map((p) => ({ ...p, isActive: true }))) : 0;
+  const shownSetup = game ? setupOf(game) : setup;
+  const poolCents = game ? decimalToCents(game.pool) : 0;
+  const started = game !== null && (game.draws.length > 0 || ended);
+  const setupLocked = game !== null && (entries.length > 0 || started);
+  // Calls that change the game: the buttons wait for them. Discarding an empty game after a change
+  // of range or bet is left out, so the fields being typed in never switch off under the operator.
+  const setupBusy = openCall.isPending || entriesCall.isPending || drawCall.isPending;
+  const busy = setupBusy || voidCall.isPending;
 
   const changeTheme = (name: ThemeName) => {
     saveTheme(name);
     setThemeName(name);
   };
 
-  // Settlement: once per game key in this page's life; a reload re-sends the same key, which the
-  // server answers with the first record instead of charging twice.
-  const { mutate } = record;
-  const settle = useCallback(
-    (finishedGameToSave: FinishedGame) =>
-      mutate(finishedGameToSave, {
-        onSuccess: (sale) => {
-          update((current) =>
-            current.gameKey === finishedGameToSave.gameKey ? { ...current, saleId: sale.id } : current,
-          );
-          toast.success(GAME_SAVED);
-          onSettled();
+  /** The game as the server last answered it (not as the last render saw it). */
+  const heldGame = useCallback(() => queryClient.getQueryData<Game | null>(playGameQueryKey) ?? null, [queryClient]);
+
+  /** Another screen changed the game (a 409): show the game as the server has it now. */
+  const reload = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: playGameQueryKey });
+  }, [queryClient]);
+
+  // Range and bet: before the first participant they are only this screen's; an open game without
+  // participants (all removed) is discarded when they change, and the next participant opens a new one.
+  const discarding = useRef<number | null>(null);
+  const changeSetup = (next: GameSetup) => {
+    setSetup(next);
+    const current = heldGame();
+    if (!current || isEnded(current) || current.entries.length > 0 || discarding.current === current.id) return;
+    const same =
+      current.startRange === next.startRange &&
+      current.endRange === next.endRange &&
+      decimalToCents(current.betAmount) === next.betCents;
+    if (same) return;
+    discarding.current = current.id;
+    voidCall.mutate(
+      { gameId: current.id, reason: VOID_REASONS.setupChanged },
+      {
+        onSuccess: () => {
+          if (heldGame()?.id === current.id) holdGame(queryClient, null);
         },
-      }),
-    [mutate, update, toast, onSettled],
-  );
-  const sentKey = useRef<string | null>(null);
-  useEffect(() => {
-    if (!finished || sentKey.current === finished.gameKey) return;
-    sentKey.current = finished.gameKey;
-    settle(finished);
-  }, [finished, settle]);
+        onError: (error) => {
+          toast.error(errorMessage(error, 'Could not change the range or bet.'));
+          reload();
+        },
+        onSettled: () => {
+          discarding.current = null;
+        },
+      },
+    );
+  };
+
+  /** Sends the whole list; opens the game first when there is none. Answers the failure to show, or null. */
+  const sendEntries = async (change: (list: Participant[]) => Participant[]): Promise<string | null> => {
+    let current = heldGame();
+    try {
+      if (current && isEnded(current)) return 'This game has ended. Start a New Game to add participants.';
+      if (!current) current = await openCall.mutateAsync(setup);
+      await entriesCall.mutateAsync({ gameId: current.id, entries: change(current.entries) });
+      setPicking(null);
+      return null;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) {
+        // Another screen opened a game or drew from this one: show it as it is now.
+        if (!current || heldGame() === null) holdGame(queryClient, null);
+        reload();
+        return `${error.message}. ${ANOTHER_SCREEN}`;
+      }
+      return errorMessage(error, 'The participant could not be saved.');
+    }
+  };
+
+  // A corrected participant keeps their place in the list; a new one joins at the end.
+  const saveParticipant = (participant: Participant) =>
+    sendEntries((list) =>
+      list.some((p) => p.number === participant.number)
+        ? list.map((p) => (p.number === participant.number ? participant : p))
+        : [...list, participant],
+    );
+  const removeParticipant = (number: number) => sendEntries((list) => list.filter((p) => p.number !== number));
 
   const pick = (number: number) => {
-    if (started) return;
+    if (started || busy) return;
     setPicking(number);
   };
 
-  const saveParticipant = (participant: Participant) => {
-    // A corrected participant keeps their place in the list; a new one joins at the end.
-    update((current) => ({
-      ...current,
-      selected: current.selected.some((p) => p.number === participant.number)
-        ? current.selected.map((p) => (p.number === participant.number ? participant : p))
-        : [...current.selected, participant],
-    }));
-    setPicking(null);
-  };
-
-  const removeParticipant = (number: number) => {
-    update((current) => ({ ...current, selected: current.selected.filter((p) => p.number !== number) }));
-    setPicking(null);
-  };
-
-  const nothingToDraw = game.selected.length === 0 || total === 0 || game.drawn.length >= total;
-
-  // Check Winner reads the game as it is now, not as the last render saw it, and one draw runs at
-  // a time (the balance check waits for the server): a fast double click never draws twice.
-  const latest = useRef(game);
-  useEffect(() => {
-    latest.current = game;
-  }, [game]);
+  // One draw at a time, for the position after the last one the server answered: a fast double
+  // click (its second click) is ignored, and a resent request asks for the same position again.
   const drawing = useRef(false);
-
-  const drawNext = async () => {
-    const current = latest.current;
-    if (current.selected.length === 0) return toast.error(MESSAGES.noNumbersSelected);
-    const prizesNow = current.prizes ?? livePrizes;
-    if (!prizesNow) return;
-    if (prizesNow.length === 0) return toast.error(MESSAGES.noWinnerSettings);
-    if (current.drawn.length >= prizesNow.length) return toast.error(MESSAGES.allWinnersDrawn);
-    const pool = current.selected.length * current.betCents;
-
-    let gameKey = current.gameKey;
-    if (gameKey === null) {
-      const size = current.endRange - current.startRange + 1;
-      if (size < prizesNow.length) {
-        return toast.error(`The range needs at least ${prizesNow.length} numbers to draw ${prizesNow.length} prizes`);
-      }
-      // A game whose pool exceeds the balance cannot start (the balance as the server has it now).
-      setCheckingBalance(true);
-      const balance = await refreshBalance();
-      setCheckingBalance(false);
-      if (balance === null) return toast.error('Could not check your balance. Please try again.');
-      if (balance < pool) return toast.error(MESSAGES.insufficientBalance);
-      gameKey = newIdempotencyKey();
+  const checkWinner = async (event: MouseEvent) => {
+    if (event.detail > 1 || drawing.current) return;
+    const current = heldGame();
+    if (!current || current.entries.length === 0) return toast.error(MESSAGES.noNumbersSelected);
+    if (current.prizes.length === 0) return toast.error(MESSAGES.noWinnerSettings);
+    if (current.status === 'settled' || current.draws.length >= current.prizes.length) {
+      return toast.error(MESSAGES.allWinnersDrawn);
     }
-
-    const number = drawNumber(current.startRange, current.endRange, current.drawn, randomBelow);
-    if (number === null) return toast.error(MESSAGES.allWinnersDrawn);
-    const prize = prizesNow[current.drawn.length];
-    const next: GameState = {
-      ...current,
-      gameKey,
-      prizes: current.prizes ?? prizesNow,
-      drawn: [...current.drawn, number],
-    };
-    latest.current = next;
-    update(() => next);
-    const participant = current.selected.find((p) => p.number === number);
-    if (participant && prize) {
-      setWinner({ ...participant, prizeName: prize.name, prizeAmount: prizeFor(pool, prize.percentBps) });
-    }
-  };
-
-  const checkWinner = async () => {
-    if (drawing.current || record.isPending) return;
+    if (isEnded(current)) return toast.error(`This game was ${current.status}.`);
+    const position = current.draws.length + 1;
     drawing.current = true;
     try {
-      await drawNext();
+      const result = await drawCall.mutateAsync({ gameId: current.id, position });
+      onMoneyChanged();
+      const prize = result.game.prizes.find((p) => p.position === result.position);
+      if (result.winner && prize) {
+        setWinner({ ...result.winner, prizeName: prize.name, prizeAmount: decimalToCents(result.prizeAmount) });
+      }
+      if (result.game.status === 'settled') toast.success(GAME_SAVED);
+    } catch (error) {
+      toast.error(errorMessage(error, 'The draw did not go through. Please try again.'));
+      if (error instanceof ApiError && error.status === 409) reload();
     } finally {
       drawing.current = false;
     }
   };
 
   const showNumbersLeft = () => {
-    const left = numbersLeft(game.startRange, game.endRange, [...selected.keys()], game.drawn);
+    const left = numbersLeft(shownSetup.startRange, shownSetup.endRange, [...selected.keys()], drawn);
     if (left.length === 0) return toast.error(ALL_NUMBERS_SELECTED);
     setSlideshow(left);
   };
   const closeSlideshow = useCallback(() => setSlideshow(null), []);
 
-  const doReset = () => {
-    reset();
-    record.reset();
-    sentKey.current = null;
-    setConfirmReset(false);
+  /** A fresh board: the range stays for the next game, the bet goes back to the default. */
+  const freshBoard = () => {
+    const current = heldGame();
+    setSetup({ ...(current ? setupOf(current) : setup), betCents: GAME_RULES.defaultBetCents });
+    holdGame(queryClient, null);
     setSetupVersion((v) => v + 1);
+    setResetMode(null);
+  };
+
+  const askReset = () => {
+    const current = heldGame();
+    if (current && isEnded(current)) return freshBoard();
+    setResetMode(!current ? 'setup' : current.draws.length > 0 ? 'after-draw' : 'before-draw');
+  };
+
+  const confirmReset = async (reason: string): Promise<string | null> => {
+    const current = heldGame();
+    if (!current || isEnded(current)) {
+      freshBoard();
+      return null;
+    }
+    const afterDraw = current.draws.length > 0;
+    try {
+      await voidCall.mutateAsync({ gameId: current.id, reason: afterDraw ? reason : VOID_REASONS.reset });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) reload();
+      return errorMessage(error, 'The game could not be reset.');
+    }
+    freshBoard();
+    if (afterDraw) {
+      onMoneyChanged();
+      toast.success(
+        `Game ${current.code} voided: the pool of ${formatMoney(decimalToCents(current.pool))} is back in your balance.`,
+      );
+    }
+    return null;
   };
 
   const name = user.shopName?.trim() || user.fullName;
-  const unsaved = finished !== null;
+  const nothingToDraw = entries.length === 0 || total === 0 || (game !== null && game.draws.length >= total) || ended;
 
   return (
     <div className={`flex min-h-screen flex-col ${theme.page}`} data-theme={themeName}>
@@ -315,103 +378,131 @@ export function PlayScreen({
         </p>
       )}
 
-      <main className="grid flex-1 gap-4 px-4 pb-6 sm:px-6 lg:grid-cols-[minmax(0,1fr)_24rem] lg:gap-6 2xl:grid-cols-[minmax(0,1fr)_28rem]">
-        <section aria-label="Game board" className="flex min-w-0 flex-col gap-4">
-          <div className={`rounded-2xl p-4 ${theme.panel}`}>
-            <GameSetupFields
-              key={setupVersion}
-              startRange={game.startRange}
-              endRange={game.endRange}
-              betCents={game.betCents}
-              selectedNumbers={game.selected.map((p) => p.number)}
+      {play.isPending ? (
+        <p role="status" className="flex flex-1 items-center justify-center gap-3 text-2xl font-semibold">
+          <Loader2 className="h-8 w-8 animate-spin" aria-hidden="true" /> Loading the game...
+        </p>
+      ) : play.isError && !play.data ? (
+        <div role="alert" className="mx-auto mt-10 max-w-lg space-y-4 rounded-2xl bg-rose-50 p-6 text-rose-900">
+          <p className="text-xl font-bold">The game could not be loaded.</p>
+          <p>{errorMessage(play.error, 'The server did not answer.')}</p>
+          <button
+            type="button"
+            onClick={() => void play.refetch()}
+            className="rounded-lg bg-rose-700 px-4 py-2 font-semibold text-white hover:bg-rose-800"
+          >
+            Try Again
+          </button>
+        </div>
+      ) : (
+        <main className="grid flex-1 gap-4 px-4 pb-6 sm:px-6 lg:grid-cols-[minmax(0,1fr)_24rem] lg:gap-6 2xl:grid-cols-[minmax(0,1fr)_28rem]">
+          <section aria-label="Game board" className="flex min-w-0 flex-col gap-4">
+            <div className={`rounded-2xl p-4 ${theme.panel}`}>
+              <GameSetupFields
+                key={setupVersion}
+                startRange={shownSetup.startRange}
+                endRange={shownSetup.endRange}
+                betCents={shownSetup.betCents}
+                selectedNumbers={entries.map((p) => p.number)}
+                locked={setupLocked || setupBusy}
+                theme={theme}
+                onChange={(next) =>
+                  changeSetup({ startRange: next.startRange, endRange: next.endRange, betCents: next.betAmount })
+                }
+              />
+              {setupLocked && !started && (
+                <p data-testid="setup-locked" className={`mt-3 flex items-center gap-2 text-sm ${theme.muted}`}>
+                  <Lock className="h-4 w-4 shrink-0" aria-hidden="true" />
+                  {SETUP_LOCKED}
+                </p>
+              )}
+            </div>
+            <NumberGrid
+              start={shownSetup.startRange}
+              end={shownSetup.endRange}
+              selected={selected}
+              drawn={drawn}
               locked={started}
               theme={theme}
-              onChange={(setup) =>
-                update((current) => ({
-                  ...current,
-                  startRange: setup.startRange,
-                  endRange: setup.endRange,
-                  betCents: setup.betAmount,
-                }))
+              onPick={pick}
+            />
+          </section>
+
+          <aside aria-label="Game status" className="flex min-w-0 flex-col gap-4">
+            {game && <GameIdentity game={game} theme={theme} />}
+            {!game && liveTotalBps > 10_000 && (
+              <p
+                role="alert"
+                data-testid="over-100"
+                className="flex items-start gap-2 rounded-2xl bg-rose-50 p-4 font-semibold text-rose-900 ring-2 ring-rose-300"
+              >
+                <AlertTriangle className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
+                <span>
+                  The active winner settings add up to more than 100% ({formatBps(liveTotalBps)}%). A game cannot start
+                  until they are corrected in My Winner Settings.
+                </span>
+              </p>
+            )}
+            {started && prizes ? (
+              <WinnersPanel prizes={prizes} draws={game?.draws ?? []} theme={theme} />
+            ) : (
+              <SelectedNumbersPanel selected={entries} theme={theme} />
+            )}
+            <PrizePanel
+              prizes={prizes}
+              poolCents={poolCents}
+              commissionCents={game?.commission ? decimalToCents(game.commission) : null}
+              theme={theme}
+              status={
+                game ? undefined : winners.isPending ? (
+                  <p role="status" className={`flex items-center gap-2 ${theme.muted}`}>
+                    <Loader2 className="h-5 w-5 animate-spin" aria-hidden="true" /> Loading prizes...
+                  </p>
+                ) : winners.isError ? (
+                  <div role="alert" className="space-y-2">
+                    <p>{errorMessage(winners.error, 'Failed to fetch winner settings')}</p>
+                    <button
+                      type="button"
+                      onClick={() => void winners.refetch()}
+                      className={`rounded-lg px-3 py-1.5 font-semibold ${theme.secondary}`}
+                    >
+                      Try Again
+                    </button>
+                  </div>
+                ) : prizes && prizes.length === 0 ? (
+                  <p className={theme.muted}>{MESSAGES.noWinnerSettings}</p>
+                ) : undefined
               }
             />
-          </div>
-          <NumberGrid
-            start={game.startRange}
-            end={game.endRange}
-            selected={selected}
-            drawn={game.drawn}
-            locked={started}
-            theme={theme}
-            onPick={pick}
-          />
-        </section>
 
-        <aside aria-label="Game status" className="flex min-w-0 flex-col gap-4">
-          {started && prizes ? (
-            <WinnersPanel prizes={prizes} drawn={game.drawn} selected={selected} poolCents={poolCents} theme={theme} />
-          ) : (
-            <SelectedNumbersPanel selected={game.selected} theme={theme} />
-          )}
-          <PrizePanel
-            prizes={prizes}
-            poolCents={poolCents}
-            commissionCents={commission}
-            theme={theme}
-            status={
-              winners.isPending ? (
-                <p role="status" className={`flex items-center gap-2 ${theme.muted}`}>
-                  <Loader2 className="h-5 w-5 animate-spin" aria-hidden="true" /> Loading prizes...
-                </p>
-              ) : winners.isError && !game.prizes ? (
-                <div role="alert" className="space-y-2">
-                  <p>{errorMessage(winners.error, 'Failed to fetch winner settings')}</p>
-                  <button
-                    type="button"
-                    onClick={() => void winners.refetch()}
-                    className={`rounded-lg px-3 py-1.5 font-semibold ${theme.secondary}`}
-                  >
-                    Try Again
-                  </button>
-                </div>
-              ) : prizes && prizes.length === 0 ? (
-                <p className={theme.muted}>{MESSAGES.noWinnerSettings}</p>
-              ) : undefined
-            }
-          />
+            {game && ended && <GameOutcome game={game} theme={theme} />}
 
-          <SettlementStatus
-            isPending={record.isPending}
-            error={record.isError ? errorMessage(record.error, 'The server did not answer.') : null}
-            saved={game.saleId !== null}
-            theme={theme}
-            onRetry={() => finished && settle(finished)}
-          />
-
-          <div className="flex flex-col gap-3">
-            <button
-              type="button"
-              onClick={() => void checkWinner()}
-              aria-disabled={nothingToDraw || checkingBalance}
-              className={`inline-flex items-center justify-center gap-3 rounded-2xl px-6 py-4 text-2xl font-black shadow-lg sm:text-3xl ${theme.primary} ${
-                nothingToDraw ? 'cursor-not-allowed opacity-50' : ''
-              }`}
-            >
-              {checkingBalance && <Loader2 className="h-7 w-7 animate-spin" aria-hidden="true" />}
-              Check Winner ({game.drawn.length}/{total})
-            </button>
-            <button
-              type="button"
-              onClick={() => (game.saleId !== null ? doReset() : setConfirmReset(true))}
-              disabled={record.isPending}
-              className={`inline-flex items-center justify-center gap-2 rounded-2xl px-6 py-3 text-lg font-bold disabled:opacity-50 ${theme.secondary}`}
-            >
-              <RotateCcw className="h-5 w-5" aria-hidden="true" />
-              {game.saleId !== null ? 'New Game' : 'Reset Game'}
-            </button>
-          </div>
-        </aside>
-      </main>
+            <div className="flex flex-col gap-3">
+              <button
+                type="button"
+                onClick={(event) => void checkWinner(event)}
+                aria-disabled={nothingToDraw || busy}
+                aria-busy={drawCall.isPending}
+                className={`inline-flex items-center justify-center gap-3 rounded-2xl px-6 py-4 text-2xl font-black shadow-lg sm:text-3xl ${theme.primary} ${
+                  nothingToDraw || busy ? 'cursor-not-allowed opacity-50' : ''
+                }`}
+              >
+                {drawCall.isPending && <Loader2 className="h-7 w-7 animate-spin" aria-hidden="true" />}
+                Check Winner ({game?.draws.length ?? 0}/{total})
+              </button>
+              <button
+                type="button"
+                onClick={askReset}
+                disabled={busy}
+                className={`inline-flex items-center justify-center gap-2 rounded-2xl px-6 py-3 text-lg font-bold disabled:opacity-50 ${theme.secondary}`}
+              >
+                <RotateCcw className="h-5 w-5" aria-hidden="true" />
+                {ended ? 'New Game' : 'Reset Game'}
+              </button>
+            </div>
+          </aside>
+        </main>
+      )}
 
       <ParticipantModal
         number={picking}
@@ -421,61 +512,78 @@ export function PlayScreen({
         onClose={() => setPicking(null)}
       />
       <WinnerModal winner={winner} onContinue={() => setWinner(null)} />
-      <ResetDialog open={confirmReset} unsaved={unsaved} onConfirm={doReset} onClose={() => setConfirmReset(false)} />
+      <ResetDialog
+        mode={resetMode}
+        pool={formatMoney(poolCents)}
+        onConfirm={confirmReset}
+        onClose={() => setResetMode(null)}
+      />
       {slideshow && <NumbersLeftOverlay numbers={slideshow} theme={theme} onClose={closeSlideshow} />}
     </div>
   );
 }
 
-/** Where the save of a finished game stands: saving, saved, or failed with a way to try again. */
-function SettlementStatus({
-  isPending,
-  error,
-  saved,
-  theme,
-  onRetry,
-}: {
-  isPending: boolean;
-  error: string | null;
-  saved: boolean;
-  theme: GameTheme;
-  onRetry: () => void;
-}) {
-  if (isPending) {
-    return (
-      <p role="status" className={`flex items-center gap-2 rounded-2xl px-4 py-3 text-lg font-semibold ${theme.panel}`}>
-        <Loader2 className="h-5 w-5 animate-spin" aria-hidden="true" /> Saving the game...
-      </p>
-    );
-  }
-  if (error) {
-    return (
-      <div role="alert" className="space-y-3 rounded-2xl bg-rose-50 p-4 text-rose-900 ring-2 ring-rose-300">
-        <p className="text-lg font-bold">This game could not be saved yet.</p>
-        <p>
-          {error} Nothing is lost: the game stays on this screen (and in this browser) until it is saved, and trying
-          again never records it twice.
-        </p>
-        <button
-          type="button"
-          onClick={onRetry}
-          className="rounded-lg bg-rose-700 px-4 py-2 font-semibold text-white hover:bg-rose-800"
+/**
+ * The game's public code and the fingerprint of the server's commitment to its seed, shown from
+ * the moment it opens: a participant can note them and later check the game at /verify/{code}.
+ */
+function GameIdentity({ game, theme }: { game: Game; theme: GameTheme }) {
+  return (
+    <dl
+      aria-label="This game"
+      className={`grid gap-x-6 gap-y-2 rounded-2xl px-4 py-3 sm:grid-cols-2 lg:grid-cols-1 ${theme.panel}`}
+    >
+      <div className="min-w-0">
+        <dt className={`text-xs font-semibold uppercase ${theme.muted}`}>Game</dt>
+        <dd data-testid="game-code" className="font-mono text-lg font-bold break-all">
+          {game.code}
+        </dd>
+      </div>
+      <div className="min-w-0">
+        <dt className={`text-xs font-semibold uppercase ${theme.muted}`}>Seed fingerprint</dt>
+        <dd
+          data-testid="game-fingerprint"
+          title={`Commitment ${game.commitment}`}
+          className="font-mono text-lg font-bold tabular-nums"
         >
-          Try Again
-        </button>
+          {commitmentFingerprint(game.commitment)}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/** How the game on screen ended: saved (with the way to verify it), or voided / discarded elsewhere. */
+function GameOutcome({ game, theme }: { game: Game; theme: GameTheme }) {
+  if (game.status === 'settled') {
+    return (
+      <div role="status" data-testid="game-saved" className={`space-y-2 rounded-2xl px-4 py-3 ${theme.panel}`}>
+        <p className="text-lg font-semibold">{GAME_SAVED}.</p>
+        <p className="flex flex-wrap gap-x-4 gap-y-1">
+          <Link
+            to={`/verify/${game.code}`}
+            className={`inline-flex items-center gap-1.5 font-semibold underline underline-offset-4 ${theme.accent}`}
+          >
+            <ShieldCheck className="h-5 w-5" aria-hidden="true" />
+            Verify this game
+          </Link>
+          {game.saleId !== null && (
+            <Link to={`/game-winners/${game.saleId}`} className="font-semibold underline underline-offset-4">
+              View in Game History
+            </Link>
+          )}
+        </p>
       </div>
     );
   }
-  if (saved) {
-    return (
-      <p
-        role="status"
-        data-testid="game-saved"
-        className={`rounded-2xl px-4 py-3 text-lg font-semibold ${theme.panel}`}
-      >
-        {GAME_SAVED}.
+  return (
+    <div role="status" data-testid="game-ended" className="rounded-2xl bg-rose-50 px-4 py-3 text-rose-900">
+      <p className="text-lg font-semibold">
+        This game was {game.status}
+        {game.voidedBy ? ` by ${game.voidedBy.fullName}` : ''}.
       </p>
-    );
-  }
-  return null;
+      {game.voidReason && <p>Reason: {game.voidReason}</p>}
+      <p className="text-sm">Start a New Game to play again.</p>
+    </div>
+  );
 }

@@ -10,7 +10,7 @@ function isTyping(target: EventTarget | null): boolean {
 }
 
 /**
- * The play screen's fullscreen toggle (spec screen 18): the button, F11 or the F key; entering it
+ * The play screen's fullscreen toggle (docs/product/screens.md#game-play): the button, F11 or the F key; entering it
  * shows a hint for 5 seconds.
  */
 export function useFullscreen() {

@@ -6,7 +6,7 @@ import { pageQuery, salesHistoryQueryKey, toSalesPage, type SalesPage, type Sale
 /** An agent's users' games, optionally narrowed to one user. */
 export type AgentSalesQuery = SalesWindow & { agentId: number; userId: number | null };
 
-/** GET /api/sales-history/agent/{id} (spec screen 15), newest first. */
+/** GET /api/sales-history/agent/{id} (docs/product/screens.md#agent-sales-history), newest first. */
 export async function getAgentSales({ agentId, userId, ...window }: AgentSalesQuery): Promise<SalesPage> {
   return toSalesPage(
     await apiPage<Sale>(`/api/sales-history/agent/${agentId}`, {

@@ -10,7 +10,7 @@ export type SuperagentSalesQuery = SalesWindow & {
   userId: number | null;
 };
 
-/** GET /api/sales-history/superagent/{id} (spec screen 12), newest first. */
+/** GET /api/sales-history/superagent/{id} (docs/product/screens.md#superagent-sales-history), newest first. */
 export async function getSuperagentSales({
   superagentId,
   agentId,

@@ -6,7 +6,7 @@ import { pageQuery, salesHistoryQueryKey, toSalesPage, type SalesPage, type Sale
 /** One player's games. */
 export type UserSalesQuery = SalesWindow & { userId: number };
 
-/** GET /api/sales-history/user/{id} (spec screen 20), newest first. */
+/** GET /api/sales-history/user/{id} (docs/product/screens.md#game-history), newest first. */
 export async function getUserSales({ userId, ...window }: UserSalesQuery): Promise<SalesPage> {
   return toSalesPage(await apiPage<Sale>(`/api/sales-history/user/${userId}`, { query: pageQuery(window) }));
 }

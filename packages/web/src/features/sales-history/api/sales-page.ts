@@ -1,7 +1,7 @@
 import type { Sale } from '@lot/domain/schemas/sales-history';
 import type { Paged } from '../../../lib/api-client.ts';
 
-/** Spec section 9: history tables show 10 games to a page, paged by the server. */
+/** docs/product/screens.md: history tables show 10 games to a page, paged by the server. */
 export const SALES_PAGE_SIZE = 10;
 
 /** Every history list lives under this key, so a played game refreshes them all. */

@@ -4,7 +4,7 @@ export type DateRange = { startDate: string; endDate: string };
 
 /**
  * Start Date and End Date (YYYY-MM-DD). The screen turns them into instants with the domain's
- * dayRange: start 00:00:00.000, end 23:59:59.999, both inclusive (spec section 5).
+ * dayRange: start 00:00:00.000, end 23:59:59.999, both inclusive (docs/product/validation-and-errors.md).
  */
 export function DateRangeFilter({ value, onChange }: { value: DateRange; onChange: (next: DateRange) => void }) {
   return (

@@ -4,9 +4,9 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/panels.tsx';
 
 /**
- * The history screens' Filters card (spec screens 8, 12, 15 and 20): the fields in a grid,
+ * The history screens' Filters card (docs/product/screens.md): the fields in a grid,
  * Reset All Filters (disabled while nothing is narrowed) and, when a picker's people failed to
- * load, the spec's message under them.
+ * load, the documented message under them.
  */
 export function FiltersCard({
   canReset,

@@ -12,7 +12,7 @@ function Figure({ id, children }: { id: string; children: ReactNode }) {
   );
 }
 
-/** Spec screen 21: Number Range, Bet Amount, Total Prize, Commission, Selected Numbers. */
+/** docs/product/screens.md#game-winners: Number Range, Bet Amount, Total Prize, Commission, Selected Numbers. */
 export function GameSummary({ game }: { game: SaleDetail }) {
   const icon = (Icon: typeof Hash) => <Icon className="h-5 w-5" aria-hidden="true" />;
   return (

@@ -5,7 +5,7 @@ import { money } from '../../../lib/format.ts';
 
 const MEDAL = ['bg-amber-400 text-amber-950', 'bg-slate-300 text-slate-800', 'bg-orange-300 text-orange-950'];
 
-/** Spec screen 21: the game's winners by position, with name, phone and prize. */
+/** docs/product/screens.md#game-winners: the game's winners by position, with name, phone and prize. */
 export function GameWinners({ winners }: { winners: SaleDetail['winners'] }) {
   if (winners.length === 0) return <EmptyState message="No winners in this game." />;
   const sorted = [...winners].sort((a, b) => a.position - b.position || a.id - b.id);

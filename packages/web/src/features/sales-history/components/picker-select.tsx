@@ -1,7 +1,7 @@
 import { SelectField } from '../../../components/ui/field.tsx';
 import type { PickerUser } from '../api/get-users-by-role.ts';
 
-/** A history filter's picker: an "all" option, then people as 'name (username)' (spec screen 12). */
+/** A history filter's picker: an "all" option, then people as 'name (username)' (docs/product/screens.md#superagent-sales-history). */
 export function PickerSelect({
   label,
   allLabel,

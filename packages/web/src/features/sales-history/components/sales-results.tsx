@@ -7,8 +7,8 @@ import { SALES_PAGE_SIZE, type SalesPage } from '../api/sales-page.ts';
 import { SalesTable, type SalesColumn } from './sales-table.tsx';
 
 /**
- * A history list's states: loading, the Error panel with Try Again, the two empty texts (spec
- * section 8), or the table and its pagination.
+ * A history list's states: loading, the Error panel with Try Again, the two empty texts
+ * (docs/product/validation-and-errors.md), or the table and its pagination.
  */
 export function SalesResults({
   query,

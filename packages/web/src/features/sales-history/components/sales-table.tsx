@@ -79,7 +79,7 @@ function phoneCell(key: SalesColumn, showUser: boolean): string {
 }
 
 /**
- * The game history table every history screen shares (spec screens 8, 12, 15, 20): `hide` drops
+ * The game history table every history screen shares (docs/product/screens.md): `hide` drops
  * columns a view does not have (the agent's has no Parent, the user's no User), `action` adds a
  * last cell per row (a user's View Winners link).
  */

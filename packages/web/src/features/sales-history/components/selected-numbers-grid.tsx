@@ -3,7 +3,7 @@ import type { SaleDetail } from '@lot/domain/schemas/sales-history';
 import { EmptyState } from '../../../components/ui/panels.tsx';
 
 /**
- * Spec screen 21: every number the players picked, the winning ones highlighted with their
+ * docs/product/screens.md#game-winners: every number the players picked, the winning ones highlighted with their
  * position; under it the numbers in the order they were drawn (a drawn number nobody picked paid
  * nobody).
  */

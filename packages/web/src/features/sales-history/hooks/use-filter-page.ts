@@ -1,7 +1,7 @@
 import { useState } from 'react';
 
 /**
- * Spec section 4: a changed filter starts again at page 1. The page belongs to the filter it was
+ * docs/product/screens.md: a changed filter starts again at page 1. The page belongs to the filter it was
  * chosen under, so a new filter reads page 1 without an extra render or a request for a stale page.
  */
 export function useFilterPage(filterKey: string): [number, (page: number) => void] {

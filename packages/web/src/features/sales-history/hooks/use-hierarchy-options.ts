@@ -10,7 +10,7 @@ export type HierarchyOptions = {
 };
 
 /**
- * The admin's cascading pickers (spec screen 8): super agents; the chosen one's agents (all agents
+ * The admin's cascading pickers (docs/product/screens.md#admin-sales-history): super agents; the chosen one's agents (all agents
  * when none is chosen); the chosen agent's users, else everyone under the chosen super agent
  * (its direct users and its agents' users), else all users.
  */

@@ -9,7 +9,7 @@ export type Receiver = Pick<PublicUser, 'id' | 'username' | 'fullName'>;
 
 /**
  * Who the caller may send money to, matching the search by username or full name (the server
- * matches case-insensitively). Spec section 4: only active users other than the current user.
+ * matches case-insensitively). docs/product/screens.md: only active users other than the current user.
  * The server answers a superagent's or an agent's scope including the caller, so the caller is
  * removed here.
  */

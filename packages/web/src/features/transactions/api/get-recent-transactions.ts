@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Transaction } from '@lot/domain/schemas/balance';
 import { apiPage } from '../../../lib/api-client.ts';
 
-/** Spec section 9: the dashboard shows the 5 latest transactions. */
+/** docs/product/screens.md: the dashboard shows the 5 latest transactions. */
 export const RECENT_TRANSACTIONS = 5;
 
 export type RecentTransactions = { items: Transaction[]; total: number; volume: string };

@@ -2,10 +2,10 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Transaction } from '@lot/domain/schemas/balance';
 import { apiPage } from '../../../lib/api-client.ts';
 
-/** Spec section 9: transactions are shown 10 to a page. */
+/** docs/product/screens.md: transactions are shown 10 to a page. */
 export const TRANSACTIONS_PAGE_SIZE = 10;
 
-/** The filter the screen offers (spec screen 6: all, topup, transfer). */
+/** The filter the screen offers (docs/product/screens.md#transactions: all, topup, transfer). */
 export type TransactionTypeFilter = 'all' | 'topup' | 'transfer';
 
 export type TransactionsQuery = {

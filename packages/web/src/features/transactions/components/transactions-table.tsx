@@ -1,8 +1,8 @@
-import type { Transaction } from '@lot/domain/schemas/balance';
+import { Link } from 'react-router';
 import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
 import { EmptyState } from '../../../components/ui/panels.tsx';
 import { dateTime, money } from '../../../lib/format.ts';
-import { viewTransaction, type Direction, type TransactionView } from './transaction-view.ts';
+import { viewTransaction, type Direction, type LedgerRow, type TransactionView } from './transaction-view.ts';
 
 const AMOUNT_TONE: Record<Direction, string> = {
   in: 'text-emerald-600',
@@ -15,6 +15,7 @@ const STATUS_TONE: Record<TransactionView['statusTone'], string> = {
   green: 'bg-emerald-50 text-emerald-700 ring-emerald-600/20',
   yellow: 'bg-amber-50 text-amber-700 ring-amber-600/20',
   red: 'bg-rose-50 text-rose-700 ring-rose-600/20',
+  grey: 'bg-slate-100 text-slate-600 ring-slate-500/20',
 };
 
 const TYPE_TONE: Record<string, string> = {
@@ -23,7 +24,26 @@ const TYPE_TONE: Record<string, string> = {
   Transfer: 'bg-sky-50 text-sky-700',
 };
 
-type Row = { tx: Transaction; view: TransactionView };
+type Row = { tx: LedgerRow; view: TransactionView };
+
+/** A game's row: what the game was ('Game played with N numbers, M winners'), linked to its public proof. */
+function GameLine({ tx }: { tx: LedgerRow }) {
+  if (tx.type !== 'game') return null;
+  const text = tx.description ?? (tx.gameCode ? `Game ${tx.gameCode}` : null);
+  if (!text) return null;
+  return tx.gameCode ? (
+    <Link
+      to={`/verify/${tx.gameCode}`}
+      data-testid="transaction-game"
+      title={`Verify game ${tx.gameCode}`}
+      className="mt-1 block text-xs font-medium break-words text-indigo-600 hover:text-indigo-700 hover:underline md:max-w-xs md:truncate"
+    >
+      {text}
+    </Link>
+  ) : (
+    <span className="mt-1 block text-xs break-words text-slate-500 md:max-w-xs md:truncate">{text}</span>
+  );
+}
 
 const COLUMNS: Column<Row>[] = [
   {
@@ -35,13 +55,16 @@ const COLUMNS: Column<Row>[] = [
   {
     key: 'type',
     header: 'Type',
-    className: 'order-1',
-    render: ({ view }) => (
-      <span
-        className={`rounded-md px-2 py-0.5 text-xs font-semibold ${TYPE_TONE[view.typeLabel] ?? 'bg-slate-100 text-slate-700'}`}
-      >
-        {view.typeLabel}
-      </span>
+    className: 'order-1 min-w-0',
+    render: ({ tx, view }) => (
+      <>
+        <span
+          className={`rounded-md px-2 py-0.5 text-xs font-semibold ${TYPE_TONE[view.typeLabel] ?? 'bg-slate-100 text-slate-700'}`}
+        >
+          {view.typeLabel}
+        </span>
+        <GameLine tx={tx} />
+      </>
     ),
   },
   {
@@ -65,7 +88,11 @@ const COLUMNS: Column<Row>[] = [
     className: ({ view }) =>
       `order-2 text-right text-base font-semibold tabular-nums md:text-sm ${AMOUNT_TONE[view.direction]}`,
     render: ({ tx, view }) => (
-      <span data-testid="transaction-amount" data-direction={view.direction}>
+      <span
+        data-testid="transaction-amount"
+        data-direction={view.direction}
+        className={tx.status === 'voided' ? 'line-through decoration-slate-400' : undefined}
+      >
         {SIGN[view.direction]}
         {money(tx.amount)}
       </span>
@@ -85,7 +112,13 @@ const COLUMNS: Column<Row>[] = [
   },
 ];
 
-export function TransactionsTable({ transactions, viewerId }: { transactions: Transaction[]; viewerId: number }) {
+export function TransactionsTable({
+  transactions,
+  viewerId,
+}: {
+  transactions: readonly LedgerRow[];
+  viewerId: number;
+}) {
   if (transactions.length === 0) return <EmptyState message="No transactions found" />;
   return (
     <DataTable

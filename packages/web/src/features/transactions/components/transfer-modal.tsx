@@ -54,7 +54,7 @@ function TransferForm({
 
   const balanceCents = balance.data ? decimalToCents(balance.data.amount) : null;
   // The domain's transfer rules (the server's own words) plus the one only the client can check
-  // before sending: the amount may not exceed the balance it shows (spec section 5).
+  // before sending: the amount may not exceed the balance it shows (docs/product/validation-and-errors.md).
   const schema = useMemo(
     () =>
       transferInputSchema.extend({
@@ -104,7 +104,7 @@ function TransferForm({
         }
       }
       if (!onField) setFormError(`Error: ${message}`);
-      // Spec section 8: fund errors are announced as 'Error: ' followed by the message.
+      // docs/product/validation-and-errors.md: fund errors are announced as 'Error: ' followed by the message.
       toast.error(`Error: ${message}`);
     } finally {
       inFlight.current = false;

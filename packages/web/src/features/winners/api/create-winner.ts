@@ -21,7 +21,7 @@ export function useCreateWinner() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createWinner,
-    // Spec section 4: after a create the list is reloaded.
+    // docs/product/screens.md: after a create the list is reloaded.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: winnersQueryKey }),
   });
 }

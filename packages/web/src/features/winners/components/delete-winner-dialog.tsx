@@ -7,7 +7,7 @@ import { useToast } from '../../../components/ui/toast.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useDeleteWinner } from '../api/delete-winner.ts';
 
-/** Spec section 5: a delete asks 'Are you sure you want to delete {name}?' first. */
+/** docs/product/validation-and-errors.md: a delete asks 'Are you sure you want to delete {name}?' first. */
 export function DeleteWinnerDialog({ winner, onClose }: { winner: Winner | null; onClose: () => void }) {
   const toast = useToast();
   const remove = useDeleteWinner();

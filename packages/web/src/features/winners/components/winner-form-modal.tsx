@@ -22,13 +22,13 @@ export type WinnerFormModalProps = {
   /** Who a new configuration is for (the user the list is filtered to); null for global. */
   defaultUserId?: number | null;
   /**
-   * The admin's User picker. Left out on a user's own settings (spec screen 19): no User field,
+   * The admin's User picker. Left out on a user's own settings (docs/product/screens.md#my-winner-settings): no User field,
    * and the server makes a new configuration the caller's own.
    */
   players?: Player[];
 };
 
-/** Add / Edit Winner Configuration (spec screens 7 and 19, rules in section 5). */
+/** Add / Edit Winner Configuration (docs/product/screens.md, rules in section 5). */
 export function WinnerFormModal({ open, onClose, winner = null, defaultUserId = null, players }: WinnerFormModalProps) {
   return (
     <Modal open={open} title={winner ? 'Edit Winner Configuration' : 'Add Winner Configuration'} onClose={onClose}>

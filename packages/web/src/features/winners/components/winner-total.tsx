@@ -8,7 +8,7 @@ export function activeTotalBps(winners: readonly Winner[]): number {
   return totalPercentBps(winners.map((w) => ({ percentBps: parsePercentToBps(w.percent) ?? 0, isActive: w.isActive })));
 }
 
-/** Spec section 5: the total of active percentages, which should be 100%. */
+/** docs/product/validation-and-errors.md: the total of active percentages, which should be 100%. */
 export function WinnerTotal({ winners, scope }: { winners: readonly Winner[]; scope?: string }) {
   const total = activeTotalBps(winners);
   const active = winners.filter((w) => w.isActive).length;

@@ -72,7 +72,7 @@ function byOwnerThenPosition(a: Winner, b: Winner): number {
 }
 
 /**
- * The configurations (spec screens 7 and 19): inactive ones are greyed (section 4). On a phone each
+ * The configurations (docs/product/screens.md): inactive ones are greyed (section 4). On a phone each
  * row is a card; the same cells, rearranged, so nothing scrolls sideways. A user's own list has no
  * User column (`showOwner` false): every row is theirs.
  */

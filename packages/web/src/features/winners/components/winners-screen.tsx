@@ -17,7 +17,7 @@ export type WinnersScreenProps = {
   description: string;
   /** Whose configurations: the admin's filter, or the signed-in user's id. */
   filter: WinnerFilter;
-  /** The load failure text (spec section 8: 'Failed to fetch winners' / 'Failed to fetch winner settings'). */
+  /** The load failure text (docs/product/validation-and-errors.md: 'Failed to fetch winners' / 'Failed to fetch winner settings'). */
   failure: string;
   /** What the total covers, shown beside it (the admin's filter); none for a user's own. */
   scope?: string;
@@ -30,7 +30,7 @@ export type WinnersScreenProps = {
 };
 
 /**
- * Winner settings, admin's (spec screen 7) and a user's own (screen 19): the total percentage box
+ * Winner settings, admin's (docs/product/screens.md#winner-configurations) and a user's own (screen 19): the total percentage box
  * with the section 5 notes, the list with edit and delete, and the add / edit / delete dialogs.
  */
 export function WinnersScreen({

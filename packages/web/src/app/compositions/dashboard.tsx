@@ -1,7 +1,9 @@
-import { Wallet } from 'lucide-react';
+import { Link } from 'react-router';
+import { Ban, Wallet } from 'lucide-react';
 import { LinkList, type LinkItem } from '../../components/ui/link-list.tsx';
 import { Card, queryValue, type Stat } from '../../components/ui/panels.tsx';
-import { money } from '../../lib/format.ts';
+import { count, money } from '../../lib/format.ts';
+import { useVoidedCount } from '../../features/sales-history/api/get-voided-count.ts';
 import { useBalance } from '../../features/transactions/api/get-balance.ts';
 import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
 
@@ -14,6 +16,25 @@ export function useBalanceStat(hint?: string): Stat {
     value: queryValue(balance, 'Failed to fetch balance', (data) => money(data.amount)),
     hint,
     icon: Wallet,
+  };
+}
+
+/**
+ * The Voided Games figure of the admin's, the super agent's and the agent's dashboards: games in
+ * their scope voided after a draw, with the way to the list on their sales-history screen.
+ */
+export function useVoidedGamesStat(historyPath: string): Stat {
+  const voided = useVoidedCount();
+  return {
+    testId: 'stat-voided-games',
+    label: 'Voided Games',
+    value: queryValue(voided, 'Failed to fetch voided games', (total) => count(total)),
+    hint: (
+      <Link to={`${historyPath}?view=voided`} className="font-semibold text-indigo-600 hover:text-indigo-700">
+        View voided games
+      </Link>
+    ),
+    icon: Ban,
   };
 }
 

@@ -1,0 +1,304 @@
+import { describe, expect, it } from 'vitest';
+import page from '../../../docs/lot-draw-1.md?raw';
+import {
+  commitmentFingerprint,
+  commitmentOf,
+  digestText,
+  drawAt,
+  drawSequence,
+  entriesDigest,
+  entryHash,
+  fromHex,
+  sha256Hex,
+  toHex,
+} from './draw.ts';
+import {
+  buildProof,
+  REJECTION_EXAMPLE,
+  renderRejectionExample,
+  renderWorkedExample,
+  WORKED_EXAMPLE,
+} from './draw-example.ts';
+import { verifyProof } from './verify.ts';
+
+/** The text between `<!-- name:begin -->` and `<!-- name:end -->` in docs/lot-draw-1.md. */
+function section(name: string): string {
+  const match = new RegExp(`<!-- ${name}:begin -->\\n([\\s\\S]*?)\\n<!-- ${name}:end -->`).exec(page);
+  if (!match?.[1]) throw new Error(`docs/lot-draw-1.md has no ${name} section`);
+  return match[1];
+}
+
+/**
+ * What Prettier may change in the page without changing a figure: the padding of table cells and
+ * the layout of a JSON block (compared as data).
+ */
+function normalize(markdown: string): string {
+  return markdown
+    .trim()
+    .replace(
+      /```json\n([\s\S]*?)\n```/g,
+      (_, json: string) => `\`\`\`json\n${JSON.stringify(JSON.parse(json))}\n\`\`\``,
+    )
+    .split('\n')
+    .map((line) =>
+      line.startsWith('|')
+        ? line
+            .split('|')
+            .map((cell) => cell.trim())
+            .map((cell) => (/^:?-+:?$/.test(cell) ? '---' : cell))
+            .join('|')
+        : line,
+    )
+    .join('\n');
+}
+
+const hexOf = (bytes: number[]) => toHex(Uint8Array.from(bytes));
+
+type Encoder = { encode(text: string): Uint8Array };
+const encoder = new (globalThis as unknown as { TextEncoder: new () => Encoder }).TextEncoder();
+const utf8 = (text: string) => encoder.encode(text);
+
+/** HMAC-SHA256 (RFC 2104) built from the domain's SHA-256 only, to check drawAt's HMAC against. */
+async function hmacFromSha256(key: Uint8Array, message: string): Promise<string> {
+  const block = new Uint8Array(64);
+  block.set(key.length > 64 ? (fromHex(await sha256Hex(key), 32) as Uint8Array) : key);
+  const pad = (byte: number) => block.map((b) => b ^ byte);
+  const text = utf8(message);
+  const inner = fromHex(await sha256Hex(Uint8Array.from([...pad(0x36), ...text])), 32) as Uint8Array;
+  return sha256Hex(Uint8Array.from([...pad(0x5c), ...inner]));
+}
+
+/** Deterministic seeds: SHA-256 of a label and a counter. */
+const seeds = (label: string, count: number) =>
+  Promise.all(Array.from({ length: count }, (_, i) => sha256Hex(`${label} ${i}`)));
+
+describe('docs/lot-draw-1.md', () => {
+  it('holds exactly the worked example the code computes (every figure)', async () => {
+    expect(normalize(section('worked-example'))).toBe(normalize(await renderWorkedExample(WORKED_EXAMPLE)));
+  });
+
+  it('holds exactly the rejection example the code computes', async () => {
+    expect(normalize(section('rejection-example'))).toBe(normalize(await renderRejectionExample(REJECTION_EXAMPLE)));
+  });
+
+  it("reads back the worked example's key figures from the page", async () => {
+    const text = section('worked-example');
+    const commitment = /commitment {2}= SHA-256\(seed bytes\) = ([0-9a-f]{64})/.exec(text)?.[1];
+    expect(commitment).toBe(await commitmentOf(WORKED_EXAMPLE.serverSeed));
+    const digest = /entriesDigest = SHA-256\(UTF-8 of the digest text\) = ([0-9a-f]{64})/.exec(text)?.[1];
+    const digestLine = /\*\*Digest text\*\*[^\n]*\n\n```text\n(.*)\n```/.exec(text)?.[1] ?? '';
+    expect(digest).toBe(await sha256Hex(digestLine));
+    // Every attempt on the page: its HMAC recomputed, x its first 4 bytes, accepted below limit.
+    const attempts = [
+      ...text.matchAll(/message = (\S+)\n\s+HMAC {4}= ([0-9a-f]{64})\n\s+x {7}= 0x([0-9a-f]{8}) = (\d+)/g),
+    ];
+    expect(attempts).toHaveLength(WORKED_EXAMPLE.prizes.length);
+    const key = fromHex(WORKED_EXAMPLE.serverSeed, 32) as Uint8Array;
+    for (const [, message, hmac, xHex, x] of attempts) {
+      expect(message).toMatch(new RegExp(`^${digest}:\\d+:0$`));
+      expect(await hmacFromSha256(key, message as string)).toBe(hmac);
+      expect(hmac?.slice(0, 8)).toBe(xHex);
+      expect(parseInt(xHex as string, 16)).toBe(Number(x));
+    }
+  });
+
+  it("has a proof that verifies and is the one the domain's functions build", async () => {
+    const json = /```json\n([\s\S]*?)\n```/.exec(section('worked-example'))?.[1] ?? '';
+    const proof = JSON.parse(json);
+    expect(proof).toEqual(await buildProof(WORKED_EXAMPLE));
+    const report = await verifyProof(proof);
+    expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(report.verdict).toBe('verified');
+  });
+
+  it('states the formulas the code implements', () => {
+    expect(page).toContain('entriesDigest + ":" + k + ":" + c');
+    expect(page).toContain('limit     = floor(2^32 / n) × n');
+    expect(page).toContain('number + "\\n" + name + "\\n" + phoneNumber');
+    expect(page).toContain('JSON.stringify([code, startRange, endRange, betCents, prizes, entries])');
+  });
+});
+
+describe('known vectors', () => {
+  it('SHA-256 (FIPS 180-2 examples, and the seed bytes 00…1f)', async () => {
+    expect(await sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(await sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(await sha256Hex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')).toBe(
+      '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
+    );
+    expect(await sha256Hex(Uint8Array.from({ length: 32 }, (_, i) => i))).toBe(
+      '630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd',
+    );
+    // UTF-8, not UTF-16: "é" is the two bytes c3 a9.
+    expect(await sha256Hex('é')).toBe(await sha256Hex(Uint8Array.from([0xc3, 0xa9])));
+  });
+
+  it('HMAC-SHA256 built from SHA-256 matches RFC 4231 test cases 1, 2 and 6', async () => {
+    expect(await hmacFromSha256(new Uint8Array(20).fill(0x0b), 'Hi There')).toBe(
+      'b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7',
+    );
+    expect(await hmacFromSha256(utf8('Jefe'), 'what do ya want for nothing?')).toBe(
+      '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+    );
+    expect(
+      await hmacFromSha256(new Uint8Array(131).fill(0xaa), 'Test Using Larger Than Block-Size Key - Hash Key First'),
+    ).toBe('60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54');
+  });
+
+  it("drawAt's HMAC is HMAC-SHA256 keyed with the seed's 32 bytes (not its hex text)", async () => {
+    const seed = hexOf(Array.from({ length: 32 }, (_, i) => 255 - i));
+    const { steps } = await drawAt(seed, 'd1gest', 3, { startRange: 1, endRange: 10 }, [2, 5]);
+    const step = steps[0];
+    expect(step?.message).toBe('d1gest:3:0');
+    expect(step?.hmac).toBe(await hmacFromSha256(fromHex(seed, 32) as Uint8Array, 'd1gest:3:0'));
+    expect(step?.x).toBe(parseInt(step?.hmac.slice(0, 8) ?? '', 16));
+  });
+
+  it('the commitment hashes the seed bytes; malformed seeds are refused', async () => {
+    const seed = WORKED_EXAMPLE.serverSeed;
+    expect(await commitmentOf(seed)).toBe('630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd');
+    expect(await commitmentOf(seed)).not.toBe(await sha256Hex(seed));
+    for (const bad of [seed.toUpperCase(), seed.slice(2), `${seed}00`, `${seed.slice(2)}zz`, ''])
+      expect(await commitmentOf(bad)).toBeNull();
+    await expect(drawAt(seed.toUpperCase(), 'x', 1, { startRange: 1, endRange: 5 }, [])).rejects.toThrow();
+    expect(commitmentFingerprint('630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd')).toBe(
+      '630d cd29 66c4 3366',
+    );
+  });
+
+  it('entryHash and the digest text are byte-exact', async () => {
+    expect(await entryHash({ number: 7, name: 'Ana', phoneNumber: '555' })).toBe(await sha256Hex('7\nAna\n555'));
+    const text = digestText({
+      code: 'C-1',
+      startRange: 1,
+      endRange: 20,
+      betCents: 1000,
+      prizes: [
+        { position: 2, percentBps: 3000 },
+        { position: 1, percentBps: 5000 },
+      ],
+      entries: [
+        { number: 9, entryHash: 'bb' },
+        { number: 3, entryHash: 'aa' },
+      ],
+    });
+    // Sorted by position and by number, whatever order they come in; no spaces.
+    expect(text).toBe('["C-1",1,20,1000,[[1,5000],[2,3000]],[[3,"aa"],[9,"bb"]]]');
+    expect(
+      await entriesDigest({ code: 'C-1', startRange: 1, endRange: 20, betCents: 1000, prizes: [], entries: [] }),
+    ).toBe(await sha256Hex('["C-1",1,20,1000,[],[]]'));
+  });
+});
+
+describe('draws', () => {
+  it('never repeat and always end: every range size 2…100, whole range drawn, over many seeds', async () => {
+    const list = await seeds('permutation', 5);
+    for (const seed of list) {
+      for (let size = 2; size <= 100; size++) {
+        const range = { startRange: 101 - size, endRange: 100 };
+        const sequence = await drawSequence(seed, `digest-${size}`, range, size);
+        expect(new Set(sequence).size).toBe(size);
+        expect(Math.min(...sequence)).toBe(range.startRange);
+        expect(Math.max(...sequence)).toBe(range.endRange);
+      }
+    }
+  });
+
+  it('the first draws of a game never repeat, for 40 more seeds per range size', async () => {
+    const list = await seeds('first-draws', 40);
+    for (let size = 2; size <= 100; size++) {
+      for (const seed of list) {
+        const sequence = await drawSequence(seed, 'digest', { startRange: 1, endRange: size }, Math.min(size, 3));
+        expect(new Set(sequence).size).toBe(sequence.length);
+        expect(sequence.every((n) => n >= 1 && n <= size)).toBe(true);
+      }
+    }
+  });
+
+  it('refuses to draw from an exhausted range', async () => {
+    await expect(drawAt(WORKED_EXAMPLE.serverSeed, 'd', 3, { startRange: 1, endRange: 2 }, [1, 2])).rejects.toThrow();
+  });
+
+  it('reaches every remaining number and never a drawn one', async () => {
+    const list = await seeds('reach', 300);
+    const seen = new Set<number>();
+    for (const seed of list)
+      seen.add((await drawAt(seed, 'digest', 3, { startRange: 1, endRange: 10 }, [3, 7])).number);
+    expect([...seen].sort((a, b) => a - b)).toEqual([1, 2, 4, 5, 6, 8, 9, 10]);
+
+    const wide = new Set<number>();
+    for (const seed of await seeds('reach-100', 2000))
+      wide.add((await drawAt(seed, 'digest', 1, { startRange: 1, endRange: 100 }, [])).number);
+    expect(wide.size).toBe(100);
+  });
+
+  it('is a pure function of seed, digest, k and what was drawn', async () => {
+    const seed = WORKED_EXAMPLE.serverSeed;
+    const range = { startRange: 1, endRange: 20 };
+    const a = await drawAt(seed, 'digest', 2, range, [5]);
+    expect(await drawAt(seed, 'digest', 2, range, [5])).toEqual(a);
+    // Another k, digest or seed is another message or key, so another HMAC.
+    expect((await drawAt(seed, 'digest', 3, range, [5])).steps[0]?.hmac).not.toBe(a.steps[0]?.hmac);
+    expect((await drawAt(seed, 'digest2', 2, range, [5])).steps[0]?.hmac).not.toBe(a.steps[0]?.hmac);
+    expect((await drawAt(await sha256Hex('other'), 'digest', 2, range, [5])).steps[0]?.hmac).not.toBe(a.steps[0]?.hmac);
+  });
+
+  it('the limit is the largest multiple of n not above 2^32 (no rejection at all for a power of two)', async () => {
+    for (let n = 1; n <= 100; n++) {
+      const limit = Math.floor(2 ** 32 / n) * n;
+      expect(limit % n).toBe(0);
+      expect(2 ** 32 - limit).toBeLessThan(n);
+      expect(2 ** 32 - limit).toBe(2 ** 32 % n);
+    }
+    const { steps } = await drawAt(WORKED_EXAMPLE.serverSeed, 'd', 1, { startRange: 1, endRange: 64 }, []);
+    expect(steps[0]?.limit).toBe(2 ** 32);
+  });
+
+  it('rejects an attempt at or above the limit and tries the next counter (the rejection example)', async () => {
+    const game = REJECTION_EXAMPLE;
+    const proof = await buildProof(game);
+    const outcome = await drawAt(game.serverSeed, proof.entriesDigest, 1, game, []);
+    const [first, second] = outcome.steps;
+    expect(outcome.steps).toHaveLength(2);
+    expect(first?.n).toBe(100);
+    expect(first?.limit).toBe(4_294_967_200);
+    expect(first?.x).toBeGreaterThanOrEqual(first?.limit ?? 0);
+    expect(first?.message).toBe(`${proof.entriesDigest}:1:0`);
+    expect(second?.message).toBe(`${proof.entriesDigest}:1:1`);
+    expect(second?.x).toBeLessThan(second?.limit ?? 0);
+    // remaining is 1…100, so the number is x mod 100 + 1; the rejected x would have given 16.
+    expect(outcome.number).toBe(((second?.x ?? 0) % 100) + 1);
+    expect(outcome.number).not.toBe(((first?.x ?? 0) % 100) + 1);
+    expect((await verifyProof(proof)).verdict).toBe('verified');
+  });
+
+  it('is uniform: chi-square of 6,000 first draws on 1–20 below the p = 0.001 bound', async () => {
+    // 20 outcomes, so 19 degrees of freedom; P(chi² > 43.82) = 0.001 for a fair draw. The seeds
+    // are fixed, so the statistic is the same on every run (the test cannot flake).
+    const bins = new Array<number>(20).fill(0);
+    const list = await seeds('chi-square', 6000);
+    for (const seed of list) {
+      const { number } = await drawAt(seed, 'chi-square digest', 1, { startRange: 1, endRange: 20 }, []);
+      bins[number - 1] = (bins[number - 1] ?? 0) + 1;
+    }
+    const expected = list.length / 20;
+    const chiSquare = bins.reduce((sum, observed) => sum + (observed - expected) ** 2 / expected, 0);
+    expect(chiSquare).toBeLessThan(43.82);
+    // …and not suspiciously perfect either (P(chi² < 6.84) = 0.001 for 19 degrees of freedom).
+    expect(chiSquare).toBeGreaterThan(6.84);
+  });
+
+  it('is uniform over the remaining numbers later in a game too (draw 3 of 1–20 after 2 and 17)', async () => {
+    // 18 remaining numbers: 17 degrees of freedom, p = 0.001 bound 40.79.
+    const remaining = Array.from({ length: 20 }, (_, i) => i + 1).filter((n) => n !== 2 && n !== 17);
+    const counts = new Map<number, number>(remaining.map((n) => [n, 0]));
+    const list = await seeds('chi-square-3', 3600);
+    for (const seed of list) {
+      const { number } = await drawAt(seed, 'digest', 3, { startRange: 1, endRange: 20 }, [2, 17]);
+      counts.set(number, (counts.get(number) ?? Number.NaN) + 1);
+    }
+    const expected = list.length / 18;
+    const chiSquare = [...counts.values()].reduce((sum, observed) => sum + (observed - expected) ** 2 / expected, 0);
+    expect(chiSquare).toBeLessThan(40.79);
+  });
+});

@@ -1,0 +1,8 @@
+import { useParams } from 'react-router';
+import { VerifyPage } from '../../features/number-game/components/verify-page.tsx';
+
+/** /verify/{code}: a game's public proof, for anyone with the code (no sign-in, outside the shell). */
+export function VerifyRoute() {
+  const { code = '' } = useParams();
+  return <VerifyPage code={code} />;
+}
