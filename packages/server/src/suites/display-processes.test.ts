@@ -25,7 +25,13 @@ describe.skipIf(TEST_DB !== 'postgres')('displays across processes (PostgreSQL o
     for (const client of clients) client.close();
     for (const server of servers) {
       server.child.kill('SIGTERM');
-      await exitOf(server.child);
+      // A clean stop ends the open streams; should it hang, the run must not.
+      const stopped = await Promise.race([
+        exitOf(server.child).then(() => true),
+        new Promise((resolve) => setTimeout(() => resolve(false), 10_000)),
+      ]);
+      if (!stopped) server.child.kill('SIGKILL');
+      expect(stopped, 'the server stopped on SIGTERM within 10 s').toBe(true);
     }
     await drop();
   });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { AppError } from '@lot/domain/errors';
 import type { GameProof } from '@lot/domain/schemas/games';
 import type { Db } from '../../db/client.ts';
@@ -38,6 +39,7 @@ const versionOf = (view: string) => createHash('sha256').update(view).digest('ba
 
 export class DisplayStreams {
   private readonly channels = new Map<string, Channel>();
+  private readonly sockets = new Set<Socket>();
   private total = 0;
   private closing = false;
   private readonly heartbeat: NodeJS.Timeout;
@@ -49,6 +51,11 @@ export class DisplayStreams {
   ) {
     this.heartbeat = setInterval(() => this.beat(), DISPLAY_LIMITS.heartbeatMs);
     this.heartbeat.unref();
+  }
+
+  /** True once the server is stopping: refusals then close their connection too. */
+  get stopping(): boolean {
+    return this.closing;
   }
 
   /**
@@ -78,6 +85,11 @@ export class DisplayStreams {
     raw.flushHeaders();
     raw.write(`retry: ${DISPLAY_LIMITS.retryMs}\n\n`);
     const stream: Stream = { raw, lastId: null };
+    const socket = raw.socket;
+    if (socket) {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    }
     this.send(stream, JSON.stringify(first));
     let channel = this.channels.get(code);
     if (!channel) {
@@ -105,14 +117,15 @@ export class DisplayStreams {
     clearInterval(this.heartbeat);
     for (const channel of this.channels.values()) {
       channel.unsubscribe();
-      for (const stream of channel.streams) {
-        // Ended, and its socket closed even if the other side stopped reading.
-        stream.raw.end(() => stream.raw.socket?.destroy());
-        setTimeout(() => stream.raw.socket?.destroy(), 100).unref();
-      }
+      for (const stream of channel.streams) stream.raw.end();
     }
     this.channels.clear();
     this.total = 0;
+    // A socket that carried a stream is closed too, even when its client no longer answers (a
+    // half-closed socket would hold the server's close until a timeout).
+    setTimeout(() => {
+      for (const socket of this.sockets) socket.destroy();
+    }, 50).unref();
   }
 
   /** Re-reads a game after a change and writes its view to every stream that has not seen it. */

@@ -194,6 +194,7 @@ export const displayRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      if (app.displays.stopping) reply.header('connection', 'close');
       const first = await app.displays.admit(request.params.code);
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(reply.getHeaders())) {
