@@ -45,6 +45,7 @@ export const MESSAGES = {
   totalUnder: 'Note: Total is less than 100%',
   participantNameRequired: 'Name is required',
   participantPhoneRequired: 'Phone Number is required',
+  participantPhoneInvalid: 'Phone Number must have 7 to 15 digits (digits, spaces, + and - only)',
   rangeStartInvalid: 'Start must be a whole number from 1 to 99',
   rangeEndInvalid: 'End must be greater than the start and at most 100',
   betInvalid: 'Bet amount must be at least 1',

@@ -21,13 +21,17 @@ import { balanceRoutes } from './modules/balance/balance.routes.ts';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
 import { winnersRoutes } from './modules/winners/winners.routes.ts';
 import { salesHistoryRoutes } from './modules/sales-history/sales-history.routes.ts';
-import { gamesRoutes, verifyRoutes } from './modules/games/games.routes.ts';
+import { displayRoutes, gamesRoutes, verifyRoutes } from './modules/games/games.routes.ts';
+import { DisplayStreams } from './modules/games/display.ts';
+import { bindGameEvents, GameEvents, unbindGameEvents } from './modules/games/game-events.ts';
+import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { LOGO_MAX_BYTES } from '@lot/domain/schemas/users';
 
 declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
   interface FastifyInstance {
     db: Db;
+    displays: DisplayStreams;
   }
 }
 
@@ -74,6 +78,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('db', options.database.db);
+  // Changes of games reach every process's customer displays (decision 014). Streams end before
+  // the server waits for requests in flight, so close never hangs on an open display.
+  const gameEvents = new GameEvents(options.database, app.log);
+  await gameEvents.start();
+  bindGameEvents(options.database.db, gameEvents);
+  const displays = new DisplayStreams(options.database.db, gameEvents, app.log);
+  app.decorate('displays', displays);
+  app.addHook('preClose', (done) => {
+    displays.closeAll();
+    done();
+  });
+  app.addHook('onClose', async () => {
+    unbindGameEvents(options.database.db, gameEvents);
+    await gameEvents.close();
+  });
   // Server time of every response, for benchmarks and browser dev tools alike.
   app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('Server-Timing', `app;dur=${reply.elapsedTime.toFixed(2)}`);
@@ -98,6 +117,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(salesHistoryRoutes);
   await app.register(gamesRoutes);
   await app.register(verifyRoutes);
+  await app.register(displayRoutes);
+  await app.register(reportsRoutes);
 
   if (options.serveWeb !== false) await app.register(webPlugin, { root: options.webRoot });
   return app;

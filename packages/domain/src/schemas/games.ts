@@ -169,3 +169,49 @@ export const gameProofSchema = z.object({
   serverSeed: z.string().nullable(),
 });
 export type GameProof = z.infer<typeof gameProofSchema>;
+
+/** The slips of a game (docs/product/game.md#slips): an entry slip per participant, one result slip. */
+export const SLIP_KINDS = ['entry', 'result'] as const;
+export type SlipKind = (typeof SLIP_KINDS)[number];
+
+/** POST /api/games/{id}/slips/prints: an entry slip names its participant's number; a result slip none. */
+export const slipPrintInputSchema = z
+  .strictObject({
+    kind: z.enum(SLIP_KINDS, { error: "Kind must be 'entry' or 'result'" }),
+    number: z
+      .number({ error: 'Number must be a whole number' })
+      .int('Number must be a whole number')
+      .min(1, 'Number must be a whole number')
+      .max(100, 'Number must be a whole number')
+      .optional(),
+  })
+  .refine((slip) => (slip.kind === 'entry') === (slip.number !== undefined), {
+    message: 'An entry slip needs the number of its participant; a result slip has none',
+    path: ['number'],
+  });
+export type SlipPrintInput = z.infer<typeof slipPrintInputSchema>;
+
+/** How many times a slip was printed, counted on the server: a print after the first is a COPY. */
+export const slipPrintSchema = z.object({
+  kind: z.enum(SLIP_KINDS),
+  /** The participant's number of an entry slip; null for the result slip. */
+  number: z.number().nullable(),
+  printCount: z.number(),
+  copy: z.boolean(),
+  lastPrintedAt: z.string(),
+});
+export type SlipPrint = z.infer<typeof slipPrintSchema>;
+
+/** GET /api/games/participants: this shop's past participants, most recent first. */
+export const participantsQuerySchema = z.strictObject({
+  search: z.string().trim().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(50).default(10),
+});
+export type ParticipantsQuery = z.infer<typeof participantsQuerySchema>;
+
+export const rememberedParticipantSchema = z.object({
+  name: z.string(),
+  phoneNumber: z.string(),
+  lastUsedAt: z.string(),
+});
+export type RememberedParticipant = z.infer<typeof rememberedParticipantSchema>;

@@ -63,6 +63,16 @@ export const gameSetupSchema = z
   .refine((game) => game.startRange < game.endRange, { message: MESSAGES.rangeEndInvalid, path: ['endRange'] });
 export type GameSetup = z.infer<typeof gameSetupSchema>;
 
+/**
+ * A phone number of plausible form (docs/product/validation-and-errors.md#game-inputs): only digits,
+ * spaces, `+` and `-`, with 7 to 15 digits.
+ */
+export function isPlausiblePhone(phone: string): boolean {
+  if (!/^[\d +-]+$/.test(phone)) return false;
+  const digits = phone.replace(/\D/g, '').length;
+  return digits >= 7 && digits <= 15;
+}
+
 export const participantSchema = z.strictObject({
   number: numberSchema,
   name: z.string({ error: MESSAGES.participantNameRequired }).trim().min(1, MESSAGES.participantNameRequired).max(100),
@@ -70,7 +80,8 @@ export const participantSchema = z.strictObject({
     .string({ error: MESSAGES.participantPhoneRequired })
     .trim()
     .min(1, MESSAGES.participantPhoneRequired)
-    .max(30),
+    .max(30, MESSAGES.participantPhoneInvalid)
+    .refine((phone) => phone === '' || isPlausiblePhone(phone), MESSAGES.participantPhoneInvalid),
 });
 export type ParticipantInput = z.infer<typeof participantSchema>;
 

@@ -21,6 +21,8 @@ export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
   close: () => Promise<void>;
+  /** PostgreSQL: a new connection outside the pool, for a long-lived LISTEN (decision 014). */
+  newClient?: () => pg.Client;
 };
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -50,6 +52,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       db: drizzlePg({ client: pool, schema, logger: options.logger }) as unknown as Db,
       kind: 'postgres',
       close: () => pool.end(),
+      newClient: () => new pg.Client({ connectionString: options.url, keepAlive: true }),
     };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });

@@ -353,3 +353,32 @@ export const gameRounds = pgTable(
     index('game_rounds_status_idx').on(t.status, t.createdAt),
   ],
 );
+
+/**
+ * How many times each slip of a game was printed (decision 014): one row per game, kind and
+ * participant number (0 for the result slip), counted up in one statement so that concurrent
+ * prints are each counted once. A slip printed a second time is a COPY.
+ */
+export const slipPrints = pgTable(
+  'slip_prints',
+  {
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => gameRounds.id),
+    kind: text('kind', { enum: ['entry', 'result'] }).notNull(),
+    /** The participant's number of an entry slip; 0 for the result slip. */
+    number: integer('number').notNull(),
+    printCount: integer('print_count').notNull(),
+    firstPrintedAt: timestamp('first_printed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lastPrintedAt: timestamp('last_printed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'slip_prints_pk', columns: [t.gameId, t.kind, t.number] }),
+    check('slip_prints_kind_ck', sql`${t.kind} IN ('entry', 'result')`),
+    check(
+      'slip_prints_number_ck',
+      sql`CASE ${t.kind} WHEN 'result' THEN ${t.number} = 0 ELSE ${t.number} BETWEEN 1 AND 100 END`,
+    ),
+    check('slip_prints_count_ck', sql`${t.printCount} >= 1`),
+  ],
+);

@@ -182,6 +182,15 @@ const REQUESTS: Record<CallName, (target: Person) => InjectOptions> = {
   }),
   'void game of': (p) => ({ method: 'POST', url: `/api/games/${roundOf(p)}/void`, payload: { reason: 'Matrix' } }),
   'verify game of': (p) => ({ method: 'GET', url: `/api/verify/${settledOf(p).code}` }),
+  'print slip of': (p) => ({
+    method: 'POST',
+    url: `/api/games/${settledOf(p).id}/slips/prints`,
+    payload: { kind: 'result' },
+  }),
+  'read slips of': (p) => ({ method: 'GET', url: `/api/games/${settledOf(p).id}/slips` }),
+  'day close of': (p) => ({ method: 'GET', url: `/api/reports/day-close?date=2026-01-01&userId=${p.id}` }),
+  'remembered participants': () => ({ method: 'GET', url: '/api/games/participants' }),
+  'display unknown code': () => ({ method: 'GET', url: '/api/display/AAAAAAAAAAAAAAAAAAAAAA/events' }),
   'open game': () => ({
     method: 'POST',
     url: '/api/games',

@@ -55,6 +55,11 @@ export type CallName =
   | 'replay draw in game of'
   | 'void game of'
   | 'verify game of'
+  | 'print slip of'
+  | 'read slips of'
+  | 'day close of'
+  | 'remembered participants'
+  | 'display unknown code'
   | 'decrease without description'
   | 'open game'
   | 'current game'
@@ -279,7 +284,46 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
     user: { self: 200, sibling: 200, other: 200 },
   },
 
+  // Slips (decision 014): POST /api/games/{id}/slips/prints of the target's settled game (the
+  // result slip) is the player's own game only, like a draw; GET …/slips reads the counts as the
+  // game is read.
+  'print slip of': {
+    admin: { other: 403 },
+    superagent: { grandchild: 403, other: 403 },
+    agent: { child: 403, other: 403 },
+    user: { self: 200, sibling: 404, other: 404 },
+  },
+  'read slips of': {
+    admin: { other: 200 },
+    superagent: { grandchild: 200, other: 404 },
+    agent: { child: 200, other: 404 },
+    user: { self: 200, sibling: 404, other: 404 },
+  },
+
+  // GET /api/reports/day-close?userId= (docs/product/money.md#day-close): a user in scope for the
+  // upline and the admin (outside it 404); a user only their own (another user's is a role rule: 403).
+  'day close of': {
+    admin: { other: 200 },
+    superagent: { grandchild: 200, other: 404 },
+    agent: { child: 200, other: 404 },
+    user: { self: 200, sibling: 403, other: 403 },
+  },
+
   // Calls that name nobody.
+  // GET /api/games/participants: the shop's own past participants.
+  'remembered participants': {
+    admin: { none: 403 },
+    superagent: { none: 403 },
+    agent: { none: 403 },
+    user: { none: 200 },
+  },
+  // GET /api/display/{code}/events of a code no game has: 404 for everyone (public).
+  'display unknown code': {
+    admin: { none: 404 },
+    superagent: { none: 404 },
+    agent: { none: 404 },
+    user: { none: 404 },
+  },
   // POST /api/games: users open their own game (201); the other roles never play.
   'open game': { admin: { none: 403 }, superagent: { none: 403 }, agent: { none: 403 }, user: { none: 201 } },
   // GET /api/games/current: the user's game in progress.
@@ -303,6 +347,7 @@ export const UNAUTHENTICATED_STATUS = 401;
 export const PUBLIC_CALLS: Partial<Record<CallName, Outcome>> = {
   'verify game of': 200,
   'verify unknown code': 404,
+  'display unknown code': 404,
 };
 /** Calls that change nothing even when they succeed: the matrix checks every table after them too. */
 export const PURE_CALLS: readonly CallName[] = ['record game for', 'replay draw in game of'];

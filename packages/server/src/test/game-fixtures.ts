@@ -35,9 +35,13 @@ export async function configureWinners(t: TestApp, userId: number | null, settin
 
 export type Participant = { number: number; name: string; phoneNumber: string };
 
-/** Participants with a name and phone derived from their number. */
+/** Participants with a name and phone derived from their number (7 digits: 7 → '555-0007'). */
 export function participants(numbers: number[]): Participant[] {
-  return numbers.map((number) => ({ number, name: `Player ${number}`, phoneNumber: `555-${number}` }));
+  return numbers.map((number) => ({
+    number,
+    name: `Player ${number}`,
+    phoneNumber: `555-${String(number).padStart(4, '0')}`,
+  }));
 }
 
 export type GameSpec = {

@@ -17,6 +17,7 @@ const TABLES = [
   'game_winners',
   'game_rounds',
   'sales_daily',
+  'slip_prints',
 ] as const;
 
 export type World = Record<(typeof TABLES)[number], string>;

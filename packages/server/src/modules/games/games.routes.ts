@@ -10,6 +10,10 @@ import {
   gamesQuerySchema,
   gameSummarySchema,
   openGameInputSchema,
+  participantsQuerySchema,
+  rememberedParticipantSchema,
+  slipPrintInputSchema,
+  slipPrintSchema,
   voidGameInputSchema,
 } from '@lot/domain/schemas/games';
 import { errorResponses } from '../../plugins/errors.ts';
@@ -23,6 +27,8 @@ import {
   replaceEntries,
   voidGame,
 } from './games.service.ts';
+import { rememberedParticipants } from './participants.service.ts';
+import { listSlips, printSlip } from './slips.service.ts';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 422);
 const gameResponse = { 200: gameSchema, ...errors };
@@ -45,6 +51,20 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/games/current',
     { preValidation: player, schema: { tags: ['games'], response: gameResponse } },
     (request) => currentGame(app.db, request.caller),
+  );
+
+  app.get(
+    '/api/games/participants',
+    {
+      preValidation: player,
+      schema: {
+        tags: ['games'],
+        description: "This shop's past participants (name and phone), once each, most recently used first.",
+        querystring: participantsQuerySchema,
+        response: { 200: z.array(rememberedParticipantSchema), ...errors },
+      },
+    },
+    (request) => rememberedParticipants(app.db, request.caller, request.query),
   );
 
   app.get(
@@ -100,6 +120,35 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
+    '/api/games/:id/slips/prints',
+    {
+      preValidation: player,
+      schema: {
+        tags: ['games'],
+        description:
+          'Counts one print of a slip of the own game: an entry slip (its number) or the result slip. From the second print on the slip is a COPY.',
+        params: idParamsSchema,
+        body: slipPrintInputSchema,
+        response: { 200: slipPrintSchema, ...errors },
+      },
+    },
+    (request) => printSlip(app.db, request.caller, request.params.id, request.body),
+  );
+
+  app.get(
+    '/api/games/:id/slips',
+    {
+      schema: {
+        tags: ['games'],
+        description: "How many times each of a game's slips was printed.",
+        params: idParamsSchema,
+        response: { 200: z.array(slipPrintSchema), ...errors },
+      },
+    },
+    (request) => listSlips(app.db, request.caller, request.params.id),
+  );
+
+  app.post(
     '/api/games/:id/void',
     {
       preValidation: player,
@@ -125,5 +174,34 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request) => gameProof(app.db, request.params.code),
+  );
+};
+
+/**
+ * GET /api/display/{code}/events: the customer display's live stream (server-sent events), no
+ * sign-in (the code is unguessable; names and phones masked). Decision 014.
+ */
+export const displayRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/display/:code/events',
+    {
+      schema: {
+        tags: ['games'],
+        description:
+          'text/event-stream: an event `game` with the public view (as GET /api/verify/{code}) now and on every change of the game; comment lines keep it open.',
+        params: codeParamsSchema,
+        response: errorResponses(400, 404, 429),
+      },
+    },
+    async (request, reply) => {
+      if (app.displays.stopping) reply.header('connection', 'close');
+      const first = await app.displays.admit(request.params.code);
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+      }
+      reply.hijack();
+      app.displays.open(request.params.code, reply.raw, headers, first);
+    },
   );
 };

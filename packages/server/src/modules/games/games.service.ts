@@ -32,6 +32,7 @@ import { balances, gameRounds, gameWinners, games, transactions, users } from '.
 import type { Caller } from '../../plugins/auth.ts';
 import { findLiveUserById, readableByRecord } from '../users/users.repository.ts';
 import { effectiveWinners } from '../winners/winners.service.ts';
+import { gameChanged } from './game-events.ts';
 
 /**
  * The server-run BOCH BOCH game (decision 013). Every step that changes a game locks its row
@@ -216,8 +217,8 @@ function ended(round: Round): AppError {
 }
 
 /** Replaces the participants while nothing is drawn. */
-export function replaceEntries(db: Db, caller: Caller, id: number, input: GameEntriesInput): Promise<Game> {
-  return db.transaction(async (tx) => {
+export async function replaceEntries(db: Db, caller: Caller, id: number, input: GameEntriesInput): Promise<Game> {
+  const game = await db.transaction(async (tx) => {
     const round = await lockOwnRound(tx, caller, id);
     if (round.status === 'drawing') {
       throw new AppError('CONFLICT', 'The draw has started: the participants can no longer change');
@@ -233,6 +234,8 @@ export function replaceEntries(db: Db, caller: Caller, id: number, input: GameEn
     await tx.update(gameRounds).set({ entries: input.entries }).where(eq(gameRounds.id, id));
     return readGame(tx, eq(gameRounds.id, id));
   });
+  gameChanged(db, game.code);
+  return game;
 }
 
 async function digestOf(round: Round): Promise<string> {
@@ -262,13 +265,13 @@ function drawResult(game: Game, position: number): DrawResult {
  * ledger row completed — so a game whose winners were announced is always recorded. A position
  * already drawn answers its draw again (a retried or doubled request never draws twice).
  */
-export function drawNext(
+export async function drawNext(
   db: Db,
   caller: Caller,
   id: number,
   position: number,
 ): Promise<{ result: DrawResult; replayed: boolean }> {
-  return db.transaction(async (tx) => {
+  const outcome = await db.transaction(async (tx) => {
     const round = await lockOwnRound(tx, caller, id);
     const draws = drawsOf(round);
     if (position <= draws.length) {
@@ -329,6 +332,8 @@ export function drawNext(
       .where(eq(gameRounds.id, id));
     return { result: drawResult(await readGame(tx, eq(gameRounds.id, id)), position), replayed: false };
   });
+  if (!outcome.replayed) gameChanged(db, outcome.result.game.code);
+  return outcome;
 }
 
 /** The last draw's settlement: the sales-history record and its winners; the held row is completed. */
@@ -374,8 +379,8 @@ async function settle(tx: Tx, round: Round, drawn: number[], transactionId: numb
  * ends as `voided`) and the game — entries, draws so far, who voided it, when and why — stays on
  * record for the upline to see.
  */
-export function voidGame(db: Db, caller: Caller, id: number, reason: string): Promise<Game> {
-  return db.transaction(async (tx) => {
+export async function voidGame(db: Db, caller: Caller, id: number, reason: string): Promise<Game> {
+  const game = await db.transaction(async (tx) => {
     const round = await lockOwnRound(tx, caller, id);
     if (round.status !== 'open' && round.status !== 'drawing') throw ended(round);
     if (round.status === 'drawing') {
@@ -400,6 +405,8 @@ export function voidGame(db: Db, caller: Caller, id: number, reason: string): Pr
       .where(eq(gameRounds.id, id));
     return readGame(tx, eq(gameRounds.id, id));
   });
+  gameChanged(db, game.code);
+  return game;
 }
 
 /** Games in the caller's scope by status (the voided list of the history screens), newest first. */

@@ -204,13 +204,15 @@ describe('a whole game', () => {
 
   it('entries out of the range, repeated, or without a name or phone are 400 and change nothing', async () => {
     for (const bad of [
-      [{ number: 21, name: 'X', phoneNumber: '1' }],
-      [{ number: 0, name: 'X', phoneNumber: '1' }],
+      [{ number: 21, name: 'X', phoneNumber: '5550001' }],
+      [{ number: 0, name: 'X', phoneNumber: '5550001' }],
       [
-        { number: 4, name: 'X', phoneNumber: '1' },
-        { number: 4, name: 'Y', phoneNumber: '2' },
+        { number: 4, name: 'X', phoneNumber: '5550001' },
+        { number: 4, name: 'Y', phoneNumber: '5550002' },
       ],
-      [{ number: 4, name: ' ', phoneNumber: '1' }],
+      [{ number: 4, name: ' ', phoneNumber: '5550001' }],
+      [{ number: 4, name: 'X', phoneNumber: '555-01' }],
+      [{ number: 4, name: 'X', phoneNumber: '555 0101 ext 2' }],
       [{ number: 4, name: 'X', phoneNumber: '' }],
       [{ number: 4, name: 'X' }],
     ]) {

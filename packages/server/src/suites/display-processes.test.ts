@@ -1,0 +1,140 @@
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Game, GameProof } from '@lot/domain/schemas/games';
+import { participants } from '../test/game-fixtures.ts';
+import { exitOf, startServer, type Started } from '../test/server-process.ts';
+import { SseClient, type SseEvent } from '../test/sse.ts';
+import { freshPostgres, TEST_DB } from '../test/test-app.ts';
+
+/**
+ * LOT scales out by running more API processes on one PostgreSQL (decision 014): a change made on
+ * process A reaches a customer display following the game on process B within one second, through
+ * LISTEN/NOTIFY; and when B's LISTEN connection is cut, B reconnects by itself and its displays get
+ * the current state. PostgreSQL only: PGlite is one process's database.
+ */
+
+const ADMIN_PASSWORD = 'display-admin-password';
+const USER_PASSWORD = 'display-user-password';
+
+describe.skipIf(TEST_DB !== 'postgres')('displays across processes (PostgreSQL only: skipped on PGlite)', () => {
+  const servers: Started[] = [];
+  const clients: SseClient[] = [];
+  let drop = async () => {};
+  let databaseUrl = '';
+  afterAll(async () => {
+    for (const client of clients) client.close();
+    for (const server of servers) {
+      server.child.kill('SIGTERM');
+      // A clean stop ends the open streams; should it hang, the run must not.
+      const stopped = await Promise.race([
+        exitOf(server.child).then(() => true),
+        new Promise((resolve) => setTimeout(() => resolve(false), 10_000)),
+      ]);
+      if (!stopped) server.child.kill('SIGKILL');
+      expect(stopped, 'the server stopped on SIGTERM within 10 s').toBe(true);
+    }
+    await drop();
+  });
+
+  async function call(base: string, method: string, path: string, token: string | null, body?: unknown) {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+        ...(token && { authorization: `Bearer ${token}` }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await response.json()) as Record<string, unknown>;
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+    return json;
+  }
+
+  const view = (event: SseEvent) => JSON.parse(event.data) as GameProof;
+
+  it('a change on process A reaches a display on process B within one second, also after B lost its LISTEN connection', async () => {
+    const database = await freshPostgres();
+    drop = database.drop;
+    databaseUrl = database.url;
+    const env = {
+      DATABASE_URL: database.url,
+      JWT_SECRET: 'a-display-test-secret-that-is-long-enough',
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'error',
+    };
+    servers.push(await startServer(env));
+    servers.push(await startServer(env));
+    const [a, b] = servers.map((s) => s.url) as [string, string];
+
+    const signin = async (username: string, password: string) =>
+      (await call(a, 'POST', '/api/auth/signin', null, { username, password })).accessToken as string;
+    const admin = await signin('admin', ADMIN_PASSWORD);
+    const user = await call(a, 'POST', '/api/users', admin, {
+      username: 'shop_one',
+      password: USER_PASSWORD,
+      fullName: 'Shop One',
+      role: 'user',
+    });
+    await call(a, 'POST', '/api/winners', admin, {
+      name: 'First',
+      percent: '50',
+      position: 1,
+      isActive: true,
+      userId: null,
+    });
+    await call(a, 'POST', '/api/winners', admin, {
+      name: 'Second',
+      percent: '30',
+      position: 2,
+      isActive: true,
+      userId: null,
+    });
+    await call(a, 'POST', '/api/balance/topup', admin, { userId: user.id, amount: '100.00' });
+    const shop = await signin('shop_one', USER_PASSWORD);
+    const game = (await call(a, 'POST', '/api/games', shop, {
+      startRange: 1,
+      endRange: 10,
+      betAmount: '1.00',
+    })) as Game;
+    await call(a, 'PUT', `/api/games/${game.id}/entries`, shop, { entries: participants([1, 2, 3]) });
+
+    const display = new SseClient(`${b}/api/display/${game.code}/events`);
+    clients.push(display);
+    expect(view(await display.waitFor((e) => e.event === 'game')).entries).toHaveLength(3);
+
+    let from = display.events.length;
+    let started = Date.now();
+    await call(a, 'POST', `/api/games/${game.id}/draws`, shop, { position: 1 });
+    let event = await display.waitFor((e) => view(e).draws.length === 1, 1_000, from);
+    expect(event.at - started).toBeLessThan(1_000);
+
+    // Cut every LISTEN connection: each process reconnects by itself and its displays re-read.
+    const admin_ = new pg.Client({ connectionString: databaseUrl });
+    await admin_.connect();
+    const cut = await admin_.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN lot_games'`,
+    );
+    await admin_.end();
+    expect(cut.rowCount).toBe(2);
+    from = display.events.length;
+    await call(a, 'POST', `/api/games/${game.id}/draws`, shop, { position: 2 });
+    event = await display.waitFor((e) => view(e).status === 'settled', 5_000, from);
+    expect(view(event).draws).toHaveLength(2);
+
+    // Once reconnected, changes flow again within a second (a second game, the other way round).
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const next = (await call(b, 'POST', '/api/games', shop, {
+      startRange: 1,
+      endRange: 10,
+      betAmount: '1.00',
+    })) as Game;
+    const onA = new SseClient(`${a}/api/display/${next.code}/events`);
+    clients.push(onA);
+    await onA.waitFor((e) => e.event === 'game');
+    from = onA.events.length;
+    started = Date.now();
+    await call(b, 'PUT', `/api/games/${next.id}/entries`, shop, { entries: participants([4, 5]) });
+    event = await onA.waitFor((e) => view(e).entries.length === 2, 1_000, from);
+    expect(event.at - started).toBeLessThan(1_000);
+  }, 120_000);
+});
