@@ -208,9 +208,9 @@ export function sampleGame(bet: number): GameSetup {
     endRange: 3,
     bet,
     entries: [
-      { number: 1, name: 'A', phoneNumber: '1001' },
-      { number: 2, name: 'B', phoneNumber: '1002' },
-      { number: 3, name: 'C', phoneNumber: '1003' },
+      { number: 1, name: 'A', phoneNumber: '555-1001' },
+      { number: 2, name: 'B', phoneNumber: '555-1002' },
+      { number: 3, name: 'C', phoneNumber: '555-1003' },
     ],
   };
 }

@@ -392,7 +392,7 @@ describe('game winners detail', () => {
     const shop = await player({ fullName: `Ned Nobody ${tag}`, games: 0, bet: 10 });
     // 3, 7 and 9 of 1–20 at $10, one prize position: the server's draw misses all three 17 times in
     // 20, so a few games are enough to get one whose whole $30.00 pool is commission.
-    const entries = [3, 7, 9].map((number) => ({ number, name: `N${number}`, phoneNumber: `20${number}` }));
+    const entries = [3, 7, 9].map((number) => ({ number, name: `N${number}`, phoneNumber: `555-020${number}` }));
     let saleId: number | null = null;
     for (let attempt = 0; attempt < 12 && saleId === null; attempt++) {
       const game = await playGame(login(shop), { startRange: 1, endRange: 20, bet: 10, entries });
