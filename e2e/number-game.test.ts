@@ -572,6 +572,41 @@ describe('BOCH BOCH', () => {
     await page.context().close();
   });
 
+  it('offers the names and phones this shop used before; choosing one fills both fields', async () => {
+    const user = await player('20');
+    // An earlier game of this shop, ended before its draw: its participant is remembered.
+    const call = await sessionOf(login(user));
+    const earlier = await call<Game>('/api/games', { body: { startRange: 1, endRange: 20, betAmount: '1' } });
+    await call(`/api/games/${earlier.id}/entries`, {
+      method: 'PUT',
+      body: { entries: [{ number: 4, name: 'Zora Quinn', phoneNumber: '+63 917 555 0199' }] },
+    });
+    await call(`/api/games/${earlier.id}/void`, { body: { reason: 'Reset before the first draw' } });
+
+    const page = await openPage(browser());
+    await openGame(page, user);
+    await tile(page, 9).click();
+    const dialog = page.getByRole('dialog', { name: 'Enter Participant Details' });
+    await dialog.getByLabel('Name').fill('zo');
+    const suggestion = dialog.getByTestId('participant-suggestions').getByRole('button', { name: /Zora Quinn/ });
+    await visible(suggestion);
+    await suggestion.click();
+    expect(await dialog.getByLabel('Name').inputValue()).toBe('Zora Quinn');
+    expect(await dialog.getByLabel('Phone Number').inputValue()).toBe('+63 917 555 0199');
+    // Once chosen, nothing else to offer; a phone search finds the same person by its digits.
+    await hidden(dialog.getByTestId('participant-suggestions'));
+    await dialog.getByLabel('Name').fill('');
+    await dialog.getByLabel('Phone Number').fill('5550199');
+    await visible(dialog.getByTestId('participant-suggestions').getByRole('button', { name: /Zora Quinn/ }));
+    // A phone of an implausible form is refused with a clear message, and nothing is sent.
+    await dialog.getByLabel('Name').fill('Short Phone');
+    await dialog.getByLabel('Phone Number').fill('12-34');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await visible(dialog.getByText('Phone Number must have 7 to 15 digits (digits, spaces, + and - only)'));
+    expect(await currentGame(user)).toBeNull();
+    await page.context().close();
+  });
+
   it('works on a phone and remembers the theme', async () => {
     const user = await player('20');
     const page = await openPage(browser(), PHONE);

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useEffect, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2 } from 'lucide-react';
 import type { Participant } from '@lot/domain/game';
@@ -7,6 +7,7 @@ import { participantFormSchema } from '@lot/domain/schemas/sales-history';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
+import { useRememberedParticipants } from '../api/get-participants.ts';
 
 /**
  * Enter Participant Details: who plays a number (Name and Phone Number, both required). A number
@@ -69,11 +70,16 @@ function ParticipantForm({
   const {
     register,
     handleSubmit,
+    setValue,
+    control,
     formState: { errors },
   } = useForm({
     resolver: zodResolver(participantFormSchema),
     defaultValues: { name: participant?.name ?? '', phoneNumber: participant?.phoneNumber ?? '' },
   });
+  const [name, phoneNumber] = useWatch({ control, name: ['name', 'phoneNumber'] });
+  const suggestions = useSuggestions(participant === null ? name || phoneNumber : '');
+  const offered = suggestions.filter((s) => s.name !== name || s.phoneNumber !== phoneNumber);
 
   return (
     <form
@@ -103,6 +109,28 @@ function ParticipantForm({
         error={errors.phoneNumber?.message}
         {...register('phoneNumber')}
       />
+      {offered.length > 0 && (
+        <div data-testid="participant-suggestions">
+          <p className="mb-1.5 text-sm font-medium text-slate-600">Played here before</p>
+          <ul className="flex flex-wrap gap-2">
+            {offered.map((s) => (
+              <li key={`${s.name}\n${s.phoneNumber}`}>
+                <button
+                  type="button"
+                  onClick={() => {
+                    setValue('name', s.name, { shouldValidate: true });
+                    setValue('phoneNumber', s.phoneNumber, { shouldValidate: true });
+                  }}
+                  className="rounded-lg bg-slate-100 px-3 py-1.5 text-left text-sm text-slate-800 ring-1 ring-slate-200 hover:bg-indigo-50 hover:ring-indigo-300 focus-visible:outline-2 focus-visible:outline-indigo-600"
+                >
+                  <span className="font-semibold">{s.name}</span>{' '}
+                  <span className="text-slate-600">{s.phoneNumber}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {failure && (
         <p
           role="alert"
@@ -134,4 +162,18 @@ function ParticipantForm({
       </div>
     </form>
   );
+}
+
+/**
+ * Names and phones this shop used before, for a new participant: searched by what is typed (the
+ * name, else the phone) a quarter of a second after typing stops, so a fast typist sends one request.
+ */
+function useSuggestions(typed: string) {
+  const [search, setSearch] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(typed), 250);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  const remembered = useRememberedParticipants(search);
+  return search.trim().length >= 2 ? (remembered.data ?? []) : [];
 }
