@@ -41,6 +41,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (closing) process.exit(1); // a second signal: stop waiting
     closing = true;
     app.log.info(`${signal}: finishing requests in flight, then stopping`);
+    // A stop that hangs (a connection that never lets go) must not hold a deploy or a restart:
+    // after 5 s the process exits anyway, saying so.
+    setTimeout(() => {
+      app.log.error('stopping took more than 5 s: exiting without waiting further');
+      process.exit(1);
+    }, 5_000).unref();
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {
