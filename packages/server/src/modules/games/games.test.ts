@@ -508,6 +508,22 @@ describe('void', () => {
     expect((await verifyProof(proof)).verdict).toBe('verified');
   });
 
+  it('ledger:check notices a held pool that disagrees with its game', async () => {
+    const voided = (await get(h.U5.token, '/api/games?status=voided')).json<GameSummary[]>()[0];
+    const game = (await get(h.U5.token, `/api/games/${voided?.id}`)).json<Game>();
+    expect((await checkLedger(t.database.db)).holds).toBe(0);
+    // The voided game's row claims the pool still held: the books no longer match the games.
+    await t.database.db.execute(sql`UPDATE transactions SET status = 'pending' WHERE id = ${game.transactionId}`);
+    try {
+      const report = await checkLedger(t.database.db);
+      expect(report.holds).toBe(1);
+      expect(report.ok).toBe(false);
+    } finally {
+      await t.database.db.execute(sql`UPDATE transactions SET status = 'voided' WHERE id = ${game.transactionId}`);
+    }
+    expect((await checkLedger(t.database.db)).ok).toBe(true);
+  });
+
   it('someone else’s game cannot be touched: 404 for every call', async () => {
     const game = await openGame(t, h.U5, { numbers: [1] });
     for (const call of [
