@@ -226,3 +226,21 @@ export async function player(options: { parentId?: number; fullName: string; gam
   for (let i = 0; i < options.games; i++) await playGame(login(user), sampleGame(options.bet));
   return user;
 }
+
+/**
+ * Reads every QR code an image holds, as a scanner would: the PNG decoded by sharp, the code found
+ * and decoded by jsQR (a real decoder, not the library that drew it). Each region of `regions`
+ * (default: the whole image) is searched on its own, since jsQR finds one code per image.
+ */
+export async function decodeQr(png: Buffer, regions?: { left: number; top: number; width: number; height: number }[]) {
+  const { default: sharp } = await import('sharp');
+  const { default: jsQR } = await import('jsqr');
+  const found: string[] = [];
+  for (const region of regions ?? [undefined]) {
+    const image = region ? sharp(png).extract(region) : sharp(png);
+    const { data, info } = await image.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const code = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height);
+    if (code) found.push(code.data);
+  }
+  return found;
+}
