@@ -21,16 +21,16 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 /**
  * The server's one error shape (errorBodySchema), checked by hand: every screen loads this module,
- * and zod here would put 30 kB gzip before each first screen (the bench's 150 kB budget).
+ * and zod here would put 30 kB gzip before each first screen (the bench's 150 kB budget). It accepts
+ * exactly what the schema accepts (a property test in api-client.test.ts holds it to that).
  */
-function readErrorBody(body: unknown): ErrorBody | null {
-  if (!isRecord(body) || typeof body.message !== 'string' || typeof body.code !== 'string') return null;
+export function readErrorBody(body: unknown): ErrorBody | null {
+  if (!isRecord(body) || Array.isArray(body) || typeof body.message !== 'string' || typeof body.code !== 'string') return null;
   const { fieldErrors } = body;
-  const fields =
-    isRecord(fieldErrors) && Object.values(fieldErrors).every((text) => typeof text === 'string')
-      ? (fieldErrors as FieldErrors)
-      : undefined;
-  return { message: body.message, code: body.code, fieldErrors: fields };
+  if (fieldErrors === undefined) return { message: body.message, code: body.code };
+  if (!isRecord(fieldErrors) || Array.isArray(fieldErrors)) return null;
+  if (!Object.values(fieldErrors).every((text) => typeof text === 'string')) return null;
+  return { message: body.message, code: body.code, fieldErrors: fieldErrors as FieldErrors };
 }
 
 /** Set by the auth provider: what to do when the server says the session is over. */
@@ -93,7 +93,9 @@ async function send(path: string, options: Options): Promise<Response> {
   const parsed = readErrorBody(body);
   const error = parsed
     ? new ApiError(response.status, parsed.message, parsed.code, parsed.fieldErrors)
-    : new ApiError(response.status, response.statusText || 'Request failed', 'UNKNOWN');
+    : // Not the server's error shape (a proxy's 502 page, an empty 500): no message of its own, so
+      // each screen says its own fallback rather than the HTTP status text.
+      new ApiError(response.status, '', 'UNKNOWN');
   if (response.status === 401 && !options.anonymous) onSessionEnded?.();
   throw error;
 }

@@ -11,18 +11,21 @@ export const STORAGE_KEYS = {
   gameTheme: 'gameTheme',
 } as const;
 
-const nullable = (value: unknown, type: 'string' | 'number') => value === null || typeof value === type;
+const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+const nullable = (value: unknown, type: 'string' | 'number') =>
+  value === null || (type === 'number' ? isNumber(value) : typeof value === type);
 
 /**
  * The stored user record can be anything another version of the app left; only a valid one (the
  * shape of sessionUserSchema, hasLogo optional) is used. Checked by hand rather than with zod, which
- * would add 30 kB gzip before every first screen: this module loads with the app.
+ * would add 30 kB gzip before every first screen: this module loads with the app. It accepts exactly
+ * what the schema accepts (a property test in storage.test.ts holds it to that).
  */
-function readStoredUser(value: unknown): SessionUser | null {
+export function readStoredUser(value: unknown): SessionUser | null {
   if (typeof value !== 'object' || value === null) return null;
   const { id, username, fullName, shopName, hasLogo = false, role, parentId } = value as Record<string, unknown>;
   const valid =
-    typeof id === 'number' &&
+    isNumber(id) &&
     typeof username === 'string' &&
     typeof fullName === 'string' &&
     nullable(shopName, 'string') &&
