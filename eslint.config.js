@@ -1,7 +1,41 @@
 import js from '@eslint/js';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+/** The layers (docs/ARCHITECTURE.md#layers), as zones: `target` may not import from `from`. */
+const dirs = (path) =>
+  readdirSync(new URL(path, import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+const web = './packages/web/src';
+const server = './packages/server/src';
+const layers = [
+  ...dirs(`${web}/features`).map((feature) => ({
+    target: `${web}/features/${feature}`,
+    from: `${web}/features`,
+    except: [`./${feature}`],
+    message: 'a feature never imports another feature: compose them in app/',
+  })),
+  { target: `${web}/features`, from: `${web}/app`, message: 'features never import app/' },
+  {
+    target: [`${web}/components`, `${web}/lib`],
+    from: [`${web}/features`, `${web}/app`],
+    message: 'components/ and lib/ never import features/ or app/',
+  },
+  {
+    target: `${server}/plugins`,
+    from: `${server}/modules`,
+    message: 'plugins never import modules: move the shared piece to shared/',
+  },
+  ...dirs(`${server}/modules`).map((module, _, modules) => ({
+    target: `${server}/modules/${module}`,
+    from: modules.filter((other) => other !== module).map((other) => `${server}/modules/${other}/*.service.ts`),
+    message: "a module never imports another module's service: move the shared piece to shared/ or a repository",
+  })),
+];
 
 export default tseslint.config(
   {
@@ -9,6 +43,19 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    files: ['packages/*/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: layers }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {

@@ -1,16 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import {
-  commitmentOf,
-  drawAt,
-  DRAW_ALGORITHM,
-  entriesDigest,
-  entryHash,
-  SEED_BYTES,
-  toHex,
-  type DrawPrize,
-} from '@lot/domain/draw';
+import { commitmentOf, drawAt, DRAW_ALGORITHM, entriesDigest, entryHash, SEED_BYTES, toHex } from '@lot/domain/draw';
 import { AppError } from '@lot/domain/errors';
 import { formatBps, parsePercentToBps, prizeFor, settleGame, type Participant } from '@lot/domain/game';
 import { maskName, maskPhone } from '@lot/domain/mask';
@@ -31,18 +22,15 @@ import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { balances, gameRounds, gameWinners, games, transactions, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { findLiveUserById, readableByRecord } from '../users/users.repository.ts';
-import { effectiveWinners } from '../winners/winners.service.ts';
+import { effectiveWinners } from '../winners/winners.repository.ts';
 import { gameChanged } from './game-events.ts';
+import { drawsOf, entriesOf, prizesOf, type Prize, type Round, type StoredDraw } from './games.repository.ts';
 
 /**
  * The server-run BOCH BOCH game (decision 013). Every step that changes a game locks its row
  * first (then, for the pool, the player's balance row: always in that order, so no deadlock), so
  * concurrent requests for one game run one after another and a position is drawn exactly once.
  */
-
-type Prize = DrawPrize & { name: string };
-type StoredDraw = { number: number; drawnAt: string };
-type Round = typeof gameRounds.$inferSelect;
 
 const player = alias(users, 'player');
 const voider = alias(users, 'voider');
@@ -51,9 +39,6 @@ const parent = alias(users, 'parent');
 export const GAME_IN_PROGRESS = 'You already have a game in progress';
 const ENDED: readonly GameStatus[] = ['settled', 'voided', 'discarded'];
 
-const prizesOf = (round: Round) => round.prizes as Prize[];
-const entriesOf = (round: Round) => round.entries as Participant[];
-const drawsOf = (round: Round) => round.draws as StoredDraw[];
 const poolOf = (round: Round) => entriesOf(round).length * round.betAmount;
 const seedHex = (round: Round) => toHex(round.seed);
 
@@ -497,32 +482,5 @@ export async function gameProof(db: Db, code: string): Promise<GameProof> {
     commission: game.commission,
     voidReason: round.voidReason,
     serverSeed: game.serverSeed,
-  };
-}
-
-/** The settled game behind a sales-history record the old client posts (compatibility path). */
-export async function settledRoundOf(
-  db: Db,
-  caller: Caller,
-  gameId: number | undefined,
-): Promise<{ saleId: number; entries: Participant[]; drawn: number[]; prizes: Prize[] } | undefined> {
-  const [round] = await db
-    .select()
-    .from(gameRounds)
-    .where(
-      and(
-        eq(gameRounds.userId, caller.id),
-        eq(gameRounds.status, 'settled'),
-        gameId === undefined ? undefined : eq(gameRounds.id, gameId),
-      ),
-    )
-    .orderBy(desc(gameRounds.endedAt), desc(gameRounds.id))
-    .limit(1);
-  if (!round || round.saleId === null) return undefined;
-  return {
-    saleId: round.saleId,
-    entries: entriesOf(round),
-    drawn: drawsOf(round).map((d) => d.number),
-    prizes: prizesOf(round),
   };
 }

@@ -9,7 +9,7 @@ import type { AdminSalesQuery, Sale, SaleDetail, SaleInput, SalesQuery } from '@
 import type { Db, Tx } from '../../db/client.ts';
 import { gameWinners, games, salesDaily, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
-import { settledRoundOf } from '../games/games.service.ts';
+import { settledRoundOf } from '../games/games.repository.ts';
 import { findInScope, readableByRecord } from '../users/users.repository.ts';
 
 const player = alias(users, 'player');

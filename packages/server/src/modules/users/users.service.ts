@@ -1,6 +1,5 @@
 import { and, desc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { hash } from '@node-rs/argon2';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 import { formatCents } from '@lot/domain/money';
@@ -11,15 +10,9 @@ import { containsPattern } from '../../db/sql.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { balances, gameRounds, userCounts, userLogos, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
+import { hashPassword } from '../../shared/passwords.ts';
 import { processLogo } from './logo.ts';
 import { findInScope, findLiveUserByUsername, scopeCondition, type UserRow } from './users.repository.ts';
-
-/** Argon2id as docs/product/runtime-and-security.md#passwords sets it: 19 MiB, 2 iterations, 1 lane. */
-export const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS);
-}
 
 const parent = alias(users, 'parent');
 

@@ -1,0 +1,71 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layers of docs/ARCHITECTURE.md#layers are enforced by `npm run lint`: each deliberate
+ * violation below, linted as if it were a file of the repository, must fail with its rule.
+ */
+const eslint = new ESLint();
+
+async function rulesBroken(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
+}
+
+describe('npm run lint refuses', () => {
+  it.each([
+    [
+      'a feature importing another feature',
+      'packages/web/src/features/users/components/x.ts',
+      "import { getBalance } from '../../transactions/api/get-balance.ts';",
+    ],
+    [
+      'a feature importing app/',
+      'packages/web/src/features/users/components/x.ts',
+      "import { routes } from '../../../app/router.tsx';",
+    ],
+    [
+      'lib/ importing a feature',
+      'packages/web/src/lib/x.ts',
+      "import { topup } from '../features/users/api/topup.ts';",
+    ],
+    [
+      'components/ importing app/',
+      'packages/web/src/components/ui/x.tsx',
+      "import { routes } from '../../app/router.tsx';",
+    ],
+    [
+      'a plugin importing a module',
+      'packages/server/src/plugins/x.ts',
+      "import { findInScope } from '../modules/users/users.repository.ts';",
+    ],
+    [
+      "a module importing another module's service",
+      'packages/server/src/modules/games/x.ts',
+      "import { transfer } from '../balance/balance.service.ts';",
+    ],
+  ])('%s', async (_name, filePath, code) => {
+    expect(
+      await rulesBroken(filePath, `${code}\nexport const used = [${code.match(/\{ (\w+) \}/)?.[1]}];\n`),
+    ).toContain('import-x/no-restricted-paths');
+  });
+
+  it('an import cycle', async () => {
+    // api-client.ts imports storage.ts; storage.ts importing api-client.ts back closes a cycle.
+    const code = "import { api } from './api-client.ts';\nexport const used = [api];\n";
+    expect(await rulesBroken('packages/web/src/lib/storage.ts', code)).toContain('import-x/no-cycle');
+  });
+
+  it('and allows what the layers allow', async () => {
+    const allowed = [
+      ['packages/web/src/app/routes/x.tsx', "import { topup } from '../../features/users/api/topup.ts';"],
+      ['packages/web/src/features/users/components/x.ts', "import { api } from '../../../lib/api-client.ts';"],
+      ['packages/server/src/modules/games/x.ts', "import { findInScope } from '../users/users.repository.ts';"],
+      ['packages/server/src/plugins/x.ts', "import { hashPassword } from '../shared/passwords.ts';"],
+    ] as const;
+    for (const [filePath, code] of allowed) {
+      const used = code.match(/\{ (\w+) \}/)?.[1];
+      expect(await rulesBroken(filePath, `${code}\nexport const used = [${used}];\n`), filePath).toEqual([]);
+    }
+  });
+});
