@@ -1,8 +1,6 @@
 import { useState } from 'react';
-import { Loader2 } from 'lucide-react';
 import { VOID_REASON_REQUIRED } from '@lot/domain/schemas/games';
-import { Button } from '../../../components/ui/button.tsx';
-import { Modal } from '../../../components/ui/modal.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 
 /**
  * What Reset Game does depends on how far the game went: before the first draw nothing is held and
@@ -26,51 +24,36 @@ export function ResetDialog({
   onConfirm: (reason: string) => Promise<string | null>;
   onClose: () => void;
 }) {
-  return (
-    <Modal open={mode !== null} title="Reset Game" size={mode === 'after-draw' ? 'md' : 'sm'} onClose={onClose}>
-      {mode !== null && <ResetForm key={mode} mode={mode} pool={pool} onConfirm={onConfirm} onClose={onClose} />}
-    </Modal>
-  );
-}
-
-function ResetForm({
-  mode,
-  pool,
-  onConfirm,
-  onClose,
-}: {
-  mode: ResetMode;
-  pool: string;
-  onConfirm: (reason: string) => Promise<string | null>;
-  onClose: () => void;
-}) {
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const afterDraw = mode === 'after-draw';
 
-  const confirm = async () => {
-    if (pending) return;
-    if (mode === 'after-draw' && reason.trim() === '') {
-      setReasonError(VOID_REASON_REQUIRED);
-      return;
-    }
-    setPending(true);
-    setFailure(null);
-    const error = await onConfirm(reason.trim());
-    setPending(false);
-    if (error) setFailure(error);
+  const forget = () => {
+    setReason('');
+    setReasonError(null);
   };
 
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void confirm();
+    <ConfirmDialog
+      open={mode !== null}
+      title="Reset Game"
+      size={afterDraw ? 'md' : 'sm'}
+      confirmLabel={afterDraw ? 'Void Game' : 'Reset Game'}
+      validate={() => {
+        if (afterDraw && reason.trim() === '') setReasonError(VOID_REASON_REQUIRED);
+        return !afterDraw || reason.trim() !== '';
+      }}
+      onConfirm={async () => {
+        const failure = await onConfirm(reason.trim());
+        if (!failure) forget();
+        return failure;
+      }}
+      onClose={() => {
+        forget();
+        onClose();
       }}
     >
-      {mode === 'after-draw' ? (
+      {afterDraw ? (
         <div className="space-y-3 text-slate-700">
           <p>
             Winners have already been drawn. Resetting now <strong>voids this game</strong>: it is recorded as voided
@@ -107,20 +90,6 @@ function ResetForm({
           {mode === 'before-draw' && ' Nothing has been drawn, so nothing is charged.'}
         </p>
       )}
-      {failure && (
-        <p role="alert" className="mt-3 rounded-lg bg-rose-50 px-3 py-2 text-sm text-rose-800 ring-1 ring-rose-200">
-          {failure}
-        </p>
-      )}
-      <div className="mt-6 flex justify-end gap-2">
-        <Button variant="secondary" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="danger" disabled={pending}>
-          {pending && <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />}
-          {mode === 'after-draw' ? 'Void Game' : 'Reset Game'}
-        </Button>
-      </div>
-    </form>
+    </ConfirmDialog>
   );
 }
