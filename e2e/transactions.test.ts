@@ -151,13 +151,18 @@ describe('transactions screen', () => {
     await chooseReceiver(modal, `hazel receiver ${tag}`, receiver.fullName);
     expect(await modal.getByText('Please select a receiver', { exact: true }).count()).toBe(0);
     const amountInvalid = modal.getByText('Please enter a valid amount greater than 0', { exact: true });
-    for (const bad of ['0', '-5', '1.234']) {
+    for (const bad of ['0', '-5']) {
       await modal.getByLabel('Amount').fill('5');
       expect(await hidden(amountInvalid)).toBe(true);
       await modal.getByLabel('Amount').fill(bad);
       await send.click();
       expect(await visible(amountInvalid)).toBe(true);
     }
+    // A third decimal is named as such, not as "greater than 0".
+    await modal.getByLabel('Amount').fill('2.555');
+    await send.click();
+    expect(await visible(modal.getByText('Amount can have at most two decimals', { exact: true }))).toBe(true);
+    expect(await amountInvalid.count()).toBe(0);
     await modal.getByLabel('Amount').fill('50.01');
     await send.click();
     expect(await visible(modal.getByText('Insufficient balance', { exact: true }))).toBe(true);

@@ -137,7 +137,8 @@ describe('gameSetupSchema', () => {
     ['5', '101', '10', MESSAGES.rangeEndInvalid],
     ['1', '20', '0.99', MESSAGES.betInvalid],
     ['1', '20', '', MESSAGES.betInvalid],
-    ['1', '20', '1.234', MESSAGES.betInvalid],
+    ['1', '20', '1.234', MESSAGES.betDecimals],
+    ['1', '20', '0.001', MESSAGES.betDecimals],
   ])('refuses start %j, end %j, bet %j: %s', (start, end, bet, message) =>
     expect(messages(parse(start, end, bet))).toContain(message),
   );

@@ -28,6 +28,22 @@ export function parseAmountToCents(input: unknown): Cents | null {
   return Number.isSafeInteger(cents) ? cents : null;
 }
 
+/**
+ * A plain decimal with more than two places ("2.555", 0.001): a number the person meant, so they
+ * are told about the decimals rather than that it is not an amount.
+ */
+export function hasTooManyDecimals(input: unknown): boolean {
+  const text =
+    typeof input === 'number'
+      ? Number.isFinite(input)
+        ? String(input)
+        : ''
+      : typeof input === 'string'
+        ? input.trim()
+        : '';
+  return /^\d+\.\d{3,}$/.test(text);
+}
+
 /** Formats cents as a decimal string with two places: 125000 → "1250.00". */
 export function formatCents(cents: Cents | bigint): string {
   const value = BigInt(cents);

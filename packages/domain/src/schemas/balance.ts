@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_AMOUNT_CENTS, parseAmountToCents } from '../money.ts';
+import { hasTooManyDecimals, MAX_AMOUNT_CENTS, parseAmountToCents } from '../money.ts';
 import { MESSAGES } from '../messages.ts';
 import { idSchema, requiredIdSchema } from './common.ts';
 
@@ -22,6 +22,10 @@ export const amountSchema = z.unknown().transform((value, ctx) => {
   const cents = parseAmountToCents(value);
   if (cents === null ? isOversized(value) : cents > MAX_AMOUNT_CENTS) {
     ctx.addIssue({ code: 'custom', message: MESSAGES.amountTooLarge });
+    return z.NEVER;
+  }
+  if (cents === null && hasTooManyDecimals(value)) {
+    ctx.addIssue({ code: 'custom', message: MESSAGES.amountDecimals });
     return z.NEVER;
   }
   if (cents === null || cents <= 0) {

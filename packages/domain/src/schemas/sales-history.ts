@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GAME_RULES } from '../game.ts';
-import { MAX_AMOUNT_CENTS, parseAmountToCents } from '../money.ts';
+import { hasTooManyDecimals, MAX_AMOUNT_CENTS, parseAmountToCents } from '../money.ts';
 import { MESSAGES } from '../messages.ts';
 import { idSchema } from './common.ts';
 
@@ -31,6 +31,10 @@ const commissionSchema = z.unknown().transform((value, ctx) => {
 
 export const betSchema = z.unknown().transform((value, ctx) => {
   const cents = parseAmountToCents(value);
+  if (cents === null && hasTooManyDecimals(value)) {
+    ctx.addIssue({ code: 'custom', message: MESSAGES.betDecimals });
+    return z.NEVER;
+  }
   if (cents === null || cents < GAME_RULES.minBetCents || cents > MAX_AMOUNT_CENTS) {
     ctx.addIssue({ code: 'custom', message: MESSAGES.betInvalid });
     return z.NEVER;

@@ -20,7 +20,8 @@ export const passwordSchema = z
   .string({ error: MESSAGES.passwordRequired })
   .min(1, MESSAGES.passwordRequired)
   .min(6, MESSAGES.passwordMin)
-  .max(128, MESSAGES.passwordMax);
+  .max(128, MESSAGES.passwordMax)
+  .refine((password) => password.trim() !== '', MESSAGES.passwordBlank);
 
 export const fullNameSchema = z
   .string({ error: MESSAGES.fullNameRequired })

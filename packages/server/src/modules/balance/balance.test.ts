@@ -415,8 +415,6 @@ describe('amount validation (docs/product/money.md#amount-input)', () => {
     ['0', 0],
     ['-1', -1],
     ['"-1"', '-1'],
-    ['0.001', 0.001],
-    ['"0.001"', '0.001'],
     ['"0.00"', '0.00'],
     ['"abc"', 'abc'],
     ['""', ''],
@@ -434,8 +432,15 @@ describe('amount validation (docs/product/money.md#amount-input)', () => {
     ['1e12', 1e12],
     ['"10000000000000"', '10000000000000'],
   ];
+  // A plain number with a third decimal is told about the decimals, not that it is no amount.
+  const tooPrecise: [string, unknown][] = [
+    ['0.001', 0.001],
+    ['"0.001"', '0.001'],
+    ['"2.555"', '2.555'],
+  ];
   const cases = (['topup', 'transfer', 'decrease'] as const).flatMap((call) => [
     ...invalid.map(([label, amount]) => [call, label, MESSAGES.amountInvalid, amount] as const),
+    ...tooPrecise.map(([label, amount]) => [call, label, MESSAGES.amountDecimals, amount] as const),
     ...tooLarge.map(([label, amount]) => [call, label, MESSAGES.amountTooLarge, amount] as const),
   ]);
 

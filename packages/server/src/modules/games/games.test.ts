@@ -128,7 +128,7 @@ describe('opening a game', () => {
       [{ startRange: 5, endRange: 5, betAmount: '10' }, 'endRange', MESSAGES.rangeEndInvalid],
       [{ startRange: 1, endRange: 101, betAmount: '10' }, 'endRange', MESSAGES.rangeEndInvalid],
       [{ startRange: 1, endRange: 20, betAmount: '0.99' }, 'betAmount', MESSAGES.betInvalid],
-      [{ startRange: 1, endRange: 20, betAmount: '1.001' }, 'betAmount', MESSAGES.betInvalid],
+      [{ startRange: 1, endRange: 20, betAmount: '1.001' }, 'betAmount', MESSAGES.betDecimals],
     ] as const) {
       const response = await expectNoEffect(t, () => openGameCall(t, h.U3.token, body), 400);
       expect(response.json().fieldErrors?.[field]).toBe(message);
