@@ -43,6 +43,7 @@ const MENUS: Record<Role, Item[]> = {
     { path: '/user/number-game', label: 'Lottery Game', title: 'LOT System' },
     { path: '/user/winner-settings', label: 'Winner Settings', title: 'LOT System' },
     { path: '/sales-history', label: 'Game History', title: 'LOT System' },
+    { path: '/user/day-close', label: 'Day Close', title: 'Day Close' },
     PROFILE,
     TRANSACTIONS,
   ],

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,7 +9,9 @@ import {
   hidden,
   openPage,
   PHONE,
+  player,
   signIn,
+  textBecomes,
   useBrowser,
   visible,
 } from './support.ts';
@@ -300,5 +303,45 @@ describe('transactions screen', () => {
     expect(await row.getByText(watched.username, { exact: true }).isVisible()).toBe(true);
     // Neither party is the admin: the amount carries no sign.
     expect(await row.getByTestId('transaction-amount').textContent()).toBe('$12.00');
+  });
+
+  it('the Game type lists only game rows, and the totals cover every page of the filtered set', async () => {
+    // 1,000.00 topped up, then 11 sample games at 1.00 (a pool of 3.00 each): 12 rows, two pages.
+    const shop = await player({ fullName: `Totals Shop ${tag}`, games: 11, bet: 1 });
+    const page = await openPage(browser());
+    await openTransactions(page, shop);
+    const totals = async () =>
+      Promise.all(
+        ['total-count', 'total-in', 'total-out', 'total-net'].map((id) => page.getByTestId(id).textContent()),
+      );
+    expect(await textBecomes(page.getByTestId('total-count'), '12')).toBe('12');
+    expect(await totals()).toEqual(['12', '+$1,000.00', '-$33.00', '+$967.00']);
+    // The net of every row is the balance.
+    expect(await page.getByTestId('balance').textContent()).toBe('$967.00');
+
+    await page.getByLabel('Transaction type').selectOption({ label: 'Game' });
+    expect(await textBecomes(page.getByTestId('total-count'), '11')).toBe('11');
+    expect(await totals()).toEqual(['11', '$0.00', '-$33.00', '-$33.00']);
+    expect(await visible(page.getByText('Showing 1 to 10 of 11 entries'))).toBe(true);
+    expect(await rows(page).count()).toBe(10);
+    expect(
+      await rows(page)
+        .filter({ has: page.getByText('Game', { exact: true }) })
+        .count(),
+    ).toBe(10);
+    mkdirSync('test-results/screenshots', { recursive: true });
+    await page.screenshot({ path: 'test-results/screenshots/transactions-totals-desktop.png', fullPage: true });
+
+    // The second page keeps the totals of the whole set.
+    await page.getByRole('button', { name: 'Next' }).click();
+    expect(await visible(page.getByText('Showing 11 to 11 of 11 entries'))).toBe(true);
+    expect(await totals()).toEqual(['11', '$0.00', '-$33.00', '-$33.00']);
+
+    const phone = await openPage(browser(), PHONE);
+    await openTransactions(phone, shop);
+    await phone.getByLabel('Transaction type').selectOption({ label: 'Game' });
+    expect(await textBecomes(phone.getByTestId('total-count'), '11')).toBe('11');
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await phone.screenshot({ path: 'test-results/screenshots/transactions-totals-phone.png', fullPage: true });
   });
 });

@@ -35,6 +35,7 @@ const screens = {
     import('./routes/user-winner-settings.tsx').then((m) => ({ default: m.UserWinnerSettingsRoute })),
   numberGame: () => import('./routes/number-game.tsx').then((m) => ({ default: m.NumberGameRoute })),
   userSalesHistory: () => import('./routes/user-sales-history.tsx').then((m) => ({ default: m.UserSalesHistoryRoute })),
+  userDayClose: () => import('./routes/user-day-close.tsx').then((m) => ({ default: m.UserDayCloseRoute })),
   gameWinners: () => import('./routes/game-winners.tsx').then((m) => ({ default: m.GameWinnersRoute })),
   verify: () => import('./routes/verify.tsx').then((m) => ({ default: m.VerifyRoute })),
 };
@@ -125,6 +126,7 @@ export const routes: RouteObject[] = [
               path: 'number-game',
               lazy: lazy(screens.numberGame),
             },
+            { path: 'day-close', lazy: lazy(screens.userDayClose) },
           ]),
           {
             element: (

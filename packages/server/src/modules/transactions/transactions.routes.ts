@@ -12,14 +12,26 @@ export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['transactions'],
+        description:
+          "The caller's ledger rows, newest first. The whole filtered set's totals are in headers: X-Total-Count, X-Total-Amount (every amount), X-Total-In, X-Total-Out and X-Total-Net (money in and out of the balances in view, as the rows are signed).",
         querystring: listTransactionsQuerySchema,
         response: { 200: z.array(transactionSchema), ...errorResponses(400, 401) },
       },
     },
     async (request, reply) => {
-      const { items, total, totalAmount } = await listTransactions(app.db, request.caller, request.query);
-      // The volume of the whole filtered set (the admin dashboard's Transaction Volume).
-      reply.header('X-Total-Count', String(total)).header('X-Total-Amount', totalAmount);
+      const { items, total, totalAmount, totalIn, totalOut, net } = await listTransactions(
+        app.db,
+        request.caller,
+        request.query,
+      );
+      // The whole filtered set, not the page: its volume (the admin dashboard's Transaction
+      // Volume) and its money in, out and net (the transactions screens' totals).
+      reply
+        .header('X-Total-Count', String(total))
+        .header('X-Total-Amount', totalAmount)
+        .header('X-Total-In', totalIn)
+        .header('X-Total-Out', totalOut)
+        .header('X-Total-Net', net);
       return items;
     },
   );

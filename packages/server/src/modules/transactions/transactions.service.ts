@@ -56,12 +56,34 @@ function toTransaction(row: Row): Transaction {
   };
 }
 
+/**
+ * The filtered set's totals as the caller's table signs its rows (docs/product/money.md#ledger,
+ * docs/product/screens.md#transactions): money in is a top-up or a transfer to the caller; money
+ * out a transfer the caller sent, a correction, or a game's pool unless the game was voided (its
+ * pool came back); a transfer between two other people, seen by the admin, is neither. So the
+ * caller's unfiltered net is their balance, and the admin's is the sum of all balances.
+ */
+const moneyIn = (callerId: number) =>
+  sql`(${transactions.type} = 'topup' OR (${transactions.type} = 'transfer' AND ${transactions.receiverId} = ${callerId}))`;
+const moneyOut = (callerId: number) =>
+  sql`(${transactions.type} = 'decrease' OR (${transactions.type} = 'game' AND ${transactions.status} <> 'voided') OR (${transactions.type} = 'transfer' AND ${transactions.userId} = ${callerId} AND ${transactions.receiverId} IS DISTINCT FROM ${callerId}))`;
+
+export type TransactionTotals = {
+  total: number;
+  /** Every amount of the set, whatever its direction: the admin dashboard's volume. */
+  totalAmount: string;
+  totalIn: string;
+  totalOut: string;
+  /** In minus out. */
+  net: string;
+};
+
 /** Admins see every transaction; everyone else those they sent or received. Newest first. */
 export async function listTransactions(
   db: Db,
   caller: Caller,
   query: ListTransactionsQuery,
-): Promise<{ items: Transaction[]; total: number; totalAmount: string }> {
+): Promise<{ items: Transaction[] } & TransactionTotals> {
   const conditions: (SQL | undefined)[] = [];
   if (caller.role !== 'admin') {
     conditions.push(or(eq(transactions.userId, caller.id), eq(transactions.receiverId, caller.id)));
@@ -87,8 +109,13 @@ export async function listTransactions(
     );
   }
   const where = and(...conditions);
-  const [{ total, amount } = { total: 0, amount: '0' }] = await db
-    .select({ total: sql<number>`count(*)::int`, amount: sql<string>`COALESCE(sum(${transactions.amount}), 0)::text` })
+  const [totals = { total: 0, amount: '0', amountIn: '0', amountOut: '0' }] = await db
+    .select({
+      total: sql<number>`count(*)::int`,
+      amount: sql<string>`COALESCE(sum(${transactions.amount}), 0)::text`,
+      amountIn: sql<string>`COALESCE(sum(${transactions.amount}) FILTER (WHERE ${moneyIn(caller.id)}), 0)::text`,
+      amountOut: sql<string>`COALESCE(sum(${transactions.amount}) FILTER (WHERE ${moneyOut(caller.id)}), 0)::text`,
+    })
     .from(transactions)
     .innerJoin(sender, eq(sender.id, transactions.userId))
     .leftJoin(receiver, eq(receiver.id, transactions.receiverId))
@@ -98,5 +125,14 @@ export async function listTransactions(
     .orderBy(desc(transactions.createdAt), desc(transactions.id))
     .limit(query.limit)
     .offset(query.offset);
-  return { items: rows.map(toTransaction), total, totalAmount: formatCents(BigInt(amount)) };
+  const amountIn = BigInt(totals.amountIn);
+  const amountOut = BigInt(totals.amountOut);
+  return {
+    items: rows.map(toTransaction),
+    total: totals.total,
+    totalAmount: formatCents(BigInt(totals.amount)),
+    totalIn: formatCents(amountIn),
+    totalOut: formatCents(amountOut),
+    net: formatCents(amountIn - amountOut),
+  };
 }

@@ -13,6 +13,7 @@ import {
   type TransactionTypeFilter,
 } from '../../features/transactions/api/get-transactions.ts';
 import { TransactionsTable } from '../../features/transactions/components/transactions-table.tsx';
+import { TransactionsTotals } from '../../features/transactions/components/transactions-totals.tsx';
 import { TransferModal } from '../../features/transactions/components/transfer-modal.tsx';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
 
@@ -20,11 +21,13 @@ const TYPE_OPTIONS: { value: TransactionTypeFilter; label: string }[] = [
   { value: 'all', label: 'All Types' },
   { value: 'topup', label: 'Top Up' },
   { value: 'transfer', label: 'Transfer' },
+  { value: 'game', label: 'Game' },
 ];
 
 /**
  * docs/product/screens.md#transactions, for every role (/transactions, and /admin/transactions where the admin sees
- * every row): the balance, Transfer Funds, a type filter and search, the table, 10 to a page.
+ * every row): the balance, Transfer Funds, a type filter and search, the filtered set's totals, the table, 10 to a
+ * page.
  */
 export function TransactionsRoute() {
   const user = useCurrentUser();
@@ -97,6 +100,7 @@ export function TransactionsRoute() {
             className={`space-y-4 transition-opacity ${transactions.isPlaceholderData ? 'opacity-60' : ''}`}
             aria-busy={transactions.isFetching}
           >
+            <TransactionsTotals totals={transactions.data} />
             <TransactionsTable transactions={transactions.data.items} viewerId={user.id} />
             {total > 0 && <Pagination page={page} pageSize={TRANSACTIONS_PAGE_SIZE} total={total} onPage={setPage} />}
           </div>

@@ -31,7 +31,7 @@ export function Header({ onMenu }: { onMenu: () => void }) {
   }, [open]);
 
   return (
-    <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6">
+    <header className="sticky top-0 z-20 flex print:hidden h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6">
       <button
         type="button"
         onClick={onMenu}

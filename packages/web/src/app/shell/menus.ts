@@ -1,5 +1,6 @@
 import {
   ArrowLeftRight,
+  CalendarCheck,
   Dices,
   History,
   LayoutDashboard,
@@ -43,6 +44,7 @@ const ROLE_MENUS: Record<Role, MenuItem[]> = {
     { to: '/user/number-game', label: 'Lottery Game', icon: Dices },
     { to: '/user/winner-settings', label: 'Winner Settings', icon: ListOrdered },
     { to: '/sales-history', label: 'Game History', icon: History },
+    { to: '/user/day-close', label: 'Day Close', icon: CalendarCheck },
   ],
 };
 
@@ -63,5 +65,6 @@ export function titleFor(path: string): string {
   if (path.endsWith('/users')) return 'Users';
   if (path.endsWith('/transactions')) return 'Transactions';
   if (path === '/profile') return 'Profile';
+  if (path.endsWith('/day-close')) return 'Day Close';
   return 'LOT System';
 }

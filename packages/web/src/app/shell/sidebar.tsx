@@ -18,13 +18,13 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
         data-testid="sidebar-overlay"
         aria-hidden="true"
         onClick={onClose}
-        className={`fixed inset-0 z-30 bg-slate-900/50 transition-opacity md:hidden ${open ? 'opacity-100' : 'pointer-events-none opacity-0'}`}
+        className={`fixed inset-0 z-30 bg-slate-900/50 transition-opacity md:hidden print:hidden ${open ? 'opacity-100' : 'pointer-events-none opacity-0'}`}
       />
       <aside
         id="sidebar"
         aria-label="Main menu"
         data-open={open}
-        className={`fixed inset-y-0 left-0 z-40 flex w-64 flex-col bg-slate-900 text-slate-100 transition-[translate,visibility] duration-200 md:translate-x-0 ${
+        className={`fixed inset-y-0 left-0 z-40 flex w-64 flex-col bg-slate-900 text-slate-100 transition-[translate,visibility] duration-200 md:translate-x-0 print:hidden ${
           open ? 'translate-x-0' : '-translate-x-full max-md:invisible'
         }`}
       >

@@ -5,8 +5,8 @@ import { apiPage } from '../../../lib/api-client.ts';
 /** docs/product/screens.md: transactions are shown 10 to a page. */
 export const TRANSACTIONS_PAGE_SIZE = 10;
 
-/** The filter the screen offers (docs/product/screens.md#transactions: all, topup, transfer). */
-export type TransactionTypeFilter = 'all' | 'topup' | 'transfer';
+/** The filter the screen offers (docs/product/screens.md#transactions: all, topup, transfer, game). */
+export type TransactionTypeFilter = 'all' | 'topup' | 'transfer' | 'game';
 
 export type TransactionsQuery = {
   page: number;
@@ -18,9 +18,27 @@ export type TransactionsQuery = {
 /** Every transactions list lives under this key, so one invalidation refreshes them all. */
 export const transactionsQueryKey = ['transactions'] as const;
 
-/** One page, paged by the server; the total comes from X-Total-Count. */
-export function getTransactions({ page, pageSize = TRANSACTIONS_PAGE_SIZE, type = 'all', search }: TransactionsQuery) {
-  return apiPage<Transaction>('/api/transactions', {
+/**
+ * One page and the totals of the whole filtered set, computed by the database: the count
+ * (X-Total-Count) and the money in, out and net as the rows are signed (X-Total-In, X-Total-Out,
+ * X-Total-Net).
+ */
+export type TransactionsPage = {
+  items: Transaction[];
+  total: number;
+  totalIn: string;
+  totalOut: string;
+  net: string;
+};
+
+/** One page, paged by the server, with the filtered set's totals. */
+export async function getTransactions({
+  page,
+  pageSize = TRANSACTIONS_PAGE_SIZE,
+  type = 'all',
+  search,
+}: TransactionsQuery): Promise<TransactionsPage> {
+  const { items, total, headers } = await apiPage<Transaction>('/api/transactions', {
     query: {
       limit: pageSize,
       offset: (page - 1) * pageSize,
@@ -28,6 +46,13 @@ export function getTransactions({ page, pageSize = TRANSACTIONS_PAGE_SIZE, type 
       search: search?.trim() || undefined,
     },
   });
+  return {
+    items,
+    total,
+    totalIn: headers.get('x-total-in') ?? '0.00',
+    totalOut: headers.get('x-total-out') ?? '0.00',
+    net: headers.get('x-total-net') ?? '0.00',
+  };
 }
 
 export function useTransactions(query: TransactionsQuery) {

@@ -1,0 +1,119 @@
+import { useEffect, useState } from 'react';
+import { flushSync } from 'react-dom';
+import { useSearchParams } from 'react-router';
+import { ChevronLeft, ChevronRight, Printer } from 'lucide-react';
+import { Button } from '../../components/ui/button.tsx';
+import { ErrorPanel, PageHeading, Spinner } from '../../components/ui/panels.tsx';
+import { errorMessage } from '../../lib/api-client.ts';
+import { useDayClose } from '../../features/day-close/api/get-day-close.ts';
+import { DayCloseSheet } from '../../features/day-close/components/day-close-sheet.tsx';
+import { browserTimeZone, isDay, localDay, shiftDay } from '../../features/day-close/components/days.ts';
+
+/** A4 with margins; the shell hides itself in print, the controls of this screen too. */
+const PRINT_PAGE = '@page { size: A4; margin: 14mm; }';
+
+/** The moment the sheet is printed: set again just before the browser lays the page out for print. */
+function usePrintedAt(): Date {
+  const [printedAt, setPrintedAt] = useState(() => new Date());
+  useEffect(() => {
+    const now = () => flushSync(() => setPrintedAt(new Date()));
+    const print = window.matchMedia('print');
+    const onMedia = (event: MediaQueryListEvent) => {
+      if (event.matches) now();
+    };
+    window.addEventListener('beforeprint', now);
+    print.addEventListener('change', onMedia);
+    return () => {
+      window.removeEventListener('beforeprint', now);
+      print.removeEventListener('change', onMedia);
+    };
+  }, []);
+  return printedAt;
+}
+
+/**
+ * docs/product/screens.md#day-close (/user/day-close): the shop's own day close for a local day of
+ * the browser's time zone (today by default, never after today), previous and next day, printable
+ * on A4 without the shell. The day is kept in the address (?date=YYYY-MM-DD).
+ */
+export function UserDayCloseRoute() {
+  const [params, setParams] = useSearchParams();
+  const today = localDay();
+  const asked = params.get('date');
+  const date = isDay(asked) && asked <= today ? asked : today;
+  const [timeZone] = useState(browserTimeZone);
+  // What the picker holds when it is not a day to show (cleared, or after today); else the day.
+  const [rejected, setRejected] = useState<string | null>(null);
+  const draft = rejected ?? date;
+  const report = useDayClose({ date, timeZone });
+  const printedAt = usePrintedAt();
+
+  const show = (day: string) => {
+    setRejected(null);
+    setParams(day === today ? {} : { date: day }, { replace: true });
+  };
+  const future = isDay(draft) && draft > today;
+
+  return (
+    <div className="space-y-6">
+      <style>{PRINT_PAGE}</style>
+      <div className="print:hidden">
+        <PageHeading title="Day Close">
+          Count your cash against a day: its games, every movement of your balance, and the opening and closing balance.
+        </PageHeading>
+      </div>
+
+      <div className="flex flex-wrap items-end gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 print:hidden">
+        <div>
+          <label htmlFor="day-close-date" className="block text-sm font-medium text-slate-700">
+            Day
+          </label>
+          <input
+            id="day-close-date"
+            type="date"
+            value={draft}
+            max={today}
+            aria-invalid={future}
+            aria-describedby={future ? 'day-close-date-error' : undefined}
+            onChange={(event) => {
+              const value = event.target.value;
+              if (isDay(value) && value <= today) show(value);
+              else setRejected(value);
+            }}
+            className="mt-1 block rounded-lg border-0 px-3 py-2 text-sm text-slate-900 ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-indigo-600"
+          />
+        </div>
+        <div className="flex gap-2">
+          <Button variant="secondary" onClick={() => show(shiftDay(date, -1))}>
+            <ChevronLeft className="h-4 w-4" aria-hidden="true" />
+            Previous day
+          </Button>
+          <Button variant="secondary" disabled={date >= today} onClick={() => show(shiftDay(date, 1))}>
+            Next day
+            <ChevronRight className="h-4 w-4" aria-hidden="true" />
+          </Button>
+        </div>
+        <Button className="sm:ml-auto" disabled={!report.data} onClick={() => window.print()}>
+          <Printer className="h-4 w-4" aria-hidden="true" />
+          Print
+        </Button>
+        {future && (
+          <p id="day-close-date-error" role="alert" className="w-full text-sm text-rose-600">
+            Choose today or an earlier day.
+          </p>
+        )}
+      </div>
+
+      {report.isError && !report.isFetching ? (
+        <ErrorPanel
+          message={errorMessage(report.error, 'Failed to load the day close')}
+          onRetry={() => void report.refetch()}
+        />
+      ) : report.data ? (
+        <DayCloseSheet report={report.data} isToday={date === today} printedAt={printedAt} />
+      ) : (
+        <Spinner label="Loading the day close..." />
+      )}
+    </div>
+  );
+}
