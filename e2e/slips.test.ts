@@ -246,7 +246,11 @@ describe('slips of a played game', () => {
     const printed = await printToPdf(page, 58, '58mm');
 
     expect(printed.pages).toHaveLength(ENTRIES.length);
-    for (const size of printed.pages) expect(Math.abs(size.width - 58 * MM_TO_PT)).toBeLessThan(0.6);
+    // Each page is the roll's width and at least as long as its slip: nothing is cut or spills over.
+    printed.pages.forEach((size, index) => {
+      expect(Math.abs(size.width - 58 * MM_TO_PT)).toBeLessThan(0.6);
+      expect(size.height).toBeGreaterThanOrEqual((printed.slipHeights[index] ?? Infinity) * MM_TO_PT);
+    });
     for (const image of printed.images) expect(await decodeQr(image)).toEqual([verifyUrl()]);
     const unspaced = printed.text.replace(/\s/g, '');
     for (const entry of ENTRIES) expect(unspaced).toContain(maskName(entry.name).replace(/\s/g, ''));
@@ -342,7 +346,10 @@ describe('slips of a game not ended', () => {
 
     // The play screen leads to the game's slips.
     await page.goto('/user/number-game/play');
-    await page.getByRole('link', { name: 'Slips', exact: true }).click();
+    const link = page.getByRole('link', { name: 'Slips', exact: true });
+    await visible(link);
+    await page.screenshot({ path: 'test-results/screenshots/play-screen-slips-link.png' });
+    await link.click();
     await page.waitForURL(`**/user/number-game/slips/${opened.id}`);
     expect(await countBecomes(page.getByTestId('entry-slip'), 2)).toBe(2);
     await visible(page.getByTestId('result-slip-later'));
