@@ -113,6 +113,8 @@ afterAll(() => {
 type Printed = {
   pages: { width: number; height: number }[];
   text: string;
+  /** The text as laid out on the page (pdftotext -layout): a line keeps what sits side by side. */
+  layout: string;
   images: Buffer[];
   /** Each slip's height in millimetres. */
   slipHeights: number[];
@@ -162,13 +164,14 @@ async function printToPdf(target: Page, paperMm: number | null, name: string): P
   }));
   // In reading order, whitespace made single: a name wrapped over two lines reads as one.
   const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+  const layout = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
   printedTexts.push(text);
   execFileSync('pdftoppm', ['-png', '-r', '200', file, join(dir, 'page')]);
   const images = readdirSync(dir)
     .filter((entry) => entry.endsWith('.png'))
     .sort()
     .map((entry) => readFileSync(join(dir, entry)));
-  return { pages, text, images, slipHeights: slips.map((slip) => slip.height / MM_TO_PX) };
+  return { pages, text, layout, images, slipHeights: slips.map((slip) => slip.height / MM_TO_PX) };
 }
 
 function keepScreenshot(image: Buffer | undefined, name: string) {
@@ -200,6 +203,31 @@ async function textMatches(locator: Locator, pattern: RegExp, timeout = 10_000):
     if (pattern.test((await locator.textContent()) ?? '')) return true;
     if (Date.now() - started > timeout) return false;
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Each page is the roll's width and at least as long as its slip: nothing is cut or spills over. */
+function expectRollPages(printed: Printed, paperMm: number) {
+  printed.pages.forEach((size, index) => {
+    expect(Math.abs(size.width - paperMm * MM_TO_PT)).toBeLessThan(0.6);
+    expect(size.height).toBeGreaterThanOrEqual((printed.slipHeights[index] ?? Infinity) * MM_TO_PT);
+  });
+}
+
+/** The result slip as printed: settled, each draw with its number beside it and its winner masked (or No winner). */
+function expectResult(printed: Printed) {
+  expect(printed.text).toMatch(/SETTLED/);
+  for (const draw of game.draws) {
+    const prize = game.prizes.find((p) => p.position === draw.position);
+    // The draw's lines: from its position to the next one (or the totals).
+    const [line = '', ...next] = printed.layout.split(`#${draw.position} ${prize?.name}`)[1]?.split('\n') ?? [];
+    expect(line.trim()).toBe(String(draw.number));
+    const following =
+      next
+        .join('\n')
+        .split(/#\d+ |Pool/)[0]
+        ?.replace(/\s/g, '') ?? '';
+    expect(following).toContain(draw.winner ? maskName(draw.winner.name).replace(/\s/g, '') : 'Nowinner');
   }
 }
 
@@ -239,54 +267,46 @@ describe('slips of a played game', () => {
     await page.setViewportSize(DESKTOP);
   });
 
-  it('prints every entry slip on a 58 mm roll: one page each, 58 mm wide, the QR code opening the proof', async () => {
+  it('prints on a 58 mm roll: every entry slip and the result slip, one page each, 58 mm wide, the QR code opening the proof', async () => {
     screenshotOnFailure(page);
     await choosePaper(page, '58 mm');
     await clickPrint(page, 'Print all entry slips');
     const printed = await printToPdf(page, 58, '58mm');
 
     expect(printed.pages).toHaveLength(ENTRIES.length);
-    // Each page is the roll's width and at least as long as its slip: nothing is cut or spills over.
-    printed.pages.forEach((size, index) => {
-      expect(Math.abs(size.width - 58 * MM_TO_PT)).toBeLessThan(0.6);
-      expect(size.height).toBeGreaterThanOrEqual((printed.slipHeights[index] ?? Infinity) * MM_TO_PT);
-    });
+    expectRollPages(printed, 58);
     for (const image of printed.images) expect(await decodeQr(image)).toEqual([verifyUrl()]);
     const unspaced = printed.text.replace(/\s/g, '');
     for (const entry of ENTRIES) expect(unspaced).toContain(maskName(entry.name).replace(/\s/g, ''));
     expect(copies(printed.text)).toEqual([]);
     keepScreenshot(printed.images[0], 'slips-58mm');
-
     for (const entry of ENTRIES) {
       expect(await textMatches(page.getByTestId(`print-count-${entry.number}`), /^Printed once · last /)).toBe(true);
     }
+
+    await clickPrint(page, 'Print result slip');
+    const result = await printToPdf(page, 58, '58mm-result');
+    expect(result.pages).toHaveLength(1);
+    expectRollPages(result, 58);
+    expect(await decodeQr(result.images[0] ?? Buffer.alloc(0))).toEqual([verifyUrl()]);
+    expectResult(result);
+    expect(copies(result.text)).toEqual([]);
+    keepScreenshot(result.images[0], 'slips-58mm-result');
   });
 
-  it('prints the result slip on an 80 mm roll with the draws and masked winners; its second print says COPY and the count', async () => {
+  it('prints the result slip again on an 80 mm roll: 80 mm wide, the draws and masked winners, and COPY with the count', async () => {
     screenshotOnFailure(page);
     await choosePaper(page, '80 mm');
     await clickPrint(page, 'Print result slip');
-    const first = await printToPdf(page, 80, '80mm-first');
+    const printed = await printToPdf(page, 80, '80mm');
 
-    expect(first.pages).toHaveLength(1);
-    expect(Math.abs((first.pages[0]?.width ?? 0) - 80 * MM_TO_PT)).toBeLessThan(0.6);
-    expect(await decodeQr(first.images[0] ?? Buffer.alloc(0))).toEqual([verifyUrl()]);
-    expect(first.text).toMatch(/SETTLED/);
-    for (const draw of game.draws) {
-      const prize = game.prizes.find((p) => p.position === draw.position);
-      // The draw's lines: from its position to the next one (or the totals).
-      const lines = first.text.split(`#${draw.position} ${prize?.name}`)[1]?.split(/#\d+ |Pool/)[0] ?? '';
-      expect(lines).toMatch(new RegExp(`\\b${draw.number}\\b`));
-      expect(lines).toContain(draw.winner ? maskName(draw.winner.name) : 'No winner');
-    }
-    expect(copies(first.text)).toEqual([]);
-    keepScreenshot(first.images[0], 'slips-80mm');
-
-    await clickPrint(page, 'Print result slip');
-    const second = await printToPdf(page, 80, '80mm-second');
-    expect(copies(second.text)).toEqual(['COPY · printed 2 times']);
+    expect(printed.pages).toHaveLength(1);
+    expectRollPages(printed, 80);
+    expect(await decodeQr(printed.images[0] ?? Buffer.alloc(0))).toEqual([verifyUrl()]);
+    expectResult(printed);
+    expect(copies(printed.text)).toEqual(['COPY · printed 2 times']);
     expect(await textMatches(page.getByTestId('print-count-result'), /^Printed 2 times · last /)).toBe(true);
-    keepScreenshot(second.images[0], 'slips-80mm-copy');
+    keepScreenshot(printed.images[0], 'slips-80mm');
   });
 
   it('prints the entry slips on A4 with margins, several to a sheet, each a COPY now; the paper is remembered on this device', async () => {
