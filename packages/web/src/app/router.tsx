@@ -26,6 +26,7 @@ const screens = {
   agentDashboard: () => import('./routes/agent-dashboard.tsx').then((m) => ({ default: m.AgentDashboardRoute })),
   agentUsers: () => import('./routes/agent-users.tsx').then((m) => ({ default: m.AgentUsersRoute })),
   numberGamePlay: () => import('./routes/number-game-play.tsx').then((m) => ({ default: m.NumberGamePlayRoute })),
+  numberGameSlips: () => import('./routes/number-game-slips.tsx').then((m) => ({ default: m.NumberGameSlipsRoute })),
   superagentSalesHistory: () =>
     import('./routes/superagent-sales-history.tsx').then((m) => ({ default: m.SuperagentSalesHistoryRoute })),
   agentSalesHistory: () =>
@@ -127,6 +128,7 @@ export const routes: RouteObject[] = [
               lazy: lazy(screens.numberGame),
             },
             { path: 'day-close', lazy: lazy(screens.userDayClose) },
+            { path: 'number-game/slips/:gameId', lazy: lazy(screens.numberGameSlips) },
           ]),
           {
             element: (

@@ -2,13 +2,14 @@ import { ROLES } from '@lot/domain/roles';
 import type { SessionUser } from '@lot/domain/schemas/auth';
 
 /**
- * Browser storage keys (docs/product/screens.md#browser-storage): the session and the play screen's
- * theme. The game in play is the server's (docs/decisions/013), so the browser keeps nothing of it.
+ * Browser storage keys (docs/product/screens.md#browser-storage): the session, the play screen's
+ * theme and this device's slip width. The game in play is the server's (docs/decisions/013), so the browser keeps nothing of it.
  */
 export const STORAGE_KEYS = {
   token: 'token',
   user: 'user',
   gameTheme: 'gameTheme',
+  slipWidth: 'slipWidth',
 } as const;
 
 const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);

@@ -18,6 +18,19 @@ function toDataUrl(blob: Blob): Promise<string> {
 
 export const logoQueryKey = (userId: number) => ['logo', userId] as const;
 
+/** The user's logo as a data URL (null without one, while it loads or when it failed), shared with every Avatar. */
+export function useLogo(userId: number, hasLogo: boolean): string | null {
+  // Invalidating ['logo', userId] (after an upload) fetches it again; ?t= defeats any cache.
+  const logo = useQuery({
+    queryKey: logoQueryKey(userId),
+    queryFn: async () => toDataUrl(await apiBlob(`/api/users/${userId}/logo`, { query: { t: Date.now() } })),
+    enabled: hasLogo,
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+  return hasLogo ? (logo.data ?? null) : null;
+}
+
 export function Avatar({
   userId,
   fullName,
@@ -29,15 +42,7 @@ export function Avatar({
   hasLogo: boolean;
   size?: 'sm' | 'md' | 'lg' | 'xl';
 }) {
-  // Invalidating ['logo', userId] (after an upload) fetches it again; ?t= defeats any cache.
-  const logo = useQuery({
-    queryKey: logoQueryKey(userId),
-    queryFn: async () => toDataUrl(await apiBlob(`/api/users/${userId}/logo`, { query: { t: Date.now() } })),
-    enabled: hasLogo,
-    staleTime: Number.POSITIVE_INFINITY,
-    retry: false,
-  });
-  const url = logo.data ?? null;
+  const url = useLogo(userId, hasLogo);
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
   const failed = url !== null && failedUrl === url;
 

@@ -1,7 +1,19 @@
+import { useQuery } from '@tanstack/react-query';
 import type { Game } from '@lot/domain/schemas/games';
-import { api } from '../../../lib/api-client.ts';
+import { api, ApiError } from '../../../lib/api-client.ts';
 
 /** GET /api/games/{id}: one game, for its player and the people above them. */
 export function getGame(id: number): Promise<Game> {
   return api<Game>(`/api/games/${id}`);
+}
+
+export const gameQueryKey = (id: number) => ['games', id] as const;
+
+export function useGame(id: number | null) {
+  return useQuery({
+    queryKey: gameQueryKey(id ?? 0),
+    queryFn: () => getGame(id ?? 0),
+    enabled: id !== null,
+    retry: (failures, error) => !(error instanceof ApiError && [400, 404].includes(error.status)) && failures < 2,
+  });
 }

@@ -1,7 +1,18 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { AlertTriangle, Loader2, Lock, Maximize, Minimize, RotateCcw, ShieldCheck, Volume2, X } from 'lucide-react';
+import {
+  AlertTriangle,
+  Loader2,
+  Lock,
+  Maximize,
+  Minimize,
+  Printer,
+  RotateCcw,
+  ShieldCheck,
+  Volume2,
+  X,
+} from 'lucide-react';
 import { commitmentFingerprint } from '@lot/domain/draw';
 import {
   formatBps,
@@ -549,6 +560,15 @@ function GameIdentity({ game, theme }: { game: Game; theme: GameTheme }) {
           {commitmentFingerprint(game.commitment)}
         </dd>
       </div>
+      {game.status !== 'discarded' && (
+        <Link
+          to={`/user/number-game/slips/${game.id}`}
+          className={`inline-flex items-center gap-1.5 justify-self-start font-semibold underline underline-offset-4 ${theme.accent}`}
+        >
+          <Printer className="h-5 w-5" aria-hidden="true" />
+          Slips
+        </Link>
+      )}
     </dl>
   );
 }

@@ -1,0 +1,387 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { maskName, maskPhone } from '@lot/domain/mask';
+import type { Game } from '@lot/domain/schemas/games';
+import {
+  apiAs,
+  baseUrl,
+  countBecomes,
+  decodeQr,
+  DEMO,
+  DESKTOP,
+  freshUser,
+  login,
+  PHONE,
+  playGame,
+  screenshotOnFailure,
+  sessionOf,
+  signIn,
+  useBrowser,
+  visible,
+  type Account,
+  type GameEntry,
+} from './support.ts';
+
+/**
+ * docs/product/game.md#slips: a shop prints entry slips and the result slip of a real game (played
+ * through the API), on a 58 mm or 80 mm roll or on A4. Each print is counted by the server first;
+ * the printed PDF is read back with Poppler: page width, text, and the QR code decoded from the
+ * rendered page by a real decoder.
+ */
+
+const browser = useBrowser();
+
+const SHOP_NAME = 'The Extraordinarily Long-Named Corner Shop of Lucky Numbers';
+const ENTRIES: GameEntry[] = [
+  { number: 1, name: 'Bartholomew Alexander Montgomery-Worthington', phoneNumber: '+44 7700 900123' },
+  { number: 4, name: 'Ana Lu', phoneNumber: '555-2004' },
+  { number: 5, name: 'Chidi Okafor', phoneNumber: '555 3005' },
+];
+const MM_TO_PT = 72 / 25.4;
+const MM_TO_PX = 96 / 25.4;
+
+let user: Account;
+let game: Game;
+let page: Page;
+let workDir: string;
+/** Every slip PDF's text, checked at the end for names and phones in full. */
+const printedTexts: string[] = [];
+
+const slipsUrl = () => `/user/number-game/slips/${game.id}`;
+const verifyUrl = () => `${baseUrl()}/verify/${game.code}`;
+const printsRecorded = (target: Page) => target.evaluate(() => (window as Window & { prints?: number }).prints ?? 0);
+
+/** A 64 px red square PNG for the shop's logo. */
+async function logoPng(): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
+  return sharp({ create: { width: 64, height: 64, channels: 3, background: '#e11d48' } })
+    .png()
+    .toBuffer();
+}
+
+beforeAll(async () => {
+  workDir = mkdtempSync(join(tmpdir(), 'lot-slips-'));
+  user = await freshUser('user', { fullName: 'Slip Shop Owner' });
+  await apiAs(DEMO.admin, '/api/balance/topup', { body: { userId: user.id, amount: '1000' } });
+  for (const [index, [name, percent]] of [
+    ['Jackpot', '50'],
+    ['Runner-up', '25'],
+  ].entries()) {
+    await apiAs(login(user), '/api/winners', { body: { name, percent, position: index + 1, isActive: true } });
+  }
+  // The shop's name and logo, as the profile page sends them (multipart).
+  const signin = (await (
+    await fetch(`${baseUrl()}/api/auth/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(login(user)),
+    })
+  ).json()) as { accessToken: string };
+  const form = new FormData();
+  form.set('shopName', SHOP_NAME);
+  form.set('logo', new Blob([new Uint8Array(await logoPng())], { type: 'image/png' }), 'logo.png');
+  const profile = await fetch(`${baseUrl()}/api/users/${user.id}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${signin.accessToken}` },
+    body: form,
+  });
+  if (!profile.ok) throw new Error(`profile: ${profile.status} ${await profile.text()}`);
+
+  game = await playGame(login(user), { startRange: 1, endRange: 5, bet: 10, entries: ENTRIES });
+
+  const context = await browser().newContext({ viewport: DESKTOP, baseURL: baseUrl() });
+  // window.print opens a dialog headless Chromium cannot close: count the calls instead.
+  await context.addInitScript(() => {
+    const recorder = window as Window & { prints?: number };
+    recorder.prints = 0;
+    window.print = () => {
+      recorder.prints = (recorder.prints ?? 0) + 1;
+    };
+  });
+  page = await context.newPage();
+  await signIn(page, login(user));
+});
+
+afterAll(() => {
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+type Printed = {
+  pages: { width: number; height: number }[];
+  text: string;
+  /** The text as laid out on the page (pdftotext -layout): a line keeps what sits side by side. */
+  layout: string;
+  images: Buffer[];
+  /** Each slip's height in millimetres. */
+  slipHeights: number[];
+};
+
+/**
+ * What the browser prints now: in print media, each slip of the print sheet must fit its paper (no
+ * content wider than the slip, no part outside it); then the PDF with the page's own @page size,
+ * read back with pdfinfo, pdftotext and pdftoppm (200 dpi).
+ */
+async function printToPdf(target: Page, paperMm: number | null, name: string): Promise<Printed> {
+  await target.emulateMedia({ media: 'print' });
+  const slips = await target.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('.slip-print-sheet .slip'), (slip) => {
+      const box = slip.getBoundingClientRect();
+      const outside = Array.from(slip.querySelectorAll<HTMLElement>('*')).filter((element) => {
+        const inner = element.getBoundingClientRect();
+        return inner.width > 0 && (inner.left < box.left - 0.5 || inner.right > box.right + 0.5);
+      });
+      return {
+        scrollWidth: slip.scrollWidth,
+        clientWidth: slip.clientWidth,
+        left: box.left,
+        right: box.right,
+        height: box.height,
+        outside: outside.map((element) => element.getAttribute('class') ?? element.tagName),
+      };
+    }),
+  );
+  expect(slips.length).toBeGreaterThan(0);
+  for (const slip of slips) {
+    expect(slip.scrollWidth).toBeLessThanOrEqual(slip.clientWidth);
+    expect(slip.outside).toEqual([]);
+    expect(slip.left).toBeGreaterThanOrEqual(0);
+    if (paperMm !== null) expect(slip.right).toBeLessThanOrEqual(paperMm * MM_TO_PX + 0.5);
+  }
+  const pdf = await target.pdf({ preferCSSPageSize: true, printBackground: true });
+  await target.emulateMedia({ media: 'screen' });
+
+  const dir = mkdtempSync(join(workDir, `${name}-`));
+  const file = join(dir, 'slips.pdf');
+  writeFileSync(file, pdf);
+  const info = execFileSync('pdfinfo', ['-f', '1', '-l', '999', file], { encoding: 'utf8' });
+  const pages = [...info.matchAll(/^Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts/gm)].map((match) => ({
+    width: Number(match[1]),
+    height: Number(match[2]),
+  }));
+  // In reading order, whitespace made single: a name wrapped over two lines reads as one.
+  const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+  const layout = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+  printedTexts.push(text);
+  execFileSync('pdftoppm', ['-png', '-r', '200', file, join(dir, 'page')]);
+  const images = readdirSync(dir)
+    .filter((entry) => entry.endsWith('.png'))
+    .sort()
+    .map((entry) => readFileSync(join(dir, entry)));
+  return { pages, text, layout, images, slipHeights: slips.map((slip) => slip.height / MM_TO_PX) };
+}
+
+function keepScreenshot(image: Buffer | undefined, name: string) {
+  if (!image) throw new Error(`no page image for ${name}`);
+  mkdirSync('test-results/screenshots', { recursive: true });
+  writeFileSync(`test-results/screenshots/${name}.png`, image);
+}
+
+async function choosePaper(target: Page, label: '58 mm' | '80 mm' | 'A4 / Letter') {
+  await target.getByText(label, { exact: true }).click();
+  expect(await target.getByRole('radio', { name: label }).isChecked()).toBe(true);
+}
+
+/** Clicks a Print button and waits until the browser's print was called once more. */
+async function clickPrint(target: Page, name: string) {
+  const before = await printsRecorded(target);
+  await target.getByRole('button', { name, exact: true }).click();
+  const started = Date.now();
+  while ((await printsRecorded(target)) === before) {
+    if (Date.now() - started > 10_000) throw new Error(`${name}: window.print was not called`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Waits until the element's text matches (the counts come back from the server after a print). */
+async function textMatches(locator: Locator, pattern: RegExp, timeout = 10_000): Promise<boolean> {
+  const started = Date.now();
+  for (;;) {
+    if (pattern.test((await locator.textContent()) ?? '')) return true;
+    if (Date.now() - started > timeout) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Each page is the roll's width and at least as long as its slip: nothing is cut or spills over. */
+function expectRollPages(printed: Printed, paperMm: number) {
+  printed.pages.forEach((size, index) => {
+    expect(Math.abs(size.width - paperMm * MM_TO_PT)).toBeLessThan(0.6);
+    expect(size.height).toBeGreaterThanOrEqual((printed.slipHeights[index] ?? Infinity) * MM_TO_PT);
+  });
+}
+
+/** The result slip as printed: settled, each draw with its number beside it and its winner masked (or No winner). */
+function expectResult(printed: Printed) {
+  expect(printed.text).toMatch(/SETTLED/);
+  for (const draw of game.draws) {
+    const prize = game.prizes.find((p) => p.position === draw.position);
+    // The draw's lines: from its position to the next one (or the totals).
+    const [line = '', ...next] = printed.layout.split(`#${draw.position} ${prize?.name}`)[1]?.split('\n') ?? [];
+    expect(line.trim()).toBe(String(draw.number));
+    const following =
+      next
+        .join('\n')
+        .split(/#\d+ |Pool/)[0]
+        ?.replace(/\s/g, '') ?? '';
+    expect(following).toContain(draw.winner ? maskName(draw.winner.name).replace(/\s/g, '') : 'Nowinner');
+  }
+}
+
+const copies = (text: string) => text.match(/COPY · printed \d+ times/g) ?? [];
+
+describe('slips of a played game', () => {
+  it('shows an entry slip per participant, masked, and the result slip with its draws, on a desktop and a phone', async () => {
+    screenshotOnFailure(page);
+    await page.goto(slipsUrl());
+    const entrySlips = page.getByTestId('entry-slip');
+    expect(await countBecomes(entrySlips, ENTRIES.length)).toBe(ENTRIES.length);
+    for (const entry of ENTRIES) {
+      const slip = page.locator(`[data-testid="entry-slip"][data-number="${entry.number}"]`);
+      const text = await slip.innerText();
+      expect(text).toContain(maskName(entry.name));
+      expect(text).toContain(maskPhone(entry.phoneNumber));
+      expect(text).not.toContain(entry.name);
+      expect(text).toContain(SHOP_NAME);
+      expect(text).toContain(game.code);
+      expect(await page.getByTestId(`print-count-${entry.number}`).innerText()).toBe('Not printed yet');
+    }
+    const result = page.getByTestId('result-slip');
+    expect(await page.getByTestId('slip-status').innerText()).toMatch(/settled/i);
+    expect(await result.getByTestId('slip-draw').count()).toBe(game.draws.length);
+    const resultText = await result.innerText();
+    for (const draw of game.draws) {
+      expect(resultText).toContain(draw.winner ? maskName(draw.winner.name) : 'No winner');
+    }
+    // The logo came with the session: it shows on the slips once loaded.
+    await visible(page.locator('[data-testid="entry-slip"] img.slip-logo'));
+    mkdirSync('test-results/screenshots', { recursive: true });
+    await page.screenshot({ path: 'test-results/screenshots/slips-page-1280.png', fullPage: true });
+
+    await page.setViewportSize(PHONE);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await page.screenshot({ path: 'test-results/screenshots/slips-page-375.png', fullPage: true });
+    await page.setViewportSize(DESKTOP);
+  });
+
+  it('prints on a 58 mm roll: every entry slip and the result slip, one page each, 58 mm wide, the QR code opening the proof', async () => {
+    screenshotOnFailure(page);
+    await choosePaper(page, '58 mm');
+    await clickPrint(page, 'Print all entry slips');
+    const printed = await printToPdf(page, 58, '58mm');
+
+    expect(printed.pages).toHaveLength(ENTRIES.length);
+    expectRollPages(printed, 58);
+    for (const image of printed.images) expect(await decodeQr(image)).toEqual([verifyUrl()]);
+    const unspaced = printed.text.replace(/\s/g, '');
+    for (const entry of ENTRIES) expect(unspaced).toContain(maskName(entry.name).replace(/\s/g, ''));
+    expect(copies(printed.text)).toEqual([]);
+    keepScreenshot(printed.images[0], 'slips-58mm');
+    for (const entry of ENTRIES) {
+      expect(await textMatches(page.getByTestId(`print-count-${entry.number}`), /^Printed once · last /)).toBe(true);
+    }
+
+    await clickPrint(page, 'Print result slip');
+    const result = await printToPdf(page, 58, '58mm-result');
+    expect(result.pages).toHaveLength(1);
+    expectRollPages(result, 58);
+    expect(await decodeQr(result.images[0] ?? Buffer.alloc(0))).toEqual([verifyUrl()]);
+    expectResult(result);
+    expect(copies(result.text)).toEqual([]);
+    keepScreenshot(result.images[0], 'slips-58mm-result');
+  });
+
+  it('prints the result slip again on an 80 mm roll: 80 mm wide, the draws and masked winners, and COPY with the count', async () => {
+    screenshotOnFailure(page);
+    await choosePaper(page, '80 mm');
+    await clickPrint(page, 'Print result slip');
+    const printed = await printToPdf(page, 80, '80mm');
+
+    expect(printed.pages).toHaveLength(1);
+    expectRollPages(printed, 80);
+    expect(await decodeQr(printed.images[0] ?? Buffer.alloc(0))).toEqual([verifyUrl()]);
+    expectResult(printed);
+    expect(copies(printed.text)).toEqual(['COPY · printed 2 times']);
+    expect(await textMatches(page.getByTestId('print-count-result'), /^Printed 2 times · last /)).toBe(true);
+    keepScreenshot(printed.images[0], 'slips-80mm');
+  });
+
+  it('prints the entry slips on A4 with margins, several to a sheet, each a COPY now; the paper is remembered on this device', async () => {
+    screenshotOnFailure(page);
+    await choosePaper(page, 'A4 / Letter');
+    await clickPrint(page, 'Print all entry slips');
+    const printed = await printToPdf(page, null, 'a4');
+
+    // Two rows of two fit the sheet's 277 mm between its margins (5 mm between the rows).
+    for (const height of printed.slipHeights) expect(height).toBeLessThan(136);
+    expect(printed.pages).toHaveLength(1);
+    expect(Math.abs((printed.pages[0]?.width ?? 0) - 210 * MM_TO_PT)).toBeLessThan(1);
+    expect(copies(printed.text)).toEqual(ENTRIES.map(() => 'COPY · printed 2 times'));
+    keepScreenshot(printed.images[0], 'slips-a4');
+
+    await page.reload();
+    await visible(page.getByTestId('entry-slip'));
+    expect(await page.getByRole('radio', { name: 'A4 / Letter' }).isChecked()).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem('slipWidth'))).toBe('a4');
+  });
+
+  it('prints nothing when the print cannot be recorded, and says so', async () => {
+    screenshotOnFailure(page);
+    const before = await printsRecorded(page);
+    await page.route('**/slips/prints', (route) => route.abort('internetdisconnected'));
+    try {
+      await page.getByRole('button', { name: 'Print entry slip 4', exact: true }).click();
+      await visible(page.getByRole('alert').filter({ hasText: 'nothing was printed' }));
+    } finally {
+      await page.unroute('**/slips/prints');
+    }
+    expect(await printsRecorded(page)).toBe(before);
+    const counted = await apiAs<{ number: number | null; printCount: number }[]>(
+      login(user),
+      `/api/games/${game.id}/slips`,
+    );
+    expect(counted.find((slip) => slip.number === 4)?.printCount).toBe(2);
+  });
+
+  it('never prints a participant name or phone in full', () => {
+    expect(printedTexts.length).toBeGreaterThan(0);
+    const all = printedTexts.join('\n');
+    for (const entry of ENTRIES) {
+      for (const word of entry.name.split(/\s+/)) expect(all).not.toMatch(new RegExp(`\\b${word}\\b`));
+      expect(all).not.toContain(entry.phoneNumber);
+      expect(all).not.toContain(entry.phoneNumber.replace(/\D/g, ''));
+    }
+  });
+});
+
+describe('slips of a game not ended', () => {
+  it('offers the entry slips of a game in play (linked from the play screen), the result slip only once it ends, and none for a discarded game', async () => {
+    screenshotOnFailure(page);
+    const call = await sessionOf(login(user));
+    const opened = await call<Game>('/api/games', { body: { startRange: 1, endRange: 5, betAmount: '5.00' } });
+    await call<Game>(`/api/games/${opened.id}/entries`, { method: 'PUT', body: { entries: ENTRIES.slice(0, 2) } });
+
+    // The play screen leads to the game's slips.
+    await page.goto('/user/number-game/play');
+    const link = page.getByRole('link', { name: 'Slips', exact: true });
+    await visible(link);
+    await page.screenshot({ path: 'test-results/screenshots/play-screen-slips-link.png' });
+    await link.click();
+    await page.waitForURL(`**/user/number-game/slips/${opened.id}`);
+    expect(await countBecomes(page.getByTestId('entry-slip'), 2)).toBe(2);
+    await visible(page.getByTestId('result-slip-later'));
+    expect(await page.getByTestId('result-slip').count()).toBe(0);
+
+    await call<Game>(`/api/games/${opened.id}/void`, { body: { reason: 'Customer left' } });
+    await page.reload();
+    await visible(page.getByTestId('slips-discarded'));
+    expect(await page.getByTestId('entry-slip').count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Print/ }).count()).toBe(0);
+
+    await page.goto('/user/number-game/slips/999999999');
+    await visible(page.getByText('Game Not Found'));
+  });
+});

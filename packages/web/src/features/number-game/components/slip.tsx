@@ -1,0 +1,191 @@
+import type { ReactNode } from 'react';
+import { commitmentFingerprint } from '@lot/domain/draw';
+import { maskName, maskPhone } from '@lot/domain/mask';
+import type { Game, SlipPrint } from '@lot/domain/schemas/games';
+import { QrCode } from '../../../components/ui/qr-code.tsx';
+import { dateTime, money } from '../../../lib/format.ts';
+import type { SlipWidth } from './slip-width.ts';
+import './slip.css';
+
+/** Who printed the slip: the shop's name (its full name without one) and its logo, when it has one. */
+export type SlipShop = { name: string; logoUrl: string | null };
+
+type Entry = Game['entries'][number];
+
+/** A slip's date with its year, in this device's zone: "Nov 23, 2026 · 7:34 PM". */
+function slipDateTime(value: string): string {
+  const [monthDay, time] = dateTime(value).split(', ');
+  return `${monthDay}, ${new Date(value).getFullYear()} · ${time}`;
+}
+
+/** The public proof page a slip's QR code opens. */
+export const verifyUrl = (code: string) => `${window.location.origin}/verify/${code}`;
+
+/** "COPY · printed 2 times": a slip printed before says so (docs/product/game.md#slips). */
+export const copyText = (printCount: number) => `COPY · printed ${printCount} times`;
+
+/**
+ * One slip as it prints (docs/product/game.md#slips): black on white, sized in millimetres for the
+ * paper (slip.css). `print` is the server's answer to this print; a print after the first is a COPY.
+ */
+function SlipFrame({
+  kind,
+  game,
+  shop,
+  width,
+  print,
+  testId,
+  number,
+  children,
+}: {
+  kind: 'Entry slip' | 'Result slip';
+  game: Game;
+  shop: SlipShop;
+  width: SlipWidth;
+  print: SlipPrint | null;
+  testId: string;
+  number?: number;
+  children: ReactNode;
+}) {
+  const url = verifyUrl(game.code);
+  return (
+    <article
+      className="slip"
+      data-width={width}
+      data-testid={testId}
+      data-number={number}
+      aria-label={number === undefined ? kind : `${kind} ${number}`}
+    >
+      <header className="slip-shop">
+        {shop.logoUrl && <img src={shop.logoUrl} alt="" className="slip-logo" />}
+        <p className="slip-shop-name">{shop.name}</p>
+      </header>
+      <p className="slip-title">BOCH BOCH · {kind}</p>
+      {print?.copy && (
+        <p className="slip-copy" data-testid="slip-copy">
+          {copyText(print.printCount)}
+        </p>
+      )}
+      <dl className="slip-rows">
+        <Row label="Game">
+          <span className="slip-mono">{game.code}</span>
+        </Row>
+        <Row label="Seed">
+          <span className="slip-mono">{commitmentFingerprint(game.commitment)}</span>
+        </Row>
+      </dl>
+      {children}
+      <div className="slip-proof">
+        <QrCode value={url} label={`QR code: ${url}`} className="slip-qr" />
+        <p className="slip-proof-text">Scan to check this game</p>
+        <p className="slip-url">{url}</p>
+      </div>
+    </article>
+  );
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="slip-row">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+/** A participant's entry slip: their number, large, and their name and phone masked. */
+export function EntrySlip({
+  game,
+  entry,
+  shop,
+  width,
+  print = null,
+}: {
+  game: Game;
+  entry: Entry;
+  shop: SlipShop;
+  width: SlipWidth;
+  print?: SlipPrint | null;
+}) {
+  return (
+    <SlipFrame
+      kind="Entry slip"
+      game={game}
+      shop={shop}
+      width={width}
+      print={print}
+      testId="entry-slip"
+      number={entry.number}
+    >
+      <div className="slip-number">
+        <span className="slip-number-label">Number</span>
+        <span className="slip-number-value">{entry.number}</span>
+      </div>
+      <dl className="slip-rows">
+        <Row label="Name">{maskName(entry.name)}</Row>
+        <Row label="Phone">{maskPhone(entry.phoneNumber)}</Row>
+        <Row label="Bet">{money(game.betAmount)}</Row>
+        <Row label="Date">{slipDateTime(game.openedAt)}</Row>
+      </dl>
+    </SlipFrame>
+  );
+}
+
+/** The result slip of an ended game: each draw in order with its winner (masked) and prize, then the totals. */
+export function ResultSlip({
+  game,
+  shop,
+  width,
+  print = null,
+}: {
+  game: Game;
+  shop: SlipShop;
+  width: SlipWidth;
+  print?: SlipPrint | null;
+}) {
+  const settled = game.status === 'settled';
+  return (
+    <SlipFrame kind="Result slip" game={game} shop={shop} width={width} print={print} testId="result-slip">
+      <p className="slip-status" data-testid="slip-status">
+        {settled ? 'Settled' : 'Voided'}
+      </p>
+      {!settled && game.voidReason && <p className="slip-reason">Reason: {game.voidReason}</p>}
+      <ol className="slip-draws">
+        {game.draws.map((draw) => {
+          const prize = game.prizes.find((p) => p.position === draw.position);
+          return (
+            <li key={draw.position} className="slip-draw" data-testid="slip-draw">
+              <span className="slip-draw-head">
+                <span>
+                  #{draw.position} {prize?.name}
+                </span>
+                <span className="slip-draw-number">{draw.number}</span>
+              </span>
+              {draw.winner ? (
+                <span className="slip-draw-winner">
+                  <span>
+                    {maskName(draw.winner.name)} · {maskPhone(draw.winner.phoneNumber)}
+                  </span>
+                  <span className="slip-draw-prize">{settled ? money(draw.prizeAmount) : 'Not paid'}</span>
+                </span>
+              ) : (
+                <span className="slip-draw-winner">No winner</span>
+              )}
+            </li>
+          );
+        })}
+        {game.draws.length === 0 && <li className="slip-draw">Nothing was drawn.</li>}
+      </ol>
+      <dl className="slip-rows slip-totals">
+        <Row label="Pool">
+          {money(game.pool)}
+          {!settled && ' (returned)'}
+        </Row>
+        {settled && game.totalPrize !== null && <Row label="Prizes paid">{money(game.totalPrize)}</Row>}
+        {settled && game.commission !== null && <Row label="Commission">{money(game.commission)}</Row>}
+        <Row label="Opened">{slipDateTime(game.openedAt)}</Row>
+        {game.endedAt && <Row label="Ended">{slipDateTime(game.endedAt)}</Row>}
+      </dl>
+    </SlipFrame>
+  );
+}
