@@ -348,7 +348,7 @@ function Prizes({
                   </span>
                   <span
                     data-testid={draw ? 'display-winner' : undefined}
-                    className="block truncate text-xl font-bold sm:text-2xl 2xl:text-4xl"
+                    className="block text-xl font-bold break-words sm:text-2xl 2xl:text-3xl"
                   >
                     {draw === undefined
                       ? next === prize.position
