@@ -196,6 +196,20 @@ describe('customer display', () => {
     await page.context().close();
   });
 
+  it('says Voided with the reason when the shop voids the game after a draw', async () => {
+    const user = await gamePlayer();
+    const { game, call } = await openGame(login(user), 1);
+    const page = await displayPage(`/display/${game.code}?theme=green`);
+    await attributeBecomes(connection(page), 'data-connection', 'live');
+    await call(`/api/games/${game.id}/void`, { body: { reason: 'The power went out' } });
+    const ended = page.getByTestId('display-ended');
+    await visible(ended, 2_000);
+    expect(await ended.textContent()).toContain('VoidedReason: The power went out');
+    expect(await page.getByTestId('display-verdict').count()).toBe(0);
+    expect(await qrIn(page, page.getByTestId('display-qr'))).toEqual([`${baseUrl()}/verify/${game.code}`]);
+    await page.context().close();
+  });
+
   it('says there is no game with an unknown code, and stops asking', async () => {
     const page = await displayPage('/display/NOSUCHGAMECODE');
     const streams: string[] = [];

@@ -278,7 +278,7 @@ function Grid({
               </span>
             )}
             {draw && (
-              <span className="absolute top-1 left-1.5 rounded bg-black/70 px-1.5 text-xs font-bold text-white no-underline sm:text-sm 2xl:text-lg">
+              <span className="absolute top-1 left-1.5 hidden rounded bg-black/70 px-1.5 text-xs font-bold text-white no-underline sm:block sm:text-sm 2xl:text-lg">
                 Draw {draw.position}
               </span>
             )}
