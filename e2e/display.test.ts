@@ -137,7 +137,11 @@ describe('customer display', () => {
       const answered = performance.now();
       const shown = await drawShown(page, last.number);
       delays.push(shown - answered);
-      if (position === 2) await page.screenshot({ path: `${SCREENSHOTS}/display-blue-spotlight.png` });
+      if (position === 2) {
+        // Once the number has sprung up (the first eighth of the animation), as the room sees it.
+        await page.waitForFunction(() => document.getAnimations().every((a) => Number(a.currentTime) > 700));
+        await page.screenshot({ path: `${SCREENSHOTS}/display-blue-spotlight.png` });
+      }
     }
     expect(last?.game.status).toBe('settled');
     for (const delay of delays) expect(delay).toBeLessThan(1000);
