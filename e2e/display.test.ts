@@ -117,7 +117,7 @@ describe('customer display', () => {
     const { game, call } = await openGame(login(user));
     const page = await displayPage(`/display/${game.code}`);
     await attributeBecomes(connection(page), 'data-connection', 'live');
-    expect(await page.getByTestId('display-shop').textContent()).toBe(user.fullName);
+    expect(await textBecomes(page.getByTestId('display-shop'), user.fullName)).toBe(user.fullName);
     expect(await countBecomes(page.locator('[data-testid="display-number"][data-state="sold"]'), ENTRIES.length)).toBe(
       ENTRIES.length,
     );

@@ -38,7 +38,7 @@ export function useGameStream(code: string): { proof: GameProof | null; connecti
       if (stopped) return;
       const current = new EventSource(`${API_BASE}/api/display/${path}/events`);
       source = current;
-      current.addEventListener('open', () => setConnection('live'));
+      // Live once the current view has arrived: every new stream starts with it.
       current.addEventListener('game', (event) => {
         const parsed = gameProofSchema.safeParse(parseJson((event as MessageEvent<string>).data));
         if (!parsed.success) return;
