@@ -39,6 +39,7 @@ const screens = {
   userDayClose: () => import('./routes/user-day-close.tsx').then((m) => ({ default: m.UserDayCloseRoute })),
   gameWinners: () => import('./routes/game-winners.tsx').then((m) => ({ default: m.GameWinnersRoute })),
   verify: () => import('./routes/verify.tsx').then((m) => ({ default: m.VerifyRoute })),
+  display: () => import('./routes/display.tsx').then((m) => ({ default: m.DisplayRoute })),
 };
 
 /** A role's route group: the bare path goes to its dashboard (docs/product/screens.md#route-table). */
@@ -59,6 +60,8 @@ export const routes: RouteObject[] = [
   { path: '/debug', lazy: lazy(screens.debug) },
   // A game's public proof: anyone with the code, signed in or not.
   { path: '/verify/:code', lazy: lazy(screens.verify) },
+  // A game live on a screen facing the customers: anyone with the code, signed in or not.
+  { path: '/display/:code', lazy: lazy(screens.display) },
   {
     path: '/',
     element: (

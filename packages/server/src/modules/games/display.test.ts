@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Game, GameProof } from '@lot/domain/schemas/games';
@@ -48,6 +50,24 @@ const follow = (code: string) => {
   clients.push(client);
   return client;
 };
+/** A response that records what the stream writes (no socket): for driving DisplayStreams directly. */
+class RecordedResponse extends Writable {
+  written = '';
+  readonly socket = null;
+  writeHead() {
+    return this;
+  }
+  flushHeaders() {}
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void) {
+    this.written += chunk.toString();
+    done();
+  }
+  /** The data of every `game` event written so far. */
+  events(): string[] {
+    return [...this.written.matchAll(/^event: game\ndata: (.*)$/gm)].map((match) => match[1] ?? '');
+  }
+}
+
 const view = (event: SseEvent) => JSON.parse(event.data) as GameProof;
 const games = (event: SseEvent) => event.event === 'game';
 
@@ -108,6 +128,25 @@ describe('the customer display stream', () => {
     expect(refused.status).toBe(429);
     await refused.body?.cancel();
     for (const c of more) c.close();
+  });
+
+  it('a change committed between reading the first view and opening the stream still reaches the display', async () => {
+    const next = await openGame(t, h.U1, { numbers: [1, 2] });
+    // What the route does, with the change landing in between: admitted (the view read), then the
+    // entries replaced, then the stream opened.
+    const admission = await app.displays.admit(next.code);
+    expect(admission.first.entries).toHaveLength(2);
+    expectStatus(await putEntries(t, h.U1.token, next.id, participants([1, 2, 3])), 200);
+    const raw = new RecordedResponse();
+    app.displays.open(next.code, raw as unknown as ServerResponse, {}, admission);
+    const views = async () => raw.events().map((data) => JSON.parse(data) as GameProof);
+    const started = Date.now();
+    while (!(await views()).some((v) => v.entries.length === 3) && Date.now() - started < 1_000) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect((await views()).map((v) => v.entries.length)).toEqual([2, 3]);
+    raw.destroy();
+    expectStatus(await voidCall(t, h.U1.token, next.id, 'test over'), 200);
   });
 
   it('the server stops without waiting for open streams; the display reconnects by itself and gets the current state', async () => {

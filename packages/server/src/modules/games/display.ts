@@ -27,6 +27,8 @@ export const DISPLAY_LIMITS = {
 };
 
 type Stream = { raw: ServerResponse; lastId: string | null };
+/** A stream allowed to open: its first view, and whether the game changed since it was read. */
+export type Admission = { first: GameProof; changed: () => boolean; release: () => void };
 type Channel = {
   streams: Set<Stream>;
   unsubscribe: () => void;
@@ -60,20 +62,31 @@ export class DisplayStreams {
 
   /**
    * Checks that the game exists and a stream may open (404, 429 otherwise, as JSON); answers the
-   * first view, to be written once the response is an event stream.
+   * first view, to be written once the response is an event stream. It listens to the game before
+   * it reads it: a change committed while the view is read, or before `open`, is not lost (the
+   * stream re-reads once it is open).
    */
-  async admit(code: string): Promise<GameProof> {
+  async admit(code: string): Promise<Admission> {
     if (this.closing) throw new AppError('RATE_LIMITED', 'The server is stopping', { retryAfter: 1 });
-    const view = await gameProof(this.db, code);
-    const open = this.channels.get(code)?.streams.size ?? 0;
-    if (open >= DISPLAY_LIMITS.perGame || this.total >= DISPLAY_LIMITS.total) {
-      throw new AppError('RATE_LIMITED', 'Too many displays follow this game', { retryAfter: 5 });
+    let changed = false;
+    const release = this.events.subscribe(code, () => {
+      changed = true;
+    });
+    try {
+      const first = await gameProof(this.db, code);
+      const open = this.channels.get(code)?.streams.size ?? 0;
+      if (open >= DISPLAY_LIMITS.perGame || this.total >= DISPLAY_LIMITS.total) {
+        throw new AppError('RATE_LIMITED', 'Too many displays follow this game', { retryAfter: 5 });
+      }
+      return { first, changed: () => changed, release };
+    } catch (error) {
+      release();
+      throw error;
     }
-    return view;
   }
 
   /** Turns the response into the game's event stream, starting with `first`. */
-  open(code: string, raw: ServerResponse, headers: Record<string, string>, first: GameProof): void {
+  open(code: string, raw: ServerResponse, headers: Record<string, string>, admission: Admission): void {
     raw.writeHead(200, {
       ...headers,
       'content-type': 'text/event-stream; charset=utf-8',
@@ -90,7 +103,7 @@ export class DisplayStreams {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
     }
-    this.send(stream, JSON.stringify(first));
+    this.send(stream, JSON.stringify(admission.first));
     let channel = this.channels.get(code);
     if (!channel) {
       const created: Channel = { streams: new Set(), unsubscribe: () => undefined, reading: false, again: false };
@@ -101,6 +114,9 @@ export class DisplayStreams {
     channel.streams.add(stream);
     this.total++;
     const joined = channel;
+    // From here the channel hears every change; one heard since admit means the first view may be old.
+    admission.release();
+    if (admission.changed()) void this.refresh(code, joined);
     raw.on('close', () => {
       if (!joined.streams.delete(stream)) return;
       this.total--;

@@ -195,13 +195,13 @@ export const displayRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       if (app.displays.stopping) reply.header('connection', 'close');
-      const first = await app.displays.admit(request.params.code);
+      const admission = await app.displays.admit(request.params.code);
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
       }
       reply.hijack();
-      app.displays.open(request.params.code, reply.raw, headers, first);
+      app.displays.open(request.params.code, reply.raw, headers, admission);
     },
   );
 };

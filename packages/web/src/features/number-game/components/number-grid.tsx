@@ -9,7 +9,7 @@ type TileState = 'free' | 'selected' | 'winner' | 'drawn';
  * (the board is roughly 1.8 times wider than tall) and rows that share the height, so 20 numbers
  * are big and 100 still fit one screen. Phones and tablets scroll a fixed 5 or 8 columns.
  */
-function largeColumns(count: number): number {
+export function largeColumns(count: number): number {
   const columns = Math.min(14, Math.max(4, Math.ceil(Math.sqrt(count * 1.8))));
   // As few columns as give the same number of rows, so the last row is as full as it can be.
   const rows = Math.ceil(count / columns);

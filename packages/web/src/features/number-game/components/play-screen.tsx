@@ -37,6 +37,7 @@ import { useOpenGame, type GameSetup } from '../api/open-game.ts';
 import { usePutEntries } from '../api/put-entries.ts';
 import { useVoidGame, VOID_REASONS } from '../api/void-game.ts';
 import { useFullscreen } from '../hooks/use-fullscreen.ts';
+import { CustomerDisplayOffer } from './customer-display-offer.tsx';
 import { GameSetupFields } from './game-setup.tsx';
 import { GAME_THEMES, loadTheme, saveTheme, THEMES, type GameTheme, type ThemeName } from './game-theme.ts';
 import { PrizePanel, SelectedNumbersPanel, WinnersPanel, type PrizeLine } from './game-panels.tsx';
@@ -441,6 +442,7 @@ export function PlayScreen({
 
           <aside aria-label="Game status" className="flex min-w-0 flex-col gap-4">
             {game && <GameIdentity game={game} theme={theme} />}
+            {game && <CustomerDisplayOffer code={game.code} themeName={themeName} theme={theme} />}
             {!game && liveTotalBps > 10_000 && (
               <p
                 role="alert"

@@ -1,0 +1,426 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { commitmentFingerprint } from '@lot/domain/draw';
+import type { DrawResult, Game, GameProof } from '@lot/domain/schemas/games';
+import {
+  apiAs,
+  attributeBecomes,
+  baseUrl,
+  countBecomes,
+  decodeQr,
+  DEMO,
+  freshUser,
+  login,
+  PHONE,
+  screenshotOnFailure,
+  sessionOf,
+  signIn,
+  textBecomes,
+  useBrowser,
+  visible,
+  type GameEntry,
+} from './support.ts';
+
+const browser = useBrowser();
+const root = fileURLToPath(new URL('..', import.meta.url));
+const ROOM = { width: 1920, height: 1080 };
+const THEMES = ['white', 'green', 'blue', 'orange'] as const;
+const SCREENSHOTS = 'test-results/screenshots';
+mkdirSync(SCREENSHOTS, { recursive: true });
+
+/** A player of this file with 1000.00 and three prize positions (50, 25 and 10 %). */
+async function gamePlayer() {
+  const user = await freshUser('user', { fullName: `Display Shop ${Date.now() % 100000}` });
+  await apiAs(DEMO.admin, '/api/balance/topup', { body: { userId: user.id, amount: '1000' } });
+  for (const [index, [name, percent]] of [
+    ['Jackpot', '50'],
+    ['Second', '25'],
+    ['Third', '10'],
+  ].entries()) {
+    await apiAs(login(user), '/api/winners', { body: { name, percent, position: index + 1, isActive: true } });
+  }
+  return user;
+}
+
+const ENTRIES: GameEntry[] = [
+  { number: 2, name: 'Marguerite Okonkwo', phoneNumber: '555-0102' },
+  { number: 5, name: 'Bartholomew Quist', phoneNumber: '555-0105' },
+  { number: 7, name: 'Ingrid Vasquez', phoneNumber: '555-0107' },
+  { number: 11, name: 'Oluwaseun Park', phoneNumber: '555-0111' },
+  { number: 14, name: 'Theodora Lindqvist', phoneNumber: '555-0114' },
+];
+
+/** Opens a game with ENTRIES on 1–20 at 10.00 through the API; draws `draws` positions. */
+async function openGame(account: { username: string; password: string }, draws = 0, entries = ENTRIES) {
+  const call = await sessionOf(account);
+  const opened = await call<Game>('/api/games', { body: { startRange: 1, endRange: 20, betAmount: '10.00' } });
+  let game = await call<Game>(`/api/games/${opened.id}/entries`, { method: 'PUT', body: { entries } });
+  for (let position = 1; position <= draws; position++) {
+    game = (await call<DrawResult>(`/api/games/${game.id}/draws`, { body: { position } })).game;
+  }
+  return { game, call };
+}
+
+async function displayPage(
+  url: string,
+  options: { viewport?: { width: number; height: number }; base?: string; reducedMotion?: boolean } = {},
+): Promise<Page> {
+  const context = await browser().newContext({
+    viewport: options.viewport ?? ROOM,
+    baseURL: options.base ?? baseUrl(),
+    reducedMotion: options.reducedMotion ? 'reduce' : 'no-preference',
+  });
+  const page = await context.newPage();
+  screenshotOnFailure(page);
+  await page.goto(url);
+  return page;
+}
+
+const connection = (page: Page) => page.getByTestId('display-connection');
+
+/** Waits (checking every frame) until the display shows `number` as the newest draw; answers when. */
+async function drawShown(page: Page, number: number, timeout = 5_000): Promise<number> {
+  await page.waitForFunction(
+    (wanted) =>
+      document.querySelector(`[data-testid="display-spotlight"][data-number="${wanted}"]`) !== null ||
+      document.querySelector(`[data-testid="display-draw"][data-number="${wanted}"]`) !== null,
+    number,
+    { polling: 'raf', timeout },
+  );
+  return performance.now();
+}
+
+/** Reads the QR codes inside an element, from a screenshot of the page as a camera would see it. */
+async function qrIn(page: Page, locator: Locator): Promise<string[]> {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error('the QR code is not on screen');
+  const margin = 16;
+  return decodeQr(await page.screenshot(), [
+    {
+      left: Math.max(0, Math.floor(box.x - margin)),
+      top: Math.max(0, Math.floor(box.y - margin)),
+      width: Math.ceil(box.width + 2 * margin),
+      height: Math.ceil(box.height + 2 * margin),
+    },
+  ]);
+}
+
+describe('customer display', () => {
+  it('shows each draw made through the API within a second, then Verified with a QR code of the proof', async () => {
+    const user = await gamePlayer();
+    const { game, call } = await openGame(login(user));
+    const page = await displayPage(`/display/${game.code}`);
+    await attributeBecomes(connection(page), 'data-connection', 'live');
+    expect(await textBecomes(page.getByTestId('display-shop'), user.fullName)).toBe(user.fullName);
+    expect(await countBecomes(page.locator('[data-testid="display-number"][data-state="sold"]'), ENTRIES.length)).toBe(
+      ENTRIES.length,
+    );
+    expect(await page.getByTestId('display-pool').textContent()).toBe('$50.00');
+    expect(await page.getByTestId('display-fingerprint').textContent()).toBe(commitmentFingerprint(game.commitment));
+    // The prize each position pays for the pool of 50.00.
+    expect(await page.getByTestId('display-prize').allTextContents()).toEqual([
+      expect.stringMatching(/Jackpot · 50%Next draw\$25\.00$/),
+      expect.stringMatching(/Second · 25%Not drawn yet\$12\.50$/),
+      expect.stringMatching(/Third · 10%Not drawn yet\$5\.00$/),
+    ]);
+
+    const delays: number[] = [];
+    let last: DrawResult | undefined;
+    for (let position = 1; position <= 3; position++) {
+      last = await call<DrawResult>(`/api/games/${game.id}/draws`, { body: { position } });
+      const answered = performance.now();
+      const shown = await drawShown(page, last.number);
+      delays.push(shown - answered);
+      if (position === 2) {
+        // Once the number has sprung up (the first eighth of the animation), as the room sees it.
+        await page.waitForFunction(() => document.getAnimations().every((a) => Number(a.currentTime) > 700));
+        await page.screenshot({ path: `${SCREENSHOTS}/display-blue-spotlight.png` });
+      }
+    }
+    expect(last?.game.status).toBe('settled');
+    for (const delay of delays) expect(delay).toBeLessThan(1000);
+
+    // Once the last draw settled into the list: every draw in order, winners masked, and the proof checked here.
+    await attributeBecomes(page.getByTestId('display-verdict'), 'data-verdict', 'verified', 10_000);
+    const settled = await apiAs<GameProof>(login(user), `/api/verify/${game.code}`);
+    expect(await page.getByTestId('display-draw').evaluateAll((nodes) => nodes.map((n) => n.textContent))).toEqual(
+      settled.draws.map((d) => String(d.number)),
+    );
+    expect(await page.getByTestId('display-winner').allTextContents()).toEqual(
+      settled.draws.map((d) => (d.winner ? `${d.winner.name} · ${d.winner.phoneNumber}` : 'No winner')),
+    );
+    await page.screenshot({ path: `${SCREENSHOTS}/display-blue-settled-live.png` });
+    expect(await qrIn(page, page.getByTestId('display-qr'))).toEqual([`${baseUrl()}/verify/${game.code}`]);
+    expect(await page.getByTestId('display-verify-url').textContent()).toBe(
+      `${new URL(baseUrl()).host}/verify/${game.code}`,
+    );
+    await page.context().close();
+  });
+
+  it('shows entries replaced through the API as sold numbers, with masked names only', async () => {
+    const user = await gamePlayer();
+    const { game, call } = await openGame(login(user), 0, []);
+    const page = await displayPage(`/display/${game.code}?theme=white`);
+    await attributeBecomes(connection(page), 'data-connection', 'live');
+    expect(await page.locator('[data-testid="display-number"][data-state="sold"]').count()).toBe(0);
+
+    await call(`/api/games/${game.id}/entries`, { method: 'PUT', body: { entries: ENTRIES } });
+    const sold = page.locator('[data-testid="display-number"][data-state="sold"]');
+    expect(await countBecomes(sold, ENTRIES.length, 2_000)).toBe(ENTRIES.length);
+    expect(await sold.evaluateAll((nodes) => nodes.map((n) => Number(n.getAttribute('data-number'))))).toEqual(
+      ENTRIES.map((e) => e.number),
+    );
+    const proof = await apiAs<GameProof>(login(user), `/api/verify/${game.code}`);
+    for (const entry of proof.entries) {
+      expect(await page.locator(`[data-testid="display-number"][data-number="${entry.number}"]`).textContent()).toBe(
+        `${entry.number}${entry.name}`,
+      );
+    }
+    const text = await page.locator('body').innerHTML();
+    for (const entry of ENTRIES) {
+      for (const word of entry.name.split(' ')) expect(text).not.toContain(word);
+      expect(text).not.toContain(entry.phoneNumber);
+    }
+
+    // Replaced again: one participant removed, another added.
+    const replaced = [...ENTRIES.slice(1), { number: 19, name: 'Zebedee Marchetti', phoneNumber: '555-0119' }];
+    await call(`/api/games/${game.id}/entries`, { method: 'PUT', body: { entries: replaced } });
+    await attributeBecomes(page.locator('[data-testid="display-number"][data-number="19"]'), 'data-state', 'sold');
+    expect(await sold.evaluateAll((nodes) => nodes.map((n) => Number(n.getAttribute('data-number'))))).toEqual(
+      replaced.map((e) => e.number).sort((a, b) => a - b),
+    );
+    expect(await page.locator('body').innerHTML()).not.toContain('Zebedee');
+    expect(await page.getByTestId('display-pool').textContent()).toBe('$50.00');
+    await page.context().close();
+  });
+
+  it('says Voided with the reason when the shop voids the game after a draw', async () => {
+    const user = await gamePlayer();
+    const { game, call } = await openGame(login(user), 1);
+    const page = await displayPage(`/display/${game.code}?theme=green`);
+    await attributeBecomes(connection(page), 'data-connection', 'live');
+    await call(`/api/games/${game.id}/void`, { body: { reason: 'The power went out' } });
+    const ended = page.getByTestId('display-ended');
+    await visible(ended, 2_000);
+    expect(await ended.textContent()).toContain('VoidedReason: The power went out');
+    expect(await page.getByTestId('display-verdict').count()).toBe(0);
+    expect(await qrIn(page, page.getByTestId('display-qr'))).toEqual([`${baseUrl()}/verify/${game.code}`]);
+    await page.context().close();
+  });
+
+  it('says there is no game with an unknown code, and stops asking', async () => {
+    const page = await displayPage('/display/NOSUCHGAMECODE');
+    const streams: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/display/')) streams.push(request.url());
+    });
+    await visible(page.getByText('No game with this code'));
+    const afterMissing = streams.length;
+    // Longer than the first two backoff steps: a page that kept trying would have asked again.
+    await page.waitForTimeout(3_500);
+    expect(streams.length).toBe(afterMissing);
+    expect(await page.getByTestId('display-connection').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('offers the display from the play screen: a QR code of its address, and a new window that shows the game', async () => {
+    const user = await gamePlayer();
+    const { game } = await openGame(login(user));
+    const context = await browser().newContext({ viewport: ROOM, baseURL: baseUrl() });
+    const page = await context.newPage();
+    screenshotOnFailure(page);
+    await signIn(page, login(user));
+    await page.goto('/user/number-game/play');
+    await page.getByRole('radio', { name: 'Orange' }).click();
+    await page.getByRole('button', { name: 'Customer display' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Customer display' });
+    await visible(dialog);
+    const url = `${baseUrl()}/display/${game.code}?theme=orange`;
+    expect(await dialog.getByTestId('customer-display-url').textContent()).toBe(url);
+    await page.screenshot({ path: `${SCREENSHOTS}/play-customer-display-offer.png` });
+    expect(await qrIn(page, dialog.getByTestId('customer-display-qr'))).toEqual([url]);
+
+    const [opened] = await Promise.all([
+      context.waitForEvent('page'),
+      dialog.getByRole('link', { name: 'Open in a new window' }).click(),
+    ]);
+    await opened.waitForLoadState();
+    expect(opened.url()).toBe(url);
+    await attributeBecomes(opened.getByTestId('display'), 'data-theme', 'orange');
+    await attributeBecomes(opened.getByTestId('display-connection'), 'data-connection', 'live');
+    expect(await countBecomes(opened.locator('[data-testid="display-number"][data-state="sold"]'), 5)).toBe(5);
+    await context.close();
+  });
+
+  it('looks right in every theme at 1920×1080 and at 375 px: nothing overflows, the room size needs no scrolling', async () => {
+    const drawing = await openGame(login(await gamePlayer()), 2);
+    const settled = await openGame(login(await gamePlayer()), 3);
+    expect(settled.game.status).toBe('settled');
+    const page = await displayPage('/display/none', { reducedMotion: true });
+    for (const theme of THEMES) {
+      for (const [name, game] of [
+        ['drawing', drawing.game],
+        ['settled', settled.game],
+      ] as const) {
+        await page.goto(`/display/${game.code}?theme=${theme}`);
+        await attributeBecomes(page.getByTestId('display'), 'data-theme', theme);
+        if (name === 'settled') {
+          await attributeBecomes(page.getByTestId('display-verdict'), 'data-verdict', 'verified', 10_000);
+        } else {
+          await countBecomes(page.getByTestId('display-draw'), 2);
+        }
+        await page.screenshot({ path: `${SCREENSHOTS}/display-${theme}-${name}.png` });
+        const size = await page.evaluate(() => ({
+          width: document.documentElement.scrollWidth,
+          height: document.documentElement.scrollHeight,
+        }));
+        expect(size).toEqual({ width: ROOM.width, height: ROOM.height });
+      }
+    }
+    await page.setViewportSize(PHONE);
+    for (const [name, game] of [
+      ['drawing', drawing.game],
+      ['settled', settled.game],
+    ] as const) {
+      await page.goto(`/display/${game.code}`);
+      if (name === 'settled') {
+        await attributeBecomes(page.getByTestId('display-verdict'), 'data-verdict', 'verified', 10_000);
+      } else {
+        await countBecomes(page.getByTestId('display-draw'), 2);
+      }
+      await page.screenshot({ path: `${SCREENSHOTS}/display-phone-${name}.png`, fullPage: true });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PHONE.width);
+    }
+    await page.context().close();
+  });
+});
+
+/** A server of this test's own, on a fixed port and data dir, that can be stopped and started again. */
+class OwnServer {
+  private process: ChildProcess | null = null;
+  readonly dataDir = mkdtempSync(join(tmpdir(), 'lot-e2e-display-'));
+  constructor(readonly port: number) {}
+
+  get url() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  private get env() {
+    return { ...process.env, DATA_DIR: this.dataDir, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(this.port) };
+  }
+
+  seed() {
+    const seeded = spawnSync(process.execPath, ['--import', 'tsx', 'packages/server/src/db/seed-demo-cli.ts'], {
+      cwd: root,
+      env: this.env,
+      encoding: 'utf8',
+    });
+    if (seeded.status !== 0) throw new Error(`seed failed:\n${seeded.stderr}`);
+  }
+
+  async start() {
+    const server = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+      cwd: root,
+      env: this.env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    this.process = server;
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      server.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('LOT is running on')) resolve();
+      });
+      server.once('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${output}`)));
+    });
+  }
+
+  async stop() {
+    const server = this.process;
+    this.process = null;
+    if (!server || server.exitCode !== null) return;
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+
+  async dispose() {
+    await this.stop();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  /** Signs in on this server and answers a caller of its API. */
+  async session(account: { username: string; password: string }) {
+    const signin = await fetch(`${this.url}/api/auth/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(account),
+    });
+    if (!signin.ok) throw new Error(`sign-in: ${signin.status} ${await signin.text()}`);
+    const { accessToken } = (await signin.json()) as { accessToken: string };
+    return async <T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> => {
+      const response = await fetch(`${this.url}${path}`, {
+        method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+      if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as T;
+    };
+  }
+}
+
+/** A port nobody listens on now. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+describe('customer display across a server restart', () => {
+  let own: OwnServer | null = null;
+  afterAll(async () => {
+    await own?.dispose();
+  });
+
+  it(
+    'says Reconnecting… while the server is down and, once it is back, shows the next draw by itself',
+    { timeout: 240_000 },
+    async () => {
+      own = new OwnServer(await freePort());
+      own.seed();
+      await own.start();
+      const call = await own.session(DEMO.user);
+      const opened = await call<Game>('/api/games', { body: { startRange: 1, endRange: 20, betAmount: '10.00' } });
+      await call<Game>(`/api/games/${opened.id}/entries`, { method: 'PUT', body: { entries: ENTRIES } });
+
+      const page = await displayPage(`/display/${opened.code}`, { base: own.url });
+      await attributeBecomes(connection(page), 'data-connection', 'live');
+      expect(await countBecomes(page.locator('[data-testid="display-number"][data-state="sold"]'), 5)).toBe(5);
+
+      await own.stop();
+      await attributeBecomes(connection(page), 'data-connection', 'reconnecting');
+      expect(await textBecomes(connection(page), 'Reconnecting…')).toBe('Reconnecting…');
+      await own.start();
+      // The token signed before the restart is still good: the secret lives in the data dir.
+      const draw = await call<DrawResult>(`/api/games/${opened.id}/draws`, { body: { position: 1 } });
+      await drawShown(page, draw.number, 20_000);
+      await attributeBecomes(connection(page), 'data-connection', 'live');
+      expect(await textBecomes(connection(page), 'Live')).toBe('Live');
+      await page.context().close();
+    },
+  );
+});

@@ -1,0 +1,92 @@
+import { useEffect, useState } from 'react';
+import { gameProofSchema, type GameProof } from '@lot/domain/schemas/games';
+import { API_BASE } from '../../../lib/config.ts';
+
+/** connecting: before the first event; live: the stream is open; reconnecting: it dropped; missing: no such game. */
+export type StreamConnection = 'connecting' | 'live' | 'reconnecting' | 'missing';
+
+/** Waits after a stream that ended for good, doubling from 1 s up to 10 s (docs/product/game.md#customer-display). */
+export const RECONNECT_DELAYS_MS = { first: 1_000, most: 10_000 };
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A game followed live through `GET /api/display/{code}/events` (server-sent events, decision 014).
+ * The browser's EventSource reconnects by itself while the server answers; when it gives up
+ * (CLOSED: an error status, such as a proxy's 502 while the server is down, or a 429), the stream is
+ * recreated with backoff until it is back. A game the server does not know (404) ends the attempts.
+ */
+export function useGameStream(code: string): { proof: GameProof | null; connection: StreamConnection } {
+  const [proof, setProof] = useState<GameProof | null>(null);
+  const [connection, setConnection] = useState<StreamConnection>('connecting');
+
+  useEffect(() => {
+    const path = encodeURIComponent(code);
+    let source: EventSource | null = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let failures = 0;
+    let stopped = false;
+    let missing = false;
+
+    const connect = () => {
+      if (stopped) return;
+      const current = new EventSource(`${API_BASE}/api/display/${path}/events`);
+      source = current;
+      // Live once the current view has arrived: every new stream starts with it.
+      current.addEventListener('game', (event) => {
+        const parsed = gameProofSchema.safeParse(parseJson((event as MessageEvent<string>).data));
+        if (!parsed.success) return;
+        failures = 0;
+        setProof(parsed.data);
+        setConnection('live');
+      });
+      current.addEventListener('error', () => {
+        if (stopped || source !== current) return;
+        setConnection((now) => (now === 'missing' ? now : 'reconnecting'));
+        // CONNECTING: the browser retries by itself. CLOSED: it gave up, so this page tries again.
+        if (current.readyState === EventSource.CLOSED) void retryLater(current);
+      });
+    };
+
+    const retryLater = async (closed: EventSource) => {
+      closed.close();
+      // The stream answers an unknown code with 404 before it streams; EventSource cannot tell
+      // which status ended it, the proof can.
+      missing = await fetch(`${API_BASE}/api/verify/${path}`, { cache: 'no-store' }).then(
+        (response) => response.status === 404,
+        () => false,
+      );
+      if (stopped || source !== closed) return;
+      if (missing) {
+        setConnection('missing');
+        return;
+      }
+      const delay = Math.min(RECONNECT_DELAYS_MS.first * 2 ** failures, RECONNECT_DELAYS_MS.most);
+      failures++;
+      timer = setTimeout(connect, delay);
+    };
+
+    // Back online: try at once instead of waiting out the backoff.
+    const onOnline = () => {
+      if (source?.readyState !== EventSource.CLOSED || stopped || missing) return;
+      clearTimeout(timer);
+      connect();
+    };
+    window.addEventListener('online', onOnline);
+    connect();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      source?.close();
+      window.removeEventListener('online', onOnline);
+    };
+  }, [code]);
+
+  return { proof, connection };
+}
