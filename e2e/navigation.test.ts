@@ -18,8 +18,8 @@ const MENUS: Record<Role, Item[]> = {
     { path: '/admin/superagents', label: 'Super Agents', title: 'Super Agents' },
     { path: '/admin/agents', label: 'Agents', title: 'Agents' },
     { path: '/admin/transactions', label: 'All Transactions', title: 'Transactions' },
-    { path: '/admin/winners', label: 'Winner Configurations', title: 'LOT System' },
-    { path: '/admin/sales-history', label: 'Sales History', title: 'LOT System' },
+    { path: '/admin/winners', label: 'Winner Configurations', title: 'Winner Configurations' },
+    { path: '/admin/sales-history', label: 'Sales History', title: 'Sales History' },
     PROFILE,
     TRANSACTIONS,
   ],
@@ -27,22 +27,22 @@ const MENUS: Record<Role, Item[]> = {
     { path: '/superagent/dashboard', label: 'Dashboard', title: 'Dashboard' },
     { path: '/superagent/agents', label: 'Agents', title: 'Agents' },
     { path: '/superagent/users', label: 'Users', title: 'Users' },
-    { path: '/superagent/sales-history', label: 'Sales History', title: 'LOT System' },
+    { path: '/superagent/sales-history', label: 'Sales History', title: 'Sales History' },
     PROFILE,
     TRANSACTIONS,
   ],
   agent: [
     { path: '/agent/dashboard', label: 'Dashboard', title: 'Dashboard' },
     { path: '/agent/users', label: 'Users', title: 'Users' },
-    { path: '/agent/sales-history', label: 'Sales History', title: 'LOT System' },
+    { path: '/agent/sales-history', label: 'Sales History', title: 'Sales History' },
     PROFILE,
     TRANSACTIONS,
   ],
   user: [
     { path: '/user/dashboard', label: 'Dashboard', title: 'Dashboard' },
-    { path: '/user/number-game', label: 'Lottery Game', title: 'LOT System' },
-    { path: '/user/winner-settings', label: 'Winner Settings', title: 'LOT System' },
-    { path: '/sales-history', label: 'Game History', title: 'LOT System' },
+    { path: '/user/number-game', label: 'Lottery Game', title: 'Lottery Game' },
+    { path: '/user/winner-settings', label: 'Winner Settings', title: 'Winner Settings' },
+    { path: '/sales-history', label: 'Game History', title: 'Game History' },
     { path: '/user/day-close', label: 'Day Close', title: 'Day Close' },
     PROFILE,
     TRANSACTIONS,
@@ -159,6 +159,7 @@ for (const role of Object.keys(DEMO) as Role[]) {
         await page.waitForURL((url) => url.pathname === item.path);
         expect(await until(() => highlighted(page), [item.path])).toEqual([item.path]);
         expect(await until(() => headerTitle(page), item.title)).toBe(item.title);
+        expect(await until(() => page.title(), `${item.title} · LOT`)).toBe(`${item.title} · LOT`);
       }
     });
 

@@ -25,7 +25,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * exactly what the schema accepts (a property test in api-client.test.ts holds it to that).
  */
 export function readErrorBody(body: unknown): ErrorBody | null {
-  if (!isRecord(body) || Array.isArray(body) || typeof body.message !== 'string' || typeof body.code !== 'string') return null;
+  if (!isRecord(body) || Array.isArray(body) || typeof body.message !== 'string' || typeof body.code !== 'string')
+    return null;
   const { fieldErrors } = body;
   if (fieldErrors === undefined) return { message: body.message, code: body.code };
   if (!isRecord(fieldErrors) || Array.isArray(fieldErrors)) return null;
@@ -33,9 +34,9 @@ export function readErrorBody(body: unknown): ErrorBody | null {
   return { message: body.message, code: body.code, fieldErrors: fieldErrors as FieldErrors };
 }
 
-/** Set by the auth provider: what to do when the server says the session is over. */
-let onSessionEnded: (() => void) | undefined;
-export function setSessionEndedHandler(handler: (() => void) | undefined) {
+/** Set by the auth provider: what to do when the server says the session is over (with its reason). */
+let onSessionEnded: ((message: string) => void) | undefined;
+export function setSessionEndedHandler(handler: ((message: string) => void) | undefined) {
   onSessionEnded = handler;
 }
 
@@ -96,7 +97,7 @@ async function send(path: string, options: Options): Promise<Response> {
     : // Not the server's error shape (a proxy's 502 page, an empty 500): no message of its own, so
       // each screen says its own fallback rather than the HTTP status text.
       new ApiError(response.status, '', 'UNKNOWN');
-  if (response.status === 401 && !options.anonymous) onSessionEnded?.();
+  if (response.status === 401 && !options.anonymous) onSessionEnded?.(error.message);
   throw error;
 }
 

@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { MESSAGES } from '@lot/domain/messages';
 import type { SessionUser, SigninResponse } from '@lot/domain/schemas/auth';
 import { api, ApiError, setSessionEndedHandler } from './api-client.ts';
 import { queryClient } from './query-client.ts';
@@ -9,7 +10,8 @@ export type AuthStatus = 'loading' | 'authenticated' | 'unauthenticated';
 type AuthContextValue = {
   status: AuthStatus;
   user: SessionUser | null;
-  error: string | null;
+  /** Why the last session ended without a sign-out ('Your session has expired…'), until the next sign-in. */
+  notice: string | null;
   login: (username: string, password: string) => Promise<SessionUser>;
   logout: () => void;
   /** A profile update: merged into the user and persisted (docs/product/screens.md#session). */
@@ -33,23 +35,28 @@ function restore(): { status: AuthStatus; user: SessionUser | null } {
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState(restore);
-  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
 
   const logout = useCallback(() => {
+    setNotice(null);
     storage.clear();
     queryClient.clear();
     setState({ status: 'unauthenticated', user: null });
   }, []);
 
-  // The server ended the session (expired, password changed elsewhere, deactivated).
+  // The server ended the session (expired, password changed elsewhere, deactivated): the sign-in
+  // screen says why, in the server's words.
   useEffect(() => {
-    setSessionEndedHandler(logout);
+    setSessionEndedHandler((message) => {
+      logout();
+      setNotice(message || MESSAGES.sessionExpired);
+    });
     return () => setSessionEndedHandler(undefined);
   }, [logout]);
 
   const login = useCallback(async (username: string, password: string) => {
     setState((s) => ({ ...s, status: 'loading' }));
-    setError(null);
+    setNotice(null);
     try {
       const {
         accessToken,
@@ -66,7 +73,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       return user;
     } catch (caught) {
       const message = caught instanceof ApiError && caught.message ? caught.message : 'Login failed';
-      setError(message);
       setState({ status: 'unauthenticated', user: null });
       throw caught instanceof ApiError ? caught : new Error(message);
     }
@@ -84,8 +90,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const replaceToken = useCallback((token: string) => storage.saveToken(token), []);
 
   const value = useMemo(
-    () => ({ ...state, error, login, logout, updateUser, replaceToken }),
-    [state, error, login, logout, updateUser, replaceToken],
+    () => ({ ...state, notice, login, logout, updateUser, replaceToken }),
+    [state, notice, login, logout, updateUser, replaceToken],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -5,8 +5,10 @@ export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
       staleTime: 15_000,
-      // A refusal will not change by asking again; a network hiccup might.
-      retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2,
+      // A refusal will not change by asking again; a network hiccup might, so one quick retry, and
+      // the screen says it failed within about a second rather than after seconds of silence.
+      retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 1,
+      retryDelay: 300,
       refetchOnWindowFocus: false,
     },
   },

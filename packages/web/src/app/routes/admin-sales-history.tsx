@@ -77,7 +77,11 @@ export function AdminSalesHistoryRoute() {
         <DateRangeFilter value={dates} onChange={setDates} />
       </FiltersCard>
 
-      <SalesTotals totalGames={sales.data?.total} totalCommission={sales.data?.totalCommission} />
+      <SalesTotals
+        totalGames={sales.data?.total}
+        totalCommission={sales.data?.totalCommission}
+        failed={sales.isError}
+      />
 
       <HistoryCard title="Game History" from={from} to={to} pickerFiltered={owner !== null}>
         <SalesResults query={sales} page={page} onPage={setPage} filtered={filtered} />

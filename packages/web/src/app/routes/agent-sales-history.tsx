@@ -56,7 +56,11 @@ export function AgentSalesHistoryRoute() {
         <DateRangeFilter value={dates} onChange={setDates} />
       </FiltersCard>
 
-      <SalesTotals totalGames={sales.data?.total} totalCommission={sales.data?.totalCommission} />
+      <SalesTotals
+        totalGames={sales.data?.total}
+        totalCommission={sales.data?.totalCommission}
+        failed={sales.isError}
+      />
 
       <HistoryCard title="Game History" from={from} to={to} hide={HIDDEN} pickerFiltered={userId !== null}>
         <SalesResults query={sales} page={page} onPage={setPage} filtered={filtered} hide={HIDDEN} />

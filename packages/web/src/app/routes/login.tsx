@@ -8,6 +8,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { FormError, TextField } from '../../components/ui/field.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth.tsx';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 /** docs/product/screens.md#login: after success it waits 500 ms, then goes to the role's dashboard. */
 const REDIRECT_DELAY_MS = 500;
@@ -24,7 +25,8 @@ function validate(values: SigninInput): { data?: SigninInput; errors: Errors } {
 }
 
 export function LoginRoute() {
-  const { status, user, login } = useAuth();
+  const { status, user, login, notice } = useAuth();
+  useDocumentTitle('Sign in');
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -72,7 +74,7 @@ export function LoginRoute() {
       <section className="relative hidden w-1/2 flex-col justify-between overflow-hidden bg-gradient-to-br from-indigo-700 via-indigo-600 to-violet-600 p-12 text-white lg:flex">
         <span className="text-2xl font-black tracking-[0.3em]">LOT</span>
         <div>
-          <h1 className="text-4xl font-bold leading-tight">Lottery Management System</h1>
+          <h2 className="text-4xl font-bold leading-tight">Lottery Management System</h2>
           <p className="mt-4 max-w-md text-indigo-100">
             Run your number-game network from one place: balances down the hierarchy, BOCH BOCH games in every shop, and
             every sale on record.
@@ -91,15 +93,23 @@ export function LoginRoute() {
         </div>
         <p className="text-sm text-indigo-200">© {new Date().getFullYear()} LOT</p>
       </section>
-      <section className="flex flex-1 items-center justify-center p-6">
+      {/* Top-aligned, so a message appearing never shifts the fields (centred, it would). */}
+      <main className="flex flex-1 items-start justify-center p-6 pt-[12vh] lg:pt-[18vh]">
         <div className="w-full max-w-sm">
           <div className="mb-8 text-center lg:text-left">
             <span className="text-2xl font-black tracking-[0.3em] text-indigo-600 lg:hidden">LOT</span>
-            <h2 className="mt-4 text-2xl font-bold text-slate-900 lg:mt-0">Sign in to your account</h2>
-            <p className="mt-1 text-sm text-slate-500">Lottery Management System</p>
+            <h1 className="mt-4 text-2xl font-bold text-slate-900 lg:mt-0">Sign in to your account</h1>
+            <p className="mt-1 text-sm text-slate-600">Lottery Management System</p>
           </div>
+          {notice && !failure && (
+            <p
+              role="status"
+              className="mb-5 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200"
+            >
+              {notice}
+            </p>
+          )}
           <form onSubmit={onSubmit} noValidate className="space-y-5">
-            <FormError message={failure} />
             <TextField
               label="Username"
               autoComplete="username"
@@ -122,12 +132,13 @@ export function LoginRoute() {
               <Lock className="h-4 w-4" aria-hidden="true" />
               {busy ? 'Signing in...' : 'Sign in'}
             </Button>
+            <FormError message={failure} />
           </form>
-          <p className="mt-8 text-center text-xs text-slate-500">
+          <p className="mt-8 text-center text-xs text-slate-600">
             By signing in you agree to the Terms of Service and Privacy Policy. Access is for authorised operators only.
           </p>
         </div>
-      </section>
+      </main>
     </div>
   );
 }

@@ -7,9 +7,11 @@ import { gamesListQueryKey } from '../../features/sales-history/api/get-voided-g
 import { balanceQueryKey, useBalance } from '../../features/transactions/api/get-balance.ts';
 import { transactionsQueryKey } from '../../features/transactions/api/get-transactions.ts';
 import { useCurrentUser } from '../../lib/auth.tsx';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 /** The full-screen game: the play screen plus the balance it shows. */
 export function NumberGamePlayRoute() {
+  useDocumentTitle('BOCH BOCH');
   const user = useCurrentUser();
   const queryClient = useQueryClient();
   const balance = useBalance();

@@ -90,7 +90,11 @@ export function SuperagentSalesHistoryRoute() {
         <DateRangeFilter value={dates} onChange={setDates} />
       </FiltersCard>
 
-      <SalesTotals totalGames={sales.data?.total} totalCommission={sales.data?.totalCommission} />
+      <SalesTotals
+        totalGames={sales.data?.total}
+        totalCommission={sales.data?.totalCommission}
+        failed={sales.isError}
+      />
 
       <HistoryCard title="Game History" from={from} to={to} pickerFiltered={filter.id !== null}>
         <SalesResults query={sales} page={page} onPage={setPage} filtered={filtered} />

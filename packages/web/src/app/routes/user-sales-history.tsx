@@ -59,7 +59,11 @@ export function UserSalesHistoryRoute() {
         <DateRangeFilter value={dates} onChange={setDates} />
       </FiltersCard>
 
-      <SalesTotals totalGames={sales.data?.total} totalCommission={sales.data?.totalCommission} />
+      <SalesTotals
+        totalGames={sales.data?.total}
+        totalCommission={sales.data?.totalCommission}
+        failed={sales.isError}
+      />
 
       <HistoryCard title="Games" from={from} to={to} hide={HIDDEN}>
         <SalesResults

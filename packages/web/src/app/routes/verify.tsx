@@ -1,8 +1,10 @@
 import { useParams } from 'react-router';
 import { VerifyPage } from '../../features/number-game/components/verify-page.tsx';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 /** /verify/{code}: a game's public proof, for anyone with the code (no sign-in, outside the shell). */
 export function VerifyRoute() {
   const { code = '' } = useParams();
+  useDocumentTitle('Verify a game');
   return <VerifyPage code={code} />;
 }

@@ -4,6 +4,7 @@ import { Bell, LogOut, Menu, Search } from 'lucide-react';
 import { ROLE_LABELS } from '@lot/domain/roles';
 import { Avatar } from '../../components/ui/avatar.tsx';
 import { useAuth, useCurrentUser } from '../../lib/auth.tsx';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { titleFor } from './menus.ts';
 
 /** Sticky header: title from the path, search (no function yet), notifications, the user menu. */
@@ -12,6 +13,8 @@ export function Header({ onMenu }: { onMenu: () => void }) {
   const { logout } = useAuth();
   const navigate = useNavigate();
   const { pathname } = useLocation();
+  const title = titleFor(pathname);
+  useDocumentTitle(title);
   const [open, setOpen] = useState(false);
   const menu = useRef<HTMLDivElement>(null);
 
@@ -41,7 +44,7 @@ export function Header({ onMenu }: { onMenu: () => void }) {
       >
         <Menu className="h-5 w-5" />
       </button>
-      <h1 className="truncate text-lg font-semibold text-slate-900">{titleFor(pathname)}</h1>
+      <h1 className="truncate text-lg font-semibold text-slate-900">{title}</h1>
       <div className="ml-auto hidden max-w-xs flex-1 items-center gap-2 rounded-lg bg-slate-100 px-3 py-2 text-sm text-slate-500 lg:flex">
         <Search className="h-4 w-4" aria-hidden="true" />
         <input

@@ -57,14 +57,25 @@ export function menuFor(role: Role): MenuItem[] {
   return [...ROLE_MENUS[role], ...COMMON];
 }
 
-/** The header title, derived from the path (docs/product/screens.md#header). */
+/** Each screen's title (docs/product/screens.md#header), by the path's pattern; the first match wins. */
+const TITLES: [RegExp, string][] = [
+  [/\/dashboard$/, 'Dashboard'],
+  [/\/superagents$/, 'Super Agents'],
+  [/\/agents$/, 'Agents'],
+  [/\/users$/, 'Users'],
+  [/\/transactions$/, 'Transactions'],
+  [/^\/profile$/, 'Profile'],
+  [/\/day-close$/, 'Day Close'],
+  [/^\/admin\/winners$/, 'Winner Configurations'],
+  [/^\/user\/winner-settings$/, 'Winner Settings'],
+  [/^\/user\/number-game\/slips\/[^/]+$/, 'Slips'],
+  [/^\/user\/number-game$/, 'Lottery Game'],
+  [/^\/sales-history$/, 'Game History'],
+  [/\/sales-history$/, 'Sales History'],
+  [/^\/game-winners\/[^/]+$/, 'Game Winners'],
+];
+
+/** The header title, derived from the path; the browser tab shows it too (`{title} · LOT`). */
 export function titleFor(path: string): string {
-  if (path.endsWith('/dashboard')) return 'Dashboard';
-  if (path.endsWith('/superagents')) return 'Super Agents';
-  if (path.endsWith('/agents')) return 'Agents';
-  if (path.endsWith('/users')) return 'Users';
-  if (path.endsWith('/transactions')) return 'Transactions';
-  if (path === '/profile') return 'Profile';
-  if (path.endsWith('/day-close')) return 'Day Close';
-  return 'LOT System';
+  return TITLES.find(([pattern]) => pattern.test(path))?.[1] ?? 'LOT System';
 }

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { NavLink } from 'react-router';
 import { X } from 'lucide-react';
 import { ROLE_LABELS } from '@lot/domain/roles';
@@ -8,10 +9,19 @@ import { menuFor } from './menus.ts';
 /**
  * The role's menu. At 768 px and up it stands beside the page; below, it slides in over an
  * overlay and closes on the overlay, the close button and navigation. Closed there, it is also
- * invisible (after the slide) so that Tab does not walk through links that are off screen.
+ * invisible (after the slide) so that Tab does not walk through links that are off screen. Open,
+ * Escape closes it too.
  */
 export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void }) {
   const user = useCurrentUser();
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open, onClose]);
   return (
     <>
       <div

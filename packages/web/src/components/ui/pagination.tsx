@@ -1,3 +1,5 @@
+import { ChevronLeft, ChevronRight } from 'lucide-react';
+
 /** Page buttons (docs/product/screens.md#pagination): first, last and current±1, with ellipses between. */
 export function pageItems(current: number, pages: number): (number | 'gap')[] {
   const wanted = [...new Set([1, current - 1, current, current + 1, pages])]
@@ -26,7 +28,8 @@ export function Pagination({
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(total, page * pageSize);
-  const button = 'min-w-9 rounded-lg px-3 py-1.5 text-sm font-medium ring-1 ring-inset';
+  // On a phone Previous and Next are arrows (named for screen readers), so seven buttons fit one line.
+  const button = 'min-w-9 rounded-lg px-2 py-1.5 text-sm font-medium ring-1 ring-inset sm:px-3';
   return (
     <nav
       aria-label="Pagination"
@@ -35,14 +38,15 @@ export function Pagination({
       <p className="text-sm text-slate-600">
         Showing {first} to {last} of {total} entries
       </p>
-      <div className="flex flex-wrap items-center gap-1">
+      <div className="flex items-center gap-1">
         <button
           type="button"
           className={`${button} ring-slate-300 text-slate-700 hover:bg-slate-50 disabled:opacity-40`}
           disabled={page <= 1}
           onClick={() => onPage(page - 1)}
         >
-          Previous
+          <ChevronLeft className="mx-auto h-4 w-4 sm:hidden" aria-hidden="true" />
+          <span className="max-sm:sr-only">Previous</span>
         </button>
         {pageItems(page, pages).map((item, index) =>
           item === 'gap' ? (
@@ -67,7 +71,8 @@ export function Pagination({
           disabled={page >= pages}
           onClick={() => onPage(page + 1)}
         >
-          Next
+          <ChevronRight className="mx-auto h-4 w-4 sm:hidden" aria-hidden="true" />
+          <span className="max-sm:sr-only">Next</span>
         </button>
       </div>
     </nav>

@@ -30,13 +30,15 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       {children}
       <div
         aria-live="polite"
-        className="pointer-events-none fixed inset-x-0 top-4 z-[60] flex flex-col items-center gap-2 px-4"
+        // At the bottom (right, on a wide screen), so a notice never covers the page's heading; on a
+        // shop's big screen (1536 px and up) large enough to read across the room.
+        className="pointer-events-none fixed inset-x-0 bottom-4 z-[60] flex flex-col items-center gap-2 px-4 sm:inset-x-auto sm:right-4 sm:items-end"
       >
         {toasts.map((toast) => (
           <div
             key={toast.id}
             role={toast.kind === 'error' ? 'alert' : 'status'}
-            className={`pointer-events-auto flex w-full max-w-md items-start gap-3 rounded-xl px-4 py-3 text-sm shadow-lg ring-1 ${
+            className={`pointer-events-auto flex w-full max-w-md items-start gap-3 rounded-xl px-4 py-3 text-sm shadow-lg ring-1 2xl:max-w-xl 2xl:px-6 2xl:py-4 2xl:text-xl ${
               toast.kind === 'success'
                 ? 'bg-emerald-50 text-emerald-800 ring-emerald-200'
                 : 'bg-rose-50 text-rose-800 ring-rose-200'
