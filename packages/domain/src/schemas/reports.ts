@@ -51,6 +51,8 @@ export const dayCloseSchema = z.object({
     transfersOut: z.string(),
     /** Admin corrections (decreases). */
     corrections: z.string(),
+    /** Money taken back from the shop by its upline or the admin (take-backs). */
+    takenBack: z.string(),
     /** Pools held by the first draw of a game that day. */
     gamePoolsHeld: z.string(),
     /** Pools returned by a void that day. */
