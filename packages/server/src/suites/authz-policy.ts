@@ -60,6 +60,7 @@ export type CallName =
   | 'print slip of'
   | 'read slips of'
   | 'day close of'
+  | 'statement of'
   | 'remembered participants'
   | 'display unknown code'
   | 'decrease without description'
@@ -327,6 +328,10 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
     agent: { child: 200, other: 404 },
     user: { self: 200, sibling: 403, other: 403 },
   },
+
+  // GET /api/statements/{id} (docs/product/money.md#statements): read like a balance, the account's
+  // owner, its upline in scope and the admin; outside the scope 404.
+  'statement of': inScope,
 
   // Calls that name nobody.
   // GET /api/games/participants: the shop's own past participants.
