@@ -147,3 +147,54 @@ export const statementSchema = z.object({
   movements: z.array(statementMovementSchema),
 });
 export type Statement = z.infer<typeof statementSchema>;
+
+/** GET /api/reports/downline (docs/product/reports.md#downline-report). */
+export const downlineQuerySchema = z
+  .strictObject({
+    from: z.iso.date({ error: 'from must be a day as YYYY-MM-DD' }),
+    to: z.iso.date({ error: 'to must be a day as YYYY-MM-DD' }),
+    parentId: idSchema.optional(),
+    tz: timeZoneSchema.optional(),
+  })
+  .refine((query) => query.from <= query.to, { message: 'to must be on or after from', path: ['to'] });
+export type DownlineQuery = z.infer<typeof downlineQuerySchema>;
+
+const downlineFigures = z.object({
+  /** Settled games of the subtree, as recorded with each game (decision 006), and their sums. */
+  settledGames: z.number(),
+  numbersSold: z.number(),
+  pool: z.string(),
+  prizes: z.string(),
+  commission: z.string(),
+  voidedGames: z.number(),
+  /** Money that crossed the subtree's edge: top-ups into it, transfers in and out of it, take-backs out of it. */
+  topUps: z.string(),
+  transfersReceived: z.string(),
+  transfersSent: z.string(),
+  takenBack: z.string(),
+});
+export type DownlineFigures = z.infer<typeof downlineFigures>;
+
+export const downlineRowSchema = downlineFigures.extend({
+  user: z.object({
+    id: z.number(),
+    username: z.string(),
+    fullName: z.string(),
+    role: z.string(),
+    status: z.string(),
+    /** A deleted child still has its history in the period. */
+    deleted: z.boolean(),
+  }),
+});
+export type DownlineRow = z.infer<typeof downlineRowSchema>;
+
+export const downlineSchema = z.object({
+  /** Whose direct children the rows are. */
+  parent: z.object({ id: z.number(), username: z.string(), fullName: z.string(), role: z.string() }),
+  timeZone: z.string(),
+  from: z.string(),
+  to: z.string(),
+  rows: z.array(downlineRowSchema),
+  totals: downlineFigures,
+});
+export type Downline = z.infer<typeof downlineSchema>;

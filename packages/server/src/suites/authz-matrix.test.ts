@@ -200,6 +200,10 @@ const REQUESTS: Record<CallName, (target: Person) => InjectOptions> = {
   'read slips of': (p) => ({ method: 'GET', url: `/api/games/${settledOf(p).id}/slips` }),
   'day close of': (p) => ({ method: 'GET', url: `/api/reports/day-close?date=2026-01-01&userId=${p.id}` }),
   'statement of': (p) => ({ method: 'GET', url: `/api/statements/${p.id}?from=2026-01-01&to=2026-01-02` }),
+  'downline of': (p) => ({
+    method: 'GET',
+    url: `/api/reports/downline?from=2026-01-01&to=2026-01-02&parentId=${p.id}`,
+  }),
   'remembered participants': () => ({ method: 'GET', url: '/api/games/participants' }),
   'display unknown code': () => ({ method: 'GET', url: '/api/display/AAAAAAAAAAAAAAAAAAAAAA/events' }),
   'open game': () => ({

@@ -61,6 +61,7 @@ export type CallName =
   | 'read slips of'
   | 'day close of'
   | 'statement of'
+  | 'downline of'
   | 'remembered participants'
   | 'display unknown code'
   | 'decrease without description'
@@ -332,6 +333,16 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
   // GET /api/statements/{id} (docs/product/money.md#statements): read like a balance, the account's
   // owner, its upline in scope and the admin; outside the scope 404.
   'statement of': inScope,
+
+  // GET /api/reports/downline?parentId= (docs/product/reports.md#downline-report): a super agent or an
+  // agent in scope (oneself too); another role in scope is a bad parentId (400); outside the scope 404;
+  // a user may not ask at all (403).
+  'downline of': {
+    admin: { self: 200, child: 200, grandchild: 200, sibling: 400, other: 400 },
+    superagent: { self: 200, child: 200, grandchild: 400, parent: 404, sibling: 404, other: 404 },
+    agent: { self: 200, child: 400, parent: 404, sibling: 404, other: 404 },
+    user: forbiddenTo.user,
+  },
 
   // Calls that name nobody.
   // GET /api/games/participants: the shop's own past participants.

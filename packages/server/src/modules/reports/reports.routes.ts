@@ -4,11 +4,14 @@ import { idSchema } from '@lot/domain/schemas/common';
 import {
   dayCloseQuerySchema,
   dayCloseSchema,
+  downlineQuerySchema,
+  downlineSchema,
   statementQuerySchema,
   statementSchema,
 } from '@lot/domain/schemas/reports';
 import { errorResponses } from '../../plugins/errors.ts';
 import { dayClose } from './reports.service.ts';
+import { downline } from './downline.service.ts';
 import { statement } from './statements.service.ts';
 
 /** Reports (docs/product/money.md#day-close, docs/product/money.md#statements). */
@@ -46,5 +49,19 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.header('X-Total-Count', String(result.total));
       return result;
     },
+  );
+
+  app.get(
+    '/api/reports/downline',
+    {
+      schema: {
+        tags: ['reports'],
+        description:
+          'One row per direct child of the caller (or of `parentId`, in scope), each with its whole subtree summed in: games, pool, prizes, commission, voids, top-ups, transfers and take-backs, for whole days `from` to `to` in `tz` (default UTC); and the totals.',
+        querystring: downlineQuerySchema,
+        response: { 200: downlineSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => downline(app.db, request.caller, request.query),
   );
 };
