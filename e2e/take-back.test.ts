@@ -41,6 +41,13 @@ describe('take back', () => {
       await visible(phone.getByRole('dialog', { name: 'Take Back Funds' }));
       await phone.screenshot({ path: `${SHOTS}/take-back-dialog-phone.png` });
       await phone.context().close();
+      // The admin's list, with its Parent column and four actions, at desktop width.
+      const wide = await openPage(browser());
+      await signIn(wide, DEMO.admin);
+      await wide.goto('/admin/users');
+      await visible(wide.getByTestId('user-row'));
+      await wide.screenshot({ path: `${SHOTS}/take-back-admin-users-desktop.png` });
+      await wide.context().close();
     }
 
     const page = await openPage(browser());

@@ -137,25 +137,28 @@ export async function downline(db: Db, caller: Caller, query: DownlineQuery): Pr
         SELECT from_key, 0, 0, 0, amount
           FROM flows WHERE type = 'takeback' AND from_key IS NOT NULL AND from_key IS DISTINCT FROM to_key
       ) moved GROUP BY key
-    ), keys AS (
-      SELECT c.id AS key FROM users c WHERE ${plan.children} AND c.deleted_at IS NULL
-      UNION SELECT key FROM sales
-      UNION SELECT key FROM voids
-      UNION SELECT key FROM money
+    ), figures AS (
+      -- One UNION ALL grouped once (not a join per part): the planner's estimates stay small, so
+      -- PostgreSQL does not spend seconds compiling (JIT) a plan it believes returns millions of rows.
+      SELECT key, settled, numbers, pool, prizes, commission, 0 AS voided, 0 AS topups, 0 AS received, 0 AS sent, 0 AS taken
+        FROM sales
+      UNION ALL SELECT key, 0, 0, 0, 0, 0, voided, 0, 0, 0, 0 FROM voids
+      UNION ALL SELECT key, 0, 0, 0, 0, 0, 0, topups, received, sent, taken FROM money
+      UNION ALL SELECT c.id, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 FROM users c WHERE ${plan.children} AND c.deleted_at IS NULL
+    ), grouped AS (
+      SELECT key, sum(settled) AS settled, sum(numbers) AS numbers, sum(pool) AS pool, sum(prizes) AS prizes,
+        sum(commission) AS commission, sum(voided) AS voided, sum(topups) AS topups, sum(received) AS received,
+        sum(sent) AS sent, sum(taken) AS taken
+      FROM figures GROUP BY key
     )
     SELECT u.id, u.username, u.full_name, u.role, u.status, u.deleted_at IS NOT NULL AS deleted,
-      COALESCE(s.settled, 0)::text AS settled, COALESCE(s.numbers, 0)::text AS numbers,
-      COALESCE(s.pool, 0)::text AS pool, COALESCE(s.prizes, 0)::text AS prizes,
-      COALESCE(s.commission, 0)::text AS commission, COALESCE(v.voided, 0)::text AS voided,
-      COALESCE(m.topups, 0)::text AS topups, COALESCE(m.received, 0)::text AS received,
-      COALESCE(m.sent, 0)::text AS sent, COALESCE(m.taken, 0)::text AS taken,
+      f.settled::text AS settled, f.numbers::text AS numbers, f.pool::text AS pool, f.prizes::text AS prizes,
+      f.commission::text AS commission, f.voided::text AS voided, f.topups::text AS topups,
+      f.received::text AS received, f.sent::text AS sent, f.taken::text AS taken,
       b.period_start, b.period_end
     FROM bounds b
-    LEFT JOIN keys k ON true
-    LEFT JOIN users u ON u.id = k.key
-    LEFT JOIN sales s ON s.key = k.key
-    LEFT JOIN voids v ON v.key = k.key
-    LEFT JOIN money m ON m.key = k.key
+    LEFT JOIN grouped f ON true
+    LEFT JOIN users u ON u.id = f.key
     ORDER BY ${ROLE_ORDER}, u.full_name, u.id`,
   );
   const bounds = rows[0];
