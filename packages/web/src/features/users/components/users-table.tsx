@@ -18,7 +18,7 @@ const PARENT: Column<User> = {
 };
 
 const action =
-  'inline-flex items-center justify-center gap-1.5 rounded-lg px-2.5 py-1.5 text-xs font-semibold ring-1 ring-inset transition';
+  'inline-flex items-center justify-center gap-1.5 whitespace-nowrap rounded-lg [&>svg]:shrink-0 px-2.5 py-1.5 text-xs font-semibold ring-1 ring-inset transition';
 
 export function UsersTable({
   users,
@@ -97,8 +97,9 @@ export function UsersTable({
       header: 'Actions',
       align: 'right',
       className: 'order-6 col-span-2 border-t border-slate-100 pt-2 md:border-0 md:pt-3',
+      // Four actions: two by two below 2xl, where a one-line row would push them out of the table.
       render: (user) => (
-        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4 md:flex md:justify-end">
+        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4 md:grid-cols-[auto_auto] 2xl:flex 2xl:justify-end">
           <button
             type="button"
             onClick={() => onEdit(user)}
