@@ -59,10 +59,25 @@ export const decreaseInputSchema = z.strictObject({
 });
 export type DecreaseInput = z.infer<typeof decreaseInputSchema>;
 
+/**
+ * A take-back (docs/product/money.md#take-back): the caller takes money back from an account in
+ * its scope, into its own balance, and says why.
+ */
+export const takeBackInputSchema = z.strictObject({
+  userId: idSchema,
+  amount: amountSchema,
+  reason: z
+    .string({ error: MESSAGES.takeBackReasonRequired })
+    .trim()
+    .min(1, MESSAGES.takeBackReasonRequired)
+    .max(200, 'Reason must be at most 200 characters'),
+});
+export type TakeBackInput = z.infer<typeof takeBackInputSchema>;
+
 export const balanceSchema = z.object({ userId: z.number(), amount: z.string() });
 export type Balance = z.infer<typeof balanceSchema>;
 
-export const TRANSACTION_TYPES = ['topup', 'transfer', 'decrease', 'game'] as const;
+export const TRANSACTION_TYPES = ['topup', 'transfer', 'decrease', 'game', 'takeback'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
 const party = z.object({ id: z.number(), username: z.string(), fullName: z.string() });

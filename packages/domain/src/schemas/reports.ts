@@ -51,6 +51,8 @@ export const dayCloseSchema = z.object({
     transfersOut: z.string(),
     /** Admin corrections (decreases). */
     corrections: z.string(),
+    /** Money taken back from the shop by its upline or the admin (take-backs). */
+    takenBack: z.string(),
     /** Pools held by the first draw of a game that day. */
     gamePoolsHeld: z.string(),
     /** Pools returned by a void that day. */
@@ -62,3 +64,137 @@ export const dayCloseSchema = z.object({
   closingBalance: z.string(),
 });
 export type DayClose = z.infer<typeof dayCloseSchema>;
+
+const timeZoneSchema = z
+  .string()
+  .max(64)
+  .refine(isTimeZone, { message: 'tz must be a time zone such as Europe/Madrid or UTC' });
+
+/** GET /api/statements/{userId} (docs/product/money.md#statements): whole local days, `from` to `to` inclusive. */
+export const statementQuerySchema = z
+  .strictObject({
+    from: z.iso.date({ error: 'from must be a day as YYYY-MM-DD' }),
+    to: z.iso.date({ error: 'to must be a day as YYYY-MM-DD' }),
+    tz: timeZoneSchema.optional(),
+    limit: z.coerce.number().int().min(1).max(1000).default(200),
+    offset: z.coerce.number().int().min(0).max(100_000_000).default(0),
+  })
+  .refine((query) => query.from <= query.to, { message: 'to must be on or after from', path: ['to'] });
+export type StatementQuery = z.infer<typeof statementQuerySchema>;
+
+/**
+ * What moved an account's balance: money in (`topup`, `transferIn`, `takeBackIn`: this account took
+ * money back from someone in its scope, `gamePoolReturned`: a voided game's pool), money out
+ * (`transferOut`, `correction`, `takeBackOut`: taken back from this account, `gamePoolHeld`: a
+ * game's first draw), and `gameSettled`, which moves nothing (the pool left when it was held).
+ */
+export const STATEMENT_KINDS = [
+  'topup',
+  'transferIn',
+  'transferOut',
+  'correction',
+  'takeBackIn',
+  'takeBackOut',
+  'gamePoolHeld',
+  'gameSettled',
+  'gamePoolReturned',
+] as const;
+
+const statementParty = z.object({ id: z.number(), username: z.string(), fullName: z.string() });
+
+export const statementMovementSchema = z.object({
+  /** The ledger row it comes from. */
+  transactionId: z.number(),
+  at: z.string(),
+  kind: z.enum(STATEMENT_KINDS),
+  /** Signed: money in positive, money out negative. */
+  amount: z.string(),
+  /** The balance after this movement. */
+  balance: z.string(),
+  /** The reason of a correction or take-back, a settled game's summary, a void's reason. */
+  description: z.string().nullable(),
+  /** Who was on the other side: a transfer's other party, the admin of a top-up or correction, the one who took money back or the one it was taken from. */
+  counterparty: statementParty.nullable(),
+  /** A game's public code (its verify page). */
+  gameCode: z.string().nullable(),
+});
+export type StatementMovement = z.infer<typeof statementMovementSchema>;
+
+/**
+ * One account's statement: opening balance, the period's movements in order with the running
+ * balance, closing balance. opening + the sum of every movement = closing exactly. The movements
+ * come a page at a time (`limit`, `offset`, `total`; also the X-Total-Count header); the balance
+ * before the page's first movement is `pageOpeningBalance`.
+ */
+export const statementSchema = z.object({
+  userId: z.number(),
+  username: z.string(),
+  fullName: z.string(),
+  role: z.string(),
+  timeZone: z.string(),
+  /** The period's start (inclusive) and end (exclusive) as instants. */
+  from: z.string(),
+  to: z.string(),
+  openingBalance: z.string(),
+  closingBalance: z.string(),
+  /** Money in and money out over the whole period (not only this page). */
+  totalIn: z.string(),
+  totalOut: z.string(),
+  total: z.number(),
+  limit: z.number(),
+  offset: z.number(),
+  pageOpeningBalance: z.string(),
+  movements: z.array(statementMovementSchema),
+});
+export type Statement = z.infer<typeof statementSchema>;
+
+/** GET /api/reports/downline (docs/product/reports.md#downline-report). */
+export const downlineQuerySchema = z
+  .strictObject({
+    from: z.iso.date({ error: 'from must be a day as YYYY-MM-DD' }),
+    to: z.iso.date({ error: 'to must be a day as YYYY-MM-DD' }),
+    parentId: idSchema.optional(),
+    tz: timeZoneSchema.optional(),
+  })
+  .refine((query) => query.from <= query.to, { message: 'to must be on or after from', path: ['to'] });
+export type DownlineQuery = z.infer<typeof downlineQuerySchema>;
+
+const downlineFigures = z.object({
+  /** Settled games of the subtree, as recorded with each game (decision 006), and their sums. */
+  settledGames: z.number(),
+  numbersSold: z.number(),
+  pool: z.string(),
+  prizes: z.string(),
+  commission: z.string(),
+  voidedGames: z.number(),
+  /** Money that crossed the subtree's edge: top-ups into it, transfers in and out of it, take-backs out of it. */
+  topUps: z.string(),
+  transfersReceived: z.string(),
+  transfersSent: z.string(),
+  takenBack: z.string(),
+});
+export type DownlineFigures = z.infer<typeof downlineFigures>;
+
+export const downlineRowSchema = downlineFigures.extend({
+  user: z.object({
+    id: z.number(),
+    username: z.string(),
+    fullName: z.string(),
+    role: z.string(),
+    status: z.string(),
+    /** A deleted child still has its history in the period. */
+    deleted: z.boolean(),
+  }),
+});
+export type DownlineRow = z.infer<typeof downlineRowSchema>;
+
+export const downlineSchema = z.object({
+  /** Whose direct children the rows are. */
+  parent: z.object({ id: z.number(), username: z.string(), fullName: z.string(), role: z.string() }),
+  timeZone: z.string(),
+  from: z.string(),
+  to: z.string(),
+  rows: z.array(downlineRowSchema),
+  totals: downlineFigures,
+});
+export type Downline = z.infer<typeof downlineSchema>;

@@ -108,13 +108,13 @@ export const balances = pgTable(
 
 /**
  * The ledger. `userId` is the party whose money leaves (the sender; for a top-up the admin who
- * made it), `receiverId` the party it reaches. Every balance equals the sum of its rows.
+ * made it; for a take-back the account it was taken from), `receiverId` the party it reaches. Every balance equals the sum of its rows.
  */
 export const transactions = pgTable(
   'transactions',
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    type: text('type', { enum: ['topup', 'transfer', 'decrease', 'game'] }).notNull(),
+    type: text('type', { enum: ['topup', 'transfer', 'decrease', 'game', 'takeback'] }).notNull(),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id),
@@ -132,10 +132,14 @@ export const transactions = pgTable(
   },
   (t) => [
     check('transactions_amount_ck', sql`${t.amount} > 0`),
-    check('transactions_type_ck', sql`${t.type} IN ('topup', 'transfer', 'decrease', 'game')`),
+    check('transactions_type_ck', sql`${t.type} IN ('topup', 'transfer', 'decrease', 'game', 'takeback')`),
     index('transactions_user_idx').on(t.userId, t.createdAt),
     index('transactions_receiver_idx').on(t.receiverId, t.createdAt),
     index('transactions_created_idx').on(t.createdAt),
+    // The downline report's money between two instants without the game rows (most of the ledger).
+    index('transactions_moves_created_idx')
+      .on(t.createdAt)
+      .where(sql`${t.type} IN ('topup', 'transfer', 'takeback') AND ${t.status} = 'completed'`),
   ],
 );
 

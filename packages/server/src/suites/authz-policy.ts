@@ -42,6 +42,8 @@ export type CallName =
   | 'top up'
   | 'transfer to'
   | 'decrease'
+  | 'take back from'
+  | 'take back without reason'
   | 'read winner settings of'
   | 'create winner setting for'
   | 'sales history of'
@@ -58,6 +60,8 @@ export type CallName =
   | 'print slip of'
   | 'read slips of'
   | 'day close of'
+  | 'statement of'
+  | 'downline of'
   | 'remembered participants'
   | 'display unknown code'
   | 'decrease without description'
@@ -178,6 +182,23 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
   'decrease without description': {
     admin: { self: 400, child: 400, grandchild: 400, sibling: 400, other: 400 },
     ...forbiddenTo,
+  },
+
+  // POST /api/balance/take-back (docs/product/money.md#take-back): admin from anyone, superagent and
+  // agent from their scope; never from oneself (400); a user may not take back (403).
+  'take back from': {
+    admin: { self: 400, child: 200, grandchild: 200, sibling: 200, other: 200 },
+    superagent: { self: 400, child: 200, grandchild: 200, parent: 404, sibling: 404, other: 404 },
+    agent: { self: 400, child: 200, parent: 404, sibling: 404, other: 404 },
+    user: forbiddenTo.user,
+  },
+
+  // The same without its required reason: a bad body for the roles that may, the role rule first for a user.
+  'take back without reason': {
+    admin: { self: 400, child: 400, grandchild: 400, sibling: 400, other: 400 },
+    superagent: everyone(400),
+    agent: { self: 400, child: 400, parent: 400, sibling: 400, other: 400 },
+    user: forbiddenTo.user,
   },
 
   // GET /api/winners/user/{id}: admin all; user own only; superagent and agent 403.
@@ -307,6 +328,20 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
     superagent: { grandchild: 200, other: 404 },
     agent: { child: 200, other: 404 },
     user: { self: 200, sibling: 403, other: 403 },
+  },
+
+  // GET /api/statements/{id} (docs/product/money.md#statements): read like a balance, the account's
+  // owner, its upline in scope and the admin; outside the scope 404.
+  'statement of': inScope,
+
+  // GET /api/reports/downline?parentId= (docs/product/reports.md#downline-report): a super agent or an
+  // agent in scope (oneself too); another role in scope is a bad parentId (400); outside the scope 404;
+  // a user may not ask at all (403).
+  'downline of': {
+    admin: { self: 200, child: 200, grandchild: 200, sibling: 400, other: 400 },
+    superagent: { self: 200, child: 200, grandchild: 400, parent: 404, sibling: 404, other: 404 },
+    agent: { self: 200, child: 400, parent: 404, sibling: 404, other: 404 },
+    user: forbiddenTo.user,
   },
 
   // Calls that name nobody.

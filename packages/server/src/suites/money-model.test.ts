@@ -59,6 +59,8 @@ export type Action =
   | { kind: 'topup'; by: Who; to: Who; amount: Amount; keyed: boolean }
   | { kind: 'transfer'; by: Who; to: Who; amount: Amount; keyed: boolean }
   | { kind: 'decrease'; by: Who; of: Who; amount: Amount; keyed: boolean; described: boolean }
+  /** POST /api/balance/take-back, with a reason or without one. */
+  | { kind: 'takeback'; by: Who; of: Who; amount: Amount; keyed: boolean; reasoned: boolean }
   /** POST /api/games (range 1–20). */
   | { kind: 'open'; by: Who; betCents: number }
   /** PUT entries of the caller's latest game: numbers 1…players, plus 21 (outside the range) when `outside`. */
@@ -178,6 +180,24 @@ function expected(m: Model, a: MoneyOrAccount): Expected {
       if (!live(m, a.of)) return { status: 404 };
       if (m.people[a.of].balance < a.amount.cents) return { status: 422 };
       return { status: 200, row: true, apply: () => void (m.people[a.of].balance -= a.amount.cents) };
+    case 'takeback': {
+      // docs/product/money.md#take-back: the role first, then the body, then scope, then the balance.
+      if (me.role === 'user') return { status: 403 };
+      if (!a.reasoned) return { status: 400 };
+      if (a.of === a.by) return { status: 400 };
+      if (!inScope(m, a.by, a.of)) return { status: 404 };
+      const amount = a.amount.cents;
+      const from = m.people[a.of];
+      if (from.balance < amount) return { status: 422 };
+      return {
+        status: 200,
+        row: true,
+        apply: () => {
+          from.balance -= amount;
+          me.balance += amount;
+        },
+      };
+    }
     case 'open': {
       if (me.role !== 'user') return { status: 403 };
       const current = gameOf(m, a.by);
@@ -459,6 +479,17 @@ async function runSequence(actions: Action[]): Promise<void> {
             ...(a.described && { description: `Model correction ${run}` }),
           },
         };
+      case 'takeback':
+        return {
+          method: 'POST',
+          url: '/api/balance/take-back',
+          headers,
+          payload: {
+            userId: ids[a.of],
+            amount: amountOf(a.amount),
+            ...(a.reasoned && { reason: `Model take-back ${run}` }),
+          },
+        };
       case 'open':
         return {
           method: 'POST',
@@ -602,6 +633,19 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
       amount,
       keyed,
       described: fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('takeback'),
+      // Mostly from the roles that may, so that take-backs succeed as well as get refused.
+      by: fc.oneof({ weight: 4, arbitrary: fc.constantFrom<Who>('admin', 'S', 'A') }, { weight: 1, arbitrary: who }),
+      of: fc.oneof(player, who),
+      // Small amounts, so that most are covered by the balance they are taken from.
+      amount: fc.record({ cents: fc.integer({ min: 1, max: 1_500 }), asNumber: fc.boolean() }),
+      keyed,
+      reasoned: fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
     }),
   },
   {

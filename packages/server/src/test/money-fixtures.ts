@@ -27,7 +27,7 @@ export async function createMoneyTestApp(): Promise<TestApp> {
   return t;
 }
 
-export type MoneyCall = 'topup' | 'transfer' | 'decrease';
+export type MoneyCall = 'topup' | 'transfer' | 'decrease' | 'take-back';
 
 /** POST /api/balance/{call} as the holder of `token`, with an optional Idempotency-Key. */
 export function money(

@@ -5,11 +5,12 @@ import {
   balanceSchema,
   decreaseInputSchema,
   moneyResultSchema,
+  takeBackInputSchema,
   topupInputSchema,
   transferInputSchema,
 } from '@lot/domain/schemas/balance';
 import { idSchema } from '@lot/domain/schemas/common';
-import { decrease, getBalance, topup, transfer } from './balance.service.ts';
+import { decrease, getBalance, takeBack, topup, transfer } from './balance.service.ts';
 import type { Idempotent } from './idempotency.ts';
 
 const errors = errorResponses(400, 401, 403, 404, 422);
@@ -70,5 +71,22 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) =>
       answer(reply, await decrease(app.db, request.caller, request.body, request.headers['idempotency-key'])),
+  );
+
+  app.post(
+    '/api/balance/take-back',
+    {
+      preValidation: app.requireRole('admin', 'superagent', 'agent'),
+      schema: {
+        tags: ['balance'],
+        description:
+          "Takes money back from an account in the caller's scope into the caller's balance, with a reason; never more than the balance.",
+        headers: idempotencyHeaders,
+        body: takeBackInputSchema,
+        response: moneyCall,
+      },
+    },
+    async (request, reply) =>
+      answer(reply, await takeBack(app.db, request.caller, request.body, request.headers['idempotency-key'])),
   );
 };

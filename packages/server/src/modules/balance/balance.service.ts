@@ -2,7 +2,14 @@ import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 import { formatCents, type Cents } from '@lot/domain/money';
-import type { Balance, DecreaseInput, MoneyResult, TopupInput, TransferInput } from '@lot/domain/schemas/balance';
+import type {
+  Balance,
+  DecreaseInput,
+  MoneyResult,
+  TakeBackInput,
+  TopupInput,
+  TransferInput,
+} from '@lot/domain/schemas/balance';
 import { queryPrepared, type Db, type Tx } from '../../db/client.ts';
 import { balances, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
@@ -20,7 +27,7 @@ export async function getBalance(db: Db, caller: Caller, userId: number): Promis
 type PartyUser = Pick<UserRow, 'id' | 'username' | 'fullName' | 'status'>;
 
 type Entry = {
-  type: 'topup' | 'transfer' | 'decrease';
+  type: 'topup' | 'transfer' | 'decrease' | 'takeback';
   /** The party whose money leaves (for a top-up the admin who made it). */
   userId: number;
   receiverId: number | null;
@@ -38,6 +45,8 @@ export type Move = {
   targetField?: 'receiverId';
   /** Transfers: the target must be active too (else 422). */
   activeTarget: boolean;
+  /** The message of a refusal for a balance that would go below zero; 'Insufficient balance' without it. */
+  insufficientMessage?: string;
   /** Amounts added to balances; no balance may end below zero (else 422). */
   deltas: [userId: number, delta: Cents][];
   entry: Entry;
@@ -140,7 +149,7 @@ async function applyMove(runner: Db | Tx, move: Move): Promise<Moved> {
         fieldErrors: { receiverId: 'The receiver is inactive' },
       });
     case 'insufficient':
-      throw insufficient();
+      throw insufficient(move.insufficientMessage);
   }
   const { username, full_name: fullName, target_status: status, balance, id, created_at: createdAt } = row;
   const ledgerStatus = row.status;
@@ -161,9 +170,14 @@ async function applyMove(runner: Db | Tx, move: Move): Promise<Moved> {
 const party = (user: PartyUser | Caller) => ({ id: user.id, username: user.username, fullName: user.fullName });
 
 /** The answer to a money call: the ledger row as written and the balance of `move.balanceOf`. */
-function answer(move: Move, moved: Moved, sender: PartyUser | Caller, message: string): MoneyResult {
+function answer(
+  move: Move,
+  moved: Moved,
+  sender: PartyUser | Caller,
+  message: string,
+  receiver: PartyUser | Caller | null = move.entry.receiverId === null ? null : moved.target,
+): MoneyResult {
   const { entry } = move;
-  const receiver = entry.receiverId === null ? null : moved.target;
   return {
     message,
     transaction: {
@@ -183,10 +197,8 @@ function answer(move: Move, moved: Moved, sender: PartyUser | Caller, message: s
   };
 }
 
-function insufficient(): AppError {
-  return new AppError('UNPROCESSABLE', MESSAGES.insufficientBalance, {
-    fieldErrors: { amount: MESSAGES.insufficientBalance },
-  });
+function insufficient(message: string = MESSAGES.insufficientBalance): AppError {
+  return new AppError('UNPROCESSABLE', message, { fieldErrors: { amount: message } });
 }
 
 /** Admins create money: the ledger row names the admin as the sender and nothing is debited. */
@@ -277,5 +289,41 @@ export function decrease(db: Db, caller: Caller, input: DecreaseInput, key?: str
     };
     const moved = await applyMove(runner, move);
     return answer(move, moved, moved.target, 'Balance decreased successfully');
+  });
+}
+
+/**
+ * A take-back (docs/product/money.md#take-back, decision 015): an admin, super agent or agent takes
+ * money back from an account in its scope into its own balance, saying why. It is a transfer the
+ * other way round: both balance rows are locked in id order like a transfer's, the account never
+ * goes below zero ('You cannot take back more than the balance'), and the ledger row is a
+ * `takeback` from the account to the caller with the reason as its description. An inactive
+ * account may be taken from (money is often taken back from a shop that closed); a deleted one is
+ * out of scope (404).
+ */
+export function takeBack(db: Db, caller: Caller, input: TakeBackInput, key?: string): Promise<Idempotent<MoneyResult>> {
+  return withIdempotentStatement(db, caller.id, key, { op: 'takeback', ...input }, async (runner) => {
+    if (input.userId === caller.id) throw AppError.field('userId', MESSAGES.takeBackFromYourself);
+    const move: Move = {
+      target: input.userId,
+      reach: scopeCondition(caller),
+      activeTarget: false,
+      insufficientMessage: MESSAGES.takeBackAboveBalance,
+      deltas: [
+        [input.userId, -input.amount],
+        [caller.id, input.amount],
+      ],
+      entry: {
+        type: 'takeback',
+        userId: input.userId,
+        receiverId: caller.id,
+        actorId: caller.id,
+        amount: input.amount,
+        description: input.reason,
+      },
+      balanceOf: input.userId,
+    };
+    const moved = await applyMove(runner, move);
+    return answer(move, moved, moved.target, `Funds successfully taken back from ${moved.target.fullName}`, caller);
   });
 }

@@ -16,8 +16,8 @@ export type LedgerReport = {
 };
 
 /**
- * The books must balance: every balance equals money received (top-ups and transfers in) minus
- * money sent or spent (transfers out, decreases, game pools), and all balances together equal
+ * The books must balance: every balance equals money received (top-ups, transfers in and take-backs
+ * made) minus money sent or spent (transfers out, decreases, game pools, take-backs suffered), and all balances together equal
  * top-ups minus decreases and game pools. Completed rows move money, and so does a game's pool
  * while it is held (pending); a voided row's pool came back, so it moved nothing.
  */
@@ -30,7 +30,7 @@ export async function checkLedger(db: Db): Promise<LedgerReport> {
         WHERE status = 'completed' AND receiver_id IS NOT NULL
       UNION ALL
       SELECT user_id, -amount FROM transactions
-        WHERE status IN ('completed', 'pending') AND type IN ('transfer', 'decrease', 'game')
+        WHERE status IN ('completed', 'pending') AND type IN ('transfer', 'decrease', 'game', 'takeback')
     ), sums AS (
       SELECT user_id, sum(amount) AS total FROM flows GROUP BY user_id
     )

@@ -1,9 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { dayCloseQuerySchema, dayCloseSchema } from '@lot/domain/schemas/reports';
+import { z } from 'zod';
+import { idSchema } from '@lot/domain/schemas/common';
+import {
+  dayCloseQuerySchema,
+  dayCloseSchema,
+  downlineQuerySchema,
+  downlineSchema,
+  statementQuerySchema,
+  statementSchema,
+} from '@lot/domain/schemas/reports';
 import { errorResponses } from '../../plugins/errors.ts';
 import { dayClose } from './reports.service.ts';
+import { downline } from './downline.service.ts';
+import { statement } from './statements.service.ts';
 
-/** Reports (docs/product/money.md#day-close). */
+/** Reports (docs/product/money.md#day-close, docs/product/money.md#statements). */
 export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
 
@@ -19,5 +30,38 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request) => dayClose(app.db, request.caller, request.query),
+  );
+
+  app.get(
+    '/api/statements/:userId',
+    {
+      schema: {
+        tags: ['reports'],
+        description:
+          "An account's statement for whole days `from` to `to` in `tz` (default UTC): opening balance, every movement with the running balance, closing balance. Movements come a page at a time (`limit`, `offset`); X-Total-Count is their number.",
+        params: z.strictObject({ userId: idSchema }),
+        querystring: statementQuerySchema,
+        response: { 200: statementSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const result = await statement(app.db, request.caller, request.params.userId, request.query);
+      reply.header('X-Total-Count', String(result.total));
+      return result;
+    },
+  );
+
+  app.get(
+    '/api/reports/downline',
+    {
+      schema: {
+        tags: ['reports'],
+        description:
+          'One row per direct child of the caller (or of `parentId`, in scope), each with its whole subtree summed in: games, pool, prizes, commission, voids, top-ups, transfers and take-backs, for whole days `from` to `to` in `tz` (default UTC); and the totals.',
+        querystring: downlineQuerySchema,
+        response: { 200: downlineSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => downline(app.db, request.caller, request.query),
   );
 };

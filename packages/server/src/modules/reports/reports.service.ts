@@ -23,6 +23,7 @@ type Totals = {
   transfers_in: string;
   transfers_out: string;
   corrections: string;
+  taken_back: string;
   pools_held: string;
   pools_returned: string;
   closing: string;
@@ -50,8 +51,8 @@ async function shopOf(db: Db, caller: Caller, userId: number | undefined): Promi
 
 /**
  * A shop's local day (docs/product/money.md#day-close): its games and every movement of its
- * balance, from the ledger, with the ledger's rules placed in time (decision 014): completed top-ups
- * and transfers move money when they are made, a corrections too; a game's pool leaves the
+ * balance, from the ledger, with the ledger's rules placed in time (decision 014): completed top-ups,
+ * transfers, corrections and take-backs move money when they are made; a game's pool leaves the
  * balance when its first draw holds it, whatever became of it, and a voided game's pool comes back
  * when it is voided. So the opening balance is the sum of everything before the day's start, the
  * closing one everything before its end, and opening + the day's movements = closing exactly; today's
@@ -80,6 +81,9 @@ export async function dayClose(db: Db, caller: Caller, query: DayCloseQuery): Pr
       SELECT created_at, 'correction', -amount FROM transactions
         WHERE user_id = ${u} AND status = 'completed' AND type = 'decrease'
       UNION ALL
+      SELECT created_at, 'taken_back', -amount FROM transactions
+        WHERE user_id = ${u} AND status = 'completed' AND type = 'takeback'
+      UNION ALL
       SELECT created_at, 'held', -amount FROM transactions
         WHERE user_id = ${u} AND type = 'game' AND status IN ('pending', 'completed', 'voided')
       UNION ALL
@@ -93,6 +97,7 @@ export async function dayClose(db: Db, caller: Caller, query: DayCloseQuery): Pr
         COALESCE(sum(amount) FILTER (WHERE at >= b.day_start AND at < b.day_end AND kind = 'transfer_in'), 0) AS transfers_in,
         COALESCE(-sum(amount) FILTER (WHERE at >= b.day_start AND at < b.day_end AND kind = 'transfer_out'), 0) AS transfers_out,
         COALESCE(-sum(amount) FILTER (WHERE at >= b.day_start AND at < b.day_end AND kind = 'correction'), 0) AS corrections,
+        COALESCE(-sum(amount) FILTER (WHERE at >= b.day_start AND at < b.day_end AND kind = 'taken_back'), 0) AS taken_back,
         COALESCE(-sum(amount) FILTER (WHERE at >= b.day_start AND at < b.day_end AND kind = 'held'), 0) AS pools_held,
         COALESCE(sum(amount) FILTER (WHERE at >= b.day_start AND at < b.day_end AND kind = 'returned'), 0) AS pools_returned,
         COALESCE(sum(amount) FILTER (WHERE at < b.day_end), 0) AS closing
@@ -106,7 +111,7 @@ export async function dayClose(db: Db, caller: Caller, query: DayCloseQuery): Pr
       (SELECT COALESCE(sum(total_prize), 0) FROM games g WHERE g.user_id = ${u} AND g.created_at >= b.day_start AND g.created_at < b.day_end)::text AS prizes,
       (SELECT COALESCE(sum(commission), 0) FROM games g WHERE g.user_id = ${u} AND g.created_at >= b.day_start AND g.created_at < b.day_end)::text AS commission,
       (SELECT count(*) FROM game_rounds r WHERE r.user_id = ${u} AND r.status = 'voided' AND r.ended_at >= b.day_start AND r.ended_at < b.day_end) AS voided,
-      m.opening::text, m.topups_in::text, m.transfers_in::text, m.transfers_out::text, m.corrections::text,
+      m.opening::text, m.topups_in::text, m.transfers_in::text, m.transfers_out::text, m.corrections::text, m.taken_back::text,
       m.pools_held::text, m.pools_returned::text, m.closing::text
     FROM bounds b, money m`,
   );
@@ -117,6 +122,7 @@ export async function dayClose(db: Db, caller: Caller, query: DayCloseQuery): Pr
     c(row.transfers_in) -
     c(row.transfers_out) -
     c(row.corrections) -
+    c(row.taken_back) -
     c(row.pools_held) +
     c(row.pools_returned);
   if (c(row.opening) + net !== c(row.closing)) throw new Error(`day close of user ${u} does not add up`);
@@ -140,6 +146,7 @@ export async function dayClose(db: Db, caller: Caller, query: DayCloseQuery): Pr
       transfersIn: formatCents(c(row.transfers_in)),
       transfersOut: formatCents(c(row.transfers_out)),
       corrections: formatCents(c(row.corrections)),
+      takenBack: formatCents(c(row.taken_back)),
       gamePoolsHeld: formatCents(c(row.pools_held)),
       gamePoolsReturned: formatCents(c(row.pools_returned)),
       net: formatCents(net),

@@ -94,7 +94,7 @@ export async function listTransactions(
   if (query.direction === 'sent')
     conditions.push(
       eq(transactions.userId, caller.id),
-      inArray(transactions.type, ['transfer', 'decrease', 'game']),
+      inArray(transactions.type, ['transfer', 'decrease', 'game', 'takeback']),
       // A voided game's pool came back: it was never spent.
       ne(transactions.status, 'voided'),
     );

@@ -29,7 +29,8 @@ const STATUS: Record<LedgerRow['status'], Pick<TransactionView, 'statusLabel' | 
  * money in; one I sent is money out. A top-up always adds money and a game or deduction always
  * takes it away, so they keep their sign even for an admin looking at other people's rows; a
  * transfer between two other people moves money without changing anyone's total in view, so it
- * gets no sign. A voided game's pool went back to the player, so its row moves nothing.
+ * gets no sign; a take-back reads the same way (in for the one who took it, out for the account it
+ * came from). A voided game's pool went back to the player, so its row moves nothing.
  */
 export function viewTransaction(tx: LedgerRow, viewerId: number): TransactionView {
   const { statusLabel, statusTone } = STATUS[tx.status] ?? { statusLabel: 'Failed', statusTone: 'red' };
@@ -46,6 +47,10 @@ export function viewTransaction(tx: LedgerRow, viewerId: number): TransactionVie
       return { ...base, typeLabel: 'Game', direction: tx.status === 'voided' ? 'neutral' : 'out' };
     case 'decrease':
       return { ...base, typeLabel: 'Deduction', direction: 'out' };
+    case 'takeback':
+      // Money taken back: into the viewer's balance when they took it, out of it when it was theirs.
+      if (tx.receiverId === viewerId) return { ...base, typeLabel: 'Taken Back', direction: 'in' };
+      return { ...base, typeLabel: 'Taken Back', direction: tx.userId === viewerId ? 'out' : 'neutral' };
     default:
       return { ...base, typeLabel: 'Other', direction: 'neutral' };
   }

@@ -11,6 +11,7 @@ import { useScopedUsers } from '../api/get-scoped-users.ts';
 import { DeleteUserModal } from './delete-user-modal.tsx';
 import { UserFormModal } from './user-form-modal.tsx';
 import { USER_FORMS, type HierarchyFormKind } from './user-form-rules.ts';
+import { TakeBackModal } from './take-back-modal.tsx';
 import { UsersTable } from './users-table.tsx';
 
 const PAGE_SIZE = 10;
@@ -23,11 +24,11 @@ const FILTERS: { value: UsersFilter; label: string }[] = [
   { value: 'agents', label: 'Agent Users' },
 ];
 
-type Dialog = { kind: 'form'; user: User | null } | { kind: 'delete'; user: User };
+type Dialog = { kind: 'form'; user: User | null } | { kind: 'delete'; user: User } | { kind: 'take-back'; user: User };
 
 /**
  * docs/product/screens.md#hierarchy-people-screens: a super agent's agents, a super agent's users (direct and under
- * its agents) and an agent's direct users, with add, edit, delete and Transfer. The transfer
+ * its agents) and an agent's direct users, with add, edit, delete, Transfer and Take Back. The transfer
  * dialog belongs to the transactions feature, so the route renders it (onTransfer).
  */
 export function HierarchyUsersScreen({
@@ -126,6 +127,7 @@ export function HierarchyUsersScreen({
               onDelete={(user) => setDialog({ kind: 'delete', user })}
               fundsAction="transfer"
               onFunds={onTransfer}
+              onTakeBack={(user) => setDialog({ kind: 'take-back', user })}
             />
             {shown.length > 0 && <Pagination page={page} pageSize={PAGE_SIZE} total={shown.length} onPage={setPage} />}
           </div>
@@ -143,6 +145,7 @@ export function HierarchyUsersScreen({
         fallback={rules.role === 'agent' ? 'Failed to delete agent' : 'Failed to delete user'}
         onClose={close}
       />
+      <TakeBackModal user={dialog?.kind === 'take-back' ? dialog.user : null} onClose={close} />
     </div>
   );
 }

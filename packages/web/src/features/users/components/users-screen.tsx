@@ -9,16 +9,21 @@ import { USERS_PAGE_SIZE, useUsersByRole } from '../api/get-users-by-role.ts';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { DeleteUserModal } from './delete-user-modal.tsx';
 import { ROLE_CONFIG } from './role-config.ts';
+import { TakeBackModal } from './take-back-modal.tsx';
 import { TopupModal } from './topup-modal.tsx';
 import { UserFormModal } from './user-form-modal.tsx';
 import type { ManagedRole } from './user-form-rules.ts';
 import { UsersTable } from './users-table.tsx';
 
-type Dialog = { kind: 'form'; user: User | null } | { kind: 'delete'; user: User } | { kind: 'topup'; user: User };
+type Dialog =
+  | { kind: 'form'; user: User | null }
+  | { kind: 'delete'; user: User }
+  | { kind: 'topup'; user: User }
+  | { kind: 'take-back'; user: User };
 
 /**
  * docs/product/screens.md#admin-people-lists: the admin's list of one role, searched and paged by the server, with
- * Add New, Edit, Delete and Top Up. Every write reloads the list (the mutations invalidate it).
+ * Add New, Edit, Delete, Top Up and Take Back. Every write reloads the list (the mutations invalidate it).
  */
 export function UsersScreen({ role }: { role: ManagedRole }) {
   const config = ROLE_CONFIG[role];
@@ -69,6 +74,7 @@ export function UsersScreen({ role }: { role: ManagedRole }) {
               onDelete={(user) => setDialog({ kind: 'delete', user })}
               fundsAction="topup"
               onFunds={(user) => setDialog({ kind: 'topup', user })}
+              onTakeBack={(user) => setDialog({ kind: 'take-back', user })}
             />
             {total > 0 && <Pagination page={page} pageSize={USERS_PAGE_SIZE} total={total} onPage={setPage} />}
           </div>
@@ -87,6 +93,7 @@ export function UsersScreen({ role }: { role: ManagedRole }) {
         onClose={close}
       />
       <TopupModal user={dialog?.kind === 'topup' ? dialog.user : null} onClose={close} />
+      <TakeBackModal user={dialog?.kind === 'take-back' ? dialog.user : null} onClose={close} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { ArrowLeftRight, Pencil, Trash2, Wallet } from 'lucide-react';
+import { ArrowLeftRight, Pencil, Trash2, Undo2, Wallet } from 'lucide-react';
 import type { User } from '@lot/domain/schemas/users';
 import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
 import { EmptyState } from '../../../components/ui/panels.tsx';
@@ -18,7 +18,7 @@ const PARENT: Column<User> = {
 };
 
 const action =
-  'inline-flex items-center justify-center gap-1.5 rounded-lg px-2.5 py-1.5 text-xs font-semibold ring-1 ring-inset transition';
+  'inline-flex items-center justify-center gap-1.5 whitespace-nowrap rounded-lg [&>svg]:shrink-0 px-2.5 py-1.5 text-xs font-semibold ring-1 ring-inset transition';
 
 export function UsersTable({
   users,
@@ -27,6 +27,7 @@ export function UsersTable({
   onDelete,
   fundsAction,
   onFunds,
+  onTakeBack,
 }: {
   users: User[];
   showParent: boolean;
@@ -35,6 +36,8 @@ export function UsersTable({
   /** The admin tops up; super agents and agents send funds instead (docs/product/roles-and-scope.md#transfers). */
   fundsAction: 'topup' | 'transfer';
   onFunds: (user: User) => void;
+  /** Take Back (docs/product/money.md#take-back): the admin, super agents and agents from the people they list. */
+  onTakeBack: (user: User) => void;
 }) {
   if (users.length === 0) return <EmptyState message="No users found" />;
   const columns: Column<User>[] = [
@@ -94,8 +97,9 @@ export function UsersTable({
       header: 'Actions',
       align: 'right',
       className: 'order-6 col-span-2 border-t border-slate-100 pt-2 md:border-0 md:pt-3',
+      // Four actions: two by two below 2xl, where a one-line row would push them out of the table.
       render: (user) => (
-        <div className="grid grid-cols-3 gap-2 md:flex md:justify-end">
+        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4 md:grid-cols-[auto_auto] 2xl:flex 2xl:justify-end">
           <button
             type="button"
             onClick={() => onEdit(user)}
@@ -122,6 +126,15 @@ export function UsersTable({
                 Transfer
               </>
             )}
+          </button>
+          <button
+            type="button"
+            onClick={() => onTakeBack(user)}
+            title={`Take back funds from ${user.fullName}`}
+            className={`${action} text-amber-800 ring-amber-200 hover:bg-amber-50`}
+          >
+            <Undo2 className="h-3.5 w-3.5" aria-hidden="true" />
+            Take Back
           </button>
           <button
             type="button"

@@ -1,0 +1,2 @@
+ALTER TABLE "transactions" DROP CONSTRAINT "transactions_type_ck";--> statement-breakpoint
+ALTER TABLE "transactions" ADD CONSTRAINT "transactions_type_ck" CHECK ("transactions"."type" IN ('topup', 'transfer', 'decrease', 'game', 'takeback'));

@@ -1,0 +1,1 @@
+CREATE INDEX "transactions_moves_created_idx" ON "transactions" USING btree ("created_at") WHERE "transactions"."type" IN ('topup', 'transfer', 'takeback') AND "transactions"."status" = 'completed';

@@ -1,0 +1,154 @@
+import { useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { AlertTriangle } from 'lucide-react';
+import { MESSAGES } from '@lot/domain/messages';
+import { decimalToCents, formatCents, type Cents } from '@lot/domain/money';
+import { takeBackInputSchema } from '@lot/domain/schemas/balance';
+import type { User } from '@lot/domain/schemas/users';
+import { Button } from '../../../components/ui/button.tsx';
+import { FormError, TextField } from '../../../components/ui/field.tsx';
+import { Modal } from '../../../components/ui/modal.tsx';
+import { useToast } from '../../../components/ui/toast.tsx';
+import { ApiError, errorMessage } from '../../../lib/api-client.ts';
+import { money } from '../../../lib/format.ts';
+import { useTakeBack } from '../api/take-back.ts';
+
+const takeBackFormSchema = takeBackInputSchema.pick({ amount: true, reason: true });
+type Chosen = { amount: Cents; reason: string };
+
+/**
+ * Take Back (docs/product/money.md#take-back): the amount and the reason, then a confirmation; the
+ * money moves from the row's person to the signed-in one ('Funds successfully taken back from {name}').
+ */
+export function TakeBackModal({ user, onClose }: { user: User | null; onClose: () => void }) {
+  return (
+    <Modal open={user !== null} title="Take Back Funds" onClose={onClose}>
+      {user && <TakeBackForm key={user.id} user={user} onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function TakeBackForm({ user, onClose }: { user: User; onClose: () => void }) {
+  const toast = useToast();
+  const takeBack = useTakeBack();
+  const [chosen, setChosen] = useState<Chosen | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  // A second click can land before the disabled button renders; this refuses it outright.
+  const inFlight = useRef(false);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm({ resolver: zodResolver(takeBackFormSchema), defaultValues: { amount: '', reason: '' } });
+  const balance = decimalToCents(user.balance.amount);
+
+  const review = (values: Chosen) => {
+    if (values.amount > balance) {
+      setError('amount', { type: 'balance', message: MESSAGES.takeBackAboveBalance });
+      return;
+    }
+    setFormError(null);
+    setChosen(values);
+  };
+
+  const send = async () => {
+    if (!chosen || inFlight.current) return;
+    inFlight.current = true;
+    setFormError(null);
+    try {
+      const result = await takeBack.mutateAsync({ userId: user.id, ...chosen });
+      toast.success(result.message);
+      onClose();
+    } catch (error) {
+      const message = errorMessage(error, 'Take back failed');
+      const fields = error instanceof ApiError ? error.fieldErrors : undefined;
+      if (fields?.amount || fields?.reason) {
+        // Back to the form, with the message on its field (e.g. the balance changed meanwhile).
+        setChosen(null);
+        if (fields.amount) setError('amount', { type: 'server', message: fields.amount });
+        if (fields.reason) setError('reason', { type: 'server', message: fields.reason });
+      } else setFormError(`Error: ${message}`);
+      toast.error(`Error: ${message}`);
+    } finally {
+      inFlight.current = false;
+    }
+  };
+
+  const summary = (
+    <dl className="grid grid-cols-2 gap-3 rounded-lg bg-slate-50 px-3 py-2 text-sm ring-1 ring-slate-200">
+      <div className="min-w-0">
+        <dt className="text-slate-500">From</dt>
+        <dd className="truncate font-medium text-slate-900">{user.fullName}</dd>
+        <dd className="truncate text-xs text-slate-500">@{user.username}</dd>
+      </div>
+      <div className="text-right">
+        <dt className="text-slate-500">Current balance</dt>
+        <dd data-testid="take-back-current-balance" className="font-semibold text-slate-900 tabular-nums">
+          {money(user.balance.amount)}
+        </dd>
+      </div>
+    </dl>
+  );
+
+  if (chosen) {
+    const busy = takeBack.isPending;
+    return (
+      <div className="space-y-4">
+        {summary}
+        <div className="flex items-start gap-3">
+          <span className="rounded-full bg-amber-50 p-2 text-amber-600">
+            <AlertTriangle className="h-5 w-5" aria-hidden="true" />
+          </span>
+          <div className="min-w-0 space-y-1 pt-1 text-sm text-slate-700">
+            <p data-testid="take-back-question">
+              Take back <strong>{money(formatCents(chosen.amount))}</strong> from {user.fullName}? It moves to your
+              balance.
+            </p>
+            <p className="break-words text-slate-500">Reason: {chosen.reason}</p>
+          </div>
+        </div>
+        <FormError message={formError} />
+        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+          <Button variant="secondary" onClick={() => setChosen(null)} disabled={busy}>
+            Back
+          </Button>
+          <Button variant="danger" onClick={() => void send()} disabled={busy}>
+            {busy ? 'Processing...' : 'Take Back'}
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  const amountError = errors.amount?.message;
+  return (
+    <form onSubmit={(event) => void handleSubmit(review)(event)} noValidate className="space-y-4">
+      {summary}
+      <TextField
+        label="Amount"
+        type="number"
+        inputMode="decimal"
+        step="0.01"
+        min="0.01"
+        placeholder="0.00"
+        error={typeof amountError === 'string' ? amountError : undefined}
+        {...register('amount')}
+      />
+      <TextField
+        label="Reason"
+        maxLength={200}
+        placeholder="Why the money is taken back"
+        error={errors.reason?.message}
+        {...register('reason')}
+      />
+      <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+        <Button variant="secondary" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit">Continue</Button>
+      </div>
+    </form>
+  );
+}
