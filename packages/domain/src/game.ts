@@ -1,4 +1,4 @@
-import type { Cents } from './money.ts';
+import { decimalText, type Cents } from './money.ts';
 
 /** The game's constants: docs/product/game.md. */
 export const GAME_RULES = {
@@ -17,14 +17,7 @@ export const GAME_RULES = {
 
 /** Percentages travel as decimals with two places and are kept as basis points (0–10000). */
 export function parsePercentToBps(input: unknown): number | null {
-  const text =
-    typeof input === 'number'
-      ? Number.isFinite(input)
-        ? String(input)
-        : ''
-      : typeof input === 'string'
-        ? input.trim()
-        : '';
+  const text = decimalText(input);
   const match = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(text);
   if (!match) return null;
   const bps = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));

@@ -9,17 +9,15 @@ export const MAX_AMOUNT_CENTS: Cents = 100_000_000_000;
 
 const DECIMAL = /^(\d{1,12})(?:\.(\d{1,2}))?$/;
 
+/** The text of a number as typed or sent: a finite JSON number's decimal form, a trimmed string, else ''. */
+export function decimalText(input: unknown): string {
+  if (typeof input === 'number') return Number.isFinite(input) ? String(input) : '';
+  return typeof input === 'string' ? input.trim() : '';
+}
+
 /** Parses a positive amount (JSON number or string, at most two decimals) into cents, or null. */
 export function parseAmountToCents(input: unknown): Cents | null {
-  let text: string;
-  if (typeof input === 'number') {
-    if (!Number.isFinite(input)) return null;
-    text = String(input);
-  } else if (typeof input === 'string') {
-    text = input.trim();
-  } else {
-    return null;
-  }
+  const text = decimalText(input);
   const match = DECIMAL.exec(text);
   if (!match) return null;
   const whole = Number(match[1]);
@@ -33,15 +31,7 @@ export function parseAmountToCents(input: unknown): Cents | null {
  * are told about the decimals rather than that it is not an amount.
  */
 export function hasTooManyDecimals(input: unknown): boolean {
-  const text =
-    typeof input === 'number'
-      ? Number.isFinite(input)
-        ? String(input)
-        : ''
-      : typeof input === 'string'
-        ? input.trim()
-        : '';
-  return /^\d+\.\d{3,}$/.test(text);
+  return /^\d+\.\d{3,}$/.test(decimalText(input));
 }
 
 /** Formats cents as a decimal string with two places: 125000 → "1250.00". */
