@@ -1,12 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commitmentFingerprint } from '@lot/domain/draw';
+import { exitOf, freePort, startServer } from '../packages/server/src/test/server-process.ts';
 import type { DrawResult, Game, GameProof } from '@lot/domain/schemas/games';
 import {
   apiAs,
@@ -325,29 +325,15 @@ class OwnServer {
   }
 
   async start() {
-    const server = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-      cwd: root,
-      env: this.env,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    this.process = server;
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      server.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('LOT is running on')) resolve();
-      });
-      server.once('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${output}`)));
-    });
+    this.process = (await startServer({ DATA_DIR: this.dataDir, PORT: String(this.port) })).child;
   }
 
   async stop() {
     const server = this.process;
     this.process = null;
     if (!server || server.exitCode !== null) return;
-    const exited = new Promise((resolve) => server.once('exit', resolve));
     server.kill('SIGTERM');
-    await exited;
+    await exitOf(server);
   }
 
   async dispose() {
@@ -374,20 +360,6 @@ class OwnServer {
       return (await response.json()) as T;
     };
   }
-}
-
-/** A port nobody listens on now. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 describe('customer display across a server restart', () => {

@@ -132,7 +132,7 @@ describe('BOCH BOCH', () => {
     await visible(page.getByRole('button', { name: 'Enter fullscreen' }));
 
     await page.goto('/user/number-game');
-    await page.getByRole('link', { name: 'Close' }).click();
+    await page.getByRole('link', { name: 'Close', exact: true }).click();
     await page.waitForURL(/\/user\/dashboard$/);
 
     // Another role is sent to its own dashboard.

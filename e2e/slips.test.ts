@@ -226,7 +226,10 @@ function expectResult(printed: Printed) {
       next
         .join('\n')
         .split(/#\d+ |Pool/)[0]
-        ?.replace(/\s/g, '') ?? '';
+        ?.replace(/\s/g, '')
+        // A long masked name wraps, and the layout may put the prize or the masked phone between
+        // its lines: the name is read without them.
+        .replace(/\$[\d,]+\.\d{2}|·\*+\d+/g, '') ?? '';
     expect(following).toContain(draw.winner ? maskName(draw.winner.name).replace(/\s/g, '') : 'Nowinner');
   }
 }

@@ -13,6 +13,7 @@ import {
   PHONE,
   playGame,
   player,
+  sampleGame,
   signIn,
   textBecomes,
   useBrowser,
@@ -368,13 +369,15 @@ describe('game winners detail', () => {
     await page.waitForURL(/\/sales-history$/);
   });
 
-  it("a demo game's winners by position, highlighted on the grid exactly as the API has them", async () => {
-    const { userId } = await me(DEMO.user);
-    const sales = await apiAs<Sale[]>(DEMO.user, `/api/sales-history/user/${userId}`);
-    const withWinners = sales.find((sale) => sale.winningNumbersCount > 0);
-    if (!withWinners) throw new Error('the demo seed has no game with a winner for user1');
-    const game = await apiAs<SaleDetail>(DEMO.user, `/api/sales-history/${withWinners.id}`);
-    const page = await openAs(DEMO.user, `/game-winners/${game.id}`);
+  it("a game's winners by position, highlighted on the grid exactly as the API has them", async () => {
+    // Two prize positions and every number of 1–3 sold: both draws have a winner, whatever is drawn.
+    const shop = await player({ fullName: `Wanda Winners ${tag}`, games: 0, bet: 10 });
+    await apiAs(login(shop), '/api/winners', { body: { name: 'P2', percent: '25', position: 2, isActive: true } });
+    const played = await playGame(login(shop), sampleGame(10));
+    if (played.saleId === null) throw new Error('the game did not settle');
+    const game = await apiAs<SaleDetail>(login(shop), `/api/sales-history/${played.saleId}`);
+    expect(game.winners).toHaveLength(2);
+    const page = await openAs(login(shop), `/game-winners/${game.id}`);
     await visible(page.getByRole('heading', { name: `Game #${game.id}` }));
     const byPosition = [...game.winners].sort((a, b) => a.position - b.position);
     expect(await page.getByTestId('game-winner').getByTestId('winner-name').allTextContents()).toEqual(

@@ -76,7 +76,8 @@ describe('readStoredUser', () => {
       fc.property(fc.oneof(nearlyUsers, fc.anything()), (value) => {
         const parsed = schema.safeParse(value);
         expect(readStoredUser(value) !== null).toBe(parsed.success);
-        if (parsed.success) expect(readStoredUser(value)).toEqual({ hasLogo: false, ...parsed.data });
+        if (parsed.success)
+          expect(readStoredUser(value)).toEqual({ ...parsed.data, hasLogo: parsed.data.hasLogo ?? false });
       }),
       { numRuns: 3000 },
     );

@@ -156,8 +156,8 @@ describe('the customer display stream', () => {
     const started = Date.now();
     await app.close();
     // An open stream would hold close() for ever: it ends them first. (The test's client reconnects
-    // once while the server is still stopping, which can add a second.)
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // once while the server is still stopping, which can add a second, more on a busy machine.)
+    expect(Date.now() - started).toBeLessThan(5_000);
     // While no server answers, the game goes on elsewhere: the first draw.
     app = await buildApp({ database: t.database, jwtSecret: t.jwtSecret, logLevel: 'silent', serveWeb: false });
     await app.ready();
