@@ -124,7 +124,11 @@ function TransferForm({
   const receiverError = errors.receiverId?.message;
 
   return (
-    <form onSubmit={(event) => void handleSubmit(send)(event)} noValidate className="space-y-4">
+    <form
+      onSubmit={(event) => void handleSubmit(send, () => setFormError(null))(event)}
+      noValidate
+      className="space-y-4"
+    >
       <div className="flex items-center justify-between rounded-lg bg-slate-50 px-3 py-2 text-sm ring-1 ring-slate-200">
         <span className="text-slate-600">Available balance</span>
         <span data-testid="available-balance" className="font-semibold text-slate-900 tabular-nums">

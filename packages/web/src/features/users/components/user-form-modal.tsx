@@ -170,7 +170,15 @@ function UserForm({ rules, user, onClose, choices }: FormProps & { choices: Pare
   const strictHints = rules.strict && !editing;
 
   return (
-    <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-4">
+    <form
+      onSubmit={(event) => {
+        // A new attempt: the last server message goes, also when the form's own check stops this one.
+        setFormError(null);
+        void onSubmit(event);
+      }}
+      noValidate
+      className="space-y-4"
+    >
       <FormError message={formError} />
       <TextField
         label="Username"

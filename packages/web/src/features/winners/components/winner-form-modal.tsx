@@ -105,7 +105,7 @@ function WinnerForm({
   const ownerListed = !owner || (players ?? []).some((p) => p.id === owner.id);
 
   return (
-    <form onSubmit={(event) => void handleSubmit(save)(event)} noValidate className="space-y-4">
+    <form onSubmit={(event) => void handleSubmit(save, () => setFailure(null))(event)} noValidate className="space-y-4">
       <FormError message={failure} />
       <TextField
         label="Name"
