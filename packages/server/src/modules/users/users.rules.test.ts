@@ -125,7 +125,7 @@ describe('delete', () => {
     const response = await del(h.A3, user.id);
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({
-      message: 'Cannot delete Has Money: their balance is 5.00. Move the funds first.',
+      message: 'Cannot delete Has Money: their balance is $5.00. Move the funds first.',
       code: 'CONFLICT',
     });
     expect(await userRow(t, user.id)).toEqual(before);

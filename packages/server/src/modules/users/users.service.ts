@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
-import { formatCents } from '@lot/domain/money';
+import { formatCents, formatMoney } from '@lot/domain/money';
 import { ALLOWED_PARENT_ROLES, type Role } from '@lot/domain/roles';
 import type { CreateUserInput, PublicUser, UpdateUserInput, User } from '@lot/domain/schemas/users';
 import type { Db, Tx } from '../../db/client.ts';
@@ -358,7 +358,7 @@ export async function deleteUser(db: Db, caller: Caller, id: number): Promise<{ 
     if (balance && balance.amount !== 0) {
       throw new AppError(
         'CONFLICT',
-        `Cannot delete ${target.fullName}: their balance is ${formatCents(balance.amount)}. Move the funds first.`,
+        `Cannot delete ${target.fullName}: their balance is ${formatMoney(balance.amount)}. Move the funds first.`,
       );
     }
     // A game in progress holds its pool from the first draw: money that only its player can

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { Ban, Wallet } from 'lucide-react';
 import { LinkList, type LinkItem } from '../../components/ui/link-list.tsx';
-import { Card, queryValue, type Stat } from '../../components/ui/panels.tsx';
+import { Card, queryStat, type Stat } from '../../components/ui/panels.tsx';
 import { count, money } from '../../lib/format.ts';
 import { useVoidedCount } from '../../features/sales-history/api/get-voided-count.ts';
 import { useBalance } from '../../features/transactions/api/get-balance.ts';
@@ -13,7 +13,7 @@ export function useBalanceStat(hint?: string): Stat {
   return {
     testId: 'stat-balance',
     label: 'My Balance',
-    value: queryValue(balance, 'Failed to fetch balance', (data) => money(data.amount)),
+    ...queryStat(balance, 'Failed to fetch balance', (data) => money(data.amount)),
     hint,
     icon: Wallet,
   };
@@ -28,7 +28,7 @@ export function useVoidedGamesStat(historyPath: string): Stat {
   return {
     testId: 'stat-voided-games',
     label: 'Voided Games',
-    value: queryValue(voided, 'Failed to fetch voided games', (total) => count(total)),
+    ...queryStat(voided, 'Failed to fetch voided games', (total) => count(total)),
     hint: (
       <Link to={`${historyPath}?view=voided`} className="font-semibold text-indigo-600 hover:text-indigo-700">
         View voided games

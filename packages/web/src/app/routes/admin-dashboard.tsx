@@ -1,7 +1,6 @@
-import type { ReactNode } from 'react';
 import { Activity, BarChart3, DollarSign, UserCheck, Users, UsersRound } from 'lucide-react';
 import { useVoidedGamesStat } from '../compositions/dashboard.tsx';
-import { Card, FIVE_STAT_GRID, fiveStatCell, StatCard } from '../../components/ui/panels.tsx';
+import { Card, FIVE_STAT_GRID, fiveStatCell, queryStat, StatCard } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count, money } from '../../lib/format.ts';
 import { useRecentTransactions } from '../../features/transactions/api/get-recent-transactions.ts';
@@ -15,11 +14,6 @@ function Change({ value }: { value: string }) {
       <span className="font-semibold text-emerald-600">{value}</span> from last month
     </span>
   );
-}
-
-function Count({ value, failed }: { value: number | undefined; failed: boolean }): ReactNode {
-  if (failed) return <span className="text-base text-rose-600">Failed to fetch users</span>;
-  return value === undefined ? '…' : count(value);
 }
 
 /** docs/product/screens.md#admin-dashboard: four cards, the 5 latest transactions and a place for the activity chart. */
@@ -42,7 +36,7 @@ export function AdminDashboardRoute() {
         <div data-testid="stat-users" className={fiveStatCell(0)}>
           <StatCard
             label="Total Users"
-            value={<Count value={users.data} failed={users.isError} />}
+            {...queryStat(users, 'Failed to fetch users', count)}
             hint={<Change value="+12%" />}
             icon={<Users className="h-5 w-5" aria-hidden="true" />}
           />
@@ -50,7 +44,7 @@ export function AdminDashboardRoute() {
         <div data-testid="stat-superagents" className={fiveStatCell(1)}>
           <StatCard
             label="Super Agents"
-            value={<Count value={superagents.data} failed={superagents.isError} />}
+            {...queryStat(superagents, 'Failed to fetch users', count)}
             hint={<Change value="+8%" />}
             icon={<UserCheck className="h-5 w-5" aria-hidden="true" />}
           />
@@ -58,7 +52,7 @@ export function AdminDashboardRoute() {
         <div data-testid="stat-agents" className={fiveStatCell(2)}>
           <StatCard
             label="Agents"
-            value={<Count value={agents.data} failed={agents.isError} />}
+            {...queryStat(agents, 'Failed to fetch users', count)}
             hint={<Change value="+12%" />}
             icon={<UsersRound className="h-5 w-5" aria-hidden="true" />}
           />
@@ -66,15 +60,7 @@ export function AdminDashboardRoute() {
         <div data-testid="stat-volume" className={fiveStatCell(3)}>
           <StatCard
             label="Transaction Volume"
-            value={
-              recent.isError ? (
-                <span className="text-base text-rose-600">Failed to fetch transactions</span>
-              ) : recent.data ? (
-                money(recent.data.volume)
-              ) : (
-                '…'
-              )
-            }
+            {...queryStat(recent, 'Failed to fetch transactions', (data) => money(data.volume))}
             hint={<Change value="+8%" />}
             icon={<DollarSign className="h-5 w-5" aria-hidden="true" />}
           />
@@ -83,6 +69,7 @@ export function AdminDashboardRoute() {
           <StatCard
             label={voided.label}
             value={voided.value}
+            failure={voided.failure}
             hint={voided.hint}
             icon={<voided.icon className="h-5 w-5" aria-hidden="true" />}
           />

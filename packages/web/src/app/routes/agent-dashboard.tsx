@@ -1,7 +1,7 @@
 import { ArrowLeftRight, ListOrdered, UserCheck, UserCircle, Users, WalletCards } from 'lucide-react';
 import { decimalToCents, formatMoney } from '@lot/domain/money';
 import type { LinkItem } from '../../components/ui/link-list.tsx';
-import { PageHeading, queryValue, StatGrid } from '../../components/ui/panels.tsx';
+import { PageHeading, queryStat, StatGrid } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count } from '../../lib/format.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
@@ -33,13 +33,13 @@ export function AgentDashboardRoute() {
           {
             testId: 'stat-users',
             label: 'Users',
-            value: queryValue(users, 'Failed to fetch users', (data) => count(data.length)),
+            ...queryStat(users, 'Failed to fetch users', (data) => count(data.length)),
             icon: Users,
           },
           {
             testId: 'stat-active-users',
             label: 'Active Users',
-            value: queryValue(users, 'Failed to fetch users', (data) =>
+            ...queryStat(users, 'Failed to fetch users', (data) =>
               count(data.filter((user) => user.status === 'active').length),
             ),
             icon: UserCheck,
@@ -47,7 +47,7 @@ export function AgentDashboardRoute() {
           {
             testId: 'stat-users-balance',
             label: 'Users Balance',
-            value: queryValue(users, 'Failed to fetch users', (data) =>
+            ...queryStat(users, 'Failed to fetch users', (data) =>
               // Summed in integer cents: money is never added in floating point.
               formatMoney(data.reduce((sum, user) => sum + decimalToCents(user.balance.amount), 0)),
             ),

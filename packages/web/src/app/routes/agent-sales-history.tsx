@@ -10,7 +10,7 @@ import { PickerSelect } from '../../features/sales-history/components/picker-sel
 import { HistoryCard } from '../../features/sales-history/components/history-card.tsx';
 import { SalesResults } from '../../features/sales-history/components/sales-results.tsx';
 import { SalesTotals } from '../../features/sales-history/components/sales-totals.tsx';
-import { useFilterPage } from '../../features/sales-history/hooks/use-filter-page.ts';
+import { useFilterPage } from '../../lib/use-filter-page.ts';
 
 const NO_DATES: DateRange = { startDate: '', endDate: '' };
 /** An agent's users all share one parent, so the Parent column says nothing here (docs/product/screens.md#agent-sales-history). */

@@ -1,6 +1,6 @@
 import { ArrowLeftRight, UserCircle, UserCheck, Users, UsersRound } from 'lucide-react';
 import type { LinkItem } from '../../components/ui/link-list.tsx';
-import { PageHeading, queryValue, StatGrid } from '../../components/ui/panels.tsx';
+import { PageHeading, queryStat, StatGrid } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count } from '../../lib/format.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
@@ -33,13 +33,13 @@ export function SuperagentDashboardRoute() {
           {
             testId: 'stat-agents',
             label: 'Agents',
-            value: queryValue(agents, 'Failed to fetch agents', (data) => count(data.length)),
+            ...queryStat(agents, 'Failed to fetch agents', (data) => count(data.length)),
             icon: UsersRound,
           },
           {
             testId: 'stat-direct-users',
             label: 'Direct Users',
-            value: queryValue(users, 'Failed to fetch users', (data) =>
+            ...queryStat(users, 'Failed to fetch users', (data) =>
               count(data.filter((user) => user.parentId === me.id).length),
             ),
             icon: UserCheck,
@@ -47,7 +47,7 @@ export function SuperagentDashboardRoute() {
           {
             testId: 'stat-total-users',
             label: 'Total Users',
-            value: queryValue(users, 'Failed to fetch users', (data) => count(data.length)),
+            ...queryStat(users, 'Failed to fetch users', (data) => count(data.length)),
             icon: Users,
           },
           voided,

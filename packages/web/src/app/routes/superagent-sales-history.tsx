@@ -11,7 +11,7 @@ import { PickerSelect } from '../../features/sales-history/components/picker-sel
 import { HistoryCard } from '../../features/sales-history/components/history-card.tsx';
 import { SalesResults } from '../../features/sales-history/components/sales-results.tsx';
 import { SalesTotals } from '../../features/sales-history/components/sales-totals.tsx';
-import { useFilterPage } from '../../features/sales-history/hooks/use-filter-page.ts';
+import { useFilterPage } from '../../lib/use-filter-page.ts';
 
 type FilterType = 'all' | 'agent' | 'user';
 type Filter = { type: FilterType; id: number | null };

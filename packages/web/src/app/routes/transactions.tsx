@@ -16,6 +16,7 @@ import { TransactionsTable } from '../../features/transactions/components/transa
 import { TransactionsTotals } from '../../features/transactions/components/transactions-totals.tsx';
 import { TransferModal } from '../../features/transactions/components/transfer-modal.tsx';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
+import { useFilterPage } from '../../lib/use-filter-page.ts';
 
 const TYPE_OPTIONS: { value: TransactionTypeFilter; label: string }[] = [
   { value: 'all', label: 'All Types' },
@@ -36,12 +37,8 @@ export function TransactionsRoute() {
   const [search, setSearch] = useState('');
   const debouncedSearch = useDebouncedValue(search.trim(), 300);
 
-  // docs/product/screens.md: a changed filter starts again at page 1. The page belongs to the filter it
-  // was chosen under, so a new filter reads page 1 without an extra render or request.
-  const filterKey = `${type}|${debouncedSearch}`;
-  const [paging, setPaging] = useState({ filterKey, page: 1 });
-  const page = paging.filterKey === filterKey ? paging.page : 1;
-  const setPage = (next: number) => setPaging({ filterKey, page: next });
+  // docs/product/screens.md#pagination: a changed filter starts again at page 1.
+  const [page, setPage] = useFilterPage(JSON.stringify([type, debouncedSearch]));
 
   const balance = useBalance();
   const transactions = useTransactions({ page, type, search: debouncedSearch });

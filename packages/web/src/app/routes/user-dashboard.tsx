@@ -13,7 +13,7 @@ import {
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import type { LinkItem } from '../../components/ui/link-list.tsx';
-import { PageHeading, queryValue, StatGrid } from '../../components/ui/panels.tsx';
+import { PageHeading, queryStat, StatGrid } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count, money } from '../../lib/format.ts';
 import { useBalance } from '../../features/transactions/api/get-balance.ts';
@@ -57,21 +57,21 @@ export function UserDashboardRoute() {
           {
             testId: 'stat-sent',
             label: 'Total Sent',
-            value: queryValue(sent, 'Failed to fetch transactions', (data) => money(data.amount)),
+            ...queryStat(sent, 'Failed to fetch transactions', (data) => money(data.amount)),
             hint: sent.data ? `${count(sent.data.count)} out: transfers and games` : undefined,
             icon: ArrowUpRight,
           },
           {
             testId: 'stat-received',
             label: 'Total Received',
-            value: queryValue(received, 'Failed to fetch transactions', (data) => money(data.amount)),
+            ...queryStat(received, 'Failed to fetch transactions', (data) => money(data.amount)),
             hint: received.data ? `${count(received.data.count)} in: top-ups and transfers` : undefined,
             icon: ArrowDownLeft,
           },
           {
             testId: 'stat-transactions',
             label: 'Transactions',
-            value: queryValue(recent, 'Failed to fetch transactions', (data) => count(data.total)),
+            ...queryStat(recent, 'Failed to fetch transactions', (data) => count(data.total)),
             hint: 'Every money move of yours',
             icon: ArrowLeftRight,
           },

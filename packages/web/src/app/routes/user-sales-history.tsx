@@ -10,7 +10,7 @@ import { DateRangeFilter, type DateRange } from '../../features/sales-history/co
 import { HistoryCard } from '../../features/sales-history/components/history-card.tsx';
 import { SalesResults } from '../../features/sales-history/components/sales-results.tsx';
 import { SalesTotals } from '../../features/sales-history/components/sales-totals.tsx';
-import { useFilterPage } from '../../features/sales-history/hooks/use-filter-page.ts';
+import { useFilterPage } from '../../lib/use-filter-page.ts';
 
 const NO_DATES: DateRange = { startDate: '', endDate: '' };
 /** Every game here is the user's own (docs/product/screens.md#game-history): no User or Parent column. */

@@ -87,34 +87,46 @@ export function StatCard({
   value,
   hint,
   icon,
+  failure,
   className = '',
 }: {
   label: string;
   value: ReactNode;
   hint?: ReactNode;
   icon?: ReactNode;
+  /** Why the figure could not be loaded: the card then says "Couldn't load" in its value's place, without the hint. */
+  failure?: string;
   className?: string;
 }) {
+  // h-full: every card fills its grid cell, so a row's cards line up whatever each one shows.
   return (
-    <div className={`rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 ${className}`}>
+    <div className={`h-full rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 ${className}`}>
       <div className="flex items-center justify-between">
         <p className="text-sm font-medium text-slate-500">{label}</p>
         {icon && <span className="text-indigo-500">{icon}</span>}
       </div>
-      <p className="mt-2 text-2xl font-bold tracking-tight text-slate-900">{value}</p>
-      {hint && <p className="mt-1 text-xs text-slate-500">{hint}</p>}
+      <p className="mt-2 text-2xl font-bold tracking-tight text-slate-900">
+        {failure ? (
+          <span className="text-base font-semibold text-rose-600" title={failure}>
+            Couldn&apos;t load<span className="sr-only">: {failure}</span>
+          </span>
+        ) : (
+          value
+        )}
+      </p>
+      {hint && !failure && <p className="mt-1 text-xs text-slate-500">{hint}</p>}
     </div>
   );
 }
 
-/** A stat card's figure from a query: '…' while it loads, the failure text if it failed. */
-export function queryValue<T>(
+/** A stat card's figure from a query: '…' while it loads, the failure (docs/product/screens.md) if it failed. */
+export function queryStat<T>(
   query: { data: T | undefined; isError: boolean },
   failure: string,
   show: (data: T) => ReactNode,
-): ReactNode {
-  if (query.isError) return <span className="text-base text-rose-600">{failure}</span>;
-  return query.data === undefined ? '…' : show(query.data);
+): { value: ReactNode; failure?: string } {
+  if (query.isError) return { value: null, failure };
+  return { value: query.data === undefined ? '…' : show(query.data) };
 }
 
 export type Stat = {
@@ -123,6 +135,7 @@ export type Stat = {
   label: string;
   value: ReactNode;
   hint?: ReactNode;
+  failure?: string;
   icon: LucideIcon;
 };
 

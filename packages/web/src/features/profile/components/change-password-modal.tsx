@@ -52,7 +52,15 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
 
   const busy = change.isPending;
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form
+      onSubmit={(event) => {
+        // A new attempt: the last server message goes, also when the form's own check stops this one.
+        setFailure(null);
+        void onSubmit(event);
+      }}
+      noValidate
+      className="space-y-4"
+    >
       <p className="text-sm text-slate-500">You stay signed in here; sessions on other devices are signed out.</p>
       <FormError message={failure} />
       <TextField

@@ -116,7 +116,15 @@ export function ProfileForm({ profile }: { profile: User }) {
         : 'No logo yet: your initial is shown instead';
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-6">
+    <form
+      onSubmit={(event) => {
+        // A new attempt: the last server message goes, also when the form's own check stops this one.
+        setFailure(null);
+        void onSubmit(event);
+      }}
+      noValidate
+      className="space-y-6"
+    >
       <div className="grid gap-5 sm:grid-cols-2">
         <TextField
           label="Full Name"

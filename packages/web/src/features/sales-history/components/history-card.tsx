@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { Card, EmptyState, ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
-import { useFilterPage } from '../hooks/use-filter-page.ts';
+import { useFilterPage } from '../../../lib/use-filter-page.ts';
 import { SALES_PAGE_SIZE } from '../api/sales-page.ts';
 import { useVoidedGames } from '../api/get-voided-games.ts';
 import { VoidedGamesTable, type VoidedColumn } from './voided-games-table.tsx';

@@ -12,6 +12,7 @@ import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { useCurrentUser } from '../../../lib/auth.tsx';
 import { amount as plainAmount, money } from '../../../lib/format.ts';
 import { useBalance } from '../api/get-balance.ts';
+import type { UserStatus } from '@lot/domain/roles';
 import type { Receiver } from '../api/get-receivers.ts';
 import { useTransfer } from '../api/transfer.ts';
 import { ReceiverPicker } from './receiver-picker.tsx';
@@ -19,8 +20,8 @@ import { ReceiverPicker } from './receiver-picker.tsx';
 export type TransferModalProps = {
   open: boolean;
   onClose: () => void;
-  /** A receiver chosen before opening (a row's Transfer action on a users page). */
-  receiver?: Receiver | null;
+  /** A receiver chosen before opening (a row's Transfer action on a users page); an inactive one is never chosen. */
+  receiver?: (Receiver & { status?: UserStatus }) | null;
   onTransferred?: (result: MoneyResult) => void;
 };
 
@@ -29,7 +30,14 @@ export function TransferModal({ open, onClose, receiver = null, onTransferred }:
   return (
     <Modal open={open} title="Transfer Funds" onClose={onClose}>
       {/* Mounted only while open, so every opening starts from a clean form. */}
-      {open && <TransferForm initialReceiver={receiver} onClose={onClose} onTransferred={onTransferred} />}
+      {open && (
+        <TransferForm
+          // Only active users receive money (docs/product/roles-and-scope.md#transfers).
+          initialReceiver={receiver && (receiver.status ?? 'active') === 'active' ? receiver : null}
+          onClose={onClose}
+          onTransferred={onTransferred}
+        />
+      )}
     </Modal>
   );
 }
@@ -116,7 +124,11 @@ function TransferForm({
   const receiverError = errors.receiverId?.message;
 
   return (
-    <form onSubmit={(event) => void handleSubmit(send)(event)} noValidate className="space-y-4">
+    <form
+      onSubmit={(event) => void handleSubmit(send, () => setFormError(null))(event)}
+      noValidate
+      className="space-y-4"
+    >
       <div className="flex items-center justify-between rounded-lg bg-slate-50 px-3 py-2 text-sm ring-1 ring-slate-200">
         <span className="text-slate-600">Available balance</span>
         <span data-testid="available-balance" className="font-semibold text-slate-900 tabular-nums">

@@ -7,6 +7,7 @@ import { Pagination } from '../../../components/ui/pagination.tsx';
 import { Card, ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../../lib/auth.tsx';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
+import { useFilterPage } from '../../../lib/use-filter-page.ts';
 import { useScopedUsers } from '../api/get-scoped-users.ts';
 import { DeleteUserModal } from './delete-user-modal.tsx';
 import { UserFormModal } from './user-form-modal.tsx';
@@ -68,12 +69,10 @@ export function HierarchyUsersScreen({
   }, [users.data, kind, filter, debouncedSearch, me.id]);
 
   // A changed filter starts again at page 1 (docs/product/screens.md#pagination).
-  const filterKey = `${filter}|${debouncedSearch}`;
-  const [paging, setPaging] = useState({ filterKey, page: 1 });
+  const [chosenPage, setPage] = useFilterPage(JSON.stringify([filter, debouncedSearch]));
   const pages = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
   // A delete can empty the last page: show the one before it.
-  const page = Math.min(paging.filterKey === filterKey ? paging.page : 1, pages);
-  const setPage = (next: number) => setPaging({ filterKey, page: next });
+  const page = Math.min(chosenPage, pages);
   const rows = shown.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
 
   return (

@@ -124,7 +124,11 @@ function TakeBackForm({ user, onClose }: { user: User; onClose: () => void }) {
 
   const amountError = errors.amount?.message;
   return (
-    <form onSubmit={(event) => void handleSubmit(review)(event)} noValidate className="space-y-4">
+    <form
+      onSubmit={(event) => void handleSubmit(review, () => setFormError(null))(event)}
+      noValidate
+      className="space-y-4"
+    >
       {summary}
       <TextField
         label="Amount"

@@ -60,7 +60,11 @@ function TopupForm({ user, onClose }: { user: User; onClose: () => void }) {
   const busy = isSubmitting || topup.isPending;
   const amountError = errors.amount?.message;
   return (
-    <form onSubmit={(event) => void handleSubmit(send)(event)} noValidate className="space-y-4">
+    <form
+      onSubmit={(event) => void handleSubmit(send, () => setFormError(null))(event)}
+      noValidate
+      className="space-y-4"
+    >
       <dl className="grid grid-cols-2 gap-3 rounded-lg bg-slate-50 px-3 py-2 text-sm ring-1 ring-slate-200">
         <div className="min-w-0">
           <dt className="text-slate-500">User</dt>

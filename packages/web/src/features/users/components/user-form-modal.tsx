@@ -1,5 +1,5 @@
 import { Fragment, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { MESSAGES } from '@lot/domain/messages';
@@ -116,6 +116,7 @@ function UserForm({ rules, user, onClose, choices }: FormProps & { choices: Pare
     register,
     handleSubmit,
     setError,
+    control,
     formState: { errors, isSubmitting },
   } = useForm<FormValues>({
     resolver: zodResolver(formSchema(editing, rules)),
@@ -128,6 +129,8 @@ function UserForm({ rules, user, onClose, choices }: FormProps & { choices: Pare
       parentId: user?.parentId ? String(user.parentId) : '',
     },
   });
+
+  const chosenParent = useWatch({ control, name: 'parentId' });
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
@@ -170,7 +173,15 @@ function UserForm({ rules, user, onClose, choices }: FormProps & { choices: Pare
   const strictHints = rules.strict && !editing;
 
   return (
-    <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-4">
+    <form
+      onSubmit={(event) => {
+        // A new attempt: the last server message goes, also when the form's own check stops this one.
+        setFormError(null);
+        void onSubmit(event);
+      }}
+      noValidate
+      className="space-y-4"
+    >
       <FormError message={formError} />
       <TextField
         label="Username"
@@ -207,7 +218,7 @@ function UserForm({ rules, user, onClose, choices }: FormProps & { choices: Pare
         <SelectField
           label={parent.label}
           error={errors.parentId?.message}
-          hint={choices.isError ? parent.failedHint : undefined}
+          hint={choices.isError ? parent.failedHint : chosenParent === '' ? parent.emptyHint : undefined}
           {...register('parentId')}
         >
           <option value="">{parent.placeholder}</option>

@@ -27,6 +27,8 @@ export type ParentField = {
   requiredMessage: string | null;
   /** The hint under the select when its choices failed to load. */
   failedHint: string;
+  /** The hint under the select while no parent is chosen: what that means (docs/product/roles-and-scope.md#hierarchy). */
+  emptyHint?: string;
   useChoices: () => ParentChoices;
 };
 
@@ -112,6 +114,7 @@ export const USER_FORMS: { [K in UserFormKind]: UserFormRules & { role: CreatedR
       placeholder: 'No parent',
       requiredMessage: null,
       failedHint: 'Failed to fetch users',
+      emptyHint: 'Without a super agent or agent, this user is managed by the admin directly.',
       useChoices: useAnyParentChoices,
     },
   },

@@ -7,6 +7,7 @@ import { Pagination } from '../../../components/ui/pagination.tsx';
 import { Card, ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
 import { USERS_PAGE_SIZE, useUsersByRole } from '../api/get-users-by-role.ts';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
+import { useFilterPage } from '../../../lib/use-filter-page.ts';
 import { DeleteUserModal } from './delete-user-modal.tsx';
 import { ROLE_CONFIG } from './role-config.ts';
 import { TakeBackModal } from './take-back-modal.tsx';
@@ -32,11 +33,8 @@ export function UsersScreen({ role }: { role: ManagedRole }) {
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const close = () => setDialog(null);
 
-  // A new search starts again at page 1 (docs/product/screens.md#pagination). The page belongs to the search it was
-  // chosen under, so a new search reads page 1 without an extra render or request.
-  const [paging, setPaging] = useState({ search: debouncedSearch, page: 1 });
-  const page = paging.search === debouncedSearch ? paging.page : 1;
-  const setPage = (next: number) => setPaging({ search: debouncedSearch, page: next });
+  // A new search starts again at page 1 (docs/product/screens.md#pagination).
+  const [page, setPage] = useFilterPage(debouncedSearch);
 
   const users = useUsersByRole({ role, page, search: debouncedSearch });
   const total = users.data?.total ?? 0;

@@ -112,8 +112,16 @@ export function UsersTable({
           <button
             type="button"
             onClick={() => onFunds(user)}
-            title={fundsAction === 'topup' ? `Top up ${user.fullName}` : `Transfer funds to ${user.fullName}`}
-            className={`${action} text-indigo-700 ring-indigo-200 hover:bg-indigo-50`}
+            // Money is sent to active users only (docs/product/roles-and-scope.md#transfers): say so, not just refuse.
+            disabled={fundsAction === 'transfer' && user.status !== 'active'}
+            title={
+              fundsAction === 'topup'
+                ? `Top up ${user.fullName}`
+                : user.status !== 'active'
+                  ? `${user.fullName} is inactive: funds can only be sent to active users`
+                  : `Transfer funds to ${user.fullName}`
+            }
+            className={`${action} text-indigo-700 ring-indigo-200 hover:bg-indigo-50 disabled:cursor-not-allowed disabled:opacity-50 disabled:hover:bg-transparent`}
           >
             {fundsAction === 'topup' ? (
               <>

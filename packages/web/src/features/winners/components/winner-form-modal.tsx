@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
 import { formatBps } from '@lot/domain/game';
-import { winnerInputSchema, type Winner, type WinnerInput } from '@lot/domain/schemas/winners';
+import { positionSchema, winnerInputSchema, type Winner, type WinnerInput } from '@lot/domain/schemas/winners';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError, SelectField, TextField } from '../../../components/ui/field.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
@@ -13,6 +14,17 @@ import type { Player } from '../api/get-players.ts';
 import { useUpdateWinner } from '../api/update-winner.ts';
 
 const FIELDS = ['name', 'percent', 'position', 'description', 'isActive', 'userId'] as const;
+
+/**
+ * The domain schema the server validates with, so both say 'Percentage must be between 0 and 100'; but a Position
+ * emptied in the form is a mistake to name, not the API's default 1 (docs/product/validation-and-errors.md#winner-form).
+ */
+const winnerFormSchema = winnerInputSchema.extend({
+  position: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? Number.NaN : value),
+    positionSchema,
+  ),
+});
 
 export type WinnerFormModalProps = {
   open: boolean;
@@ -60,8 +72,7 @@ function WinnerForm({
     setError,
     formState: { errors, isSubmitting },
   } = useForm({
-    // The domain schema the server validates with, so both say 'Percentage must be between 0 and 100'.
-    resolver: zodResolver(winnerInputSchema),
+    resolver: zodResolver(winnerFormSchema),
     defaultValues: {
       name: winner?.name ?? '',
       percent: winner?.percent ?? '',
@@ -105,7 +116,7 @@ function WinnerForm({
   const ownerListed = !owner || (players ?? []).some((p) => p.id === owner.id);
 
   return (
-    <form onSubmit={(event) => void handleSubmit(save)(event)} noValidate className="space-y-4">
+    <form onSubmit={(event) => void handleSubmit(save, () => setFailure(null))(event)} noValidate className="space-y-4">
       <FormError message={failure} />
       <TextField
         label="Name"
