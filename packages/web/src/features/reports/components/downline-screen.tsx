@@ -32,7 +32,7 @@ function figure(key: keyof DownlineFigures, header: string, show: (figures: Down
     label: header,
     align: 'right',
     className: (line) =>
-      `text-right tabular-nums md:whitespace-nowrap ${line.kind === 'totals' ? 'font-bold text-slate-900' : 'text-slate-700'}`,
+      `flex items-baseline justify-between gap-2 tabular-nums md:text-right md:whitespace-nowrap ${line.kind === 'totals' ? 'font-bold text-slate-900' : 'text-slate-700'}`,
     render: (line) => <span data-testid={`figure-${key}`}>{show(figuresOf(line))}</span>,
   };
 }

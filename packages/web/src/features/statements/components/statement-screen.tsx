@@ -52,7 +52,7 @@ const COLUMNS: Column<StatementMovement>[] = [
   {
     key: 'kind',
     header: 'Kind',
-    className: 'order-3 font-medium text-slate-900',
+    className: 'order-3 font-medium text-slate-900 lg:whitespace-nowrap',
     render: (movement) => <span data-testid="movement-kind">{KIND_LABELS[movement.kind]}</span>,
   },
   {
@@ -71,7 +71,7 @@ const COLUMNS: Column<StatementMovement>[] = [
     key: 'description',
     header: 'Description',
     label: 'Details',
-    className: 'order-6 col-span-2 text-slate-600 break-words',
+    className: 'order-6 col-span-2 text-slate-600 break-words print:[overflow-wrap:anywhere]',
     render: (movement) => {
       const parts = [movement.gameCode ? `Game ${movement.gameCode}` : null, movement.description].filter(Boolean);
       return parts.length > 0 ? parts.join(' · ') : <span className="text-slate-400">—</span>;
@@ -193,7 +193,8 @@ function StatementSheet({
               rowTestId="statement-movement"
               rowData={(movement) => ({ 'data-kind': movement.kind })}
               rowClassName="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1 bg-white break-inside-avoid"
-              minWidth="md:min-w-[760px]"
+              // On A4 the table fits the page rather than scrolling (a scrolled-off column would not print).
+              minWidth="md:min-w-[760px] print:min-w-0! print:text-xs"
               cellClassName="md:px-3 md:py-2.5"
               headerClassName="px-3 py-2.5"
             />
