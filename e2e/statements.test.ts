@@ -79,6 +79,8 @@ describe('statements and the downline report', () => {
     await signIn(page, login(agent));
     await page.goto('/agent/users');
     const row = page.getByTestId('user-row').filter({ hasText: shop.username });
+    await visible(row);
+    await shoot(page, `statement-users-${viewport.width}`);
     await row.getByTestId('user-statement').click();
     await page.waitForURL(new RegExp(`/statements/${shop.id}`));
     await visible(page.getByTestId('statement-sheet'));
