@@ -40,6 +40,8 @@ const screens = {
   gameWinners: () => import('./routes/game-winners.tsx').then((m) => ({ default: m.GameWinnersRoute })),
   verify: () => import('./routes/verify.tsx').then((m) => ({ default: m.VerifyRoute })),
   display: () => import('./routes/display.tsx').then((m) => ({ default: m.DisplayRoute })),
+  statement: () => import('./routes/statement.tsx').then((m) => ({ default: m.StatementRoute })),
+  reports: () => import('./routes/reports.tsx').then((m) => ({ default: m.ReportsRoute })),
 };
 
 /** A role's route group: the bare path goes to its dashboard (docs/product/screens.md#route-table). */
@@ -91,6 +93,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: 'profile', lazy: lazy(screens.profile) },
           { path: 'transactions', lazy: lazy(screens.transactions) },
+          { path: 'statements/:userId', lazy: lazy(screens.statement) },
           roleGroup('admin', [
             { path: 'dashboard', lazy: lazy(screens.adminDashboard) },
             { path: 'users', lazy: lazy(screens.adminUsers) },
@@ -99,6 +102,7 @@ export const routes: RouteObject[] = [
             { path: 'transactions', lazy: lazy(screens.transactions) },
             { path: 'winners', lazy: lazy(screens.adminWinners) },
             { path: 'sales-history', lazy: lazy(screens.adminSalesHistory) },
+            { path: 'reports', lazy: lazy(screens.reports) },
           ]),
           roleGroup('superagent', [
             { path: 'dashboard', lazy: lazy(screens.superagentDashboard) },
@@ -108,6 +112,7 @@ export const routes: RouteObject[] = [
               path: 'sales-history',
               lazy: lazy(screens.superagentSalesHistory),
             },
+            { path: 'reports', lazy: lazy(screens.reports) },
           ]),
           roleGroup('agent', [
             { path: 'dashboard', lazy: lazy(screens.agentDashboard) },
@@ -116,6 +121,7 @@ export const routes: RouteObject[] = [
               path: 'sales-history',
               lazy: lazy(screens.agentSalesHistory),
             },
+            { path: 'reports', lazy: lazy(screens.reports) },
           ]),
           roleGroup('user', [
             {

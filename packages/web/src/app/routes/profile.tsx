@@ -1,3 +1,5 @@
+import { Link } from 'react-router';
+import { FileText } from 'lucide-react';
 import { Card, ErrorPanel, PageHeading, Spinner } from '../../components/ui/panels.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useCurrentUser } from '../../lib/auth.tsx';
@@ -22,7 +24,19 @@ export function ProfileRoute() {
 
   return (
     <div className="space-y-6">
-      <PageHeading title="My Profile">Your name and shop as others see them, your logo and your password.</PageHeading>
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <PageHeading title="My Profile">
+          Your name and shop as others see them, your logo and your password.
+        </PageHeading>
+        <Link
+          to={`/statements/${id}`}
+          data-testid="my-statement"
+          className="inline-flex items-center gap-2 rounded-lg bg-white px-4 py-2 text-sm font-semibold text-slate-700 shadow-sm ring-1 ring-slate-300 ring-inset hover:bg-slate-50"
+        >
+          <FileText className="h-4 w-4" aria-hidden="true" />
+          My statement
+        </Link>
+      </div>
       {/* Phone: who you are, the form, the password. Wide: the first and last stacked beside the form. */}
       <div className="grid items-start gap-6 lg:grid-cols-3 lg:grid-rows-[auto_1fr]">
         <div className="lg:col-start-1 lg:row-start-1">

@@ -1,6 +1,7 @@
 import {
   ArrowLeftRight,
   CalendarCheck,
+  ChartNoAxesColumn,
   Dices,
   History,
   LayoutDashboard,
@@ -27,17 +28,20 @@ const ROLE_MENUS: Record<Role, MenuItem[]> = {
     { to: '/admin/transactions', label: 'All Transactions', icon: Receipt },
     { to: '/admin/winners', label: 'Winner Configurations', icon: Trophy },
     { to: '/admin/sales-history', label: 'Sales History', icon: History },
+    { to: '/admin/reports', label: 'Reports', icon: ChartNoAxesColumn },
   ],
   superagent: [
     { to: '/superagent/dashboard', label: 'Dashboard', icon: LayoutDashboard },
     { to: '/superagent/agents', label: 'Agents', icon: UserCog },
     { to: '/superagent/users', label: 'Users', icon: Users },
     { to: '/superagent/sales-history', label: 'Sales History', icon: History },
+    { to: '/superagent/reports', label: 'Reports', icon: ChartNoAxesColumn },
   ],
   agent: [
     { to: '/agent/dashboard', label: 'Dashboard', icon: LayoutDashboard },
     { to: '/agent/users', label: 'Users', icon: Users },
     { to: '/agent/sales-history', label: 'Sales History', icon: History },
+    { to: '/agent/reports', label: 'Reports', icon: ChartNoAxesColumn },
   ],
   user: [
     { to: '/user/dashboard', label: 'Dashboard', icon: LayoutDashboard },
@@ -73,6 +77,8 @@ const TITLES: [RegExp, string][] = [
   [/^\/sales-history$/, 'Game History'],
   [/\/sales-history$/, 'Sales History'],
   [/^\/game-winners\/[^/]+$/, 'Game Winners'],
+  [/^\/statements\/[^/]+$/, 'Statement'],
+  [/\/reports$/, 'Reports'],
 ];
 
 /** The header title, derived from the path; the browser tab shows it too (`{title} · LOT`). */

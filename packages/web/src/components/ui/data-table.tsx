@@ -53,7 +53,7 @@ export function DataTable<T>({
 }) {
   const labelClass = labels === 'inline' ? 'mr-1' : 'block';
   return (
-    <div className="md:overflow-x-auto md:rounded-xl md:ring-1 md:ring-slate-200">
+    <div className="md:overflow-x-auto md:rounded-xl md:ring-1 md:ring-slate-200 print:overflow-visible">
       <table role="table" className={`block w-full text-sm md:table ${minWidth}`}>
         <thead role="rowgroup" className="hidden bg-slate-50 md:table-header-group">
           <tr role="row">

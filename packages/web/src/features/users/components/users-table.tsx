@@ -1,4 +1,5 @@
-import { ArrowLeftRight, Pencil, Trash2, Undo2, Wallet } from 'lucide-react';
+import { Link } from 'react-router';
+import { ArrowLeftRight, FileText, Pencil, Trash2, Undo2, Wallet } from 'lucide-react';
 import type { User } from '@lot/domain/schemas/users';
 import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
 import { EmptyState } from '../../../components/ui/panels.tsx';
@@ -97,9 +98,18 @@ export function UsersTable({
       header: 'Actions',
       align: 'right',
       className: 'order-6 col-span-2 border-t border-slate-100 pt-2 md:border-0 md:pt-3',
-      // Four actions: two by two below 2xl, where a one-line row would push them out of the table.
+      // Five actions: two by two below 2xl (the statement across), where a one-line row would push them out of the table.
       render: (user) => (
-        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4 md:grid-cols-[auto_auto] 2xl:flex 2xl:justify-end">
+        <div className="grid grid-cols-2 gap-2 sm:grid-cols-5 md:grid-cols-[auto_auto] 2xl:flex 2xl:justify-end">
+          <Link
+            to={`/statements/${user.id}`}
+            data-testid="user-statement"
+            title={`Statement of ${user.fullName}`}
+            className={`${action} col-span-2 text-slate-700 ring-slate-300 hover:bg-slate-50 sm:col-span-1 md:col-span-2`}
+          >
+            <FileText className="h-3.5 w-3.5" aria-hidden="true" />
+            Statement
+          </Link>
           <button
             type="button"
             onClick={() => onEdit(user)}

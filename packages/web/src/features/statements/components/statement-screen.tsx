@@ -1,0 +1,280 @@
+import { useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { Printer } from 'lucide-react';
+import type { Statement, StatementMovement } from '@lot/domain/schemas/reports';
+import { decimalToCents, formatMoney } from '@lot/domain/money';
+import { Button } from '../../../components/ui/button.tsx';
+import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
+import { Pagination } from '../../../components/ui/pagination.tsx';
+import { EmptyState, ErrorPanel, PageHeading, Spinner } from '../../../components/ui/panels.tsx';
+import { PeriodPicker } from '../../../components/ui/period-picker.tsx';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { dateTime, money } from '../../../lib/format.ts';
+import { browserTimeZone, formatPeriod, periodFrom, type Period } from '../../../lib/periods.ts';
+import { useStatement } from '../api/get-statement.ts';
+
+const PAGE_SIZE = 50;
+
+/** A4 with margins; the shell hides itself in print, the controls of this screen too. */
+const PRINT_PAGE = '@page { size: A4; margin: 14mm; }';
+
+/** Each kind of movement in words (docs/product/money.md#statements). */
+const KIND_LABELS: Record<StatementMovement['kind'], string> = {
+  topup: 'Top-up',
+  transferIn: 'Transfer received',
+  transferOut: 'Transfer sent',
+  correction: 'Correction',
+  takeBackIn: 'Taken back from',
+  takeBackOut: 'Taken back by',
+  gamePoolHeld: 'Game pool held',
+  gameSettled: 'Game settled',
+  gamePoolReturned: 'Game pool returned',
+};
+
+/** Money in `+$5.00` in green, out `-$5.00` in red, nothing `$0.00` in grey. */
+function Signed({ amount, testId }: { amount: string; testId?: string }) {
+  const cents = decimalToCents(amount);
+  const tone = cents > 0 ? 'text-emerald-700' : cents < 0 ? 'text-rose-700' : 'text-slate-400';
+  return (
+    <span data-testid={testId} className={`font-semibold tabular-nums ${tone}`}>
+      {cents > 0 ? `+${formatMoney(cents)}` : formatMoney(cents)}
+    </span>
+  );
+}
+
+const COLUMNS: Column<StatementMovement>[] = [
+  {
+    key: 'at',
+    header: 'Date',
+    className: 'order-1 text-slate-600 whitespace-nowrap',
+    render: (movement) => dateTime(movement.at),
+  },
+  {
+    key: 'kind',
+    header: 'Kind',
+    className: 'order-3 font-medium text-slate-900 lg:whitespace-nowrap',
+    render: (movement) => <span data-testid="movement-kind">{KIND_LABELS[movement.kind]}</span>,
+  },
+  {
+    key: 'counterparty',
+    header: 'Counterparty',
+    label: 'With',
+    className: 'order-5 col-span-2 truncate text-slate-700',
+    render: (movement) =>
+      movement.counterparty ? (
+        <span title={`@${movement.counterparty.username}`}>{movement.counterparty.fullName}</span>
+      ) : (
+        <span className="text-slate-400">—</span>
+      ),
+  },
+  {
+    key: 'description',
+    header: 'Description',
+    label: 'Details',
+    className: 'order-6 col-span-2 text-slate-600 break-words print:[overflow-wrap:anywhere]',
+    render: (movement) => {
+      const parts = [movement.gameCode ? `Game ${movement.gameCode}` : null, movement.description].filter(Boolean);
+      return parts.length > 0 ? parts.join(' · ') : <span className="text-slate-400">—</span>;
+    },
+  },
+  {
+    key: 'amount',
+    header: 'Amount',
+    align: 'right',
+    className: 'order-2 text-right',
+    render: (movement) => <Signed amount={movement.amount} testId="movement-amount" />,
+  },
+  {
+    key: 'balance',
+    header: 'Balance',
+    align: 'right',
+    label: 'Balance',
+    className: 'order-4 text-right font-semibold text-slate-900 tabular-nums',
+    render: (movement) => <span data-testid="movement-balance">{money(movement.balance)}</span>,
+  },
+];
+
+function Figure({
+  label,
+  testId,
+  children,
+  emphasis = false,
+}: {
+  label: string;
+  testId: string;
+  children: ReactNode;
+  emphasis?: boolean;
+}) {
+  return (
+    <div
+      className={`rounded-xl px-4 py-3 ring-1 print:px-3 print:py-2 ${emphasis ? 'bg-indigo-50 ring-indigo-200' : 'bg-slate-50 ring-slate-200'}`}
+    >
+      <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</p>
+      <p data-testid={testId} className="mt-1 text-xl font-bold tracking-tight text-slate-900 tabular-nums">
+        {children}
+      </p>
+    </div>
+  );
+}
+
+function StatementSheet({
+  statement,
+  page,
+  onPage,
+  fetching,
+}: {
+  statement: Statement;
+  page: number;
+  onPage: (page: number) => void;
+  fetching: boolean;
+}) {
+  return (
+    <article
+      data-testid="statement-sheet"
+      aria-labelledby="statement-account"
+      className="rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6 print:rounded-none print:p-0 print:shadow-none print:ring-0"
+    >
+      <header className="border-b border-slate-200 pb-4">
+        <p className="text-xs font-semibold tracking-widest text-indigo-600 uppercase">Statement</p>
+        <h3
+          id="statement-account"
+          data-testid="statement-account"
+          className="text-2xl font-bold break-words text-slate-900"
+        >
+          {statement.fullName}
+        </h3>
+        <p className="mt-1 text-sm text-slate-600">
+          @{statement.username} ·{' '}
+          <span data-testid="statement-period" className="font-semibold text-slate-900">
+            {formatPeriod({
+              from: localDate(statement.from, statement.timeZone),
+              to: lastDay(statement.to, statement.timeZone),
+            })}
+          </span>
+          , {statement.timeZone}
+        </p>
+      </header>
+
+      <div className="mt-4 grid grid-cols-2 gap-3 lg:grid-cols-4 print:grid-cols-4">
+        <Figure label="Opening balance" testId="statement-opening">
+          {money(statement.openingBalance)}
+        </Figure>
+        <Figure label="Money in" testId="statement-total-in">
+          {money(statement.totalIn)}
+        </Figure>
+        <Figure label="Money out" testId="statement-total-out">
+          {money(statement.totalOut)}
+        </Figure>
+        <Figure label="Closing balance" testId="statement-closing" emphasis>
+          {money(statement.closingBalance)}
+        </Figure>
+      </div>
+
+      <section aria-labelledby="statement-movements" className={`mt-6 space-y-4 ${fetching ? 'opacity-60' : ''}`}>
+        <h4 id="statement-movements" className="text-sm font-semibold tracking-wide text-slate-500 uppercase">
+          Movements
+        </h4>
+        {statement.total === 0 ? (
+          <EmptyState message="No movements in this period: the closing balance is the opening balance." />
+        ) : (
+          <>
+            {statement.offset > 0 && (
+              <p className="text-sm text-slate-600">
+                Balance before this page:{' '}
+                <span data-testid="statement-page-opening" className="font-semibold text-slate-900 tabular-nums">
+                  {money(statement.pageOpeningBalance)}
+                </span>
+              </p>
+            )}
+            <DataTable
+              rows={statement.movements}
+              columns={COLUMNS}
+              rowKey={(movement) => `${movement.transactionId}-${movement.kind}`}
+              rowTestId="statement-movement"
+              rowData={(movement) => ({ 'data-kind': movement.kind })}
+              rowClassName="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1 bg-white break-inside-avoid"
+              // On A4 the table fits the page rather than scrolling (a scrolled-off column would not print).
+              minWidth="md:min-w-[760px] print:min-w-0! print:text-xs"
+              cellClassName="md:px-3 md:py-2.5"
+              headerClassName="px-3 py-2.5"
+            />
+            <div className="print:hidden">
+              <Pagination page={page} pageSize={PAGE_SIZE} total={statement.total} onPage={onPage} />
+            </div>
+          </>
+        )}
+      </section>
+    </article>
+  );
+}
+
+/** The local day (YYYY-MM-DD) an instant falls on in a zone. */
+function localDate(instant: string, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(instant),
+  );
+}
+
+/** The last day of a period whose end (exclusive) is `instant`. */
+function lastDay(instant: string, timeZone: string): string {
+  return localDate(new Date(Date.parse(instant) - 1).toISOString(), timeZone);
+}
+
+/**
+ * docs/product/screens.md#statement (/statements/:userId): one account's statement for a period of
+ * whole days in the browser's zone: opening balance, every movement with the running balance, the
+ * closing balance and the period's money in and out; printable on A4 without the shell. The period
+ * and the page are kept in the address (?from=&to=&page=).
+ */
+export function StatementScreen({ userId, own }: { userId: number; own: boolean }) {
+  const [params, setParams] = useSearchParams();
+  const period = periodFrom(params);
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const [timeZone] = useState(browserTimeZone);
+  const statement = useStatement({
+    userId,
+    from: period.from,
+    to: period.to,
+    timeZone,
+    limit: PAGE_SIZE,
+    offset: (page - 1) * PAGE_SIZE,
+  });
+
+  const show = (next: Period, nextPage = 1) =>
+    setParams({ from: next.from, to: next.to, ...(nextPage > 1 ? { page: String(nextPage) } : {}) }, { replace: true });
+
+  return (
+    <div className="space-y-6">
+      <style>{PRINT_PAGE}</style>
+      <div className="print:hidden">
+        <PageHeading title={own ? 'My Statement' : 'Statement'}>
+          Every movement of the balance over a period, with the balance after each one.
+        </PageHeading>
+      </div>
+
+      <div className="flex flex-wrap items-start justify-between gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 print:hidden">
+        <PeriodPicker value={period} onChange={(next) => show(next)} />
+        <Button disabled={!statement.data} onClick={() => window.print()}>
+          <Printer className="h-4 w-4" aria-hidden="true" />
+          Print
+        </Button>
+      </div>
+
+      {statement.isError && !statement.isFetching ? (
+        <ErrorPanel
+          message={errorMessage(statement.error, 'Failed to load the statement')}
+          onRetry={() => void statement.refetch()}
+        />
+      ) : statement.data ? (
+        <StatementSheet
+          statement={statement.data}
+          page={page}
+          onPage={(next) => show(period, next)}
+          fetching={statement.isPlaceholderData}
+        />
+      ) : (
+        <Spinner label="Loading the statement..." />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+/**
+ * Periods of whole local days for the statement and the downline report
+ * (docs/product/screens.md#period-picker): `from` and `to` as YYYY-MM-DD, both inclusive, in the
+ * browser's own time zone, which is also the zone the server is asked to count the days in.
+ */
+
+export type Period = { from: string; to: string };
+export type PresetName = 'today' | 'this-week' | 'this-month' | 'last-month';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const dayOf = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+
+/** The browser's IANA time zone (`Europe/Madrid`); UTC when the browser names none. */
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** A real calendar day written `YYYY-MM-DD` (2026-02-30 is not). */
+export function isDay(text: string | null | undefined): text is string {
+  if (!text || !/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const [y, m, d] = text.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+export const PRESETS: { name: PresetName; label: string }[] = [
+  { name: 'today', label: 'Today' },
+  { name: 'this-week', label: 'This week' },
+  { name: 'this-month', label: 'This month' },
+  { name: 'last-month', label: 'Last month' },
+];
+
+/** A preset's days as of `now`: a week starts on Monday; this week and this month end today. */
+export function presetPeriod(name: PresetName, now: Date = new Date()): Period {
+  const today = dayOf(now);
+  const y = now.getFullYear();
+  const m = now.getMonth();
+  switch (name) {
+    case 'today':
+      return { from: today, to: today };
+    case 'this-week': {
+      const sinceMonday = (now.getDay() + 6) % 7;
+      return { from: dayOf(new Date(y, m, now.getDate() - sinceMonday)), to: today };
+    }
+    case 'this-month':
+      return { from: dayOf(new Date(y, m, 1)), to: today };
+    case 'last-month':
+      return { from: dayOf(new Date(y, m - 1, 1)), to: dayOf(new Date(y, m, 0)) };
+  }
+}
+
+/** The preset a period is, if any (a custom period otherwise). */
+export function presetOf(period: Period, now: Date = new Date()): PresetName | null {
+  const match = PRESETS.find(({ name }) => {
+    const preset = presetPeriod(name, now);
+    return preset.from === period.from && preset.to === period.to;
+  });
+  return match?.name ?? null;
+}
+
+/** The period in the address (?from=&to=), else this month. */
+export function periodFrom(params: URLSearchParams, now: Date = new Date()): Period {
+  const from = params.get('from');
+  const to = params.get('to');
+  if (isDay(from) && isDay(to) && from <= to) return { from, to };
+  return presetPeriod('this-month', now);
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A day as the app writes dates: `Nov 23, 2026`. */
+export function formatDay(day: string): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return `${MONTHS[m - 1] ?? ''} ${d}, ${y}`;
+}
+
+/** `Nov 1, 2026 – Nov 23, 2026`, or one day alone. */
+export function formatPeriod({ from, to }: Period): string {
+  return from === to ? formatDay(from) : `${formatDay(from)} – ${formatDay(to)}`;
+}
