@@ -28,12 +28,12 @@ const layers = [
   {
     target: `${server}/plugins`,
     from: `${server}/modules`,
-    message: 'plugins never import modules: move the shared piece to shared/',
+    message: 'plugins never import modules: move the shared piece to lib/',
   },
   ...dirs(`${server}/modules`).map((module, _, modules) => ({
     target: `${server}/modules/${module}`,
     from: modules.filter((other) => other !== module).map((other) => `${server}/modules/${other}/*.service.ts`),
-    message: "a module never imports another module's service: move the shared piece to shared/ or a repository",
+    message: "a module never imports another module's service: move the shared piece to lib/ or a repository",
   })),
 ];
 

@@ -12,7 +12,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { hash, verify } from '@node-rs/argon2';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { moveStatement, transferMove } from '../packages/server/src/modules/balance/balance.service.ts';
-import { ARGON2_OPTIONS } from '../packages/server/src/shared/passwords.ts';
+import { ARGON2_OPTIONS } from '../packages/server/src/lib/passwords.ts';
 import type { Caller } from '../packages/server/src/plugins/auth.ts';
 import {
   api,

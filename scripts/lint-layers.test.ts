@@ -61,7 +61,7 @@ describe('npm run lint refuses', () => {
       ['packages/web/src/app/routes/x.tsx', "import { topup } from '../../features/users/api/topup.ts';"],
       ['packages/web/src/features/users/components/x.ts', "import { api } from '../../../lib/api-client.ts';"],
       ['packages/server/src/modules/games/x.ts', "import { findInScope } from '../users/users.repository.ts';"],
-      ['packages/server/src/plugins/x.ts', "import { hashPassword } from '../shared/passwords.ts';"],
+      ['packages/server/src/plugins/x.ts', "import { hashPassword } from '../lib/passwords.ts';"],
     ] as const;
     for (const [filePath, code] of allowed) {
       const used = code.match(/\{ (\w+) \}/)?.[1];

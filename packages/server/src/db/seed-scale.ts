@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { hashPassword } from '../shared/passwords.ts';
+import { hashPassword } from '../lib/passwords.ts';
 import type { Db } from './client.ts';
 
 export type ScaleOptions = { users: number; games: number; superagents: number; agentsPerSuperagent: number };

@@ -3,7 +3,7 @@ import { eq, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@lot/domain/roles';
 import { topup, transfer } from '../modules/balance/balance.service.ts';
 import { drawNext, openGame, replaceEntries, voidGame } from '../modules/games/games.service.ts';
-import { hashPassword } from '../shared/passwords.ts';
+import { hashPassword } from '../lib/passwords.ts';
 import { createWinner } from '../modules/winners/winners.service.ts';
 import type { Caller } from '../plugins/auth.ts';
 import type { Db } from './client.ts';

@@ -5,7 +5,7 @@ import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 import type { Role } from '@lot/domain/roles';
 import { idSchema } from '@lot/domain/schemas/common';
-import { findLiveCaller } from '../shared/caller-lookup.ts';
+import { findLiveCaller } from '../lib/caller-lookup.ts';
 
 /** The signed-in user behind a request, read fresh from the database on every call. */
 export type Caller = {

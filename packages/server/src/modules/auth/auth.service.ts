@@ -7,7 +7,7 @@ import type { Db } from '../../db/client.ts';
 import { signinFailures, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { findLiveUserById, findLiveUserByUsername } from '../users/users.repository.ts';
-import { ARGON2_OPTIONS, hashPassword } from '../../shared/passwords.ts';
+import { ARGON2_OPTIONS, hashPassword } from '../../lib/passwords.ts';
 
 export const MAX_FAILURES = 5;
 export const FAILURE_WINDOW_SECONDS = 15 * 60;

@@ -10,7 +10,7 @@ import { containsPattern } from '../../db/sql.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { balances, gameRounds, userCounts, userLogos, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
-import { hashPassword } from '../../shared/passwords.ts';
+import { hashPassword } from '../../lib/passwords.ts';
 import { processLogo } from './logo.ts';
 import { findInScope, findLiveUserByUsername, scopeCondition, type UserRow } from './users.repository.ts';
 
