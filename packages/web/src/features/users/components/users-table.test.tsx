@@ -1,4 +1,5 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '@lot/domain/schemas/users';
 import { UsersTable } from './users-table.tsx';
@@ -24,16 +25,19 @@ function user(id: number, fullName: string, status: User['status']): User {
 describe('UsersTable', () => {
   it("disables Transfer for an inactive user and says why; an active user's Transfer sends the row", () => {
     const onFunds = vi.fn();
+    // Each row links to its statement: the table renders inside a router, as in the app.
     render(
-      <UsersTable
-        users={[user(2, 'Ann Active', 'active'), user(3, 'Ian Inactive', 'inactive')]}
-        showParent={false}
-        onEdit={vi.fn()}
-        onDelete={vi.fn()}
-        fundsAction="transfer"
-        onFunds={onFunds}
-        onTakeBack={vi.fn()}
-      />,
+      <MemoryRouter>
+        <UsersTable
+          users={[user(2, 'Ann Active', 'active'), user(3, 'Ian Inactive', 'inactive')]}
+          showParent={false}
+          onEdit={vi.fn()}
+          onDelete={vi.fn()}
+          fundsAction="transfer"
+          onFunds={onFunds}
+          onTakeBack={vi.fn()}
+        />
+      </MemoryRouter>,
     );
     const [active, inactive] = screen.getAllByTestId('user-row');
     const refused = within(inactive!).getByRole('button', { name: /Transfer/ }) as HTMLButtonElement;
