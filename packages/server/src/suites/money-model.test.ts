@@ -298,6 +298,9 @@ function expected(m: Model, a: MoneyOrAccount): Expected {
         apply: () => {
           m.people[a.of].deleted = true;
           m.people[a.of].ver += 1;
+          // Nothing is held before the first draw: deleting the player discards its open game.
+          const open = gameOf(m, a.of);
+          if (open?.status === 'open') open.status = 'discarded';
         },
       };
     }
