@@ -1,13 +1,13 @@
 import { useEffect, useState, type CSSProperties, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { CheckCircle2, Loader2, Maximize, Minimize, SearchX, ShieldAlert, XCircle } from 'lucide-react';
+import { CheckCircle2, Loader2, SearchX, ShieldAlert, XCircle } from 'lucide-react';
 import { commitmentFingerprint } from '@lot/domain/draw';
 import { formatBps, numbersInRange, prizeFor } from '@lot/domain/game';
 import { decimalToCents, formatMoney } from '@lot/domain/money';
 import type { GameDraw, GameProof } from '@lot/domain/schemas/games';
 import { verifyProof, type ProofReport } from '@lot/domain/verify';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
-import { useFullscreen } from '../hooks/use-fullscreen.ts';
+import { FullscreenToggle } from './fullscreen-toggle.tsx';
 import { useGameStream, type StreamConnection } from '../hooks/use-game-stream.ts';
 import { GAME_THEMES, type GameTheme, type ThemeName } from './game-theme.ts';
 import { largeColumns } from './number-grid.tsx';
@@ -29,7 +29,6 @@ const percent = (bps: number) => formatBps(bps).replace(/\.?0+$/, '');
 export function DisplayPage({ code, themeName }: { code: string; themeName: ThemeName }) {
   const theme = GAME_THEMES[themeName];
   const { proof, connection } = useGameStream(code);
-  const fullscreen = useFullscreen();
 
   return (
     <div className={`flex min-h-screen flex-col ${theme.page}`} data-theme={themeName} data-testid="display">
@@ -46,30 +45,9 @@ export function DisplayPage({ code, themeName }: { code: string; themeName: Them
         </h1>
         <div className="flex items-center justify-end gap-3 sm:flex-1">
           <ConnectionStatus connection={connection} theme={theme} />
-          <button
-            type="button"
-            onClick={fullscreen.toggle}
-            aria-label={fullscreen.isFullscreen ? 'Exit fullscreen' : 'Enter fullscreen'}
-            title="Fullscreen (F)"
-            className={`rounded-xl p-2.5 ${theme.secondary}`}
-          >
-            {fullscreen.isFullscreen ? (
-              <Minimize className="h-6 w-6" aria-hidden="true" />
-            ) : (
-              <Maximize className="h-6 w-6" aria-hidden="true" />
-            )}
-          </button>
+          <FullscreenToggle theme={theme} />
         </div>
       </header>
-
-      {fullscreen.hint && (
-        <p
-          role="status"
-          className="fixed top-4 left-1/2 z-50 -translate-x-1/2 rounded-full bg-black/80 px-5 py-2 text-lg font-semibold text-white shadow-lg"
-        >
-          Press F or Esc to exit fullscreen
-        </p>
-      )}
 
       {connection === 'missing' ? (
         <NoSuchGame code={code} theme={theme} />

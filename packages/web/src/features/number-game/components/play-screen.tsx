@@ -1,18 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  AlertTriangle,
-  Loader2,
-  Lock,
-  Maximize,
-  Minimize,
-  Printer,
-  RotateCcw,
-  ShieldCheck,
-  Volume2,
-  X,
-} from 'lucide-react';
+import { AlertTriangle, Loader2, Lock, Printer, RotateCcw, ShieldCheck, Volume2, X } from 'lucide-react';
 import { commitmentFingerprint } from '@lot/domain/draw';
 import {
   formatBps,
@@ -36,8 +25,8 @@ import { useEffectiveWinners } from '../api/get-effective-winners.ts';
 import { useOpenGame, type GameSetup } from '../api/open-game.ts';
 import { usePutEntries } from '../api/put-entries.ts';
 import { useVoidGame, VOID_REASONS } from '../api/void-game.ts';
-import { useFullscreen } from '../hooks/use-fullscreen.ts';
 import { CustomerDisplayOffer } from './customer-display-offer.tsx';
+import { FullscreenToggle } from './fullscreen-toggle.tsx';
 import { GameSetupFields } from './game-setup.tsx';
 import { GAME_THEMES, loadTheme, saveTheme, THEMES, type GameTheme, type ThemeName } from './game-theme.ts';
 import { PrizePanel, SelectedNumbersPanel, WinnersPanel, type PrizeLine } from './game-panels.tsx';
@@ -121,7 +110,6 @@ export function PlayScreen({
   const entriesCall = usePutEntries();
   const drawCall = useDraw();
   const voidCall = useVoidGame();
-  const fullscreen = useFullscreen();
 
   const [themeName, setThemeName] = useState<ThemeName>(loadTheme);
   const theme = GAME_THEMES[themeName];
@@ -366,29 +354,12 @@ export function PlayScreen({
             Numbers Left
           </button>
           <ThemePicker value={themeName} onChange={changeTheme} theme={theme} />
-          <button
-            type="button"
-            onClick={fullscreen.toggle}
-            aria-label={fullscreen.isFullscreen ? 'Exit fullscreen' : 'Enter fullscreen'}
-            title="Fullscreen (F or F11)"
-            className={`rounded-xl p-2.5 ${theme.secondary}`}
-          >
-            {fullscreen.isFullscreen ? <Minimize className="h-6 w-6" /> : <Maximize className="h-6 w-6" />}
-          </button>
+          <FullscreenToggle theme={theme} />
           <Link to="/user/number-game" aria-label="Leave the game" className={`rounded-xl p-2.5 ${theme.secondary}`}>
             <X className="h-6 w-6" aria-hidden="true" />
           </Link>
         </div>
       </header>
-
-      {fullscreen.hint && (
-        <p
-          role="status"
-          className="fixed top-4 left-1/2 z-40 -translate-x-1/2 rounded-full bg-black/80 px-5 py-2 text-lg font-semibold text-white shadow-lg"
-        >
-          Press F or Esc to exit fullscreen
-        </p>
-      )}
 
       {play.isPending ? (
         <p role="status" className="flex flex-1 items-center justify-center gap-3 text-2xl font-semibold">
