@@ -1,14 +1,13 @@
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { MESSAGES } from '@lot/domain/messages';
 import { decimalToCents } from '@lot/domain/money';
 import { amountSchema, transferInputSchema, type MoneyResult, type TransferInput } from '@lot/domain/schemas/balance';
 import { Button } from '../../../components/ui/button.tsx';
-import { FormError, TextField } from '../../../components/ui/field.tsx';
+import { FormError } from '../../../components/ui/field.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
-import { useToast } from '../../../components/ui/toast.tsx';
-import { ApiError, errorMessage } from '../../../lib/api-client.ts';
+import { AmountField, useMoneyCall } from '../../../components/ui/money-form.tsx';
 import { useCurrentUser } from '../../../lib/auth.tsx';
 import { amount as plainAmount, money } from '../../../lib/format.ts';
 import { useBalance } from '../api/get-balance.ts';
@@ -52,13 +51,9 @@ function TransferForm({
   onTransferred?: (result: MoneyResult) => void;
 }) {
   const me = useCurrentUser();
-  const toast = useToast();
   const balance = useBalance();
   const transfer = useTransfer();
   const [receiver, setReceiver] = useState<Receiver | null>(initialReceiver);
-  const [formError, setFormError] = useState<string | null>(null);
-  // A second click can land before the disabled button renders; this refuses it outright.
-  const inFlight = useRef(false);
 
   const balanceCents = balance.data ? decimalToCents(balance.data.amount) : null;
   // The domain's transfer rules (the server's own words) plus the one only the client can check
@@ -85,6 +80,12 @@ function TransferForm({
     defaultValues: { receiverId: initialReceiver?.id ?? '', amount: '' },
   });
 
+  const call = useMoneyCall({
+    fallback: 'Transfer failed',
+    fields: ['receiverId', 'amount'],
+    onFieldError: (field, message) => setError(field, { type: 'server', message }),
+  });
+
   const chooseReceiver = (next: Receiver | null) => {
     setReceiver(next);
     setValue('receiverId', next?.id ?? '', { shouldValidate: isSubmitted });
@@ -92,43 +93,17 @@ function TransferForm({
   };
 
   const send = async (values: TransferInput) => {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setFormError(null);
-    try {
-      const result = await transfer.mutateAsync({ receiverId: values.receiverId, amount: values.amount });
-      toast.success(result.message);
-      onTransferred?.(result);
-      onClose();
-    } catch (error) {
-      const message = errorMessage(error, 'Transfer failed');
-      let onField = false;
-      if (error instanceof ApiError && error.fieldErrors) {
-        for (const [field, text] of Object.entries(error.fieldErrors)) {
-          if (field === 'receiverId' || field === 'amount') {
-            setError(field, { type: 'server', message: text });
-            onField = true;
-          }
-        }
-      }
-      if (!onField) setFormError(`Error: ${message}`);
-      // docs/product/validation-and-errors.md: fund errors are announced as 'Error: ' followed by the message.
-      toast.error(`Error: ${message}`);
-    } finally {
-      inFlight.current = false;
-    }
+    const result = await call.run(() => transfer.mutateAsync({ receiverId: values.receiverId, amount: values.amount }));
+    if (!result) return;
+    onTransferred?.(result);
+    onClose();
   };
 
   const busy = isSubmitting || transfer.isPending;
-  const amountError = errors.amount?.message;
   const receiverError = errors.receiverId?.message;
 
   return (
-    <form
-      onSubmit={(event) => void handleSubmit(send, () => setFormError(null))(event)}
-      noValidate
-      className="space-y-4"
-    >
+    <form onSubmit={(event) => void handleSubmit(send, call.clearFormError)(event)} noValidate className="space-y-4">
       <div className="flex items-center justify-between rounded-lg bg-slate-50 px-3 py-2 text-sm ring-1 ring-slate-200">
         <span className="text-slate-600">Available balance</span>
         <span data-testid="available-balance" className="font-semibold text-slate-900 tabular-nums">
@@ -143,19 +118,13 @@ function TransferForm({
         error={typeof receiverError === 'string' ? receiverError : undefined}
       />
 
-      <TextField
-        label="Amount"
-        type="number"
-        inputMode="decimal"
-        step="0.01"
-        min="0.01"
+      <AmountField
         max={balance.data ? plainAmount(balance.data.amount) : undefined}
-        placeholder="0.00"
-        error={typeof amountError === 'string' ? amountError : undefined}
+        error={errors.amount?.message}
         {...register('amount')}
       />
 
-      <FormError message={formError} />
+      <FormError message={call.formError} />
 
       <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
         <Button variant="secondary" onClick={onClose}>

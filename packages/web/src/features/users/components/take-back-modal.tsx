@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { AlertTriangle } from 'lucide-react';
@@ -9,8 +9,7 @@ import type { User } from '@lot/domain/schemas/users';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError, TextField } from '../../../components/ui/field.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
-import { useToast } from '../../../components/ui/toast.tsx';
-import { ApiError, errorMessage } from '../../../lib/api-client.ts';
+import { AccountBalance, AmountField, useMoneyCall } from '../../../components/ui/money-form.tsx';
 import { money } from '../../../lib/format.ts';
 import { useTakeBack } from '../api/take-back.ts';
 
@@ -30,18 +29,23 @@ export function TakeBackModal({ user, onClose }: { user: User | null; onClose: (
 }
 
 function TakeBackForm({ user, onClose }: { user: User; onClose: () => void }) {
-  const toast = useToast();
   const takeBack = useTakeBack();
   const [chosen, setChosen] = useState<Chosen | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
-  // A second click can land before the disabled button renders; this refuses it outright.
-  const inFlight = useRef(false);
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors },
   } = useForm({ resolver: zodResolver(takeBackFormSchema), defaultValues: { amount: '', reason: '' } });
+  const call = useMoneyCall({
+    fallback: 'Take back failed',
+    fields: ['amount', 'reason'],
+    // Back to the form, with the message on its field (e.g. the balance changed meanwhile).
+    onFieldError: (field, message) => {
+      setChosen(null);
+      setError(field, { type: 'server', message });
+    },
+  });
   const balance = decimalToCents(user.balance.amount);
 
   const review = (values: Chosen) => {
@@ -49,48 +53,15 @@ function TakeBackForm({ user, onClose }: { user: User; onClose: () => void }) {
       setError('amount', { type: 'balance', message: MESSAGES.takeBackAboveBalance });
       return;
     }
-    setFormError(null);
+    call.clearFormError();
     setChosen(values);
   };
 
   const send = async () => {
-    if (!chosen || inFlight.current) return;
-    inFlight.current = true;
-    setFormError(null);
-    try {
-      const result = await takeBack.mutateAsync({ userId: user.id, ...chosen });
-      toast.success(result.message);
-      onClose();
-    } catch (error) {
-      const message = errorMessage(error, 'Take back failed');
-      const fields = error instanceof ApiError ? error.fieldErrors : undefined;
-      if (fields?.amount || fields?.reason) {
-        // Back to the form, with the message on its field (e.g. the balance changed meanwhile).
-        setChosen(null);
-        if (fields.amount) setError('amount', { type: 'server', message: fields.amount });
-        if (fields.reason) setError('reason', { type: 'server', message: fields.reason });
-      } else setFormError(`Error: ${message}`);
-      toast.error(`Error: ${message}`);
-    } finally {
-      inFlight.current = false;
-    }
+    if (chosen && (await call.run(() => takeBack.mutateAsync({ userId: user.id, ...chosen })))) onClose();
   };
 
-  const summary = (
-    <dl className="grid grid-cols-2 gap-3 rounded-lg bg-slate-50 px-3 py-2 text-sm ring-1 ring-slate-200">
-      <div className="min-w-0">
-        <dt className="text-slate-500">From</dt>
-        <dd className="truncate font-medium text-slate-900">{user.fullName}</dd>
-        <dd className="truncate text-xs text-slate-500">@{user.username}</dd>
-      </div>
-      <div className="text-right">
-        <dt className="text-slate-500">Current balance</dt>
-        <dd data-testid="take-back-current-balance" className="font-semibold text-slate-900 tabular-nums">
-          {money(user.balance.amount)}
-        </dd>
-      </div>
-    </dl>
-  );
+  const summary = <AccountBalance label="From" user={user} testId="take-back-current-balance" />;
 
   if (chosen) {
     const busy = takeBack.isPending;
@@ -109,7 +80,7 @@ function TakeBackForm({ user, onClose }: { user: User; onClose: () => void }) {
             <p className="break-words text-slate-500">Reason: {chosen.reason}</p>
           </div>
         </div>
-        <FormError message={formError} />
+        <FormError message={call.formError} />
         <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={() => setChosen(null)} disabled={busy}>
             Back
@@ -122,24 +93,10 @@ function TakeBackForm({ user, onClose }: { user: User; onClose: () => void }) {
     );
   }
 
-  const amountError = errors.amount?.message;
   return (
-    <form
-      onSubmit={(event) => void handleSubmit(review, () => setFormError(null))(event)}
-      noValidate
-      className="space-y-4"
-    >
+    <form onSubmit={(event) => void handleSubmit(review, call.clearFormError)(event)} noValidate className="space-y-4">
       {summary}
-      <TextField
-        label="Amount"
-        type="number"
-        inputMode="decimal"
-        step="0.01"
-        min="0.01"
-        placeholder="0.00"
-        error={typeof amountError === 'string' ? amountError : undefined}
-        {...register('amount')}
-      />
+      <AmountField error={errors.amount?.message} {...register('amount')} />
       <TextField
         label="Reason"
         maxLength={200}
