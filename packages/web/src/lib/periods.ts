@@ -1,14 +1,25 @@
 /**
- * Periods of whole local days for the statement and the downline report
- * (docs/product/screens.md#period-picker): `from` and `to` as YYYY-MM-DD, both inclusive, in the
- * browser's own time zone, which is also the zone the server is asked to count the days in.
+ * Local days and periods of them for the day close, the statement and the downline report
+ * (docs/product/screens.md#period-picker): days as YYYY-MM-DD in the browser's own time zone, which
+ * is also the zone the server is asked to count the days in; a period's `from` and `to` both count.
  */
 
 export type Period = { from: string; to: string };
 export type PresetName = 'today' | 'this-week' | 'this-month' | 'last-month';
 
 const pad = (n: number) => String(n).padStart(2, '0');
-const dayOf = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+
+/** `YYYY-MM-DD` of an instant in the browser's zone. */
+export function localDay(instant: Date = new Date()): string {
+  return `${instant.getFullYear()}-${pad(instant.getMonth() + 1)}-${pad(instant.getDate())}`;
+}
+
+/** The day `offset` days from `day` (calendar arithmetic, no clock involved). */
+export function shiftDay(day: string, offset: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d + offset));
+  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+}
 
 /** The browser's IANA time zone (`Europe/Madrid`); UTC when the browser names none. */
 export function browserTimeZone(): string {
@@ -32,7 +43,7 @@ export const PRESETS: { name: PresetName; label: string }[] = [
 
 /** A preset's days as of `now`: a week starts on Monday; this week and this month end today. */
 export function presetPeriod(name: PresetName, now: Date = new Date()): Period {
-  const today = dayOf(now);
+  const today = localDay(now);
   const y = now.getFullYear();
   const m = now.getMonth();
   switch (name) {
@@ -40,12 +51,12 @@ export function presetPeriod(name: PresetName, now: Date = new Date()): Period {
       return { from: today, to: today };
     case 'this-week': {
       const sinceMonday = (now.getDay() + 6) % 7;
-      return { from: dayOf(new Date(y, m, now.getDate() - sinceMonday)), to: today };
+      return { from: localDay(new Date(y, m, now.getDate() - sinceMonday)), to: today };
     }
     case 'this-month':
-      return { from: dayOf(new Date(y, m, 1)), to: today };
+      return { from: localDay(new Date(y, m, 1)), to: today };
     case 'last-month':
-      return { from: dayOf(new Date(y, m - 1, 1)), to: dayOf(new Date(y, m, 0)) };
+      return { from: localDay(new Date(y, m - 1, 1)), to: localDay(new Date(y, m, 0)) };
   }
 }
 
@@ -77,4 +88,11 @@ export function formatDay(day: string): string {
 /** `Nov 1, 2026 – Nov 23, 2026`, or one day alone. */
 export function formatPeriod({ from, to }: Period): string {
   return from === to ? formatDay(from) : `${formatDay(from)} – ${formatDay(to)}`;
+}
+
+/** An instant with its year, in the browser's zone: `Nov 23, 2026, 8:05 PM`. */
+export function formatMoment(instant: Date): string {
+  const hours = instant.getHours();
+  const minutes = pad(instant.getMinutes());
+  return `${formatDay(localDay(instant))}, ${hours % 12 || 12}:${minutes} ${hours < 12 ? 'AM' : 'PM'}`;
 }

@@ -7,7 +7,7 @@ import { ErrorPanel, PageHeading, Spinner } from '../../components/ui/panels.tsx
 import { errorMessage } from '../../lib/api-client.ts';
 import { useDayClose } from '../../features/day-close/api/get-day-close.ts';
 import { DayCloseSheet } from '../../features/day-close/components/day-close-sheet.tsx';
-import { browserTimeZone, isDay, localDay, shiftDay } from '../../features/day-close/components/days.ts';
+import { browserTimeZone, isDay, localDay, shiftDay } from '../../lib/periods.ts';
 
 /** A4 with margins; the shell hides itself in print, the controls of this screen too. */
 const PRINT_PAGE = '@page { size: A4; margin: 14mm; }';

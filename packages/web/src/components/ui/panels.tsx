@@ -165,3 +165,35 @@ export function StatGrid({ stats }: { stats: readonly Stat[] }) {
     </div>
   );
 }
+
+/**
+ * One labelled sum of a balance sheet (a statement's or a day close's opening, movements and
+ * closing); `emphasis` marks the result. `className` places it in its row.
+ */
+export function Figure({
+  label,
+  testId,
+  children,
+  emphasis = false,
+  className = '',
+}: {
+  label: string;
+  testId: string;
+  children: ReactNode;
+  emphasis?: boolean;
+  className?: string;
+}) {
+  return (
+    <div
+      className={`rounded-xl px-4 py-3 ring-1 ${emphasis ? 'bg-indigo-50 ring-indigo-200' : 'bg-slate-50 ring-slate-200'} ${className}`}
+    >
+      <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</p>
+      <p
+        data-testid={testId}
+        className="text-xl font-bold tracking-tight text-slate-900 tabular-nums sm:mt-1 sm:text-2xl print:mt-1"
+      >
+        {children}
+      </p>
+    </div>
+  );
+}

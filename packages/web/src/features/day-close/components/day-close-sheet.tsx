@@ -1,8 +1,12 @@
 import type { ReactNode } from 'react';
+import { Figure } from '../../../components/ui/panels.tsx';
 import type { DayClose } from '@lot/domain/schemas/reports';
 import { decimalToCents, formatMoney } from '@lot/domain/money';
 import { count, money } from '../../../lib/format.ts';
-import { formatDay, formatMoment } from './days.ts';
+import { formatDay, formatMoment } from '../../../lib/periods.ts';
+
+/** On a phone each term is a row (label left, figure right); from `sm` up the three sit side by side. */
+const SUM_TERM = 'flex flex-1 items-center justify-between gap-3 sm:block sm:text-center print:block print:text-center';
 
 type Movement = { testId: string; label: string; amount: string; direction: 1 | -1 };
 
@@ -51,33 +55,6 @@ function Row({ label, children, strong = false }: { label: string; children: Rea
     <div className={`flex items-baseline justify-between gap-4 py-1.5 ${strong ? 'font-semibold text-slate-900' : ''}`}>
       <dt className={strong ? '' : 'text-slate-600'}>{label}</dt>
       <dd className="text-right tabular-nums">{children}</dd>
-    </div>
-  );
-}
-
-/** One box of the sum opening ± net = closing. */
-function SumTerm({
-  label,
-  testId,
-  children,
-  emphasis = false,
-}: {
-  label: string;
-  testId: string;
-  children: ReactNode;
-  emphasis?: boolean;
-}) {
-  return (
-    <div
-      className={`flex flex-1 items-center justify-between gap-3 rounded-xl px-4 py-2.5 ring-1 sm:block sm:py-3 sm:text-center print:block print:text-center ${emphasis ? 'bg-indigo-50 ring-indigo-200' : 'bg-slate-50 ring-slate-200'}`}
-    >
-      <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</p>
-      <p
-        data-testid={testId}
-        className="text-xl font-bold tracking-tight text-slate-900 tabular-nums sm:mt-1 sm:text-2xl print:mt-1 print:text-2xl"
-      >
-        {children}
-      </p>
     </div>
   );
 }
@@ -144,17 +121,17 @@ export function DayCloseSheet({ report, isToday, printedAt }: { report: DayClose
       <section aria-labelledby="day-close-balance" className="mt-6">
         <SectionTitle id="day-close-balance">Balance</SectionTitle>
         <div className="flex flex-col items-stretch gap-2 sm:flex-row print:flex-row">
-          <SumTerm label="Opening balance" testId="opening-balance">
+          <Figure label="Opening balance" testId="opening-balance" className={SUM_TERM}>
             {money(report.openingBalance)}
-          </SumTerm>
+          </Figure>
           <Operator testId="net-operator">{net < 0 ? '−' : '+'}</Operator>
-          <SumTerm label="Net movement" testId="net-movement">
+          <Figure label="Net movement" testId="net-movement" className={SUM_TERM}>
             {formatMoney(net < 0 ? -net : net)}
-          </SumTerm>
+          </Figure>
           <Operator>=</Operator>
-          <SumTerm label="Closing balance" testId="closing-balance" emphasis>
+          <Figure label="Closing balance" testId="closing-balance" emphasis className={SUM_TERM}>
             {money(report.closingBalance)}
-          </SumTerm>
+          </Figure>
         </div>
       </section>
 

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Printer } from 'lucide-react';
 import type { Statement, StatementMovement } from '@lot/domain/schemas/reports';
@@ -6,7 +6,7 @@ import { decimalToCents, formatMoney } from '@lot/domain/money';
 import { Button } from '../../../components/ui/button.tsx';
 import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
-import { EmptyState, ErrorPanel, PageHeading, Spinner } from '../../../components/ui/panels.tsx';
+import { EmptyState, ErrorPanel, Figure, PageHeading, Spinner } from '../../../components/ui/panels.tsx';
 import { PeriodPicker } from '../../../components/ui/period-picker.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { dateTime, money } from '../../../lib/format.ts';
@@ -94,29 +94,6 @@ const COLUMNS: Column<StatementMovement>[] = [
   },
 ];
 
-function Figure({
-  label,
-  testId,
-  children,
-  emphasis = false,
-}: {
-  label: string;
-  testId: string;
-  children: ReactNode;
-  emphasis?: boolean;
-}) {
-  return (
-    <div
-      className={`rounded-xl px-4 py-3 ring-1 print:px-3 print:py-2 ${emphasis ? 'bg-indigo-50 ring-indigo-200' : 'bg-slate-50 ring-slate-200'}`}
-    >
-      <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</p>
-      <p data-testid={testId} className="mt-1 text-xl font-bold tracking-tight text-slate-900 tabular-nums">
-        {children}
-      </p>
-    </div>
-  );
-}
-
 function StatementSheet({
   statement,
   page,
@@ -156,16 +133,16 @@ function StatementSheet({
       </header>
 
       <div className="mt-4 grid grid-cols-2 gap-3 lg:grid-cols-4 print:grid-cols-4">
-        <Figure label="Opening balance" testId="statement-opening">
+        <Figure label="Opening balance" testId="statement-opening" className="print:px-3 print:py-2">
           {money(statement.openingBalance)}
         </Figure>
-        <Figure label="Money in" testId="statement-total-in">
+        <Figure label="Money in" testId="statement-total-in" className="print:px-3 print:py-2">
           {money(statement.totalIn)}
         </Figure>
-        <Figure label="Money out" testId="statement-total-out">
+        <Figure label="Money out" testId="statement-total-out" className="print:px-3 print:py-2">
           {money(statement.totalOut)}
         </Figure>
-        <Figure label="Closing balance" testId="statement-closing" emphasis>
+        <Figure label="Closing balance" testId="statement-closing" emphasis className="print:px-3 print:py-2">
           {money(statement.closingBalance)}
         </Figure>
       </div>
