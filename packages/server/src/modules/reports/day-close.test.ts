@@ -2,11 +2,11 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCents } from '@lot/domain/money';
 import type { DayClose } from '@lot/domain/schemas/reports';
-import type { DrawResult, Game } from '@lot/domain/schemas/games';
 import { checkLedger } from '../balance/ledger.ts';
-import { configureWinners, drawCall, openGame, voidCall } from '../../test/game-fixtures.ts';
+import { configureWinners, openGame, voidCall } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy } from '../../test/hierarchy.ts';
 import { balanceOf, cents, createMoneyTestApp, expectStatus, fund, money } from '../../test/money-fixtures.ts';
+import { drawTo, lastTransactionAt, seededRandom } from '../../test/story.ts';
 import type { TestApp } from '../../test/test-app.ts';
 
 /**
@@ -30,11 +30,7 @@ const voidedGames: Voided[] = [];
 
 /** A small seeded generator, so a failure can be replayed (the seed is printed). */
 const SEED = Number(process.env.DAY_CLOSE_SEED ?? Date.now() % 100_000);
-let state = SEED;
-const random = (min: number, max: number) => {
-  state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-  return min + (state % (max - min + 1));
-};
+const random = seededRandom(SEED);
 
 const BASE = Date.parse('2026-03-06T00:30:00Z');
 let clock = BASE;
@@ -42,26 +38,10 @@ let clock = BASE;
 const next = () => (clock += random(60, 660) * 60_000);
 const iso = (ms: number) => new Date(ms).toISOString();
 
-async function lastTransactionAt(at: number) {
-  await t.database.db.execute(
-    sql`UPDATE transactions SET created_at = ${iso(at)}::timestamptz WHERE id = (SELECT max(id) FROM transactions)`,
-  );
-}
-
-async function drawTo(game: Game, last: number): Promise<Game> {
-  let current = game;
-  for (let position = current.draws.length + 1; position <= last; position++) {
-    const drawn = await drawCall(t, h.U1.token, game.id, position);
-    expectStatus(drawn, 200);
-    current = drawn.json<DrawResult>().game;
-  }
-  return current;
-}
-
 async function playGame(kind: 'same-day' | 'next-day' | 'voided') {
   const numbers = Array.from({ length: random(2, 5) }, (_, i) => i + 1 + random(0, 3) * 5);
   const game = await openGame(t, h.U1, { numbers: [...new Set(numbers)], bet: formatCents(random(100, 900)) });
-  const held = await drawTo(game, 1);
+  const held = await drawTo(t, h.U1.token, game, 1);
   const heldAt = next();
   await t.database.db.execute(
     sql`UPDATE transactions SET created_at = ${iso(heldAt)}::timestamptz WHERE id = ${held.transactionId}`,
@@ -76,7 +56,7 @@ async function playGame(kind: 'same-day' | 'next-day' | 'voided') {
     moves.push({ at: endedAt, kind: 'gamePoolsReturned', cents: pool });
     voidedGames.push({ at: endedAt });
   } else {
-    const settled = await drawTo(held, held.prizes.length);
+    const settled = await drawTo(t, h.U1.token, held, held.prizes.length);
     expect(settled.status).toBe('settled');
     await t.database.db.execute(
       sql`UPDATE games SET created_at = ${iso(endedAt)}::timestamptz WHERE id = ${settled.saleId}`,
@@ -102,10 +82,10 @@ beforeAll(async () => {
   ]);
   // The agent's money arrives before the story starts; it is not the shop's.
   await fund(t, h.A1.id, '100000.00');
-  await lastTransactionAt(BASE - 86_400_000 * 30);
+  await lastTransactionAt(t, BASE - 86_400_000 * 30);
   await fund(t, h.U1.id, '500.00');
   moves.push({ at: next(), kind: 'topupsIn', cents: 50_000 });
-  await lastTransactionAt(clock);
+  await lastTransactionAt(t, clock);
   const steps = 16;
   for (let step = 0; step < steps; step++) {
     const choice = random(0, 6);
@@ -127,7 +107,7 @@ beforeAll(async () => {
       await playGame(choice === 4 ? 'same-day' : choice === 5 ? 'next-day' : 'voided');
       continue;
     }
-    await lastTransactionAt(clock);
+    await lastTransactionAt(t, clock);
   }
   // Both cases every run: a game held one day and settled the next, one held and voided the next.
   await playGame('next-day');

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCents } from '@lot/domain/money';
-import type { DrawResult, Game } from '@lot/domain/schemas/games';
 import type { Statement, StatementMovement } from '@lot/domain/schemas/reports';
 import { checkLedger } from '../balance/ledger.ts';
-import { configureWinners, drawCall, openGame, voidCall } from '../../test/game-fixtures.ts';
+import { configureWinners, openGame, voidCall } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
 import { balanceOf, cents, createMoneyTestApp, expectStatus, fund, money } from '../../test/money-fixtures.ts';
+import { drawTo, lastTransactionAt, seededRandom } from '../../test/story.ts';
 import { TEST_DB, type TestApp } from '../../test/test-app.ts';
 
 /**
@@ -27,11 +27,7 @@ let h: Hierarchy;
 const moves: Record<'U1' | 'A1', Move[]> = { U1: [], A1: [] };
 
 const SEED = Number(process.env.STATEMENT_SEED ?? Date.now() % 100_000);
-let state = SEED;
-const random = (min: number, max: number) => {
-  state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-  return min + (state % (max - min + 1));
-};
+const random = seededRandom(SEED);
 
 const BASE = Date.parse('2026-04-01T03:00:00Z');
 let clock = BASE;
@@ -40,26 +36,10 @@ const next = () => (clock += random(120, 1_200) * 60_000);
 const iso = (ms: number) => new Date(ms).toISOString();
 const day = (ms: number) => iso(ms).slice(0, 10);
 
-async function lastTransactionAt(at: number) {
-  await t.database.db.execute(
-    sql`UPDATE transactions SET created_at = ${iso(at)}::timestamptz WHERE id = (SELECT max(id) FROM transactions)`,
-  );
-}
-
-async function drawTo(game: Game, last: number): Promise<Game> {
-  let current = game;
-  for (let position = current.draws.length + 1; position <= last; position++) {
-    const drawn = await drawCall(t, h.U1.token, game.id, position);
-    expectStatus(drawn, 200);
-    current = drawn.json<DrawResult>().game;
-  }
-  return current;
-}
-
 async function playGame(voided: boolean) {
   const numbers = [...new Set(Array.from({ length: random(2, 5) }, () => random(1, 20)))];
   const game = await openGame(t, h.U1, { numbers, bet: formatCents(random(100, 900)) });
-  const held = await drawTo(game, 1);
+  const held = await drawTo(t, h.U1.token, game, 1);
   const heldAt = next();
   await t.database.db.execute(
     sql`UPDATE transactions SET created_at = ${iso(heldAt)}::timestamptz WHERE id = ${held.transactionId}`,
@@ -71,7 +51,7 @@ async function playGame(voided: boolean) {
     expectStatus(await voidCall(t, h.U1.token, game.id, 'customer left'), 200);
     moves.U1.push({ at: endedAt, kind: 'gamePoolReturned', cents: pool });
   } else {
-    const settled = await drawTo(held, held.prizes.length);
+    const settled = await drawTo(t, h.U1.token, held, held.prizes.length);
     expect(settled.status).toBe('settled');
     await t.database.db.execute(
       sql`UPDATE games SET created_at = ${iso(endedAt)}::timestamptz WHERE id = ${settled.saleId}`,
@@ -92,10 +72,10 @@ beforeAll(async () => {
   ]);
   await fund(t, h.A1.id, '100000.00');
   moves.A1.push({ at: BASE - 86_400_000 * 10, kind: 'topup', cents: 10_000_000 });
-  await lastTransactionAt(BASE - 86_400_000 * 10);
+  await lastTransactionAt(t, BASE - 86_400_000 * 10);
   await fund(t, h.U1.id, '500.00');
   moves.U1.push({ at: next(), kind: 'topup', cents: 50_000 });
-  await lastTransactionAt(clock);
+  await lastTransactionAt(t, clock);
   for (let step = 0; step < 24; step++) {
     const choice = random(0, 7);
     const amount = random(1, 3_000);
@@ -123,7 +103,7 @@ beforeAll(async () => {
       await playGame(choice === 7);
       continue;
     } else continue;
-    await lastTransactionAt(clock);
+    await lastTransactionAt(t, clock);
   }
   // Every run has each kind of game.
   await playGame(false);
