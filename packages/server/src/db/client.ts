@@ -77,7 +77,8 @@ const dialect = new PgDialect();
  * PostgreSQL keeps its parse (and, once it judges it as good, its plan). The name is a hash of the
  * text, so calls that build the same text share one statement and two texts never claim one name.
  * It goes through the same Drizzle session as every other query (same connection, same
- * transaction, same logger); PGlite ignores the name.
+ * transaction, same logger); PGlite ignores the name. Drizzle names statements only for its query
+ * builders, so this calls its session's `prepareQuery`, an internal API: client.test.ts pins it.
  */
 export async function queryPrepared<T>(db: Db | Tx, query: SQL): Promise<T[]> {
   const built = dialect.sqlToQuery(query);
