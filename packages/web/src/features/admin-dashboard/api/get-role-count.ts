@@ -1,6 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Role } from '@lot/domain/roles';
 import { apiPage } from '../../../lib/api-client.ts';
+
+export const roleCountQuery = (role: Role) =>
+  queryOptions({ queryKey: ['users', 'count', role], queryFn: () => getRoleCount(role) });
 
 /** How many users of a role exist: one row is asked for, the count is X-Total-Count. */
 export async function getRoleCount(role: Role): Promise<number> {
@@ -10,5 +13,5 @@ export async function getRoleCount(role: Role): Promise<number> {
 
 /** Under ['users'], so every create or delete on the users screens refreshes the counts. */
 export function useRoleCount(role: Role) {
-  return useQuery({ queryKey: ['users', 'count', role], queryFn: () => getRoleCount(role) });
+  return useQuery(roleCountQuery(role));
 }

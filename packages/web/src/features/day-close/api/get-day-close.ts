@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DayClose } from '@lot/domain/schemas/reports';
 import { api } from '../../../lib/api-client.ts';
 
@@ -10,11 +10,14 @@ export function getDayClose({ date, timeZone }: DayCloseQuery): Promise<DayClose
   return api<DayClose>('/api/reports/day-close', { query: { date, tz: timeZone } });
 }
 
-export function useDayClose(query: DayCloseQuery) {
-  return useQuery({
+export const dayCloseQuery = (query: DayCloseQuery) =>
+  queryOptions({
     queryKey: ['day-close', query.date, query.timeZone],
     queryFn: () => getDayClose(query),
     // Today's figures change with every game and transfer: opening the screen asks again.
     staleTime: 0,
   });
+
+export function useDayClose(query: DayCloseQuery) {
+  return useQuery(dayCloseQuery(query));
 }

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Game } from '@lot/domain/schemas/games';
 import { api, ApiError } from '../../../lib/api-client.ts';
 import { isEnded, playGameQueryKey } from './games-cache.ts';
@@ -26,9 +26,8 @@ export async function refreshPlayGame(queryClient: QueryClient): Promise<Game | 
   return getGame(held.id);
 }
 
-export function usePlayGame() {
-  const queryClient = useQueryClient();
-  return useQuery({
+export const playGameQuery = (queryClient: QueryClient) =>
+  queryOptions({
     queryKey: playGameQueryKey,
     queryFn: () => refreshPlayGame(queryClient),
     // A game changes only through this screen's calls (which write the answer here) or another
@@ -37,4 +36,7 @@ export function usePlayGame() {
     refetchOnMount: 'always',
     refetchOnWindowFocus: 'always',
   });
+
+export function usePlayGame() {
+  return useQuery(playGameQuery(useQueryClient()));
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { EffectiveWinners } from '@lot/domain/schemas/winners';
 import { api } from '../../../lib/api-client.ts';
 
@@ -9,6 +9,9 @@ export function getEffectiveWinners(): Promise<EffectiveWinners> {
   return api<EffectiveWinners>('/api/winners/effective');
 }
 
+export const effectiveWinnersQuery = () =>
+  queryOptions({ queryKey: effectiveWinnersQueryKey, queryFn: getEffectiveWinners });
+
 export function useEffectiveWinners() {
-  return useQuery({ queryKey: effectiveWinnersQueryKey, queryFn: getEffectiveWinners });
+  return useQuery(effectiveWinnersQuery());
 }

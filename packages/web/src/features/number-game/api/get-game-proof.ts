@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { GameProof } from '@lot/domain/schemas/games';
 import { api, ApiError } from '../../../lib/api-client.ts';
 
@@ -9,10 +9,13 @@ export function getGameProof(code: string): Promise<GameProof> {
 
 export const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404;
 
-export function useGameProof(code: string) {
-  return useQuery({
+export const gameProofQuery = (code: string) =>
+  queryOptions({
     queryKey: ['verify', code],
     queryFn: () => getGameProof(code),
     retry: (failures, error) => !isNotFound(error) && failures < 2,
   });
+
+export function useGameProof(code: string) {
+  return useQuery(gameProofQuery(code));
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Game } from '@lot/domain/schemas/games';
 import { api, ApiError } from '../../../lib/api-client.ts';
 
@@ -9,11 +9,13 @@ export function getGame(id: number): Promise<Game> {
 
 export const gameQueryKey = (id: number) => ['games', id] as const;
 
-export function useGame(id: number | null) {
-  return useQuery({
-    queryKey: gameQueryKey(id ?? 0),
-    queryFn: () => getGame(id ?? 0),
-    enabled: id !== null,
+export const gameQuery = (id: number) =>
+  queryOptions({
+    queryKey: gameQueryKey(id),
+    queryFn: () => getGame(id),
     retry: (failures, error) => !(error instanceof ApiError && [400, 404].includes(error.status)) && failures < 2,
   });
+
+export function useGame(id: number | null) {
+  return useQuery({ ...gameQuery(id ?? 0), enabled: id !== null });
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SlipPrint } from '@lot/domain/schemas/games';
 import { api } from '../../../lib/api-client.ts';
 
@@ -9,10 +9,12 @@ export function getSlips(gameId: number): Promise<SlipPrint[]> {
   return api<SlipPrint[]>(`/api/games/${gameId}/slips`);
 }
 
-export function useSlips(gameId: number | null) {
-  return useQuery({
-    queryKey: slipsQueryKey(gameId ?? 0),
-    queryFn: () => getSlips(gameId ?? 0),
-    enabled: gameId !== null,
+export const slipsQuery = (gameId: number) =>
+  queryOptions({
+    queryKey: slipsQueryKey(gameId),
+    queryFn: () => getSlips(gameId),
   });
+
+export function useSlips(gameId: number | null) {
+  return useQuery({ ...slipsQuery(gameId ?? 0), enabled: gameId !== null });
 }

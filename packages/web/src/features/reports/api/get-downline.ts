@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Downline } from '@lot/domain/schemas/reports';
 import { api } from '../../../lib/api-client.ts';
 
@@ -10,11 +10,14 @@ export function getDownline({ parentId, from, to, timeZone }: DownlineQuery): Pr
   return api<Downline>('/api/reports/downline', { query: { parentId, from, to, tz: timeZone } });
 }
 
-export function useDownline(query: DownlineQuery) {
-  return useQuery({
+export const downlineQuery = (query: DownlineQuery) =>
+  queryOptions({
     queryKey: ['downline', query],
     queryFn: () => getDownline(query),
     staleTime: 0,
     placeholderData: keepPreviousData,
   });
+
+export function useDownline(query: DownlineQuery) {
+  return useQuery(downlineQuery(query));
 }

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Sale } from '@lot/domain/schemas/sales-history';
 import { apiPage } from '../../../lib/api-client.ts';
 import { pageQuery, salesHistoryQueryKey, toSalesPage, type SalesPage, type SalesWindow } from './sales-page.ts';
@@ -17,11 +17,14 @@ export async function getAdminSales({ owner, ...window }: AdminSalesQuery): Prom
   );
 }
 
-export function useAdminSales(query: AdminSalesQuery) {
-  return useQuery({
+export const adminSalesQuery = (query: AdminSalesQuery) =>
+  queryOptions({
     queryKey: [...salesHistoryQueryKey, 'admin', query],
     queryFn: () => getAdminSales(query),
     // The table and totals keep what they show while the next page or filter loads.
     placeholderData: keepPreviousData,
   });
+
+export function useAdminSales(query: AdminSalesQuery) {
+  return useQuery(adminSalesQuery(query));
 }

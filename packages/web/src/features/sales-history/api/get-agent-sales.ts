@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Sale } from '@lot/domain/schemas/sales-history';
 import { apiPage } from '../../../lib/api-client.ts';
 import { pageQuery, salesHistoryQueryKey, toSalesPage, type SalesPage, type SalesWindow } from './sales-page.ts';
@@ -15,10 +15,13 @@ export async function getAgentSales({ agentId, userId, ...window }: AgentSalesQu
   );
 }
 
-export function useAgentSales(query: AgentSalesQuery) {
-  return useQuery({
+export const agentSalesQuery = (query: AgentSalesQuery) =>
+  queryOptions({
     queryKey: [...salesHistoryQueryKey, 'agent', query],
     queryFn: () => getAgentSales(query),
     placeholderData: keepPreviousData,
   });
+
+export function useAgentSales(query: AgentSalesQuery) {
+  return useQuery(agentSalesQuery(query));
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PublicUser } from '@lot/domain/schemas/users';
 import { api } from '../../../lib/api-client.ts';
 import { byName, type PickerUser } from './get-users-by-role.ts';
@@ -9,11 +9,12 @@ export async function getChildren(parentId: number, role: 'agent' | 'user'): Pro
   return users.map(({ id, username, fullName }) => ({ id, username, fullName })).sort(byName);
 }
 
-export const childrenQueryOptions = (parentId: number, role: 'agent' | 'user') => ({
-  queryKey: ['users', 'parent', parentId, 'role', role, 'picker'],
-  queryFn: () => getChildren(parentId, role),
-});
+export const childrenQuery = (parentId: number, role: 'agent' | 'user') =>
+  queryOptions({
+    queryKey: ['users', 'parent', parentId, 'role', role, 'picker'],
+    queryFn: () => getChildren(parentId, role),
+  });
 
 export function useChildren(parentId: number | null, role: 'agent' | 'user') {
-  return useQuery({ ...childrenQueryOptions(parentId ?? 0, role), enabled: parentId !== null });
+  return useQuery({ ...childrenQuery(parentId ?? 0, role), enabled: parentId !== null });
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SaleDetail } from '@lot/domain/schemas/sales-history';
 import { api } from '../../../lib/api-client.ts';
 import { salesHistoryQueryKey } from './sales-page.ts';
@@ -8,11 +8,13 @@ export function getSale(id: number): Promise<SaleDetail> {
   return api<SaleDetail>(`/api/sales-history/${id}`);
 }
 
+export const saleQuery = (id: number) =>
+  queryOptions({
+    queryKey: [...salesHistoryQueryKey, 'game', id],
+    queryFn: () => getSale(id),
+  });
+
 /** `id` null: the address holds no game id at all, so nothing is asked. */
 export function useSale(id: number | null) {
-  return useQuery({
-    queryKey: [...salesHistoryQueryKey, 'game', id],
-    queryFn: () => getSale(id ?? 0),
-    enabled: id !== null,
-  });
+  return useQuery({ ...saleQuery(id ?? 0), enabled: id !== null });
 }

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Sale } from '@lot/domain/schemas/sales-history';
 import { apiPage } from '../../../lib/api-client.ts';
 import { pageQuery, salesHistoryQueryKey, toSalesPage, type SalesPage, type SalesWindow } from './sales-page.ts';
@@ -24,11 +24,14 @@ export async function getSuperagentSales({
   );
 }
 
-export function useSuperagentSales(query: SuperagentSalesQuery) {
-  return useQuery({
+export const superagentSalesQuery = (query: SuperagentSalesQuery) =>
+  queryOptions({
     queryKey: [...salesHistoryQueryKey, 'superagent', query],
     queryFn: () => getSuperagentSales(query),
     // The table and totals keep what they show while the next page or filter loads.
     placeholderData: keepPreviousData,
   });
+
+export function useSuperagentSales(query: SuperagentSalesQuery) {
+  return useQuery(superagentSalesQuery(query));
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PublicUser } from '@lot/domain/schemas/users';
 import { api } from '../../../lib/api-client.ts';
 
@@ -13,6 +13,9 @@ export async function getUsersByRole(role: 'superagent' | 'agent' | 'user'): Pro
   return users.map(({ id, username, fullName }) => ({ id, username, fullName })).sort(byName);
 }
 
+export const usersByRoleQuery = (role: 'superagent' | 'agent' | 'user') =>
+  queryOptions({ queryKey: ['users', 'role', role, 'picker'], queryFn: () => getUsersByRole(role) });
+
 export function useUsersByRole(role: 'superagent' | 'agent' | 'user', enabled = true) {
-  return useQuery({ queryKey: ['users', 'role', role, 'picker'], queryFn: () => getUsersByRole(role), enabled });
+  return useQuery({ ...usersByRoleQuery(role), enabled });
 }

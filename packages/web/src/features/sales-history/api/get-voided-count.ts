@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiPage } from '../../../lib/api-client.ts';
 import { gamesListQueryKey } from './get-voided-games.ts';
 
@@ -8,6 +8,9 @@ export async function getVoidedCount(): Promise<number> {
   return total;
 }
 
+export const voidedCountQuery = () =>
+  queryOptions({ queryKey: [...gamesListQueryKey, 'voided', 'count'], queryFn: getVoidedCount });
+
 export function useVoidedCount() {
-  return useQuery({ queryKey: [...gamesListQueryKey, 'voided', 'count'], queryFn: getVoidedCount });
+  return useQuery(voidedCountQuery());
 }

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { GameSummary } from '@lot/domain/schemas/games';
 import { apiPage } from '../../../lib/api-client.ts';
 import { pageQuery, type SalesWindow } from './sales-page.ts';
@@ -19,11 +19,13 @@ export async function getVoidedGames(window: SalesWindow): Promise<VoidedGamesPa
   return { items, total };
 }
 
-export function useVoidedGames(window: SalesWindow, enabled = true) {
-  return useQuery({
+export const voidedGamesQuery = (window: SalesWindow) =>
+  queryOptions({
     queryKey: [...gamesListQueryKey, 'voided', window],
     queryFn: () => getVoidedGames(window),
     placeholderData: keepPreviousData,
-    enabled,
   });
+
+export function useVoidedGames(window: SalesWindow, enabled = true) {
+  return useQuery({ ...voidedGamesQuery(window), enabled });
 }

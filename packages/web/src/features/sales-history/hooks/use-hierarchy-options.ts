@@ -1,5 +1,5 @@
 import { useQueries } from '@tanstack/react-query';
-import { childrenQueryOptions, useChildren } from '../api/get-children.ts';
+import { childrenQuery, useChildren } from '../api/get-children.ts';
 import { byName, useUsersByRole, type PickerUser } from '../api/get-users-by-role.ts';
 
 export type HierarchyOptions = {
@@ -25,7 +25,7 @@ export function useHierarchyOptions(superagentId: number | null, agentId: number
   const directUsers = useChildren(agentId === null ? superagentId : null, 'user');
   const underAgents = useQueries({
     queries:
-      superagentId !== null && agentId === null ? agents.map((agent) => childrenQueryOptions(agent.id, 'user')) : [],
+      superagentId !== null && agentId === null ? agents.map((agent) => childrenQuery(agent.id, 'user')) : [],
   });
 
   let users: PickerUser[];

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Statement } from '@lot/domain/schemas/reports';
 import { api } from '../../../lib/api-client.ts';
 
@@ -17,12 +17,15 @@ export function getStatement({ userId, from, to, timeZone, limit, offset }: Stat
   return api<Statement>(`/api/statements/${userId}`, { query: { from, to, tz: timeZone, limit, offset } });
 }
 
-export function useStatement(query: StatementQuery) {
-  return useQuery({
+export const statementQuery = (query: StatementQuery) =>
+  queryOptions({
     queryKey: ['statement', query],
     queryFn: () => getStatement(query),
     // Balances move with every game and transfer: opening the screen asks again.
     staleTime: 0,
     placeholderData: keepPreviousData,
   });
+
+export function useStatement(query: StatementQuery) {
+  return useQuery(statementQuery(query));
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Balance } from '@lot/domain/schemas/balance';
 import { api } from '../../../lib/api-client.ts';
 
@@ -9,6 +9,8 @@ export function getBalance(): Promise<Balance> {
   return api<Balance>('/api/balance');
 }
 
+export const balanceQuery = () => queryOptions({ queryKey: balanceQueryKey, queryFn: getBalance });
+
 export function useBalance() {
-  return useQuery({ queryKey: balanceQueryKey, queryFn: getBalance });
+  return useQuery(balanceQuery());
 }

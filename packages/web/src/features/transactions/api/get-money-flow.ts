@@ -1,9 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Transaction } from '@lot/domain/schemas/balance';
 import { apiPage } from '../../../lib/api-client.ts';
 import { transactionsQueryKey } from './get-transactions.ts';
 
 export type FlowDirection = 'sent' | 'received';
+
+export const moneyFlowQuery = (direction: FlowDirection) =>
+  queryOptions({ queryKey: [...transactionsQueryKey, 'flow', direction], queryFn: () => getMoneyFlow(direction) });
 
 /** How much money went one way, and in how many transactions. */
 export type MoneyFlow = { amount: string; count: number };
@@ -20,5 +23,5 @@ export async function getMoneyFlow(direction: FlowDirection): Promise<MoneyFlow>
 
 /** Under ['transactions'], so a transfer refreshes it. */
 export function useMoneyFlow(direction: FlowDirection) {
-  return useQuery({ queryKey: [...transactionsQueryKey, 'flow', direction], queryFn: () => getMoneyFlow(direction) });
+  return useQuery(moneyFlowQuery(direction));
 }

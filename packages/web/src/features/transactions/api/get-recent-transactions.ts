@@ -1,6 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Transaction } from '@lot/domain/schemas/balance';
 import { apiPage } from '../../../lib/api-client.ts';
+
+export const recentTransactionsQuery = () =>
+  queryOptions({ queryKey: ['transactions', 'recent'], queryFn: getRecentTransactions });
 
 /** docs/product/screens.md: the dashboard shows the 5 latest transactions. */
 export const RECENT_TRANSACTIONS = 5;
@@ -17,5 +20,5 @@ export async function getRecentTransactions(): Promise<RecentTransactions> {
 
 /** Under ['transactions'], so a top-up or a transfer refreshes it. */
 export function useRecentTransactions() {
-  return useQuery({ queryKey: ['transactions', 'recent'], queryFn: getRecentTransactions });
+  return useQuery(recentTransactionsQuery());
 }

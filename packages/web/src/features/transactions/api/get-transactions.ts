@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Transaction } from '@lot/domain/schemas/balance';
 import { apiPage } from '../../../lib/api-client.ts';
 
@@ -55,11 +55,14 @@ export async function getTransactions({
   };
 }
 
-export function useTransactions(query: TransactionsQuery) {
-  return useQuery({
+export const transactionsQuery = (query: TransactionsQuery) =>
+  queryOptions({
     queryKey: [...transactionsQueryKey, query],
     queryFn: () => getTransactions(query),
     // The table keeps the rows it shows while the next page or filter loads, instead of flashing.
     placeholderData: keepPreviousData,
   });
+
+export function useTransactions(query: TransactionsQuery) {
+  return useQuery(transactionsQuery(query));
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Role } from '@lot/domain/roles';
 import type { User } from '@lot/domain/schemas/users';
 import { api } from '../../../lib/api-client.ts';
@@ -20,10 +20,12 @@ export async function getParentOptions(roles: readonly Role[]): Promise<ParentOp
     .sort((a, b) => a.fullName.localeCompare(b.fullName) || a.username.localeCompare(b.username));
 }
 
-export function useParentOptions(roles: readonly Role[], enabled = true) {
-  return useQuery({
+export const parentOptionsQuery = (roles: readonly Role[]) =>
+  queryOptions({
     queryKey: [...usersQueryKey, 'parents', roles],
     queryFn: () => getParentOptions(roles),
-    enabled: enabled && roles.length > 0,
   });
+
+export function useParentOptions(roles: readonly Role[], enabled = true) {
+  return useQuery({ ...parentOptionsQuery(roles), enabled: enabled && roles.length > 0 });
 }

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { User } from '@lot/domain/schemas/users';
 import { api } from '../../../lib/api-client.ts';
 import { usersQueryKey } from './get-users-by-role.ts';
@@ -15,8 +15,11 @@ export function getScopedUsers(role: 'agent' | 'user'): Promise<User[]> {
   return api<User[]>(`/api/users/role/${role}`, { query: { limit: SCOPE_LIMIT } });
 }
 
+export const scopedUsersQuery = (role: 'agent' | 'user') =>
+  queryOptions({ queryKey: [...usersQueryKey, 'scoped', role], queryFn: () => getScopedUsers(role) });
+
 export function useScopedUsers(role: 'agent' | 'user', enabled = true) {
-  return useQuery({ queryKey: [...usersQueryKey, 'scoped', role], queryFn: () => getScopedUsers(role), enabled });
+  return useQuery({ ...scopedUsersQuery(role), enabled });
 }
 
 /** After a transfer from a users screen: the balances in the rows are stale. */

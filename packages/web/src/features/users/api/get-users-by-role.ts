@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Role } from '@lot/domain/roles';
 import type { User } from '@lot/domain/schemas/users';
 import { apiPage } from '../../../lib/api-client.ts';
@@ -17,11 +17,14 @@ export function getUsersByRole({ role, page, search }: UsersByRoleQuery) {
   });
 }
 
-export function useUsersByRole(query: UsersByRoleQuery) {
-  return useQuery({
+export const usersByRoleQuery = (query: UsersByRoleQuery) =>
+  queryOptions({
     queryKey: [...usersQueryKey, 'role', query],
     queryFn: () => getUsersByRole(query),
     // The table keeps its rows while the next page or search loads, instead of flashing.
     placeholderData: keepPreviousData,
   });
+
+export function useUsersByRole(query: UsersByRoleQuery) {
+  return useQuery(usersByRoleQuery(query));
 }

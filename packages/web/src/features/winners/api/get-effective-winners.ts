@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { EffectiveWinners } from '@lot/domain/schemas/winners';
 import { api } from '../../../lib/api-client.ts';
 import { winnersQueryKey } from './get-winners.ts';
@@ -11,6 +11,9 @@ export function getEffectiveWinners(): Promise<EffectiveWinners> {
   return api<EffectiveWinners>('/api/winners/effective');
 }
 
+export const effectiveWinnersQuery = () =>
+  queryOptions({ queryKey: [...winnersQueryKey, 'effective'], queryFn: getEffectiveWinners });
+
 export function useEffectiveWinners() {
-  return useQuery({ queryKey: [...winnersQueryKey, 'effective'], queryFn: getEffectiveWinners });
+  return useQuery(effectiveWinnersQuery());
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PublicUser } from '@lot/domain/schemas/users';
 import { api } from '../../../lib/api-client.ts';
 
@@ -12,6 +12,8 @@ export async function getPlayers(): Promise<Player[]> {
     .sort((a, b) => a.fullName.localeCompare(b.fullName) || a.username.localeCompare(b.username));
 }
 
+export const playersQuery = () => queryOptions({ queryKey: ['users', 'role', 'user', 'players'], queryFn: getPlayers });
+
 export function usePlayers() {
-  return useQuery({ queryKey: ['users', 'role', 'user', 'players'], queryFn: getPlayers });
+  return useQuery(playersQuery());
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Winner } from '@lot/domain/schemas/winners';
 import { api } from '../../../lib/api-client.ts';
 
@@ -18,6 +18,9 @@ export function getWinners(filter: WinnerFilter): Promise<Winner[]> {
   return api<Winner[]>('/api/winners', { query: { userId: filter === 'all' ? undefined : filter, limit: 1000 } });
 }
 
+export const winnersQuery = (filter: WinnerFilter) =>
+  queryOptions({ queryKey: [...winnersQueryKey, filter], queryFn: () => getWinners(filter) });
+
 export function useWinners(filter: WinnerFilter) {
-  return useQuery({ queryKey: [...winnersQueryKey, filter], queryFn: () => getWinners(filter) });
+  return useQuery(winnersQuery(filter));
 }
