@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import type { Role } from '@lot/domain/roles';
 import { RequireAuth, RequireRole, RoleHome } from './guards.tsx';
+import { loaders } from './route-loaders.ts';
 
 /** Each screen is its own chunk: the first screen ships only what it needs. */
 const lazy = (load: () => Promise<{ default: () => ReactNode }>) => async () => ({ Component: (await load()).default });
@@ -85,48 +86,52 @@ export const routes: RouteObject[] = [
           {
             index: true,
             lazy: lazy(screens.numberGamePlay),
+            loader: loaders.numberGamePlay,
           },
         ],
       },
       {
         lazy: lazy(screens.shell),
         children: [
-          { path: 'profile', lazy: lazy(screens.profile) },
-          { path: 'transactions', lazy: lazy(screens.transactions) },
-          { path: 'statements/:userId', lazy: lazy(screens.statement) },
+          { path: 'profile', lazy: lazy(screens.profile), loader: loaders.profile },
+          { path: 'transactions', lazy: lazy(screens.transactions), loader: loaders.transactions },
+          { path: 'statements/:userId', lazy: lazy(screens.statement), loader: loaders.statement },
           roleGroup('admin', [
-            { path: 'dashboard', lazy: lazy(screens.adminDashboard) },
+            { path: 'dashboard', lazy: lazy(screens.adminDashboard), loader: loaders.adminDashboard },
             { path: 'users', lazy: lazy(screens.adminUsers) },
             { path: 'superagents', lazy: lazy(screens.adminSuperagents) },
             { path: 'agents', lazy: lazy(screens.adminAgents) },
-            { path: 'transactions', lazy: lazy(screens.transactions) },
+            { path: 'transactions', lazy: lazy(screens.transactions), loader: loaders.transactions },
             { path: 'winners', lazy: lazy(screens.adminWinners) },
-            { path: 'sales-history', lazy: lazy(screens.adminSalesHistory) },
-            { path: 'reports', lazy: lazy(screens.reports) },
+            { path: 'sales-history', lazy: lazy(screens.adminSalesHistory), loader: loaders.adminSalesHistory },
+            { path: 'reports', lazy: lazy(screens.reports), loader: loaders.reports },
           ]),
           roleGroup('superagent', [
-            { path: 'dashboard', lazy: lazy(screens.superagentDashboard) },
+            { path: 'dashboard', lazy: lazy(screens.superagentDashboard), loader: loaders.superagentDashboard },
             { path: 'agents', lazy: lazy(screens.superagentAgents) },
             { path: 'users', lazy: lazy(screens.superagentUsers) },
             {
               path: 'sales-history',
               lazy: lazy(screens.superagentSalesHistory),
+              loader: loaders.superagentSalesHistory,
             },
-            { path: 'reports', lazy: lazy(screens.reports) },
+            { path: 'reports', lazy: lazy(screens.reports), loader: loaders.reports },
           ]),
           roleGroup('agent', [
-            { path: 'dashboard', lazy: lazy(screens.agentDashboard) },
+            { path: 'dashboard', lazy: lazy(screens.agentDashboard), loader: loaders.agentDashboard },
             { path: 'users', lazy: lazy(screens.agentUsers) },
             {
               path: 'sales-history',
               lazy: lazy(screens.agentSalesHistory),
+              loader: loaders.agentSalesHistory,
             },
-            { path: 'reports', lazy: lazy(screens.reports) },
+            { path: 'reports', lazy: lazy(screens.reports), loader: loaders.reports },
           ]),
           roleGroup('user', [
             {
               path: 'dashboard',
               lazy: lazy(screens.userDashboard),
+              loader: loaders.userDashboard,
             },
             {
               path: 'winner-settings',
@@ -136,7 +141,7 @@ export const routes: RouteObject[] = [
               path: 'number-game',
               lazy: lazy(screens.numberGame),
             },
-            { path: 'day-close', lazy: lazy(screens.userDayClose) },
+            { path: 'day-close', lazy: lazy(screens.userDayClose), loader: loaders.userDayClose },
             { path: 'number-game/slips/:gameId', lazy: lazy(screens.numberGameSlips) },
           ]),
           {
@@ -149,6 +154,7 @@ export const routes: RouteObject[] = [
               {
                 path: 'sales-history',
                 lazy: lazy(screens.userSalesHistory),
+                loader: loaders.userSalesHistory,
               },
               {
                 path: 'game-winners/:id',

@@ -1,6 +1,13 @@
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api-client.ts';
 
+/**
+ * How long a screen's figures that must be current (a statement, a report, a day close) count as
+ * fresh: long enough that the fetch a route loader starts as the screen opens is the one the
+ * screen shows, short enough that opening it again asks again.
+ */
+export const SCREEN_FRESH_MS = 5_000;
+
 export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {

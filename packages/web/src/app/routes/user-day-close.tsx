@@ -5,9 +5,9 @@ import { ChevronLeft, ChevronRight, Printer } from 'lucide-react';
 import { Button } from '../../components/ui/button.tsx';
 import { ErrorPanel, PageHeading, Spinner } from '../../components/ui/panels.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
-import { useDayClose } from '../../features/day-close/api/get-day-close.ts';
+import { dayCloseQueryAt, useDayClose } from '../../features/day-close/api/get-day-close.ts';
 import { DayCloseSheet } from '../../features/day-close/components/day-close-sheet.tsx';
-import { browserTimeZone, isDay, localDay, shiftDay } from '../../lib/periods.ts';
+import { isDay, localDay, shiftDay } from '../../lib/periods.ts';
 
 /** A4 with margins; the shell hides itself in print, the controls of this screen too. */
 const PRINT_PAGE = '@page { size: A4; margin: 14mm; }';
@@ -39,13 +39,12 @@ function usePrintedAt(): Date {
 export function UserDayCloseRoute() {
   const [params, setParams] = useSearchParams();
   const today = localDay();
-  const asked = params.get('date');
-  const date = isDay(asked) && asked <= today ? asked : today;
-  const [timeZone] = useState(browserTimeZone);
+  const query = dayCloseQueryAt(params);
+  const { date } = query;
   // What the picker holds when it is not a day to show (cleared, or after today); else the day.
   const [rejected, setRejected] = useState<string | null>(null);
   const draft = rejected ?? date;
-  const report = useDayClose({ date, timeZone });
+  const report = useDayClose(query);
   const printedAt = usePrintedAt();
 
   const show = (day: string) => {

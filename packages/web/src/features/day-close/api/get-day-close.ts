@@ -1,9 +1,18 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DayClose } from '@lot/domain/schemas/reports';
 import { api } from '../../../lib/api-client.ts';
+import { browserTimeZone, isDay, localDay } from '../../../lib/periods.ts';
+import { SCREEN_FRESH_MS } from '../../../lib/query-client.ts';
 
 /** A day close asked for: the local day (YYYY-MM-DD) and the zone it is a day of. */
 export type DayCloseQuery = { date: string; timeZone: string };
+
+/** The day a screen at this address closes: ?date= if it is a day up to today, else today. */
+export function dayCloseQueryAt(params: URLSearchParams): DayCloseQuery {
+  const today = localDay();
+  const asked = params.get('date');
+  return { date: isDay(asked) && asked <= today ? asked : today, timeZone: browserTimeZone() };
+}
 
 /** GET /api/reports/day-close (docs/product/money.md#day-close): the signed-in shop's own day. */
 export function getDayClose({ date, timeZone }: DayCloseQuery): Promise<DayClose> {
@@ -14,8 +23,9 @@ export const dayCloseQuery = (query: DayCloseQuery) =>
   queryOptions({
     queryKey: ['day-close', query.date, query.timeZone],
     queryFn: () => getDayClose(query),
-    // Today's figures change with every game and transfer: opening the screen asks again.
-    staleTime: 0,
+    // Today's figures change with every game and transfer: opening the screen asks again (its route
+    // loader asks as the screen opens; the screen takes that answer rather than asking twice).
+    staleTime: SCREEN_FRESH_MS,
   });
 
 export function useDayClose(query: DayCloseQuery) {

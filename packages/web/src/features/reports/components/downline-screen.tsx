@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ChevronRight, FileText } from 'lucide-react';
 import type { DownlineFigures, DownlineRow } from '@lot/domain/schemas/reports';
@@ -7,8 +6,8 @@ import { EmptyState, ErrorPanel, PageHeading, Spinner } from '../../../component
 import { PeriodPicker } from '../../../components/ui/period-picker.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { count, money } from '../../../lib/format.ts';
-import { browserTimeZone, periodFrom, type Period } from '../../../lib/periods.ts';
-import { useDownline } from '../api/get-downline.ts';
+import { type Period } from '../../../lib/periods.ts';
+import { downlineQueryAt, trailAt, useDownline } from '../api/get-downline.ts';
 
 const ROLE_LABELS: Record<string, string> = {
   admin: 'Admin',
@@ -45,14 +44,11 @@ function figure(key: keyof DownlineFigures, header: string, show: (figures: Down
  */
 export function DownlineScreen() {
   const [params, setParams] = useSearchParams();
-  const period = periodFrom(params);
-  const trail = (params.get('trail') ?? '')
-    .split(',')
-    .map(Number)
-    .filter((id) => Number.isInteger(id) && id > 0);
-  const parentId = trail.at(-1);
-  const [timeZone] = useState(browserTimeZone);
-  const report = useDownline({ parentId, from: period.from, to: period.to, timeZone });
+  const query = downlineQueryAt(params);
+  const { timeZone } = query;
+  const period = { from: query.from, to: query.to };
+  const trail = trailAt(params);
+  const report = useDownline(query);
 
   const show = (next: Period, nextTrail: number[]) =>
     setParams({ from: next.from, to: next.to, ...(nextTrail.length > 0 ? { trail: nextTrail.join(',') } : {}) });

@@ -24,8 +24,7 @@ export function useHierarchyOptions(superagentId: number | null, agentId: number
   const agentUsers = useChildren(agentId, 'user');
   const directUsers = useChildren(agentId === null ? superagentId : null, 'user');
   const underAgents = useQueries({
-    queries:
-      superagentId !== null && agentId === null ? agents.map((agent) => childrenQuery(agent.id, 'user')) : [],
+    queries: superagentId !== null && agentId === null ? agents.map((agent) => childrenQuery(agent.id, 'user')) : [],
   });
 
   let users: PickerUser[];

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Printer } from 'lucide-react';
 import type { Statement, StatementMovement } from '@lot/domain/schemas/reports';
@@ -10,10 +9,8 @@ import { EmptyState, ErrorPanel, Figure, PageHeading, Spinner } from '../../../c
 import { PeriodPicker } from '../../../components/ui/period-picker.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { dateTime, money } from '../../../lib/format.ts';
-import { browserTimeZone, formatPeriod, periodFrom, type Period } from '../../../lib/periods.ts';
-import { useStatement } from '../api/get-statement.ts';
-
-const PAGE_SIZE = 50;
+import { formatPeriod, type Period } from '../../../lib/periods.ts';
+import { STATEMENT_PAGE_SIZE, statementQueryAt, useStatement } from '../api/get-statement.ts';
 
 /** A4 with margins; the shell hides itself in print, the controls of this screen too. */
 const PRINT_PAGE = '@page { size: A4; margin: 14mm; }';
@@ -176,7 +173,7 @@ function StatementSheet({
               headerClassName="px-3 py-2.5"
             />
             <div className="print:hidden">
-              <Pagination page={page} pageSize={PAGE_SIZE} total={statement.total} onPage={onPage} />
+              <Pagination page={page} pageSize={STATEMENT_PAGE_SIZE} total={statement.total} onPage={onPage} />
             </div>
           </>
         )}
@@ -205,17 +202,10 @@ function lastDay(instant: string, timeZone: string): string {
  */
 export function StatementScreen({ userId, own }: { userId: number; own: boolean }) {
   const [params, setParams] = useSearchParams();
-  const period = periodFrom(params);
-  const page = Math.max(1, Number(params.get('page')) || 1);
-  const [timeZone] = useState(browserTimeZone);
-  const statement = useStatement({
-    userId,
-    from: period.from,
-    to: period.to,
-    timeZone,
-    limit: PAGE_SIZE,
-    offset: (page - 1) * PAGE_SIZE,
-  });
+  const query = statementQueryAt(userId, params);
+  const period = { from: query.from, to: query.to };
+  const page = query.offset / STATEMENT_PAGE_SIZE + 1;
+  const statement = useStatement(query);
 
   const show = (next: Period, nextPage = 1) =>
     setParams({ from: next.from, to: next.to, ...(nextPage > 1 ? { page: String(nextPage) } : {}) }, { replace: true });
