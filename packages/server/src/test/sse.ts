@@ -7,7 +7,6 @@ export type SseEvent = { id: string | undefined; event: string; data: string; at
 
 export class SseClient {
   readonly events: SseEvent[] = [];
-  comments = 0;
   connections = 0;
   /** Status and content type of the last connection attempt. */
   lastStatus = 0;
@@ -83,10 +82,7 @@ export class SseClient {
     let id: string | undefined;
     const data: string[] = [];
     for (const line of text.split('\n')) {
-      if (line.startsWith(':')) {
-        this.comments++;
-        continue;
-      }
+      if (line.startsWith(':')) continue;
       const colon = line.indexOf(':');
       const field = colon < 0 ? line : line.slice(0, colon);
       const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');

@@ -171,9 +171,13 @@ export class DisplayStreams {
     stream.raw.write(`id: ${id}\nevent: game\ndata: ${view}\n\n`);
   }
 
+  /**
+   * An event rather than a comment line: it keeps proxies from closing the stream, and the browser
+   * sees it too, so a display that hears nothing for a while knows its connection went silent.
+   */
   private beat(): void {
     for (const channel of this.channels.values()) {
-      for (const stream of channel.streams) if (!stream.raw.writableEnded) stream.raw.write(': keep-alive\n\n');
+      for (const stream of channel.streams) if (!stream.raw.writableEnded) stream.raw.write('event: ping\ndata: 1\n\n');
     }
   }
 }

@@ -8,6 +8,13 @@ export type StreamConnection = 'connecting' | 'live' | 'reconnecting' | 'missing
 /** Waits after a stream that ended for good, doubling from 1 s up to 10 s (docs/product/game.md#customer-display). */
 export const RECONNECT_DELAYS_MS = { first: 1_000, most: 10_000 };
 
+/**
+ * The server sends a `ping` every 15 s; a stream silent for three of them is dead although the
+ * browser still thinks it open (a sleeping Wi-Fi, a proxy that dropped it quietly): it is
+ * replaced (docs/product/game.md#customer-display).
+ */
+export const SILENCE_LIMIT_MS = 45_000;
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -33,16 +40,31 @@ export function useGameStream(code: string): { proof: GameProof | null; connecti
     let failures = 0;
     let stopped = false;
     let missing = false;
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+
+    /** Restarted by every event; when it fires, the silent stream is closed and a new one opened. */
+    const watch = (current: EventSource) => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => {
+        if (stopped || source !== current) return;
+        current.close();
+        setConnection((now) => (now === 'missing' ? now : 'reconnecting'));
+        connect();
+      }, SILENCE_LIMIT_MS);
+    };
 
     const connect = () => {
       if (stopped) return;
       const current = new EventSource(`${API_BASE}/api/display/${path}/events`);
       source = current;
+      watch(current);
+      current.addEventListener('ping', () => watch(current));
       // Live once the current view has arrived: every new stream starts with it.
       current.addEventListener('game', (event) => {
         const parsed = gameProofSchema.safeParse(parseJson((event as MessageEvent<string>).data));
         if (!parsed.success) return;
         failures = 0;
+        watch(current);
         setProof(parsed.data);
         setConnection('live');
       });
@@ -83,6 +105,7 @@ export function useGameStream(code: string): { proof: GameProof | null; connecti
     return () => {
       stopped = true;
       clearTimeout(timer);
+      clearTimeout(watchdog);
       source?.close();
       window.removeEventListener('online', onOnline);
     };
