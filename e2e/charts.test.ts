@@ -27,9 +27,13 @@ async function shoot(page: Page, name: string) {
   mkdirSync(SHOTS, { recursive: true });
   for (const viewport of [DESKTOP, PHONE]) {
     await page.setViewportSize(viewport);
+    // Loaded at that width, as a phone would (the shell keeps its menu's state across a resize).
+    await page.reload();
+    await page.getByTestId('activity-plot').locator('canvas').waitFor();
     await page.screenshot({ path: `${SHOTS}/${name}-${viewport.width}.png`, fullPage: true });
   }
   await page.setViewportSize(DESKTOP);
+  await page.reload();
 }
 
 /** Waits until the chart has its figures (drawn, or its empty state) and answers that state. */
@@ -111,6 +115,7 @@ describe('activity charts', () => {
     expect(await page.getByTestId('stat-users').getByTestId('change').textContent()).toMatch(
       /in the last 30 days · (\+[\d,]+|none) the 30 before$/,
     );
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(DESKTOP.width);
     await shoot(page, 'charts-admin-dashboard');
   });
 
@@ -138,6 +143,9 @@ describe('activity charts', () => {
       await page.getByRole('button', { name: 'Commission', pressed: false }).click();
       await page.getByRole('button', { name: 'Commission', pressed: true }).waitFor();
       expect(await page.getByTestId('activity-plot').getAttribute('aria-label')).toContain('line of the commission');
+      // Nothing widens the page at 1280 px (the chart follows its card; a wide table scrolls inside its own).
+      await page.getByTestId('activity-plot').locator('canvas').waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(DESKTOP.width);
       await shoot(page, `charts-${account === shop ? 'user' : account === agent ? 'agent' : 'superagent'}-dashboard`);
       await page.context().clearCookies();
       await page.evaluate(() => localStorage.clear());
