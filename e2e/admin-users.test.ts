@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiAs, baseUrl, DEMO, freshUser, hidden, openPage, PHONE, signIn, useBrowser, visible } from './support.ts';
+import type { Activity } from '@lot/domain/schemas/reports';
 
 /** docs/product/screens.md: the admin dashboard and the Users, Super Agents and Agents screens. */
 
@@ -205,42 +206,50 @@ describe('admin users, super agents and agents', () => {
 });
 
 describe('admin dashboard', () => {
-  it('shows the counts, the volume and the voided games the API reports, the 5 latest transactions and the chart placeholder', async () => {
+  it('shows the counts with their changes, the top-ups and the voided games the API reports, the 5 latest transactions and the chart', async () => {
     const page = await openPage(browser());
     await signIn(page, DEMO.admin);
     // Other test files create people and move money at the same time: compare a consistent pair.
     let matched = false;
     for (let attempt = 0; attempt < 5 && !matched; attempt++) {
-      const [users, superagents, agents, transactions, voided] = await Promise.all([
+      const tz = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+      const [users, superagents, agents, voided, activity] = await Promise.all([
         adminHeaders('/api/users/role/user?limit=1'),
         adminHeaders('/api/users/role/superagent?limit=1'),
         adminHeaders('/api/users/role/agent?limit=1'),
-        adminHeaders('/api/transactions?limit=5'),
         adminHeaders('/api/games?status=voided&limit=1'),
+        apiAs<Activity>(DEMO.admin, `/api/reports/activity?days=30&tz=${encodeURIComponent(tz)}`),
       ]);
       const count = (headers: Headers) => Number(headers.get('x-total-count')).toLocaleString('en-US');
+      // The accounts created in the last 30 days and the 30 before (docs/product/screens.md#admin-dashboard).
+      const change = ({ current, previous }: { current: number; previous: number }) =>
+        `${current > 0 ? `+${current.toLocaleString('en-US')}` : 'No one new'} in the last 30 days · ${previous > 0 ? `+${previous.toLocaleString('en-US')}` : 'none'} the 30 before`;
       const expected = {
-        'stat-users': `Total Users${count(users)}+12% from last month`,
-        'stat-superagents': `Super Agents${count(superagents)}+8% from last month`,
-        'stat-agents': `Agents${count(agents)}+12% from last month`,
-        'stat-volume': `Transaction Volume${dollars(transactions.get('x-total-amount') ?? '0')}+8% from last month`,
+        'stat-users': `Total Users${count(users)}${change(activity.newAccounts.user)}`,
+        'stat-superagents': `Super Agents${count(superagents)}${change(activity.newAccounts.superagent)}`,
+        'stat-agents': `Agents${count(agents)}${change(activity.newAccounts.agent)}`,
+        'stat-volume': `Transaction Volume${dollars(activity.topUps.current)}Top-ups in the last 30 days: money that entered the system, counted once.`,
         'stat-voided-games': `Voided Games${count(voided)}View voided games`,
       };
       await page.goto('/admin/dashboard');
-      await visible(page.getByTestId('stat-volume').filter({ hasText: '$' }));
+      await page.getByTestId('stat-volume').getByTestId('change').waitFor();
       await page.waitForFunction(() =>
         Array.from(document.querySelectorAll('[data-testid^="stat-"]')).every(
           (card) => !card.textContent?.includes('…'),
         ),
       );
       const shown = await Promise.all(
-        Object.keys(expected).map(async (id) => (await page.getByTestId(id).textContent())?.trim()),
+        Object.entries(expected).map(async ([id, text]) => {
+          const card = (await page.getByTestId(id).textContent())?.trim() ?? '';
+          // The volume's change against the 30 days before follows its sentence.
+          return id === 'stat-volume' ? card.slice(0, text.length) : card;
+        }),
       );
       matched = shown.every((text, index) => text === Object.values(expected)[index]);
       if (attempt === 4) expect(shown).toEqual(Object.values(expected));
     }
     expect(matched).toBe(true);
     expect(await page.getByTestId('transaction-row').count()).toBe(5);
-    expect(await visible(page.getByText('Activity chart will be displayed here', { exact: true }))).toBe(true);
+    await page.getByTestId('activity-chart').waitFor();
   });
 });

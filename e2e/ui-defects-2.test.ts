@@ -14,8 +14,9 @@ describe('the second round of defects stays fixed', () => {
     await signIn(page, DEMO.admin);
     const failed = page.getByTestId('stat-agents');
     await visible(failed.getByText("Couldn't load"));
-    expect(await failed.textContent()).not.toContain('from last month');
-    expect(await page.getByTestId('stat-users').textContent()).toContain('from last month');
+    await page.getByTestId('stat-users').getByTestId('change').waitFor();
+    expect(await failed.textContent()).not.toContain('in the last 30 days');
+    expect(await page.getByTestId('stat-users').textContent()).toContain('in the last 30 days');
     // Side by side on a wide screen, the three cards of the first row are equally tall; on a phone each has its row.
     for (const viewport of [DESKTOP, PHONE]) {
       await page.setViewportSize(viewport);

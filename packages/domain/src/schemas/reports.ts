@@ -198,3 +198,86 @@ export const downlineSchema = z.object({
   totals: downlineFigures,
 });
 export type Downline = z.infer<typeof downlineSchema>;
+
+/** The longest period the activity report answers, in days (docs/product/reports.md#activity). */
+export const ACTIVITY_MAX_DAYS = 366;
+
+const DAY_MS = 86_400_000;
+
+/**
+ * GET /api/reports/activity (docs/product/reports.md#activity): either the last `days` whole local
+ * days up to today, or whole local days `from` to `to` inclusive; in `tz` (default UTC).
+ */
+export const activityQuerySchema = z
+  .strictObject({
+    days: z.coerce
+      .number({ error: 'days must be a whole number of days' })
+      .int({ error: 'days must be a whole number of days' })
+      .min(1, { error: 'days must be at least 1' })
+      .max(ACTIVITY_MAX_DAYS, { error: `days must be at most ${ACTIVITY_MAX_DAYS}` })
+      .optional(),
+    from: z.iso.date({ error: 'from must be a day as YYYY-MM-DD' }).optional(),
+    to: z.iso.date({ error: 'to must be a day as YYYY-MM-DD' }).optional(),
+    tz: timeZoneSchema.optional(),
+  })
+  .superRefine((query, context) => {
+    const period = query.from !== undefined || query.to !== undefined;
+    if (query.days !== undefined && period) {
+      context.addIssue({ code: 'custom', message: 'Give either days or from and to, not both', path: ['days'] });
+    } else if (query.days === undefined && !period) {
+      context.addIssue({ code: 'custom', message: 'Give days, or from and to', path: ['days'] });
+    } else if (period && query.from === undefined) {
+      context.addIssue({ code: 'custom', message: 'from is required with to', path: ['from'] });
+    } else if (period && query.to === undefined) {
+      context.addIssue({ code: 'custom', message: 'to is required with from', path: ['to'] });
+    } else if (query.from !== undefined && query.to !== undefined) {
+      const span = (Date.parse(query.to) - Date.parse(query.from)) / DAY_MS + 1;
+      if (span < 1) context.addIssue({ code: 'custom', message: 'to must be on or after from', path: ['to'] });
+      else if (span > ACTIVITY_MAX_DAYS) {
+        context.addIssue({
+          code: 'custom',
+          message: `The period can be at most ${ACTIVITY_MAX_DAYS} days`,
+          path: ['to'],
+        });
+      }
+    }
+  });
+export type ActivityQuery = z.infer<typeof activityQuerySchema>;
+
+/** Settled games and their sums: amounts are decimal strings (cents exact). */
+const activityFigures = z.object({
+  games: z.number(),
+  pool: z.string(),
+  prizes: z.string(),
+  commission: z.string(),
+});
+export type ActivityFigures = z.infer<typeof activityFigures>;
+
+export const activityDaySchema = activityFigures.extend({ date: z.string() });
+export type ActivityDay = z.infer<typeof activityDaySchema>;
+
+/** A figure of the period beside the same figure of the period just before it (as long). */
+const change = <T extends z.ZodType>(figure: T) => z.object({ current: figure, previous: figure });
+
+export const activitySchema = z.object({
+  timeZone: z.string(),
+  /** The period's first and last local day, and its start (inclusive) and end (exclusive) as instants. */
+  firstDay: z.string(),
+  lastDay: z.string(),
+  from: z.string(),
+  to: z.string(),
+  /** Every day of the period in order, days without games as zeros. */
+  days: z.array(activityDaySchema),
+  totals: activityFigures,
+  /** The period of the same number of days just before this one. */
+  previous: activityFigures.extend({ from: z.string(), to: z.string() }),
+  /** Top-ups into the accounts in scope (everyone's for the admin): money that entered the system. */
+  topUps: change(z.string()),
+  /** Accounts in scope created in the period and in the one before (still live). */
+  newAccounts: z.object({
+    superagent: change(z.number()),
+    agent: change(z.number()),
+    user: change(z.number()),
+  }),
+});
+export type Activity = z.infer<typeof activitySchema>;

@@ -9,6 +9,7 @@ import { dayCloseQuery, dayCloseQueryAt } from '../features/day-close/api/get-da
 import { playGameQuery } from '../features/number-game/api/get-current-game.ts';
 import { effectiveWinnersQuery } from '../features/number-game/api/get-effective-winners.ts';
 import { profileQuery } from '../features/profile/api/get-profile.ts';
+import { activityQuery, dashboardActivityQuery } from '../features/reports/api/get-activity.ts';
 import { downlineQuery, downlineQueryAt } from '../features/reports/api/get-downline.ts';
 import { adminSalesQuery } from '../features/sales-history/api/get-admin-sales.ts';
 import { agentSalesQuery } from '../features/sales-history/api/get-agent-sales.ts';
@@ -50,11 +51,13 @@ const searchOf = ({ request }: LoaderFunctionArgs) => new URL(request.url).searc
 /** Each screen's loader, by the name router.tsx gives the screen. */
 export const loaders = {
   adminDashboard: prefetching((fetch) => {
+    fetch(dashboardActivityQuery());
     for (const role of ['user', 'superagent', 'agent'] as const) fetch(roleCountQuery(role));
     fetch(recentTransactionsQuery());
     fetch(voidedCountQuery());
   }),
   superagentDashboard: prefetching((fetch) => {
+    fetch(dashboardActivityQuery());
     fetch(balanceQuery());
     fetch(scopedUsersQuery('agent'));
     fetch(scopedUsersQuery('user'));
@@ -62,12 +65,14 @@ export const loaders = {
     fetch(recentTransactionsQuery());
   }),
   agentDashboard: prefetching((fetch) => {
+    fetch(dashboardActivityQuery());
     fetch(balanceQuery());
     fetch(scopedUsersQuery('user'));
     fetch(voidedCountQuery());
     fetch(recentTransactionsQuery());
   }),
   userDashboard: prefetching((fetch) => {
+    fetch(dashboardActivityQuery());
     fetch(balanceQuery());
     fetch(moneyFlowQuery('sent'));
     fetch(moneyFlowQuery('received'));
@@ -88,7 +93,11 @@ export const loaders = {
     const userId = Number(args.params.userId);
     if (Number.isInteger(userId) && userId > 0) fetch(statementQuery(statementQueryAt(userId, searchOf(args))));
   }),
-  reports: prefetching((fetch, _user, args) => fetch(downlineQuery(downlineQueryAt(searchOf(args))))),
+  reports: prefetching((fetch, _user, args) => {
+    const query = downlineQueryAt(searchOf(args));
+    fetch(downlineQuery(query));
+    fetch(activityQuery({ from: query.from, to: query.to, timeZone: query.timeZone }));
+  }),
   userDayClose: prefetching((fetch, _user, args) => fetch(dayCloseQuery(dayCloseQueryAt(searchOf(args))))),
   numberGamePlay: prefetching((fetch) => {
     fetch(playGameQuery(queryClient));

@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idSchema } from '@lot/domain/schemas/common';
 import {
+  activityQuerySchema,
+  activitySchema,
   dayCloseQuerySchema,
   dayCloseSchema,
   downlineQuerySchema,
@@ -10,6 +12,7 @@ import {
   statementSchema,
 } from '@lot/domain/schemas/reports';
 import { errorResponses } from '../../plugins/errors.ts';
+import { activity } from './activity.service.ts';
 import { dayClose } from './reports.service.ts';
 import { downline } from './downline.service.ts';
 import { statement } from './statements.service.ts';
@@ -63,5 +66,19 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request) => downline(app.db, request.caller, request.query),
+  );
+
+  app.get(
+    '/api/reports/activity',
+    {
+      schema: {
+        tags: ['reports'],
+        description:
+          "Settled games per local day in `tz` (default UTC), days without games as zeros: the last `days` days up to today, or whole days `from` to `to` (at most 366). Scoped as the sales history is. With the totals of the period just before it, the top-ups into the caller's scope and the accounts created in it, for the dashboards' changes.",
+        querystring: activityQuerySchema,
+        response: { 200: activitySchema, ...errorResponses(400, 401) },
+      },
+    },
+    (request) => activity(app.db, request.caller, request.query),
   );
 };

@@ -50,7 +50,8 @@ export function RecentTransactionsAndLinks({
   linksClassName?: string;
 }) {
   return (
-    <div className="grid items-start gap-6 2xl:grid-cols-3">
+    // grid-cols-1 (minmax(0, 1fr)): a wide table scrolls inside its card instead of widening the page.
+    <div className="grid grid-cols-1 items-start gap-6 2xl:grid-cols-3">
       <RecentTransactionsCard viewAllTo="/transactions" className="2xl:col-span-2" />
       <Card title={title}>
         <LinkList links={links} className={linksClassName} />

@@ -1,28 +1,23 @@
-import { Activity, BarChart3, DollarSign, UserCheck, Users, UsersRound } from 'lucide-react';
+import { DollarSign, UserCheck, Users, UsersRound } from 'lucide-react';
+import { ActivityCard, newAccountsHint, topUpsChange, useDashboardActivity } from '../compositions/activity.tsx';
 import { useVoidedGamesStat } from '../compositions/dashboard.tsx';
-import { Card, FIVE_STAT_GRID, fiveStatCell, queryStat, StatCard } from '../../components/ui/panels.tsx';
+import { FIVE_STAT_GRID, fiveStatCell, queryStat, StatCard } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count, money } from '../../lib/format.ts';
-import { useRecentTransactions } from '../../features/transactions/api/get-recent-transactions.ts';
 import { useRoleCount } from '../../features/admin-dashboard/api/get-role-count.ts';
 import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
 
-/** The documented placeholder changes ('+12', '+8'): static, there is no history to compare with yet. */
-function Change({ value }: { value: string }) {
-  return (
-    <span>
-      <span className="font-semibold text-emerald-600">{value}</span> from last month
-    </span>
-  );
-}
-
-/** docs/product/screens.md#admin-dashboard: four cards, the 5 latest transactions and a place for the activity chart. */
+/**
+ * docs/product/screens.md#admin-dashboard: four cards with their real changes over the last 30
+ * days, the voided games, the activity chart and the 5 latest transactions.
+ */
 export function AdminDashboardRoute() {
   const me = useCurrentUser();
   const users = useRoleCount('user');
   const superagents = useRoleCount('superagent');
   const agents = useRoleCount('agent');
-  const recent = useRecentTransactions();
+  const activity = useDashboardActivity();
+  const created = activity.data?.newAccounts;
   const voided = useVoidedGamesStat('/admin/sales-history');
 
   return (
@@ -37,7 +32,7 @@ export function AdminDashboardRoute() {
           <StatCard
             label="Total Users"
             {...queryStat(users, 'Failed to fetch users', count)}
-            hint={<Change value="+12%" />}
+            hint={newAccountsHint(created?.user)}
             icon={<Users className="h-5 w-5" aria-hidden="true" />}
           />
         </div>
@@ -45,7 +40,7 @@ export function AdminDashboardRoute() {
           <StatCard
             label="Super Agents"
             {...queryStat(superagents, 'Failed to fetch users', count)}
-            hint={<Change value="+8%" />}
+            hint={newAccountsHint(created?.superagent)}
             icon={<UserCheck className="h-5 w-5" aria-hidden="true" />}
           />
         </div>
@@ -53,15 +48,22 @@ export function AdminDashboardRoute() {
           <StatCard
             label="Agents"
             {...queryStat(agents, 'Failed to fetch users', count)}
-            hint={<Change value="+12%" />}
+            hint={newAccountsHint(created?.agent)}
             icon={<UsersRound className="h-5 w-5" aria-hidden="true" />}
           />
         </div>
         <div data-testid="stat-volume" className={fiveStatCell(3)}>
           <StatCard
             label="Transaction Volume"
-            {...queryStat(recent, 'Failed to fetch transactions', (data) => money(data.volume))}
-            hint={<Change value="+8%" />}
+            {...queryStat(activity, 'Failed to fetch the activity', (data) => money(data.topUps.current))}
+            hint={
+              activity.data && (
+                <span data-testid="change">
+                  Top-ups in the last 30 days: money that entered the system, counted once.{' '}
+                  {topUpsChange(activity.data.topUps)}
+                </span>
+              )
+            }
             icon={<DollarSign className="h-5 w-5" aria-hidden="true" />}
           />
         </div>
@@ -76,18 +78,9 @@ export function AdminDashboardRoute() {
         </div>
       </div>
 
-      <div className="grid items-start gap-6 2xl:grid-cols-3">
-        <RecentTransactionsCard viewAllTo="/admin/transactions" className="2xl:col-span-2" />
-        <Card title="Activity">
-          <div className="flex h-40 flex-col items-center md:h-64 justify-center gap-3 rounded-xl border border-dashed border-slate-300 bg-slate-50 text-center">
-            <span className="flex items-center gap-2 text-slate-300" aria-hidden="true">
-              <BarChart3 className="h-8 w-8" />
-              <Activity className="h-8 w-8" />
-            </span>
-            <p className="text-sm text-slate-500">Activity chart will be displayed here</p>
-          </div>
-        </Card>
-      </div>
+      <ActivityCard activity={activity} scope="everyone's games" />
+
+      <RecentTransactionsCard viewAllTo="/admin/transactions" />
     </div>
   );
 }

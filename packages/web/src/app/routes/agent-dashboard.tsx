@@ -5,6 +5,7 @@ import { PageHeading, queryStat, StatGrid } from '../../components/ui/panels.tsx
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count } from '../../lib/format.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
+import { ActivityCard, newAccountsHint, useDashboardActivity } from '../compositions/activity.tsx';
 import { RecentTransactionsAndLinks, useBalanceStat, useVoidedGamesStat } from '../compositions/dashboard.tsx';
 
 const QUICK_ACTIONS: LinkItem[] = [
@@ -21,6 +22,7 @@ export function AgentDashboardRoute() {
   const voided = useVoidedGamesStat('/agent/sales-history');
   const scoped = useScopedUsers('user');
   // docs/product/roles-and-scope.md#scope: an agent's users are those whose parent is the agent.
+  const activity = useDashboardActivity();
   const users = { ...scoped, data: scoped.data?.filter((user) => user.parentId === me.id) };
 
   return (
@@ -34,6 +36,7 @@ export function AgentDashboardRoute() {
             testId: 'stat-users',
             label: 'Users',
             ...queryStat(users, 'Failed to fetch users', (data) => count(data.length)),
+            hint: newAccountsHint(activity.data?.newAccounts.user),
             icon: Users,
           },
           {
@@ -56,6 +59,8 @@ export function AgentDashboardRoute() {
           voided,
         ]}
       />
+
+      <ActivityCard activity={activity} scope="games of your users" />
 
       <RecentTransactionsAndLinks title="Quick Actions" links={QUICK_ACTIONS} />
     </div>

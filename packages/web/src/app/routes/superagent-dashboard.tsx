@@ -4,6 +4,7 @@ import { PageHeading, queryStat, StatGrid } from '../../components/ui/panels.tsx
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count } from '../../lib/format.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
+import { ActivityCard, newAccountsHint, useDashboardActivity } from '../compositions/activity.tsx';
 import { RecentTransactionsAndLinks, useBalanceStat, useVoidedGamesStat } from '../compositions/dashboard.tsx';
 
 const QUICK_LINKS: LinkItem[] = [
@@ -20,6 +21,7 @@ export function SuperagentDashboardRoute() {
   const voided = useVoidedGamesStat('/superagent/sales-history');
   const agents = useScopedUsers('agent');
   const users = useScopedUsers('user');
+  const activity = useDashboardActivity();
 
   return (
     <div className="space-y-6">
@@ -34,6 +36,7 @@ export function SuperagentDashboardRoute() {
             testId: 'stat-agents',
             label: 'Agents',
             ...queryStat(agents, 'Failed to fetch agents', (data) => count(data.length)),
+            hint: newAccountsHint(activity.data?.newAccounts.agent),
             icon: UsersRound,
           },
           {
@@ -48,11 +51,14 @@ export function SuperagentDashboardRoute() {
             testId: 'stat-total-users',
             label: 'Total Users',
             ...queryStat(users, 'Failed to fetch users', (data) => count(data.length)),
+            hint: newAccountsHint(activity.data?.newAccounts.user),
             icon: Users,
           },
           voided,
         ]}
       />
+
+      <ActivityCard activity={activity} scope="games of your agents and users" />
 
       <RecentTransactionsAndLinks title="Quick Links" links={QUICK_LINKS} />
     </div>

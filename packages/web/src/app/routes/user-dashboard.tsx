@@ -19,6 +19,7 @@ import { count, money } from '../../lib/format.ts';
 import { useBalance } from '../../features/transactions/api/get-balance.ts';
 import { useMoneyFlow } from '../../features/transactions/api/get-money-flow.ts';
 import { useRecentTransactions } from '../../features/transactions/api/get-recent-transactions.ts';
+import { ActivityCard, useDashboardActivity } from '../compositions/activity.tsx';
 import { RecentTransactionsAndLinks, useBalanceStat } from '../compositions/dashboard.tsx';
 
 // The transfer form (react-hook-form, zod, the receiver search) loads when it is about to be used,
@@ -44,6 +45,7 @@ export function UserDashboardRoute() {
   const received = useMoneyFlow('received');
   // The same query as the Recent Transactions card: its total is every transaction of the user.
   const recent = useRecentTransactions();
+  const activity = useDashboardActivity();
 
   return (
     <div className="space-y-6">
@@ -125,6 +127,8 @@ export function UserDashboardRoute() {
           <p className="text-sm text-emerald-50">Pick numbers for your players, draw the winners, pay the prizes.</p>
         </HeroCard>
       </div>
+
+      <ActivityCard activity={activity} scope="your games" />
 
       <RecentTransactionsAndLinks
         title="Quick Links"

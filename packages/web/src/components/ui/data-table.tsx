@@ -4,6 +4,8 @@ export type Column<T> = {
   /** Names the column: `data-column` on its cells, and the React key. */
   key: string;
   header: string;
+  /** A short header for a wide table that must fit: shown in an <abbr> whose title is `header`. */
+  abbreviation?: string;
   /** The header is read by screen readers only (a column of row actions). */
   hiddenHeader?: boolean;
   /** The header's alignment on a wide screen; a cell aligns itself in `className`. */
@@ -66,7 +68,13 @@ export function DataTable<T>({
                   column.align === 'right' ? 'text-right' : 'text-left'
                 }`}
               >
-                {column.hiddenHeader ? <span className="sr-only">{column.header}</span> : column.header}
+                {column.hiddenHeader ? (
+                  <span className="sr-only">{column.header}</span>
+                ) : column.abbreviation ? (
+                  <abbr title={column.header}>{column.abbreviation}</abbr>
+                ) : (
+                  column.header
+                )}
               </th>
             ))}
           </tr>

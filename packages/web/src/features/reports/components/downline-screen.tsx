@@ -2,12 +2,14 @@ import { Link, useSearchParams } from 'react-router';
 import { ChevronRight, FileText } from 'lucide-react';
 import type { DownlineFigures, DownlineRow } from '@lot/domain/schemas/reports';
 import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
-import { EmptyState, ErrorPanel, PageHeading, Spinner } from '../../../components/ui/panels.tsx';
+import { Card, EmptyState, ErrorPanel, PageHeading, Spinner } from '../../../components/ui/panels.tsx';
 import { PeriodPicker } from '../../../components/ui/period-picker.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { count, money } from '../../../lib/format.ts';
-import { type Period } from '../../../lib/periods.ts';
+import { formatPeriod, type Period } from '../../../lib/periods.ts';
+import { useActivity } from '../api/get-activity.ts';
 import { downlineQueryAt, trailAt, useDownline } from '../api/get-downline.ts';
+import { ActivityChart } from './activity-chart.tsx';
 
 const ROLE_LABELS: Record<string, string> = {
   admin: 'Admin',
@@ -24,14 +26,24 @@ const figuresOf = (line: Line): DownlineFigures => (line.kind === 'child' ? line
 const hasChildren = (row: DownlineRow) =>
   !row.user.deleted && (row.user.role === 'superagent' || row.user.role === 'agent');
 
-function figure(key: keyof DownlineFigures, header: string, show: (figures: DownlineFigures) => string): Column<Line> {
+/**
+ * A figure's column. Every column fits a 1280 px screen (no sideways scroll): short headers in an
+ * <abbr> with the full name as its title, tight cells; a phone shows the full name as the label.
+ */
+function figure(
+  key: keyof DownlineFigures,
+  header: string,
+  show: (figures: DownlineFigures) => string,
+  abbreviation?: string,
+): Column<Line> {
   return {
     key,
     header,
+    abbreviation,
     label: header,
     align: 'right',
     className: (line) =>
-      `flex items-baseline justify-between gap-2 tabular-nums md:text-right md:whitespace-nowrap ${line.kind === 'totals' ? 'font-bold text-slate-900' : 'text-slate-700'}`,
+      `flex items-baseline justify-between gap-2 tabular-nums md:text-right md:text-[13px] md:whitespace-nowrap ${line.kind === 'totals' ? 'font-bold text-slate-900' : 'text-slate-700'}`,
     render: (line) => <span data-testid={`figure-${key}`}>{show(figuresOf(line))}</span>,
   };
 }
@@ -49,6 +61,7 @@ export function DownlineScreen() {
   const period = { from: query.from, to: query.to };
   const trail = trailAt(params);
   const report = useDownline(query);
+  const activity = useActivity({ from: period.from, to: period.to, timeZone });
 
   const show = (next: Period, nextTrail: number[]) =>
     setParams({ from: next.from, to: next.to, ...(nextTrail.length > 0 ? { trail: nextTrail.join(',') } : {}) });
@@ -57,12 +70,12 @@ export function DownlineScreen() {
     {
       key: 'name',
       header: 'Name',
-      className: 'order-first col-span-2 md:min-w-48',
+      className: 'order-first col-span-2 md:min-w-36',
       render: (line) => {
         if (line.kind === 'totals') return <span className="font-bold text-slate-900">Totals</span>;
         const { user } = line.row;
         return (
-          <div className="flex items-center justify-between gap-3">
+          <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
             <div className="min-w-0">
               {hasChildren(line.row) ? (
                 <button
@@ -99,13 +112,13 @@ export function DownlineScreen() {
       },
     },
     figure('settledGames', 'Games', (f) => count(f.settledGames)),
-    figure('numbersSold', 'Numbers sold', (f) => count(f.numbersSold)),
+    figure('numbersSold', 'Numbers sold', (f) => count(f.numbersSold), 'Sold'),
     figure('pool', 'Pool', (f) => money(f.pool)),
     figure('prizes', 'Prizes', (f) => money(f.prizes)),
-    figure('commission', 'Commission', (f) => money(f.commission)),
-    figure('voidedGames', 'Voided games', (f) => count(f.voidedGames)),
-    figure('transfersReceived', 'Transfers received', (f) => money(f.transfersReceived)),
-    figure('transfersSent', 'Transfers sent', (f) => money(f.transfersSent)),
+    figure('commission', 'Commission', (f) => money(f.commission), 'Comm.'),
+    figure('voidedGames', 'Voided games', (f) => count(f.voidedGames), 'Voided'),
+    figure('transfersReceived', 'Transfers received', (f) => money(f.transfersReceived), 'Received'),
+    figure('transfersSent', 'Transfers sent', (f) => money(f.transfersSent), 'Sent'),
     figure('topUps', 'Top-ups', (f) => money(f.topUps)),
     figure('takenBack', 'Taken back', (f) => money(f.takenBack)),
   ];
@@ -124,6 +137,16 @@ export function DownlineScreen() {
       <div className="rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
         <PeriodPicker value={period} onChange={(next) => show(next, trail)} />
       </div>
+
+      <Card
+        title={
+          <>
+            Activity <span className="font-normal text-slate-500">· everyone below you, {formatPeriod(period)}</span>
+          </>
+        }
+      >
+        <ActivityChart activity={activity} periodLabel={formatPeriod(period)} />
+      </Card>
 
       <section className="space-y-4 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
         <nav aria-label="Breadcrumb" data-testid="report-breadcrumb">
@@ -178,9 +201,9 @@ export function DownlineScreen() {
               rowClassName={(line) =>
                 `grid grid-cols-2 gap-x-4 gap-y-1 ${line.kind === 'totals' ? 'bg-slate-50 md:border-t-2 md:border-slate-300' : 'bg-white md:hover:bg-slate-50'}`
               }
-              minWidth="md:min-w-[1180px]"
-              cellClassName="md:px-3 md:py-2.5"
-              headerClassName="px-3 py-2.5"
+              minWidth="md:min-w-[860px]"
+              cellClassName="md:px-2 md:py-2.5"
+              headerClassName="px-2 py-2.5"
             />
           </div>
         )}
