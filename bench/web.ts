@@ -13,13 +13,17 @@ import { api, median, root, scratchDir, startServer, type Row } from './lib.ts';
 export const WEB_ROOT = join(root, 'packages/web/dist');
 export const FIRST_SCREEN_BUDGET_KB = 150;
 
-/** Each first screen: the lazy route modules the router loads for it (packages/web/src/app/router.tsx). */
+/**
+ * Each first screen: the lazy modules the router loads for it (packages/web/src/app/router.tsx):
+ * the shell, the screen, and the route loaders (docs/ARCHITECTURE.md#data-loading).
+ */
+const SIGNED_IN = ['src/app/shell/app-shell.tsx', 'src/app/route-loaders.ts'];
 export const FIRST_SCREENS: Record<string, string[]> = {
   '/login': ['src/app/routes/login.tsx'],
-  '/admin/dashboard': ['src/app/shell/app-shell.tsx', 'src/app/routes/admin-dashboard.tsx'],
-  '/superagent/dashboard': ['src/app/shell/app-shell.tsx', 'src/app/routes/superagent-dashboard.tsx'],
-  '/agent/dashboard': ['src/app/shell/app-shell.tsx', 'src/app/routes/agent-dashboard.tsx'],
-  '/user/dashboard': ['src/app/shell/app-shell.tsx', 'src/app/routes/user-dashboard.tsx'],
+  '/admin/dashboard': [...SIGNED_IN, 'src/app/routes/admin-dashboard.tsx'],
+  '/superagent/dashboard': [...SIGNED_IN, 'src/app/routes/superagent-dashboard.tsx'],
+  '/agent/dashboard': [...SIGNED_IN, 'src/app/routes/agent-dashboard.tsx'],
+  '/user/dashboard': [...SIGNED_IN, 'src/app/routes/user-dashboard.tsx'],
 };
 
 type ManifestChunk = { file: string; imports?: string[]; isEntry?: boolean; src?: string };

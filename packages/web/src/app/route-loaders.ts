@@ -105,3 +105,5 @@ export const loaders = {
     fetch(balanceQuery());
   }),
 };
+
+export type ScreenLoader = keyof typeof loaders;

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { createBrowserRouter, Navigate, Outlet, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import type { Role } from '@lot/domain/roles';
 import { RequireAuth, RequireRole, RoleHome } from './guards.tsx';
-import { loaders } from './route-loaders.ts';
+import type { ScreenLoader } from './route-loaders.ts';
 
 /** Each screen is its own chunk: the first screen ships only what it needs. */
 const lazy = (load: () => Promise<{ default: () => ReactNode }>) => async () => ({ Component: (await load()).default });
@@ -45,6 +45,14 @@ const screens = {
   reports: () => import('./routes/reports.tsx').then((m) => ({ default: m.ReportsRoute })),
 };
 
+/**
+ * A screen's loader (docs/ARCHITECTURE.md#data-loading). The loaders and the queries they start
+ * are one chunk of their own, fetched beside the screen's chunk, so the first screen (the sign-in
+ * page) does not carry them.
+ */
+const loader = (name: ScreenLoader) => async (args: LoaderFunctionArgs) =>
+  (await import('./route-loaders.ts')).loaders[name](args);
+
 /** A role's route group: the bare path goes to its dashboard (docs/product/screens.md#route-table). */
 function roleGroup(role: Role, children: RouteObject[]): RouteObject {
   return {
@@ -86,52 +94,52 @@ export const routes: RouteObject[] = [
           {
             index: true,
             lazy: lazy(screens.numberGamePlay),
-            loader: loaders.numberGamePlay,
+            loader: loader('numberGamePlay'),
           },
         ],
       },
       {
         lazy: lazy(screens.shell),
         children: [
-          { path: 'profile', lazy: lazy(screens.profile), loader: loaders.profile },
-          { path: 'transactions', lazy: lazy(screens.transactions), loader: loaders.transactions },
-          { path: 'statements/:userId', lazy: lazy(screens.statement), loader: loaders.statement },
+          { path: 'profile', lazy: lazy(screens.profile), loader: loader('profile') },
+          { path: 'transactions', lazy: lazy(screens.transactions), loader: loader('transactions') },
+          { path: 'statements/:userId', lazy: lazy(screens.statement), loader: loader('statement') },
           roleGroup('admin', [
-            { path: 'dashboard', lazy: lazy(screens.adminDashboard), loader: loaders.adminDashboard },
+            { path: 'dashboard', lazy: lazy(screens.adminDashboard), loader: loader('adminDashboard') },
             { path: 'users', lazy: lazy(screens.adminUsers) },
             { path: 'superagents', lazy: lazy(screens.adminSuperagents) },
             { path: 'agents', lazy: lazy(screens.adminAgents) },
-            { path: 'transactions', lazy: lazy(screens.transactions), loader: loaders.transactions },
+            { path: 'transactions', lazy: lazy(screens.transactions), loader: loader('transactions') },
             { path: 'winners', lazy: lazy(screens.adminWinners) },
-            { path: 'sales-history', lazy: lazy(screens.adminSalesHistory), loader: loaders.adminSalesHistory },
-            { path: 'reports', lazy: lazy(screens.reports), loader: loaders.reports },
+            { path: 'sales-history', lazy: lazy(screens.adminSalesHistory), loader: loader('adminSalesHistory') },
+            { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
           ]),
           roleGroup('superagent', [
-            { path: 'dashboard', lazy: lazy(screens.superagentDashboard), loader: loaders.superagentDashboard },
+            { path: 'dashboard', lazy: lazy(screens.superagentDashboard), loader: loader('superagentDashboard') },
             { path: 'agents', lazy: lazy(screens.superagentAgents) },
             { path: 'users', lazy: lazy(screens.superagentUsers) },
             {
               path: 'sales-history',
               lazy: lazy(screens.superagentSalesHistory),
-              loader: loaders.superagentSalesHistory,
+              loader: loader('superagentSalesHistory'),
             },
-            { path: 'reports', lazy: lazy(screens.reports), loader: loaders.reports },
+            { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
           ]),
           roleGroup('agent', [
-            { path: 'dashboard', lazy: lazy(screens.agentDashboard), loader: loaders.agentDashboard },
+            { path: 'dashboard', lazy: lazy(screens.agentDashboard), loader: loader('agentDashboard') },
             { path: 'users', lazy: lazy(screens.agentUsers) },
             {
               path: 'sales-history',
               lazy: lazy(screens.agentSalesHistory),
-              loader: loaders.agentSalesHistory,
+              loader: loader('agentSalesHistory'),
             },
-            { path: 'reports', lazy: lazy(screens.reports), loader: loaders.reports },
+            { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
           ]),
           roleGroup('user', [
             {
               path: 'dashboard',
               lazy: lazy(screens.userDashboard),
-              loader: loaders.userDashboard,
+              loader: loader('userDashboard'),
             },
             {
               path: 'winner-settings',
@@ -141,7 +149,7 @@ export const routes: RouteObject[] = [
               path: 'number-game',
               lazy: lazy(screens.numberGame),
             },
-            { path: 'day-close', lazy: lazy(screens.userDayClose), loader: loaders.userDayClose },
+            { path: 'day-close', lazy: lazy(screens.userDayClose), loader: loader('userDayClose') },
             { path: 'number-game/slips/:gameId', lazy: lazy(screens.numberGameSlips) },
           ]),
           {
@@ -154,7 +162,7 @@ export const routes: RouteObject[] = [
               {
                 path: 'sales-history',
                 lazy: lazy(screens.userSalesHistory),
-                loader: loaders.userSalesHistory,
+                loader: loader('userSalesHistory'),
               },
               {
                 path: 'game-winners/:id',

@@ -41,7 +41,13 @@ export function topUpsChange(topUps: Activity['topUps']): string {
 }
 
 /** A dashboard's Activity card: the chart of the last 30 days, scoped as the caller's sales history. */
-export function ActivityCard({ activity, scope }: { activity: ReturnType<typeof useDashboardActivity>; scope: string }) {
+export function ActivityCard({
+  activity,
+  scope,
+}: {
+  activity: ReturnType<typeof useDashboardActivity>;
+  scope: string;
+}) {
   return (
     <Card
       title={
