@@ -84,6 +84,30 @@ export async function buildHierarchy(t: TestApp): Promise<Hierarchy> {
   };
 }
 
+/**
+ * One more active account created through the API by the admin, with a token signed for it
+ * directly (no sign-in round trip): for tests that grow random hierarchies.
+ */
+export async function createMember(
+  t: TestApp,
+  spec: { username: string; fullName: string; role: Role; parentId?: number },
+): Promise<Member> {
+  const response = await t.request(t.adminToken, {
+    method: 'POST',
+    url: '/api/users',
+    payload: { ...spec, password: PASSWORD },
+  });
+  expectStatus(response, 201);
+  const id = response.json<{ id: number }>().id;
+  return {
+    id,
+    username: spec.username,
+    fullName: spec.fullName,
+    role: spec.role,
+    token: t.app.signToken({ id, tokenVersion: 0 }),
+  };
+}
+
 /** The ids of a list response, sorted, for comparing with an expected set. */
 export function listedIds(response: LightMyRequestResponse): number[] {
   expectStatus(response, 200);

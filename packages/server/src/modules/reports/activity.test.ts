@@ -4,7 +4,7 @@ import { formatCents } from '@lot/domain/money';
 import type { Role } from '@lot/domain/roles';
 import type { Activity } from '@lot/domain/schemas/reports';
 import { backdate, configureWinners, listGames, playGame } from '../../test/game-fixtures.ts';
-import { PASSWORD, type Member } from '../../test/hierarchy.ts';
+import { createMember, type Member } from '../../test/hierarchy.ts';
 import { cents, createMoneyTestApp, expectStatus, fund, money, seededRandom } from '../../test/money-fixtures.ts';
 import { TEST_DB, type TestApp } from '../../test/test-app.ts';
 
@@ -31,22 +31,8 @@ let toppedUp = 0;
 let made = 0;
 async function create(role: Role, parent?: Person): Promise<Person> {
   made += 1;
-  const username = `act_${made}_${SEED}`;
-  const response = await t.request(t.adminToken, {
-    method: 'POST',
-    url: '/api/users',
-    payload: { username, password: PASSWORD, fullName: `Activity ${role} ${made}`, role, parentId: parent?.id },
-  });
-  expectStatus(response, 201);
-  const id = response.json<{ id: number }>().id;
-  return {
-    id,
-    username,
-    fullName: `Activity ${role} ${made}`,
-    role,
-    token: t.app.signToken({ id, tokenVersion: 0 }),
-    parent,
-  };
+  const spec = { username: `act_${made}_${SEED}`, fullName: `Activity ${role} ${made}`, role, parentId: parent?.id };
+  return { ...(await createMember(t, spec)), parent };
 }
 
 async function topUp(id: number, amount: number) {

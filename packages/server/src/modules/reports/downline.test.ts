@@ -4,7 +4,7 @@ import type { Role } from '@lot/domain/roles';
 import type { Downline, DownlineFigures } from '@lot/domain/schemas/reports';
 import { checkLedger } from '../balance/ledger.ts';
 import { configureWinners, drawAll, drawCall, listGames, openGame, voidCall } from '../../test/game-fixtures.ts';
-import { PASSWORD, type Member } from '../../test/hierarchy.ts';
+import { createMember, type Member } from '../../test/hierarchy.ts';
 import { cents, createMoneyTestApp, expectStatus, fund, money, seededRandom } from '../../test/money-fixtures.ts';
 import { TEST_DB, type TestApp } from '../../test/test-app.ts';
 
@@ -33,22 +33,8 @@ const takenFromSuper = new Map<number, number>();
 let made = 0;
 async function create(role: Role, parent?: Person): Promise<Person> {
   made += 1;
-  const username = `dl_${made}_${SEED}`;
-  const response = await t.request(t.adminToken, {
-    method: 'POST',
-    url: '/api/users',
-    payload: { username, password: PASSWORD, fullName: `Down ${role} ${made}`, role, parentId: parent?.id },
-  });
-  expectStatus(response, 201);
-  const id = response.json<{ id: number }>().id;
-  return {
-    id,
-    username,
-    fullName: `Down ${role} ${made}`,
-    role,
-    token: t.app.signToken({ id, tokenVersion: 0 }),
-    parent,
-  };
+  const spec = { username: `dl_${made}_${SEED}`, fullName: `Down ${role} ${made}`, role, parentId: parent?.id };
+  return { ...(await createMember(t, spec)), parent };
 }
 
 const superOf = (p: Person): Person | undefined =>
