@@ -65,7 +65,7 @@ export const dayCloseSchema = z.object({
 });
 export type DayClose = z.infer<typeof dayCloseSchema>;
 
-const timeZoneSchema = z
+export const timeZoneSchema = z
   .string()
   .max(64)
   .refine(isTimeZone, { message: 'tz must be a time zone such as Europe/Madrid or UTC' });

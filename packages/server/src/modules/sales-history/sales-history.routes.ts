@@ -9,7 +9,18 @@ import {
   saleSchema,
   salesQuerySchema,
 } from '@lot/domain/schemas/sales-history';
-import { filterSales, getSale, listSales, recordSale, type SalesPage } from './sales-history.service.ts';
+import { exportFields } from '@lot/domain/schemas/exports';
+import { exportFileName, sendExport } from '../../lib/export.ts';
+import {
+  adminScope,
+  filterSales,
+  getSale,
+  listSales,
+  recordSale,
+  SALE_EXPORT_COLUMNS,
+  saleExportPages,
+  type SalesPage,
+} from './sales-history.service.ts';
 
 const errors = errorResponses(400, 401, 403, 404, 422);
 const listResponse = { 200: z.array(saleSchema), ...errors };
@@ -49,7 +60,47 @@ export const salesHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => send(reply, await filterSales(app.db, request.caller, request.query)),
   );
 
+  app.get(
+    '/api/sales-history/filter/export',
+    {
+      preValidation: app.requireRole('admin'),
+      schema: {
+        tags: ['sales-history'],
+        description:
+          "The admin's filtered sales history as a CSV or Excel file, every row (docs/product/reports.md#exports).",
+        querystring: adminSalesQuerySchema.omit({ limit: true, offset: true }).extend(exportFields),
+        response: errors,
+      },
+    },
+    async (request, reply) => {
+      const { format, tz, ...query } = request.query;
+      const { scope, filter } = adminScope(query);
+      const pages = await saleExportPages(app.db, request.caller, scope, filter);
+      const fileName = exportFileName('sales-history', query, tz);
+      return sendExport(reply, format, tz ?? 'UTC', { fileName, columns: SALE_EXPORT_COLUMNS, pages });
+    },
+  );
+
   for (const role of ['superagent', 'agent', 'user'] as const) {
+    app.get(
+      `/api/sales-history/${role}/:id/export`,
+      {
+        schema: {
+          tags: ['sales-history'],
+          description: `The ${role}'s sales history as a CSV or Excel file, every row (docs/product/reports.md#exports).`,
+          params: idParamsSchema,
+          querystring: salesQuerySchema.omit({ limit: true, offset: true }).extend(exportFields),
+          response: errors,
+        },
+      },
+      async (request, reply) => {
+        const { format, tz, ...query } = request.query;
+        const pages = await saleExportPages(app.db, request.caller, { role, id: request.params.id }, query);
+        const fileName = exportFileName(`sales-history-${role}-${request.params.id}`, query, tz);
+        return sendExport(reply, format, tz ?? 'UTC', { fileName, columns: SALE_EXPORT_COLUMNS, pages });
+      },
+    );
+
     app.get(
       `/api/sales-history/${role}/:id`,
       {

@@ -11,6 +11,7 @@ import { gameWinners, games, salesDaily, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { settledRoundOf } from '../games/games.repository.ts';
 import { findInScope, readableByRecord } from '../users/users.repository.ts';
+import { keysetPages, type ExportColumn } from '../../lib/export.ts';
 
 const player = alias(users, 'player');
 const parent = alias(users, 'parent');
@@ -278,13 +279,15 @@ function pageIds(db: Db, where: SQL | undefined, page: { limit: number; offset: 
     .offset(reverse ? after : page.offset);
 }
 
+type SalesFilter = Pick<SalesQuery, 'from' | 'to' | 'agentId' | 'userId'>;
+
 /**
- * A page of games with the totals of the whole filtered set, both computed by the database.
- * Filters narrow within the scope: agentId to one agent's users, userId to one user.
+ * Which games a list (or its export) holds. The games themselves must be the caller's by the
+ * hierarchy recorded with them (as getSale judges them): after a player moves, the new parent must
+ * not list games played under the old one. Filters narrow within the scope: agentId to one
+ * agent's users, userId to one user.
  */
-export async function listSales(db: Db, caller: Caller, scope: SalesScope, query: SalesQuery): Promise<SalesPage> {
-  // The games themselves must be the caller's by the hierarchy recorded with them (as getSale
-  // judges them): after a player moves, the new parent must not list games played under the old one.
+function salesWhere(caller: Caller, scope: SalesScope, query: SalesFilter) {
   const conditions: (SQL | undefined)[] = [readableBy(caller)];
   // The games of a superagent, an agent or a user: the same rule as reading them, for that person.
   if (scope.role !== 'all') conditions.push(readableByRecord(scope, games));
@@ -296,7 +299,12 @@ export async function listSales(db: Db, caller: Caller, scope: SalesScope, query
   const toExclusive = query.to ? new Date(Date.parse(query.to) + 1) : undefined;
   if (from) conditions.push(gte(games.createdAt, from));
   if (toExclusive) conditions.push(lt(games.createdAt, toExclusive));
-  const where = and(...conditions);
+  return { where: and(...conditions), from, toExclusive };
+}
+
+/** A page of games with the totals of the whole filtered set, both computed by the database. */
+export async function listSales(db: Db, caller: Caller, scope: SalesScope, query: SalesQuery): Promise<SalesPage> {
+  const { where, from, toExclusive } = salesWhere(caller, scope, query);
 
   // A superagent's games or everyone's, narrowed only by dates: the set the rollup describes.
   const wholeSuperagent = query.agentId === undefined && query.userId === undefined;
@@ -320,9 +328,60 @@ export async function listSales(db: Db, caller: Caller, scope: SalesScope, query
   return { items: rows.map(toSale), total: totals.total, totalCommission: formatCents(totals.commission) };
 }
 
-/** GET /api/sales-history/filter (admin): role + userId pick whose games. */
+/** The admin's filter: role + userId pick whose games (a role without a user is everyone's). */
+export function adminScope({ role, userId, ...rest }: Omit<AdminSalesQuery, 'limit' | 'offset'>) {
+  return role && userId !== undefined
+    ? { scope: { role, id: userId } as SalesScope, filter: rest }
+    : { scope: { role: 'all' } as SalesScope, filter: { ...rest, userId } };
+}
+
+/** GET /api/sales-history/filter (admin). */
 export function filterSales(db: Db, caller: Caller, query: AdminSalesQuery): Promise<SalesPage> {
-  const { role, userId, ...rest } = query;
-  if (role && userId !== undefined) return listSales(db, caller, { role, id: userId }, rest);
-  return listSales(db, caller, { role: 'all' }, { ...rest, userId });
+  const { scope, filter } = adminScope(query);
+  return listSales(db, caller, scope, { ...filter, limit: query.limit, offset: query.offset });
+}
+
+/** An export's page: a game as the list shows it, with its pool and its exact time for the keyset. */
+export type SaleExportRow = SaleRow & { pool: number; at: string };
+
+/** The columns of a sales-history export: what the list shows, plus the pool. */
+export const SALE_EXPORT_COLUMNS: ExportColumn<SaleExportRow>[] = [
+  { header: 'Date', type: 'time', value: (row) => row.createdAt },
+  { header: 'Game ID', type: 'integer', value: (row) => row.id },
+  { header: 'Username', type: 'text', value: (row) => row.username },
+  { header: 'Full name', type: 'text', value: (row) => row.fullName },
+  { header: 'Agent', type: 'text', value: (row) => row.parentFullName },
+  { header: 'Range', type: 'text', value: (row) => `${row.startRange}-${row.endRange}` },
+  { header: 'Bet', type: 'money', value: (row) => row.betAmount },
+  { header: 'Numbers sold', type: 'integer', value: (row) => row.selectedCount },
+  { header: 'Pool', type: 'money', value: (row) => row.pool },
+  { header: 'Prizes', type: 'money', value: (row) => row.totalPrize },
+  { header: 'Winners', type: 'integer', value: (row) => row.winnersCount },
+  { header: 'Commission', type: 'money', value: (row) => row.commission },
+];
+
+/**
+ * Every game of a list's filtered set, newest first, a page at a time by keyset on (created_at, id)
+ * (docs/product/reports.md#exports); the owner is checked before anything is read.
+ */
+export async function saleExportPages(
+  db: Db,
+  caller: Caller,
+  scope: SalesScope,
+  filter: SalesFilter,
+): Promise<AsyncIterable<SaleExportRow[]>> {
+  if (scope.role !== 'all') await checkOwner(db, caller, scope.role, scope.id);
+  const { where } = salesWhere(caller, scope, filter);
+  return keysetPages(
+    (after: { at: string; id: number } | undefined, limit: number) =>
+      db
+        .select({ ...saleColumns, pool: games.pool, at: sql<string>`${games.createdAt}::text` })
+        .from(games)
+        .innerJoin(player, eq(player.id, games.userId))
+        .leftJoin(parent, eq(parent.id, games.parentId))
+        .where(and(where, after && sql`(${games.createdAt}, ${games.id}) < (${after.at}::timestamptz, ${after.id})`))
+        .orderBy(desc(games.createdAt), desc(games.id))
+        .limit(limit),
+    (row) => ({ at: row.at, id: row.id }),
+  );
 }

@@ -1,0 +1,164 @@
+import { PassThrough, Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import type { FastifyReply } from 'fastify';
+import { formatCents } from '@lot/domain/money';
+import type { ExportFormat } from '@lot/domain/schemas/exports';
+
+/**
+ * Lists exported as CSV or Excel (docs/product/reports.md#exports, decision 020): read a page at a
+ * time by keyset and written to the reply as they come, so a million rows take the memory of one
+ * page. Money is a number with two decimals, times are the caller's local wall time, and a text
+ * cell that a spreadsheet would run as a formula starts with `'`.
+ */
+
+export type ExportColumn<Row> = {
+  header: string;
+  type: 'text' | 'integer' | 'money' | 'time';
+  /** Text, a whole number, money in cents, or an instant. */
+  value: (row: Row) => string | number | bigint | Date | null;
+};
+
+export type ExportSource<Row> = {
+  /** Without extension: `sales-history-2026-11-01-to-2026-11-23`. */
+  fileName: string;
+  columns: ExportColumn<Row>[];
+  /** The rows, a page at a time, in the list's order. */
+  pages: AsyncIterable<Row[]>;
+};
+
+/** Rows read per statement; tests lower it to cross many page boundaries with few rows. */
+export const EXPORT_LIMITS = { pageSize: 2_000 };
+
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+/** `YYYY-MM-DD HH:mm:ss` of an instant in a time zone. */
+function wallClock(timeZone: string): (instant: Date) => string {
+  const format = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
+  return (instant) => {
+    const part = Object.fromEntries(format.formatToParts(instant).map(({ type, value }) => [type, value]));
+    return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}:${part.second}`;
+  };
+}
+
+/** A cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, a tab or a return first) is kept as text. */
+export function neutralised(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+/** RFC 4180: a field with a comma, a quote or a line break is quoted, quotes doubled. */
+function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+async function* csvChunks<Row>(source: ExportSource<Row>, timeZone: string): AsyncGenerator<string> {
+  const local = wallClock(timeZone);
+  const cell = (column: ExportColumn<Row>, row: Row): string => {
+    const value = column.value(row);
+    if (value === null) return '';
+    if (column.type === 'money') return formatCents(BigInt(value as number | bigint));
+    if (column.type === 'time') return local(value as Date);
+    if (column.type === 'integer') return String(value);
+    return csvField(neutralised(String(value)));
+  };
+  // A byte order mark, so a spreadsheet opening the file reads it as UTF-8.
+  yield `\uFEFF${source.columns.map((column) => csvField(column.header)).join(',')}\r\n`;
+  for await (const page of source.pages) {
+    yield page.map((row) => `${source.columns.map((column) => cell(column, row)).join(',')}\r\n`).join('');
+  }
+}
+
+/** The wall time of the zone as a timezone-less Excel date (Excel has no zones). */
+function excelDate(timeZone: string): (instant: Date) => Date {
+  const local = wallClock(timeZone);
+  return (instant) => new Date(`${local(instant).replace(' ', 'T')}Z`);
+}
+
+function xlsxStream<Row>(source: ExportSource<Row>, timeZone: string, onError: (error: unknown) => void): PassThrough {
+  const out = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const sheet = workbook.addWorksheet('Export', { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = source.columns.map((column) => ({
+    header: column.header,
+    width: column.type === 'time' ? 20 : column.type === 'text' ? 24 : 14,
+    style:
+      column.type === 'money' ? { numFmt: '0.00' } : column.type === 'time' ? { numFmt: 'yyyy-mm-dd hh:mm:ss' } : {},
+  }));
+  const local = excelDate(timeZone);
+  const cell = (column: ExportColumn<Row>, row: Row) => {
+    const value = column.value(row);
+    if (value === null) return null;
+    if (column.type === 'money') return Number(value) / 100;
+    if (column.type === 'time') return local(value as Date);
+    if (column.type === 'integer') return Number(value);
+    return neutralised(String(value));
+  };
+  void (async () => {
+    for await (const page of source.pages) {
+      for (const row of page) sheet.addRow(source.columns.map((column) => cell(column, row))).commit();
+      // The zip is written as rows are committed; wait while the client reads what is buffered.
+      if (out.readableLength > out.readableHighWaterMark * 16) {
+        await new Promise((resolve) => out.once('drain', resolve).once('close', resolve));
+      }
+    }
+    sheet.commit();
+    await workbook.commit();
+  })().catch((error: unknown) => {
+    onError(error);
+    out.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  return out;
+}
+
+/**
+ * Sends the export as an attachment. A failure after the first bytes cannot become an error
+ * answer any more: the response is cut short (the download fails visibly) and the error logged.
+ */
+export function sendExport<Row>(
+  reply: FastifyReply,
+  format: ExportFormat,
+  timeZone: string,
+  source: ExportSource<Row>,
+): FastifyReply {
+  const log = (error: unknown) => reply.log.error({ err: error }, 'export failed while streaming');
+  const body =
+    format === 'csv' ? Readable.from(csvChunks(source, timeZone)).on('error', log) : xlsxStream(source, timeZone, log);
+  return reply
+    .header('content-type', CONTENT_TYPES[format])
+    .header('content-disposition', `attachment; filename="${source.fileName}.${format}"`)
+    .header('cache-control', 'no-store')
+    .send(body);
+}
+
+/** `{name}-{from}-to-{to}` in the caller's days, `{name}-until-{today}` without a start. */
+export function exportFileName(name: string, period: { from?: string; to?: string }, timeZone = 'UTC'): string {
+  const day = (instant: string | Date) => wallClock(timeZone)(new Date(instant)).slice(0, 10);
+  const to = day(period.to ?? new Date());
+  return period.from ? `${name}-${day(period.from)}-to-${to}` : `${name}-until-${to}`;
+}
+
+/** Pages of rows by keyset: `fetch(after)` reads the page after the last row of the one before. */
+export async function* keysetPages<Row, Key>(
+  fetch: (after: Key | undefined, limit: number) => Promise<Row[]>,
+  keyOf: (row: Row) => Key,
+): AsyncGenerator<Row[]> {
+  const pageSize = EXPORT_LIMITS.pageSize;
+  let after: Key | undefined;
+  for (;;) {
+    const page = await fetch(after, pageSize);
+    if (page.length > 0) yield page;
+    if (page.length < pageSize) return;
+    after = keyOf(page[page.length - 1] as Row);
+  }
+}
