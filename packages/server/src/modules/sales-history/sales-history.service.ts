@@ -31,6 +31,9 @@ const saleColumns = {
   username: player.username,
   fullName: player.fullName,
   parentFullName: parent.fullName,
+  pool: games.pool,
+  /** The exact time (microseconds), for an export's keyset. */
+  at: sql<string>`${games.createdAt}::text`,
 };
 
 function selectSales(db: Db | Tx) {
@@ -341,8 +344,7 @@ export function filterSales(db: Db, caller: Caller, query: AdminSalesQuery): Pro
   return listSales(db, caller, scope, { ...filter, limit: query.limit, offset: query.offset });
 }
 
-/** An export's page: a game as the list shows it, with its pool and its exact time for the keyset. */
-export type SaleExportRow = SaleRow & { pool: number; at: string };
+export type SaleExportRow = SaleRow;
 
 /** The columns of a sales-history export: what the list shows, plus the pool. */
 export const SALE_EXPORT_COLUMNS: ExportColumn<SaleExportRow>[] = [
@@ -374,11 +376,7 @@ export async function saleExportPages(
   const { where } = salesWhere(caller, scope, filter);
   return keysetPages(
     (after: { at: string; id: number } | undefined, limit: number) =>
-      db
-        .select({ ...saleColumns, pool: games.pool, at: sql<string>`${games.createdAt}::text` })
-        .from(games)
-        .innerJoin(player, eq(player.id, games.userId))
-        .leftJoin(parent, eq(parent.id, games.parentId))
+      selectSales(db)
         .where(and(where, after && sql`(${games.createdAt}, ${games.id}) < (${after.at}::timestamptz, ${after.id})`))
         .orderBy(desc(games.createdAt), desc(games.id))
         .limit(limit),

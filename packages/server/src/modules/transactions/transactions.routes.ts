@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../plugins/errors.ts';
 import { z } from 'zod';
 import { listTransactionsQuerySchema, transactionSchema } from '@lot/domain/schemas/balance';
-import { listTransactions } from './transactions.service.ts';
+import { exportFields } from '@lot/domain/schemas/exports';
+import { exportFileName, sendExport } from '../../lib/export.ts';
+import { listTransactions, TRANSACTION_EXPORT_COLUMNS, transactionExportPages } from './transactions.service.ts';
 
 export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
@@ -33,6 +35,27 @@ export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('X-Total-Out', totalOut)
         .header('X-Total-Net', net);
       return items;
+    },
+  );
+
+  app.get(
+    '/api/transactions/export',
+    {
+      schema: {
+        tags: ['transactions'],
+        description:
+          "The caller's filtered ledger rows as a CSV or Excel file, every row, newest first (docs/product/reports.md#exports).",
+        querystring: listTransactionsQuerySchema.omit({ limit: true, offset: true }).extend(exportFields),
+        response: errorResponses(400, 401),
+      },
+    },
+    async (request, reply) => {
+      const { format, tz, ...query } = request.query;
+      return sendExport(reply, format, tz ?? 'UTC', {
+        fileName: exportFileName('transactions', query, tz),
+        columns: TRANSACTION_EXPORT_COLUMNS,
+        pages: transactionExportPages(app.db, request.caller, query),
+      });
     },
   );
 };

@@ -6,6 +6,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { containsPattern } from '../../db/sql.ts';
 import { gameRounds, transactions, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
+import { keysetPages, type ExportColumn } from '../../lib/export.ts';
 
 const sender = alias(users, 'sender');
 const receiver = alias(users, 'receiver');
@@ -24,6 +25,8 @@ const columns = {
   receiverUsername: receiver.username,
   receiverFullName: receiver.fullName,
   gameCode: gameRounds.code,
+  /** The exact time (microseconds), for an export's keyset. */
+  at: sql<string>`${transactions.createdAt}::text`,
 };
 
 function selectTransactions(db: Db | Tx) {
@@ -78,12 +81,10 @@ export type TransactionTotals = {
   net: string;
 };
 
-/** Admins see every transaction; everyone else those they sent or received. Newest first. */
-export async function listTransactions(
-  db: Db,
-  caller: Caller,
-  query: ListTransactionsQuery,
-): Promise<{ items: Transaction[] } & TransactionTotals> {
+type TransactionsFilter = Omit<ListTransactionsQuery, 'limit' | 'offset'>;
+
+/** Which rows a list (or its export) holds: the admin every one; everyone else those they sent or received. */
+function transactionsWhere(caller: Caller, query: TransactionsFilter): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
   if (caller.role !== 'admin') {
     conditions.push(or(eq(transactions.userId, caller.id), eq(transactions.receiverId, caller.id)));
@@ -108,7 +109,16 @@ export async function listTransactions(
       sql`(${sender.username} ILIKE ${pattern} OR ${sender.fullName} ILIKE ${pattern} OR ${receiver.username} ILIKE ${pattern} OR ${receiver.fullName} ILIKE ${pattern})`,
     );
   }
-  const where = and(...conditions);
+  return and(...conditions);
+}
+
+/** A page of the caller's ledger rows, newest first, with the totals of the whole filtered set. */
+export async function listTransactions(
+  db: Db,
+  caller: Caller,
+  query: ListTransactionsQuery,
+): Promise<{ items: Transaction[] } & TransactionTotals> {
+  const where = transactionsWhere(caller, query);
   const [totals = { total: 0, amount: '0', amountIn: '0', amountOut: '0' }] = await db
     .select({
       total: sql<number>`count(*)::int`,
@@ -135,4 +145,41 @@ export async function listTransactions(
     totalOut: formatCents(amountOut),
     net: formatCents(amountIn - amountOut),
   };
+}
+
+export type TransactionExportRow = Row;
+
+/** The columns of a transactions export: what the list shows. */
+export const TRANSACTION_EXPORT_COLUMNS: ExportColumn<TransactionExportRow>[] = [
+  { header: 'Date', type: 'time', value: (row) => row.createdAt },
+  { header: 'ID', type: 'integer', value: (row) => row.id },
+  { header: 'Type', type: 'text', value: (row) => row.type },
+  { header: 'Description', type: 'text', value: (row) => row.description },
+  { header: 'From', type: 'text', value: (row) => row.senderUsername },
+  { header: 'To', type: 'text', value: (row) => row.receiverUsername },
+  { header: 'Amount', type: 'money', value: (row) => row.amount },
+  { header: 'Status', type: 'text', value: (row) => row.status },
+  { header: 'Game', type: 'text', value: (row) => row.gameCode },
+];
+
+/** Every row of a transactions list's filtered set, newest first, a keyset page at a time (docs/product/reports.md#exports). */
+export function transactionExportPages(
+  db: Db,
+  caller: Caller,
+  query: TransactionsFilter,
+): AsyncIterable<TransactionExportRow[]> {
+  const where = transactionsWhere(caller, query);
+  return keysetPages(
+    (after: { at: string; id: number } | undefined, limit: number) =>
+      selectTransactions(db)
+        .where(
+          and(
+            where,
+            after && sql`(${transactions.createdAt}, ${transactions.id}) < (${after.at}::timestamptz, ${after.id})`,
+          ),
+        )
+        .orderBy(desc(transactions.createdAt), desc(transactions.id))
+        .limit(limit),
+    (row) => ({ at: row.at, id: row.id }),
+  );
 }
