@@ -119,6 +119,38 @@ export async function apiBlob(path: string, options: Options = {}): Promise<Blob
   return (await send(path, options)).blob();
 }
 
+export type Download = { blob: Blob; fileName: string };
+
+/**
+ * A file the server streams (an export): read as it arrives, telling `onProgress` how many bytes
+ * have come, and named as the server's Content-Disposition says.
+ */
+export async function apiDownload(
+  path: string,
+  options: Options & { onProgress?: (bytes: number) => void },
+): Promise<Download> {
+  const response = await send(path, options);
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'export';
+  const type = response.headers.get('content-type') ?? 'application/octet-stream';
+  if (!response.body) return { blob: await response.blob(), fileName };
+  const parts: BlobPart[] = [];
+  let received = 0;
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      received += value.byteLength;
+      options.onProgress?.(received);
+    }
+  } catch {
+    throw new ApiError(0, 'The download was cut off. Try again.', 'NETWORK');
+  }
+  return { blob: new Blob(parts, { type }), fileName };
+}
+
 /**
  * The message to show for a failed call: the server's, else the fallback
  * (docs/product/validation-and-errors.md#write-fallbacks).

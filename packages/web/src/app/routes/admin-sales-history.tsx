@@ -10,6 +10,7 @@ import { SalesResults } from '../../features/sales-history/components/sales-resu
 import { SalesTotals } from '../../features/sales-history/components/sales-totals.tsx';
 import { useFilterPage } from '../../lib/use-filter-page.ts';
 import { useHierarchyOptions } from '../../features/sales-history/hooks/use-hierarchy-options.ts';
+import { ExportButtons } from '../../components/ui/export-buttons.tsx';
 
 type Scope = { superagentId: number | null; agentId: number | null; userId: number | null };
 
@@ -81,6 +82,11 @@ export function AdminSalesHistoryRoute() {
         totalGames={sales.data?.total}
         totalCommission={sales.data?.totalCommission}
         failed={sales.isError}
+      />
+
+      <ExportButtons
+        path="/api/sales-history/filter/export"
+        query={{ role: owner?.role, userId: owner?.userId, from, to }}
       />
 
       <HistoryCard title="Game History" from={from} to={to} pickerFiltered={owner !== null}>

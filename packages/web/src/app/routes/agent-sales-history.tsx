@@ -11,6 +11,7 @@ import { HistoryCard } from '../../features/sales-history/components/history-car
 import { SalesResults } from '../../features/sales-history/components/sales-results.tsx';
 import { SalesTotals } from '../../features/sales-history/components/sales-totals.tsx';
 import { useFilterPage } from '../../lib/use-filter-page.ts';
+import { ExportButtons } from '../../components/ui/export-buttons.tsx';
 
 const NO_DATES: DateRange = { startDate: '', endDate: '' };
 /** An agent's users all share one parent, so the Parent column says nothing here (docs/product/screens.md#agent-sales-history). */
@@ -61,6 +62,8 @@ export function AgentSalesHistoryRoute() {
         totalCommission={sales.data?.totalCommission}
         failed={sales.isError}
       />
+
+      <ExportButtons path={`/api/sales-history/agent/${me.id}/export`} query={{ userId, from, to }} />
 
       <HistoryCard title="Game History" from={from} to={to} hide={HIDDEN} pickerFiltered={userId !== null}>
         <SalesResults query={sales} page={page} onPage={setPage} filtered={filtered} hide={HIDDEN} />

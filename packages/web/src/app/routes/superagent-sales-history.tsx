@@ -12,6 +12,7 @@ import { HistoryCard } from '../../features/sales-history/components/history-car
 import { SalesResults } from '../../features/sales-history/components/sales-results.tsx';
 import { SalesTotals } from '../../features/sales-history/components/sales-totals.tsx';
 import { useFilterPage } from '../../lib/use-filter-page.ts';
+import { ExportButtons } from '../../components/ui/export-buttons.tsx';
 
 type FilterType = 'all' | 'agent' | 'user';
 type Filter = { type: FilterType; id: number | null };
@@ -95,6 +96,8 @@ export function SuperagentSalesHistoryRoute() {
         totalCommission={sales.data?.totalCommission}
         failed={sales.isError}
       />
+
+      <ExportButtons path={`/api/sales-history/superagent/${me.id}/export`} query={{ agentId, userId, from, to }} />
 
       <HistoryCard title="Game History" from={from} to={to} pickerFiltered={filter.id !== null}>
         <SalesResults query={sales} page={page} onPage={setPage} filtered={filtered} />

@@ -17,6 +17,7 @@ import { TransactionsTotals } from '../../features/transactions/components/trans
 import { TransferModal } from '../../features/transactions/components/transfer-modal.tsx';
 import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
 import { useFilterPage } from '../../lib/use-filter-page.ts';
+import { ExportButtons } from '../../components/ui/export-buttons.tsx';
 
 const TYPE_OPTIONS: { value: TransactionTypeFilter; label: string }[] = [
   { value: 'all', label: 'All Types' },
@@ -98,6 +99,10 @@ export function TransactionsRoute() {
             aria-busy={transactions.isFetching}
           >
             <TransactionsTotals totals={transactions.data} />
+            <ExportButtons
+              path="/api/transactions/export"
+              query={{ type: type === 'all' ? undefined : type, search: debouncedSearch || undefined }}
+            />
             <TransactionsTable transactions={transactions.data.items} viewerId={user.id} />
             {total > 0 && <Pagination page={page} pageSize={TRANSACTIONS_PAGE_SIZE} total={total} onPage={setPage} />}
           </div>

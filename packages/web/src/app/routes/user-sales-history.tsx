@@ -11,6 +11,7 @@ import { HistoryCard } from '../../features/sales-history/components/history-car
 import { SalesResults } from '../../features/sales-history/components/sales-results.tsx';
 import { SalesTotals } from '../../features/sales-history/components/sales-totals.tsx';
 import { useFilterPage } from '../../lib/use-filter-page.ts';
+import { ExportButtons } from '../../components/ui/export-buttons.tsx';
 
 const NO_DATES: DateRange = { startDate: '', endDate: '' };
 /** Every game here is the user's own (docs/product/screens.md#game-history): no User or Parent column. */
@@ -64,6 +65,8 @@ export function UserSalesHistoryRoute() {
         totalCommission={sales.data?.totalCommission}
         failed={sales.isError}
       />
+
+      <ExportButtons path={`/api/sales-history/user/${me.id}/export`} query={{ from, to }} />
 
       <HistoryCard title="Games" from={from} to={to} hide={HIDDEN}>
         <SalesResults
