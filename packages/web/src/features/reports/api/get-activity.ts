@@ -23,7 +23,7 @@ export const activityQuery = (query: ActivityQuery) =>
     placeholderData: keepPreviousData,
   });
 
-/** The dashboards compare the last 30 local days with the 30 before (docs/product/screens.md#dashboards-changes). */
+/** The dashboards compare the last 30 local days with the 30 before (docs/product/screens.md#admin-dashboard). */
 export const DASHBOARD_DAYS = 30;
 
 /** A dashboard's activity: one call for its chart and its changes. */
