@@ -1,12 +1,9 @@
-import { z } from 'zod';
-import { timeZoneSchema } from './reports.ts';
+import { exportFormatSchema, timeZoneSchema } from './reports.ts';
 
-/** The formats every list exports to (docs/product/reports.md#exports). */
-export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export { EXPORT_FORMATS, type ExportFormat } from './reports.ts';
 
 /** What an export adds to its list's filters: the format, and the zone its times are written in (default UTC). */
 export const exportFields = {
-  format: z.enum(EXPORT_FORMATS, { error: 'format must be csv or xlsx' }),
+  format: exportFormatSchema,
   tz: timeZoneSchema.optional(),
 };

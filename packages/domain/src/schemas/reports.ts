@@ -65,21 +65,37 @@ export const dayCloseSchema = z.object({
 });
 export type DayClose = z.infer<typeof dayCloseSchema>;
 
+/** The formats every list exports to (docs/product/reports.md#exports). */
+export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export const exportFormatSchema = z.enum(EXPORT_FORMATS, { error: 'format must be csv or xlsx' });
+
 export const timeZoneSchema = z
   .string()
   .max(64)
   .refine(isTimeZone, { message: 'tz must be a time zone such as Europe/Madrid or UTC' });
 
 /** GET /api/statements/{userId} (docs/product/money.md#statements): whole local days, `from` to `to` inclusive. */
+const periodFields = {
+  from: z.iso.date({ error: 'from must be a day as YYYY-MM-DD' }),
+  to: z.iso.date({ error: 'to must be a day as YYYY-MM-DD' }),
+  tz: timeZoneSchema.optional(),
+};
+const inOrder = (query: { from: string; to: string }) => query.from <= query.to;
+const toAfterFrom = { message: 'to must be on or after from', path: ['to'] };
+
 export const statementQuerySchema = z
   .strictObject({
-    from: z.iso.date({ error: 'from must be a day as YYYY-MM-DD' }),
-    to: z.iso.date({ error: 'to must be a day as YYYY-MM-DD' }),
-    tz: timeZoneSchema.optional(),
+    ...periodFields,
     limit: z.coerce.number().int().min(1).max(1000).default(200),
     offset: z.coerce.number().int().min(0).max(100_000_000).default(0),
   })
-  .refine((query) => query.from <= query.to, { message: 'to must be on or after from', path: ['to'] });
+  .refine(inOrder, toAfterFrom);
+
+/** GET /api/statements/{userId}/export: the whole period's movements as a file (docs/product/reports.md#exports). */
+export const statementExportQuerySchema = z
+  .strictObject({ ...periodFields, format: exportFormatSchema })
+  .refine(inOrder, toAfterFrom);
 export type StatementQuery = z.infer<typeof statementQuerySchema>;
 
 /**
@@ -150,13 +166,13 @@ export type Statement = z.infer<typeof statementSchema>;
 
 /** GET /api/reports/downline (docs/product/reports.md#downline-report). */
 export const downlineQuerySchema = z
-  .strictObject({
-    from: z.iso.date({ error: 'from must be a day as YYYY-MM-DD' }),
-    to: z.iso.date({ error: 'to must be a day as YYYY-MM-DD' }),
-    parentId: idSchema.optional(),
-    tz: timeZoneSchema.optional(),
-  })
-  .refine((query) => query.from <= query.to, { message: 'to must be on or after from', path: ['to'] });
+  .strictObject({ ...periodFields, parentId: idSchema.optional() })
+  .refine(inOrder, toAfterFrom);
+
+/** GET /api/reports/downline/export: the report as a file (docs/product/reports.md#exports). */
+export const downlineExportQuerySchema = z
+  .strictObject({ ...periodFields, parentId: idSchema.optional(), format: exportFormatSchema })
+  .refine(inOrder, toAfterFrom);
 export type DownlineQuery = z.infer<typeof downlineQuerySchema>;
 
 const downlineFigures = z.object({

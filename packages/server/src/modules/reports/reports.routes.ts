@@ -6,8 +6,10 @@ import {
   activitySchema,
   dayCloseQuerySchema,
   dayCloseSchema,
+  downlineExportQuerySchema,
   downlineQuerySchema,
   downlineSchema,
+  statementExportQuerySchema,
   statementQuerySchema,
   statementSchema,
 } from '@lot/domain/schemas/reports';
@@ -16,6 +18,8 @@ import { activity } from './activity.service.ts';
 import { dayClose } from './reports.service.ts';
 import { downline } from './downline.service.ts';
 import { statement } from './statements.service.ts';
+import { downlineExport, statementExport } from './reports.exports.ts';
+import { sendExport } from '../../lib/export.ts';
 
 /** Reports (docs/product/money.md#day-close, docs/product/money.md#statements). */
 export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -80,5 +84,42 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request) => activity(app.db, request.caller, request.query),
+  );
+
+  app.get(
+    '/api/reports/downline/export',
+    {
+      schema: {
+        tags: ['reports'],
+        description:
+          'The downline report (its rows and totals) as a CSV or Excel file (docs/product/reports.md#exports).',
+        querystring: downlineExportQuerySchema,
+        response: errorResponses(400, 401, 403, 404),
+      },
+    },
+    async (request, reply) => {
+      const { format, ...query } = request.query;
+      const report = await downline(app.db, request.caller, query);
+      return sendExport(reply, format, report.timeZone, downlineExport(report, query.from, query.to));
+    },
+  );
+
+  app.get(
+    '/api/statements/:userId/export',
+    {
+      schema: {
+        tags: ['reports'],
+        description:
+          "An account's statement for the period (opening balance, every movement with the running balance, closing balance) as a CSV or Excel file (docs/product/reports.md#exports).",
+        params: z.strictObject({ userId: idSchema }),
+        querystring: statementExportQuerySchema,
+        response: errorResponses(400, 401, 404),
+      },
+    },
+    async (request, reply) => {
+      const { format, ...query } = request.query;
+      const source = await statementExport(app.db, request.caller, request.params.userId, query);
+      return sendExport(reply, format, query.tz ?? 'UTC', source);
+    },
   );
 };
