@@ -67,4 +67,20 @@ describe('exports from the screens', () => {
     for (const row of rows) expect(row[2]).toBe('game');
     await page.context().close();
   });
+
+  it("a statement's file ends with the closing balance the screen shows", async () => {
+    const page = await openPage(browser());
+    await signIn(page, DEMO.user);
+    await page.goto('/profile');
+    await page.getByRole('link', { name: 'My statement' }).click();
+    await expect.poll(() => page.getByTestId('statement-closing').textContent(), { timeout: 10_000 }).toMatch(/\$/);
+    const closing = (await page.getByTestId('statement-closing').textContent())?.replace(/[$,]/g, '');
+
+    const csv = await download(page, 'CSV');
+    expect(csv.name).toMatch(/^statement-user1-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+    const rows = csvRows(csv.body.toString('utf8'));
+    expect(rows.at(-1)?.[1]).toBe('Closing balance');
+    expect(rows.at(-1)?.[6]).toBe(closing);
+    await page.context().close();
+  });
 });

@@ -3,6 +3,7 @@ import { ChevronRight, FileText } from 'lucide-react';
 import type { DownlineFigures, DownlineRow } from '@lot/domain/schemas/reports';
 import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
 import { Card, EmptyState, ErrorPanel, PageHeading, Spinner } from '../../../components/ui/panels.tsx';
+import { ExportButtons } from '../../../components/ui/export-buttons.tsx';
 import { PeriodPicker } from '../../../components/ui/period-picker.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { count, money } from '../../../lib/format.ts';
@@ -134,8 +135,12 @@ export function DownlineScreen() {
         What the people below you did over a period: each line sums everyone under that person.
       </PageHeading>
 
-      <div className="rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+      <div className="space-y-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
         <PeriodPicker value={period} onChange={(next) => show(next, trail)} />
+        <ExportButtons
+          path="/api/reports/downline/export"
+          query={{ from: period.from, to: period.to, parentId: query.parentId }}
+        />
       </div>
 
       <Card

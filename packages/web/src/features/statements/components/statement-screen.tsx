@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { EmptyState, ErrorPanel, Figure, PageHeading, Spinner } from '../../../components/ui/panels.tsx';
+import { ExportButtons } from '../../../components/ui/export-buttons.tsx';
 import { PeriodPicker } from '../../../components/ui/period-picker.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { dateTime, money } from '../../../lib/format.ts';
@@ -221,10 +222,13 @@ export function StatementScreen({ userId, own }: { userId: number; own: boolean 
 
       <div className="flex flex-wrap items-start justify-between gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 print:hidden">
         <PeriodPicker value={period} onChange={(next) => show(next)} />
-        <Button disabled={!statement.data} onClick={() => window.print()}>
-          <Printer className="h-4 w-4" aria-hidden="true" />
-          Print
-        </Button>
+        <div className="flex flex-wrap items-center gap-3">
+          <ExportButtons path={`/api/statements/${userId}/export`} query={{ from: period.from, to: period.to }} />
+          <Button disabled={!statement.data} onClick={() => window.print()}>
+            <Printer className="h-4 w-4" aria-hidden="true" />
+            Print
+          </Button>
+        </div>
       </div>
 
       {statement.isError && !statement.isFetching ? (
