@@ -35,6 +35,8 @@ const RANDOM_BODIES = Number(process.env.HOSTILE_RANDOM ?? (SOAK ? 3000 : 100));
 
 type Probe = {
   label: string;
+  /** The kind of hostile field, for the field mutations. */
+  kind?: FieldKind;
   token: string | null;
   request: InjectOptions;
   /** The input is wrong in a way no endpoint may accept. */
@@ -118,26 +120,35 @@ const STRINGS: unknown[] = [
 ];
 const NUMBERS: unknown[] = [-1, 0, 1.5, 2_147_483_648, -2_147_483_649, Number.MAX_SAFE_INTEGER, 1e308, -1e308, null];
 
+/** The kinds of hostile field: each is one case of the suite. */
+const FIELD_KINDS = [
+  ['missing', 'a field left out'],
+  ['shape', 'wrong types: booleans, arrays and objects where the field takes none'],
+  ['string', 'hostile strings: empty, oversized, control characters, SQL and script injection, bad unicode'],
+  ['number', 'numbers out of every range: negative, fractional, beyond int4, huge, null'],
+  ['amount', 'amounts that are no amount: zero, negative, three decimals, beyond the limit, not a number'],
+  ['extra', 'unknown fields: role, balance, isAdmin, parentId and the like'],
+] as const;
+type FieldKind = (typeof FIELD_KINDS)[number][0];
+type Mutation = { kind: FieldKind; label: string; body: unknown; mustRefuse: boolean };
+
 /** Every mutation of a JSON body, one field at a time, plus extra and missing fields. */
-function mutations(
-  base: Record<string, unknown>,
-  amounts: string[] = [],
-): { label: string; body: unknown; mustRefuse: boolean }[] {
-  const out: { label: string; body: unknown; mustRefuse: boolean }[] = [];
+function mutations(base: Record<string, unknown>, amounts: string[] = []): Mutation[] {
+  const out: Mutation[] = [];
+  const set = (field: string, value: unknown) => ({
+    label: `${field}=${short(value)}`,
+    body: { ...base, [field]: value },
+  });
   for (const field of Object.keys(base)) {
     const { [field]: _dropped, ...rest } = base;
-    out.push({ label: `missing ${field}`, body: rest, mustRefuse: false });
+    out.push({ kind: 'missing', label: `missing ${field}`, body: rest, mustRefuse: false });
     for (const value of WRONG_SHAPES)
-      out.push({
-        label: `${field}=${short(value)}`,
-        body: { ...base, [field]: value },
-        mustRefuse: !isShapeOf(base[field], value),
-      });
-    for (const value of [...STRINGS, ...NUMBERS])
-      out.push({ label: `${field}=${short(value)}`, body: { ...base, [field]: value }, mustRefuse: false });
+      out.push({ kind: 'shape', ...set(field, value), mustRefuse: !isShapeOf(base[field], value) });
+    for (const value of STRINGS) out.push({ kind: 'string', ...set(field, value), mustRefuse: false });
+    for (const value of NUMBERS) out.push({ kind: 'number', ...set(field, value), mustRefuse: false });
     if (amounts.includes(field))
       for (const value of BAD_AMOUNTS.filter((v) => field !== 'percent' || !ZERO.includes(v)))
-        out.push({ label: `${field}=${short(value)}`, body: { ...base, [field]: value }, mustRefuse: true });
+        out.push({ kind: 'amount', ...set(field, value), mustRefuse: true });
   }
   for (const extra of [
     'role',
@@ -151,7 +162,12 @@ function mutations(
     'x'.repeat(300),
   ]) {
     if (extra in base) continue;
-    out.push({ label: `extra ${extra.slice(0, 20)}`, body: { ...base, [extra]: 'admin' }, mustRefuse: true });
+    out.push({
+      kind: 'extra',
+      label: `extra ${extra.slice(0, 20)}`,
+      body: { ...base, [extra]: 'admin' },
+      mustRefuse: true,
+    });
   }
   return out;
 }
@@ -293,394 +309,676 @@ const theRecord = (body: string) => {
 };
 afterAll(() => t?.close());
 
-describe(`hostile input (${TEST_DB})`, () => {
-  it(
-    'JSON bodies of every write call, one hostile field at a time',
-    async () => {
-      let made = 0;
-      const game = compatBody();
-      const entries = { entries: participants([1, 2, 3]) };
-      const endpoints: {
-        token: () => string;
-        method: InjectOptions['method'];
-        url: string;
-        base: Record<string, unknown>;
-        amounts?: string[];
-      }[] = [
-        {
-          token: () => '',
-          method: 'POST',
-          url: '/api/auth/signin',
-          base: { username: 'user_two', password: 'wrong-password' },
-        },
-        {
-          token: () => h.U3.token,
-          method: 'POST',
-          url: '/api/auth/change-password',
-          base: { currentPassword: 'not-it', newPassword: 'new-password-1' },
-        },
-        {
-          token: () => t.adminToken,
-          method: 'POST',
-          url: '/api/users',
-          base: {
-            username: 'fuzzed',
-            password: PASSWORD,
-            fullName: 'Fuzzed User',
-            shopName: 'Shop',
-            role: 'user',
-            status: 'active',
-            parentId: h.A1.id,
-          },
-        },
-        {
-          token: () => h.A1.token,
-          method: 'PUT',
-          url: `/api/users/${h.U2.id}`,
-          base: { fullName: 'User Two', shopName: 'Shop', status: 'active', password: 'another-pass' },
-        },
-        {
-          token: () => t.adminToken,
-          method: 'POST',
-          url: '/api/balance/topup',
-          base: { userId: h.U4.id, amount: '1.00' },
-          amounts: ['amount'],
-        },
-        {
-          token: () => h.U1.token,
-          method: 'POST',
-          url: '/api/balance/transfer',
-          base: { receiverId: h.U2.id, amount: '1.00' },
-          amounts: ['amount'],
-        },
-        {
-          token: () => t.adminToken,
-          method: 'POST',
-          url: '/api/balance/decrease',
-          base: { userId: h.A1.id, amount: '1.00', description: 'fuzz' },
-          amounts: ['amount'],
-        },
-        {
-          token: () => t.adminToken,
-          method: 'POST',
-          url: '/api/winners',
-          base: { name: 'Fuzz', percent: '10.00', position: 7, description: 'd', isActive: false, userId: h.U4.id },
-          amounts: ['percent'],
-        },
-        {
-          token: () => h.U1.token,
-          method: 'POST',
-          url: '/api/sales-history',
-          base: game,
-          amounts: ['betAmount', 'totalPrize', 'commission'],
-        },
-        {
-          token: () => h.U2.token,
-          method: 'POST',
-          url: '/api/games',
-          base: { startRange: 1, endRange: 20, betAmount: '1.00' },
-          amounts: ['betAmount'],
-        },
-        { token: () => h.U1.token, method: 'PUT', url: `/api/games/${games.entries.id}/entries`, base: entries },
-        { token: () => h.U3.token, method: 'POST', url: `/api/games/${games.draws.id}/draws`, base: { position: 1 } },
-        { token: () => h.U4.token, method: 'POST', url: `/api/games/${games.void.id}/void`, base: { reason: 'fuzz' } },
-      ];
-      /** The compatibility path never changes anything, and a success is always the settled game's record. */
-      const compat = (url: string) => (url === '/api/sales-history' ? { pure: true, accepted: theRecord } : {});
-      const all: Probe[] = [];
-      for (const endpoint of endpoints) {
-        for (const mutation of mutations(endpoint.base, endpoint.amounts)) {
-          all.push({
-            label: mutation.label,
-            token: endpoint.token(),
-            request: json(endpoint.method, endpoint.url, mutation.body),
-            mustRefuse: mutation.mustRefuse,
-            ...compat(endpoint.url),
-          });
-        }
-        // Nested: every field of a participant entered in a game.
-        if (endpoint.url.endsWith('/entries')) {
-          const participant = entries.entries[0] as unknown as Record<string, unknown>;
-          for (const mutation of mutations(participant))
-            all.push({
-              label: `entry.${mutation.label}`,
-              token: h.U1.token,
-              request: json('PUT', endpoint.url, { entries: [mutation.body, ...entries.entries.slice(1)] }),
-              mustRefuse: mutation.mustRefuse,
-            });
-        }
-        // Nested: every field of the game data and of a participant.
-        if (endpoint.url === '/api/sales-history') {
-          for (const mutation of mutations(game.gameData as unknown as Record<string, unknown>, [
-            'totalPrizePool',
-            'betAmount',
-          ]))
-            all.push({
-              label: `gameData.${mutation.label}`,
-              token: h.U1.token,
-              request: json('POST', endpoint.url, { ...game, gameData: mutation.body }),
-              mustRefuse: mutation.mustRefuse,
-              ...compat(endpoint.url),
-            });
-          const participant = game.gameData.selectedNumbers[0] as unknown as Record<string, unknown>;
-          for (const mutation of mutations(participant))
-            all.push({
-              label: `participant.${mutation.label}`,
-              token: h.U1.token,
-              request: json('POST', endpoint.url, {
-                ...game,
-                gameData: {
-                  ...game.gameData,
-                  selectedNumbers: [mutation.body, ...game.gameData.selectedNumbers.slice(1)],
-                },
-              }),
-              mustRefuse: mutation.mustRefuse,
-              ...compat(endpoint.url),
-            });
-        }
-      }
-      const random = seededRandom(SEED);
-      const chosen =
-        SAMPLE >= all.length
-          ? all
-          : all
-              .map((p) => [random(), p] as const)
-              .sort((a, b) => a[0] - b[0])
-              .slice(0, SAMPLE)
-              .map(([, p]) => p);
-      for (const p of chosen) {
-        // A created user must not collide with the last one: every accepted create gets a new name.
-        if (p.request.url === '/api/users' && p.request.method === 'POST') {
-          const body = JSON.parse(String(p.request.payload)) as Record<string, unknown>;
-          if (body.username === 'fuzzed') body.username = `fuzzed_${(made += 1)}`;
-          p.request.payload = JSON.stringify(body);
-        }
-        await probe(p);
-      }
-      console.log(
-        `hostile input (${TEST_DB}): ${chosen.length} of ${all.length} field mutations tried (HOSTILE_SEED=${SEED})`,
-      );
-      expect(failures).toEqual([]);
-    },
-    LIMIT,
-  );
+// ------------------------------------------------------------------ the field mutations
 
-  it('the inputs that found defects, every run', async () => {
-    const nul = 'null\u0000byte';
-    const game = compatBody();
-    const named = {
-      ...game,
-      gameData: {
-        ...game.gameData,
-        selectedNumbers: [{ number: 1, name: nul, phoneNumber: '555' }, game.gameData.selectedNumbers[1]],
+/** The endpoints whose JSON bodies are mutated, built once the hierarchy exists. */
+function writeEndpoints() {
+  const game = compatBody();
+  const entries = { entries: participants([1, 2, 3]) };
+  return {
+    game,
+    entries,
+    endpoints: [
+      {
+        token: '',
+        method: 'POST',
+        url: '/api/auth/signin',
+        base: { username: 'user_two', password: 'wrong-password' },
       },
+      {
+        token: h.U3.token,
+        method: 'POST',
+        url: '/api/auth/change-password',
+        base: { currentPassword: 'not-it', newPassword: 'new-password-1' },
+      },
+      {
+        token: t.adminToken,
+        method: 'POST',
+        url: '/api/users',
+        base: {
+          username: 'fuzzed',
+          password: PASSWORD,
+          fullName: 'Fuzzed User',
+          shopName: 'Shop',
+          role: 'user',
+          status: 'active',
+          parentId: h.A1.id,
+        },
+      },
+      {
+        token: h.A1.token,
+        method: 'PUT',
+        url: `/api/users/${h.U2.id}`,
+        base: { fullName: 'User Two', shopName: 'Shop', status: 'active', password: 'another-pass' },
+      },
+      {
+        token: t.adminToken,
+        method: 'POST',
+        url: '/api/balance/topup',
+        base: { userId: h.U4.id, amount: '1.00' },
+        amounts: ['amount'],
+      },
+      {
+        token: h.U1.token,
+        method: 'POST',
+        url: '/api/balance/transfer',
+        base: { receiverId: h.U2.id, amount: '1.00' },
+        amounts: ['amount'],
+      },
+      {
+        token: t.adminToken,
+        method: 'POST',
+        url: '/api/balance/decrease',
+        base: { userId: h.A1.id, amount: '1.00', description: 'fuzz' },
+        amounts: ['amount'],
+      },
+      {
+        token: t.adminToken,
+        method: 'POST',
+        url: '/api/winners',
+        base: { name: 'Fuzz', percent: '10.00', position: 7, description: 'd', isActive: false, userId: h.U4.id },
+        amounts: ['percent'],
+      },
+      {
+        token: h.U1.token,
+        method: 'POST',
+        url: '/api/sales-history',
+        base: game,
+        amounts: ['betAmount', 'totalPrize', 'commission'],
+      },
+      {
+        token: h.U2.token,
+        method: 'POST',
+        url: '/api/games',
+        base: { startRange: 1, endRange: 20, betAmount: '1.00' },
+        amounts: ['betAmount'],
+      },
+      { token: h.U1.token, method: 'PUT', url: `/api/games/${games.entries.id}/entries`, base: entries },
+      { token: h.U3.token, method: 'POST', url: `/api/games/${games.draws.id}/draws`, base: { position: 1 } },
+      { token: h.U4.token, method: 'POST', url: `/api/games/${games.void.id}/void`, base: { reason: 'fuzz' } },
+    ] as {
+      token: string;
+      method: InjectOptions['method'];
+      url: string;
+      base: Record<string, unknown>;
+      amounts?: string[];
+    }[],
+  };
+}
+
+/** Every field mutation of every write call, nested fields included. */
+function fieldProbes(): Probe[] {
+  const { game, entries, endpoints } = writeEndpoints();
+  /** The compatibility path never changes anything, and a success is always the settled game's record. */
+  const compat = (url: string) => (url === '/api/sales-history' ? { pure: true, accepted: theRecord } : {});
+  const all: Probe[] = [];
+  const add = (mutation: Mutation, label: string, token: string, request: InjectOptions, url: string) =>
+    all.push({ kind: mutation.kind, label, token, request, mustRefuse: mutation.mustRefuse, ...compat(url) });
+  for (const endpoint of endpoints) {
+    for (const mutation of mutations(endpoint.base, endpoint.amounts))
+      add(mutation, mutation.label, endpoint.token, json(endpoint.method, endpoint.url, mutation.body), endpoint.url);
+    // Nested: every field of a participant entered in a game.
+    if (endpoint.url.endsWith('/entries')) {
+      const participant = entries.entries[0] as unknown as Record<string, unknown>;
+      for (const mutation of mutations(participant))
+        add(
+          mutation,
+          `entry.${mutation.label}`,
+          h.U1.token,
+          json('PUT', endpoint.url, { entries: [mutation.body, ...entries.entries.slice(1)] }),
+          '',
+        );
+    }
+    // Nested: every field of the game data and of a participant.
+    if (endpoint.url === '/api/sales-history') {
+      for (const mutation of mutations(game.gameData as unknown as Record<string, unknown>, [
+        'totalPrizePool',
+        'betAmount',
+      ]))
+        add(
+          mutation,
+          `gameData.${mutation.label}`,
+          h.U1.token,
+          json('POST', endpoint.url, { ...game, gameData: mutation.body }),
+          endpoint.url,
+        );
+      const participant = game.gameData.selectedNumbers[0] as unknown as Record<string, unknown>;
+      for (const mutation of mutations(participant))
+        add(
+          mutation,
+          `participant.${mutation.label}`,
+          h.U1.token,
+          json('POST', endpoint.url, {
+            ...game,
+            gameData: { ...game.gameData, selectedNumbers: [mutation.body, ...game.gameData.selectedNumbers.slice(1)] },
+          }),
+          endpoint.url,
+        );
+    }
+  }
+  return all;
+}
+
+/** A seeded sample of each kind, its share of HOSTILE_SAMPLE (every kind tried at least once). */
+function sampleOf(kind: FieldKind, all: Probe[]): Probe[] {
+  const ofKind = all.filter((p) => p.kind === kind);
+  const share = Math.max(1, Math.ceil((SAMPLE * ofKind.length) / all.length));
+  if (share >= ofKind.length) return ofKind;
+  const random = seededRandom(SEED + FIELD_KINDS.findIndex(([k]) => k === kind));
+  return ofKind
+    .map((p) => [random(), p] as const)
+    .sort((a, b) => a[0] - b[0])
+    .slice(0, share)
+    .map(([, p]) => p);
+}
+
+let createdUsers = 0;
+
+// ------------------------------------------------------------------ whole bodies
+
+const raw = (body: string | Buffer, type: string) => ({ payload: body, headers: { 'content-type': type } });
+type HostileBody = { label: string; body: { payload: string | Buffer; headers: Record<string, string> } };
+
+/** Whole bodies no write call may accept, by kind. */
+const BODY_KINDS: { kind: string; bodies: HostileBody[] }[] = [
+  {
+    kind: 'malformed JSON: cut short, empty, null, an array, a string, a number',
+    bodies: [
+      { label: 'not JSON', body: raw('{"amount":', 'application/json') },
+      { label: 'empty JSON', body: raw('', 'application/json') },
+      { label: 'JSON null', body: raw('null', 'application/json') },
+      { label: 'JSON array', body: raw('[1,2]', 'application/json') },
+      { label: 'JSON string', body: raw('"x"', 'application/json') },
+      { label: 'JSON number', body: raw('12', 'application/json') },
+    ],
+  },
+  {
+    kind: 'deep JSON: arrays 100,000 and objects 20,000 levels deep',
+    bodies: [
+      { label: 'deep array 100000', body: raw(deep(100_000), 'application/json') },
+      { label: 'deep object 20000', body: raw(deepObject(20_000), 'application/json') },
+    ],
+  },
+  {
+    kind: 'prototype pollution and duplicate keys',
+    bodies: [
+      { label: '__proto__', body: raw('{"__proto__":{"role":"admin"},"amount":"1.00"}', 'application/json') },
+      {
+        label: 'constructor.prototype',
+        body: raw('{"constructor":{"prototype":{"role":"admin"}}}', 'application/json'),
+      },
+      { label: 'duplicate keys', body: raw('{"amount":"1.00","amount":"-5"}', 'application/json') },
+    ],
+  },
+  {
+    kind: 'oversized: a 2 MB body',
+    bodies: [
+      {
+        label: 'oversized 2 MB',
+        body: raw(JSON.stringify({ fullName: 'x'.repeat(2 * 1024 * 1024) }), 'application/json'),
+      },
+    ],
+  },
+  {
+    kind: 'wrong content types: text, XML, a form, UTF-16',
+    bodies: [
+      { label: 'text/plain', body: raw('{"amount":"1.00"}', 'text/plain') },
+      { label: 'xml', body: raw('<amount>1</amount>', 'application/xml') },
+      { label: 'form', body: raw('amount=1&userId=1', 'application/x-www-form-urlencoded') },
+      {
+        label: 'utf-16 charset',
+        body: raw(Buffer.from('{"amount":"1.00"}', 'utf16le'), 'application/json; charset=utf-16'),
+      },
+    ],
+  },
+  {
+    kind: 'broken multipart: no boundary, cut short',
+    bodies: [
+      { label: 'multipart without boundary', body: raw('--x\r\n', 'multipart/form-data') },
+      {
+        label: 'broken multipart',
+        body: raw('--b\r\nContent-Disposition: form-data; name="fullName"\r\n\r\nA', 'multipart/form-data; boundary=b'),
+      },
+    ],
+  },
+  {
+    kind: 'bad unicode: invalid UTF-8',
+    bodies: [
+      {
+        label: 'invalid UTF-8',
+        body: raw(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]), 'application/json'),
+      },
+    ],
+  },
+];
+
+/** Every write call, fed whole bodies. */
+const bodyTargets = () => [
+  { token: t.adminToken, url: '/api/balance/topup', method: 'POST' as const },
+  { token: h.U1.token, url: '/api/balance/transfer', method: 'POST' as const },
+  { token: t.adminToken, url: '/api/users', method: 'POST' as const },
+  { token: h.U1.token, url: `/api/users/${h.U1.id}`, method: 'PUT' as const },
+  { token: h.U1.token, url: '/api/sales-history', method: 'POST' as const },
+  { token: t.adminToken, url: '/api/winners', method: 'POST' as const },
+  { token: null, url: '/api/auth/signin', method: 'POST' as const },
+  { token: h.U2.token, url: '/api/games', method: 'POST' as const },
+  { token: h.U1.token, url: `/api/games/${games.entries.id}/entries`, method: 'PUT' as const },
+  { token: h.U3.token, url: `/api/games/${games.draws.id}/draws`, method: 'POST' as const },
+  { token: h.U4.token, url: `/api/games/${games.void.id}/void`, method: 'POST' as const },
+];
+
+// ------------------------------------------------------------------ ids, codes, queries
+
+const BAD_IDS = [
+  '0',
+  '-1',
+  '1.5',
+  'abc',
+  '2147483648',
+  '99999999999999999999',
+  '%00',
+  '1%00',
+  '..%2f..%2fetc',
+  'x'.repeat(5000),
+  '1;DROP%20TABLE%20users',
+  '1e3',
+  '0x10',
+  '%27%20OR%201=1',
+  '%F0%9F%98%80',
+  '%ZZ',
+];
+
+const BAD_QUERIES = [
+  'limit=-1',
+  'limit=0',
+  'limit=abc',
+  'limit=1e9',
+  'limit=1001',
+  'limit=1&limit=2',
+  'offset=-5',
+  'offset=99999999999',
+  'search=' + '%25'.repeat(3000),
+  'search=%00',
+  'search=%27%20OR%201%3D1--',
+  'search=%5C',
+  'from=not-a-date',
+  'from=%2B275760-09-13T00:00:00.000Z',
+  'to=2024-02-30T00:00:00Z',
+  'from=2024-01-01T00:00:00Z&to=1970-01-01T00:00:00Z',
+  'type=admin',
+  'role=admin',
+  'userId=-1',
+  'userId=abc',
+  'agentId=2147483648',
+  'status=deleted',
+  'unknown=1',
+  'limit[]=1',
+  'a'.repeat(9000) + '=1',
+  'status=discarded',
+  'status=settled&status=voided',
+  'status[]=settled',
+  'status=%00',
+  "status=settled'--",
+];
+
+// ------------------------------------------------------------------ uploads
+
+/** A 64 × 64 PNG, made once. */
+let png: Buffer;
+beforeAll(async () => {
+  png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#f00' } })
+    .png()
+    .toBuffer();
+});
+
+/** Logos no one may upload, and the statuses that refuse them. */
+const UPLOADS: { label: string; files: () => Record<string, FilePart>; status: number[] }[] = [
+  {
+    label: 'text renamed .png',
+    files: () => ({
+      logo: { filename: 'logo.png', contentType: 'image/png', data: Buffer.from('just some text, not a picture') },
+    }),
+    status: [415],
+  },
+  {
+    label: 'executable renamed .jpg',
+    files: () => ({
+      logo: {
+        filename: 'logo.jpg',
+        contentType: 'image/jpeg',
+        data: Buffer.from('MZ\x90\x00\x03\x00\x00\x00\x04\x00', 'latin1'),
+      },
+    }),
+    status: [415],
+  },
+  {
+    label: 'SVG with script',
+    files: () => ({
+      logo: {
+        filename: 'logo.svg',
+        contentType: 'image/svg+xml',
+        data: Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(document.cookie)</script></svg>',
+        ),
+      },
+    }),
+    status: [415],
+  },
+  {
+    label: 'SVG renamed .png',
+    files: () => ({
+      logo: {
+        filename: 'logo.png',
+        contentType: 'image/png',
+        data: Buffer.from(
+          '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+        ),
+      },
+    }),
+    status: [415],
+  },
+  {
+    label: 'HTML behind a PNG signature',
+    files: () => ({
+      logo: {
+        filename: 'logo.png',
+        contentType: 'image/png',
+        data: Buffer.concat([png.subarray(0, 8), Buffer.from('<html><script>alert(1)</script></html>')]),
+      },
+    }),
+    status: [415],
+  },
+  {
+    label: 'truncated PNG',
+    files: () => ({
+      logo: { filename: 'logo.png', contentType: 'image/png', data: png.subarray(0, Math.floor(png.length / 2)) },
+    }),
+    status: [415],
+  },
+  {
+    label: 'empty file',
+    files: () => ({ logo: { filename: 'logo.png', contentType: 'image/png', data: Buffer.alloc(0) } }),
+    status: [415],
+  },
+  {
+    label: 'pixel-flood PNG 60000×60000',
+    files: () => ({ logo: { filename: 'flood.png', contentType: 'image/png', data: pixelFloodPng() } }),
+    status: [415, 413],
+  },
+  {
+    label: 'pixel-flood GIF 65535×65535',
+    files: () => ({ logo: { filename: 'flood.gif', contentType: 'image/gif', data: pixelFloodGif() } }),
+    status: [415, 413],
+  },
+  {
+    label: 'over 5 MB',
+    files: () => ({
+      logo: {
+        filename: 'big.png',
+        contentType: 'image/png',
+        data: Buffer.concat([png.subarray(0, 8), Buffer.alloc(5 * 1024 * 1024 + 10)]),
+      },
+    }),
+    status: [413],
+  },
+  {
+    label: 'two files',
+    files: () => ({
+      logo: { filename: 'a.png', contentType: 'image/png', data: png },
+      other: { filename: 'b.png', contentType: 'image/png', data: png },
+    }),
+    status: [413, 400],
+  },
+  {
+    label: 'file in another field',
+    files: () => ({ fullName: { filename: 'a.png', contentType: 'image/png', data: png } }),
+    status: [400],
+  },
+];
+
+// ------------------------------------------------------------------ forged tokens
+
+/** What a forger starts from: U1's real token, its claims, and the admin's claims. */
+function forgery() {
+  const valid = h.U1.token;
+  const [header, payload, signature] = valid.split('.') as [string, string, string];
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
+  const now = Math.floor(Date.now() / 1000);
+  const asAdmin = { sub: String(h.admin.id), ver: 0, iat: now, exp: now + 3600 };
+  return { valid, header, payload, signature, claims, now, asAdmin };
+}
+type Forgery = ReturnType<typeof forgery>;
+const OTHER_KEY = 'a-different-secret-that-is-long-enough!!';
+
+/** Tokens that must never authenticate anyone. */
+const FORGED_TOKENS: [string, (f: Forgery) => string][] = [
+  ['alg none', (f) => forgeToken(f.asAdmin, null, { alg: 'none', typ: 'JWT' })],
+  [
+    'alg None, signature kept',
+    (f) =>
+      `${Buffer.from('{"alg":"None"}').toString('base64url')}.${Buffer.from(JSON.stringify(f.asAdmin)).toString('base64url')}.${f.signature}`,
+  ],
+  ['wrong key', (f) => forgeToken(f.asAdmin, OTHER_KEY)],
+  [
+    'edited payload (sub → admin), old signature',
+    (f) =>
+      `${f.header}.${Buffer.from(JSON.stringify({ ...f.claims, sub: String(h.admin.id) })).toString('base64url')}.${f.signature}`,
+  ],
+  ['expired', () => expiredToken(t.jwtSecret, { id: h.admin.id, tokenVersion: 0 })],
+  ['HS512 with the right key', (f) => forgeToken(f.asAdmin, t.jwtSecret, { alg: 'HS512', typ: 'JWT' })],
+  ['not yet valid', (f) => forgeToken({ ...f.asAdmin, nbf: f.now + 3600 }, t.jwtSecret)],
+  ['old token version', (f) => forgeToken({ ...f.asAdmin, ver: -1 }, t.jwtSecret)],
+  ['no version', (f) => forgeToken({ sub: String(h.admin.id), iat: f.now, exp: f.now + 60 }, t.jwtSecret)],
+  ['sub not a number', (f) => forgeToken({ ...f.asAdmin, sub: '1 OR 1=1' }, t.jwtSecret)],
+  ['sub beyond int4', (f) => forgeToken({ ...f.asAdmin, sub: '99999999999' }, t.jwtSecret)],
+  ['sub of nobody', (f) => forgeToken({ ...f.asAdmin, sub: '424242' }, t.jwtSecret)],
+  ['ver as string', (f) => forgeToken({ ...f.asAdmin, ver: '0' }, t.jwtSecret)],
+  [
+    'kid injection, wrong key',
+    (f) => forgeToken(f.asAdmin, OTHER_KEY, { alg: 'HS256', kid: "../../../../dev/null' UNION SELECT 'x" }),
+  ],
+  ['two parts', (f) => `${f.header}.${f.payload}`],
+  ['garbage', () => 'x.y.z'],
+  ['huge', () => 'a'.repeat(12_000)],
+  ['empty bearer', () => ''],
+];
+
+/** The calls each forged token is tried on: reads, money, lists, a draw. */
+const tokenCalls = (): InjectOptions[] => [
+  { method: 'GET', url: '/api/balance' },
+  { method: 'POST', url: '/api/balance/topup', payload: { userId: h.U2.id, amount: '5.00' } },
+  { method: 'GET', url: '/api/users' },
+  { method: 'POST', url: `/api/games/${games.draws.id}/draws`, payload: { position: 1 } },
+];
+
+// ------------------------------------------------------------------ the cases
+
+describe(`hostile input (${TEST_DB})`, () => {
+  describe('JSON bodies of every write call, one hostile field at a time', () => {
+    let all: Probe[];
+    beforeAll(() => {
+      all = fieldProbes();
+    });
+
+    it.each(FIELD_KINDS)(
+      '%s: %s',
+      async (kind) => {
+        const chosen = sampleOf(kind, all);
+        expect(chosen.length).toBeGreaterThan(0);
+        for (const p of chosen) {
+          // A created user must not collide with the last one: every accepted create gets a new name.
+          if (p.request.url === '/api/users' && p.request.method === 'POST') {
+            const body = JSON.parse(String(p.request.payload)) as Record<string, unknown>;
+            if (body.username === 'fuzzed') body.username = `fuzzed_${(createdUsers += 1)}`;
+            p.request.payload = JSON.stringify(body);
+          }
+          await probe(p);
+        }
+        console.log(
+          `hostile input (${TEST_DB}) ${kind}: ${chosen.length} of ${all.filter((p) => p.kind === kind).length} field mutations tried (HOSTILE_SEED=${SEED})`,
+        );
+        expect(failures).toEqual([]);
+      },
+      LIMIT,
+    );
+  });
+
+  describe('the inputs that found defects, every run', () => {
+    const nul = 'null\u0000byte';
+    /** A compatibility-path body whose first participant is replaced. */
+    const withParticipant = (participant: Record<string, unknown>) => {
+      const game = compatBody();
+      return {
+        ...game,
+        gameData: { ...game.gameData, selectedNumbers: [participant, game.gameData.selectedNumbers[1]] },
+      };
     };
-    const found: [string, string | null, InjectOptions, number][] = [
-      ['NUL in shopName', h.A1.token, json('PUT', `/api/users/${h.U2.id}`, { shopName: nul }), 400],
+    const found: [string, () => [string | null, InjectOptions], number][] = [
+      ['NUL in shopName', () => [h.A1.token, json('PUT', `/api/users/${h.U2.id}`, { shopName: nul })], 400],
       [
         'NUL in a description',
-        t.adminToken,
-        json('POST', '/api/balance/decrease', { userId: h.A1.id, amount: '1.00', description: nul }),
+        () => [
+          t.adminToken,
+          json('POST', '/api/balance/decrease', { userId: h.A1.id, amount: '1.00', description: nul }),
+        ],
         400,
       ],
       [
         'NUL in an entered name',
-        h.U1.token,
-        json('PUT', `/api/games/${games.entries.id}/entries`, {
-          entries: [{ number: 1, name: nul, phoneNumber: '555' }],
-        }),
+        () => [
+          h.U1.token,
+          json('PUT', `/api/games/${games.entries.id}/entries`, {
+            entries: [{ number: 1, name: nul, phoneNumber: '555' }],
+          }),
+        ],
         400,
       ],
       [
         'a lone surrogate in an entered phone',
-        h.U1.token,
-        json('PUT', `/api/games/${games.entries.id}/entries`, {
-          entries: [{ number: 1, name: 'Ann', phoneNumber: '\ud800' }],
-        }),
+        () => [
+          h.U1.token,
+          json('PUT', `/api/games/${games.entries.id}/entries`, {
+            entries: [{ number: 1, name: 'Ann', phoneNumber: '\ud800' }],
+          }),
+        ],
         400,
       ],
-      ['NUL in a void reason', h.U4.token, json('POST', `/api/games/${games.void.id}/void`, { reason: nul }), 400],
-      ['NUL in a proof code', null, { method: 'GET', url: '/api/verify/a%00b' }, 400],
-      ['NUL in a participant name', h.U1.token, json('POST', '/api/sales-history', named), 400],
+      [
+        'NUL in a void reason',
+        () => [h.U4.token, json('POST', `/api/games/${games.void.id}/void`, { reason: nul })],
+        400,
+      ],
+      ['NUL in a proof code', () => [null, { method: 'GET', url: '/api/verify/a%00b' }], 400],
+      [
+        'NUL in a participant name',
+        () => [
+          h.U1.token,
+          json('POST', '/api/sales-history', withParticipant({ number: 1, name: nul, phoneNumber: '555' })),
+        ],
+        400,
+      ],
       [
         'a lone surrogate in a participant phone (stored as jsonb)',
-        h.U1.token,
-        json('POST', '/api/sales-history', {
-          ...game,
-          gameData: {
-            ...game.gameData,
-            selectedNumbers: [{ number: 1, name: 'Ann', phoneNumber: '\ud800' }, game.gameData.selectedNumbers[1]],
-          },
-        }),
+        () => [
+          h.U1.token,
+          json('POST', '/api/sales-history', withParticipant({ number: 1, name: 'Ann', phoneNumber: '\ud800' })),
+        ],
         400,
       ],
       [
         'NUL in a sign-in username',
-        null,
-        json('POST', '/api/auth/signin', { username: nul, password: 'whatever' }),
+        () => [null, json('POST', '/api/auth/signin', { username: nul, password: 'whatever' })],
         400,
       ],
-      ['NUL in a search', t.adminToken, { method: 'GET', url: '/api/users?search=%00' }, 400],
+      ['NUL in a search', () => [t.adminToken, { method: 'GET', url: '/api/users?search=%00' }], 400],
       [
         'a percent with its own toString',
-        t.adminToken,
-        json('POST', '/api/winners', { name: 'X', percent: { toString: 'x' }, position: 3 }),
+        () => [t.adminToken, json('POST', '/api/winners', { name: 'X', percent: { toString: 'x' }, position: 3 })],
         400,
       ],
       [
         'multipart without a boundary',
-        h.U1.token,
-        {
-          method: 'PUT',
-          url: `/api/users/${h.U1.id}`,
-          payload: '--x\r\n',
-          headers: { 'content-type': 'multipart/form-data' },
-        },
+        () => [
+          h.U1.token,
+          {
+            method: 'PUT',
+            url: `/api/users/${h.U1.id}`,
+            payload: '--x\r\n',
+            headers: { 'content-type': 'multipart/form-data' },
+          },
+        ],
         400,
       ],
       [
         'multipart cut short',
-        h.U1.token,
-        {
-          method: 'PUT',
-          url: `/api/users/${h.U1.id}`,
-          payload: '--b\r\nContent-Disposition: form-data; name="fullName"\r\n\r\nA',
-          headers: { 'content-type': 'multipart/form-data; boundary=b' },
-        },
+        () => [
+          h.U1.token,
+          {
+            method: 'PUT',
+            url: `/api/users/${h.U1.id}`,
+            payload: '--b\r\nContent-Disposition: form-data; name="fullName"\r\n\r\nA',
+            headers: { 'content-type': 'multipart/form-data; boundary=b' },
+          },
+        ],
         400,
       ],
     ];
-    for (const [label, token, request, status] of found) {
-      expect(await probe({ label, token, request, mustRefuse: true }), label).toBe(status);
-    }
-    expect(failures).toEqual([]);
+
+    it.each(found)('%s is refused', async (label, build, status) => {
+      const [token, request] = build();
+      expect(await probe({ label, token, request, mustRefuse: true })).toBe(status);
+      expect(failures).toEqual([]);
+    });
   });
 
-  it(
-    'whole bodies: not JSON, deep JSON, oversized, wrong content types, random JSON',
-    async () => {
-      const targets = [
-        { token: t.adminToken, url: '/api/balance/topup', method: 'POST' as const },
-        { token: h.U1.token, url: '/api/balance/transfer', method: 'POST' as const },
-        { token: t.adminToken, url: '/api/users', method: 'POST' as const },
-        { token: h.U1.token, url: `/api/users/${h.U1.id}`, method: 'PUT' as const },
-        { token: h.U1.token, url: '/api/sales-history', method: 'POST' as const },
-        { token: t.adminToken, url: '/api/winners', method: 'POST' as const },
-        { token: null, url: '/api/auth/signin', method: 'POST' as const },
-        { token: h.U2.token, url: '/api/games', method: 'POST' as const },
-        { token: h.U1.token, url: `/api/games/${games.entries.id}/entries`, method: 'PUT' as const },
-        { token: h.U3.token, url: `/api/games/${games.draws.id}/draws`, method: 'POST' as const },
-        { token: h.U4.token, url: `/api/games/${games.void.id}/void`, method: 'POST' as const },
-      ];
-      const raw = (body: string | Buffer, type: string) => ({ payload: body, headers: { 'content-type': type } });
-      const bodies: {
-        label: string;
-        body: { payload: string | Buffer; headers: Record<string, string> };
-        mustRefuse: boolean;
-      }[] = [
-        { label: 'not JSON', body: raw('{"amount":', 'application/json'), mustRefuse: true },
-        { label: 'empty JSON', body: raw('', 'application/json'), mustRefuse: true },
-        { label: 'JSON null', body: raw('null', 'application/json'), mustRefuse: true },
-        { label: 'JSON array', body: raw('[1,2]', 'application/json'), mustRefuse: true },
-        { label: 'JSON string', body: raw('"x"', 'application/json'), mustRefuse: true },
-        { label: 'JSON number', body: raw('12', 'application/json'), mustRefuse: true },
-        { label: 'deep array 100000', body: raw(deep(100_000), 'application/json'), mustRefuse: true },
-        { label: 'deep object 20000', body: raw(deepObject(20_000), 'application/json'), mustRefuse: true },
-        {
-          label: '__proto__',
-          body: raw('{"__proto__":{"role":"admin"},"amount":"1.00"}', 'application/json'),
-          mustRefuse: true,
-        },
-        {
-          label: 'constructor.prototype',
-          body: raw('{"constructor":{"prototype":{"role":"admin"}}}', 'application/json'),
-          mustRefuse: true,
-        },
-        { label: 'duplicate keys', body: raw('{"amount":"1.00","amount":"-5"}', 'application/json'), mustRefuse: true },
-        {
-          label: 'oversized 2 MB',
-          body: raw(JSON.stringify({ fullName: 'x'.repeat(2 * 1024 * 1024) }), 'application/json'),
-          mustRefuse: true,
-        },
-        { label: 'text/plain', body: raw('{"amount":"1.00"}', 'text/plain'), mustRefuse: true },
-        { label: 'xml', body: raw('<amount>1</amount>', 'application/xml'), mustRefuse: true },
-        { label: 'form', body: raw('amount=1&userId=1', 'application/x-www-form-urlencoded'), mustRefuse: true },
-        {
-          label: 'utf-16 charset',
-          body: raw(Buffer.from('{"amount":"1.00"}', 'utf16le'), 'application/json; charset=utf-16'),
-          mustRefuse: true,
-        },
-        { label: 'multipart without boundary', body: raw('--x\r\n', 'multipart/form-data'), mustRefuse: true },
-        {
-          label: 'broken multipart',
-          body: raw(
-            '--b\r\nContent-Disposition: form-data; name="fullName"\r\n\r\nA',
-            'multipart/form-data; boundary=b',
-          ),
-          mustRefuse: true,
-        },
-        {
-          label: 'invalid UTF-8',
-          body: raw(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]), 'application/json'),
-          mustRefuse: true,
-        },
-      ];
-      for (const target of targets) {
-        for (const b of bodies) {
+  describe('whole bodies', () => {
+    it.each(BODY_KINDS.map(({ kind, bodies }) => [kind, bodies] as const))(
+      '%s',
+      async (_kind, bodies) => {
+        for (const target of bodyTargets())
+          for (const b of bodies)
+            await probe({
+              label: b.label,
+              token: target.token,
+              request: { method: target.method, url: target.url, ...b.body },
+              mustRefuse: true,
+            });
+        expect(failures).toEqual([]);
+      },
+      LIMIT,
+    );
+
+    it(
+      'random JSON as whole bodies and as an amount',
+      async () => {
+        const targets = bodyTargets();
+        const samples = fc.sample(fc.jsonValue({ maxDepth: 4 }), { numRuns: RANDOM_BODIES, seed: SEED });
+        for (const [i, value] of samples.entries()) {
+          const target = targets[i % targets.length] as (typeof targets)[number];
           await probe({
-            label: b.label,
+            label: `random ${short(value)}`,
             token: target.token,
-            request: { method: target.method, url: target.url, ...b.body },
-            mustRefuse: b.mustRefuse,
+            request: json(target.method, target.url, value),
+            mustRefuse: false,
+          });
+          await probe({
+            label: `random amount ${short(value)}`,
+            token: h.U1.token,
+            request: json('POST', '/api/balance/transfer', { receiverId: h.U2.id, amount: value }),
+            mustRefuse: false,
           });
         }
-      }
-      // Random JSON values as whole bodies and as single fields.
-      const samples = fc.sample(fc.jsonValue({ maxDepth: 4 }), { numRuns: RANDOM_BODIES, seed: SEED });
-      for (const [i, value] of samples.entries()) {
-        const target = targets[i % targets.length] as (typeof targets)[number];
-        await probe({
-          label: `random ${short(value)}`,
-          token: target.token,
-          request: json(target.method, target.url, value),
-          mustRefuse: false,
-        });
-        await probe({
-          label: `random amount ${short(value)}`,
-          token: h.U1.token,
-          request: json('POST', '/api/balance/transfer', { receiverId: h.U2.id, amount: value }),
-          mustRefuse: false,
-        });
-      }
-      console.log(
-        `hostile input (${TEST_DB}): ${bodies.length * targets.length} hostile bodies and ${samples.length * 2} random JSON bodies tried`,
-      );
-      expect(failures).toEqual([]);
-    },
-    LIMIT,
-  );
+        console.log(
+          `hostile input (${TEST_DB}): ${samples.length * 2} random JSON bodies tried (HOSTILE_SEED=${SEED})`,
+        );
+        expect(failures).toEqual([]);
+      },
+      LIMIT,
+    );
+  });
 
-  it(
-    'ids, paths, query strings and headers',
-    async () => {
-      const ids = [
-        '0',
-        '-1',
-        '1.5',
-        'abc',
-        '2147483648',
-        '99999999999999999999',
-        '%00',
-        '1%00',
-        '..%2f..%2fetc',
-        'x'.repeat(5000),
-        '1;DROP%20TABLE%20users',
-        '1e3',
-        '0x10',
-        '%27%20OR%201=1',
-        '%F0%9F%98%80',
-        '%ZZ',
-      ];
+  describe('ids, paths, query strings and headers', () => {
+    it('bad ids in every path that takes one', async () => {
       const urls: { method: InjectOptions['method']; url: (id: string) => string; token: string }[] = [
         { method: 'GET', url: (id) => `/api/users/${id}`, token: t.adminToken },
         { method: 'PUT', url: (id) => `/api/users/${id}`, token: t.adminToken },
@@ -710,7 +1008,7 @@ describe(`hostile input (${TEST_DB})`, () => {
               ? { reason: 'fuzz' }
               : { fullName: 'Changed' };
       for (const u of urls)
-        for (const id of ids)
+        for (const id of BAD_IDS)
           await probe({
             label: `id ${id.slice(0, 20)}`,
             token: u.token,
@@ -721,9 +1019,12 @@ describe(`hostile input (${TEST_DB})`, () => {
             },
             mustRefuse: true,
           });
-      // The public proof's code: anything but a game's code is not found (or refused), with or without a session.
+      expect(failures).toEqual([]);
+    });
+
+    it('bad proof codes, signed in or not: anything but a game code is not found or refused', async () => {
       const codes = [
-        ...ids,
+        ...BAD_IDS,
         'A'.repeat(22),
         settled.code.toLowerCase() === settled.code ? settled.code.toUpperCase() : settled.code.toLowerCase(),
         `${settled.code}%20`,
@@ -750,39 +1051,10 @@ describe(`hostile input (${TEST_DB})`, () => {
             request: { method: 'GET', url: `/api/verify/${code}` },
             mustRefuse: true,
           });
+      expect(failures).toEqual([]);
+    });
 
-      const queries = [
-        'limit=-1',
-        'limit=0',
-        'limit=abc',
-        'limit=1e9',
-        'limit=1001',
-        'limit=1&limit=2',
-        'offset=-5',
-        'offset=99999999999',
-        'search=' + '%25'.repeat(3000),
-        'search=%00',
-        'search=%27%20OR%201%3D1--',
-        'search=%5C',
-        'from=not-a-date',
-        'from=%2B275760-09-13T00:00:00.000Z',
-        'to=2024-02-30T00:00:00Z',
-        'from=2024-01-01T00:00:00Z&to=1970-01-01T00:00:00Z',
-        'type=admin',
-        'role=admin',
-        'userId=-1',
-        'userId=abc',
-        'agentId=2147483648',
-        'status=deleted',
-        'unknown=1',
-        'limit[]=1',
-        'a'.repeat(9000) + '=1',
-        'status=discarded',
-        'status=settled&status=voided',
-        'status[]=settled',
-        'status=%00',
-        "status=settled'--",
-      ];
+    it('bad query strings on every list: refused or ignored, never a crash', async () => {
       const lists = [
         '/api/users',
         '/api/users/role/user',
@@ -794,7 +1066,7 @@ describe(`hostile input (${TEST_DB})`, () => {
         '/api/games',
       ];
       for (const list of lists)
-        for (const query of queries) {
+        for (const query of BAD_QUERIES) {
           const status = await probe({
             label: query.slice(0, 40),
             token: t.adminToken,
@@ -804,6 +1076,10 @@ describe(`hostile input (${TEST_DB})`, () => {
           if (status === 200 && /^(limit=-1|limit=abc|offset=-5|from=not-a-date)$/.test(query))
             failures.push(`${list}?${query}: accepted`);
         }
+      expect(failures).toEqual([]);
+    });
+
+    it('bad idempotency keys: empty, blank, too long, not ASCII, control characters', async () => {
       for (const key of ['', ' ', 'x'.repeat(201), 'é', 'a\u0000b', 'a b', 'x'.repeat(8000)]) {
         await probe({
           label: `idempotency-key ${short(key)}`,
@@ -817,203 +1093,63 @@ describe(`hostile input (${TEST_DB})`, () => {
           mustRefuse: true,
         });
       }
-      console.log(
-        `hostile input (${TEST_DB}): ${urls.length * ids.length} bad ids, ${codes.length * 2} bad proof codes ` +
-          `and ${lists.length * queries.length} bad queries tried`,
-      );
       expect(failures).toEqual([]);
-    },
-    LIMIT,
-  );
+    });
+  });
 
-  it('uploads: renamed non-images, SVG with script, truncated and pixel-flood images, too big, too many', async () => {
-    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#f00' } })
-      .png()
-      .toBuffer();
-    const files: { label: string; files: Record<string, FilePart>; status: number[] }[] = [
-      {
-        label: 'text renamed .png',
-        files: {
-          logo: { filename: 'logo.png', contentType: 'image/png', data: Buffer.from('just some text, not a picture') },
-        },
-        status: [415],
+  describe('uploads', () => {
+    it.each(UPLOADS.map((upload) => [upload.label, upload.status.join(' or '), upload] as const))(
+      '%s is refused with %s and no logo is stored',
+      async (_label, _status, { label, files, status }) => {
+        const form = multipart({ fullName: 'User One' }, files());
+        const answered = await probe({
+          label,
+          token: h.U1.token,
+          request: { method: 'PUT', url: `/api/users/${h.U1.id}`, ...form },
+          mustRefuse: true,
+        });
+        expect(status).toContain(answered);
+        const [row] = await queryRows<{ has_logo: boolean }>(
+          t.database.db,
+          sql`SELECT has_logo FROM users WHERE id = ${h.U1.id}`,
+        );
+        expect(row?.has_logo).toBe(false);
+        expect(failures).toEqual([]);
       },
-      {
-        label: 'executable renamed .jpg',
-        files: {
-          logo: {
-            filename: 'logo.jpg',
-            contentType: 'image/jpeg',
-            data: Buffer.from('MZ\x90\x00\x03\x00\x00\x00\x04\x00', 'latin1'),
-          },
-        },
-        status: [415],
-      },
-      {
-        label: 'SVG with script',
-        files: {
-          logo: {
-            filename: 'logo.svg',
-            contentType: 'image/svg+xml',
-            data: Buffer.from(
-              '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(document.cookie)</script></svg>',
-            ),
-          },
-        },
-        status: [415],
-      },
-      {
-        label: 'SVG renamed .png',
-        files: {
-          logo: {
-            filename: 'logo.png',
-            contentType: 'image/png',
-            data: Buffer.from(
-              '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
-            ),
-          },
-        },
-        status: [415],
-      },
-      {
-        label: 'HTML behind a PNG signature',
-        files: {
-          logo: {
-            filename: 'logo.png',
-            contentType: 'image/png',
-            data: Buffer.concat([png.subarray(0, 8), Buffer.from('<html><script>alert(1)</script></html>')]),
-          },
-        },
-        status: [415],
-      },
-      {
-        label: 'truncated PNG',
-        files: {
-          logo: { filename: 'logo.png', contentType: 'image/png', data: png.subarray(0, Math.floor(png.length / 2)) },
-        },
-        status: [415],
-      },
-      {
-        label: 'empty file',
-        files: { logo: { filename: 'logo.png', contentType: 'image/png', data: Buffer.alloc(0) } },
-        status: [415],
-      },
-      {
-        label: 'pixel-flood PNG 60000×60000',
-        files: { logo: { filename: 'flood.png', contentType: 'image/png', data: pixelFloodPng() } },
-        status: [415, 413],
-      },
-      {
-        label: 'pixel-flood GIF 65535×65535',
-        files: { logo: { filename: 'flood.gif', contentType: 'image/gif', data: pixelFloodGif() } },
-        status: [415, 413],
-      },
-      {
-        label: 'over 5 MB',
-        files: {
-          logo: {
-            filename: 'big.png',
-            contentType: 'image/png',
-            data: Buffer.concat([png.subarray(0, 8), Buffer.alloc(5 * 1024 * 1024 + 10)]),
-          },
-        },
-        status: [413],
-      },
-      {
-        label: 'two files',
-        files: {
-          logo: { filename: 'a.png', contentType: 'image/png', data: png },
-          other: { filename: 'b.png', contentType: 'image/png', data: png },
-        },
-        status: [413, 400],
-      },
-      {
-        label: 'file in another field',
-        files: { fullName: { filename: 'a.png', contentType: 'image/png', data: png } },
-        status: [400],
-      },
-    ];
-    for (const f of files) {
-      const form = multipart({ fullName: 'User One' }, f.files);
-      const status = await probe({
-        label: f.label,
-        token: h.U1.token,
-        request: { method: 'PUT', url: `/api/users/${h.U1.id}`, ...form },
-        mustRefuse: true,
-      });
-      if (!f.status.includes(status)) failures.push(`upload ${f.label}: ${status}, expected ${f.status.join(' or ')}`);
-    }
-    const [row] = await queryRows<{ has_logo: boolean }>(
-      t.database.db,
-      sql`SELECT has_logo FROM users WHERE id = ${h.U1.id}`,
     );
-    expect(row?.has_logo).toBe(false);
-    console.log(`hostile input (${TEST_DB}): ${files.length} hostile uploads tried`);
-    expect(failures).toEqual([]);
-  }, 120_000);
+  });
 
-  it('forged tokens: alg none, wrong key, edited payload, expired, other algorithms, garbage', async () => {
-    const [valid] = [h.U1.token];
-    const [header, payload, signature] = valid.split('.') as [string, string, string];
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
-    const edited = Buffer.from(JSON.stringify({ ...claims, sub: String(h.admin.id) })).toString('base64url');
-    const now = Math.floor(Date.now() / 1000);
-    const asAdmin = { sub: String(h.admin.id), ver: 0, iat: now, exp: now + 3600 };
-    const tokens: Record<string, string | null> = {
-      'alg none': forgeToken(asAdmin, null, { alg: 'none', typ: 'JWT' }),
-      'alg None, signature kept': `${Buffer.from('{"alg":"None"}').toString('base64url')}.${Buffer.from(JSON.stringify(asAdmin)).toString('base64url')}.${signature}`,
-      'wrong key': forgeToken(asAdmin, 'a-different-secret-that-is-long-enough!!'),
-      'edited payload (sub → admin), old signature': `${header}.${edited}.${signature}`,
-      expired: expiredToken(t.jwtSecret, { id: h.admin.id, tokenVersion: 0 }),
-      'HS512 with the right key': forgeToken(asAdmin, t.jwtSecret, { alg: 'HS512', typ: 'JWT' }),
-      'not yet valid': forgeToken({ ...asAdmin, nbf: now + 3600 }, t.jwtSecret),
-      'old token version': forgeToken({ ...asAdmin, ver: -1 }, t.jwtSecret),
-      'no version': forgeToken({ sub: String(h.admin.id), iat: now, exp: now + 60 }, t.jwtSecret),
-      'sub not a number': forgeToken({ ...asAdmin, sub: '1 OR 1=1' }, t.jwtSecret),
-      'sub beyond int4': forgeToken({ ...asAdmin, sub: '99999999999' }, t.jwtSecret),
-      'sub of nobody': forgeToken({ ...asAdmin, sub: '424242' }, t.jwtSecret),
-      'ver as string': forgeToken({ ...asAdmin, ver: '0' }, t.jwtSecret),
-      'kid injection, wrong key': forgeToken(asAdmin, 'a-different-secret-that-is-long-enough!!', {
-        alg: 'HS256',
-        kid: "../../../../dev/null' UNION SELECT 'x",
-      }),
-      'two parts': `${header}.${payload}`,
-      garbage: 'x.y.z',
-      huge: 'a'.repeat(12_000),
-      'empty bearer': '',
-    };
-    const calls: InjectOptions[] = [
-      { method: 'GET', url: '/api/balance' },
-      { method: 'POST', url: '/api/balance/topup', payload: { userId: h.U2.id, amount: '5.00' } },
-      { method: 'GET', url: '/api/users' },
-      { method: 'POST', url: `/api/games/${games.draws.id}/draws`, payload: { position: 1 } },
-    ];
-    for (const [label, token] of Object.entries(tokens))
-      for (const call of calls) {
+  describe('forged tokens', () => {
+    it.each(FORGED_TOKENS)('%s: 401 on every call, nothing changed', async (label, make) => {
+      const token = make(forgery());
+      for (const call of tokenCalls()) {
         const status = await probe({
           label: `token ${label}`,
           token: null,
-          request: { ...call, headers: { authorization: `Bearer ${token ?? ''}` } },
+          request: { ...call, headers: { authorization: `Bearer ${token}` } },
           mustRefuse: true,
         });
         if (status !== 401 && status !== 431) failures.push(`token ${label} ${call.url}: ${status}`);
       }
-    for (const scheme of ['Basic YWRtaW46YWRtaW4=', `bearer${valid}`, `Token ${valid}`, `Bearer ${valid} ${valid}`])
-      await probe({
-        label: `authorization ${scheme.slice(0, 12)}`,
-        token: null,
-        request: {
-          method: 'POST',
-          url: '/api/balance/topup',
-          payload: { userId: h.U2.id, amount: '5.00' },
-          headers: { authorization: scheme },
-        },
-        mustRefuse: true,
-      });
-    console.log(
-      `hostile input (${TEST_DB}): ${Object.keys(tokens).length * calls.length + 4} forged or malformed tokens tried`,
-    );
-    expect(failures).toEqual([]);
+      expect(failures).toEqual([]);
+    });
+
+    it('malformed authorization headers: Basic, no space, another scheme, two tokens', async () => {
+      const { valid } = forgery();
+      for (const scheme of ['Basic YWRtaW46YWRtaW4=', `bearer${valid}`, `Token ${valid}`, `Bearer ${valid} ${valid}`])
+        await probe({
+          label: `authorization ${scheme.slice(0, 12)}`,
+          token: null,
+          request: {
+            method: 'POST',
+            url: '/api/balance/topup',
+            payload: { userId: h.U2.id, amount: '5.00' },
+            headers: { authorization: scheme },
+          },
+          mustRefuse: true,
+        });
+      expect(failures).toEqual([]);
+    });
   });
 
   afterAll(() => {
