@@ -11,7 +11,18 @@ import {
   updateUserInputSchema,
   userSchema,
 } from '@lot/domain/schemas/users';
-import { createUser, deleteUser, getLogo, getUserInScope, listUsers, updateUser } from './users.service.ts';
+import {
+  createUser,
+  deleteUser,
+  getLogo,
+  getUserInScope,
+  listUsers,
+  updateUser,
+  USER_EXPORT_COLUMNS,
+  userExportPages,
+} from './users.service.ts';
+import { exportFields } from '@lot/domain/schemas/exports';
+import { exportFileName, sendExport } from '../../lib/export.ts';
 
 const userListSchema = z.array(z.union([userSchema, publicUserSchema]));
 const errors = errorResponses(400, 401, 403, 404);
@@ -31,6 +42,27 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       const { items, total } = await listUsers(app.db, request.caller, request.query);
       reply.header('X-Total-Count', String(total));
       return items;
+    },
+  );
+
+  app.get(
+    '/api/users/role/:role/export',
+    {
+      schema: {
+        tags: ['users'],
+        description:
+          "Everyone of a role in the caller's scope (the users screens' list, with its search and status) as a CSV or Excel file (docs/product/reports.md#exports).",
+        params: roleParamsSchema,
+        querystring: listUsersQuerySchema.omit({ limit: true, offset: true }).extend(exportFields),
+        response: errors,
+      },
+    },
+    async (request, reply) => {
+      const { format, tz, ...filter } = request.query;
+      const { role } = request.params;
+      const pages = await userExportPages(app.db, request.caller, { ...filter, role });
+      const fileName = exportFileName(`users-${role}`, {}, tz);
+      return sendExport(reply, format, tz ?? 'UTC', { fileName, columns: USER_EXPORT_COLUMNS, pages });
     },
   );
 

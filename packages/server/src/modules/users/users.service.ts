@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
@@ -10,6 +10,7 @@ import { containsPattern } from '../../db/sql.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { balances, gameRounds, userCounts, userLogos, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
+import { keysetPages, type ExportColumn } from '../../lib/export.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { processLogo } from './logo.ts';
 import { findInScope, findLiveUserByUsername, scopeCondition, type UserRow } from './users.repository.ts';
@@ -134,18 +135,17 @@ async function countUsers(
   return row?.total ?? 0;
 }
 
-/**
- * Users the caller may see. Plain users see only other active users, and only their public
- * fields: enough to choose a transfer receiver.
- */
-export async function listUsers(
-  db: Db,
-  caller: Caller,
-  filter: ListUsersFilter,
-): Promise<{ items: (User | PublicUser)[]; total: number }> {
-  if (filter.parentId !== undefined && !(await findInScope(db, caller, filter.parentId))) {
+type UsersFilter = Omit<ListUsersFilter, 'limit' | 'offset'>;
+
+/** A list narrowed to someone's children: that someone must be in the caller's scope. */
+async function checkParent(db: Db, caller: Caller, parentId: number | undefined): Promise<void> {
+  if (parentId !== undefined && !(await findInScope(db, caller, parentId))) {
     throw new AppError('NOT_FOUND', 'User not found');
   }
+}
+
+/** Which users a list (or its export) holds: the caller's scope, narrowed by the filters. */
+function usersWhere(caller: Caller, filter: UsersFilter): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
   if (caller.role === 'user') {
     conditions.push(
@@ -164,7 +164,20 @@ export async function listUsers(
     const pattern = containsPattern(filter.search);
     conditions.push(sql`(${users.username} ILIKE ${pattern} OR ${users.fullName} ILIKE ${pattern})`);
   }
-  const where = and(...conditions);
+  return and(...conditions);
+}
+
+/**
+ * Users the caller may see. Plain users see only other active users, and only their public
+ * fields: enough to choose a transfer receiver.
+ */
+export async function listUsers(
+  db: Db,
+  caller: Caller,
+  filter: ListUsersFilter,
+): Promise<{ items: (User | PublicUser)[]; total: number }> {
+  await checkParent(db, caller, filter.parentId);
+  const where = usersWhere(caller, filter);
   const total = await countUsers(
     db,
     caller.role === 'admin' && filter.parentId === undefined && !filter.search,
@@ -403,4 +416,43 @@ export async function getLogo(db: Db, caller: Caller, id: number): Promise<{ dat
     : [];
   if (!logo) throw new AppError('NOT_FOUND', 'Logo not found');
   return logo;
+}
+
+/** The columns of a users export: what the users screens show. */
+export const USER_EXPORT_COLUMNS: ExportColumn<UserListRow>[] = [
+  { header: 'ID', type: 'integer', value: (row) => row.id },
+  { header: 'Username', type: 'text', value: (row) => row.username },
+  { header: 'Full name', type: 'text', value: (row) => row.fullName },
+  { header: 'Role', type: 'text', value: (row) => row.role },
+  { header: 'Status', type: 'text', value: (row) => row.status },
+  { header: 'Shop', type: 'text', value: (row) => row.shopName },
+  { header: 'Parent', type: 'text', value: (row) => row.parentUsername },
+  { header: 'Balance', type: 'money', value: (row) => row.amount ?? 0 },
+  { header: 'Created', type: 'time', value: (row) => row.createdAt },
+];
+
+/**
+ * Every user of a list's filtered set, newest first, a keyset page at a time
+ * (docs/product/reports.md#exports). Only the people who manage accounts export them.
+ */
+export async function userExportPages(
+  db: Db,
+  caller: Caller,
+  filter: UsersFilter,
+): Promise<AsyncIterable<UserListRow[]>> {
+  if (caller.role === 'user') throw new AppError('FORBIDDEN', 'Only the admin, super agents and agents export users');
+  await checkParent(db, caller, filter.parentId);
+  const where = usersWhere(caller, filter);
+  return keysetPages(
+    (after: number | undefined, limit: number) =>
+      db
+        .select(userColumns)
+        .from(users)
+        .leftJoin(balances, eq(balances.userId, users.id))
+        .leftJoin(parent, eq(parent.id, users.parentId))
+        .where(and(where, after === undefined ? undefined : lt(users.id, after)))
+        .orderBy(desc(users.id))
+        .limit(limit),
+    (row) => row.id,
+  );
 }
