@@ -8,6 +8,7 @@ import { Card, ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../../lib/auth.tsx';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { useFilterPage } from '../../../lib/use-filter-page.ts';
+import { ExportButtons } from '../../../components/ui/export-buttons.tsx';
 import { useScopedUsers } from '../api/get-scoped-users.ts';
 import { DeleteUserModal } from './delete-user-modal.tsx';
 import { UserFormModal } from './user-form-modal.tsx';
@@ -93,6 +94,10 @@ export function HierarchyUsersScreen({
           </div>
         }
       >
+        <div className="mb-4">
+          {/* Everyone of the role in scope, whichever part of it the list shows. */}
+          <ExportButtons label="Export all" path={`/api/users/role/${rules.role}/export`} query={{}} />
+        </div>
         {kind === 'superagent-user' && (
           <div role="group" aria-label="Show" className="mb-4 inline-flex w-full rounded-lg bg-slate-100 p-1 sm:w-auto">
             {FILTERS.map((option) => (

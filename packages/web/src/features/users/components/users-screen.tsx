@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Plus } from 'lucide-react';
 import type { User } from '@lot/domain/schemas/users';
 import { Button } from '../../../components/ui/button.tsx';
+import { ExportButtons } from '../../../components/ui/export-buttons.tsx';
 import { SearchInput } from '../../../components/ui/search-input.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { Card, ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
@@ -56,6 +57,9 @@ export function UsersScreen({ role }: { role: ManagedRole }) {
           </div>
         }
       >
+        <div className="mb-4">
+          <ExportButtons path={`/api/users/role/${role}/export`} query={{ search: debouncedSearch || undefined }} />
+        </div>
         {users.isPending ? (
           <Spinner />
         ) : users.isError ? (
