@@ -17,12 +17,12 @@ import { api, databaseUrl, percentile, startServer, type Row } from './lib.ts';
 const GAMES = Number(process.env.SCALE_GAMES ?? 1_000_000);
 const USERS = Number(process.env.SCALE_USERS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 60);
-const ADMIN_PASSWORD = 'bench-admin-password';
+export const ADMIN_PASSWORD = 'bench-admin-password';
 /** The kept data set: seeded on the first run, reused after (drop it to reseed). */
 export const SCALE_DATABASE = 'lot_bench_scale';
 
 /** Seeds once: a database that already holds the data set is reused (seeding takes minutes). */
-async function prepare(pgUrl: string, dbUrl: string): Promise<void> {
+export async function prepare(pgUrl: string, dbUrl: string): Promise<void> {
   const admin = new pg.Client({ connectionString: pgUrl });
   await admin.connect();
   const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [SCALE_DATABASE])).rowCount === 1;

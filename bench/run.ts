@@ -15,6 +15,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { healthScenario, staticScenario } from './http.ts';
+import { exportScenarios } from './exports.ts';
 import { listScenarios } from './history.ts';
 import { benchPostgres, ROUNDS, root, TIMING, type Row } from './lib.ts';
 import { pgliteTransferScenario, postgresMoneyScenarios } from './transfer.ts';
@@ -82,6 +83,7 @@ const groups: { name: string; run: (pgUrl: () => string) => Promise<Row[]> }[] =
   { name: 'money', run: (pgUrl) => postgresMoneyScenarios(pgUrl()) },
   { name: 'pglite', run: () => pgliteTransferScenario() },
   { name: 'lists', run: (pgUrl) => listScenarios(pgUrl()) },
+  { name: 'exports', run: (pgUrl) => exportScenarios(pgUrl()) },
 ];
 const unknown = only.filter((name) => !groups.some((group) => group.name === name));
 if (unknown.length > 0) {
