@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { neutralised, wallClock } from './export.ts';
+import { formatCents } from '@lot/domain/money';
+import { money, neutralised, wallClock } from './export.ts';
 
 /** The wall time Intl gives for an instant in a zone, as the exports write it. */
 function reference(instant: Date, timeZone: string): string {
@@ -60,6 +61,20 @@ describe('export cells', () => {
         expect(local(instant), `${zone} ${instant.toISOString()}`).toBe(reference(instant, zone));
       }
     }
+  });
+
+  it('write money as the ledger does, to the cent', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: -1e13, max: 1e13 }), fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 })),
+        (cents) => {
+          expect(money(cents)).toBe(formatCents(BigInt(cents)));
+        },
+      ),
+      { numRuns: 20_000 },
+    );
+    expect(money(-5)).toBe('-0.05');
+    expect(money(0)).toBe('0.00');
   });
 
   it('keep text a spreadsheet would run as a formula as text', () => {

@@ -27,7 +27,7 @@ export type ExportSource<Row> = {
 };
 
 /** Rows read per statement; tests lower it to cross many page boundaries with few rows. */
-export const EXPORT_LIMITS = { pageSize: 2_000 };
+export const EXPORT_LIMITS = { pageSize: 1_000 };
 
 const CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
@@ -78,6 +78,14 @@ export function neutralised(text: string): string {
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
+/**
+ * Cents as `12.50`. Below $100 billion a double holds n / 100 far closer than half a cent, so
+ * `toFixed(2)` gives the exact decimals (and is much cheaper than BigInt); above, BigInt.
+ */
+export function money(cents: number | bigint): string {
+  return typeof cents === 'number' && Math.abs(cents) < 1e13 ? (cents / 100).toFixed(2) : formatCents(BigInt(cents));
+}
+
 /** RFC 4180: a field with a comma, a quote or a line break is quoted, quotes doubled. */
 function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
@@ -88,7 +96,7 @@ async function* csvChunks<Row>(source: ExportSource<Row>, timeZone: string): Asy
   const cell = (column: ExportColumn<Row>, row: Row): string => {
     const value = column.value(row);
     if (value === null) return '';
-    if (column.type === 'money') return formatCents(BigInt(value as number | bigint));
+    if (column.type === 'money') return money(value as number | bigint);
     if (column.type === 'time') return local(value as Date);
     if (column.type === 'integer') return String(value);
     return csvField(neutralised(String(value)));
