@@ -37,7 +37,9 @@ describe('super agent screens', () => {
     await signIn(page, boss);
     expect(await visible(page.getByTestId('stat-balance').filter({ hasText: '$100.00' }))).toBe(true);
     expect(await visible(page.getByTestId('stat-agents').filter({ hasText: /Agents\s*1(?!\d)/ }))).toBe(true);
-    expect(await visible(page.getByTestId('stat-direct-users').filter({ hasText: /Direct Users\s*1(?!\d)/ }))).toBe(true);
+    expect(await visible(page.getByTestId('stat-direct-users').filter({ hasText: /Direct Users\s*1(?!\d)/ }))).toBe(
+      true,
+    );
     expect(await visible(page.getByTestId('stat-total-users').filter({ hasText: /Total Users\s*2(?!\d)/ }))).toBe(true);
     for (const [name, href] of [
       ['Manage Agents', '/superagent/agents'],
