@@ -1,5 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
+import { sql, type Column, type SQL } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { formatCents } from '@lot/domain/money';
 import type { ExportFormat } from '@lot/domain/schemas/exports';
@@ -175,6 +176,14 @@ export function exportFileName(name: string, period: { from?: string; to?: strin
   const day = (instant: string | Date) => wallClock(timeZone)(new Date(instant)).slice(0, 10);
   const to = day(period.to ?? new Date());
   return period.from ? `${name}-${day(period.from)}-to-${to}` : `${name}-until-${to}`;
+}
+
+/** The last row of a page a list ordered newest first (its exact time as text, its id) continues after. */
+export type TimeKey = { at: string; id: number };
+
+/** Rows after `after` in a newest-first order on (time, id); nothing to narrow on the first page. */
+export function olderThan(time: Column, id: Column, after: TimeKey | undefined): SQL | undefined {
+  return after && sql`(${time}, ${id}) < (${after.at}::timestamptz, ${after.id})`;
 }
 
 /** Pages of rows by keyset: `fetch(after)` reads the page after the last row of the one before. */

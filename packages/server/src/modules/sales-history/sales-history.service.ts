@@ -11,7 +11,7 @@ import { gameWinners, games, salesDaily, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { settledRoundOf } from '../games/games.repository.ts';
 import { findInScope, readableByRecord } from '../users/users.repository.ts';
-import { keysetPages, type ExportColumn } from '../../lib/export.ts';
+import { keysetPages, olderThan, type ExportColumn, type TimeKey } from '../../lib/export.ts';
 
 const player = alias(users, 'player');
 const parent = alias(users, 'parent');
@@ -375,9 +375,9 @@ export async function saleExportPages(
   if (scope.role !== 'all') await checkOwner(db, caller, scope.role, scope.id);
   const { where } = salesWhere(caller, scope, filter);
   return keysetPages(
-    (after: { at: string; id: number } | undefined, limit: number) =>
+    (after: TimeKey | undefined, limit: number) =>
       selectSales(db)
-        .where(and(where, after && sql`(${games.createdAt}, ${games.id}) < (${after.at}::timestamptz, ${after.id})`))
+        .where(and(where, olderThan(games.createdAt, games.id, after)))
         .orderBy(desc(games.createdAt), desc(games.id))
         .limit(limit),
     (row) => ({ at: row.at, id: row.id }),

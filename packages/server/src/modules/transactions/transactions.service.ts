@@ -6,7 +6,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { containsPattern } from '../../db/sql.ts';
 import { gameRounds, transactions, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
-import { keysetPages, type ExportColumn } from '../../lib/export.ts';
+import { keysetPages, olderThan, type ExportColumn, type TimeKey } from '../../lib/export.ts';
 
 const sender = alias(users, 'sender');
 const receiver = alias(users, 'receiver');
@@ -170,14 +170,9 @@ export function transactionExportPages(
 ): AsyncIterable<TransactionExportRow[]> {
   const where = transactionsWhere(caller, query);
   return keysetPages(
-    (after: { at: string; id: number } | undefined, limit: number) =>
+    (after: TimeKey | undefined, limit: number) =>
       selectTransactions(db)
-        .where(
-          and(
-            where,
-            after && sql`(${transactions.createdAt}, ${transactions.id}) < (${after.at}::timestamptz, ${after.id})`,
-          ),
-        )
+        .where(and(where, olderThan(transactions.createdAt, transactions.id, after)))
         .orderBy(desc(transactions.createdAt), desc(transactions.id))
         .limit(limit),
     (row) => ({ at: row.at, id: row.id }),
