@@ -46,8 +46,9 @@ beforeAll(async () => {
     for (let i = 0; i < random(3, 7); i++) {
       const numbers = [...new Set(Array.from({ length: random(2, 6) }, () => random(1, 20)))];
       const game = await playGame(t, player, { numbers, bet: `${random(1, 9)}.${random(10, 99)}` });
-      // Every third game at one shared instant: the keyset must not skip or repeat games that tie.
-      const at = played++ % 3 === 0 ? BASE + 5 * DAY : BASE + random(0, 9 * DAY);
+      // Each player's first game on the first day (every date filter below has games); then every
+      // third game at one shared instant: the keyset must not skip or repeat games that tie.
+      const at = i === 0 ? BASE + DAY / 2 : played++ % 3 === 0 ? BASE + 5 * DAY : BASE + random(0, 9 * DAY);
       await backdate(t, game.id, new Date(at).toISOString());
     }
   }
