@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { healthScenario, staticScenario } from './http.ts';
 import { exportScenarios } from './exports.ts';
-import { listScenarios } from './history.ts';
+import { listScenarios, reportScenarios } from './history.ts';
 import { benchPostgres, ROUNDS, root, TIMING, type Row } from './lib.ts';
 import { pgliteTransferScenario, postgresMoneyScenarios } from './transfer.ts';
 import { buildWeb, bundleRows, pageScenarios, WEB_ROOT } from './web.ts';
@@ -83,6 +83,7 @@ const groups: { name: string; run: (pgUrl: () => string) => Promise<Row[]> }[] =
   { name: 'money', run: (pgUrl) => postgresMoneyScenarios(pgUrl()) },
   { name: 'pglite', run: () => pgliteTransferScenario() },
   { name: 'lists', run: (pgUrl) => listScenarios(pgUrl()) },
+  { name: 'reports', run: (pgUrl) => reportScenarios(pgUrl()) },
   { name: 'exports', run: (pgUrl) => exportScenarios(pgUrl()) },
 ];
 const unknown = only.filter((name) => !groups.some((group) => group.name === name));

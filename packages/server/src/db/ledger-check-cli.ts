@@ -15,6 +15,8 @@ try {
     console.log(`  MISMATCH user ${m.userId}: balance ${m.balance}, ledger ${m.ledger}`);
   if (report.negative > 0) console.log(`  NEGATIVE balances: ${report.negative}`);
   if (report.holds > 0) console.log(`  games whose held pool disagrees with the game: ${report.holds}`);
+  if (report.rollups > 0)
+    console.log(`  daily rollup cells that differ from the games and the ledger: ${report.rollups}`);
   console.log(report.ok ? 'OK: every cent is accounted for.' : 'FAILED: the ledger does not balance.');
   process.exitCode = report.ok ? 0 : 1;
 } finally {

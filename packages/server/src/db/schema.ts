@@ -256,9 +256,10 @@ export const gameWinners = pgTable(
 );
 
 /**
- * Games and commission per superagent (0: players without one) per UTC day, kept by a trigger on
- * `games` (migration 0003) so that every write path keeps it exact. Totals over wide ranges read
- * these rows for whole days and only the partial days at the edges from `games`.
+ * Games, numbers sold, pool, prizes and commission per superagent (0: players without one) per UTC
+ * day, kept by a trigger on `games` (migrations 0003, 0009) so that every write path keeps it exact.
+ * Totals over wide ranges (the sales history's, the admin's downline report) read these rows for
+ * whole days and only the partial days at the edges from `games`.
  */
 export const salesDaily = pgTable(
   'sales_daily',
@@ -266,12 +267,55 @@ export const salesDaily = pgTable(
     superagentId: integer('superagent_id').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
     games: integer('games').notNull(),
+    numbers: bigint('numbers', { mode: 'number' }).notNull().default(0),
+    pool: bigint('pool', { mode: 'number' }).notNull().default(0),
+    prizes: bigint('prizes', { mode: 'number' }).notNull().default(0),
     commission: bigint('commission', { mode: 'number' }).notNull(),
   },
   (t) => [
     primaryKey({ name: 'sales_daily_pk', columns: [t.superagentId, t.day] }),
     index('sales_daily_day_idx').on(t.day),
   ],
+);
+
+/**
+ * The same figures one level down, per branch of a superagent per UTC day: the branch is the
+ * player's agent, or the player itself when its parent is the superagent (or, under superagent 0,
+ * when it has no parent). A superagent's downline report reads its branches' whole days here
+ * (migration 0009, decision 023).
+ */
+export const branchDaily = pgTable(
+  'branch_daily',
+  {
+    superagentId: integer('superagent_id').notNull(),
+    branchId: integer('branch_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    games: integer('games').notNull(),
+    numbers: bigint('numbers', { mode: 'number' }).notNull(),
+    pool: bigint('pool', { mode: 'number' }).notNull(),
+    prizes: bigint('prizes', { mode: 'number' }).notNull(),
+    commission: bigint('commission', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'branch_daily_pk', columns: [t.superagentId, t.branchId, t.day] })],
+);
+
+/**
+ * Completed top-ups, transfers and take-backs per UTC day between the top-level subtrees the
+ * two accounts stand in now (`top`: the account's superagent, a user without one itself, 0 for
+ * the admin). Kept by triggers on `transactions` and on a change of parent in `users`, which moves
+ * the account's past rows to its new subtree (migration 0009, decision 023). The admin's downline
+ * report reads its whole days here.
+ */
+export const moneyDaily = pgTable(
+  'money_daily',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    fromTop: integer('from_top').notNull(),
+    toTop: integer('to_top').notNull(),
+    type: text('type', { enum: ['topup', 'transfer', 'takeback'] }).notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'money_daily_pk', columns: [t.day, t.fromTop, t.toTop, t.type] })],
 );
 
 /**

@@ -103,7 +103,10 @@ export async function seedScale(db: Db, options: ScaleOptions): Promise<void> {
   for (const table of ['users', 'balances', 'transactions', 'games']) {
     await db.execute(sql.raw(`VACUUM ANALYZE ${table}`));
   }
-  // The trigger left one dead version of a sales_daily row per seeded game (50 MB for 36,600
-  // rows); in service autovacuum keeps the table near its live size, so rewrite it compactly.
-  await db.execute(sql.raw('VACUUM FULL ANALYZE sales_daily'));
+  // The triggers left one dead version of a rollup row per seeded game or top-up (50 MB for the
+  // 36,600 rows of sales_daily); in service autovacuum keeps them near their live size, so rewrite
+  // them compactly.
+  for (const table of ['sales_daily', 'branch_daily', 'money_daily']) {
+    await db.execute(sql.raw(`VACUUM FULL ANALYZE ${table}`));
+  }
 }

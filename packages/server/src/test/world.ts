@@ -17,6 +17,8 @@ const TABLES = [
   'game_winners',
   'game_rounds',
   'sales_daily',
+  'branch_daily',
+  'money_daily',
   'slip_prints',
 ] as const;
 

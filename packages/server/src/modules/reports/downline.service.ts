@@ -10,11 +10,16 @@ import { DEFAULT_TIME_ZONE } from './reports.service.ts';
 type Node = { id: number; username: string; fullName: string; role: 'admin' | 'superagent' | 'agent' };
 
 /**
- * How the report cuts the hierarchy below a node into rows (decision 015). Games are counted by the
- * hierarchy recorded with them (decision 006), so the rows add up to the sales history of the node:
+ * How the report cuts the hierarchy below a node into rows (decisions 015 and 023). Games are
+ * counted by the hierarchy recorded with them (decision 006), so the rows add up to the sales
+ * history of the node:
  * - `games` / `rounds`: which games are the node's, and the row (a direct child's id) each belongs to;
+ * - `rollup`: the same figures for whole UTC days from a daily rollup (the admin: `sales_daily` per
+ *   super agent and `branch_daily` for players without one; a super agent: its `branch_daily`
+ *   rows), or none (an agent's games are few: read them all);
  * - `member`: the row an account belongs to now, for money (null: outside every row — the node,
- *   its upline, other branches);
+ *   its upline, other branches), and `subtree`, the accounts that can have one, as a query (none
+ *   for the admin, whose whole days of money come from `money_daily` instead);
  * - `children`: the node's live direct children, listed even without activity.
  */
 function cut(node: Node) {
@@ -22,12 +27,17 @@ function cut(node: Node) {
   const superagentOf = sql`CASE u.role WHEN 'superagent' THEN u.id WHEN 'agent' THEN u.parent_id
     ELSE CASE p.role WHEN 'superagent' THEN p.id WHEN 'agent' THEN p.parent_id END END`;
   const agentOf = sql`CASE u.role WHEN 'agent' THEN u.id WHEN 'user' THEN CASE WHEN p.role = 'agent' THEN p.id END END`;
+  const figures = sql`games, numbers, pool, prizes, commission`;
+  const days = sql`day >= b.first_day AND day < b.end_day`;
   const n = node.id;
   switch (node.role) {
     case 'admin':
       return {
         games: (g: SQL) => ({ where: sql`true`, key: sql`COALESCE(${g}.superagent_id, ${g}.user_id)` }),
+        rollup: sql`SELECT superagent_id AS key, ${figures} FROM sales_daily, bounds b WHERE superagent_id <> 0 AND ${days}
+          UNION ALL SELECT branch_id, ${figures} FROM branch_daily, bounds b WHERE superagent_id = 0 AND ${days}`,
         member: sql`COALESCE(${superagentOf}, CASE WHEN u.role = 'user' THEN u.id END)`,
+        subtree: undefined,
         children: sql`(c.role = 'superagent' OR (c.role = 'user' AND c.parent_id IS NULL))`,
       };
     case 'superagent':
@@ -36,16 +46,58 @@ function cut(node: Node) {
           where: sql`${g}.superagent_id = ${n}`,
           key: sql`CASE WHEN ${g}.parent_id = ${n} THEN ${g}.user_id ELSE ${g}.parent_id END`,
         }),
+        rollup: sql`SELECT branch_id AS key, ${figures} FROM branch_daily, bounds b WHERE superagent_id = ${n} AND ${days}`,
         member: sql`CASE WHEN ${superagentOf} = ${n} AND u.id <> ${n} THEN COALESCE(${agentOf}, u.id) END`,
+        subtree: sql`SELECT * FROM users WHERE parent_id = ${n}
+          UNION ALL SELECT u.* FROM users a JOIN users u ON u.parent_id = a.id WHERE a.parent_id = ${n} AND a.role = 'agent'`,
         children: sql`c.parent_id = ${n}`,
       };
     case 'agent':
       return {
         games: (g: SQL) => ({ where: sql`${g}.parent_id = ${n}`, key: sql`${g}.user_id` }),
+        rollup: undefined,
         member: sql`CASE WHEN ${agentOf} = ${n} AND u.id <> ${n} THEN u.id END`,
+        subtree: sql`SELECT * FROM users WHERE parent_id = ${n}`,
         children: sql`c.parent_id = ${n}`,
       };
   }
+}
+
+/** The ledger rows the report counts as money. */
+const MOVES = sql`t.type IN ('topup', 'transfer', 'takeback') AND t.status = 'completed'`;
+
+/**
+ * The money that crossed the node's rows in the period, as `flows` (type, amount, and the row of
+ * each side, null outside every row). Under the admin: whole UTC days from `money_daily` (already
+ * keyed by top-level subtree) and the edge days from the ledger; under a super agent or an agent:
+ * the ledger rows of the accounts in its subtree, found through each account's own indexes.
+ */
+function flowsOf(plan: ReturnType<typeof cut>): SQL {
+  if (!plan.subtree) {
+    const edge = (range: SQL) => sql`SELECT t.type, t.amount, NULLIF(account_top(t.user_id), 0) AS from_key,
+        NULLIF(account_top(t.receiver_id), 0) AS to_key
+      FROM transactions t, bounds b WHERE ${MOVES} AND ${range}`;
+    return sql`flows AS (
+      SELECT type, amount, NULLIF(from_top, 0) AS from_key, NULLIF(to_top, 0) AS to_key
+        FROM money_daily, bounds b WHERE day >= b.first_day AND day < b.end_day
+      UNION ALL ${edge(sql`t.created_at >= b.period_start AND t.created_at < b.whole_start`)}
+      UNION ALL ${edge(sql`t.created_at >= b.whole_end AND t.created_at < b.period_end`)}
+    )`;
+  }
+  // Each account's rows through its own index: a lateral lookup per account (OFFSET 0 keeps the
+  // planner from flattening it into a scan of the whole period's ledger).
+  const touching = (side: SQL) => sql`SELECT t.id FROM members m CROSS JOIN bounds b
+      CROSS JOIN LATERAL (SELECT t.id FROM transactions t WHERE ${side} = m.id
+        AND t.created_at >= b.period_start AND t.created_at < b.period_end AND ${MOVES} OFFSET 0) t`;
+  return sql`members AS (
+      SELECT u.id, ${plan.member} AS key FROM (${plan.subtree}) u LEFT JOIN users p ON p.id = u.parent_id
+    ), flows AS (
+      SELECT t.type, t.amount, s.key AS from_key, r.key AS to_key
+      FROM (${touching(sql`t.user_id`)} UNION ${touching(sql`t.receiver_id`)}) moved
+      JOIN transactions t ON t.id = moved.id
+      LEFT JOIN members s ON s.id = t.user_id
+      LEFT JOIN members r ON r.id = t.receiver_id
+    )`;
 }
 
 /** The node: the caller, or `parentId` in the caller's scope (outside it 404) that has children (else 400). */
@@ -99,31 +151,41 @@ export async function downline(db: Db, caller: Caller, query: DownlineQuery): Pr
   const rows = await queryRows<Row>(
     db,
     sql`
-    WITH bounds AS (
+    WITH period AS (
       SELECT (${query.from}::date)::timestamp AT TIME ZONE ${timeZone} AS period_start,
              (${query.to}::date + 1)::timestamp AT TIME ZONE ${timeZone} AS period_end
+    ), days AS (
+      -- The whole UTC days inside the period, which a rollup answers (none without one).
+      SELECT period_start, period_end,
+             ((period_start AT TIME ZONE 'UTC') + interval '1 day' - interval '1 microsecond')::date AS first_day,
+             CASE WHEN ${plan.rollup ? sql`true` : sql`false`} THEN (period_end AT TIME ZONE 'UTC')::date
+               ELSE '-infinity'::date END AS end_day
+      FROM period
+    ), bounds AS (
+      -- Rows of the ledger and the games are read for the partial days at either edge:
+      -- [period_start, whole_start) and [whole_end, period_end), or the whole period.
+      SELECT d.*,
+             CASE WHEN d.first_day < d.end_day THEN d.first_day::timestamp AT TIME ZONE 'UTC' ELSE d.period_end END AS whole_start,
+             CASE WHEN d.first_day < d.end_day THEN d.end_day::timestamp AT TIME ZONE 'UTC' ELSE d.period_end END AS whole_end
+      FROM days d
     ), sales AS (
-      SELECT ${sales.key} AS key, count(*) AS settled, sum(g.selected_count) AS numbers, sum(g.pool) AS pool,
-        sum(g.total_prize) AS prizes, sum(g.commission) AS commission
-      FROM games g, bounds b
-      WHERE ${sales.where} AND g.created_at >= b.period_start AND g.created_at < b.period_end
-      GROUP BY 1
+      -- The partial days' games one by one, the whole days' sums from the rollup, grouped once.
+      SELECT key, sum(games) AS settled, sum(numbers) AS numbers, sum(pool) AS pool, sum(prizes) AS prizes,
+        sum(commission) AS commission
+      FROM (
+        SELECT ${sales.key} AS key, 1 AS games, g.selected_count AS numbers, g.pool, g.total_prize AS prizes, g.commission
+        FROM games g, bounds b WHERE ${sales.where} AND g.created_at >= b.period_start AND g.created_at < b.whole_start
+        UNION ALL
+        SELECT ${sales.key}, 1, g.selected_count, g.pool, g.total_prize, g.commission
+        FROM games g, bounds b WHERE ${sales.where} AND g.created_at >= b.whole_end AND g.created_at < b.period_end
+        ${plan.rollup ? sql`UNION ALL ${plan.rollup}` : sql``}
+      ) played GROUP BY key
     ), voids AS (
       SELECT ${voids.key} AS key, count(*) AS voided
       FROM game_rounds r, bounds b
       WHERE ${voids.where} AND r.status = 'voided' AND r.ended_at >= b.period_start AND r.ended_at < b.period_end
       GROUP BY 1
-    ), members AS (
-      SELECT u.id, ${plan.member} AS key FROM users u LEFT JOIN users p ON p.id = u.parent_id
-    ), flows AS (
-      SELECT t.type, t.amount, s.key AS from_key, r.key AS to_key
-      FROM transactions t CROSS JOIN bounds b
-      LEFT JOIN members s ON s.id = t.user_id
-      LEFT JOIN members r ON r.id = t.receiver_id
-      WHERE t.status = 'completed' AND t.type IN ('topup', 'transfer', 'takeback')
-        AND t.created_at >= b.period_start AND t.created_at < b.period_end
-        AND (s.key IS NOT NULL OR r.key IS NOT NULL)
-    ), money AS (
+    ), ${flowsOf(plan)}, money AS (
       SELECT key, sum(topups) AS topups, sum(received) AS received, sum(sent) AS sent, sum(taken) AS taken FROM (
         SELECT to_key AS key, amount AS topups, 0 AS received, 0 AS sent, 0 AS taken
           FROM flows WHERE type = 'topup' AND to_key IS NOT NULL

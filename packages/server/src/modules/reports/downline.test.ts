@@ -28,6 +28,9 @@ const agents: Person[] = [];
 const users: Person[] = [];
 /** Money that crossed into and out of each super agent's subtree, as the calls made it. */
 const topUpsOf = new Map<number, number>();
+/** Every top-up, by the account it went into. */
+const toppedUp = new Map<number, number>();
+const runStarted = Date.now();
 const takenFromSuper = new Map<number, number>();
 
 let made = 0;
@@ -66,6 +69,7 @@ beforeAll(async () => {
     const amount = between(50_000, 90_000);
     await fund(t, boss.id, formatCents(amount));
     topUpsOf.set(boss.id, (topUpsOf.get(boss.id) ?? 0) + amount);
+    toppedUp.set(boss.id, amount);
   }
   for (const agent of agents) {
     expectStatus(
@@ -76,6 +80,7 @@ beforeAll(async () => {
   for (const user of users) {
     const amount = between(20_000, 40_000);
     await fund(t, user.id, formatCents(amount));
+    toppedUp.set(user.id, amount);
     const boss = superOf(user);
     if (boss) topUpsOf.set(boss.id, (topUpsOf.get(boss.id) ?? 0) + amount);
     if (user.parent?.role === 'agent') {
@@ -272,5 +277,73 @@ describe(`downline report (${TEST_DB}, seed ${SEED})`, () => {
     const seen = (await report(first)).rows.map((r) => r.user.id);
     const mine = [...agents, ...users].filter((p) => superOf(p)?.id === first.id).map((p) => p.id);
     for (const id of seen) expect(mine).toContain(id);
+  });
+});
+
+/** The report without its period: the rows and the totals. */
+const figuresOf = ({ rows, totals }: Downline) => ({ rows, totals });
+
+/**
+ * A zone whose local day holds the whole run, so that `from=to=` that day is a period of partial
+ * UTC days only: every figure is then read from the games and the ledger, none from a rollup.
+ */
+function zoneHoldingTheRun(): { tz: string; day: string } {
+  for (const tz of ['Asia/Kolkata', 'America/St_Johns']) {
+    const day = (at: number) => new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(at);
+    if (day(runStarted) === day(Date.now())) return { tz, day: day(Date.now()) };
+  }
+  throw new Error('the run spans a local midnight in every candidate zone');
+}
+
+/** Every node's report read from the rollups (today's whole UTC day) equals it read row by row. */
+async function expectRollupsAgreeWithRows() {
+  const { tz, day } = zoneHoldingTheRun();
+  for (const node of [admin, ...supers, ...agents]) {
+    const rolled = await report(node);
+    expect(figuresOf(await report(node, `from=${day}&to=${day}&tz=${tz}`)), `${node.role} ${node.id}`).toEqual(
+      figuresOf(rolled),
+    );
+  }
+}
+
+describe(`downline report from the daily rollups (${TEST_DB}, seed ${SEED})`, () => {
+  it('whole days read from the rollups equal the same activity read from the games and the ledger', async () => {
+    await expectRollupsAgreeWithRows();
+  });
+
+  it('money follows an account that moves to another super agent; its games stay where they were played', async () => {
+    const [first, second] = supers as [Person, Person];
+    const mover = users.find((u) => u.parent?.role === 'agent' && u.parent.parent?.id === first.id) as Person;
+    const movingAgent = agents.find((a) => a.parent?.id === second.id) as Person;
+    const before = await report(admin);
+    const move = async (who: Person, to: Person) => {
+      const moved = await t.request(t.adminToken, {
+        method: 'PUT',
+        url: `/api/users/${who.id}`,
+        payload: { parentId: to.id },
+      });
+      expectStatus(moved, 200);
+      who.parent = to;
+    };
+    await move(mover, second);
+    await move(movingAgent, first);
+
+    const ledger = await checkLedger(t.database.db);
+    expect(ledger.rollups, JSON.stringify(ledger)).toBe(0);
+    const after = await report(admin);
+    expectRowsAddUp(after);
+    for (const boss of supers) {
+      const row = after.rows.find((r) => r.user.id === boss.id);
+      const under = [boss, ...agents, ...users].filter((p) => superOf(p)?.id === boss.id);
+      expect(row?.topUps).toBe(formatCents(under.reduce((sum, p) => sum + (toppedUp.get(p.id) ?? 0), 0)));
+      // Games keep the hierarchy they were played under.
+      const was = before.rows.find((r) => r.user.id === boss.id);
+      expect([row?.settledGames, row?.commission]).toEqual([was?.settledGames, was?.commission]);
+    }
+    // The mover's old agent gave it 10.00 and took 3.00 back: that money now crosses between the two.
+    const rowOf = (id: number) => after.rows.find((r) => r.user.id === id);
+    expect(cents(rowOf(second.id)?.transfersReceived ?? '')).toBeGreaterThanOrEqual(1000);
+    expect(cents(rowOf(second.id)?.takenBack ?? '')).toBeGreaterThanOrEqual(300);
+    await expectRollupsAgreeWithRows();
   });
 });
