@@ -10,6 +10,8 @@ import { findInScope } from '../users/users.repository.ts';
 /** Whose games a list holds: one superagent's, agent's or user's, or everyone's (the admin's filter). */
 export type SalesScope = { role: Exclude<Role, 'admin'>; id: number } | { role: 'all' };
 
+const read = (caller: Caller): SQL | undefined => readableByRecord(caller, games);
+
 /**
  * Who may do what with the sales history (docs/product/roles-and-scope.md#authorization-table):
  * every path of this module asks here first. A game is a record: nobody edits or deletes one.
@@ -18,14 +20,14 @@ export type SalesScope = { role: Exclude<Role, 'admin'>; id: number } | { role: 
  */
 export const salesAccess = {
   /** Read one game: admin all, the superagent and parent recorded with it, the player. */
-  read: (caller: Caller): SQL | undefined => readableByRecord(caller, games),
+  read,
 
   /**
    * The games a list (or its export) of `scope`'s games holds: those the caller may read that are
    * also that person's by the same rule. `checkOwner` must pass before the list is answered.
    */
   list: (caller: Caller, scope: SalesScope): (SQL | undefined)[] => [
-    readableByRecord(caller, games),
+    read(caller),
     scope.role === 'all' ? undefined : readableByRecord(scope, games),
   ],
 

@@ -65,14 +65,13 @@ export function findWinners(db: Db | Tx, gameId: number) {
 
 export type SalesFilter = Pick<SalesQuery, 'from' | 'to' | 'agentId' | 'userId'>;
 
-/**
- * Which games a list (or its export) holds: the access map's conditions, narrowed by the filters
- * (agentId to one agent's users, userId to one user, the dates). `rollup` names the set the
- * sales_daily rollup describes, when the list is one: a superagent's games or everyone's,
- * narrowed only by dates.
- */
+/** A list's games as a condition and its date bounds; `rollup` when sales_daily describes the set. */
 export type SalesSet = { where: SQL | undefined; from?: Date; toExclusive?: Date; rollup?: { superagentId?: number } };
 
+/**
+ * Which games a list (or its export) holds: the access map's conditions, narrowed by the filters
+ * (agentId to one agent's users, userId to one user, the dates).
+ */
 export function salesSet(caller: Caller, scope: SalesScope, query: SalesFilter): SalesSet {
   const conditions = salesAccess.list(caller, scope);
   if (query.agentId !== undefined) conditions.push(eq(games.parentId, query.agentId));
@@ -83,15 +82,14 @@ export function salesSet(caller: Caller, scope: SalesScope, query: SalesFilter):
   const toExclusive = query.to ? new Date(Date.parse(query.to) + 1) : undefined;
   if (from) conditions.push(gte(games.createdAt, from));
   if (toExclusive) conditions.push(lt(games.createdAt, toExclusive));
-  const datesOnly = query.agentId === undefined && query.userId === undefined;
-  const rollup = !datesOnly
-    ? undefined
-    : scope.role === 'superagent'
-      ? { superagentId: scope.id }
-      : scope.role === 'all' && caller.role === 'admin'
-        ? {}
-        : undefined;
-  return { where: and(...conditions), from, toExclusive, rollup };
+  return { where: and(...conditions), from, toExclusive, rollup: rollupOf(caller, scope, query) };
+}
+
+/** A superagent's games or everyone's, narrowed only by dates: a set the rollup describes. */
+function rollupOf(caller: Caller, scope: SalesScope, query: SalesFilter): SalesSet['rollup'] {
+  if (query.agentId !== undefined || query.userId !== undefined) return undefined;
+  if (scope.role === 'superagent') return { superagentId: scope.id };
+  return scope.role === 'all' && caller.role === 'admin' ? {} : undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -151,7 +149,7 @@ export function totalsQueries(db: Db, { where, from, toExclusive, rollup }: Sale
 
 /** How many games a set holds and their commission (cents). */
 export async function countSales(db: Db, set: SalesSet): Promise<{ total: number; commission: bigint }> {
-  const queries: ReturnType<typeof totalsQueries> = totalsQueries(db, set);
+  const queries = totalsQueries(db, set);
   // Two independent reads of disjoint time ranges, side by side.
   const [[counted], [days]] = await Promise.all([queries.games ?? [], queries.days ?? []]);
   return {

@@ -6,7 +6,8 @@ import type { CreateUserInput, UpdateUserInput } from '@lot/domain/schemas/users
 import { users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 
-type Scoped = { id: number; role: Role };
+/** Whoever the scope is judged for: a caller, or a person whose games are listed. */
+export type Scoped = { id: number; role: Role };
 type Target = { id: number; username: string; role: Role; status: string; parentId: number | null };
 
 /**

@@ -5,14 +5,12 @@ import type { Db, Tx } from '../../db/client.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { containsPattern } from '../../db/sql.ts';
 import { balances, gameRounds, userCounts, userLogos, users } from '../../db/schema.ts';
-import { scopeCondition, usersAccess } from './users.access.ts';
+import { scopeCondition, usersAccess, type Scoped } from './users.access.ts';
 
 // Defined with the access map; modules/reports still imports them from here.
-export { readableByRecord, scopeCondition, type RecordedHierarchy } from './users.access.ts';
+export { readableByRecord, scopeCondition } from './users.access.ts';
 
 export type UserRow = typeof users.$inferSelect;
-
-type Scoped = { id: number; role: Role };
 
 export async function findLiveUserById(db: Db | Tx, id: number): Promise<UserRow | undefined> {
   const [row] = await db
@@ -78,7 +76,7 @@ type Page = { limit: number; offset: number };
 
 /** Which users a list (or its export) holds: the access map's, narrowed by the filters. */
 export function usersWhere(caller: Caller, filter: UsersFilter): SQL | undefined {
-  const conditions: (SQL | undefined)[] = usersAccess.list(caller);
+  const conditions = usersAccess.list(caller);
   if (filter.role) conditions.push(eq(users.role, filter.role));
   if (filter.parentId !== undefined) conditions.push(eq(users.parentId, filter.parentId));
   if (filter.status) conditions.push(eq(users.status, filter.status));

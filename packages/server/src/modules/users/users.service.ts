@@ -52,13 +52,13 @@ function toUser(row: UserListRow): User {
   };
 }
 
+const notFound = () => new AppError('NOT_FOUND', 'User not found');
+
 async function getUser(db: Db | Tx, id: number): Promise<User> {
   const [row] = await usersQuery(db, eq(users.id, id));
-  if (!row) throw new AppError('NOT_FOUND', 'User not found');
+  if (!row) throw notFound();
   return toUser(row);
 }
-
-const notFound = () => new AppError('NOT_FOUND', 'User not found');
 
 /** The user with this id in the caller's scope, or a 404 exactly like a missing one. */
 async function inScope(db: Db | Tx, caller: Caller, id: number, lock?: 'update'): Promise<UserRow> {
