@@ -13,7 +13,8 @@ import type {
 import { queryPrepared, type Db, type Tx } from '../../db/client.ts';
 import { balances, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
-import { findInScope, scopeCondition, type UserRow } from '../users/users.repository.ts';
+import { scopeCondition } from '../users/users.access.ts';
+import { findInScope, type UserRow } from '../users/users.repository.ts';
 import { withIdempotentStatement, type Idempotent } from './idempotency.ts';
 
 export async function getBalance(db: Db, caller: Caller, userId: number): Promise<Balance> {

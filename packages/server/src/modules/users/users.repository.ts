@@ -1,55 +1,16 @@
-import { and, eq, isNull, sql, type Column, type SQL } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client.ts';
-import { users } from '../../db/schema.ts';
+import { and, desc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Role } from '@lot/domain/roles';
+import type { Db, Tx } from '../../db/client.ts';
+import type { Caller } from '../../plugins/auth.ts';
+import { containsPattern } from '../../db/sql.ts';
+import { balances, gameRounds, userCounts, userLogos, users } from '../../db/schema.ts';
+import { scopeCondition, usersAccess, type Scoped } from './users.access.ts';
+
+// Defined with the access map; modules/reports still imports them from here.
+export { readableByRecord, scopeCondition } from './users.access.ts';
 
 export type UserRow = typeof users.$inferSelect;
-
-type Scoped = { id: number; role: Role };
-
-/**
- * Who a caller may see and act on (docs/product/roles-and-scope.md#scope), as a condition on `users`:
- * admin everyone; superagent S itself, its agents and the users under S or S's agents;
- * agent A itself and its direct users; a user only itself. Deleted users are never in scope.
- */
-/** The hierarchy a game was played under, copied onto its row when it was played. */
-export type RecordedHierarchy = { userId: Column; parentId: Column; superagentId: Column };
-
-/**
- * Who may read a record kept with the hierarchy it was played under (a game, a sale): admin all,
- * the superagent and the parent recorded with it, the player. It judges by the recorded hierarchy,
- * so after a player moves, the new parent does not see games played under the old one.
- */
-export function readableByRecord(caller: Scoped, record: RecordedHierarchy): SQL | undefined {
-  switch (caller.role) {
-    case 'admin':
-      return undefined;
-    case 'superagent':
-      return eq(record.superagentId, caller.id);
-    case 'agent':
-      return eq(record.parentId, caller.id);
-    default:
-      return eq(record.userId, caller.id);
-  }
-}
-
-export function scopeCondition(caller: Scoped): SQL {
-  const live = isNull(users.deletedAt);
-  switch (caller.role) {
-    case 'admin':
-      return live;
-    case 'superagent':
-      return and(
-        live,
-        sql`(${users.id} = ${caller.id} OR ${users.parentId} = ${caller.id} OR ${users.parentId} IN (
-          SELECT a.id FROM users a WHERE a.parent_id = ${caller.id} AND a.role = 'agent'))`,
-      ) as SQL;
-    case 'agent':
-      return and(live, sql`(${users.id} = ${caller.id} OR ${users.parentId} = ${caller.id})`) as SQL;
-    default:
-      return and(live, eq(users.id, caller.id)) as SQL;
-  }
-}
 
 export async function findLiveUserById(db: Db | Tx, id: number): Promise<UserRow | undefined> {
   const [row] = await db
@@ -80,4 +41,192 @@ export async function findInScope(
     .where(and(eq(users.id, id), scopeCondition(caller)));
   const [row] = lock ? await query.for(lock === 'update' ? 'update' : 'share') : await query;
   return row;
+}
+
+const parent = alias(users, 'parent');
+
+const userColumns = {
+  id: users.id,
+  username: users.username,
+  fullName: users.fullName,
+  shopName: users.shopName,
+  role: users.role,
+  status: users.status,
+  parentId: users.parentId,
+  hasLogo: users.hasLogo,
+  createdAt: users.createdAt,
+  amount: balances.amount,
+  parentUsername: parent.username,
+  parentFullName: parent.fullName,
+};
+
+function selectUserRows(db: Db | Tx) {
+  return db
+    .select(userColumns)
+    .from(users)
+    .leftJoin(balances, eq(balances.userId, users.id))
+    .leftJoin(parent, eq(parent.id, users.parentId));
+}
+
+/** A user with balance and parent, as lists and exports read it. */
+export type UserListRow = Awaited<ReturnType<ReturnType<typeof selectUserRows>['execute']>>[number];
+
+export type UsersFilter = { role?: Role; parentId?: number; search?: string; status?: 'active' | 'inactive' };
+type Page = { limit: number; offset: number };
+
+/** Which users a list (or its export) holds: the access map's, narrowed by the filters. */
+export function usersWhere(caller: Caller, filter: UsersFilter): SQL | undefined {
+  const conditions = usersAccess.list(caller);
+  if (filter.role) conditions.push(eq(users.role, filter.role));
+  if (filter.parentId !== undefined) conditions.push(eq(users.parentId, filter.parentId));
+  if (filter.status) conditions.push(eq(users.status, filter.status));
+  if (filter.search) {
+    const pattern = containsPattern(filter.search);
+    conditions.push(sql`(${users.username} ILIKE ${pattern} OR ${users.fullName} ILIKE ${pattern})`);
+  }
+  return and(...conditions);
+}
+
+/**
+ * Users with balance and parent, newest first. A page is chosen by id first (from the index
+ * alone) and only its rows are joined, so a deep page costs no more joins than the first.
+ */
+export function usersQuery(db: Db | Tx, where: SQL | undefined, page?: Page) {
+  const chosen = page
+    ? inArray(
+        users.id,
+        db
+          .select({ id: users.id })
+          .from(users)
+          .where(where)
+          .orderBy(desc(users.id))
+          .limit(page.limit)
+          .offset(page.offset),
+      )
+    : where;
+  return selectUserRows(db).where(chosen).orderBy(desc(users.id));
+}
+
+/** A page of other users' public fields, by name: what a plain user's list shows. */
+export function publicUsersQuery(db: Db, where: SQL | undefined, page: Page) {
+  return db
+    .select({
+      id: users.id,
+      username: users.username,
+      fullName: users.fullName,
+      role: users.role,
+      status: users.status,
+    })
+    .from(users)
+    .where(where)
+    .orderBy(users.fullName, users.id)
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+/**
+ * How many users a list holds. Every live user of a role or status (an admin's list, neither a
+ * parent's nor searched) comes from the counts the triggers keep; any narrower list is counted.
+ */
+export function countUsersQuery(db: Db, caller: Caller, filter: UsersFilter, where: SQL | undefined) {
+  const everyLiveUser = caller.role === 'admin' && filter.parentId === undefined && !filter.search;
+  return everyLiveUser
+    ? db
+        .select({ total: sql<number>`COALESCE(sum(${userCounts.users}), 0)::int` })
+        .from(userCounts)
+        .where(
+          and(
+            filter.role ? eq(userCounts.role, filter.role) : undefined,
+            filter.status ? eq(userCounts.status, filter.status) : undefined,
+          ),
+        )
+    : db
+        .select({ total: sql<number>`count(*)::int` })
+        .from(users)
+        .where(where);
+}
+
+/** One keyset page of an export, newest first, after the user id `after`. */
+export function userExportPageQuery(db: Db, where: SQL | undefined, after: number | undefined, limit: number) {
+  return selectUserRows(db)
+    .where(and(where, after === undefined ? undefined : lt(users.id, after)))
+    .orderBy(desc(users.id))
+    .limit(limit);
+}
+
+/** A new user and its zero balance; answers its id. */
+export async function insertUser(tx: Tx, values: typeof users.$inferInsert): Promise<number> {
+  const [created] = await tx.insert(users).values(values).returning({ id: users.id });
+  if (!created) throw new Error('insert returned no row');
+  await tx.insert(balances).values({ userId: created.id, amount: 0 });
+  return created.id;
+}
+
+export type Logo = { data: Buffer; mimeType: string };
+
+/** Writes a user's changes and their logo (`null` removes it, `undefined` leaves it). */
+export async function updateUserRow(
+  tx: Tx,
+  id: number,
+  changes: PgUpdateSetSource<typeof users>,
+  logo: Logo | null | undefined,
+) {
+  // A form may send nothing new (or only the unchanged username and role); Drizzle refuses an empty SET.
+  if (Object.keys(changes).length > 0) await tx.update(users).set(changes).where(eq(users.id, id));
+  if (logo) {
+    await tx
+      .insert(userLogos)
+      .values({ userId: id, ...logo })
+      .onConflictDoUpdate({ target: userLogos.userId, set: { ...logo, updatedAt: new Date() } });
+  } else if (logo === null) {
+    await tx.delete(userLogos).where(eq(userLogos.userId, id));
+  }
+}
+
+export async function findLogo(db: Db, id: number): Promise<Logo | undefined> {
+  const [logo] = await db
+    .select({ data: userLogos.data, mimeType: userLogos.mimeType })
+    .from(userLogos)
+    .where(eq(userLogos.userId, id));
+  return logo;
+}
+
+/** The user's balance, its row locked for the deleting transaction. */
+export async function lockedBalance(tx: Tx, id: number): Promise<number> {
+  const [balance] = await tx
+    .select({ amount: balances.amount })
+    .from(balances)
+    .where(eq(balances.userId, id))
+    .for('update');
+  return balance?.amount ?? 0;
+}
+
+/** How many of the user's games are being drawn (each holds its pool). */
+export async function countGamesInPlay(tx: Tx, id: number): Promise<number> {
+  const [held] = await tx
+    .select({ count: sql<number>`count(*)::int` })
+    .from(gameRounds)
+    .where(and(eq(gameRounds.userId, id), eq(gameRounds.status, 'drawing')));
+  return held?.count ?? 0;
+}
+
+export async function countLiveChildren(tx: Tx, id: number): Promise<number> {
+  const [children] = await tx
+    .select({ count: sql<number>`count(*)::int` })
+    .from(users)
+    .where(and(eq(users.parentId, id), isNull(users.deletedAt)));
+  return children?.count ?? 0;
+}
+
+/** Soft delete (history keeps the row); ends the user's sessions and the games they opened but never drew. */
+export async function softDeleteUser(tx: Tx, id: number, by: number): Promise<void> {
+  await tx
+    .update(users)
+    .set({ deletedAt: new Date(), tokenVersion: sql`${users.tokenVersion} + 1` })
+    .where(eq(users.id, id));
+  // A game they opened but never drew holds nothing; nobody could ever end it, so it ends here.
+  await tx
+    .update(gameRounds)
+    .set({ status: 'discarded', voidReason: 'The player was deleted', voidedBy: by, endedAt: new Date() })
+    .where(and(eq(gameRounds.userId, id), eq(gameRounds.status, 'open')));
 }

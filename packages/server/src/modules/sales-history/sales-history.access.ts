@@ -1,0 +1,49 @@
+import type { SQL } from 'drizzle-orm';
+import { AppError } from '@lot/domain/errors';
+import type { Role } from '@lot/domain/roles';
+import type { Db } from '../../db/client.ts';
+import { games } from '../../db/schema.ts';
+import type { Caller } from '../../plugins/auth.ts';
+import { readableByRecord } from '../users/users.access.ts';
+import { findInScope } from '../users/users.repository.ts';
+
+/** Whose games a list holds: one superagent's, agent's or user's, or everyone's (the admin's filter). */
+export type SalesScope = { role: Exclude<Role, 'admin'>; id: number } | { role: 'all' };
+
+const read = (caller: Caller): SQL | undefined => readableByRecord(caller, games);
+
+/**
+ * Who may do what with the sales history (docs/product/roles-and-scope.md#authorization-table):
+ * every path of this module asks here first. A game is a record: nobody edits or deletes one.
+ * Games are judged by the hierarchy recorded with them (decision 006), so after a player moves,
+ * the new parent does not see games played under the old one; a game outside is a 404.
+ */
+export const salesAccess = {
+  /** Read one game: admin all, the superagent and parent recorded with it, the player. */
+  read,
+
+  /**
+   * The games a list (or its export) of `scope`'s games holds: those the caller may read that are
+   * also that person's by the same rule. `checkOwner` must pass before the list is answered.
+   */
+  list: (caller: Caller, scope: SalesScope): (SQL | undefined)[] => [
+    read(caller),
+    scope.role === 'all' ? undefined : readableByRecord(scope, games),
+  ],
+
+  /**
+   * A person whose games are asked for must be in the caller's reach and of the named role. The
+   * caller's own games need no lookup: the sign-in check has just read the caller, live and active.
+   */
+  async checkOwner(db: Db, caller: Caller, scope: SalesScope): Promise<void> {
+    if (scope.role === 'all') return;
+    const owner =
+      scope.id === caller.id && scope.role === caller.role ? caller : await findInScope(db, caller, scope.id);
+    if (!owner || owner.role !== scope.role) throw new AppError('NOT_FOUND', 'User not found');
+  },
+
+  /** Describe (record) a game: only one's own (the route admits players alone). */
+  record(caller: Caller, input: { userId: number }): void {
+    if (input.userId !== caller.id) throw new AppError('FORBIDDEN', 'You can only record your own games');
+  },
+};

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { Caller } from '../../plugins/auth.ts';
+import type { SalesScope } from './sales-history.access.ts';
+import {
+  saleExportPageQuery,
+  salesPageQuery,
+  salesSet,
+  totalsQueries,
+  type SalesFilter,
+} from './sales-history.repository.ts';
+import { callers, sqlOf, sqlOnly } from '../../test/sql-snapshots.ts';
+
+/**
+ * The SQL each sales-history list builds, per caller and filter, so that a change to a query
+ * shows as a diff of its snapshot: the totals (the sales_daily rollup for a superagent's or
+ * everyone's games by dates, a count otherwise), the index-only page ids (a first page and one
+ * read from the oldest end) and an export's keyset page.
+ */
+
+const { admin, superagent, agent, user } = callers;
+const DATES = { from: '2026-03-01T06:00:00.000Z', to: '2026-03-31T23:59:59.999Z' };
+const HOURS = { from: '2026-03-01T06:00:00.000Z', to: '2026-03-01T18:00:00.000Z' };
+
+const lists: [string, Caller, SalesScope, SalesFilter][] = [
+  ['admin, everyone', admin, { role: 'all' }, {}],
+  ['admin, everyone by dates', admin, { role: 'all' }, DATES],
+  ['admin, everyone within one day', admin, { role: 'all' }, HOURS],
+  ['admin, one user of everyone', admin, { role: 'all' }, { userId: user.id }],
+  ['admin, a superagent by dates', admin, { role: 'superagent', id: superagent.id }, DATES],
+  ['admin, an agent', admin, { role: 'agent', id: agent.id }, {}],
+  ['superagent, own', superagent, { role: 'superagent', id: superagent.id }, {}],
+  [
+    'superagent, own by agent and dates',
+    superagent,
+    { role: 'superagent', id: superagent.id },
+    { agentId: agent.id, ...DATES },
+  ],
+  ['superagent, own by user', superagent, { role: 'superagent', id: superagent.id }, { userId: user.id }],
+  ['superagent, an agent', superagent, { role: 'agent', id: agent.id }, {}],
+  ['agent, own', agent, { role: 'agent', id: agent.id }, {}],
+  ['agent, own by user and dates', agent, { role: 'agent', id: agent.id }, { userId: user.id, ...DATES }],
+  ['agent, a user', agent, { role: 'user', id: user.id }, {}],
+  ['user, own', user, { role: 'user', id: user.id }, {}],
+  ['user, own by dates', user, { role: 'user', id: user.id }, DATES],
+];
+
+describe('the SQL of each sales-history list', () => {
+  it.each(lists)('%s', (_, caller, scope, filter) => {
+    const set = salesSet(caller, scope, filter);
+    const totals = totalsQueries(sqlOnly, set);
+    expect({
+      totals: { days: sqlOf(totals.days), games: sqlOf(totals.games) },
+      firstPage: sqlOf(salesPageQuery(sqlOnly, set.where, { limit: 20, offset: 0 }, 1_000)),
+      // Past the middle: ids from the oldest end.
+      deepPage: sqlOf(salesPageQuery(sqlOnly, set.where, { limit: 20, offset: 960 }, 1_000)),
+      exportPage: sqlOf(
+        saleExportPageQuery(sqlOnly, set.where, { at: '2026-03-15 10:00:00.123456+00', id: 77 }, 1_000),
+      ),
+    }).toMatchSnapshot();
+  });
+
+  it('reads no page past the end of the set', () => {
+    expect(salesPageQuery(sqlOnly, undefined, { limit: 20, offset: 40 }, 40)).toBeUndefined();
+  });
+});

@@ -1,0 +1,32 @@
+import { drizzle } from 'drizzle-orm/node-postgres';
+import type { Role } from '@lot/domain/roles';
+import type { Db } from '../db/client.ts';
+import * as schema from '../db/schema.ts';
+import type { Caller } from '../plugins/auth.ts';
+
+/** A database handle that only builds SQL (`.toSQL()`): nothing built on it can run. */
+export const sqlOnly = drizzle.mock({ schema }) as unknown as Db;
+
+/** The statement text and parameters of a query builder, for a snapshot. */
+export function sqlOf(query: { toSQL: () => { sql: string; params: unknown[] } } | undefined) {
+  if (!query) return undefined;
+  const { sql, params } = query.toSQL();
+  return { sql, params };
+}
+
+const caller = (id: number, role: Role): Caller => ({
+  id,
+  role,
+  username: role,
+  fullName: role,
+  parentId: null,
+  tokenVersion: 0,
+});
+
+/** One caller of each role, with fixed ids. */
+export const callers = {
+  admin: caller(1, 'admin'),
+  superagent: caller(2, 'superagent'),
+  agent: caller(3, 'agent'),
+  user: caller(4, 'user'),
+};
