@@ -4,7 +4,7 @@ import type { Activity, ActivityFigures, ActivityQuery } from '@lot/domain/schem
 import { queryRows, type Db } from '../../db/client.ts';
 import { games, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
-import { readableByRecord, scopeCondition } from '../users/users.repository.ts';
+import { readableByRecord, scopeCondition } from '../users/users.access.ts';
 import { DEFAULT_TIME_ZONE } from './reports.service.ts';
 
 const DAY_MS = 86_400_000;

@@ -7,9 +7,6 @@ import { containsPattern } from '../../db/sql.ts';
 import { balances, gameRounds, userCounts, userLogos, users } from '../../db/schema.ts';
 import { scopeCondition, usersAccess, type Scoped } from './users.access.ts';
 
-// Defined with the access map; modules/reports still imports them from here.
-export { readableByRecord, scopeCondition } from './users.access.ts';
-
 export type UserRow = typeof users.$inferSelect;
 
 export async function findLiveUserById(db: Db | Tx, id: number): Promise<UserRow | undefined> {
