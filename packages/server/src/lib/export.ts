@@ -15,7 +15,8 @@ import type { ExportFormat } from '@lot/domain/schemas/exports';
 export type ExportColumn<Row> = {
   header: string;
   type: 'text' | 'integer' | 'money' | 'time';
-  /** Text, a whole number, money in cents, or an instant. */
+  /** Text, a whole number, money in cents (a number, a bigint or its digits), or an instant (a Date, or
+   * PostgreSQL's text of one). */
   value: (row: Row) => string | number | bigint | Date | null;
 };
 
@@ -83,9 +84,12 @@ export function neutralised(text: string): string {
  * Cents as `12.50`. Below $100 billion a double holds n / 100 far closer than half a cent, so
  * `toFixed(2)` gives the exact decimals (and is much cheaper than BigInt); above, BigInt.
  */
-export function money(cents: number | bigint): string {
-  return typeof cents === 'number' && Math.abs(cents) < 1e13 ? (cents / 100).toFixed(2) : formatCents(BigInt(cents));
+export function money(cents: number | bigint | string): string {
+  const n = typeof cents === 'string' ? Number(cents) : cents;
+  return typeof n === 'number' && Math.abs(n) < 1e13 ? (n / 100).toFixed(2) : formatCents(BigInt(cents));
 }
+
+const instant = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
 
 /** RFC 4180: a field with a comma, a quote or a line break is quoted, quotes doubled. */
 function csvField(text: string): string {
@@ -97,8 +101,8 @@ async function* csvChunks<Row>(source: ExportSource<Row>, timeZone: string): Asy
   const cell = (column: ExportColumn<Row>, row: Row): string => {
     const value = column.value(row);
     if (value === null) return '';
-    if (column.type === 'money') return money(value as number | bigint);
-    if (column.type === 'time') return local(value as Date);
+    if (column.type === 'money') return money(value as number | bigint | string);
+    if (column.type === 'time') return local(instant(value));
     if (column.type === 'integer') return String(value);
     return csvField(neutralised(String(value)));
   };
@@ -130,7 +134,7 @@ function xlsxStream<Row>(source: ExportSource<Row>, timeZone: string, onError: (
     const value = column.value(row);
     if (value === null) return null;
     if (column.type === 'money') return Number(value) / 100;
-    if (column.type === 'time') return local(value as Date);
+    if (column.type === 'time') return local(instant(value));
     if (column.type === 'integer') return Number(value);
     return neutralised(String(value));
   };

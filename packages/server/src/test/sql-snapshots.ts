@@ -1,4 +1,6 @@
+import { SQL } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Role } from '@lot/domain/roles';
 import type { Db } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
@@ -7,10 +9,12 @@ import type { Caller } from '../plugins/auth.ts';
 /** A database handle that only builds SQL (`.toSQL()`): nothing built on it can run. */
 export const sqlOnly = drizzle.mock({ schema }) as unknown as Db;
 
-/** The statement text and parameters of a query builder, for a snapshot. */
-export function sqlOf(query: { toSQL: () => { sql: string; params: unknown[] } } | undefined) {
+const dialect = new PgDialect();
+
+/** The statement text and parameters of a query builder or a raw statement, for a snapshot. */
+export function sqlOf(query: { toSQL: () => { sql: string; params: unknown[] } } | SQL | undefined) {
   if (!query) return undefined;
-  const { sql, params } = query.toSQL();
+  const { sql, params } = query instanceof SQL ? dialect.sqlToQuery(query) : query.toSQL();
   return { sql, params };
 }
 

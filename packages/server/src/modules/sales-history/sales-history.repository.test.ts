@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Caller } from '../../plugins/auth.ts';
 import type { SalesScope } from './sales-history.access.ts';
 import {
-  saleExportPageQuery,
+  saleExportPageSql,
   salesPageQuery,
   salesSet,
   totalsQueries,
@@ -53,9 +53,7 @@ describe('the SQL of each sales-history list', () => {
       firstPage: sqlOf(salesPageQuery(sqlOnly, set.where, { limit: 20, offset: 0 }, 1_000)),
       // Past the middle: ids from the oldest end.
       deepPage: sqlOf(salesPageQuery(sqlOnly, set.where, { limit: 20, offset: 960 }, 1_000)),
-      exportPage: sqlOf(
-        saleExportPageQuery(sqlOnly, set.where, { at: '2026-03-15 10:00:00.123456+00', id: 77 }, 1_000),
-      ),
+      exportPage: sqlOf(saleExportPageSql(set.where, { at: '2026-03-15 10:00:00.123456+00', id: 77 }, 1_000)),
     }).toMatchSnapshot();
   });
 

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, or, sql, sum, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { SalesQuery } from '@lot/domain/schemas/sales-history';
-import type { Db, Tx } from '../../db/client.ts';
+import { queryPrepared, type Db, type Tx } from '../../db/client.ts';
 import { gameWinners, games, salesDaily, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { olderThan, type TimeKey } from '../../lib/export.ts';
@@ -26,8 +26,6 @@ const saleColumns = {
   fullName: player.fullName,
   parentFullName: parent.fullName,
   pool: games.pool,
-  /** The exact time (microseconds), for an export's keyset. */
-  at: sql<string>`${games.createdAt}::text`,
 };
 
 /** Games with their player and the parent recorded with them, as lists, exports and a game's page read them. */
@@ -178,10 +176,39 @@ export function salesPageQuery(db: Db, where: SQL | undefined, page: { limit: nu
   return selectSales(db).where(inArray(games.id, ids)).orderBy(desc(games.createdAt), desc(games.id));
 }
 
+/**
+ * An export's row as the driver answers it: read by name, with no per-row mapping into typed
+ * objects, which cost more than writing the row (decision 020). Times are PostgreSQL's text, exact
+ * to the microsecond (the keyset continues from it); money is cents (int8: a string or a number).
+ */
+export type SaleExportRow = {
+  id: number;
+  created_at: string;
+  username: string;
+  full_name: string;
+  parent_name: string | null;
+  start_range: number;
+  end_range: number;
+  bet_amount: string | number;
+  selected_count: number;
+  pool: string | number;
+  total_prize: string | number;
+  winners_count: number;
+  commission: string | number;
+};
+
 /** One keyset page of an export, newest first, after the row `after` (docs/product/reports.md#exports). */
-export function saleExportPageQuery(db: Db, where: SQL | undefined, after: TimeKey | undefined, limit: number) {
-  return selectSales(db)
-    .where(and(where, olderThan(games.createdAt, games.id, after)))
-    .orderBy(desc(games.createdAt), desc(games.id))
-    .limit(limit);
+export function saleExportPageSql(where: SQL | undefined, after: TimeKey | undefined, limit: number): SQL {
+  const condition = and(where, olderThan(games.createdAt, games.id, after));
+  return sql`SELECT ${games.id}, ${games.createdAt}, ${player.username}, ${player.fullName},
+      ${parent.fullName} AS parent_name, ${games.startRange}, ${games.endRange}, ${games.betAmount},
+      ${games.selectedCount}, ${games.pool}, ${games.totalPrize}, ${games.winnersCount}, ${games.commission}
+    FROM ${games} JOIN ${users} player ON ${player.id} = ${games.userId}
+      LEFT JOIN ${users} parent ON ${parent.id} = ${games.parentId}
+    ${condition ? sql`WHERE ${condition}` : sql``}
+    ORDER BY ${games.createdAt} DESC, ${games.id} DESC LIMIT ${limit}`;
+}
+
+export function saleExportPage(db: Db, where: SQL | undefined, after: TimeKey | undefined, limit: number) {
+  return queryPrepared<SaleExportRow>(db, saleExportPageSql(where, after, limit));
 }

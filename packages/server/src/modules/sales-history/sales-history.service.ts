@@ -13,9 +13,10 @@ import {
   findGame,
   findSaleRow,
   findWinners,
-  saleExportPageQuery,
+  saleExportPage,
   salesPageQuery,
   salesSet,
+  type SaleExportRow,
   type SaleRow,
   type SalesFilter,
 } from './sales-history.repository.ts';
@@ -125,18 +126,18 @@ export function filterSales(db: Db, caller: Caller, query: AdminSalesQuery): Pro
 }
 
 /** The columns of a sales-history export: what the list shows, plus the pool. */
-export const SALE_EXPORT_COLUMNS: ExportColumn<SaleRow>[] = [
-  { header: 'Date', type: 'time', value: (row) => row.createdAt },
+export const SALE_EXPORT_COLUMNS: ExportColumn<SaleExportRow>[] = [
+  { header: 'Date', type: 'time', value: (row) => row.created_at },
   { header: 'Game ID', type: 'integer', value: (row) => row.id },
   { header: 'Username', type: 'text', value: (row) => row.username },
-  { header: 'Full name', type: 'text', value: (row) => row.fullName },
-  { header: 'Agent', type: 'text', value: (row) => row.parentFullName },
-  { header: 'Range', type: 'text', value: (row) => `${row.startRange}-${row.endRange}` },
-  { header: 'Bet', type: 'money', value: (row) => row.betAmount },
-  { header: 'Numbers sold', type: 'integer', value: (row) => row.selectedCount },
+  { header: 'Full name', type: 'text', value: (row) => row.full_name },
+  { header: 'Agent', type: 'text', value: (row) => row.parent_name },
+  { header: 'Range', type: 'text', value: (row) => `${row.start_range}-${row.end_range}` },
+  { header: 'Bet', type: 'money', value: (row) => row.bet_amount },
+  { header: 'Numbers sold', type: 'integer', value: (row) => row.selected_count },
   { header: 'Pool', type: 'money', value: (row) => row.pool },
-  { header: 'Prizes', type: 'money', value: (row) => row.totalPrize },
-  { header: 'Winners', type: 'integer', value: (row) => row.winnersCount },
+  { header: 'Prizes', type: 'money', value: (row) => row.total_prize },
+  { header: 'Winners', type: 'integer', value: (row) => row.winners_count },
   { header: 'Commission', type: 'money', value: (row) => row.commission },
 ];
 
@@ -149,11 +150,11 @@ export async function saleExportPages(
   caller: Caller,
   scope: SalesScope,
   filter: SalesFilter,
-): Promise<AsyncIterable<SaleRow[]>> {
+): Promise<AsyncIterable<SaleExportRow[]>> {
   await salesAccess.checkOwner(db, caller, scope);
   const { where } = salesSet(caller, scope, filter);
   return keysetPages(
-    (after: TimeKey | undefined, limit: number) => saleExportPageQuery(db, where, after, limit),
-    (row) => ({ at: row.at, id: row.id }),
+    (after: TimeKey | undefined, limit: number) => saleExportPage(db, where, after, limit),
+    (row) => ({ at: row.created_at, id: row.id }),
   );
 }
