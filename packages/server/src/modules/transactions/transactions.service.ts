@@ -2,7 +2,7 @@ import { and, desc, eq, gte, inArray, lt, ne, or, sql, type SQL } from 'drizzle-
 import { alias } from 'drizzle-orm/pg-core';
 import { formatCents } from '@lot/domain/money';
 import type { ListTransactionsQuery, Transaction } from '@lot/domain/schemas/balance';
-import type { Db, Tx } from '../../db/client.ts';
+import { queryPrepared, type Db, type Tx } from '../../db/client.ts';
 import { containsPattern } from '../../db/sql.ts';
 import { gameRounds, transactions, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
@@ -25,8 +25,6 @@ const columns = {
   receiverUsername: receiver.username,
   receiverFullName: receiver.fullName,
   gameCode: gameRounds.code,
-  /** The exact time (microseconds), for an export's keyset. */
-  at: sql<string>`${transactions.createdAt}::text`,
 };
 
 function selectTransactions(db: Db | Tx) {
@@ -147,19 +145,33 @@ export async function listTransactions(
   };
 }
 
-export type TransactionExportRow = Row;
+/**
+ * An export's row as the driver answers it, read by name without per-row mapping (as the
+ * sales-history export's, decision 020): the time is PostgreSQL's text, exact for the keyset.
+ */
+export type TransactionExportRow = {
+  id: number;
+  created_at: string;
+  type: string;
+  description: string | null;
+  sender_username: string;
+  receiver_username: string | null;
+  amount: string | number;
+  status: string;
+  game_code: string | null;
+};
 
 /** The columns of a transactions export: what the list shows. */
 export const TRANSACTION_EXPORT_COLUMNS: ExportColumn<TransactionExportRow>[] = [
-  { header: 'Date', type: 'time', value: (row) => row.createdAt },
+  { header: 'Date', type: 'time', value: (row) => row.created_at },
   { header: 'ID', type: 'integer', value: (row) => row.id },
   { header: 'Type', type: 'text', value: (row) => row.type },
   { header: 'Description', type: 'text', value: (row) => row.description },
-  { header: 'From', type: 'text', value: (row) => row.senderUsername },
-  { header: 'To', type: 'text', value: (row) => row.receiverUsername },
+  { header: 'From', type: 'text', value: (row) => row.sender_username },
+  { header: 'To', type: 'text', value: (row) => row.receiver_username },
   { header: 'Amount', type: 'money', value: (row) => row.amount },
   { header: 'Status', type: 'text', value: (row) => row.status },
-  { header: 'Game', type: 'text', value: (row) => row.gameCode },
+  { header: 'Game', type: 'text', value: (row) => row.game_code },
 ];
 
 /** Every row of a transactions list's filtered set, newest first, a keyset page at a time (docs/product/reports.md#exports). */
@@ -170,11 +182,20 @@ export function transactionExportPages(
 ): AsyncIterable<TransactionExportRow[]> {
   const where = transactionsWhere(caller, query);
   return keysetPages(
-    (after: TimeKey | undefined, limit: number) =>
-      selectTransactions(db)
-        .where(and(where, olderThan(transactions.createdAt, transactions.id, after)))
-        .orderBy(desc(transactions.createdAt), desc(transactions.id))
-        .limit(limit),
-    (row) => ({ at: row.at, id: row.id }),
+    (after: TimeKey | undefined, limit: number) => {
+      const condition = and(where, olderThan(transactions.createdAt, transactions.id, after));
+      return queryPrepared<TransactionExportRow>(
+        db,
+        sql`SELECT ${transactions.id}, ${transactions.createdAt}, ${transactions.type}, ${transactions.description},
+            ${sender.username} AS sender_username, ${receiver.username} AS receiver_username, ${transactions.amount},
+            ${transactions.status}, ${gameRounds.code} AS game_code
+          FROM ${transactions} JOIN ${users} sender ON ${sender.id} = ${transactions.userId}
+            LEFT JOIN ${users} receiver ON ${receiver.id} = ${transactions.receiverId}
+            LEFT JOIN ${gameRounds} ON ${gameRounds.transactionId} = ${transactions.id}
+          ${condition ? sql`WHERE ${condition}` : sql``}
+          ORDER BY ${transactions.createdAt} DESC, ${transactions.id} DESC LIMIT ${limit}`,
+      );
+    },
+    (row) => ({ at: row.created_at, id: row.id }),
   );
 }
