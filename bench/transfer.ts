@@ -1,10 +1,12 @@
 /**
- * Money over HTTP against the database's own rate for the same work:
+ * Money over HTTP against the database's own rate for the same work, sent as the web client sends
+ * it (a fresh Idempotency-Key with every call), and beside the same calls without a key:
  * - transfers on PostgreSQL vs pgbench running the same SQL on the same database (uniform
  *   accounts, and every transfer to one hot account);
  * - transfers on the embedded PGlite vs the same statement in a loop in one process;
  * - sign-in vs a loop of the same Argon2id verification in one process.
  */
+import { randomUUID } from 'node:crypto';
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -83,8 +85,11 @@ function patterns(minId: number, maxId: number): Pattern[] {
   ];
 }
 
-/** autocannon posting transfers of 0.01 from random senders (never the hot account itself). */
-function httpTransfers(server: Server, players: Player[], pattern: Pattern): Promise<Load> {
+/**
+ * autocannon posting transfers of 0.01 from random senders (never the hot account itself); keyed,
+ * each with a fresh Idempotency-Key, as the web client sends every money call.
+ */
+function httpTransfers(server: Server, players: Player[], pattern: Pattern, keyed: boolean): Promise<Load> {
   const senders = players.filter((p) => p.id !== pattern.receiverOf(p.id));
   return load({
     url: `${server.url}/api/balance/transfer`,
@@ -96,7 +101,11 @@ function httpTransfers(server: Server, players: Player[], pattern: Pattern): Pro
           if (!sender) throw new Error('no senders');
           return {
             ...request,
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${sender.token}` },
+            headers: {
+              'content-type': 'application/json',
+              authorization: `Bearer ${sender.token}`,
+              ...(keyed ? { 'idempotency-key': randomUUID() } : {}),
+            },
             body: JSON.stringify({ receiverId: pattern.receiverOf(sender.id), amount: '0.01' }),
           };
         },
@@ -186,7 +195,7 @@ export async function postgresMoneyScenarios(pgUrl: string): Promise<Row[]> {
     for (const pattern of patterns(minId, maxId)) {
       const script = pgbenchScript(pattern);
       const result = await turnAbout(
-        () => measureCpu(() => httpTransfers(server, players, pattern), { server: server.pid, postmaster }),
+        () => measureCpu(() => httpTransfers(server, players, pattern, true), { server: server.pid, postmaster }),
         () =>
           measureCpu(
             async () =>
@@ -202,7 +211,7 @@ export async function postgresMoneyScenarios(pgUrl: string): Promise<Row[]> {
       const ours = result.ours;
       const anchor = result.anchor;
       const row = rateRow(
-        `transfers on PostgreSQL, ${pattern.name}, vs pgbench (same SQL, same database)`,
+        `transfers on PostgreSQL, ${pattern.name}, keyed, vs pgbench (same SQL, same database)`,
         ours.result,
         anchor.result.tps,
         0.7,
@@ -216,12 +225,22 @@ export async function postgresMoneyScenarios(pgUrl: string): Promise<Row[]> {
       row.ours += `; ${cpuPer(ours.cpu, oursOps)}`;
       row.anchor += `; ${cpuPer(anchor.cpu, anchorOps)}`;
       row.raw = { ...row.raw, cpu: { ours: ours.cpu, oursOps, anchor: anchor.cpu, anchorOps } };
-      rows.push(row);
+      rows.push(row, await keyedVsUnkeyed(`transfers on PostgreSQL, ${pattern.name}`, server, players, pattern));
     }
   } finally {
     await server.stop();
   }
   return rows;
+}
+
+/** The keyed calls the web client sends beside the same calls without a key, turn about. */
+async function keyedVsUnkeyed(name: string, server: Server, players: Player[], pattern: Pattern): Promise<Row> {
+  const result = await turnAbout(
+    () => httpTransfers(server, players, pattern, true),
+    () => httpTransfers(server, players, pattern, false),
+    { ours: (l) => l.rate, anchor: (l) => l.rate },
+  );
+  return rateRow(`${name}, keyed vs without a key`, result.ours, result.anchor.rate, 0.9, { runs: result.runs });
 }
 
 /**
@@ -244,7 +263,7 @@ export async function pgliteTransferScenario(): Promise<Row[]> {
       return db.query(TRANSFER_SQL, [sender, receiver]);
     };
     const result = await turnAbout(
-      () => httpTransfers(server, players, uniform),
+      () => httpTransfers(server, players, uniform, true),
       async () => {
         await loop(once, TIMING.warmup);
         return loop(once, TIMING.seconds);
@@ -253,12 +272,13 @@ export async function pgliteTransferScenario(): Promise<Row[]> {
     );
     return [
       rateRow(
-        'transfers on PGlite, uniform accounts, vs the same statement in a loop in-process',
+        'transfers on PGlite, uniform accounts, keyed, vs the same statement in a loop in-process',
         result.ours,
         result.anchor,
         0.8,
         { runs: result.runs },
       ),
+      await keyedVsUnkeyed('transfers on PGlite, uniform accounts', server, players, uniform),
     ];
   } finally {
     await server.stop();
