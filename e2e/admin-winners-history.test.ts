@@ -105,8 +105,8 @@ describe('admin winner configurations', () => {
     expect(await hidden(edit)).toBe(true);
     await attributeBecomes(row(page, 'Silver'), 'data-active', 'false');
     expect(await row(page, 'Silver').getByText('Inactive', { exact: true }).isVisible()).toBe(true);
-    expect(await row(page, 'Silver').getAttribute('class')).toContain('opacity-60');
-    expect(await row(page, 'Gold').getAttribute('class')).not.toContain('opacity-60');
+    expect(await row(page, 'Silver').getAttribute('class')).toContain('text-slate-500');
+    expect(await row(page, 'Gold').getAttribute('class')).not.toContain('text-slate-500');
     expect(await textBecomes(total(page), '60.00%')).toBe('60.00%');
     expect(await visible(page.getByText('Note: Total is less than 100%'))).toBe(true);
 

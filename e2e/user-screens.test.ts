@@ -213,7 +213,7 @@ describe('my winner settings', () => {
     expect(await hidden(edit)).toBe(true);
     await attributeBecomes(row(page, 'Silver'), 'data-active', 'false');
     expect(await row(page, 'Silver').getByText('Inactive', { exact: true }).isVisible()).toBe(true);
-    expect(await row(page, 'Silver').getAttribute('class')).toContain('opacity-60');
+    expect(await row(page, 'Silver').getAttribute('class')).toContain('text-slate-500');
     expect(await textBecomes(total(page), '60.00%')).toBe('60.00%');
 
     // Delete asks first; Cancel keeps it.

@@ -71,7 +71,11 @@ export function LoginRoute() {
 
   return (
     <div className="flex min-h-screen bg-slate-50">
-      <section className="relative hidden w-1/2 flex-col justify-between overflow-hidden bg-gradient-to-br from-indigo-700 via-indigo-600 to-violet-600 p-12 text-white lg:flex">
+      {/* A landmark of its own, so nothing on the page lies outside one. */}
+      <aside
+        aria-label="About LOT"
+        className="relative hidden w-1/2 flex-col justify-between overflow-hidden bg-gradient-to-br from-indigo-700 via-indigo-600 to-violet-600 p-12 text-white lg:flex"
+      >
         <span className="text-2xl font-black tracking-[0.3em]">LOT</span>
         <div>
           <h2 className="text-4xl font-bold leading-tight">Lottery Management System</h2>
@@ -92,7 +96,7 @@ export function LoginRoute() {
           </ul>
         </div>
         <p className="text-sm text-indigo-200">© {new Date().getFullYear()} LOT</p>
-      </section>
+      </aside>
       {/* Top-aligned, so a message appearing never shifts the fields (centred, it would). */}
       <main className="flex flex-1 items-start justify-center p-6 pt-[12vh] lg:pt-[18vh]">
         <div className="w-full max-w-sm">

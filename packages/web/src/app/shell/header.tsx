@@ -50,7 +50,7 @@ export function Header({ onMenu }: { onMenu: () => void }) {
         <input
           aria-label="Search"
           placeholder="Search..."
-          className="w-full bg-transparent outline-none placeholder:text-slate-400"
+          className="w-full bg-transparent outline-none placeholder:text-slate-600"
         />
       </div>
       <button
@@ -65,15 +65,16 @@ export function Header({ onMenu }: { onMenu: () => void }) {
           type="button"
           aria-haspopup="menu"
           aria-expanded={open}
-          aria-label="User menu"
           onClick={() => setOpen((o) => !o)}
           className="flex items-center gap-2 rounded-full p-1 hover:bg-slate-100 sm:pr-3"
         >
           <Avatar userId={user.id} fullName={user.fullName} hasLogo={user.hasLogo} size="sm" />
           <span className="hidden text-left sm:block">
             <span className="block text-sm font-medium leading-4 text-slate-900">{user.fullName}</span>
-            <span className="block text-xs text-slate-500">{ROLE_LABELS[user.role]}</span>
+            <span className="block text-xs text-slate-600">{ROLE_LABELS[user.role]}</span>
           </span>
+          {/* The name is what the button shows (full name and role on a wider screen), then what it does. */}
+          <span className="sr-only">User menu</span>
         </button>
         {open && (
           <div
@@ -107,7 +108,7 @@ export function Header({ onMenu }: { onMenu: () => void }) {
                 logout();
                 navigate('/login', { replace: true });
               }}
-              className="flex w-full items-center gap-2 px-4 py-2 text-left text-sm text-rose-600 hover:bg-rose-50"
+              className="flex w-full items-center gap-2 px-4 py-2 text-left text-sm text-rose-700 hover:bg-rose-50"
             >
               <LogOut className="h-4 w-4" /> Logout
             </button>

@@ -103,7 +103,7 @@ export function DataTable<T>({
                   }`}
                 >
                   {column.label && (
-                    <span className={`${labelClass} text-xs text-slate-400 md:hidden`} aria-hidden="true">
+                    <span className={`${labelClass} text-xs text-slate-500 md:hidden`} aria-hidden="true">
                       {column.label}
                     </span>
                   )}

@@ -3,7 +3,7 @@ import { forwardRef, useId, type InputHTMLAttributes, type ReactNode, type Selec
 type FieldProps = { label: string; error?: string; hint?: ReactNode };
 
 const inputClass = (error?: string) =>
-  `block w-full rounded-lg border-0 px-3 py-2 text-slate-900 shadow-sm ring-1 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:outline-hidden sm:text-sm ${
+  `block w-full rounded-lg border-0 px-3 py-2 text-slate-900 shadow-sm ring-1 ring-inset placeholder:text-slate-500 focus:ring-2 focus:ring-inset focus:outline-hidden sm:text-sm ${
     error ? 'ring-rose-400 focus:ring-rose-500' : 'ring-slate-300 focus:ring-indigo-600'
   } disabled:bg-slate-100 disabled:text-slate-500`;
 

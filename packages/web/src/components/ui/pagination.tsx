@@ -50,7 +50,7 @@ export function Pagination({
         </button>
         {pageItems(page, pages).map((item, index) =>
           item === 'gap' ? (
-            <span key={`gap-${index}`} className="px-1 text-slate-400">
+            <span key={`gap-${index}`} className="px-1 text-slate-500">
               …
             </span>
           ) : (

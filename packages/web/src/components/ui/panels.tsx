@@ -187,7 +187,7 @@ export function Figure({
     <div
       className={`rounded-xl px-4 py-3 ring-1 ${emphasis ? 'bg-indigo-50 ring-indigo-200' : 'bg-slate-50 ring-slate-200'} ${className}`}
     >
-      <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</p>
+      <p className="text-xs font-medium tracking-wide text-slate-600 uppercase">{label}</p>
       <p
         data-testid={testId}
         className="text-xl font-bold tracking-tight text-slate-900 tabular-nums sm:mt-1 sm:text-2xl print:mt-1"

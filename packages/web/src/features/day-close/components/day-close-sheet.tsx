@@ -27,7 +27,7 @@ const isZero = (amount: string) => decimalToCents(amount) === 0;
 
 /** Money in is `+$5.00` in green, money out `-$5.00` in red, nothing `$0.00` in grey (as the transactions table). */
 function Signed({ cents, testId }: { cents: number; testId: string }) {
-  const tone = cents > 0 ? 'text-emerald-700' : cents < 0 ? 'text-rose-700' : 'text-slate-400';
+  const tone = cents > 0 ? 'text-emerald-700' : cents < 0 ? 'text-rose-700' : 'text-slate-500';
   const text = cents > 0 ? `+${formatMoney(cents)}` : formatMoney(cents);
   return (
     <span data-testid={testId} className={`font-semibold tabular-nums ${tone}`}>
@@ -50,9 +50,21 @@ function SectionTitle({ id, children }: { id: string; children: ReactNode }) {
   );
 }
 
-function Row({ label, children, strong = false }: { label: string; children: ReactNode; strong?: boolean }) {
+function Row({
+  label,
+  children,
+  strong = false,
+  className = '',
+}: {
+  label: string;
+  children: ReactNode;
+  strong?: boolean;
+  className?: string;
+}) {
   return (
-    <div className={`flex items-baseline justify-between gap-4 py-1.5 ${strong ? 'font-semibold text-slate-900' : ''}`}>
+    <div
+      className={`flex items-baseline justify-between gap-4 py-1.5 ${strong ? 'font-semibold text-slate-900' : ''} ${className}`}
+    >
       <dt className={strong ? '' : 'text-slate-600'}>{label}</dt>
       <dd className="text-right tabular-nums">{children}</dd>
     </div>
@@ -64,7 +76,7 @@ function Operator({ testId, children }: { testId?: string; children: string }) {
     <span
       data-testid={testId}
       aria-hidden="true"
-      className="self-center text-lg leading-none font-bold text-slate-400 sm:px-1 sm:text-2xl print:px-1 print:text-2xl"
+      className="self-center text-lg leading-none font-bold text-slate-500 sm:px-1 sm:text-2xl print:px-1 print:text-2xl"
     >
       {children}
     </span>
@@ -144,11 +156,9 @@ export function DayCloseSheet({ report, isToday, printedAt }: { report: DayClose
                 <Signed cents={line.direction * decimalToCents(line.amount)} testId={line.testId} />
               </Row>
             ))}
-            <div className="border-t-2 border-slate-300">
-              <Row label="Net" strong>
-                <Signed cents={net} testId="movement-net" />
-              </Row>
-            </div>
+            <Row label="Net" strong className="border-t-2 border-slate-300">
+              <Signed cents={net} testId="movement-net" />
+            </Row>
           </dl>
         </section>
 

@@ -34,7 +34,12 @@ export function SelectedNumbersPanel({ selected, theme }: { selected: Participan
       {sorted.length === 0 ? (
         <p className={theme.muted}>Tap a number to add a participant.</p>
       ) : (
-        <ul className="-m-1 space-y-2 p-1 lg:max-h-[45vh] lg:overflow-y-auto">
+        // It scrolls on a wide screen: focusable, so a keyboard can scroll it too.
+        <ul
+          tabIndex={0}
+          aria-label="Selected numbers"
+          className="-m-1 space-y-2 rounded-lg p-1 focus-visible:outline-4 focus-visible:outline-yellow-300 lg:max-h-[45vh] lg:overflow-y-auto"
+        >
           {sorted.map((p) => (
             <li key={p.number} className="flex items-center gap-3" data-testid="selected-row">
               <span

@@ -75,7 +75,6 @@ export function NumberGrid({
             key={number}
             type="button"
             data-state={state}
-            aria-label={String(number)}
             aria-pressed={participant !== undefined}
             aria-describedby={participant ? `participant-${number}` : undefined}
             disabled={locked}
@@ -84,8 +83,10 @@ export function NumberGrid({
           >
             {number}
             {participant && (
+              // Describes the tile; its name stays the number alone.
               <span
                 id={`participant-${number}`}
+                aria-hidden="true"
                 className="hidden max-w-full truncate px-1 text-xs font-semibold sm:block lg:text-lg"
               >
                 {participant.name}

@@ -534,13 +534,19 @@ function GameIdentity({ game, theme }: { game: Game; theme: GameTheme }) {
         </dd>
       </div>
       {game.status !== 'discarded' && (
-        <Link
-          to={`/user/number-game/slips/${game.id}`}
-          className={`inline-flex items-center gap-1.5 justify-self-start font-semibold underline underline-offset-4 ${theme.accent}`}
-        >
-          <Printer className="h-5 w-5" aria-hidden="true" />
-          Slips
-        </Link>
+        // A list holds only term and value groups: the link is the value of a term read out alone.
+        <div>
+          <dt className="sr-only">Print</dt>
+          <dd>
+            <Link
+              to={`/user/number-game/slips/${game.id}`}
+              className={`inline-flex items-center gap-1.5 font-semibold underline underline-offset-4 ${theme.accent}`}
+            >
+              <Printer className="h-5 w-5" aria-hidden="true" />
+              Slips
+            </Link>
+          </dd>
+        </div>
       )}
     </dl>
   );

@@ -39,7 +39,7 @@ export function ProfileCard({ user }: { user: User }) {
               <Icon className="h-4 w-4 shrink-0 text-slate-400" aria-hidden="true" />
               <dt className="text-slate-500">{label}</dt>
               <dd
-                className={`ml-auto min-w-0 truncate text-right ${value ? 'font-medium text-slate-900' : 'text-slate-400'}`}
+                className={`ml-auto min-w-0 truncate text-right ${value ? 'font-medium text-slate-900' : 'text-slate-500'}`}
               >
                 {value || empty}
               </dd>

@@ -32,7 +32,7 @@ const KIND_LABELS: Record<StatementMovement['kind'], string> = {
 /** Money in `+$5.00` in green, out `-$5.00` in red, nothing `$0.00` in grey. */
 function Signed({ amount, testId }: { amount: string; testId?: string }) {
   const cents = decimalToCents(amount);
-  const tone = cents > 0 ? 'text-emerald-700' : cents < 0 ? 'text-rose-700' : 'text-slate-400';
+  const tone = cents > 0 ? 'text-emerald-700' : cents < 0 ? 'text-rose-700' : 'text-slate-500';
   return (
     <span data-testid={testId} className={`font-semibold tabular-nums ${tone}`}>
       {cents > 0 ? `+${formatMoney(cents)}` : formatMoney(cents)}
@@ -62,7 +62,7 @@ const COLUMNS: Column<StatementMovement>[] = [
       movement.counterparty ? (
         <span title={`@${movement.counterparty.username}`}>{movement.counterparty.fullName}</span>
       ) : (
-        <span className="text-slate-400">—</span>
+        <span className="text-slate-500">—</span>
       ),
   },
   {
@@ -72,7 +72,7 @@ const COLUMNS: Column<StatementMovement>[] = [
     className: 'order-6 col-span-2 text-slate-600 break-words print:[overflow-wrap:anywhere]',
     render: (movement) => {
       const parts = [movement.gameCode ? `Game ${movement.gameCode}` : null, movement.description].filter(Boolean);
-      return parts.length > 0 ? parts.join(' · ') : <span className="text-slate-400">—</span>;
+      return parts.length > 0 ? parts.join(' · ') : <span className="text-slate-500">—</span>;
     },
   },
   {

@@ -64,7 +64,7 @@ export function ReceiverPicker({
               autoComplete="off"
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? `${id}-error` : undefined}
-              className={`block w-full rounded-lg border-0 py-2 pr-9 pl-9 text-slate-900 shadow-sm ring-1 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-inset sm:text-sm ${
+              className={`block w-full rounded-lg border-0 py-2 pr-9 pl-9 text-slate-900 shadow-sm ring-1 ring-inset placeholder:text-slate-500 focus:ring-2 focus:ring-inset sm:text-sm ${
                 error ? 'ring-rose-400 focus:ring-rose-500' : 'ring-slate-300 focus:ring-indigo-600'
               }`}
             />

@@ -5,8 +5,8 @@ import { dateTime, money } from '../../../lib/format.ts';
 import { viewTransaction, type Direction, type LedgerRow, type TransactionView } from './transaction-view.ts';
 
 const AMOUNT_TONE: Record<Direction, string> = {
-  in: 'text-emerald-600',
-  out: 'text-rose-600',
+  in: 'text-emerald-700',
+  out: 'text-rose-700',
   neutral: 'text-slate-700',
 };
 const SIGN: Record<Direction, string> = { in: '+', out: '-', neutral: '' };

@@ -4,7 +4,7 @@ import type { TransactionsPage } from '../api/get-transactions.ts';
 
 /** `+$5.00` in green, `-$5.00` in red, `$0.00` in grey: as the table signs its amounts. */
 function signed(cents: number) {
-  const tone = cents > 0 ? 'text-emerald-600' : cents < 0 ? 'text-rose-600' : 'text-slate-500';
+  const tone = cents > 0 ? 'text-emerald-700' : cents < 0 ? 'text-rose-700' : 'text-slate-500';
   return { text: cents > 0 ? `+${formatMoney(cents)}` : formatMoney(cents), tone };
 }
 

@@ -14,7 +14,7 @@ const PARENT: Column<User> = {
     user.parent ? (
       <span title={`@${user.parent.username}`}>{user.parent.fullName}</span>
     ) : (
-      <span className="text-slate-400">None</span>
+      <span className="text-slate-500">None</span>
     ),
 };
 
@@ -66,7 +66,7 @@ export function UsersTable({
       header: 'Shop',
       label: 'Shop',
       className: 'order-3 truncate text-slate-700',
-      render: (user) => user.shopName || <span className="text-slate-400">—</span>,
+      render: (user) => user.shopName || <span className="text-slate-500">—</span>,
     },
     {
       key: 'status',

@@ -24,11 +24,11 @@ export function WinnerTotal({ winners, scope }: { winners: readonly Winner[]; sc
       className={`flex flex-col gap-3 rounded-2xl p-5 ring-1 sm:flex-row sm:items-center sm:justify-between ${tone}`}
     >
       <div>
-        <p className="text-sm font-medium opacity-80">Total Percentage{scope ? ` · ${scope}` : ''}</p>
+        <p className="text-sm font-medium opacity-90">Total Percentage{scope ? ` · ${scope}` : ''}</p>
         <p data-testid="winner-total" className="text-3xl font-bold tracking-tight tabular-nums">
           {formatBps(total)}%
         </p>
-        <p className="text-xs opacity-70">
+        <p className="text-xs opacity-90">
           {active} active configuration{active === 1 ? '' : 's'}
         </p>
       </div>

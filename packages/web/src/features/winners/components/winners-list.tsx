@@ -45,7 +45,7 @@ const COLUMNS: Column<Winner>[] = [
         className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${
           winner.isActive
             ? 'bg-emerald-50 text-emerald-700 ring-emerald-600/20'
-            : 'bg-slate-100 text-slate-500 ring-slate-400/20'
+            : 'bg-slate-100 text-slate-600 ring-slate-400/20'
         }`}
       >
         {winner.isActive ? 'Active' : 'Inactive'}
@@ -123,7 +123,7 @@ export function WinnersList({
   if (winners.length === 0)
     return (
       <EmptyState message="No winner configurations found.">
-        {emptyHint && <p className="max-w-md text-sm text-slate-400">{emptyHint}</p>}
+        {emptyHint && <p className="max-w-md text-sm text-slate-500">{emptyHint}</p>}
       </EmptyState>
     );
   const columns = [...COLUMNS.slice(0, 2), positionColumn(clashingPositions(winners)), ...COLUMNS.slice(2)]
@@ -148,7 +148,7 @@ export function WinnersList({
             type="button"
             onClick={() => onDelete(winner)}
             aria-label={`Delete ${winner.name}`}
-            className="inline-flex items-center gap-1 rounded-md px-2 py-1 text-sm font-medium text-rose-600 hover:bg-rose-50"
+            className="inline-flex items-center gap-1 rounded-md px-2 py-1 text-sm font-medium text-rose-700 hover:bg-rose-50"
           >
             <Trash2 className="h-4 w-4" aria-hidden="true" />
             <span>Delete</span>
@@ -165,7 +165,7 @@ export function WinnersList({
       rowData={(winner) => ({ 'data-active': winner.isActive ? 'true' : 'false' })}
       rowClassName={(winner) =>
         `grid grid-cols-[1fr_auto] items-center gap-x-3 gap-y-1.5 ${
-          winner.isActive ? 'bg-white md:hover:bg-slate-50' : 'bg-slate-50 text-slate-400 opacity-60'
+          winner.isActive ? 'bg-white md:hover:bg-slate-50' : 'bg-slate-50 text-slate-500'
         }`
       }
       minWidth="md:min-w-[760px]"
