@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from '../roles.ts';
+import { SEARCH_MAX } from '../search.ts';
 import { GAME_STATUSES } from './games.ts';
-
-/** The longest search the header sends: longer than any username, full name or game code. */
-export const SEARCH_MAX = 64;
-/** At most this many people and this many games come back: the header shows them all at once. */
-export const SEARCH_LIMIT = 8;
 
 /** GET /api/search?q= (docs/product/screens.md#header). */
 export const searchQuerySchema = z.strictObject({

@@ -1,5 +1,6 @@
 import { and, desc, eq, or, sql, type SQL } from 'drizzle-orm';
-import { SEARCH_LIMIT, type SearchGame, type SearchPerson, type SearchResult } from '@lot/domain/schemas/search';
+import { SEARCH_LIMIT } from '@lot/domain/search';
+import type { SearchGame, SearchPerson, SearchResult } from '@lot/domain/schemas/search';
 import type { Db } from '../../db/client.ts';
 import { gameRounds, users } from '../../db/schema.ts';
 import { containsPattern } from '../../db/sql.ts';
