@@ -109,3 +109,31 @@ describe.each([
     await page.context().close();
   });
 });
+
+describe('the bell', () => {
+  it('counts what is new since the last look, lists it with links, and counts nothing once seen', async () => {
+    const page = await openPage(browser(), DESKTOP);
+    await signIn(page, login(boss));
+    await apiAs(DEMO.admin, '/api/balance/topup', { body: { userId: boss.id, amount: '12.34' } });
+    await page.reload();
+    const bell = page.getByRole('button', { name: /^Notifications/ });
+    await attributeBecomes(bell, 'aria-label', 'Notifications, 1 new');
+    await bell.click();
+    const list = page.getByRole('dialog', { name: 'Notifications' });
+    const item = list.getByRole('link', { name: /Top-up of \$12\.34 from Administrator/ });
+    await visible(item);
+    expect(await item.textContent()).toContain('New');
+    await bell.click();
+    await attributeBecomes(bell, 'aria-label', 'Notifications');
+    // Seen stays seen after a reload (kept on this device).
+    await page.reload();
+    await visible(bell);
+    await page.waitForLoadState('networkidle');
+    expect(await bell.getAttribute('aria-label')).toBe('Notifications');
+    await bell.click();
+    await item.click();
+    await page.waitForURL(`**/statements/${boss.id}`);
+    await hidden(list);
+    await page.context().close();
+  });
+});
