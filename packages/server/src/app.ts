@@ -25,6 +25,8 @@ import { displayRoutes, gamesRoutes, verifyRoutes } from './modules/games/games.
 import { DisplayStreams } from './modules/games/display.ts';
 import { bindGameEvents, GameEvents, unbindGameEvents } from './modules/games/game-events.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
+import { searchRoutes } from './modules/search/search.routes.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { LOGO_MAX_BYTES } from '@lot/domain/schemas/users';
 
 declare module 'fastify' {
@@ -119,6 +121,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(verifyRoutes);
   await app.register(displayRoutes);
   await app.register(reportsRoutes);
+  await app.register(searchRoutes);
+  await app.register(notificationsRoutes);
 
   if (options.serveWeb !== false) await app.register(webPlugin, { root: options.webRoot });
   return app;

@@ -217,11 +217,23 @@ const REQUESTS: Record<CallName, (target: Person) => InjectOptions> = {
   transactions: () => ({ method: 'GET', url: '/api/transactions?limit=10' }),
   'all winner settings': () => ({ method: 'GET', url: '/api/winners' }),
   'sales filter': () => ({ method: 'GET', url: '/api/sales-history/filter?limit=10' }),
+  'search for': (p) => ({
+    method: 'GET',
+    url: `/api/search?q=${p.key === 'admin' ? 'admin' : `m_${p.key.toLowerCase()}`}`,
+  }),
+  'search game of': (p) => ({ method: 'GET', url: `/api/search?q=${settledOf(p).code}` }),
+  notifications: () => ({ method: 'GET', url: '/api/notifications' }),
 };
 
 /** What a list answers per item, to find the target in it (a user's id, or its settled game's). */
 const LISTED_ID: Partial<Record<CallName, (target: Person) => number>> = {
   'list games of': (p) => settledOf(p).id,
+  'search game of': (p) => settledOf(p).id,
+};
+/** Where a call that is no plain list keeps the items the target is looked for in. */
+const LISTED_IN: Partial<Record<CallName, (body: Record<string, unknown>) => unknown>> = {
+  'search for': (body) => body.people,
+  'search game of': (body) => body.games,
 };
 
 /** The state of the target's game in progress a game call needs (users only). */
@@ -367,7 +379,9 @@ describe(`authorization matrix (${TEST_DB})`, () => {
         );
       } else if (typeof cell.expected === 'string') {
         const id = (LISTED_ID[cell.call] ?? ((p: Person) => p.id))(target);
-        const listed = response.json<{ id: number }[]>().some((item) => item.id === id);
+        const body = response.json<unknown>();
+        const items = (LISTED_IN[cell.call]?.(body as Record<string, unknown>) ?? body) as { id: number }[];
+        const listed = items.some((item) => item.id === id);
         if (listed !== (cell.expected === 'listed')) failures.push(`${label}: expected ${cell.expected}`);
       }
       const succeeded = response.statusCode < 300;

@@ -71,7 +71,10 @@ export type CallName =
   | 'own balance'
   | 'transactions'
   | 'all winner settings'
-  | 'sales filter';
+  | 'sales filter'
+  | 'search for'
+  | 'search game of'
+  | 'notifications';
 
 /** Scope (docs/product/roles-and-scope.md#scope): admin everyone; superagent self + its agents + users under it or them; agent self + its users; user self. */
 const inScope = {
@@ -374,6 +377,32 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
   transactions: { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 200 } },
   'all winner settings': { admin: { none: 200 }, superagent: { none: 403 }, agent: { none: 403 }, user: { none: 403 } },
   'sales filter': { admin: { none: 200 }, superagent: { none: 403 }, agent: { none: 403 }, user: { none: 403 } },
+
+  // GET /api/search?q={username} (decision 022): people as the scope holds them, for every role
+  // (a user finds only itself).
+  'search for': {
+    admin: { self: 'listed', child: 'listed', grandchild: 'listed', sibling: 'listed', other: 'listed' },
+    superagent: {
+      self: 'listed',
+      child: 'listed',
+      grandchild: 'listed',
+      parent: 'absent',
+      sibling: 'absent',
+      other: 'absent',
+    },
+    agent: { self: 'listed', child: 'listed', parent: 'absent', sibling: 'absent', other: 'absent' },
+    user: { self: 'listed', parent: 'absent', sibling: 'absent', other: 'absent' },
+  },
+  // GET /api/search?q={code} of the target's settled game: games as they are read (by the
+  // hierarchy recorded with them).
+  'search game of': {
+    admin: { other: 'listed' },
+    superagent: { grandchild: 'listed', other: 'absent' },
+    agent: { child: 'listed', other: 'absent' },
+    user: { self: 'listed', sibling: 'absent', other: 'absent' },
+  },
+  // GET /api/notifications (decision 022): one's own events, for every role.
+  notifications: { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 200 } },
 };
 
 /** Without a valid session every cell is 401, whatever the call and the target… */

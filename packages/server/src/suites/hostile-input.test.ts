@@ -891,6 +891,7 @@ describe(`hostile input (${TEST_DB})`, () => {
         400,
       ],
       ['NUL in a search', () => [t.adminToken, { method: 'GET', url: '/api/users?search=%00' }], 400],
+      ['NUL in the header search', () => [h.S1.token, { method: 'GET', url: '/api/search?q=a%00b' }], 400],
       [
         'a percent with its own toString',
         () => [t.adminToken, json('POST', '/api/winners', { name: 'X', percent: { toString: 'x' }, position: 3 })],
@@ -1064,6 +1065,8 @@ describe(`hostile input (${TEST_DB})`, () => {
         `/api/sales-history/user/${h.U1.id}`,
         `/api/sales-history/superagent/${h.S1.id}`,
         '/api/games',
+        '/api/search',
+        '/api/notifications',
       ];
       for (const list of lists)
         for (const query of BAD_QUERIES) {
@@ -1076,6 +1079,20 @@ describe(`hostile input (${TEST_DB})`, () => {
           if (status === 200 && /^(limit=-1|limit=abc|offset=-5|from=not-a-date)$/.test(query))
             failures.push(`${list}?${query}: accepted`);
         }
+      // The header search's text, hostile or not, from every role: found or refused, never a crash
+      // (a lone surrogate goes as the bytes it would be, which no encoder makes).
+      for (const value of STRINGS.filter((v): v is string => typeof v === 'string'))
+        for (const token of [t.adminToken, h.S1.token, h.A1.token, h.U1.token])
+          await probe({
+            label: `search q=${short(value)}`,
+            token,
+            request: {
+              method: 'GET',
+              url: `/api/search?q=${value === '\ud800' ? '%ED%A0%80' : encodeURIComponent(value)}`,
+            },
+            mustRefuse: value.trim() === '' || [...value].length > 64 || value.includes('\u0000'),
+            pure: true,
+          });
       expect(failures).toEqual([]);
     });
 

@@ -83,3 +83,21 @@ describe('readStoredUser', () => {
     );
   });
 });
+
+describe("the bell's seen-until time", () => {
+  it('comes back for the account that saved it, and for no other', () => {
+    expect(storage.getSeenUntil(7)).toBeNull();
+    storage.saveSeenUntil(7, '2026-11-24T06:13:00.000Z');
+    expect(storage.getSeenUntil(7)).toBe('2026-11-24T06:13:00.000Z');
+    // Another account signed in on this device starts with everything unread.
+    expect(storage.getSeenUntil(8)).toBeNull();
+    expect(storage.getSeenUntil(77)).toBeNull();
+  });
+
+  it('is none when what is stored is not an account and a time', () => {
+    for (const raw of ['', '7', '7:', '7:yesterday', 'x:2026-11-24T06:13:00.000Z', ':2026-11-24T06:13:00.000Z']) {
+      localStorage.setItem(STORAGE_KEYS.notificationsSeenUntil, raw);
+      expect(storage.getSeenUntil(7), raw).toBeNull();
+    }
+  });
+});

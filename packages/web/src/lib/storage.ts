@@ -3,13 +3,14 @@ import type { SessionUser } from '@lot/domain/schemas/auth';
 
 /**
  * Browser storage keys (docs/product/screens.md#browser-storage): the session, the play screen's
- * theme and this device's slip width. The game in play is the server's (docs/decisions/013), so the browser keeps nothing of it.
+ * theme, this device's slip width and how far the bell has been read. The game in play is the server's (docs/decisions/013), so the browser keeps nothing of it.
  */
 export const STORAGE_KEYS = {
   token: 'token',
   user: 'user',
   gameTheme: 'gameTheme',
   slipWidth: 'slipWidth',
+  notificationsSeenUntil: 'notificationsSeenUntil',
 } as const;
 
 const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
@@ -54,6 +55,17 @@ export const storage = {
   },
   saveToken: (token: string) => localStorage.setItem(STORAGE_KEYS.token, token),
   saveUser: (user: SessionUser) => localStorage.setItem(STORAGE_KEYS.user, JSON.stringify(user)),
+  /**
+   * The instant up to which the bell's events have been seen on this device, as `{userId}:{ISO}`
+   * (another account signed in here starts unread); null when there is none or it is unreadable.
+   */
+  getSeenUntil(userId: number): string | null {
+    const raw = localStorage.getItem(STORAGE_KEYS.notificationsSeenUntil) ?? '';
+    const [owner, at] = raw.split(/:(.*)/s);
+    return owner === String(userId) && at && !Number.isNaN(Date.parse(at)) ? at : null;
+  },
+  saveSeenUntil: (userId: number, at: string) =>
+    localStorage.setItem(STORAGE_KEYS.notificationsSeenUntil, `${userId}:${at}`),
   clear() {
     localStorage.removeItem(STORAGE_KEYS.token);
     localStorage.removeItem(STORAGE_KEYS.user);

@@ -1,13 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { Bell, LogOut, Menu, Search } from 'lucide-react';
+import { LogOut, Menu } from 'lucide-react';
 import { ROLE_LABELS } from '@lot/domain/roles';
 import { Avatar } from '../../components/ui/avatar.tsx';
+import { NotificationsBell } from '../../features/notifications/components/notifications-bell.tsx';
+import { HeaderSearch } from '../../features/search/components/header-search.tsx';
 import { useAuth, useCurrentUser } from '../../lib/auth.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { titleFor } from './menus.ts';
 
-/** Sticky header: title from the path, search (no function yet), notifications, the user menu. */
+/** Sticky header: title from the path, the search, the bell, the user menu (decision 022). */
 export function Header({ onMenu }: { onMenu: () => void }) {
   const user = useCurrentUser();
   const { logout } = useAuth();
@@ -45,21 +47,8 @@ export function Header({ onMenu }: { onMenu: () => void }) {
         <Menu className="h-5 w-5" />
       </button>
       <h1 className="truncate text-lg font-semibold text-slate-900">{title}</h1>
-      <div className="ml-auto hidden max-w-xs flex-1 items-center gap-2 rounded-lg bg-slate-100 px-3 py-2 text-sm text-slate-500 lg:flex">
-        <Search className="h-4 w-4" aria-hidden="true" />
-        <input
-          aria-label="Search"
-          placeholder="Search..."
-          className="w-full bg-transparent outline-none placeholder:text-slate-600"
-        />
-      </div>
-      <button
-        type="button"
-        aria-label="Notifications"
-        className="ml-auto rounded-full p-2 text-slate-500 hover:bg-slate-100 lg:ml-0"
-      >
-        <Bell className="h-5 w-5" />
-      </button>
+      <HeaderSearch />
+      <NotificationsBell userId={user.id} />
       <div className="relative" ref={menu}>
         <button
           type="button"

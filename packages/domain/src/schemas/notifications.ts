@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/** How far back the bell looks (docs/product/screens.md#header, decision 022). */
+export const NOTIFICATION_DAYS = 7;
+/** The most it lists: the newest first. */
+export const NOTIFICATION_LIMIT = 20;
+
+/** GET /api/notifications takes no parameters: an unknown one is refused, never ignored. */
+export const notificationsQuerySchema = z.strictObject({});
+
+const personSchema = z.object({ id: z.number(), username: z.string(), fullName: z.string() });
+
+/**
+ * One event of the last days that concerns the caller: money that reached them (a top-up or a
+ * transfer), money taken back from them, a game voided in their scope, a failed sign-in on their
+ * account still on record.
+ */
+export const notificationSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('received'),
+    /** Unique across kinds, for a list key. */
+    key: z.string(),
+    at: z.string(),
+    type: z.enum(['topup', 'transfer']),
+    amount: z.string(),
+    from: personSchema.nullable(),
+  }),
+  z.object({
+    kind: z.literal('takenBack'),
+    key: z.string(),
+    at: z.string(),
+    amount: z.string(),
+    by: personSchema.nullable(),
+    reason: z.string().nullable(),
+  }),
+  z.object({
+    kind: z.literal('voided'),
+    key: z.string(),
+    at: z.string(),
+    code: z.string(),
+    player: personSchema,
+    reason: z.string().nullable(),
+  }),
+  z.object({
+    kind: z.literal('signinFailed'),
+    key: z.string(),
+    at: z.string(),
+    address: z.string(),
+  }),
+]);
+export type Notification = z.infer<typeof notificationSchema>;
+
+export const notificationsSchema = z.object({ items: z.array(notificationSchema) });
+export type Notifications = z.infer<typeof notificationsSchema>;

@@ -1,0 +1,118 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { ArrowDownLeft, ArrowUpRight, Ban, ShieldAlert } from 'lucide-react';
+import type { Notification } from '@lot/domain/schemas/notifications';
+import { dateTime, money } from '../../../lib/format.ts';
+
+type Props = {
+  userId: number;
+  items: Notification[];
+  /** Events at or before this instant were seen before the list opened. */
+  seenUntil: string | null;
+  isLoading: boolean;
+  error: string | null;
+  onRetry: () => void;
+  onPick: () => void;
+};
+
+/** What an event says, where it leads and its icon. */
+function describe(item: Notification, userId: number): { text: ReactNode; href: string; icon: ReactNode } {
+  switch (item.kind) {
+    case 'received':
+      return {
+        text:
+          item.type === 'topup' ? (
+            <>
+              Top-up of <strong>{money(item.amount)}</strong> from {item.from?.fullName ?? 'Unknown'}
+            </>
+          ) : (
+            <>
+              <strong>{money(item.amount)}</strong> received from {item.from?.fullName ?? 'Unknown'}
+            </>
+          ),
+        href: `/statements/${userId}`,
+        icon: <ArrowDownLeft className="h-4 w-4 text-emerald-600" />,
+      };
+    case 'takenBack':
+      return {
+        text: (
+          <>
+            <strong>{money(item.amount)}</strong> taken back by {item.by?.fullName ?? 'Unknown'}
+            {item.reason ? `: ${item.reason}` : ''}
+          </>
+        ),
+        href: `/statements/${userId}`,
+        icon: <ArrowUpRight className="h-4 w-4 text-rose-600" />,
+      };
+    case 'voided':
+      return {
+        text: (
+          <>
+            Game of {item.player.fullName} voided{item.reason ? `: ${item.reason}` : ''}
+          </>
+        ),
+        href: `/verify/${item.code}`,
+        icon: <Ban className="h-4 w-4 text-amber-600" />,
+      };
+    case 'signinFailed':
+      return {
+        text: <>Failed sign-in to your account from {item.address}</>,
+        href: '/profile',
+        icon: <ShieldAlert className="h-4 w-4 text-rose-600" />,
+      };
+  }
+}
+
+/**
+ * The bell's list (loaded the first time the bell is pointed at or opened): each event a link to
+ * where it can be looked into: money to one's statement, a voided game to its proof, a failed
+ * sign-in to the profile (to change the password).
+ */
+export default function NotificationsPanel({ userId, items, seenUntil, isLoading, error, onRetry, onPick }: Props) {
+  return (
+    <div>
+      <p className="border-b border-slate-100 px-4 py-3 text-sm font-semibold text-slate-900">
+        Notifications <span className="font-normal text-slate-500">· last 7 days</span>
+      </p>
+      {isLoading ? (
+        <p className="px-4 py-3 text-sm text-slate-500">Loading...</p>
+      ) : error !== null ? (
+        <div className="px-4 py-3 text-sm text-rose-700" role="alert">
+          {error}{' '}
+          <button type="button" onClick={onRetry} className="font-medium text-indigo-700 underline">
+            Try Again
+          </button>
+        </div>
+      ) : items.length === 0 ? (
+        <p className="px-4 py-3 text-sm text-slate-500">Nothing new in the last 7 days.</p>
+      ) : (
+        <ul className="max-h-[min(26rem,70vh)] divide-y divide-slate-100 overflow-y-auto">
+          {items.map((item) => {
+            const { text, href, icon } = describe(item, userId);
+            const unread = seenUntil === null || item.at > seenUntil;
+            return (
+              <li key={item.key}>
+                <Link
+                  to={href}
+                  onClick={onPick}
+                  className={`flex gap-3 px-4 py-3 text-sm hover:bg-slate-50 ${unread ? 'bg-indigo-50/60' : ''}`}
+                >
+                  <span aria-hidden="true" className="mt-0.5 shrink-0">
+                    {icon}
+                  </span>
+                  <span className="min-w-0 flex-1">
+                    <span className="block text-slate-800">{text}</span>
+                    <span className="block text-xs text-slate-500">
+                      {dateTime(item.at)}
+                      {unread && <span className="ml-2 font-semibold text-indigo-700">New</span>}
+                    </span>
+                  </span>
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </div>
+  );
+}
