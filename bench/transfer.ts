@@ -121,7 +121,9 @@ const RECEIVER = 2_000_000_002;
 function literal(value: unknown): string {
   if (value === null) return 'NULL';
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (typeof value === 'string') return `'${value.replaceAll("'", "''")}'`;
+  // pgbench reads `:name` anywhere in a script as a variable, also inside quotes: colons as \x3a.
+  if (typeof value === 'string')
+    return `E'${value.replaceAll('\\', '\\\\').replaceAll("'", "''").replaceAll(':', '\\x3a')}'`;
   throw new Error(`cannot inline ${String(value)}`);
 }
 

@@ -10,12 +10,12 @@ import type {
   TopupInput,
   TransferInput,
 } from '@lot/domain/schemas/balance';
-import { queryPrepared, type Db, type Tx } from '../../db/client.ts';
+import { queryPrepared, type Db } from '../../db/client.ts';
 import { balances, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { scopeCondition } from '../users/users.access.ts';
-import { findInScope, type UserRow } from '../users/users.repository.ts';
-import { withIdempotentStatement, type Idempotent } from './idempotency.ts';
+import { findInScope } from '../users/users.repository.ts';
+import { claimOf, storedAnswer, type Claim, type Idempotent } from './idempotency.ts';
 
 export async function getBalance(db: Db, caller: Caller, userId: number): Promise<Balance> {
   const target = await findInScope(db, caller, userId);
@@ -23,9 +23,6 @@ export async function getBalance(db: Db, caller: Caller, userId: number): Promis
   const [row] = await db.select({ amount: balances.amount }).from(balances).where(eq(balances.userId, userId));
   return { userId, amount: formatCents(row?.amount ?? 0) };
 }
-
-/** What a money call reads of the party it acts on: all the answer and the rules need, nothing more. */
-type PartyUser = Pick<UserRow, 'id' | 'username' | 'fullName' | 'status'>;
 
 type Entry = {
   type: 'topup' | 'transfer' | 'decrease' | 'takeback';
@@ -53,41 +50,50 @@ export type Move = {
   entry: Entry;
   /** Whose new balance the answer shows. */
   balanceOf: number;
+  /** What the answer says: its message (followed by the target's full name when `named`), and who
+   * the ledger row names as sender and receiver ('target': the party the call acts on). */
+  said: { message: string; named: boolean; sender: Party | 'target'; receiver: Party | 'target' | null };
 };
+
+type Party = { id: number; username: string; fullName: string };
 
 type MoveRow = {
   refusal: 'unreachable' | 'inactive' | 'insufficient' | null;
-  username: string | null;
-  full_name: string | null;
-  target_status: PartyUser['status'] | null;
-  balance: string | null;
-  id: number | null;
-  status: 'completed' | 'pending' | 'failed' | null;
-  created_at: string | Date | null;
+  /** The answer the call gives (and a keyed call stored), when nothing refused it. */
+  answer: MoneyResult | null;
+  /** Whether this statement moved the money: not when a keyed call found its key already claimed. */
+  applied: boolean;
 };
 
-type Moved = {
-  target: PartyUser;
-  balance: Cents;
-  ledger: { id: number; status: 'completed' | 'pending' | 'failed'; createdAt: Date };
-};
+const partyJson = (party: Party | 'target') =>
+  party === 'target'
+    ? sql`jsonb_build_object('id', t.user_id, 'username', t.username, 'fullName', t.full_name)`
+    : sql`jsonb_build_object('id', ${party.id}::int, 'username', ${party.username}::text, 'fullName', ${party.fullName}::text)`;
+
+/** An instant as the API writes it (`Date.toISOString`): both truncate to the millisecond. */
+const ISO_INSTANT = 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"';
+
+/** Cents as the API writes money (`formatCents`): `12.50`. */
+const decimal = (cents: SQL) => sql`((${cents})::numeric / 100)::numeric(20, 2)::text`;
 
 /**
- * A money call as ONE statement (docs/decisions/012): lock the parties' balance rows, check,
- * move, write the ledger row, and answer what the service needs or which check refused it.
- * Without an Idempotency-Key it runs alone (a statement is atomic); with one, inside the key's
- * transaction. Why it is safe under concurrency, in short (the record has the long form):
+ * A money call as ONE statement (docs/decisions/012, 024): lock the parties' balance rows, check,
+ * build the answer, claim the Idempotency-Key with it (a keyed call), move, write the ledger row.
+ * Why it is safe under concurrency, in short (the records have the long form):
  * - `parties` locks the balance rows in id order (docs/product/money.md#locking: no deadlock); after waiting
  *   for a lock, FOR UPDATE returns the newest committed version, so the checks see current amounts.
  * - `verdict` aggregates over every party, so all locks are held before anything is written.
+ * - `claim` inserts the key only when nothing refused the call, so a refused call leaves no key. A
+ *   second call with the same key waits on the first's uncommitted key and then claims nothing;
+ *   `moved` and `recorded` write only when the call was claimed (or carries no key), so money moves
+ *   once. The ledger row's id and time are taken before, so the stored answer names them.
  * - `moved` sets `p.amount + delta`: the amount `parties` read under the lock this statement holds
  *   until it ends, so it is the row's newest. Not `b.amount + delta`: PostgreSQL checks CHECK
  *   (amount >= 0) on the row computed from the snapshot's version before it notices the row was
  *   replaced, so money that arrived since the snapshot would make a covered debit fail.
- * - `moved` and `recorded` write only when `verdict` found nothing wrong; a refusal changes nothing.
  */
-export function moveStatement(move: Move): SQL {
-  const { entry } = move;
+export function moveStatement(move: Move, claim?: Claim): SQL {
+  const { entry, said } = move;
   const deltas = sql.join(
     move.deltas.map(([userId, delta]) => sql`(${userId}::int, ${delta}::bigint)`),
     sql`, `,
@@ -112,30 +118,75 @@ export function moveStatement(move: Move): SQL {
       END AS refusal
       FROM parties
     ),
+    ledger AS MATERIALIZED (
+      SELECT nextval(pg_get_serial_sequence('transactions', 'id'))::int AS id, now() AS at
+      FROM verdict WHERE refusal IS NULL
+    ),
+    answer AS (
+      SELECT jsonb_build_object(
+        'message', ${said.message}::text || ${said.named ? sql`t.full_name` : sql`''`},
+        'transaction', jsonb_build_object(
+          'id', l.id, 'type', ${entry.type}::text, 'userId', ${entry.userId}::int,
+          'receiverId', ${entry.receiverId}::int, 'amount', ${decimal(sql`${entry.amount}::bigint`)},
+          'status', 'completed', 'description', ${entry.description}::text,
+          'createdAt', to_char(l.at AT TIME ZONE 'UTC', ${ISO_INSTANT}::text),
+          'user', ${partyJson(said.sender)},
+          'receiver', ${said.receiver === null ? sql`NULL::jsonb` : partyJson(said.receiver)},
+          'gameCode', NULL),
+        'balance', jsonb_build_object('userId', ${move.balanceOf}::int, 'amount', ${decimal(sql`s.amount + s.delta`)})
+      ) AS body
+      FROM ledger l
+      JOIN parties t ON t.user_id = ${move.target}::int
+      JOIN parties s ON s.user_id = ${move.balanceOf}::int
+    ),
+    go AS (${
+      claim
+        ? sql`INSERT INTO idempotency_keys (user_id, key, request_hash, status_code, response)
+          SELECT ${claim.userId}::int, ${claim.key}::text, ${claim.requestHash}::text, 200, body FROM answer
+          ON CONFLICT (user_id, key) DO NOTHING
+          RETURNING 1`
+        : sql`SELECT 1 FROM answer`
+    }),
     moved AS (
       UPDATE balances b SET amount = p.amount + p.delta
-      FROM parties p, verdict v
-      WHERE b.user_id = p.user_id AND v.refusal IS NULL
-      RETURNING b.user_id, b.amount
+      FROM parties p
+      WHERE b.user_id = p.user_id AND EXISTS (SELECT 1 FROM go)
     ),
     recorded AS (
-      INSERT INTO transactions (type, user_id, receiver_id, actor_id, amount, description)
-      SELECT ${entry.type}::text, ${entry.userId}::int, ${entry.receiverId}::int, ${entry.actorId}::int,
-        ${entry.amount}::bigint, ${entry.description}::text
-      FROM verdict WHERE refusal IS NULL
-      RETURNING id, status, created_at
+      INSERT INTO transactions (id, type, user_id, receiver_id, actor_id, amount, description, created_at)
+      OVERRIDING SYSTEM VALUE
+      SELECT l.id, ${entry.type}::text, ${entry.userId}::int, ${entry.receiverId}::int, ${entry.actorId}::int,
+        ${entry.amount}::bigint, ${entry.description}::text, l.at
+      FROM ledger l WHERE EXISTS (SELECT 1 FROM go)
+      RETURNING id
     )
-    SELECT v.refusal, t.username, t.full_name, t.status AS target_status, m.amount::text AS balance,
-      r.id, r.status, r.created_at
-    FROM verdict v
-    LEFT JOIN parties t ON t.user_id = ${move.target}::int
-    LEFT JOIN moved m ON m.user_id = ${move.balanceOf}::int
-    LEFT JOIN recorded r ON true`;
+    SELECT v.refusal, a.body AS answer, EXISTS (SELECT 1 FROM recorded) AS applied
+    FROM verdict v LEFT JOIN answer a ON true`;
 }
 
-async function applyMove(runner: Db | Tx, move: Move): Promise<Moved> {
-  const [row] = await queryPrepared<MoveRow>(runner, moveStatement(move));
+/**
+ * Runs a money call (one statement, no transaction of its own: decision 024). Without a key it
+ * answers the move or its refusal. With one, the key is claimed in the same statement; a key
+ * already claimed (a replay, or a concurrent duplicate that got there first) answers the stored
+ * response, or 422 when it was claimed for a different request. A refusal looks at the key too: a
+ * duplicate that waited for the first call may find the money already gone, and answers the
+ * first call's response instead.
+ */
+async function applyMove(
+  db: Db,
+  move: Move,
+  caller: Caller,
+  key: string | undefined,
+  request: unknown,
+): Promise<Idempotent<MoneyResult>> {
+  const claim = key === undefined ? undefined : claimOf(caller.id, key, request);
+  const [row] = await queryPrepared<MoveRow>(db, moveStatement(move, claim));
   if (!row) throw new Error('money statement returned no row');
+  if (row.applied && row.answer) return { result: row.answer, replayed: false };
+  if (claim) {
+    const stored = await storedAnswer<MoneyResult>(db, claim);
+    if (stored) return { result: stored, replayed: true };
+  }
   switch (row.refusal) {
     case 'unreachable': {
       const message = move.targetField ? 'Receiver not found' : 'User not found';
@@ -152,77 +203,34 @@ async function applyMove(runner: Db | Tx, move: Move): Promise<Moved> {
     case 'insufficient':
       throw insufficient(move.insufficientMessage);
   }
-  const { username, full_name: fullName, target_status: status, balance, id, created_at: createdAt } = row;
-  const ledgerStatus = row.status;
-  if (username === null || fullName === null || status === null || balance === null) {
-    throw new Error('money statement returned no target or balance');
-  }
-  if (id === null || ledgerStatus === null || createdAt === null) {
-    throw new Error('money statement wrote no ledger row');
-  }
-  return {
-    target: { id: move.target, username, fullName, status },
-    balance: Number(balance),
-    // node-postgres hands raw timestamps over as text, PGlite as text or Date: Date reads both.
-    ledger: { id, status: ledgerStatus, createdAt: new Date(createdAt) },
-  };
-}
-
-const party = (user: PartyUser | Caller) => ({ id: user.id, username: user.username, fullName: user.fullName });
-
-/** The answer to a money call: the ledger row as written and the balance of `move.balanceOf`. */
-function answer(
-  move: Move,
-  moved: Moved,
-  sender: PartyUser | Caller,
-  message: string,
-  receiver: PartyUser | Caller | null = move.entry.receiverId === null ? null : moved.target,
-): MoneyResult {
-  const { entry } = move;
-  return {
-    message,
-    transaction: {
-      id: moved.ledger.id,
-      type: entry.type,
-      userId: entry.userId,
-      receiverId: entry.receiverId,
-      amount: formatCents(entry.amount),
-      status: moved.ledger.status,
-      description: entry.description,
-      createdAt: moved.ledger.createdAt.toISOString(),
-      user: party(sender),
-      receiver: receiver ? party(receiver) : null,
-      gameCode: null,
-    },
-    balance: { userId: move.balanceOf, amount: formatCents(moved.balance) },
-  };
+  throw new Error('money statement neither moved the money nor refused, and its key holds nothing');
 }
 
 function insufficient(message: string = MESSAGES.insufficientBalance): AppError {
   return new AppError('UNPROCESSABLE', message, { fieldErrors: { amount: message } });
 }
 
+const party = (user: Caller): Party => ({ id: user.id, username: user.username, fullName: user.fullName });
+
 /** Admins create money: the ledger row names the admin as the sender and nothing is debited. */
 export function topup(db: Db, caller: Caller, input: TopupInput, key?: string): Promise<Idempotent<MoneyResult>> {
-  return withIdempotentStatement(db, caller.id, key, { op: 'topup', ...input }, async (runner) => {
-    const move: Move = {
-      target: input.userId,
-      reach: scopeCondition(caller),
-      activeTarget: false,
-      deltas: [[input.userId, input.amount]],
-      entry: {
-        type: 'topup',
-        userId: caller.id,
-        receiverId: input.userId,
-        actorId: caller.id,
-        amount: input.amount,
-        description: null,
-      },
-      balanceOf: input.userId,
-    };
-    const moved = await applyMove(runner, move);
-    return answer(move, moved, caller, `Funds successfully topped up to ${moved.target.fullName}`);
-  });
+  const move: Move = {
+    target: input.userId,
+    reach: scopeCondition(caller),
+    activeTarget: false,
+    deltas: [[input.userId, input.amount]],
+    entry: {
+      type: 'topup',
+      userId: caller.id,
+      receiverId: input.userId,
+      actorId: caller.id,
+      amount: input.amount,
+      description: null,
+    },
+    balanceOf: input.userId,
+    said: { message: 'Funds successfully topped up to ', named: true, sender: party(caller), receiver: 'target' },
+  };
+  return applyMove(db, move, caller, key, { op: 'topup', ...input });
 }
 
 /**
@@ -255,16 +263,13 @@ export function transferMove(caller: Caller, input: TransferInput): Move {
       description: null,
     },
     balanceOf: caller.id,
+    said: { message: 'Funds successfully transferred to ', named: true, sender: party(caller), receiver: 'target' },
   };
 }
 
 export function transfer(db: Db, caller: Caller, input: TransferInput, key?: string): Promise<Idempotent<MoneyResult>> {
-  return withIdempotentStatement(db, caller.id, key, { op: 'transfer', ...input }, async (runner) => {
-    if (input.receiverId === caller.id) throw AppError.field('receiverId', 'You cannot transfer funds to yourself');
-    const move = transferMove(caller, input);
-    const moved = await applyMove(runner, move);
-    return answer(move, moved, caller, `Funds successfully transferred to ${moved.target.fullName}`);
-  });
+  if (input.receiverId === caller.id) throw AppError.field('receiverId', 'You cannot transfer funds to yourself');
+  return applyMove(db, transferMove(caller, input), caller, key, { op: 'transfer', ...input });
 }
 
 /**
@@ -272,25 +277,23 @@ export function transfer(db: Db, caller: Caller, input: TransferInput, key?: str
  * longer use it (the server holds and settles their pools itself: decision 013).
  */
 export function decrease(db: Db, caller: Caller, input: DecreaseInput, key?: string): Promise<Idempotent<MoneyResult>> {
-  return withIdempotentStatement(db, caller.id, key, { op: 'decrease', ...input }, async (runner) => {
-    const move: Move = {
-      target: input.userId,
-      reach: scopeCondition(caller),
-      activeTarget: false,
-      deltas: [[input.userId, -input.amount]],
-      entry: {
-        type: 'decrease',
-        userId: input.userId,
-        receiverId: null,
-        actorId: caller.id,
-        amount: input.amount,
-        description: input.description,
-      },
-      balanceOf: input.userId,
-    };
-    const moved = await applyMove(runner, move);
-    return answer(move, moved, moved.target, 'Balance decreased successfully');
-  });
+  const move: Move = {
+    target: input.userId,
+    reach: scopeCondition(caller),
+    activeTarget: false,
+    deltas: [[input.userId, -input.amount]],
+    entry: {
+      type: 'decrease',
+      userId: input.userId,
+      receiverId: null,
+      actorId: caller.id,
+      amount: input.amount,
+      description: input.description,
+    },
+    balanceOf: input.userId,
+    said: { message: 'Balance decreased successfully', named: false, sender: 'target', receiver: null },
+  };
+  return applyMove(db, move, caller, key, { op: 'decrease', ...input });
 }
 
 /**
@@ -303,28 +306,26 @@ export function decrease(db: Db, caller: Caller, input: DecreaseInput, key?: str
  * out of scope (404).
  */
 export function takeBack(db: Db, caller: Caller, input: TakeBackInput, key?: string): Promise<Idempotent<MoneyResult>> {
-  return withIdempotentStatement(db, caller.id, key, { op: 'takeback', ...input }, async (runner) => {
-    if (input.userId === caller.id) throw AppError.field('userId', MESSAGES.takeBackFromYourself);
-    const move: Move = {
-      target: input.userId,
-      reach: scopeCondition(caller),
-      activeTarget: false,
-      insufficientMessage: MESSAGES.takeBackAboveBalance,
-      deltas: [
-        [input.userId, -input.amount],
-        [caller.id, input.amount],
-      ],
-      entry: {
-        type: 'takeback',
-        userId: input.userId,
-        receiverId: caller.id,
-        actorId: caller.id,
-        amount: input.amount,
-        description: input.reason,
-      },
-      balanceOf: input.userId,
-    };
-    const moved = await applyMove(runner, move);
-    return answer(move, moved, moved.target, `Funds successfully taken back from ${moved.target.fullName}`, caller);
-  });
+  if (input.userId === caller.id) throw AppError.field('userId', MESSAGES.takeBackFromYourself);
+  const move: Move = {
+    target: input.userId,
+    reach: scopeCondition(caller),
+    activeTarget: false,
+    insufficientMessage: MESSAGES.takeBackAboveBalance,
+    deltas: [
+      [input.userId, -input.amount],
+      [caller.id, input.amount],
+    ],
+    entry: {
+      type: 'takeback',
+      userId: input.userId,
+      receiverId: caller.id,
+      actorId: caller.id,
+      amount: input.amount,
+      description: input.reason,
+    },
+    balanceOf: input.userId,
+    said: { message: 'Funds successfully taken back from ', named: true, sender: 'target', receiver: party(caller) },
+  };
+  return applyMove(db, move, caller, key, { op: 'takeback', ...input });
 }

@@ -8,6 +8,9 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,200}$/;
 
 export type Idempotent<T> = { result: T; replayed: boolean };
 
+/** A keyed call's claim: the caller, its key and the hash of the request the key was sent with. */
+export type Claim = { userId: number; key: string; requestHash: string };
+
 /**
  * Runs a money operation in one database transaction, remembering its answer under the caller's
  * Idempotency-Key. The key row is inserted first: a concurrent request with the same key waits
@@ -15,59 +18,25 @@ export type Idempotent<T> = { result: T; replayed: boolean };
  * response commits or rolls back together with the money it describes, so a failed call leaves
  * no key behind and may be retried. The same key with a different request is a 422.
  */
-export function withIdempotency<T>(
+export async function withIdempotency<T>(
   db: Db,
   userId: number,
   key: string | undefined,
   request: unknown,
   operation: (tx: Tx) => Promise<T>,
 ): Promise<Idempotent<T>> {
-  return idempotent(db, userId, key, request, operation, () => db.transaction(operation));
-}
-
-/**
- * The same for an operation that is one SQL statement. A statement is atomic on its own, so
- * without a key it runs alone, with no BEGIN and COMMIT round trips; with a key it runs inside
- * the key's transaction like any other operation.
- */
-export function withIdempotentStatement<T>(
-  db: Db,
-  userId: number,
-  key: string | undefined,
-  request: unknown,
-  statement: (runner: Db | Tx) => Promise<T>,
-): Promise<Idempotent<T>> {
-  return idempotent(db, userId, key, request, statement, () => statement(db));
-}
-
-async function idempotent<T>(
-  db: Db,
-  userId: number,
-  key: string | undefined,
-  request: unknown,
-  operation: (tx: Tx) => Promise<T>,
-  withoutKey: () => Promise<T>,
-): Promise<Idempotent<T>> {
-  if (key === undefined) return { result: await withoutKey(), replayed: false };
-  if (!KEY_PATTERN.test(key)) {
-    throw new AppError('BAD_REQUEST', 'Idempotency-Key must be 1 to 200 visible ASCII characters');
-  }
-  const requestHash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
+  if (key === undefined) return { result: await db.transaction(operation), replayed: false };
+  const claim = claimOf(userId, key, request);
   return db.transaction(async (tx) => {
     const claimed = await tx
       .insert(idempotencyKeys)
-      .values({ userId, key, requestHash, statusCode: 0, response: {} })
+      .values({ ...claim, statusCode: 0, response: {} })
       .onConflictDoNothing()
       .returning({ key: idempotencyKeys.key });
     if (claimed.length === 0) {
-      const [stored] = await tx
-        .select()
-        .from(idempotencyKeys)
-        .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
-      if (!stored || stored.requestHash !== requestHash) {
-        throw new AppError('UNPROCESSABLE', 'This Idempotency-Key was already used for a different request');
-      }
-      return { result: stored.response as T, replayed: true };
+      const stored = await storedAnswer<T>(tx, claim);
+      if (stored === undefined) throw keyReused();
+      return { result: stored, replayed: true };
     }
     const result = await operation(tx);
     await tx
@@ -77,3 +46,33 @@ async function idempotent<T>(
     return { result, replayed: false };
   });
 }
+
+/** A keyed money call's claim (decision 024): the caller's key, checked, and the request's hash. */
+export function claimOf(userId: number, key: string, request: unknown): Claim {
+  checkKey(key);
+  return { userId, key, requestHash: hashOf(request) };
+}
+
+/**
+ * The response a claimed key holds, or nothing when the key is free; 422 when it was claimed for a
+ * different request.
+ */
+export async function storedAnswer<T>(db: Db | Tx, claim: Claim): Promise<T | undefined> {
+  const [stored] = await db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.key, claim.key)));
+  if (!stored) return undefined;
+  if (stored.requestHash !== claim.requestHash) throw keyReused();
+  return stored.response as T;
+}
+
+function checkKey(key: string): void {
+  if (!KEY_PATTERN.test(key)) {
+    throw new AppError('BAD_REQUEST', 'Idempotency-Key must be 1 to 200 visible ASCII characters');
+  }
+}
+
+const hashOf = (request: unknown) => createHash('sha256').update(JSON.stringify(request)).digest('hex');
+
+const keyReused = () => new AppError('UNPROCESSABLE', 'This Idempotency-Key was already used for a different request');
