@@ -5,7 +5,6 @@ import type { Game, GameSummary } from '@lot/domain/schemas/games';
 import type { Sale, SaleDetail } from '@lot/domain/schemas/sales-history';
 import {
   apiAs,
-  attributeBecomes,
   baseUrl,
   DEMO,
   freshUser,
@@ -14,7 +13,7 @@ import {
   PHONE,
   sessionOf,
   signIn,
-  textBecomes,
+  textOf,
   useBrowser,
   visible,
 } from './support.ts';
@@ -82,7 +81,7 @@ async function choose(page: Page, number: number, name: string, phone = `555-${1
   await dialog.getByLabel('Phone Number').fill(phone);
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'hidden' });
-  await attributeBecomes(tile(page, number), 'aria-pressed', 'true');
+  await expect.poll(() => tile(page, number).getAttribute('aria-pressed')).toBe('true');
 }
 
 /** Waits until the condition holds (playwright-core has no auto-waiting expect). */
@@ -244,7 +243,9 @@ describe('BOCH BOCH', () => {
     const proof = await openPage(browser());
     await proof.goto(`/verify/${game.code}`);
     await visible(proof.getByTestId('verdict'));
-    await attributeBecomes(proof.getByTestId('verdict'), 'data-verdict', 'verified', 10_000);
+    await expect
+      .poll(() => proof.getByTestId('verdict').getAttribute('data-verdict'), { timeout: 10_000 })
+      .toBe('verified');
     expect(await proof.getByText('Verified', { exact: true }).count()).toBe(1);
     expect(await proof.getByTestId('verify-code').textContent()).toBe(game.code);
     expect(await proof.getByTestId('verify-status').textContent()).toBe('Settled');
@@ -387,7 +388,7 @@ describe('BOCH BOCH', () => {
     const agentPage = await openPage(browser());
     await signIn(agentPage, login(agent));
     const count = agentPage.getByTestId('stat-voided-games').locator('p').nth(1);
-    expect(await textBecomes(count, '1')).toBe('1');
+    await expect.poll(() => textOf(count)).toBe('1');
     await agentPage.getByRole('link', { name: 'View voided games' }).click();
     await agentPage.waitForURL(/\/agent\/sales-history\?view=voided$/);
     const row = agentPage.getByTestId('voided-row');
@@ -400,8 +401,10 @@ describe('BOCH BOCH', () => {
     expect(await row.locator('[data-column="pool"]').textContent()).toContain('$5.00');
     await row.getByRole('link', { name: /Verify/ }).click();
     await agentPage.waitForURL(new RegExp(`/verify/${code}$`));
-    expect(await textBecomes(agentPage.getByTestId('verify-status'), 'Voided')).toBe('Voided');
-    await attributeBecomes(agentPage.getByTestId('verdict'), 'data-verdict', 'verified', 10_000);
+    await expect.poll(() => textOf(agentPage.getByTestId('verify-status'))).toBe('Voided');
+    await expect
+      .poll(() => agentPage.getByTestId('verdict').getAttribute('data-verdict'), { timeout: 10_000 })
+      .toBe('verified');
     await agentPage.context().close();
   });
 
@@ -547,7 +550,7 @@ describe('BOCH BOCH', () => {
     await page.unroute('**/api/games/*/entries');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await hidden(dialog);
-    await attributeBecomes(tile(page, 2), 'aria-pressed', 'true');
+    await expect.poll(() => tile(page, 2).getAttribute('aria-pressed')).toBe('true');
 
     // The first draw reaches the server but its answer is lost: the screen asks for position 1 again
     // and the server answers that same draw.
@@ -647,9 +650,9 @@ describe('BOCH BOCH', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
     await page.getByRole('radio', { name: 'Green' }).click();
-    await attributeBecomes(page.locator('[data-theme]'), 'data-theme', 'green');
+    await expect.poll(() => page.locator('[data-theme]').getAttribute('data-theme')).toBe('green');
     await page.reload();
-    await attributeBecomes(page.locator('[data-theme]'), 'data-theme', 'green');
+    await expect.poll(() => page.locator('[data-theme]').getAttribute('data-theme')).toBe('green');
     expect(await page.getByRole('radio', { name: 'Green' }).getAttribute('aria-checked')).toBe('true');
     await page.context().close();
   });

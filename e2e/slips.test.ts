@@ -9,7 +9,6 @@ import type { Game } from '@lot/domain/schemas/games';
 import {
   apiAs,
   baseUrl,
-  countBecomes,
   decodeQr,
   DEMO,
   DESKTOP,
@@ -241,7 +240,7 @@ describe('slips of a played game', () => {
     screenshotOnFailure(page);
     await page.goto(slipsUrl());
     const entrySlips = page.getByTestId('entry-slip');
-    expect(await countBecomes(entrySlips, ENTRIES.length)).toBe(ENTRIES.length);
+    await expect.poll(() => entrySlips.count()).toBe(ENTRIES.length);
     for (const entry of ENTRIES) {
       const slip = page.locator(`[data-testid="entry-slip"][data-number="${entry.number}"]`);
       const text = await slip.innerText();
@@ -374,7 +373,7 @@ describe('slips of a game not ended', () => {
     await page.screenshot({ path: 'test-results/screenshots/play-screen-slips-link.png' });
     await link.click();
     await page.waitForURL(`**/user/number-game/slips/${opened.id}`);
-    expect(await countBecomes(page.getByTestId('entry-slip'), 2)).toBe(2);
+    await expect.poll(() => page.getByTestId('entry-slip').count()).toBe(2);
     await visible(page.getByTestId('result-slip-later'));
     expect(await page.getByTestId('result-slip').count()).toBe(0);
 
