@@ -246,7 +246,8 @@ describe('admin sales history', () => {
     await page.getByRole('button', { name: 'Reset All Filters' }).click();
     expect(await superSelect.inputValue()).toBe('');
     expect(await page.getByLabel('End Date').inputValue()).toBe('');
-    const everyone = await waitForAtLeast(games(page), 23);
+    await expect.poll(async () => Number(await textOf(games(page)))).toBeGreaterThanOrEqual(23);
+    const everyone = Number(await textOf(games(page)));
     expect(await showing(page, `Showing 1 to 10 of ${everyone} entries`)).toBe(true);
     expect(await page.getByRole('button', { name: 'Reset All Filters' }).isDisabled()).toBe(true);
   });
@@ -259,14 +260,3 @@ describe('admin sales history', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
   });
 });
-
-/** The number the element shows once it is at least `min`. */
-async function waitForAtLeast(locator: Locator, min: number, timeout = 10_000): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const now = Number((await locator.textContent())?.trim());
-    if (now >= min) return now;
-    if (Date.now() - started > timeout) throw new Error(`stayed at ${now}, below ${min}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -84,16 +84,6 @@ async function choose(page: Page, number: number, name: string, phone = `555-${1
   await expect.poll(() => tile(page, number).getAttribute('aria-pressed')).toBe('true');
 }
 
-/** Waits until the condition holds (playwright-core has no auto-waiting expect). */
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeout = 10_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() - started > timeout) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** Every request of the page to the API path's method, as they leave. */
 function requestsTo(page: Page, method: string, path: RegExp): Request[] {
   const seen: Request[] = [];
@@ -256,12 +246,10 @@ describe('BOCH BOCH', () => {
     await proof.getByLabel('Your phone number').fill('555-1002');
     await proof.getByRole('button', { name: 'Find' }).click();
     const ownEntry = () => proof.getByTestId('own-entry').textContent();
-    expect(await until(ownEntry, (text) => text?.startsWith('Your entry') ?? false)).toContain(
-      'Your entry is number 2',
-    );
+    await expect.poll(ownEntry).toContain('Your entry is number 2');
     await proof.getByLabel('Your phone number').fill('555-9999');
     await proof.getByRole('button', { name: 'Find' }).click();
-    expect(await until(ownEntry, (text) => text?.startsWith('No entry') ?? false)).toContain('No entry matches');
+    await expect.poll(ownEntry).toContain('No entry matches');
     await proof.goto('/verify/NOSUCHCODE');
     expect(await visible(proof.getByRole('heading', { name: 'Game Not Found' }))).toBe(true);
     await proof.context().close();
@@ -506,10 +494,7 @@ describe('BOCH BOCH', () => {
     const shown: string[] = [];
     for (const expected of ['1', '3', '4', '6']) {
       const number = overlay.getByTestId('numbers-left-number');
-      await until(
-        () => number.textContent(),
-        (text) => text === expected,
-      );
+      await expect.poll(() => number.textContent()).toBe(expected);
       shown.push((await number.textContent()) ?? '');
       expect(await page.evaluate(() => document.querySelector<HTMLAudioElement>('audio[data-number]')?.volume)).toBe(
         0.7,
@@ -636,12 +621,7 @@ describe('BOCH BOCH', () => {
     // participant opens a new one with the new bet.
     expect(await page.getByLabel('Bet Amount').isDisabled()).toBe(false);
     await page.getByLabel('Bet Amount').fill('3');
-    expect(
-      await until(
-        () => currentGame(user),
-        (game) => game === null,
-      ),
-    ).toBeNull();
+    await expect.poll(() => currentGame(user)).toBeNull();
     await choose(page, 12, 'Lea Stone');
     const reopened = await currentGame(user);
     expect(reopened?.betAmount).toBe('3.00');
