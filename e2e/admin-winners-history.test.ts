@@ -180,18 +180,19 @@ describe('admin sales history', () => {
     await expect.poll(() => textOf(commission(page))).toBe('$435.00');
     expect(await showing(page, 'Showing 1 to 10 of 15 entries')).toBe(true);
     await expect.poll(() => rows(page).count()).toBe(10);
-    expect(await options(agentSelect)).toEqual(['All Agents', label(agentA), label(agentB)]);
+    // The pickers fill from their own queries (the users: one per agent and the direct ones).
+    await expect.poll(() => options(agentSelect)).toEqual(['All Agents', label(agentA), label(agentB)]);
     // Its users: the agents' users and its direct one.
-    expect((await options(userSelect)).sort()).toEqual(
-      ['All Users', label(busy), label(quiet), label(lone), label(direct)].sort(),
-    );
+    await expect
+      .poll(async () => (await options(userSelect)).sort())
+      .toEqual(['All Users', label(busy), label(quiet), label(lone), label(direct)].sort());
 
     // Agent A: 13 games over two pages (the server pages; the totals cover all 13).
     await agentSelect.selectOption({ label: label(agentA) });
     await expect.poll(() => textOf(games(page))).toBe('13');
     await expect.poll(() => textOf(commission(page))).toBe('$225.00');
     expect(await showing(page, 'Showing 1 to 10 of 13 entries')).toBe(true);
-    expect(await options(userSelect)).toEqual(['All Users', label(busy), label(quiet)]);
+    await expect.poll(() => options(userSelect)).toEqual(['All Users', label(busy), label(quiet)]);
     await page.getByRole('navigation', { name: 'Pagination' }).getByRole('button', { name: '2', exact: true }).click();
     expect(await showing(page, 'Showing 11 to 13 of 13 entries')).toBe(true);
     await expect.poll(() => rows(page).count()).toBe(3);
