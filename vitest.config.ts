@@ -21,6 +21,8 @@ export default defineConfig({
           include: ['e2e/**/*.test.ts'],
           globalSetup: ['e2e/global-setup.ts'],
           testTimeout: 60_000,
+          // What the hand-rolled waits used before expect.poll replaced them (Vitest's default is 1 s).
+          expect: { poll: { timeout: 10_000 } },
         },
       },
       ...(postgres

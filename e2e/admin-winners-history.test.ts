@@ -2,8 +2,6 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   apiAs,
-  attributeBecomes,
-  countBecomes,
   DEMO,
   day,
   freshUser,
@@ -13,7 +11,7 @@ import {
   PHONE,
   player,
   signIn,
-  textBecomes,
+  textOf,
   useBrowser,
   visible,
 } from './support.ts';
@@ -66,7 +64,7 @@ describe('admin winner configurations', () => {
     await add.getByRole('button', { name: 'Create Configuration' }).click();
     expect(await hidden(add)).toBe(true);
     expect(await visible(row(page, 'Gold').filter({ hasText: 'The top prize' }))).toBe(true);
-    expect(await textBecomes(total(page), '60.00%')).toBe('60.00%');
+    await expect.poll(() => textOf(total(page))).toBe('60.00%');
     expect(await visible(page.getByText('Note: Total is less than 100%'))).toBe(true);
 
     // 60 + 50: over 100.
@@ -77,7 +75,7 @@ describe('admin winner configurations', () => {
     await add.getByLabel('Position').fill('2');
     await add.getByRole('button', { name: 'Create Configuration' }).click();
     expect(await hidden(add)).toBe(true);
-    expect(await textBecomes(total(page), '110.00%')).toBe('110.00%');
+    await expect.poll(() => textOf(total(page))).toBe('110.00%');
     expect(await visible(page.getByText('Warning: Total exceeds 100%'))).toBe(true);
     expect(await page.getByText('Note: Total is less than 100%').count()).toBe(0);
 
@@ -93,7 +91,7 @@ describe('admin winner configurations', () => {
     await edit.getByLabel('Percentage').fill('40');
     await edit.getByRole('button', { name: 'Update Configuration' }).click();
     expect(await hidden(edit)).toBe(true);
-    expect(await textBecomes(total(page), '100.00%')).toBe('100.00%');
+    await expect.poll(() => textOf(total(page))).toBe('100.00%');
     expect(await hidden(page.getByText('Warning: Total exceeds 100%'))).toBe(true);
     expect(await page.getByText('Note: Total is less than 100%').count()).toBe(0);
 
@@ -103,11 +101,11 @@ describe('admin winner configurations', () => {
     await edit.getByLabel('Active', { exact: true }).uncheck();
     await edit.getByRole('button', { name: 'Update Configuration' }).click();
     expect(await hidden(edit)).toBe(true);
-    await attributeBecomes(row(page, 'Silver'), 'data-active', 'false');
+    await expect.poll(() => row(page, 'Silver').getAttribute('data-active')).toBe('false');
     expect(await row(page, 'Silver').getByText('Inactive', { exact: true }).isVisible()).toBe(true);
     expect(await row(page, 'Silver').getAttribute('class')).toContain('text-slate-500');
     expect(await row(page, 'Gold').getAttribute('class')).not.toContain('text-slate-500');
-    expect(await textBecomes(total(page), '60.00%')).toBe('60.00%');
+    await expect.poll(() => textOf(total(page))).toBe('60.00%');
     expect(await visible(page.getByText('Note: Total is less than 100%'))).toBe(true);
 
     // Delete asks first; Cancel keeps it, Delete removes it.
@@ -120,8 +118,8 @@ describe('admin winner configurations', () => {
     await page.getByRole('button', { name: 'Delete Gold' }).click();
     await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     expect(await hidden(confirm)).toBe(true);
-    expect(await countBecomes(rows(page), 1)).toBe(1);
-    expect(await textBecomes(total(page), '0.00%')).toBe('0.00%');
+    await expect.poll(() => rows(page).count()).toBe(1);
+    await expect.poll(() => textOf(total(page))).toBe('0.00%');
 
     // What the server holds is what the screen said.
     const saved = await apiAs<Winner[]>(DEMO.admin, `/api/winners?userId=${owner.id}`);
@@ -178,33 +176,34 @@ describe('admin sales history', () => {
 
     // Super agent: its games only, and the agent list narrows to its agents.
     await superSelect.selectOption({ label: label(superagent) });
-    expect(await textBecomes(games(page), '15')).toBe('15');
-    expect(await textBecomes(commission(page), '$435.00')).toBe('$435.00');
+    await expect.poll(() => textOf(games(page))).toBe('15');
+    await expect.poll(() => textOf(commission(page))).toBe('$435.00');
     expect(await showing(page, 'Showing 1 to 10 of 15 entries')).toBe(true);
-    expect(await countBecomes(rows(page), 10)).toBe(10);
-    expect(await options(agentSelect)).toEqual(['All Agents', label(agentA), label(agentB)]);
+    await expect.poll(() => rows(page).count()).toBe(10);
+    // The pickers fill from their own queries (the users: one per agent and the direct ones).
+    await expect.poll(() => options(agentSelect)).toEqual(['All Agents', label(agentA), label(agentB)]);
     // Its users: the agents' users and its direct one.
-    expect((await options(userSelect)).sort()).toEqual(
-      ['All Users', label(busy), label(quiet), label(lone), label(direct)].sort(),
-    );
+    await expect
+      .poll(async () => (await options(userSelect)).sort())
+      .toEqual(['All Users', label(busy), label(quiet), label(lone), label(direct)].sort());
 
     // Agent A: 13 games over two pages (the server pages; the totals cover all 13).
     await agentSelect.selectOption({ label: label(agentA) });
-    expect(await textBecomes(games(page), '13')).toBe('13');
-    expect(await textBecomes(commission(page), '$225.00')).toBe('$225.00');
+    await expect.poll(() => textOf(games(page))).toBe('13');
+    await expect.poll(() => textOf(commission(page))).toBe('$225.00');
     expect(await showing(page, 'Showing 1 to 10 of 13 entries')).toBe(true);
-    expect(await options(userSelect)).toEqual(['All Users', label(busy), label(quiet)]);
+    await expect.poll(() => options(userSelect)).toEqual(['All Users', label(busy), label(quiet)]);
     await page.getByRole('navigation', { name: 'Pagination' }).getByRole('button', { name: '2', exact: true }).click();
     expect(await showing(page, 'Showing 11 to 13 of 13 entries')).toBe(true);
-    expect(await countBecomes(rows(page), 3)).toBe(3);
-    expect(await textBecomes(games(page), '13')).toBe('13');
+    await expect.poll(() => rows(page).count()).toBe(3);
+    await expect.poll(() => textOf(games(page))).toBe('13');
 
     // A user: back to page 1, that user's games and parent.
     await userSelect.selectOption({ label: label(quiet) });
-    expect(await textBecomes(games(page), '2')).toBe('2');
-    expect(await textBecomes(commission(page), '$60.00')).toBe('$60.00');
+    await expect.poll(() => textOf(games(page))).toBe('2');
+    await expect.poll(() => textOf(commission(page))).toBe('$60.00');
     expect(await showing(page, 'Showing 1 to 2 of 2 entries')).toBe(true);
-    expect(await countBecomes(rows(page), 2)).toBe(2);
+    await expect.poll(() => rows(page).count()).toBe(2);
     const first = rows(page).first();
     expect(await first.locator('[data-column="user"]').textContent()).toBe(quiet.fullName);
     expect(await first.locator('[data-column="parent"]').textContent()).toContain(agentA.fullName);
@@ -215,8 +214,8 @@ describe('admin sales history', () => {
 
     // Another agent: the user choice is dropped (it belonged to agent A).
     await agentSelect.selectOption({ label: label(agentB) });
-    expect(await textBecomes(games(page), '1')).toBe('1');
-    expect(await textBecomes(commission(page), '$60.00')).toBe('$60.00');
+    await expect.poll(() => textOf(games(page))).toBe('1');
+    await expect.poll(() => textOf(commission(page))).toBe('$60.00');
     expect(await userSelect.inputValue()).toBe('');
 
     // Another super agent level: agent and user reset; the direct user is reachable by user alone.
@@ -224,31 +223,32 @@ describe('admin sales history', () => {
     expect(await agentSelect.inputValue()).toBe('');
     await superSelect.selectOption({ label: label(superagent) });
     expect(await agentSelect.inputValue()).toBe('');
-    expect(await textBecomes(games(page), '15')).toBe('15');
+    await expect.poll(() => textOf(games(page))).toBe('15');
     await userSelect.selectOption({ label: label(direct) });
-    expect(await textBecomes(games(page), '1')).toBe('1');
-    expect(await textBecomes(commission(page), '$150.00')).toBe('$150.00');
+    await expect.poll(() => textOf(games(page))).toBe('1');
+    await expect.poll(() => textOf(commission(page))).toBe('$150.00');
     expect(await rows(page).first().locator('[data-column="parent"]').textContent()).toContain(superagent.fullName);
     await userSelect.selectOption({ label: 'All Users' });
-    expect(await textBecomes(games(page), '15')).toBe('15');
+    await expect.poll(() => textOf(games(page))).toBe('15');
 
     // Dates: every game is from today; tomorrow onwards has none, today through today has all.
     await page.getByLabel('Start Date').fill(day(1));
-    expect(await textBecomes(games(page), '0')).toBe('0');
-    expect(await textBecomes(commission(page), '$0.00')).toBe('$0.00');
+    await expect.poll(() => textOf(games(page))).toBe('0');
+    await expect.poll(() => textOf(commission(page))).toBe('$0.00');
     expect(await visible(page.getByText('No games match the selected filters.'))).toBe(true);
     await page.getByLabel('Start Date').fill(day(0));
     await page.getByLabel('End Date').fill(day(0));
-    expect(await textBecomes(games(page), '15')).toBe('15');
+    await expect.poll(() => textOf(games(page))).toBe('15');
     await page.getByLabel('Start Date').fill('');
     await page.getByLabel('End Date').fill(day(-1));
-    expect(await textBecomes(games(page), '0')).toBe('0');
+    await expect.poll(() => textOf(games(page))).toBe('0');
 
     // Reset All Filters: every control cleared, everyone's games again.
     await page.getByRole('button', { name: 'Reset All Filters' }).click();
     expect(await superSelect.inputValue()).toBe('');
     expect(await page.getByLabel('End Date').inputValue()).toBe('');
-    const everyone = await waitForAtLeast(games(page), 23);
+    await expect.poll(async () => Number(await textOf(games(page)))).toBeGreaterThanOrEqual(23);
+    const everyone = Number(await textOf(games(page)));
     expect(await showing(page, `Showing 1 to 10 of ${everyone} entries`)).toBe(true);
     expect(await page.getByRole('button', { name: 'Reset All Filters' }).isDisabled()).toBe(true);
   });
@@ -261,14 +261,3 @@ describe('admin sales history', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
   });
 });
-
-/** The number the element shows once it is at least `min`. */
-async function waitForAtLeast(locator: Locator, min: number, timeout = 10_000): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const now = Number((await locator.textContent())?.trim());
-    if (now >= min) return now;
-    if (Date.now() - started > timeout) throw new Error(`stayed at ${now}, below ${min}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -18,7 +18,7 @@ import {
   screenshotOnFailure,
   sessionOf,
   signIn,
-  textBecomes,
+  textOf,
   visible,
   useBrowser,
   type Account,
@@ -165,9 +165,9 @@ describe('day close screen', () => {
     const todayOpening = await read(page, 'opening-balance');
     await page.getByRole('button', { name: 'Previous day' }).click();
     await page.waitForURL(new RegExp(`date=${zoneDay(-1)}$`));
-    expect(
-      await textBecomes(page.getByTestId('day-close-day'), `Day of ${written(zoneDay(-1))}, ${ZONE} (00:00–24:00)`),
-    ).toBe(`Day of ${written(zoneDay(-1))}, ${ZONE} (00:00–24:00)`);
+    await expect
+      .poll(() => textOf(page.getByTestId('day-close-day')))
+      .toBe(`Day of ${written(zoneDay(-1))}, ${ZONE} (00:00–24:00)`);
     expect(await visible(page.getByTestId('day-close-quiet'))).toBe(true);
     expect(await read(page, 'closing-balance')).toBe(await read(page, 'opening-balance'));
     expect(await read(page, 'closing-balance')).toBe(todayOpening);

@@ -10,9 +10,7 @@ import { exitOf, freePort, startServer } from '../packages/server/src/test/serve
 import type { DrawResult, Game, GameProof } from '@lot/domain/schemas/games';
 import {
   apiAs,
-  attributeBecomes,
   baseUrl,
-  countBecomes,
   decodeQr,
   DEMO,
   freshUser,
@@ -21,7 +19,7 @@ import {
   screenshotOnFailure,
   sessionOf,
   signIn,
-  textBecomes,
+  textOf,
   useBrowser,
   visible,
   type GameEntry,
@@ -116,11 +114,11 @@ describe('customer display', () => {
     const user = await gamePlayer();
     const { game, call } = await openGame(login(user));
     const page = await displayPage(`/display/${game.code}`);
-    await attributeBecomes(connection(page), 'data-connection', 'live');
-    expect(await textBecomes(page.getByTestId('display-shop'), user.fullName)).toBe(user.fullName);
-    expect(await countBecomes(page.locator('[data-testid="display-number"][data-state="sold"]'), ENTRIES.length)).toBe(
-      ENTRIES.length,
-    );
+    await expect.poll(() => connection(page).getAttribute('data-connection')).toBe('live');
+    await expect.poll(() => textOf(page.getByTestId('display-shop'))).toBe(user.fullName);
+    await expect
+      .poll(() => page.locator('[data-testid="display-number"][data-state="sold"]').count())
+      .toBe(ENTRIES.length);
     expect(await page.getByTestId('display-pool').textContent()).toBe('$50.00');
     expect(await page.getByTestId('display-fingerprint').textContent()).toBe(commitmentFingerprint(game.commitment));
     // The prize each position pays for the pool of 50.00.
@@ -147,7 +145,9 @@ describe('customer display', () => {
     for (const delay of delays) expect(delay).toBeLessThan(1000);
 
     // Once the last draw settled into the list: every draw in order, winners masked, and the proof checked here.
-    await attributeBecomes(page.getByTestId('display-verdict'), 'data-verdict', 'verified', 10_000);
+    await expect
+      .poll(() => page.getByTestId('display-verdict').getAttribute('data-verdict'), { timeout: 10_000 })
+      .toBe('verified');
     const settled = await apiAs<GameProof>(login(user), `/api/verify/${game.code}`);
     expect(await page.getByTestId('display-draw').evaluateAll((nodes) => nodes.map((n) => n.textContent))).toEqual(
       settled.draws.map((d) => String(d.number)),
@@ -167,12 +167,12 @@ describe('customer display', () => {
     const user = await gamePlayer();
     const { game, call } = await openGame(login(user), 0, []);
     const page = await displayPage(`/display/${game.code}?theme=white`);
-    await attributeBecomes(connection(page), 'data-connection', 'live');
+    await expect.poll(() => connection(page).getAttribute('data-connection')).toBe('live');
     expect(await page.locator('[data-testid="display-number"][data-state="sold"]').count()).toBe(0);
 
     await call(`/api/games/${game.id}/entries`, { method: 'PUT', body: { entries: ENTRIES } });
     const sold = page.locator('[data-testid="display-number"][data-state="sold"]');
-    expect(await countBecomes(sold, ENTRIES.length, 2_000)).toBe(ENTRIES.length);
+    await expect.poll(() => sold.count(), { timeout: 2_000 }).toBe(ENTRIES.length);
     expect(await sold.evaluateAll((nodes) => nodes.map((n) => Number(n.getAttribute('data-number'))))).toEqual(
       ENTRIES.map((e) => e.number),
     );
@@ -191,7 +191,9 @@ describe('customer display', () => {
     // Replaced again: one participant removed, another added.
     const replaced = [...ENTRIES.slice(1), { number: 19, name: 'Zebedee Marchetti', phoneNumber: '555-0119' }];
     await call(`/api/games/${game.id}/entries`, { method: 'PUT', body: { entries: replaced } });
-    await attributeBecomes(page.locator('[data-testid="display-number"][data-number="19"]'), 'data-state', 'sold');
+    await expect
+      .poll(() => page.locator('[data-testid="display-number"][data-number="19"]').getAttribute('data-state'))
+      .toBe('sold');
     expect(await sold.evaluateAll((nodes) => nodes.map((n) => Number(n.getAttribute('data-number'))))).toEqual(
       replaced.map((e) => e.number).sort((a, b) => a - b),
     );
@@ -204,7 +206,7 @@ describe('customer display', () => {
     const user = await gamePlayer();
     const { game, call } = await openGame(login(user), 1);
     const page = await displayPage(`/display/${game.code}?theme=green`);
-    await attributeBecomes(connection(page), 'data-connection', 'live');
+    await expect.poll(() => connection(page).getAttribute('data-connection')).toBe('live');
     await call(`/api/games/${game.id}/void`, { body: { reason: 'The power went out' } });
     const ended = page.getByTestId('display-ended');
     await visible(ended, 2_000);
@@ -252,9 +254,9 @@ describe('customer display', () => {
     ]);
     await opened.waitForLoadState();
     expect(opened.url()).toBe(url);
-    await attributeBecomes(opened.getByTestId('display'), 'data-theme', 'orange');
-    await attributeBecomes(opened.getByTestId('display-connection'), 'data-connection', 'live');
-    expect(await countBecomes(opened.locator('[data-testid="display-number"][data-state="sold"]'), 5)).toBe(5);
+    await expect.poll(() => opened.getByTestId('display').getAttribute('data-theme')).toBe('orange');
+    await expect.poll(() => opened.getByTestId('display-connection').getAttribute('data-connection')).toBe('live');
+    await expect.poll(() => opened.locator('[data-testid="display-number"][data-state="sold"]').count()).toBe(5);
     await context.close();
   });
 
@@ -269,11 +271,13 @@ describe('customer display', () => {
         ['settled', settled.game],
       ] as const) {
         await page.goto(`/display/${game.code}?theme=${theme}`);
-        await attributeBecomes(page.getByTestId('display'), 'data-theme', theme);
+        await expect.poll(() => page.getByTestId('display').getAttribute('data-theme')).toBe(theme);
         if (name === 'settled') {
-          await attributeBecomes(page.getByTestId('display-verdict'), 'data-verdict', 'verified', 10_000);
+          await expect
+            .poll(() => page.getByTestId('display-verdict').getAttribute('data-verdict'), { timeout: 10_000 })
+            .toBe('verified');
         } else {
-          await countBecomes(page.getByTestId('display-draw'), 2);
+          await expect.poll(() => page.getByTestId('display-draw').count()).toBe(2);
         }
         await page.screenshot({ path: `${SCREENSHOTS}/display-${theme}-${name}.png` });
         const size = await page.evaluate(() => ({
@@ -290,9 +294,11 @@ describe('customer display', () => {
     ] as const) {
       await page.goto(`/display/${game.code}`);
       if (name === 'settled') {
-        await attributeBecomes(page.getByTestId('display-verdict'), 'data-verdict', 'verified', 10_000);
+        await expect
+          .poll(() => page.getByTestId('display-verdict').getAttribute('data-verdict'), { timeout: 10_000 })
+          .toBe('verified');
       } else {
-        await countBecomes(page.getByTestId('display-draw'), 2);
+        await expect.poll(() => page.getByTestId('display-draw').count()).toBe(2);
       }
       await page.screenshot({ path: `${SCREENSHOTS}/display-phone-${name}.png`, fullPage: true });
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PHONE.width);
@@ -380,18 +386,18 @@ describe('customer display across a server restart', () => {
       await call<Game>(`/api/games/${opened.id}/entries`, { method: 'PUT', body: { entries: ENTRIES } });
 
       const page = await displayPage(`/display/${opened.code}`, { base: own.url });
-      await attributeBecomes(connection(page), 'data-connection', 'live');
-      expect(await countBecomes(page.locator('[data-testid="display-number"][data-state="sold"]'), 5)).toBe(5);
+      await expect.poll(() => connection(page).getAttribute('data-connection')).toBe('live');
+      await expect.poll(() => page.locator('[data-testid="display-number"][data-state="sold"]').count()).toBe(5);
 
       await own.stop();
-      await attributeBecomes(connection(page), 'data-connection', 'reconnecting');
-      expect(await textBecomes(connection(page), 'Reconnecting…')).toBe('Reconnecting…');
+      await expect.poll(() => connection(page).getAttribute('data-connection')).toBe('reconnecting');
+      await expect.poll(() => textOf(connection(page))).toBe('Reconnecting…');
       await own.start();
       // The token signed before the restart is still good: the secret lives in the data dir.
       const draw = await call<DrawResult>(`/api/games/${opened.id}/draws`, { body: { position: 1 } });
       await drawShown(page, draw.number, 20_000);
-      await attributeBecomes(connection(page), 'data-connection', 'live');
-      expect(await textBecomes(connection(page), 'Live')).toBe('Live');
+      await expect.poll(() => connection(page).getAttribute('data-connection')).toBe('live');
+      await expect.poll(() => textOf(connection(page))).toBe('Live');
       await page.context().close();
     },
   );

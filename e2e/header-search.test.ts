@@ -3,7 +3,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Game } from '@lot/domain/schemas/games';
 import {
   apiAs,
-  attributeBecomes,
   DEMO,
   DESKTOP,
   freshUser,
@@ -63,7 +62,7 @@ async function pickWithKeyboard(page: Page, optionName: RegExp) {
   }
   const id = await option.getAttribute('id');
   expect(id).toBeTruthy();
-  await attributeBecomes(box(page), 'aria-activedescendant', id ?? '');
+  await expect.poll(() => box(page).getAttribute('aria-activedescendant')).toBe(id ?? '');
   await box(page).press('Enter');
 }
 
@@ -80,7 +79,7 @@ describe.each([
     }
     await visible(box(page));
     await searchFor(page, `Quinn ${tag}`, `Quinn ${tag}`);
-    await attributeBecomes(box(page), 'aria-expanded', 'true');
+    await expect.poll(() => box(page).getAttribute('aria-expanded')).toBe('true');
     // The stranger's name holds the text too, but they are under nobody the super agent leads.
     expect(await page.getByRole('option', { name: /Stranger/ }).count()).toBe(0);
     await pickWithKeyboard(page, new RegExp(`Quinn ${tag}`));
@@ -100,7 +99,7 @@ describe.each([
     await searchFor(page, game.code, game.code);
     await box(page).press('Escape');
     await hidden(page.getByRole('listbox'));
-    await attributeBecomes(box(page), 'aria-expanded', 'false');
+    await expect.poll(() => box(page).getAttribute('aria-expanded')).toBe('false');
     await box(page).press('ArrowDown');
     await visible(page.getByRole('listbox'));
     await pickWithKeyboard(page, new RegExp(game.code));
@@ -117,14 +116,14 @@ describe('the bell', () => {
     await apiAs(DEMO.admin, '/api/balance/topup', { body: { userId: boss.id, amount: '12.34' } });
     await page.reload();
     const bell = page.getByRole('button', { name: /^Notifications/ });
-    await attributeBecomes(bell, 'aria-label', 'Notifications, 1 new');
+    await expect.poll(() => bell.getAttribute('aria-label')).toBe('Notifications, 1 new');
     await bell.click();
     const list = page.getByRole('dialog', { name: 'Notifications' });
     const item = list.getByRole('link', { name: /Top-up of \$12\.34 from Administrator/ });
     await visible(item);
     expect(await item.textContent()).toContain('New');
     await bell.click();
-    await attributeBecomes(bell, 'aria-label', 'Notifications');
+    await expect.poll(() => bell.getAttribute('aria-label')).toBe('Notifications');
     // Seen stays seen after a reload (kept on this device).
     await page.reload();
     await visible(bell);

@@ -1,7 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
-  countBecomes,
   day,
   freshUser,
   label,
@@ -10,7 +9,7 @@ import {
   PHONE,
   player,
   signIn,
-  textBecomes,
+  textOf,
   useBrowser,
   visible,
 } from './support.ts';
@@ -64,8 +63,8 @@ describe('super agent sales history', () => {
     const filterType = page.getByLabel('Filter Type');
     expect(await filterType.inputValue()).toBe('all');
     expect(await options(filterType)).toEqual(['All Sales', 'By Agent', 'By User']);
-    expect(await textBecomes(games(page), '6')).toBe('6');
-    expect(await textBecomes(commission(page), '$285.00')).toBe('$285.00');
+    await expect.poll(() => textOf(games(page))).toBe('6');
+    await expect.poll(() => textOf(commission(page))).toBe('$285.00');
     expect(await showing(page, 'Showing 1 to 6 of 6 entries')).toBe(true);
     expect(await page.getByRole('columnheader', { name: 'Parent' }).count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Reset All Filters' }).isDisabled()).toBe(true);
@@ -76,18 +75,18 @@ describe('super agent sales history', () => {
     await hasOption(agentSelect, agentC.fullName);
     expect(await options(agentSelect)).toEqual(['All Agents', label(agentA), label(agentB), label(agentC)]);
     await agentSelect.selectOption({ label: label(agentA) });
-    expect(await textBecomes(games(page), '4')).toBe('4');
-    expect(await textBecomes(commission(page), '$75.00')).toBe('$75.00');
-    expect(await countBecomes(rows(page), 4)).toBe(4);
+    await expect.poll(() => textOf(games(page))).toBe('4');
+    await expect.poll(() => textOf(commission(page))).toBe('$75.00');
+    await expect.poll(() => rows(page).count()).toBe(4);
     expect(await rows(page).first().locator('[data-column="parent"]').textContent()).toContain(agentA.fullName);
     await agentSelect.selectOption({ label: label(agentB) });
-    expect(await textBecomes(games(page), '1')).toBe('1');
-    expect(await textBecomes(commission(page), '$60.00')).toBe('$60.00');
+    await expect.poll(() => textOf(games(page))).toBe('1');
+    await expect.poll(() => textOf(commission(page))).toBe('$60.00');
 
     // An agent without players: the filtered empty text, zero totals.
     await agentSelect.selectOption({ label: label(agentC) });
-    expect(await textBecomes(games(page), '0')).toBe('0');
-    expect(await textBecomes(commission(page), '$0.00')).toBe('$0.00');
+    await expect.poll(() => textOf(games(page))).toBe('0');
+    await expect.poll(() => textOf(commission(page))).toBe('$0.00');
     expect(await visible(page.getByText('No games match the selected filters.'))).toBe(true);
 
     // By User: the choice is dropped, the picker lists every user under the super agent.
@@ -97,34 +96,34 @@ describe('super agent sales history', () => {
     expect((await options(userSelect)).sort()).toEqual(
       ['All Users', label(busy), label(quiet), label(lone), label(direct)].sort(),
     );
-    expect(await textBecomes(games(page), '6')).toBe('6');
+    await expect.poll(() => textOf(games(page))).toBe('6');
     await userSelect.selectOption({ label: label(busy) });
-    expect(await textBecomes(games(page), '3')).toBe('3');
-    expect(await textBecomes(commission(page), '$45.00')).toBe('$45.00');
+    await expect.poll(() => textOf(games(page))).toBe('3');
+    await expect.poll(() => textOf(commission(page))).toBe('$45.00');
     expect(await showing(page, 'Showing 1 to 3 of 3 entries')).toBe(true);
     const first = rows(page).first();
     expect(await first.locator('[data-column="user"]').textContent()).toBe(busy.fullName);
     expect(await first.locator('[data-column="betAmount"]').textContent()).toContain('$10.00');
     expect(await first.locator('[data-column="commission"]').textContent()).toContain('$15.00');
     await userSelect.selectOption({ label: label(direct) });
-    expect(await textBecomes(games(page), '1')).toBe('1');
-    expect(await textBecomes(commission(page), '$150.00')).toBe('$150.00');
+    await expect.poll(() => textOf(games(page))).toBe('1');
+    await expect.poll(() => textOf(commission(page))).toBe('$150.00');
     expect(await rows(page).first().locator('[data-column="parent"]').textContent()).toContain(superagent.fullName);
 
     // Dates: every game is from today.
     await page.getByLabel('Start Date').fill(day(1));
-    expect(await textBecomes(games(page), '0')).toBe('0');
+    await expect.poll(() => textOf(games(page))).toBe('0');
     expect(await visible(page.getByText('No games match the selected filters.'))).toBe(true);
     await page.getByLabel('Start Date').fill(day(0));
     await page.getByLabel('End Date').fill(day(0));
-    expect(await textBecomes(games(page), '1')).toBe('1');
+    await expect.poll(() => textOf(games(page))).toBe('1');
 
     // Reset All Filters: back to All Sales, no dates.
     await page.getByRole('button', { name: 'Reset All Filters' }).click();
     expect(await filterType.inputValue()).toBe('all');
     expect(await page.getByLabel('Start Date').inputValue()).toBe('');
-    expect(await textBecomes(games(page), '6')).toBe('6');
-    expect(await textBecomes(commission(page), '$285.00')).toBe('$285.00');
+    await expect.poll(() => textOf(games(page))).toBe('6');
+    await expect.poll(() => textOf(commission(page))).toBe('$285.00');
   });
 
   it('shows the unfiltered empty text to a super agent without games, and fits a phone', async () => {
@@ -133,7 +132,7 @@ describe('super agent sales history', () => {
     await signIn(page, login(superagent));
     await page.goto('/superagent/sales-history');
     expect(await visible(page.getByText('No game history found.'))).toBe(true);
-    expect(await textBecomes(games(page), '0')).toBe('0');
+    await expect.poll(() => textOf(games(page))).toBe('0');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
   });
 });
@@ -147,8 +146,8 @@ describe('agent sales history', () => {
     await visible(page.getByRole('heading', { name: 'Sales History' }));
     await visible(rows(page));
 
-    expect(await textBecomes(games(page), '4')).toBe('4');
-    expect(await textBecomes(commission(page), '$75.00')).toBe('$75.00');
+    await expect.poll(() => textOf(games(page))).toBe('4');
+    await expect.poll(() => textOf(commission(page))).toBe('$75.00');
     expect(await showing(page, 'Showing 1 to 4 of 4 entries')).toBe(true);
     // No Parent column: neither a header nor a cell.
     expect(await page.getByRole('columnheader', { name: 'User' }).count()).toBe(1);
@@ -159,21 +158,21 @@ describe('agent sales history', () => {
     await hasOption(userSelect, quiet.fullName);
     expect(await options(userSelect)).toEqual(['All Users', label(busy), label(quiet)]);
     await userSelect.selectOption({ label: label(quiet) });
-    expect(await textBecomes(games(page), '1')).toBe('1');
-    expect(await textBecomes(commission(page), '$30.00')).toBe('$30.00');
-    expect(await countBecomes(rows(page), 1)).toBe(1);
+    await expect.poll(() => textOf(games(page))).toBe('1');
+    await expect.poll(() => textOf(commission(page))).toBe('$30.00');
+    await expect.poll(() => rows(page).count()).toBe(1);
     expect(await rows(page).first().locator('[data-column="user"]').textContent()).toBe(quiet.fullName);
     await userSelect.selectOption({ label: label(busy) });
-    expect(await textBecomes(games(page), '3')).toBe('3');
-    expect(await textBecomes(commission(page), '$45.00')).toBe('$45.00');
+    await expect.poll(() => textOf(games(page))).toBe('3');
+    await expect.poll(() => textOf(commission(page))).toBe('$45.00');
 
     // Filtered to nothing: the filtered empty text; Reset brings every game back.
     await page.getByLabel('End Date').fill(day(-1));
-    expect(await textBecomes(games(page), '0')).toBe('0');
+    await expect.poll(() => textOf(games(page))).toBe('0');
     expect(await visible(page.getByText('No games match the selected filters.'))).toBe(true);
     await page.getByRole('button', { name: 'Reset All Filters' }).click();
     expect(await userSelect.inputValue()).toBe('');
-    expect(await textBecomes(games(page), '4')).toBe('4');
+    await expect.poll(() => textOf(games(page))).toBe('4');
   });
 
   it('shows the unfiltered empty text to an agent without games, and fits a phone', async () => {

@@ -72,21 +72,6 @@ const FOREIGN: Record<Role, string[]> = {
 
 const path = (page: Page) => new URL(page.url()).pathname;
 
-/** Polls until read() returns the expected value; returns the last value read (for expect's message). */
-async function until<T>(read: () => Promise<T>, expected: T, timeout = 5_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (JSON.stringify(value) === JSON.stringify(expected) || Date.now() - started > timeout) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function opened(page: Page, target: string): Promise<string> {
-  await page.goto(target);
-  return until(() => Promise.resolve(path(page)), path(page) === target ? target : '');
-}
-
 const headerTitle = (page: Page) => page.locator('header h1').innerText();
 
 /** The hrefs of the highlighted sidebar entries. */
@@ -146,12 +131,7 @@ for (const role of Object.keys(DEMO) as Role[]) {
     it('the sidebar lists exactly the role menu, Profile and Transactions', async () => {
       const page = session();
       await page.goto(dashboard);
-      expect(
-        await until(
-          () => sidebarLinks(page),
-          menu.map((item) => item.label),
-        ),
-      ).toEqual(menu.map((item) => item.label));
+      await expect.poll(() => sidebarLinks(page)).toEqual(menu.map((item) => item.label));
     });
 
     it('every menu item opens its route, only that item is highlighted, and the header title follows', async () => {
@@ -160,17 +140,18 @@ for (const role of Object.keys(DEMO) as Role[]) {
       for (const item of menu) {
         await page.locator('#sidebar nav').getByRole('link', { name: item.label, exact: true }).click();
         await page.waitForURL((url) => url.pathname === item.path);
-        expect(await until(() => highlighted(page), [item.path])).toEqual([item.path]);
-        expect(await until(() => headerTitle(page), item.title)).toBe(item.title);
-        expect(await until(() => page.title(), `${item.title} · LOT`)).toBe(`${item.title} · LOT`);
+        await expect.poll(() => highlighted(page)).toEqual([item.path]);
+        await expect.poll(() => headerTitle(page)).toBe(item.title);
+        await expect.poll(() => page.title()).toBe(`${item.title} · LOT`);
       }
     });
 
     it('a route opened by URL highlights its menu item', async () => {
       const page = session();
       const item = menu[1] as Item;
-      expect(await opened(page, item.path)).toBe(item.path);
-      expect(await until(() => highlighted(page), [item.path])).toEqual([item.path]);
+      await page.goto(item.path);
+      await expect.poll(() => path(page)).toBe(item.path);
+      await expect.poll(() => highlighted(page)).toEqual([item.path]);
     });
 
     it("wrong-role URLs, the bare group path, /, unknown paths and /login all land on the role's dashboard", async () => {
@@ -180,7 +161,7 @@ for (const role of Object.keys(DEMO) as Role[]) {
         await page.waitForURL((url) => url.pathname === dashboard);
         expect(`${target} -> ${path(page)}`).toBe(`${target} -> ${dashboard}`);
       }
-      expect(await until(() => headerTitle(page), 'Dashboard')).toBe('Dashboard');
+      await expect.poll(() => headerTitle(page)).toBe('Dashboard');
     });
 
     it('the user menu opens and closes on a second click, an outside click and Escape', async () => {
@@ -189,22 +170,22 @@ for (const role of Object.keys(DEMO) as Role[]) {
       const button = page.getByRole('button', { name: 'User menu' });
 
       await button.click();
-      expect(await until(() => userMenu(page).isVisible(), true)).toBe(true);
+      await expect.poll(() => userMenu(page).isVisible()).toBe(true);
       expect(await button.getAttribute('aria-expanded')).toBe('true');
       expect(await userMenu(page).getByRole('menuitem').allInnerTexts()).toEqual(['Profile', 'Transactions', 'Logout']);
       await button.click();
-      expect(await until(() => userMenu(page).isVisible(), false)).toBe(false);
+      await expect.poll(() => userMenu(page).isVisible()).toBe(false);
 
       await button.click();
-      expect(await until(() => userMenu(page).isVisible(), true)).toBe(true);
+      await expect.poll(() => userMenu(page).isVisible()).toBe(true);
       await page.locator('header h1').click(); // outside the menu, and inert
-      expect(await until(() => userMenu(page).isVisible(), false)).toBe(false);
+      await expect.poll(() => userMenu(page).isVisible()).toBe(false);
       expect(await button.getAttribute('aria-expanded')).toBe('false');
 
       await button.click();
-      expect(await until(() => userMenu(page).isVisible(), true)).toBe(true);
+      await expect.poll(() => userMenu(page).isVisible()).toBe(true);
       await page.keyboard.press('Escape');
-      expect(await until(() => userMenu(page).isVisible(), false)).toBe(false);
+      await expect.poll(() => userMenu(page).isVisible()).toBe(false);
       expect(path(page)).toBe(dashboard);
     });
 
@@ -215,8 +196,8 @@ for (const role of Object.keys(DEMO) as Role[]) {
         await page.getByRole('button', { name: 'User menu' }).click();
         await userMenu(page).getByRole('menuitem', { name: item.label }).click();
         await page.waitForURL((url) => url.pathname === item.path);
-        expect(await until(() => headerTitle(page), item.title)).toBe(item.title);
-        expect(await until(() => userMenu(page).isVisible(), false)).toBe(false);
+        await expect.poll(() => headerTitle(page)).toBe(item.title);
+        await expect.poll(() => userMenu(page).isVisible()).toBe(false);
       }
     });
 
@@ -224,7 +205,7 @@ for (const role of Object.keys(DEMO) as Role[]) {
       const page = session();
       await page.setViewportSize(DESKTOP);
       await page.goto(dashboard);
-      expect(await until(() => sidebarOnScreen(page), true)).toBe(true);
+      await expect.poll(() => sidebarOnScreen(page)).toBe(true);
       // The sidebar header: the three-letter brand, the user's initial, full name and role.
       const header = page.locator('#sidebar');
       expect(await header.getByText('LOT', { exact: true }).isVisible()).toBe(true);
@@ -249,35 +230,35 @@ for (const role of Object.keys(DEMO) as Role[]) {
         const overlay = page.getByTestId('sidebar-overlay');
         const openMenu = page.getByRole('button', { name: 'Open menu' });
         expect(await sidebar.getAttribute('data-open')).toBe('false');
-        expect(await until(() => sidebarOnScreen(page), false)).toBe(false);
+        await expect.poll(() => sidebarOnScreen(page)).toBe(false);
         expect(await overlay.evaluate((element) => getComputedStyle(element).pointerEvents)).toBe('none');
         // The hidden menu is out of the Tab order: the first stop is the Open menu button.
         await page.keyboard.press('Tab');
         expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Open menu');
 
         await openMenu.click();
-        expect(await until(() => sidebar.getAttribute('data-open'), 'true')).toBe('true');
-        expect(await until(() => sidebarOnScreen(page), true)).toBe(true);
+        await expect.poll(() => sidebar.getAttribute('data-open')).toBe('true');
+        await expect.poll(() => sidebarOnScreen(page)).toBe(true);
         expect(await sidebar.getByText(DEMO_NAMES[role]).isVisible()).toBe(true);
         await overlay.click({ position: { x: 350, y: 400 } });
-        expect(await until(() => sidebar.getAttribute('data-open'), 'false')).toBe('false');
-        expect(await until(() => sidebarOnScreen(page), false)).toBe(false);
+        await expect.poll(() => sidebar.getAttribute('data-open')).toBe('false');
+        await expect.poll(() => sidebarOnScreen(page)).toBe(false);
 
         await openMenu.click();
-        expect(await until(() => sidebarOnScreen(page), true)).toBe(true);
+        await expect.poll(() => sidebarOnScreen(page)).toBe(true);
         await page.getByRole('button', { name: 'Close menu' }).click();
-        expect(await until(() => sidebar.getAttribute('data-open'), 'false')).toBe('false');
-        expect(await until(() => sidebarOnScreen(page), false)).toBe(false);
+        await expect.poll(() => sidebar.getAttribute('data-open')).toBe('false');
+        await expect.poll(() => sidebarOnScreen(page)).toBe(false);
 
         const item = menu[1] as Item;
         await openMenu.click();
-        expect(await until(() => sidebarOnScreen(page), true)).toBe(true);
+        await expect.poll(() => sidebarOnScreen(page)).toBe(true);
         await sidebar.getByRole('link', { name: item.label, exact: true }).click();
         await page.waitForURL((url) => url.pathname === item.path);
-        expect(await until(() => sidebar.getAttribute('data-open'), 'false')).toBe('false');
-        expect(await until(() => sidebarOnScreen(page), false)).toBe(false);
-        expect(await until(() => highlighted(page), [item.path])).toEqual([item.path]);
-        expect(await until(() => headerTitle(page), item.title)).toBe(item.title);
+        await expect.poll(() => sidebar.getAttribute('data-open')).toBe('false');
+        await expect.poll(() => sidebarOnScreen(page)).toBe(false);
+        await expect.poll(() => highlighted(page)).toEqual([item.path]);
+        await expect.poll(() => headerTitle(page)).toBe(item.title);
       } finally {
         await page.setViewportSize(DESKTOP);
       }

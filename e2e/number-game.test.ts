@@ -5,7 +5,6 @@ import type { Game, GameSummary } from '@lot/domain/schemas/games';
 import type { Sale, SaleDetail } from '@lot/domain/schemas/sales-history';
 import {
   apiAs,
-  attributeBecomes,
   baseUrl,
   DEMO,
   freshUser,
@@ -14,7 +13,7 @@ import {
   PHONE,
   sessionOf,
   signIn,
-  textBecomes,
+  textOf,
   useBrowser,
   visible,
 } from './support.ts';
@@ -82,17 +81,7 @@ async function choose(page: Page, number: number, name: string, phone = `555-${1
   await dialog.getByLabel('Phone Number').fill(phone);
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'hidden' });
-  await attributeBecomes(tile(page, number), 'aria-pressed', 'true');
-}
-
-/** Waits until the condition holds (playwright-core has no auto-waiting expect). */
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeout = 10_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() - started > timeout) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await expect.poll(() => tile(page, number).getAttribute('aria-pressed')).toBe('true');
 }
 
 /** Every request of the page to the API path's method, as they leave. */
@@ -244,7 +233,9 @@ describe('BOCH BOCH', () => {
     const proof = await openPage(browser());
     await proof.goto(`/verify/${game.code}`);
     await visible(proof.getByTestId('verdict'));
-    await attributeBecomes(proof.getByTestId('verdict'), 'data-verdict', 'verified', 10_000);
+    await expect
+      .poll(() => proof.getByTestId('verdict').getAttribute('data-verdict'), { timeout: 10_000 })
+      .toBe('verified');
     expect(await proof.getByText('Verified', { exact: true }).count()).toBe(1);
     expect(await proof.getByTestId('verify-code').textContent()).toBe(game.code);
     expect(await proof.getByTestId('verify-status').textContent()).toBe('Settled');
@@ -255,12 +246,10 @@ describe('BOCH BOCH', () => {
     await proof.getByLabel('Your phone number').fill('555-1002');
     await proof.getByRole('button', { name: 'Find' }).click();
     const ownEntry = () => proof.getByTestId('own-entry').textContent();
-    expect(await until(ownEntry, (text) => text?.startsWith('Your entry') ?? false)).toContain(
-      'Your entry is number 2',
-    );
+    await expect.poll(ownEntry).toContain('Your entry is number 2');
     await proof.getByLabel('Your phone number').fill('555-9999');
     await proof.getByRole('button', { name: 'Find' }).click();
-    expect(await until(ownEntry, (text) => text?.startsWith('No entry') ?? false)).toContain('No entry matches');
+    await expect.poll(ownEntry).toContain('No entry matches');
     await proof.goto('/verify/NOSUCHCODE');
     expect(await visible(proof.getByRole('heading', { name: 'Game Not Found' }))).toBe(true);
     await proof.context().close();
@@ -387,7 +376,7 @@ describe('BOCH BOCH', () => {
     const agentPage = await openPage(browser());
     await signIn(agentPage, login(agent));
     const count = agentPage.getByTestId('stat-voided-games').locator('p').nth(1);
-    expect(await textBecomes(count, '1')).toBe('1');
+    await expect.poll(() => textOf(count)).toBe('1');
     await agentPage.getByRole('link', { name: 'View voided games' }).click();
     await agentPage.waitForURL(/\/agent\/sales-history\?view=voided$/);
     const row = agentPage.getByTestId('voided-row');
@@ -400,8 +389,10 @@ describe('BOCH BOCH', () => {
     expect(await row.locator('[data-column="pool"]').textContent()).toContain('$5.00');
     await row.getByRole('link', { name: /Verify/ }).click();
     await agentPage.waitForURL(new RegExp(`/verify/${code}$`));
-    expect(await textBecomes(agentPage.getByTestId('verify-status'), 'Voided')).toBe('Voided');
-    await attributeBecomes(agentPage.getByTestId('verdict'), 'data-verdict', 'verified', 10_000);
+    await expect.poll(() => textOf(agentPage.getByTestId('verify-status'))).toBe('Voided');
+    await expect
+      .poll(() => agentPage.getByTestId('verdict').getAttribute('data-verdict'), { timeout: 10_000 })
+      .toBe('verified');
     await agentPage.context().close();
   });
 
@@ -503,10 +494,7 @@ describe('BOCH BOCH', () => {
     const shown: string[] = [];
     for (const expected of ['1', '3', '4', '6']) {
       const number = overlay.getByTestId('numbers-left-number');
-      await until(
-        () => number.textContent(),
-        (text) => text === expected,
-      );
+      await expect.poll(() => number.textContent()).toBe(expected);
       shown.push((await number.textContent()) ?? '');
       expect(await page.evaluate(() => document.querySelector<HTMLAudioElement>('audio[data-number]')?.volume)).toBe(
         0.7,
@@ -547,7 +535,7 @@ describe('BOCH BOCH', () => {
     await page.unroute('**/api/games/*/entries');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await hidden(dialog);
-    await attributeBecomes(tile(page, 2), 'aria-pressed', 'true');
+    await expect.poll(() => tile(page, 2).getAttribute('aria-pressed')).toBe('true');
 
     // The first draw reaches the server but its answer is lost: the screen asks for position 1 again
     // and the server answers that same draw.
@@ -633,12 +621,7 @@ describe('BOCH BOCH', () => {
     // participant opens a new one with the new bet.
     expect(await page.getByLabel('Bet Amount').isDisabled()).toBe(false);
     await page.getByLabel('Bet Amount').fill('3');
-    expect(
-      await until(
-        () => currentGame(user),
-        (game) => game === null,
-      ),
-    ).toBeNull();
+    await expect.poll(() => currentGame(user)).toBeNull();
     await choose(page, 12, 'Lea Stone');
     const reopened = await currentGame(user);
     expect(reopened?.betAmount).toBe('3.00');
@@ -647,9 +630,9 @@ describe('BOCH BOCH', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
     await page.getByRole('radio', { name: 'Green' }).click();
-    await attributeBecomes(page.locator('[data-theme]'), 'data-theme', 'green');
+    await expect.poll(() => page.locator('[data-theme]').getAttribute('data-theme')).toBe('green');
     await page.reload();
-    await attributeBecomes(page.locator('[data-theme]'), 'data-theme', 'green');
+    await expect.poll(() => page.locator('[data-theme]').getAttribute('data-theme')).toBe('green');
     expect(await page.getByRole('radio', { name: 'Green' }).getAttribute('aria-checked')).toBe('true');
     await page.context().close();
   });

@@ -2,14 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskName, maskPhone } from '@lot/domain/mask';
 import type { Game } from '@lot/domain/schemas/games';
 import {
   apiAs,
   baseUrl,
-  countBecomes,
   decodeQr,
   DEMO,
   DESKTOP,
@@ -189,21 +188,9 @@ async function choosePaper(target: Page, label: '58 mm' | '80 mm' | 'A4 / Letter
 async function clickPrint(target: Page, name: string) {
   const before = await printsRecorded(target);
   await target.getByRole('button', { name, exact: true }).click();
-  const started = Date.now();
-  while ((await printsRecorded(target)) === before) {
-    if (Date.now() - started > 10_000) throw new Error(`${name}: window.print was not called`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** Waits until the element's text matches (the counts come back from the server after a print). */
-async function textMatches(locator: Locator, pattern: RegExp, timeout = 10_000): Promise<boolean> {
-  const started = Date.now();
-  for (;;) {
-    if (pattern.test((await locator.textContent()) ?? '')) return true;
-    if (Date.now() - started > timeout) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await expect
+    .poll(() => printsRecorded(target), { message: `${name}: window.print was not called` })
+    .toBeGreaterThan(before);
 }
 
 /** Each page is the roll's width and at least as long as its slip: nothing is cut or spills over. */
@@ -241,7 +228,7 @@ describe('slips of a played game', () => {
     screenshotOnFailure(page);
     await page.goto(slipsUrl());
     const entrySlips = page.getByTestId('entry-slip');
-    expect(await countBecomes(entrySlips, ENTRIES.length)).toBe(ENTRIES.length);
+    await expect.poll(() => entrySlips.count()).toBe(ENTRIES.length);
     for (const entry of ENTRIES) {
       const slip = page.locator(`[data-testid="entry-slip"][data-number="${entry.number}"]`);
       const text = await slip.innerText();
@@ -284,7 +271,10 @@ describe('slips of a played game', () => {
     expect(copies(printed.text)).toEqual([]);
     keepScreenshot(printed.images[0], 'slips-58mm');
     for (const entry of ENTRIES) {
-      expect(await textMatches(page.getByTestId(`print-count-${entry.number}`), /^Printed once · last /)).toBe(true);
+      // The counts come back from the server after a print.
+      await expect
+        .poll(() => page.getByTestId(`print-count-${entry.number}`).textContent())
+        .toMatch(/^Printed once · last /);
     }
 
     await clickPrint(page, 'Print result slip');
@@ -308,7 +298,7 @@ describe('slips of a played game', () => {
     expect(await decodeQr(printed.images[0] ?? Buffer.alloc(0))).toEqual([verifyUrl()]);
     expectResult(printed);
     expect(copies(printed.text)).toEqual(['COPY · printed 2 times']);
-    expect(await textMatches(page.getByTestId('print-count-result'), /^Printed 2 times · last /)).toBe(true);
+    await expect.poll(() => page.getByTestId('print-count-result').textContent()).toMatch(/^Printed 2 times · last /);
     keepScreenshot(printed.images[0], 'slips-80mm');
   });
 
@@ -374,7 +364,7 @@ describe('slips of a game not ended', () => {
     await page.screenshot({ path: 'test-results/screenshots/play-screen-slips-link.png' });
     await link.click();
     await page.waitForURL(`**/user/number-game/slips/${opened.id}`);
-    expect(await countBecomes(page.getByTestId('entry-slip'), 2)).toBe(2);
+    await expect.poll(() => page.getByTestId('entry-slip').count()).toBe(2);
     await visible(page.getByTestId('result-slip-later'));
     expect(await page.getByTestId('result-slip').count()).toBe(0);
 

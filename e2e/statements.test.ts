@@ -6,7 +6,6 @@ import { decimalToCents } from '@lot/domain/money';
 import {
   apiAs,
   baseUrl,
-  countBecomes,
   DEMO,
   DESKTOP,
   freshUser,
@@ -15,7 +14,7 @@ import {
   PHONE,
   player,
   signIn,
-  textBecomes,
+  textOf,
   useBrowser,
   visible,
   type Account,
@@ -92,7 +91,7 @@ describe('statements and the downline report', () => {
     expect(await read(page, 'statement-account')).toBe(shop.fullName);
     expect(await page.locator('header h1').innerText()).toBe('Statement');
     // Top-up, the transfer, two games each held and settled.
-    expect(await countBecomes(page.getByTestId('statement-movement'), 2 + GAMES * 2)).toBe(2 + GAMES * 2);
+    await expect.poll(() => page.getByTestId('statement-movement').count()).toBe(2 + GAMES * 2);
 
     const opening = cents(await read(page, 'statement-opening'));
     const closing = cents(await read(page, 'statement-closing'));
@@ -160,7 +159,7 @@ describe('statements and the downline report', () => {
     end.setMilliseconds(-1);
     const sales = await salesTotals(agent, agent.id, start, end);
     expect(sales.games).toBe(GAMES);
-    expect(await textBecomes(row.getByTestId('figure-settledGames'), String(GAMES))).toBe(String(GAMES));
+    await expect.poll(() => textOf(row.getByTestId('figure-settledGames'))).toBe(String(GAMES));
     expect(cents(await row.getByTestId('figure-commission').innerText())).toBe(decimalToCents(sales.commission));
     expect(cents(await row.getByTestId('figure-transfersReceived').innerText())).toBe(2550);
     const totals = page.locator('[data-testid="report-row"][data-totals]');
@@ -170,7 +169,7 @@ describe('statements and the downline report', () => {
     // A user's line opens its statement.
     await row.getByTestId('row-statement').click();
     await page.waitForURL(new RegExp(`/statements/${shop.id}`));
-    expect(await textBecomes(page.getByTestId('statement-account'), shop.fullName)).toBe(shop.fullName);
+    await expect.poll(() => textOf(page.getByTestId('statement-account'))).toBe(shop.fullName);
     await page.context().close();
   });
 
@@ -184,13 +183,13 @@ describe('statements and the downline report', () => {
       await superRow.getByTestId('drill-down').click();
       const agentRow = page.locator(`[data-testid="report-row"][data-user-id="${agent.id}"]`);
       await visible(agentRow);
-      expect(await textBecomes(page.getByTestId('crumb-current'), superagent.fullName)).toBe(superagent.fullName);
+      await expect.poll(() => textOf(page.getByTestId('crumb-current'))).toBe(superagent.fullName);
       expect(await agentRow.getByTestId('figure-settledGames').innerText()).toBe(String(GAMES));
       await agentRow.getByTestId('drill-down').click();
       const shopRow = page.locator(`[data-testid="report-row"][data-user-id="${shop.id}"]`);
       await visible(shopRow);
-      expect(await countBecomes(page.locator('[data-testid="report-row"][data-user-id]'), 1)).toBe(1);
-      expect(await textBecomes(page.getByTestId('crumb-current'), agent.fullName)).toBe(agent.fullName);
+      await expect.poll(() => page.locator('[data-testid="report-row"][data-user-id]').count()).toBe(1);
+      await expect.poll(() => textOf(page.getByTestId('crumb-current'))).toBe(agent.fullName);
       expect(await shopRow.getByTestId('drill-down').count()).toBe(0);
       await shoot(page, `reports-${viewport.width}-drill-down`);
       // Back to the super agent's level, then to the top.

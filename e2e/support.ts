@@ -100,41 +100,18 @@ export async function visible(locator: Locator, timeout = 10_000): Promise<true>
   return true;
 }
 
-/** Waits until an attribute has the value. */
-export async function attributeBecomes(locator: Locator, name: string, value: string, timeout = 5_000): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    if ((await locator.getAttribute(name)) === value) return;
-    if (Date.now() - started > timeout)
-      throw new Error(`${name} did not become ${value} (is ${await locator.getAttribute(name)})`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** Waits until the element is hidden or gone. */
 export async function hidden(locator: Locator, timeout = 10_000): Promise<true> {
   await locator.first().waitFor({ state: 'hidden', timeout });
   return true;
 }
 
-/** Waits until the locator matches `count` elements; answers the count it ended with. */
-export async function countBecomes(locator: Locator, count: number, timeout = 10_000): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const now = await locator.count();
-    if (now === count || Date.now() - started > timeout) return now;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** Waits until the element's whole text is exactly the value (totals keep the old one while loading). */
-export async function textBecomes(locator: Locator, value: string, timeout = 10_000): Promise<string> {
-  const started = Date.now();
-  for (;;) {
-    const now = (await locator.textContent())?.trim() ?? '';
-    if (now === value || Date.now() - started > timeout) return now;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/**
+ * The element's whole text, trimmed ('' when it has none), read once: for `expect.poll`, as in
+ * `await expect.poll(() => textOf(total)).toBe('60.00%')` (totals keep the old one while loading).
+ */
+export async function textOf(locator: Locator): Promise<string> {
+  return (await locator.textContent())?.trim() ?? '';
 }
 
 export type Account = Awaited<ReturnType<typeof freshUser>>;

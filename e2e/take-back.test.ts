@@ -9,7 +9,7 @@ import {
   openPage,
   PHONE,
   signIn,
-  textBecomes,
+  textOf,
   useBrowser,
   visible,
 } from './support.ts';
@@ -54,7 +54,7 @@ describe('take back', () => {
     await signIn(page, agent);
     await page.goto('/agent/users');
     const row = page.getByTestId('user-row').filter({ hasText: shop.fullName });
-    expect(await textBecomes(row.getByTestId('user-balance'), '$50.00')).toBe('$50.00');
+    await expect.poll(() => textOf(row.getByTestId('user-balance'))).toBe('$50.00');
 
     await row.getByRole('button', { name: 'Take Back' }).click();
     const dialog = page.getByRole('dialog', { name: 'Take Back Funds' });
@@ -71,9 +71,7 @@ describe('take back', () => {
     await dialog.getByLabel('Amount').fill('20');
     await dialog.getByRole('button', { name: 'Continue' }).click();
     const question = dialog.getByTestId('take-back-question');
-    expect(await textBecomes(question, `Take back $20.00 from ${shop.fullName}? It moves to your balance.`)).toBe(
-      `Take back $20.00 from ${shop.fullName}? It moves to your balance.`,
-    );
+    await expect.poll(() => textOf(question)).toBe(`Take back $20.00 from ${shop.fullName}? It moves to your balance.`);
     expect(await visible(dialog.getByText('Reason: Shop closed for the season', { exact: true }))).toBe(true);
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/take-back-confirm-desktop.png` });
     await dialog.getByRole('button', { name: 'Take Back' }).click();
@@ -81,7 +79,7 @@ describe('take back', () => {
       true,
     );
     expect(await hidden(dialog)).toBe(true);
-    expect(await textBecomes(row.getByTestId('user-balance'), '$30.00')).toBe('$30.00');
+    await expect.poll(() => textOf(row.getByTestId('user-balance'))).toBe('$30.00');
     const own = await apiAs<{ amount: string }>(login(agent), '/api/balance');
     expect(own.amount).toBe('20.00');
     await page.context().close();

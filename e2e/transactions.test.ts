@@ -3,7 +3,6 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   apiAs,
-  countBecomes,
   DEMO,
   freshUser,
   hidden,
@@ -11,7 +10,7 @@ import {
   PHONE,
   player,
   signIn,
-  textBecomes,
+  textOf,
   useBrowser,
   visible,
 } from './support.ts';
@@ -115,12 +114,12 @@ describe('transactions screen', () => {
     // Everyone of this run's group that carries the tag: the two active users, not the inactive
     // one, and not the agent itself (whose own scope the server answers with).
     await receiver.fill(tag.toUpperCase());
-    expect(await countBecomes(matches, 2)).toBe(2);
+    await expect.poll(() => matches.count()).toBe(2);
     expect(await matches.filter({ hasText: quillon.fullName }).count()).toBe(1);
     expect(await matches.filter({ hasText: bracken.fullName }).count()).toBe(1);
 
     await receiver.fill(`qUILLON ${tag}`);
-    expect(await countBecomes(matches, 1)).toBe(1);
+    await expect.poll(() => matches.count()).toBe(1);
     expect(await matches.first().textContent()).toContain(quillon.username);
 
     await receiver.fill(`juniper dormant ${tag}`);
@@ -135,7 +134,7 @@ describe('transactions screen', () => {
 
     // By username too.
     await receiver.fill(bracken.username.toUpperCase());
-    expect(await countBecomes(matches, 1)).toBe(1);
+    await expect.poll(() => matches.count()).toBe(1);
     expect(await matches.first().textContent()).toContain(bracken.fullName);
   });
 
@@ -230,26 +229,26 @@ describe('transactions screen', () => {
     const pagination = page.getByRole('navigation', { name: 'Pagination' });
     await pagination.getByRole('button', { name: '2', exact: true }).click();
     expect(await visible(page.getByText('Showing 11 to 14 of 14 entries'))).toBe(true);
-    expect(await countBecomes(rows(page), 4)).toBe(4);
+    await expect.poll(() => rows(page).count()).toBe(4);
 
     // Changing the filter on page 2 lands on page 1 of the new list.
     await page.getByLabel('Transaction type').selectOption('transfer');
     expect(await visible(page.getByText('Showing 1 to 2 of 2 entries'))).toBe(true);
-    expect(await countBecomes(rows(page), 2)).toBe(2);
+    await expect.poll(() => rows(page).count()).toBe(2);
     expect(await rows(page).filter({ hasText: 'Received' }).count()).toBe(2);
 
     await page.getByLabel('Transaction type').selectOption('topup');
     expect(await visible(page.getByText('Showing 1 to 10 of 12 entries'))).toBe(true);
-    expect(await countBecomes(rows(page).filter({ hasText: 'Top Up' }), 10)).toBe(10);
+    await expect.poll(() => rows(page).filter({ hasText: 'Top Up' }).count()).toBe(10);
     await pagination.getByRole('button', { name: 'Next' }).click();
     expect(await visible(page.getByText('Showing 11 to 12 of 12 entries'))).toBe(true);
-    expect(await countBecomes(rows(page), 2)).toBe(2);
+    await expect.poll(() => rows(page).count()).toBe(2);
     expect(await rows(page).first().getByTestId('transaction-amount').textContent()).toBe('+$2.00');
 
     await page.getByLabel('Transaction type').selectOption('all');
     await page.getByLabel('Search transactions').fill(agent.username);
     expect(await visible(page.getByText('Showing 1 to 2 of 2 entries'))).toBe(true);
-    expect(await countBecomes(rows(page).filter({ hasText: 'Received' }), 2)).toBe(2);
+    await expect.poll(() => rows(page).filter({ hasText: 'Received' }).count()).toBe(2);
 
     await page.getByLabel('Search transactions').fill(`nobody-${tag}`);
     expect(await visible(page.getByText('No transactions found', { exact: true }))).toBe(true);
@@ -315,13 +314,13 @@ describe('transactions screen', () => {
       Promise.all(
         ['total-count', 'total-in', 'total-out', 'total-net'].map((id) => page.getByTestId(id).textContent()),
       );
-    expect(await textBecomes(page.getByTestId('total-count'), '12')).toBe('12');
+    await expect.poll(() => textOf(page.getByTestId('total-count'))).toBe('12');
     expect(await totals()).toEqual(['12', '+$1,000.00', '-$33.00', '+$967.00']);
     // The net of every row is the balance.
     expect(await page.getByTestId('balance').textContent()).toBe('$967.00');
 
     await page.getByLabel('Transaction type').selectOption({ label: 'Game' });
-    expect(await textBecomes(page.getByTestId('total-count'), '11')).toBe('11');
+    await expect.poll(() => textOf(page.getByTestId('total-count'))).toBe('11');
     expect(await totals()).toEqual(['11', '$0.00', '-$33.00', '-$33.00']);
     expect(await visible(page.getByText('Showing 1 to 10 of 11 entries'))).toBe(true);
     expect(await rows(page).count()).toBe(10);
@@ -341,7 +340,7 @@ describe('transactions screen', () => {
     const phone = await openPage(browser(), PHONE);
     await openTransactions(phone, shop);
     await phone.getByLabel('Transaction type').selectOption({ label: 'Game' });
-    expect(await textBecomes(phone.getByTestId('total-count'), '11')).toBe('11');
+    await expect.poll(() => textOf(phone.getByTestId('total-count'))).toBe('11');
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await phone.screenshot({ path: 'test-results/screenshots/transactions-totals-phone.png', fullPage: true });
   });

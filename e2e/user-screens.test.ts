@@ -2,8 +2,6 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   apiAs,
-  attributeBecomes,
-  countBecomes,
   day,
   DEMO,
   freshUser,
@@ -15,7 +13,7 @@ import {
   player,
   sampleGame,
   signIn,
-  textBecomes,
+  textOf,
   useBrowser,
   visible,
   type Account,
@@ -72,14 +70,12 @@ describe('user dashboard', () => {
     expect(sent).toBeGreaterThan(0);
     expect(received - sent).toBe(toCents(amount));
 
-    expect(await textBecomes(stat(page, 'stat-balance'), dollars(toCents(amount)))).toBe(dollars(toCents(amount)));
-    expect(await textBecomes(stat(page, 'stat-sent'), dollars(sent))).toBe(dollars(sent));
-    expect(await textBecomes(stat(page, 'stat-received'), dollars(received))).toBe(dollars(received));
-    expect(await textBecomes(stat(page, 'stat-transactions'), String(rows.length))).toBe(String(rows.length));
+    await expect.poll(() => textOf(stat(page, 'stat-balance'))).toBe(dollars(toCents(amount)));
+    await expect.poll(() => textOf(stat(page, 'stat-sent'))).toBe(dollars(sent));
+    await expect.poll(() => textOf(stat(page, 'stat-received'))).toBe(dollars(received));
+    await expect.poll(() => textOf(stat(page, 'stat-transactions'))).toBe(String(rows.length));
     expect(await page.getByTestId('current-balance').textContent()).toBe(dollars(toCents(amount)));
-    expect(await countBecomes(page.getByTestId('transaction-row'), Math.min(5, rows.length))).toBe(
-      Math.min(5, rows.length),
-    );
+    await expect.poll(() => page.getByTestId('transaction-row').count()).toBe(Math.min(5, rows.length));
 
     // The links of docs/product/screens.md#user-dashboard.
     expect(await page.getByRole('link', { name: 'View Transactions' }).getAttribute('href')).toBe('/transactions');
@@ -94,8 +90,8 @@ describe('user dashboard', () => {
     const receiver = await freshUser('user', { fullName: `Rita Receiver ${tag}` });
     await apiAs(DEMO.admin, '/api/balance/topup', { body: { userId: sender.id, amount: '100' } });
     const page = await openAs(login(sender), '/user/dashboard');
-    expect(await textBecomes(stat(page, 'stat-received'), '$100.00')).toBe('$100.00');
-    expect(await textBecomes(stat(page, 'stat-sent'), '$0.00')).toBe('$0.00');
+    await expect.poll(() => textOf(stat(page, 'stat-received'))).toBe('$100.00');
+    await expect.poll(() => textOf(stat(page, 'stat-sent'))).toBe('$0.00');
 
     await page.getByRole('button', { name: 'Transfer Funds' }).click();
     const modal = page.getByRole('dialog', { name: 'Transfer Funds' });
@@ -108,11 +104,11 @@ describe('user dashboard', () => {
     expect(await visible(page.getByText(`Funds successfully transferred to ${receiver.fullName}`))).toBe(true);
     expect(await hidden(modal)).toBe(true);
 
-    expect(await textBecomes(stat(page, 'stat-balance'), '$74.50')).toBe('$74.50');
-    expect(await textBecomes(stat(page, 'stat-sent'), '$25.50')).toBe('$25.50');
-    expect(await textBecomes(stat(page, 'stat-received'), '$100.00')).toBe('$100.00');
-    expect(await textBecomes(stat(page, 'stat-transactions'), '2')).toBe('2');
-    expect(await textBecomes(page.getByTestId('current-balance'), '$74.50')).toBe('$74.50');
+    await expect.poll(() => textOf(stat(page, 'stat-balance'))).toBe('$74.50');
+    await expect.poll(() => textOf(stat(page, 'stat-sent'))).toBe('$25.50');
+    await expect.poll(() => textOf(stat(page, 'stat-received'))).toBe('$100.00');
+    await expect.poll(() => textOf(stat(page, 'stat-transactions'))).toBe('2');
+    await expect.poll(() => textOf(page.getByTestId('current-balance'))).toBe('$74.50');
     expect((await me(login(receiver))).amount).toBe('25.50');
   });
 });
@@ -128,7 +124,7 @@ describe('my winner settings', () => {
     const { userId } = await me(DEMO.user);
     const own = await apiAs<Winner[]>(DEMO.user, `/api/winners/user/${userId}`);
     expect(own.length).toBeGreaterThan(0);
-    expect(await countBecomes(rows(page), own.length)).toBe(own.length);
+    await expect.poll(() => rows(page).count()).toBe(own.length);
     for (const winner of own) {
       expect(await row(page, winner.name).getByTestId('winner-percent').textContent()).toBe(`${winner.percent}%`);
       expect(await row(page, winner.name).getByTestId('winner-position').textContent()).toBe(`#${winner.position}`);
@@ -142,7 +138,7 @@ describe('my winner settings', () => {
     const owner = await freshUser('user', { fullName: `Wanda Winner ${tag}` });
     const page = await openAs(login(owner), '/user/winner-settings');
     expect(await visible(page.getByText('No winner configurations found.'))).toBe(true);
-    expect(await textBecomes(total(page), '0.00%')).toBe('0.00%');
+    await expect.poll(() => textOf(total(page))).toBe('0.00%');
     expect(await visible(page.getByText('Note: Total is less than 100%'))).toBe(true);
 
     await page.getByRole('button', { name: 'Add Winner Configuration' }).click();
@@ -173,7 +169,7 @@ describe('my winner settings', () => {
     await add.getByRole('button', { name: 'Create Configuration' }).click();
     expect(await hidden(add)).toBe(true);
     expect(await visible(row(page, 'Gold').filter({ hasText: 'The big one' }))).toBe(true);
-    expect(await textBecomes(total(page), '60.00%')).toBe('60.00%');
+    await expect.poll(() => textOf(total(page))).toBe('60.00%');
     expect(await visible(page.getByText('Note: Total is less than 100%'))).toBe(true);
 
     await page.getByRole('button', { name: 'Add Winner Configuration' }).click();
@@ -183,7 +179,7 @@ describe('my winner settings', () => {
     await add.getByLabel('Position').fill('2');
     await add.getByRole('button', { name: 'Create Configuration' }).click();
     expect(await hidden(add)).toBe(true);
-    expect(await textBecomes(total(page), '110.00%')).toBe('110.00%');
+    await expect.poll(() => textOf(total(page))).toBe('110.00%');
     expect(await visible(page.getByText('Warning: Total exceeds 100%'))).toBe(true);
     expect(await page.getByText('Note: Total is less than 100%').count()).toBe(0);
 
@@ -201,7 +197,7 @@ describe('my winner settings', () => {
     await edit.getByLabel('Percentage').fill('40');
     await edit.getByRole('button', { name: 'Update Configuration' }).click();
     expect(await hidden(edit)).toBe(true);
-    expect(await textBecomes(total(page), '100.00%')).toBe('100.00%');
+    await expect.poll(() => textOf(total(page))).toBe('100.00%');
     expect(await hidden(page.getByText('Warning: Total exceeds 100%'))).toBe(true);
     expect(await page.getByText('Note: Total is less than 100%').count()).toBe(0);
 
@@ -211,10 +207,10 @@ describe('my winner settings', () => {
     await edit.getByLabel('Active', { exact: true }).uncheck();
     await edit.getByRole('button', { name: 'Update Configuration' }).click();
     expect(await hidden(edit)).toBe(true);
-    await attributeBecomes(row(page, 'Silver'), 'data-active', 'false');
+    await expect.poll(() => row(page, 'Silver').getAttribute('data-active')).toBe('false');
     expect(await row(page, 'Silver').getByText('Inactive', { exact: true }).isVisible()).toBe(true);
     expect(await row(page, 'Silver').getAttribute('class')).toContain('text-slate-500');
-    expect(await textBecomes(total(page), '60.00%')).toBe('60.00%');
+    await expect.poll(() => textOf(total(page))).toBe('60.00%');
 
     // Delete asks first; Cancel keeps it.
     await page.getByRole('button', { name: 'Delete Gold' }).click();
@@ -226,8 +222,8 @@ describe('my winner settings', () => {
     await page.getByRole('button', { name: 'Delete Gold' }).click();
     await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     expect(await hidden(confirm)).toBe(true);
-    expect(await countBecomes(rows(page), 1)).toBe(1);
-    expect(await textBecomes(total(page), '0.00%')).toBe('0.00%');
+    await expect.poll(() => rows(page).count()).toBe(1);
+    await expect.poll(() => textOf(total(page))).toBe('0.00%');
 
     const saved = await apiAs<Winner[]>(login(owner), `/api/winners/user/${owner.id}`);
     expect(saved.map(({ name, percent, position, isActive }) => ({ name, percent, position, isActive }))).toEqual([
@@ -247,10 +243,10 @@ describe('game history', () => {
     const shop = await player({ fullName: `Hugo History ${tag}`, games: 12, bet: 10 });
     const page = await openAs(login(shop), '/sales-history');
     await visible(page.getByRole('heading', { name: 'Game History' }));
-    expect(await textBecomes(games(page), '12')).toBe('12');
-    expect(await textBecomes(commission(page), '$180.00')).toBe('$180.00');
+    await expect.poll(() => textOf(games(page))).toBe('12');
+    await expect.poll(() => textOf(commission(page))).toBe('$180.00');
     expect(await showing(page, 'Showing 1 to 10 of 12 entries')).toBe(true);
-    expect(await countBecomes(rows(page), 10)).toBe(10);
+    await expect.poll(() => rows(page).count()).toBe(10);
     const headers = await page.getByRole('columnheader').allTextContents();
     expect(headers.filter(Boolean)).toEqual([
       'Date',
@@ -273,25 +269,25 @@ describe('game history', () => {
 
     await page.getByRole('navigation', { name: 'Pagination' }).getByRole('button', { name: '2', exact: true }).click();
     expect(await showing(page, 'Showing 11 to 12 of 12 entries')).toBe(true);
-    expect(await countBecomes(rows(page), 2)).toBe(2);
+    await expect.poll(() => rows(page).count()).toBe(2);
 
     // Dates (start 00:00, end 23:59:59.999, both inclusive): every game is from today.
     await page.getByLabel('Start Date').fill(day(1));
-    expect(await textBecomes(games(page), '0')).toBe('0');
-    expect(await textBecomes(commission(page), '$0.00')).toBe('$0.00');
+    await expect.poll(() => textOf(games(page))).toBe('0');
+    await expect.poll(() => textOf(commission(page))).toBe('$0.00');
     expect(await visible(page.getByText('No games match the selected filters.'))).toBe(true);
     await page.getByLabel('Start Date').fill(day(0));
     await page.getByLabel('End Date').fill(day(0));
-    expect(await textBecomes(games(page), '12')).toBe('12');
+    await expect.poll(() => textOf(games(page))).toBe('12');
     // A changed filter starts at page 1 again.
     expect(await showing(page, 'Showing 1 to 10 of 12 entries')).toBe(true);
     await page.getByLabel('Start Date').fill('');
     await page.getByLabel('End Date').fill(day(-1));
-    expect(await textBecomes(games(page), '0')).toBe('0');
+    await expect.poll(() => textOf(games(page))).toBe('0');
 
     await page.getByRole('button', { name: 'Reset All Filters' }).click();
     expect(await page.getByLabel('End Date').inputValue()).toBe('');
-    expect(await textBecomes(games(page), '12')).toBe('12');
+    await expect.poll(() => textOf(games(page))).toBe('12');
     expect(await page.getByRole('button', { name: 'Reset All Filters' }).isDisabled()).toBe(true);
   });
 
@@ -301,16 +297,16 @@ describe('game history', () => {
     const page = await openAs(DEMO.user, '/sales-history');
     expect(all.length).toBeGreaterThan(0);
     const sum = dollars(all.reduce((cents, sale) => cents + toCents(sale.commission), 0));
-    expect(await textBecomes(games(page), String(all.length))).toBe(String(all.length));
-    expect(await textBecomes(commission(page), sum)).toBe(sum);
-    expect(await countBecomes(rows(page), Math.min(10, all.length))).toBe(Math.min(10, all.length));
+    await expect.poll(() => textOf(games(page))).toBe(String(all.length));
+    await expect.poll(() => textOf(commission(page))).toBe(sum);
+    await expect.poll(() => rows(page).count()).toBe(Math.min(10, all.length));
   });
 
   it('with no games: the empty text and a Play a Game link', async () => {
     const newcomer = await freshUser('user', { fullName: `Nora Newcomer ${tag}` });
     const page = await openAs(login(newcomer), '/sales-history');
     expect(await visible(page.getByText('No game history found.'))).toBe(true);
-    expect(await textBecomes(games(page), '0')).toBe('0');
+    await expect.poll(() => textOf(games(page))).toBe('0');
     await page.getByRole('link', { name: 'Play a Game' }).click();
     await page.waitForURL(/\/user\/number-game$/);
   });
@@ -349,7 +345,7 @@ describe('game winners detail', () => {
     const page = await openAs(login(shop), '/sales-history');
     await page.getByRole('link', { name: 'View Winners' }).click();
     await page.waitForURL(/\/game-winners\/\d+$/);
-    expect(await textBecomes(page.getByTestId('game-range'), '1-3')).toBe('1-3');
+    await expect.poll(() => textOf(page.getByTestId('game-range'))).toBe('1-3');
     expect(await page.getByTestId('game-bet').textContent()).toBe('$20.00');
     expect(await page.getByTestId('game-prize').textContent()).toBe('$30.00');
     expect(await page.getByTestId('game-commission').textContent()).toBe('$30.00');
