@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { LogOut, Menu } from 'lucide-react';
 import { ROLE_LABELS } from '@lot/domain/roles';
@@ -6,6 +6,7 @@ import { Avatar } from '../../components/ui/avatar.tsx';
 import { NotificationsBell } from '../../features/notifications/components/notifications-bell.tsx';
 import { HeaderSearch } from '../../features/search/components/header-search.tsx';
 import { useAuth, useCurrentUser } from '../../lib/auth.tsx';
+import { useDismiss } from '../../lib/use-dismiss.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { titleFor } from './menus.ts';
 
@@ -19,21 +20,10 @@ export function Header({ onMenu }: { onMenu: () => void }) {
   useDocumentTitle(title);
   const [open, setOpen] = useState(false);
   const menu = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
 
   // Clicks outside close the menu, and so does Escape; choosing an item closes it too.
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: MouseEvent) => {
-      if (!menu.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
-    document.addEventListener('mousedown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  useDismiss(open, menu, close);
 
   return (
     <header className="sticky top-0 z-20 flex print:hidden h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6">

@@ -1,7 +1,8 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { Bell } from 'lucide-react';
 import { storage } from '../../../lib/storage.ts';
+import { useDismiss } from '../../../lib/use-dismiss.ts';
 import { useNotifications } from '../api/get-notifications.ts';
 
 const loadPanel = () => import('./notifications-panel.tsx');
@@ -20,6 +21,7 @@ export function NotificationsBell({ userId }: { userId: number }) {
   // What counted as seen when the list opened: the list marks the rest new while it stays open.
   const [seenAtOpen, setSeenAtOpen] = useState<string | null>(null);
   const box = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
   const items = notifications.data?.items ?? [];
   const unread = items.filter((item) => seenUntil === null || item.at > seenUntil).length;
 
@@ -28,19 +30,7 @@ export function NotificationsBell({ userId }: { userId: number }) {
     setShownAt(pathname);
     setOpen(false);
   }
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: MouseEvent) => {
-      if (!box.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
-    document.addEventListener('mousedown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  useDismiss(open, box, close);
   return (
     <div className="relative" ref={box}>
       <button
