@@ -23,7 +23,9 @@ import { winnersRoutes } from './modules/winners/winners.routes.ts';
 import { salesHistoryRoutes } from './modules/sales-history/sales-history.routes.ts';
 import { displayRoutes, gamesRoutes, verifyRoutes } from './modules/games/games.routes.ts';
 import { DisplayStreams } from './modules/games/display.ts';
-import { bindGameEvents, GameEvents, unbindGameEvents } from './modules/games/game-events.ts';
+import { bindGameEvents, GAMES_CHANNEL, GameEvents, unbindGameEvents } from './modules/games/game-events.ts';
+import { CallerLookup, USERS_CHANNEL } from './lib/caller-lookup.ts';
+import { PgListener } from './lib/listener.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
@@ -82,8 +84,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('db', options.database.db);
   // Changes of games reach every process's customer displays (decision 014). Streams end before
   // the server waits for requests in flight, so close never hangs on an open display.
-  const gameEvents = new GameEvents(options.database, app.log);
-  await gameEvents.start();
+  // On PostgreSQL one LISTEN connection per process hears changes of games and of users.
+  const listener = options.database.newClient
+    ? new PgListener(options.database.newClient, [GAMES_CHANNEL, USERS_CHANNEL], app.log)
+    : undefined;
+  const gameEvents = new GameEvents(options.database, listener, app.log);
+  const callers = new CallerLookup(options.database.db, listener);
+  await listener?.start();
   bindGameEvents(options.database.db, gameEvents);
   const displays = new DisplayStreams(options.database.db, gameEvents, app.log);
   app.decorate('displays', displays);
@@ -93,7 +100,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => {
     unbindGameEvents(options.database.db, gameEvents);
-    await gameEvents.close();
+    gameEvents.close();
+    await listener?.close();
   });
   // Server time of every response, for benchmarks and browser dev tools alike.
   app.addHook('onSend', (_request, reply, payload, done) => {
@@ -107,7 +115,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     attachFieldsToBody: 'keyValues',
     limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 20, fieldSize: 10_000, parts: 21 },
   });
-  await app.register(authPlugin, { secret: options.jwtSecret });
+  await app.register(authPlugin, { secret: options.jwtSecret, callers });
   await app.register(docsPlugin);
 
   await app.register(healthRoutes);

@@ -1,6 +1,15 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
+import type { PgListener } from './listener.ts';
+
+/** Where a change of a user is announced (migration 0010: a trigger on `users`). */
+export const USERS_CHANNEL = 'lot_users';
+
+/** A cached caller is read again at the latest after this, even if no change was heard. */
+const MAX_AGE_MS = 60_000;
+/** Beyond this many cached callers the cache starts over (a bound, not an eviction policy). */
+const MAX_ENTRIES = 50_000;
 
 /**
  * What the auth check needs of the caller, on every authenticated request: built once per
@@ -22,14 +31,51 @@ function prepareCallerLookup(db: Db) {
     .prepare('find_live_caller');
 }
 
-const callerLookups = new WeakMap<Db, ReturnType<typeof prepareCallerLookup>>();
+export type CallerRow = NonNullable<Awaited<ReturnType<ReturnType<typeof prepareCallerLookup>['execute']>>[number]>;
 
-export async function findLiveCaller(db: Db, id: number) {
-  let lookup = callerLookups.get(db);
-  if (!lookup) {
-    lookup = prepareCallerLookup(db);
-    callerLookups.set(db, lookup);
+/**
+ * The caller behind each request (decision 025). On PostgreSQL each process keeps the callers it
+ * has read, and forgets one as soon as its process hears the `users` row changed (a NOTIFY the
+ * database sends on commit, so a password change, a deactivation or a deletion reaches every
+ * process within milliseconds); while the LISTEN connection is down nothing is kept. A read that
+ * overlapped a change of its user (or a gap in listening) is not kept either, so a row read before
+ * a change cannot outlive it. PGlite is one process's database, in process: every request reads.
+ */
+export class CallerLookup {
+  private readonly lookup;
+  private readonly cache = new Map<number, { row: CallerRow; at: number }>();
+  /** The `changes` count when each user last changed, and when listening last had a gap. */
+  private readonly changedAt = new Map<number, number>();
+  private gapAt = 0;
+  private changes = 0;
+
+  constructor(
+    db: Db,
+    private readonly listener: PgListener | undefined,
+  ) {
+    this.lookup = prepareCallerLookup(db);
+    listener?.on(USERS_CHANNEL, (payload) => this.changed(Number(payload)));
+    listener?.onGap(() => {
+      this.gapAt = ++this.changes;
+      this.cache.clear();
+    });
   }
-  const [row] = await lookup.execute({ id });
-  return row;
+
+  async find(id: number): Promise<CallerRow | undefined> {
+    const kept = this.listener?.live ? this.cache.get(id) : undefined;
+    if (kept && Date.now() - kept.at < MAX_AGE_MS) return kept.row;
+    const before = this.changes;
+    const [row] = await this.lookup.execute({ id });
+    const unchanged = (this.changedAt.get(id) ?? 0) <= before && this.gapAt <= before;
+    if (row && this.listener?.live && unchanged) {
+      if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
+      this.cache.set(id, { row, at: Date.now() });
+    }
+    return row;
+  }
+
+  private changed(id: number): void {
+    this.changedAt.set(id, ++this.changes);
+    this.cache.delete(id);
+  }
 }

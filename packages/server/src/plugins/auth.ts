@@ -5,9 +5,9 @@ import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 import type { Role } from '@lot/domain/roles';
 import { idSchema } from '@lot/domain/schemas/common';
-import { findLiveCaller } from '../lib/caller-lookup.ts';
+import type { CallerLookup } from '../lib/caller-lookup.ts';
 
-/** The signed-in user behind a request, read fresh from the database on every call. */
+/** The signed-in user behind a request: its row as it stands now (a change ends the cached one: decision 025). */
 export type Caller = {
   id: number;
   username: string;
@@ -44,7 +44,7 @@ declare module 'fastify' {
 
 export const TOKEN_LIFETIME = '12h';
 
-export const authPlugin = fp(async (app: FastifyInstance, options: { secret: string }) => {
+export const authPlugin = fp(async (app: FastifyInstance, options: { secret: string; callers: CallerLookup }) => {
   await app.register(fastifyJwt, {
     secret: options.secret,
     sign: { algorithm: 'HS256', expiresIn: TOKEN_LIFETIME },
@@ -66,7 +66,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { secret: str
     }
     // An id the database cannot hold (beyond int4) must be a 401, not a query error.
     const id = idSchema.safeParse(payload.sub);
-    const user = id.success ? await findLiveCaller(app.db, id.data) : undefined;
+    const user = id.success ? await options.callers.find(id.data) : undefined;
     // A password change, deactivation or deletion bumps the version and so ends every older token.
     if (!user || user.status !== 'active' || user.tokenVersion !== payload.ver) {
       throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);

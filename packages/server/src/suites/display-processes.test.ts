@@ -112,7 +112,7 @@ describe.skipIf(TEST_DB !== 'postgres')('displays across processes (PostgreSQL o
     const admin_ = new pg.Client({ connectionString: databaseUrl });
     await admin_.connect();
     const cut = await admin_.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN lot_games'`,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`,
     );
     await admin_.end();
     expect(cut.rowCount).toBe(2);

@@ -1,14 +1,14 @@
 import { EventEmitter } from 'node:events';
 import { sql } from 'drizzle-orm';
-import type pg from 'pg';
 import type { Database, Db } from '../../db/client.ts';
+import type { PgListener } from '../../lib/listener.ts';
 
 /**
  * Changes of games, across processes (decision 014): the games service calls `gameChanged` after a
  * change committed; every process with a display open on that game hears of it. On PostgreSQL a
- * change is `NOTIFY lot_games, '<code>'` and each process keeps one dedicated LISTEN connection
- * (reconnected with backoff when it drops; then every open display re-reads its game, since a
- * notification may have been missed). PGlite is one process's database: an in-process emitter.
+ * change is `NOTIFY lot_games, '<code>'`, heard on the process's LISTEN connection (`PgListener`;
+ * when it drops and comes back, every open display re-reads its game, since a notification may have
+ * been missed). PGlite is one process's database: an in-process emitter.
  */
 
 export const GAMES_CHANNEL = 'lot_games';
@@ -19,28 +19,23 @@ type Log = { warn: (object: object, message: string) => void };
 
 export class GameEvents {
   private readonly emitter = new EventEmitter();
-  private client: pg.Client | null = null;
-  private connectedOnce = false;
   private closed = false;
-  private retryDelay = 100;
-  private retryTimer: NodeJS.Timeout | undefined;
 
+  /** `listener`: the process's LISTEN connection on PostgreSQL (it hears GAMES_CHANNEL); none on PGlite. */
   constructor(
     private readonly database: Database,
+    private readonly listener: PgListener | undefined,
     private readonly log: Log,
   ) {
     this.emitter.setMaxListeners(0);
-  }
-
-  /** Starts listening (PostgreSQL); resolves once the first LISTEN is in place or has been retried. */
-  async start(): Promise<void> {
-    if (this.database.newClient) await this.connect();
+    listener?.on(GAMES_CHANNEL, (code) => this.emitter.emit(code));
+    listener?.onGap(() => this.emitter.emit(EVERY_GAME));
   }
 
   /** A change of the game with this code committed: tell every process. Never throws. */
   publish(code: string): void {
     if (this.closed) return;
-    if (!this.database.newClient) {
+    if (!this.listener) {
       queueMicrotask(() => this.emitter.emit(code));
       return;
     }
@@ -59,61 +54,9 @@ export class GameEvents {
     };
   }
 
-  async close(): Promise<void> {
+  close(): void {
     this.closed = true;
-    clearTimeout(this.retryTimer);
-    const client = this.client;
-    this.client = null;
     this.emitter.removeAllListeners();
-    await client?.end().catch(() => undefined);
-  }
-
-  private async connect(): Promise<void> {
-    const newClient = this.database.newClient;
-    if (!newClient || this.closed) return;
-    const client = newClient();
-    let lost = false;
-    const onLost = () => {
-      if (lost) return;
-      lost = true;
-      if (this.client === client) this.client = null;
-      client.end().catch(() => undefined);
-      this.retry();
-    };
-    client.on('error', (error) => {
-      if (!this.closed) this.log.warn({ err: error }, 'game changes: LISTEN connection lost');
-      onLost();
-    });
-    client.on('end', onLost);
-    client.on('notification', (message) => {
-      if (message.channel === GAMES_CHANNEL && message.payload) this.emitter.emit(message.payload);
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${GAMES_CHANNEL}`);
-    } catch (error) {
-      if (!this.closed) this.log.warn({ err: error }, 'game changes: LISTEN failed, retrying');
-      onLost();
-      return;
-    }
-    if (this.closed || lost) {
-      lost = true;
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.client = client;
-    this.retryDelay = 100;
-    if (this.connectedOnce) this.emitter.emit(EVERY_GAME);
-    this.connectedOnce = true;
-  }
-
-  private retry(): void {
-    if (this.closed) return;
-    clearTimeout(this.retryTimer);
-    const delay = this.retryDelay;
-    this.retryDelay = Math.min(delay * 2, 5_000);
-    this.retryTimer = setTimeout(() => void this.connect(), delay);
-    this.retryTimer.unref();
   }
 }
 
