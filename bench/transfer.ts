@@ -2,7 +2,8 @@
  * Money over HTTP against the database's own rate for the same work, sent as the web client sends
  * it (a fresh Idempotency-Key with every call), and beside the same calls without a key:
  * - transfers on PostgreSQL vs pgbench running the same SQL on the same database (uniform
- *   accounts, and every transfer to one hot account);
+ *   accounts, and every transfer to one hot account), and vs the floor of any Node money API: a
+ *   bare node:http + pg server running the same statement (bench/money-anchor.ts);
  * - transfers on the embedded PGlite vs the same statement in a loop in one process;
  * - sign-in vs a loop of the same Argon2id verification in one process.
  */
@@ -27,6 +28,7 @@ import {
   pgbench,
   rateRow,
   scratchDir,
+  startProcess,
   startServer,
   TIMING,
   turnAbout,
@@ -39,7 +41,7 @@ const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 50);
 const ADMIN_PASSWORD = 'bench-admin-password';
 const PASSWORD = 'bench-password';
 
-type Player = { id: number; token: string };
+type Player = { id: number; token: string; caller: Caller };
 
 /** ACCOUNTS users with consecutive ids, each topped up and signed in, through the API. */
 async function accounts(server: Server): Promise<{ players: Player[]; minId: number; maxId: number }> {
@@ -60,7 +62,15 @@ async function accounts(server: Server): Promise<{ players: Player[]; minId: num
       username: `bench_${i}`,
       password: PASSWORD,
     });
-    players.push({ id: user.id, token: login.accessToken });
+    const caller: Caller = {
+      id: user.id,
+      username: `bench_${i}`,
+      fullName: `Bench User ${i}`,
+      role: 'user',
+      parentId: null,
+      tokenVersion: 0,
+    };
+    players.push({ id: user.id, token: login.accessToken, caller });
   }
   const ids = players.map((p) => p.id);
   const minId = Math.min(...ids);
@@ -89,7 +99,7 @@ function patterns(minId: number, maxId: number): Pattern[] {
  * autocannon posting transfers of 0.01 from random senders (never the hot account itself); keyed,
  * each with a fresh Idempotency-Key, as the web client sends every money call.
  */
-function httpTransfers(server: Server, players: Player[], pattern: Pattern, keyed: boolean): Promise<Load> {
+function httpTransfers(server: { url: string }, players: Player[], pattern: Pattern, keyed: boolean): Promise<Load> {
   const senders = players.filter((p) => p.id !== pattern.receiverOf(p.id));
   return load({
     url: `${server.url}/api/balance/transfer`,
@@ -162,6 +172,7 @@ function pgbenchScript(pattern: Pattern): string {
 export async function postgresMoneyScenarios(pgUrl: string): Promise<Row[]> {
   const url = await freshDatabase(pgUrl, 'lot_bench_transfer');
   const server = await startServer({ DATABASE_URL: url, ADMIN_PASSWORD });
+  const anchors: Server[] = [];
   const rows: Row[] = [];
   try {
     const { players, minId, maxId } = await accounts(server);
@@ -194,6 +205,10 @@ export async function postgresMoneyScenarios(pgUrl: string): Promise<Row[]> {
     );
 
     const postmaster = await postmasterOf(url);
+    const playersFile = join(scratchDir('lot-bench-players'), 'players.json');
+    writeFileSync(playersFile, JSON.stringify(Object.fromEntries(players.map((p) => [p.token, p.caller]))));
+    const floor = await startProcess(['bench/money-anchor.ts', url, playersFile], {}, /listening on (http:\/\/\S+)/);
+    anchors.push(floor);
     for (const pattern of patterns(minId, maxId)) {
       const script = pgbenchScript(pattern);
       const result = await turnAbout(
@@ -228,11 +243,37 @@ export async function postgresMoneyScenarios(pgUrl: string): Promise<Row[]> {
       row.anchor += `; ${cpuPer(anchor.cpu, anchorOps)}`;
       row.raw = { ...row.raw, cpu: { ours: ours.cpu, oursOps, anchor: anchor.cpu, anchorOps } };
       rows.push(row, await keyedVsUnkeyed(`transfers on PostgreSQL, ${pattern.name}`, server, players, pattern));
+      rows.push(await againstFloor(`transfers on PostgreSQL, ${pattern.name}`, server, floor, players, pattern));
     }
   } finally {
     await server.stop();
+    for (const anchor of anchors) await anchor.stop();
   }
   return rows;
+}
+
+/** Keyed transfers through our whole server beside the bare node:http + pg floor running the same statement. */
+async function againstFloor(
+  name: string,
+  server: Server,
+  floor: Server,
+  players: Player[],
+  pattern: Pattern,
+): Promise<Row> {
+  const result = await turnAbout(
+    () => httpTransfers(server, players, pattern, true),
+    () => httpTransfers(floor, players, pattern, true),
+    { ours: (l) => l.rate, anchor: (l) => l.rate },
+  );
+  return rateRow(
+    `${name}, keyed, vs node:http + pg running the same statement`,
+    result.ours,
+    result.anchor.rate,
+    0.75,
+    {
+      runs: result.runs,
+    },
+  );
 }
 
 /** The keyed calls the web client sends beside the same calls without a key, turn about. */
