@@ -101,6 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     unbindGameEvents(options.database.db, gameEvents);
     gameEvents.close();
+    callers.unbind();
     await listener?.close();
   });
   // Server time of every response, for benchmarks and browser dev tools alike.

@@ -33,6 +33,18 @@ function prepareCallerLookup(db: Db) {
 
 export type CallerRow = NonNullable<Awaited<ReturnType<ReturnType<typeof prepareCallerLookup>['execute']>>[number]>;
 
+/** Every app's lookup on a database (tests may build several apps on one). */
+const lookups = new WeakMap<Db, Set<CallerLookup>>();
+
+/**
+ * A change of the user `id` committed through this process (a password, a status, a deletion):
+ * its cached caller goes now, before the answer leaves, so the very next request of any client of
+ * this process sees it; other processes hear it from the database's notification.
+ */
+export function callerChanged(db: Db, id: number): void {
+  for (const lookup of lookups.get(db) ?? []) lookup.changed(id);
+}
+
 /**
  * The caller behind each request (decision 025). On PostgreSQL each process keeps the callers it
  * has read, and forgets one as soon as its process hears the `users` row changed (a NOTIFY the
@@ -43,6 +55,8 @@ export type CallerRow = NonNullable<Awaited<ReturnType<ReturnType<typeof prepare
  */
 export class CallerLookup {
   private readonly lookup;
+  /** Stops hearing `callerChanged` for this database (the app closed). */
+  readonly unbind: () => void;
   private readonly cache = new Map<number, { row: CallerRow; at: number }>();
   /** The `changes` count when each user last changed, and when listening last had a gap. */
   private readonly changedAt = new Map<number, number>();
@@ -55,6 +69,9 @@ export class CallerLookup {
   ) {
     this.lookup = prepareCallerLookup(db);
     listener?.on(USERS_CHANNEL, (payload) => this.changed(Number(payload)));
+    const mine = lookups.get(db) ?? new Set();
+    lookups.set(db, mine.add(this));
+    this.unbind = () => mine.delete(this);
     listener?.onGap(() => {
       this.gapAt = ++this.changes;
       this.cache.clear();
@@ -74,7 +91,8 @@ export class CallerLookup {
     return row;
   }
 
-  private changed(id: number): void {
+  /** The user changed: heard from the database, or said at once by this process after its own commit. */
+  changed(id: number): void {
     this.changedAt.set(id, ++this.changes);
     this.cache.delete(id);
   }

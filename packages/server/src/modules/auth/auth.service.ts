@@ -8,6 +8,7 @@ import { signinFailures, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { findLiveUserById, findLiveUserByUsername } from '../users/users.repository.ts';
 import { ARGON2_OPTIONS, hashPassword } from '../../lib/passwords.ts';
+import { callerChanged } from '../../lib/caller-lookup.ts';
 
 export const MAX_FAILURES = 5;
 export const FAILURE_WINDOW_SECONDS = 15 * 60;
@@ -129,5 +130,6 @@ export async function changePassword(
     .where(eq(users.id, user.id))
     .returning({ id: users.id, tokenVersion: users.tokenVersion });
   if (!updated) throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);
+  callerChanged(db, updated.id);
   return { message: MESSAGES.passwordChanged, accessToken: signToken(updated) };
 }

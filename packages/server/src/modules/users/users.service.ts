@@ -13,6 +13,7 @@ import { keysetPages, type ExportColumn } from '../../lib/export.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { processLogo } from './logo.ts';
 import { usersAccess } from './users.access.ts';
+import { callerChanged } from '../../lib/caller-lookup.ts';
 import {
   countGamesInPlay,
   countLiveChildren,
@@ -176,6 +177,7 @@ export async function updateUser(
     };
     await updateUserRow(tx, id, changes, processedLogo ?? (input.removeLogo ? null : undefined));
   });
+  callerChanged(db, id);
   return {
     message: target.id === caller.id ? MESSAGES.profileUpdated : 'User updated successfully',
     user: await getUser(db, id),
@@ -210,6 +212,7 @@ export async function deleteUser(db: Db, caller: Caller, id: number): Promise<{ 
     }
     await softDeleteUser(tx, id, caller.id);
   });
+  callerChanged(db, id);
   return { message: 'User deleted successfully' };
 }
 
