@@ -60,9 +60,14 @@ export async function freshDatabase(base: string, name: string): Promise<string>
 }
 
 /** A temporary directory removed when the run ends. */
+const scratchDirs: string[] = [];
+process.once('exit', () => {
+  for (const dir of scratchDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 export function scratchDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  scratchDirs.push(dir);
   return dir;
 }
 
