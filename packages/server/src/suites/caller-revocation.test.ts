@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exitOf, startServer, type Started } from '../test/server-process.ts';
+import { callServer, exitOf, startServer, type Started } from '../test/server-process.ts';
 import { freshPostgres, TEST_DB } from '../test/test-app.ts';
 
 /**
@@ -24,17 +24,7 @@ describe.skipIf(TEST_DB !== 'postgres')('sessions ended across processes (Postgr
     await drop();
   });
 
-  async function call(base: string, method: string, path: string, token: string | null, body?: unknown) {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        ...(body !== undefined && { 'content-type': 'application/json' }),
-        ...(token && { authorization: `Bearer ${token}` }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, json: (await response.json()) as Record<string, unknown> };
-  }
+  const call = callServer;
 
   /** Milliseconds until `base` refuses the token, polling every 20 ms; fails past 1 s. */
   async function refusedWithin(base: string, token: string, since: number): Promise<number> {

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Game, GameProof } from '@lot/domain/schemas/games';
 import { participants } from '../test/game-fixtures.ts';
-import { exitOf, startServer, type Started } from '../test/server-process.ts';
+import { callServer, exitOf, startServer, type Started } from '../test/server-process.ts';
 import { SseClient, type SseEvent } from '../test/sse.ts';
 import { freshPostgres, TEST_DB } from '../test/test-app.ts';
 
@@ -37,16 +37,8 @@ describe.skipIf(TEST_DB !== 'postgres')('displays across processes (PostgreSQL o
   });
 
   async function call(base: string, method: string, path: string, token: string | null, body?: unknown) {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        ...(body !== undefined && { 'content-type': 'application/json' }),
-        ...(token && { authorization: `Bearer ${token}` }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await response.json()) as Record<string, unknown>;
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+    const { status, json } = await callServer(base, method, path, token, body);
+    if (status >= 300) throw new Error(`${method} ${path}: ${status} ${JSON.stringify(json)}`);
     return json;
   }
 

@@ -44,3 +44,16 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** One JSON call to a started server: its status and its answer. */
+export async function callServer(base: string, method: string, path: string, token: string | null, body?: unknown) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+      ...(token && { authorization: `Bearer ${token}` }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+}
