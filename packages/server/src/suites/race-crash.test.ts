@@ -1,4 +1,9 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -9,7 +14,7 @@ import { exitOf, freePort, startServer, type Started } from '../test/server-proc
 import { freshPostgres, TEST_DB } from '../test/test-app.ts';
 
 /**
- * Issue 10, suite 3: real server processes on PostgreSQL, many concurrent clients doing keyed
+ * Issue 10, suite 3: real server processes, many concurrent clients doing keyed
  * transfers and playing games through the game API (docs/decisions/013-the-server-runs-every-game.md):
  * open, entries, draws — some sent twice at once, some asked again once answered — and some voids,
  * retrying every call that got no answer (transfers with the same key; a draw by its position, which
@@ -21,9 +26,9 @@ import { freshPostgres, TEST_DB } from '../test/test-app.ts';
  * progress must hold its pool as a pending row (or nothing before its first draw), and every balance
  * must be what the acknowledged operations make it, never negative. No answer may be a 5xx.
  *
- * PostgreSQL only: PGlite is one process's embedded database, and a killed process takes it
- * along (its own crash safety is covered by main.test.ts). CRASH_RESTARTS and CRASH_CLIENTS
- * bound the run (SOAK=1 for the long one).
+ * On both databases: on PGlite the killed process takes the embedded database with it, and the
+ * next process opens the same data directory (README: what a killed process can lose).
+ * CRASH_RESTARTS and CRASH_CLIENTS bound the run (SOAK=1 for the long one).
  */
 
 const SOAK = process.env.SOAK === '1';
@@ -59,7 +64,49 @@ type GameBody = { id: number; status: GameStatus; pool: string; betAmount: strin
 const random = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.skipIf(TEST_DB !== 'postgres')('race and crash (PostgreSQL only: skipped on PGlite)', () => {
+/**
+ * Where the crashed server keeps its data: a fresh PostgreSQL database, or a fresh data directory
+ * for the embedded PGlite (the server opens it again after each SIGKILL). `open` reads it after
+ * the server stopped, with one `query` for both.
+ */
+async function crashDatabase(): Promise<{
+  env: Record<string, string>;
+  drop: () => Promise<void>;
+  open: () => Promise<{
+    query: <T extends object>(text: string) => Promise<{ rows: T[] }>;
+    close: () => Promise<void>;
+  }>;
+}> {
+  if (TEST_DB === 'postgres') {
+    const database = await freshPostgres();
+    return {
+      env: { DATABASE_URL: database.url },
+      drop: database.drop,
+      open: async () => {
+        const client = new pg.Client({ connectionString: database.url });
+        await client.connect();
+        return {
+          query: <T extends object>(text: string) => client.query<T>(text),
+          close: () => client.end(),
+        };
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'lot-crash-'));
+  return {
+    env: { DATA_DIR: dir },
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+    open: async () => {
+      const client = new PGlite({ dataDir: join(dir, 'db'), extensions: { pg_trgm } });
+      return {
+        query: async <T extends object>(text: string) => ({ rows: (await client.query<T>(text)).rows }),
+        close: () => client.close(),
+      };
+    },
+  };
+}
+
+describe(`race and crash (${TEST_DB})`, () => {
   let server: Started | undefined;
   let drop = async () => {};
   afterAll(async () => {
@@ -71,11 +118,11 @@ describe.skipIf(TEST_DB !== 'postgres')('race and crash (PostgreSQL only: skippe
   it(
     `${CLIENTS} clients, SIGKILL and restart ${RESTARTS} times: nothing lost, nothing twice, books exact`,
     async () => {
-      const database = await freshPostgres();
+      const database = await crashDatabase();
       drop = database.drop;
       const port = await freePort();
       const env = {
-        DATABASE_URL: database.url,
+        ...database.env,
         JWT_SECRET: 'a-crash-test-secret-that-is-long-enough',
         ADMIN_PASSWORD,
         PORT: String(port),
@@ -296,7 +343,7 @@ describe.skipIf(TEST_DB !== 'postgres')('race and crash (PostgreSQL only: skippe
 
       // npm run ledger:check, as an operator would run it after the crash.
       const check = spawn(process.execPath, ['--import', 'tsx', ledgerCli], {
-        env: { PATH: process.env.PATH ?? '', DATABASE_URL: env.DATABASE_URL, JWT_SECRET: env.JWT_SECRET },
+        env: { PATH: process.env.PATH ?? '', ...database.env, JWT_SECRET: env.JWT_SECRET },
       });
       let checkOutput = '';
       check.stdout.on('data', (chunk: Buffer) => (checkOutput += chunk.toString()));
@@ -304,8 +351,7 @@ describe.skipIf(TEST_DB !== 'postgres')('race and crash (PostgreSQL only: skippe
       expect(await exitOf(check), checkOutput).toBe(0);
       expect(checkOutput).toContain('OK: every cent is accounted for.');
 
-      const db = new pg.Client({ connectionString: env.DATABASE_URL });
-      await db.connect();
+      const db = await database.open();
       const acknowledged = transfers.filter((op) => op.transactionId !== undefined);
       try {
         const { rows: ledger } = await db.query<{
@@ -429,7 +475,7 @@ describe.skipIf(TEST_DB !== 'postgres')('race and crash (PostgreSQL only: skippe
           expect(actual.get(player.id), `player ${player.id}`).toBe(expected.get(player.id));
         expect(balances.filter((row) => Number(row.amount) < 0)).toEqual([]);
       } finally {
-        await db.end();
+        await db.close();
       }
 
       expect(unexpected).toEqual([]);
