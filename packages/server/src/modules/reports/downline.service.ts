@@ -17,9 +17,10 @@ type Node = { id: number; username: string; fullName: string; role: 'admin' | 's
  * - `rollup`: the same figures for whole UTC days from a daily rollup (the admin: `sales_daily` per
  *   super agent and `branch_daily` for players without one; a super agent: its `branch_daily`
  *   rows), or none (an agent's games are few: read them all);
- * - `member`: the row an account belongs to now, for money (null: outside every row — the node,
- *   its upline, other branches), and `subtree`, the accounts that can have one, as a query (none
- *   for the admin, whose whole days of money come from `money_daily` instead);
+ * - `money`: for a super agent or an agent, `member`, the row an account belongs to now (null:
+ *   outside every row — the node, its upline, other branches), and `subtree`, the accounts that can
+ *   have one, as a query; none for the admin, whose rows are the accounts' top-level subtrees
+ *   (`account_top`, `money_daily`);
  * - `children`: the node's live direct children, listed even without activity.
  */
 function cut(node: Node) {
@@ -36,8 +37,7 @@ function cut(node: Node) {
         games: (g: SQL) => ({ where: sql`true`, key: sql`COALESCE(${g}.superagent_id, ${g}.user_id)` }),
         rollup: sql`SELECT superagent_id AS key, ${figures} FROM sales_daily, bounds b WHERE superagent_id <> 0 AND ${days}
           UNION ALL SELECT branch_id, ${figures} FROM branch_daily, bounds b WHERE superagent_id = 0 AND ${days}`,
-        member: sql`COALESCE(${superagentOf}, CASE WHEN u.role = 'user' THEN u.id END)`,
-        subtree: undefined,
+        money: undefined,
         children: sql`(c.role = 'superagent' OR (c.role = 'user' AND c.parent_id IS NULL))`,
       };
     case 'superagent':
@@ -47,17 +47,21 @@ function cut(node: Node) {
           key: sql`CASE WHEN ${g}.parent_id = ${n} THEN ${g}.user_id ELSE ${g}.parent_id END`,
         }),
         rollup: sql`SELECT branch_id AS key, ${figures} FROM branch_daily, bounds b WHERE superagent_id = ${n} AND ${days}`,
-        member: sql`CASE WHEN ${superagentOf} = ${n} AND u.id <> ${n} THEN COALESCE(${agentOf}, u.id) END`,
-        subtree: sql`SELECT * FROM users WHERE parent_id = ${n}
-          UNION ALL SELECT u.* FROM users a JOIN users u ON u.parent_id = a.id WHERE a.parent_id = ${n} AND a.role = 'agent'`,
+        money: {
+          member: sql`CASE WHEN ${superagentOf} = ${n} AND u.id <> ${n} THEN COALESCE(${agentOf}, u.id) END`,
+          subtree: sql`SELECT * FROM users WHERE parent_id = ${n}
+            UNION ALL SELECT u.* FROM users a JOIN users u ON u.parent_id = a.id WHERE a.parent_id = ${n} AND a.role = 'agent'`,
+        },
         children: sql`c.parent_id = ${n}`,
       };
     case 'agent':
       return {
         games: (g: SQL) => ({ where: sql`${g}.parent_id = ${n}`, key: sql`${g}.user_id` }),
         rollup: undefined,
-        member: sql`CASE WHEN ${agentOf} = ${n} AND u.id <> ${n} THEN u.id END`,
-        subtree: sql`SELECT * FROM users WHERE parent_id = ${n}`,
+        money: {
+          member: sql`CASE WHEN ${agentOf} = ${n} AND u.id <> ${n} THEN u.id END`,
+          subtree: sql`SELECT * FROM users WHERE parent_id = ${n}`,
+        },
         children: sql`c.parent_id = ${n}`,
       };
   }
@@ -72,8 +76,8 @@ const MOVES = sql`t.type IN ('topup', 'transfer', 'takeback') AND t.status = 'co
  * keyed by top-level subtree) and the edge days from the ledger; under a super agent or an agent:
  * the ledger rows of the accounts in its subtree, found through each account's own indexes.
  */
-function flowsOf(plan: ReturnType<typeof cut>): SQL {
-  if (!plan.subtree) {
+function flowsOf({ money }: ReturnType<typeof cut>): SQL {
+  if (!money) {
     const edge = (range: SQL) => sql`SELECT t.type, t.amount, NULLIF(account_top(t.user_id), 0) AS from_key,
         NULLIF(account_top(t.receiver_id), 0) AS to_key
       FROM transactions t, bounds b WHERE ${MOVES} AND ${range}`;
@@ -90,7 +94,7 @@ function flowsOf(plan: ReturnType<typeof cut>): SQL {
       CROSS JOIN LATERAL (SELECT t.id FROM transactions t WHERE ${side} = m.id
         AND t.created_at >= b.period_start AND t.created_at < b.period_end AND ${MOVES} OFFSET 0) t`;
   return sql`members AS (
-      SELECT u.id, ${plan.member} AS key FROM (${plan.subtree}) u LEFT JOIN users p ON p.id = u.parent_id
+      SELECT u.id, ${money.member} AS key FROM (${money.subtree}) u LEFT JOIN users p ON p.id = u.parent_id
     ), flows AS (
       SELECT t.type, t.amount, s.key AS from_key, r.key AS to_key
       FROM (${touching(sql`t.user_id`)} UNION ${touching(sql`t.receiver_id`)}) moved
