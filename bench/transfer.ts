@@ -38,19 +38,22 @@ import {
 } from './lib.ts';
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 50);
-const ADMIN_PASSWORD = 'bench-admin-password';
+export const ADMIN_PASSWORD = 'bench-admin-password';
 const PASSWORD = 'bench-password';
 
-type Player = { id: number; token: string; caller: Caller };
+export type Player = { id: number; token: string; caller: Caller };
 
-/** ACCOUNTS users with consecutive ids, each topped up and signed in, through the API. */
-async function accounts(server: Server): Promise<{ players: Player[]; minId: number; maxId: number }> {
+/** `count` users (ACCOUNTS) with consecutive ids, each topped up and signed in, through the API. */
+export async function accounts(
+  server: Server,
+  count = ACCOUNTS,
+): Promise<{ players: Player[]; minId: number; maxId: number }> {
   const admin = await api<{ accessToken: string }>(server.url, '/api/auth/signin', null, {
     username: 'admin',
     password: ADMIN_PASSWORD,
   });
   const players: Player[] = [];
-  for (let i = 0; i < ACCOUNTS; i++) {
+  for (let i = 0; i < count; i++) {
     const user = await api<{ id: number }>(server.url, '/api/users', admin.accessToken, {
       username: `bench_${i}`,
       password: PASSWORD,
@@ -75,7 +78,7 @@ async function accounts(server: Server): Promise<{ players: Player[]; minId: num
   const ids = players.map((p) => p.id);
   const minId = Math.min(...ids);
   const maxId = Math.max(...ids);
-  if (maxId - minId + 1 !== ACCOUNTS) throw new Error('bench accounts must have consecutive ids');
+  if (maxId - minId + 1 !== count) throw new Error('bench accounts must have consecutive ids');
   return { players, minId, maxId };
 }
 
