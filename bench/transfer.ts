@@ -10,10 +10,11 @@
 import { randomUUID } from 'node:crypto';
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
+import type { SQL } from 'drizzle-orm';
 import { hash, verify } from '@node-rs/argon2';
 import { PgDialect } from 'drizzle-orm/pg-core';
+import { openDatabase, queryPrepared, queryRows, type Db } from '../packages/server/src/db/client.ts';
 import { moveStatement, transferMove } from '../packages/server/src/modules/balance/balance.service.ts';
 import { ARGON2_OPTIONS } from '../packages/server/src/lib/passwords.ts';
 import type { Caller } from '../packages/server/src/plugins/auth.ts';
@@ -300,7 +301,9 @@ export async function pgliteTransferScenario(): Promise<Row[]> {
   const { players, minId, maxId } = await accounts(server).finally(() => server.stop());
   cpSync(join(dataDir, 'db'), copy, { recursive: true });
   server = await startServer({ DATA_DIR: dataDir, ADMIN_PASSWORD });
-  const db = new PGlite({ dataDir: copy, extensions: { pg_trgm } });
+  const database = await openDatabase({ kind: 'pglite', dataDir: copy });
+  // PGlite itself under the Drizzle handle: the anchor is PGlite's own query, as any caller has it.
+  const db = (database.db as unknown as { $client: PGlite }).$client;
   try {
     const uniform = patterns(minId, maxId)[0] as Pattern;
     const once = () => {
@@ -325,9 +328,34 @@ export async function pgliteTransferScenario(): Promise<Row[]> {
         { runs: result.runs },
       ),
       await keyedVsUnkeyed('transfers on PGlite, uniform accounts', server, players, uniform),
+      await preparedVsPlain(database.db, players, uniform),
     ];
   } finally {
     await server.stop();
-    await db.close();
+    await database.close();
   }
+}
+
+/**
+ * In one process, the transfer statement as the service runs it (`queryPrepared`: on PGlite a
+ * statement prepared once, then one Bind/Execute per call) beside the same statement through
+ * PGlite's `query` (parsed, described and planned every call), turn about.
+ */
+async function preparedVsPlain(db: Db, players: Player[], pattern: Pattern): Promise<Row> {
+  const statement = () => {
+    const sender = players[Math.floor(Math.random() * players.length)] as Player;
+    return moveStatement(transferMove(sender.caller, { receiverId: pattern.receiverOf(sender.id), amount: 1 }));
+  };
+  const run = (query: (db: Db, statement: SQL) => Promise<unknown>) => async () => {
+    await loop(() => query(db, statement()), TIMING.warmup);
+    return loop(() => query(db, statement()), TIMING.seconds);
+  };
+  const result = await turnAbout(run(queryPrepared), run(queryRows), { ours: (r) => r, anchor: (r) => r });
+  return rateRow(
+    "the transfer statement on PGlite in-process: prepared (queryPrepared) vs PGlite's query",
+    result.ours,
+    result.anchor,
+    1,
+    { runs: result.runs },
+  );
 }
