@@ -4,7 +4,8 @@
  * - transfers on PostgreSQL vs pgbench running the same SQL on the same database (uniform
  *   accounts, and every transfer to one hot account), and vs the floor of any Node money API: a
  *   bare node:http + pg server running the same statement (bench/money-anchor.ts);
- * - transfers on the embedded PGlite vs the same statement in a loop in one process;
+ * - transfers on the embedded PGlite vs the same statement in a loop in one process, and that
+ *   statement prepared (`queryPrepared`) vs PGlite's `query` in one process;
  * - sign-in vs a loop of the same Argon2id verification in one process.
  */
 import { randomUUID } from 'node:crypto';
