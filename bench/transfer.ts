@@ -4,16 +4,18 @@
  * - transfers on PostgreSQL vs pgbench running the same SQL on the same database (uniform
  *   accounts, and every transfer to one hot account), and vs the floor of any Node money API: a
  *   bare node:http + pg server running the same statement (bench/money-anchor.ts);
- * - transfers on the embedded PGlite vs the same statement in a loop in one process;
+ * - transfers on the embedded PGlite vs the same statement in a loop in one process, and that
+ *   statement prepared (`queryPrepared`) vs PGlite's `query` in one process;
  * - sign-in vs a loop of the same Argon2id verification in one process.
  */
 import { randomUUID } from 'node:crypto';
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
+import type { SQL } from 'drizzle-orm';
 import { hash, verify } from '@node-rs/argon2';
 import { PgDialect } from 'drizzle-orm/pg-core';
+import { openDatabase, queryPrepared, queryRows, type Db } from '../packages/server/src/db/client.ts';
 import { moveStatement, transferMove } from '../packages/server/src/modules/balance/balance.service.ts';
 import { ARGON2_OPTIONS } from '../packages/server/src/lib/passwords.ts';
 import type { Caller } from '../packages/server/src/plugins/auth.ts';
@@ -38,19 +40,22 @@ import {
 } from './lib.ts';
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 50);
-const ADMIN_PASSWORD = 'bench-admin-password';
+export const ADMIN_PASSWORD = 'bench-admin-password';
 const PASSWORD = 'bench-password';
 
-type Player = { id: number; token: string; caller: Caller };
+export type Player = { id: number; token: string; caller: Caller };
 
-/** ACCOUNTS users with consecutive ids, each topped up and signed in, through the API. */
-async function accounts(server: Server): Promise<{ players: Player[]; minId: number; maxId: number }> {
+/** `count` users (ACCOUNTS) with consecutive ids, each topped up and signed in, through the API. */
+export async function accounts(
+  server: Server,
+  count = ACCOUNTS,
+): Promise<{ players: Player[]; minId: number; maxId: number }> {
   const admin = await api<{ accessToken: string }>(server.url, '/api/auth/signin', null, {
     username: 'admin',
     password: ADMIN_PASSWORD,
   });
   const players: Player[] = [];
-  for (let i = 0; i < ACCOUNTS; i++) {
+  for (let i = 0; i < count; i++) {
     const user = await api<{ id: number }>(server.url, '/api/users', admin.accessToken, {
       username: `bench_${i}`,
       password: PASSWORD,
@@ -75,7 +80,7 @@ async function accounts(server: Server): Promise<{ players: Player[]; minId: num
   const ids = players.map((p) => p.id);
   const minId = Math.min(...ids);
   const maxId = Math.max(...ids);
-  if (maxId - minId + 1 !== ACCOUNTS) throw new Error('bench accounts must have consecutive ids');
+  if (maxId - minId + 1 !== count) throw new Error('bench accounts must have consecutive ids');
   return { players, minId, maxId };
 }
 
@@ -297,7 +302,9 @@ export async function pgliteTransferScenario(): Promise<Row[]> {
   const { players, minId, maxId } = await accounts(server).finally(() => server.stop());
   cpSync(join(dataDir, 'db'), copy, { recursive: true });
   server = await startServer({ DATA_DIR: dataDir, ADMIN_PASSWORD });
-  const db = new PGlite({ dataDir: copy, extensions: { pg_trgm } });
+  const database = await openDatabase({ kind: 'pglite', dataDir: copy });
+  // PGlite itself under the Drizzle handle: the anchor is PGlite's own query, as any caller has it.
+  const db = (database.db as unknown as { $client: PGlite }).$client;
   try {
     const uniform = patterns(minId, maxId)[0] as Pattern;
     const once = () => {
@@ -322,9 +329,34 @@ export async function pgliteTransferScenario(): Promise<Row[]> {
         { runs: result.runs },
       ),
       await keyedVsUnkeyed('transfers on PGlite, uniform accounts', server, players, uniform),
+      await preparedVsPlain(database.db, players, uniform),
     ];
   } finally {
     await server.stop();
-    await db.close();
+    await database.close();
   }
+}
+
+/**
+ * In one process, the transfer statement as the service runs it (`queryPrepared`: on PGlite a
+ * statement prepared once, then one Bind/Execute per call) beside the same statement through
+ * PGlite's `query` (parsed, described and planned every call), turn about.
+ */
+async function preparedVsPlain(db: Db, players: Player[], pattern: Pattern): Promise<Row> {
+  const statement = () => {
+    const sender = players[Math.floor(Math.random() * players.length)] as Player;
+    return moveStatement(transferMove(sender.caller, { receiverId: pattern.receiverOf(sender.id), amount: 1 }));
+  };
+  const run = (query: (db: Db, statement: SQL) => Promise<unknown>) => async () => {
+    await loop(() => query(db, statement()), TIMING.warmup);
+    return loop(() => query(db, statement()), TIMING.seconds);
+  };
+  const result = await turnAbout(run(queryPrepared), run(queryRows), { ours: (r) => r, anchor: (r) => r });
+  return rateRow(
+    "the transfer statement on PGlite in-process: prepared (queryPrepared) vs PGlite's query",
+    result.ours,
+    result.anchor,
+    1,
+    { runs: result.runs },
+  );
 }

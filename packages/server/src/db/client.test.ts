@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_DB, type TestApp } from '../test/test-app.ts';
 import { queryPrepared, queryRows } from './client.ts';
+import { pgErrorCode } from './errors.ts';
 
 /**
  * `queryPrepared` reaches below Drizzle's public API (`db._.session.prepareQuery`) to name a
@@ -46,7 +47,17 @@ describe(`queryPrepared (${TEST_DB})`, () => {
     expect(after?.n).toBe(0);
   });
 
-  it.runIf(TEST_DB === 'postgres')('prepares a named statement on the connection (PostgreSQL)', async () => {
+  it('answers what a plain query answers for every kind of value, also bound as null', async () => {
+    const db = t.database.db;
+    const kinds = (n: number | null, text: string | null) => sql`SELECT ${n}::int AS n, ${text}::text AS text,
+      ${'12.50'}::numeric AS amount, '2026-01-02 03:04:05+00'::timestamptz AS at, '2026-01-02'::date AS day,
+      '{"a": [1, 2]}'::jsonb AS doc, ARRAY[1, 2]::int[] AS list, true AS yes, 9007199254740993::bigint AS big`;
+    expect(await queryPrepared(db, kinds(1, 'one'))).toEqual(await queryRows(db, kinds(1, 'one')));
+    expect(await queryPrepared(db, kinds(null, null))).toEqual(await queryRows(db, kinds(null, null)));
+    expect(await queryPrepared(db, sql`SELECT 1 AS n WHERE false`)).toEqual([]);
+  });
+
+  it('prepares a named statement on the connection', async () => {
     const names = await t.database.db.transaction(async (tx) => {
       await queryPrepared(tx, probe(7));
       return queryRows<{ name: string; statement: string }>(
@@ -55,5 +66,66 @@ describe(`queryPrepared (${TEST_DB})`, () => {
       );
     });
     expect(names.some(({ statement }) => statement.includes("current_setting('application_name')"))).toBe(true);
+  });
+
+  it('gives two different texts two statements, and reuses one statement for the same text many times', async () => {
+    const db = t.database.db;
+    const a = (value: number) => sql`SELECT ${value}::int + 1000 AS value`;
+    const b = (value: number) => sql`SELECT ${value}::int + 2000 AS value`;
+    for (let i = 0; i < 200; i++) {
+      expect(await queryPrepared(db, a(i))).toEqual([{ value: 1000 + i }]);
+      expect(await queryPrepared(db, b(i))).toEqual([{ value: 2000 + i }]);
+    }
+    // Inside a transaction the statements prepared outside it are the ones used.
+    await db.transaction(async (tx) => {
+      expect(await queryPrepared(tx, a(1))).toEqual([{ value: 1001 }]);
+    });
+    const prepared = await queryRows<{ statement: string }>(
+      db,
+      sql`SELECT statement FROM pg_prepared_statements WHERE name LIKE 'lot\_%' AND statement LIKE '%::int + _000 AS value'`,
+    );
+    if (TEST_DB === 'pglite') {
+      // One connection: exactly one statement per text (PostgreSQL: one per pooled connection that ran it).
+      expect(prepared.map((p) => p.statement).sort()).toEqual([
+        'SELECT $1::int + 1000 AS value',
+        'SELECT $1::int + 2000 AS value',
+      ]);
+    }
+  });
+
+  it('a statement outside a transaction never runs inside another caller’s open transaction', async () => {
+    const db = t.database.db;
+    const marker = `isolated-${Date.now()}`;
+    const count = () => sql`SELECT count(*)::int AS n FROM users WHERE full_name = ${marker}`;
+    let updated!: () => void;
+    const inside = new Promise<void>((resolve) => (updated = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const open = db.transaction(async (tx) => {
+      await queryPrepared(tx, sql`UPDATE users SET full_name = ${marker} WHERE username = 'admin'`);
+      updated();
+      await gate;
+      throw new Error('roll back');
+    });
+    await inside;
+    const outside = queryPrepared<{ n: number }>(db, count());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    await expect(open).rejects.toThrow('roll back');
+    expect(await outside).toEqual([{ n: 0 }]);
+  });
+
+  it('a failing statement fails as a plain query does, and the connection carries on', async () => {
+    const db = t.database.db;
+    const bad = sql`SELECT 1 / ${0}::int AS value`;
+    const code = async (run: () => Promise<unknown>) =>
+      run().then(
+        () => 'none',
+        (error: unknown) => pgErrorCode(error),
+      );
+    expect(await code(() => queryPrepared(db, bad))).toBe(await code(() => queryRows(db, bad)));
+    expect(await code(() => queryPrepared(db, bad))).toBe('22012');
+    expect(await code(() => queryPrepared(db, sql`SELEC 1`))).toBe('42601');
+    expect(await queryPrepared(db, probe(3))).toEqual([expect.objectContaining({ value: 3 })]);
   });
 });

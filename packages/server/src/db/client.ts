@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { parse, PGlite, protocol, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { ExtractTablesWithRelations, Logger, SQL } from 'drizzle-orm';
 import { PgDialect, type PgDatabase, type PgQueryResultHKT, type PgTransaction } from 'drizzle-orm/pg-core';
@@ -57,7 +57,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   // pg_trgm serves the user search indexes; PostgreSQL ships it, PGlite loads it here.
-  const client = new PGlite({ dataDir: options.dataDir, extensions: { pg_trgm } });
+  const client = new LotPGlite({ dataDir: options.dataDir, extensions: { pg_trgm } });
   const db = drizzlePglite({ client, schema });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
@@ -77,12 +77,87 @@ const dialect = new PgDialect();
  * PostgreSQL keeps its parse (and, once it judges it as good, its plan). The name is a hash of the
  * text, so calls that build the same text share one statement and two texts never claim one name.
  * It goes through the same Drizzle session as every other query (same connection, same
- * transaction, same logger); PGlite ignores the name. Drizzle names statements only for its query
- * builders, so this calls its session's `prepareQuery`, an internal API: client.test.ts pins it.
+ * transaction, same logger). Drizzle names statements only for its query builders, so this calls
+ * its session's `prepareQuery`, an internal API: client.test.ts pins it. On PGlite, whose query API
+ * has no names, the statement is prepared on the protocol level instead (`pglitePrepared`).
  */
 export async function queryPrepared<T>(db: Db | Tx, query: SQL): Promise<T[]> {
   const built = dialect.sqlToQuery(query);
   const name = `lot_${createHash('sha1').update(built.sql).digest('hex').slice(0, 24)}`;
-  const result = (await db._.session.prepareQuery(built, undefined, name, false).execute()) as { rows: T[] };
+  const prepared = db._.session.prepareQuery(built, undefined, name, false);
+  const pglite = pgliteClient(prepared as unknown as { client: unknown }, name);
+  if (pglite) (prepared as unknown as { client: unknown }).client = pglite;
+  const result = (await prepared.execute()) as { rows: T[] };
   return result.rows;
+}
+
+/** Each PGlite transaction (Drizzle's session client inside `db.transaction`) to its database. */
+const transactionDatabase = new WeakMap<Transaction, LotPGlite>();
+
+/**
+ * PGlite that knows its transactions and the statements prepared on its one connection (statement
+ * name → its parameters' type OIDs). Prepared statements outlive a rolled-back transaction, as on
+ * PostgreSQL, so the list is never undone.
+ */
+class LotPGlite extends PGlite {
+  readonly prepared = new Map<string, number[]>();
+
+  override transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
+    return super.transaction((tx) => {
+      transactionDatabase.set(tx, this);
+      return callback(tx);
+    });
+  }
+}
+
+/**
+ * For a Drizzle PGlite query: a stand-in for its client that runs the text as the named statement
+ * `name` (PGlite's `query` parses, describes and plans every call afresh, six calls into the
+ * database for one statement). The first use parses and describes it; every later one is a single
+ * call into the database: Bind, Describe, Execute, Sync. It takes the locks PGlite's `query` takes
+ * (outside a transaction: the transaction lock, so it never runs inside someone else's; then the
+ * query lock), answers the rows PGlite's `query` would (same parsers and options: Drizzle's), and
+ * flushes to disk when PGlite would. Undefined for anything but PGlite.
+ */
+function pgliteClient(query: { client: unknown }, name: string) {
+  const client = query.client;
+  const inTransaction = !(client instanceof LotPGlite);
+  const database = client instanceof LotPGlite ? client : transactionDatabase.get(client as Transaction);
+  if (!database) return undefined;
+  const { serialize } = protocol;
+  const run = async (text: string, params: unknown[] = [], options: QueryOptions = {}): Promise<Results> => {
+    let types = database.prepared.get(name);
+    if (!types) {
+      const described = await database.execProtocol(
+        Buffer.concat([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+        { syncToFs: false },
+      );
+      types = parse.parseDescribeStatementResults(described.messages);
+      database.prepared.set(name, types);
+    }
+    const values = params.map((value, i) => {
+      if (value === null || value === undefined) return null;
+      const type = types[i] ?? 0;
+      const serializer = options.serializers?.[type] ?? database.serializers[type];
+      return serializer ? serializer(value) : String(value);
+    });
+    const { messages } = await database.execProtocol(
+      Buffer.concat([
+        serialize.bind({ statement: name, values }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]),
+      { syncToFs: !inTransaction },
+    );
+    const [result] = parse.parseResults(messages, database.parsers, options);
+    if (!result) throw new Error(`no result from prepared statement ${name}`);
+    return result;
+  };
+  return {
+    query: (text: string, params?: unknown[], options?: QueryOptions) =>
+      inTransaction
+        ? database._runExclusiveQuery(() => run(text, params, options))
+        : database._runExclusiveTransaction(() => database._runExclusiveQuery(() => run(text, params, options))),
+  };
 }

@@ -1,0 +1,152 @@
+/**
+ * Whole games through the API as the web client plays them (packages/web/src/features/number-game/api/):
+ * POST /api/games, PUT /api/games/{id}/entries, then POST /api/games/{id}/draws for every position,
+ * the last of which settles the game. The client sends no Idempotency-Key with these calls (a draw
+ * resent after a lost answer is answered again by its position), so neither does the bench. SHOPS
+ * shops play at once, each its own user with a balance, one game after another.
+ *
+ * Beside it, the anchor: the same games by the service functions (openGame, replaceEntries,
+ * drawNext) called directly on a database handle in this process, with no HTTP. Not captured SQL
+ * replayed: a game's statements carry values made by the ones before them (its id, a fresh code and
+ * seed, the ledger row's id) and a random draw decides what settling writes, so the statements of
+ * one game replayed would insert the same code twice and settle winners the draw never picked.
+ * Calling the service runs exactly the statements it runs for every game, with its own values,
+ * including the NOTIFY that tells displays of the change.
+ */
+import type { PgListener } from '../packages/server/src/lib/listener.ts';
+import { openDatabase } from '../packages/server/src/db/client.ts';
+import { GameEvents, bindGameEvents } from '../packages/server/src/modules/games/game-events.ts';
+import { drawNext, openGame, replaceEntries } from '../packages/server/src/modules/games/games.service.ts';
+import { api, freshDatabase, percentile, startServer, TIMING, turnAbout, type Row, type Server } from './lib.ts';
+import { accounts, ADMIN_PASSWORD, type Player } from './transfer.ts';
+
+const SHOPS = Number(process.env.BENCH_SHOPS ?? 8);
+/** The prizes every game draws (global winner settings): three draws per game. */
+const PRIZES = [
+  { name: 'First', percent: '50', position: 1 },
+  { name: 'Second', percent: '20', position: 2 },
+  { name: 'Third', percent: '10', position: 3 },
+];
+const SETUP = { startRange: 1, endRange: 100, betAmount: '1.00' };
+/** Twenty participants on the numbers 1, 6, 11, … of the range. */
+const ENTRIES = Array.from({ length: 20 }, (_, i) => ({
+  number: 1 + 5 * i,
+  name: `Participant ${i + 1}`,
+  phoneNumber: `555${String(1000 + i)}`,
+}));
+
+/** One shop's whole game, step by step; answers how long each draw took (ms). */
+type Play = (shop: Player) => Promise<number[]>;
+
+/** The calls the web client sends (content-type when there is a body, the bearer token). */
+async function call<T>(server: Server, method: string, path: string, token: string, body: unknown): Promise<T> {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+function overHttp(server: Server): Play {
+  return async (shop) => {
+    const game = await call<{ id: number }>(server, 'POST', '/api/games', shop.token, SETUP);
+    await call(server, 'PUT', `/api/games/${game.id}/entries`, shop.token, { entries: ENTRIES });
+    const draws: number[] = [];
+    for (let position = 1; position <= PRIZES.length; position++) {
+      const started = performance.now();
+      await call(server, 'POST', `/api/games/${game.id}/draws`, shop.token, { position });
+      draws.push(performance.now() - started);
+    }
+    return draws;
+  };
+}
+
+type Run = { rate: number; games: number; drawP95: number; drawP50: number };
+
+/** Every shop plays games one after another for `seconds`; games per second and the draws' latency. */
+async function playFor(play: Play, shops: Player[], seconds: number): Promise<Run> {
+  const draws: number[] = [];
+  let games = 0;
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  await Promise.all(
+    shops.map(async (shop) => {
+      while (performance.now() < end) {
+        draws.push(...(await play(shop)));
+        games++;
+      }
+    }),
+  );
+  const rate = games / ((performance.now() - started) / 1000);
+  return { rate, games, drawP95: percentile(draws, 95), drawP50: percentile(draws, 50) };
+}
+
+async function measured(play: Play, shops: Player[]): Promise<Run> {
+  if (TIMING.warmup > 0) await playFor(play, shops, TIMING.warmup);
+  return playFor(play, shops, TIMING.seconds);
+}
+
+/** Games on PostgreSQL over HTTP vs the service's own statements in one process; `pgUrl` is the server. */
+export async function gameScenarios(pgUrl: string): Promise<Row[]> {
+  const url = await freshDatabase(pgUrl, 'lot_bench_games');
+  const server = await startServer({ DATABASE_URL: url, ADMIN_PASSWORD });
+  const database = await openDatabase({ kind: 'postgres', url, poolSize: SHOPS });
+  try {
+    const admin = await api<{ accessToken: string }>(server.url, '/api/auth/signin', null, {
+      username: 'admin',
+      password: ADMIN_PASSWORD,
+    });
+    for (const prize of PRIZES) await api(server.url, '/api/winners', admin.accessToken, prize);
+    const { players: shops } = await accounts(server, SHOPS);
+
+    // The anchor's changes are announced as the server's are (NOTIFY lot_games); nothing listens here.
+    const quiet = { on: () => undefined, onGap: () => undefined } as unknown as PgListener;
+    bindGameEvents(database.db, new GameEvents(database, quiet, { warn: () => undefined }));
+    const inProcess: Play = async ({ caller }) => {
+      const game = await openGame(database.db, caller, { ...SETUP, betAmount: 100 });
+      await replaceEntries(database.db, caller, game.id, { entries: ENTRIES });
+      const draws: number[] = [];
+      for (let position = 1; position <= PRIZES.length; position++) {
+        const started = performance.now();
+        await drawNext(database.db, caller, game.id, position);
+        draws.push(performance.now() - started);
+      }
+      return draws;
+    };
+
+    const result = await turnAbout(
+      () => measured(overHttp(server), shops),
+      () => measured(inProcess, shops),
+      { ours: (r) => r.rate, anchor: (r) => r.rate },
+    );
+    const { ours, anchor } = result;
+    const ratio = anchor.rate > 0 ? ours.rate / anchor.rate : 0;
+    const gap = ours.drawP95 - anchor.drawP95;
+    const what = `${SHOPS} shops at once, ${ENTRIES.length} entries, ${PRIZES.length} draws`;
+    return [
+      {
+        scenario: `whole games on PostgreSQL over HTTP (${what}) vs the service's statements in one process`,
+        ours: `${ours.rate.toFixed(1)} games/s (${ours.games} games)`,
+        anchor: `${anchor.rate.toFixed(1)} games/s (${anchor.games} games)`,
+        ratio: ratio.toFixed(2),
+        target: '≥ 0.7',
+        met: ratio >= 0.7,
+        raw: { ours, anchor, runs: result.runs, shops: SHOPS },
+      },
+      {
+        scenario: `the draw call's p95 in those games vs the same draw in one process`,
+        ours: `p95 ${ours.drawP95.toFixed(1)} ms (p50 ${ours.drawP50.toFixed(1)})`,
+        anchor: `p95 ${anchor.drawP95.toFixed(1)} ms (p50 ${anchor.drawP50.toFixed(1)})`,
+        ratio: `${gap >= 0 ? '+' : ''}${gap.toFixed(1)} ms`,
+        target: '≤ in-process + 5 ms, < 50 ms',
+        met: gap <= 5 && ours.drawP95 < 50,
+        raw: { ours: ours.drawP95, anchor: anchor.drawP95 },
+      },
+    ];
+  } finally {
+    await server.stop();
+    await database.close();
+  }
+}
