@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
@@ -55,6 +55,7 @@ export class RestoreRefused extends Error {}
 /** Loads a PGlite dump into an empty data directory and returns how many users it holds. */
 export async function restorePglite(file: string, dataDir: string): Promise<number> {
   assertEmptyDirectory(dataDir);
+  mkdirSync(dirname(dataDir), { recursive: true });
   const client = await PGlite.create({
     dataDir,
     extensions: { pg_trgm },

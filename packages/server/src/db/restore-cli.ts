@@ -30,7 +30,7 @@ try {
   if (format !== target)
     throw new RestoreRefused(
       format
-        ? `${file} is a ${format === 'postgres' ? 'PostgreSQL (pg_dump)' : 'embedded (PGlite)'} backup, but this configuration is the ${target === 'postgres' ? 'PostgreSQL database of DATABASE_URL' : 'embedded database in DATA_DIR'}`
+        ? `${file} is a backup of ${format === 'postgres' ? 'a PostgreSQL database (pg_dump)' : 'the embedded database (PGlite)'}, but this configuration restores into ${target === 'postgres' ? 'the PostgreSQL database of DATABASE_URL' : 'the embedded database in DATA_DIR'}`
         : `${file} is not a LOT backup (neither a PGlite gzip nor a pg_dump custom-format file)`,
     );
   if (config.databaseUrl) {
