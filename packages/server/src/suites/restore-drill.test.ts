@@ -10,6 +10,8 @@ import {
   restorePglite,
   restorePostgres,
   RestoreRefused,
+  runningServer,
+  writeServerFile,
 } from '../db/backup.ts';
 import { checkLedger } from '../modules/balance/ledger.ts';
 import { buildHierarchy, type Hierarchy } from '../test/hierarchy.ts';
@@ -105,4 +107,14 @@ describe(`restore drill (${TEST_DB})`, () => {
       await expectRestored(restored, atBackup);
     }
   }, 60_000);
+
+  it('finds the server that has DATA_DIR open, and not one that was killed', () => {
+    const dataDir = mkdtempSync(join(scratch, 'data-'));
+    expect(runningServer(dataDir)).toBeUndefined();
+    writeServerFile(dataDir, 'http://127.0.0.1:3000');
+    expect(runningServer(dataDir)).toEqual({ pid: process.pid, url: 'http://127.0.0.1:3000' });
+    // A killed server leaves its file behind: its process is gone, so the directory is free.
+    writeFileSync(join(dataDir, 'server.json'), JSON.stringify({ pid: 2 ** 22 + 1, url: 'http://127.0.0.1:3000' }));
+    expect(runningServer(dataDir)).toBeUndefined();
+  });
 });
