@@ -29,6 +29,7 @@ import { PgListener } from './lib/listener.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { LOGO_MAX_BYTES } from '@lot/domain/schemas/users';
 
 declare module 'fastify' {
@@ -132,6 +133,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(reportsRoutes);
   await app.register(searchRoutes);
   await app.register(notificationsRoutes);
+  await app.register(adminRoutes, { database: options.database });
 
   if (options.serveWeb !== false) await app.register(webPlugin, { root: options.webRoot });
   return app;

@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { removeServerFile, writeServerFile } from './db/backup.ts';
 import { openConfiguredDatabase } from './db/open-from-config.ts';
 import { ensureAdmin } from './db/seed.ts';
 import { resolveJwtSecret } from './secrets.ts';
@@ -58,4 +59,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 const address = await app.listen({ port: config.port, host: config.host });
+// The embedded database has one process: `npm run backup` finds this one here (decision 027).
+if (database.kind === 'pglite') {
+  writeServerFile(config.dataDir, address);
+  // Every way out passes here (the signal handlers end with process.exit); a killed process leaves
+  // the file behind, and the backup sees that its process is gone.
+  process.on('exit', () => removeServerFile(config.dataDir));
+}
 console.log(`LOT is running on ${address} (${database.kind} database)`);

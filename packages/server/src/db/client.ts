@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { dumpPglite } from './backup.ts';
 import * as schema from './schema.ts';
 
 type Schema = typeof schema;
@@ -23,6 +24,8 @@ export type Database = {
   close: () => Promise<void>;
   /** PostgreSQL: a new connection outside the pool, for a long-lived LISTEN (decision 014). */
   newClient?: () => pg.Client;
+  /** PGlite: a gzipped copy of its data directory, taken through this process (decision 027). */
+  dump?: () => Promise<Blob>;
 };
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -60,7 +63,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const client = new LotPGlite({ dataDir: options.dataDir, extensions: { pg_trgm } });
   const db = drizzlePglite({ client, schema });
   await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close(), dump: () => dumpPglite(client) };
 }
 
 /** Rows of a raw SQL query; both drivers answer `{ rows }`, which the shared type cannot see. */

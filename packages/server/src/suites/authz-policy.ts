@@ -74,7 +74,8 @@ export type CallName =
   | 'sales filter'
   | 'search for'
   | 'search game of'
-  | 'notifications';
+  | 'notifications'
+  | 'backup';
 
 /** Scope (docs/product/roles-and-scope.md#scope): admin everyone; superagent self + its agents + users under it or them; agent self + its users; user self. */
 const inScope = {
@@ -403,6 +404,16 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
   },
   // GET /api/notifications (decision 022): one's own events, for every role.
   notifications: { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 200 } },
+  // GET /api/admin/backup (decision 027): a copy of the whole database, the admin's only.
+  backup: { admin: { none: 200 }, superagent: { none: 403 }, agent: { none: 403 }, user: { none: 403 } },
+};
+
+/**
+ * Where PostgreSQL answers otherwise: the server copies only the embedded database, and sends the
+ * admin to pg_dump (`npm run backup`) on PostgreSQL (decision 027).
+ */
+export const ON_POSTGRES: Partial<Record<CallName, Partial<Record<SignedInRole, Cells>>>> = {
+  backup: { admin: { none: 409 } },
 };
 
 /** Without a valid session every cell is 401, whatever the call and the target… */

@@ -789,6 +789,7 @@ const tokenCalls = (): InjectOptions[] => [
   { method: 'POST', url: '/api/balance/topup', payload: { userId: h.U2.id, amount: '5.00' } },
   { method: 'GET', url: '/api/users' },
   { method: 'POST', url: `/api/games/${games.draws.id}/draws`, payload: { position: 1 } },
+  { method: 'GET', url: '/api/admin/backup' },
 ];
 
 // ------------------------------------------------------------------ the cases

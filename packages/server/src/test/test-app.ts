@@ -35,6 +35,8 @@ export async function freshPostgres(): Promise<{ url: string; drop: () => Promis
 export type TestApp = {
   app: FastifyInstance;
   database: Database;
+  /** PostgreSQL: the URL of the test's own database (the restore drill runs pg_dump on it). */
+  databaseUrl?: string;
   /** app.inject with a bearer token. */
   request: (token: string | null, options: InjectOptions) => Promise<LightMyRequestResponse>;
   /** Signs in and returns the access token (asserting success). */
@@ -49,10 +51,12 @@ export type TestApp = {
 export async function createTestApp(): Promise<TestApp> {
   let database: Database;
   let drop = async () => {};
+  let databaseUrl: string | undefined;
   if (TEST_DB === 'postgres') {
     const fresh = await freshPostgres();
     database = await openDatabase({ kind: 'postgres', url: fresh.url, poolSize: 20 });
     drop = fresh.drop;
+    databaseUrl = fresh.url;
   } else {
     database = await openDatabase({ kind: 'pglite' });
   }
@@ -82,6 +86,7 @@ export async function createTestApp(): Promise<TestApp> {
   return {
     app,
     database,
+    databaseUrl,
     request,
     login,
     adminToken: await login(ADMIN.username, ADMIN.password),

@@ -29,7 +29,7 @@ export type World = Record<(typeof TABLES)[number], string>;
  * changed nothing at all (balances, ledger, users, winners, games and games in progress, keys). Per table, so a
  * difference names where it happened.
  */
-export async function world(t: TestApp): Promise<World> {
+export async function world(t: Pick<TestApp, 'database'>): Promise<World> {
   const columns = TABLES.map(
     (table) =>
       sql`(SELECT md5(COALESCE(string_agg(r::text, '|' ORDER BY r::text), '')) FROM ${sql.identifier(table)} r) AS ${sql.identifier(table)}`,

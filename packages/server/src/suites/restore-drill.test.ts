@@ -1,0 +1,120 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../db/client.ts';
+import {
+  dumpPgliteDirectory,
+  dumpPostgres,
+  formatOf,
+  restorePglite,
+  restorePostgres,
+  RestoreRefused,
+  runningServer,
+  writeServerFile,
+} from '../db/backup.ts';
+import { checkLedger } from '../modules/balance/ledger.ts';
+import { buildHierarchy, type Hierarchy } from '../test/hierarchy.ts';
+import { createMoneyTestApp, expectStatus, fund, money } from '../test/money-fixtures.ts';
+import { freshPostgres, TEST_DB, type TestApp } from '../test/test-app.ts';
+import { world } from '../test/world.ts';
+
+/**
+ * The restore drill (decision 027): money moves, a backup is taken, more money moves, and the
+ * backup restored into a fresh database balances to the cent and equals, table by table, the
+ * state at backup time — not the later one.
+ */
+const scratch = mkdtempSync(join(tmpdir(), 'lot-restore-drill-'));
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Top-ups down the tree, transfers along it (some keyed), a correction: every kind of row. */
+async function activity(t: TestApp, h: Hierarchy, round: number): Promise<void> {
+  await fund(t, h.S1.id, '500.00');
+  await fund(t, h.U1.id, '40.00');
+  expectStatus(await money(t, h.S1.token, 'transfer', { receiverId: h.A1.id, amount: '120.50' }, `s1-${round}`), 200);
+  expectStatus(await money(t, h.A1.token, 'transfer', { receiverId: h.U2.id, amount: '30.25' }), 200);
+  expectStatus(await money(t, h.U1.token, 'transfer', { receiverId: h.U3.id, amount: '7.10' }, `u1-${round}`), 200);
+  expectStatus(
+    await money(t, t.adminToken, 'decrease', { userId: h.U1.id, amount: '1.05', description: `drill ${round}` }),
+    200,
+  );
+}
+
+async function expectRestored(restored: Database, atBackup: Awaited<ReturnType<typeof world>>): Promise<void> {
+  const report = await checkLedger(restored.db);
+  expect(report.ok, JSON.stringify(report)).toBe(true);
+  expect(await world({ database: restored })).toEqual(atBackup);
+}
+
+describe(`restore drill (${TEST_DB})`, () => {
+  it('backup, more activity, restore into a fresh database: the books balance and equal the backup', async () => {
+    const t = await createMoneyTestApp();
+    cleanups.push(() => t.close());
+    const h = await buildHierarchy(t);
+    await activity(t, h, 1);
+    const atBackup = await world(t);
+    expect((await checkLedger(t.database.db)).ok).toBe(true);
+
+    const response = await t.request(t.adminToken, { method: 'GET', url: '/api/admin/backup' });
+    if (TEST_DB === 'pglite') {
+      // The embedded database: the running server takes the copy (one process only).
+      expectStatus(response, 200);
+      expect(response.headers['content-type']).toBe('application/gzip');
+      const file = join(scratch, 'lot.tar.gz');
+      writeFileSync(file, response.rawPayload);
+      expect(formatOf(readFileSync(file))).toBe('pglite');
+
+      await activity(t, h, 2);
+      expect(await world(t)).not.toEqual(atBackup);
+
+      const dataDir = join(scratch, 'restored');
+      expect(await restorePglite(file, dataDir)).toBe(12); // the admin and the eleven of the hierarchy
+      await expect(restorePglite(file, dataDir)).rejects.toThrow(RestoreRefused);
+      const restored = await openDatabase({ kind: 'pglite', dataDir });
+      cleanups.push(() => restored.close());
+      await expectRestored(restored, atBackup);
+      await restored.close();
+      cleanups.pop();
+
+      // With no server on it, the CLI opens the directory itself: the same state again.
+      const again = join(scratch, 'again.tar.gz');
+      writeFileSync(again, Buffer.from(await (await dumpPgliteDirectory(dataDir)).arrayBuffer()));
+      const second = join(scratch, 'restored-again');
+      await restorePglite(again, second);
+      const reopened = await openDatabase({ kind: 'pglite', dataDir: second });
+      cleanups.push(() => reopened.close());
+      await expectRestored(reopened, atBackup);
+    } else {
+      // PostgreSQL is copied with its own tools; the server sends the admin to them.
+      expectStatus(response, 409);
+      const file = join(scratch, 'lot.dump');
+      await dumpPostgres(t.databaseUrl ?? '', file);
+      expect(formatOf(readFileSync(file))).toBe('postgres');
+
+      await activity(t, h, 2);
+      expect(await world(t)).not.toEqual(atBackup);
+
+      const target = await freshPostgres();
+      cleanups.push(target.drop);
+      await restorePostgres(file, target.url);
+      await expect(restorePostgres(file, target.url)).rejects.toThrow(RestoreRefused);
+      const restored = await openDatabase({ kind: 'postgres', url: target.url, poolSize: 2 });
+      cleanups.push(() => restored.close());
+      await expectRestored(restored, atBackup);
+    }
+  }, 60_000);
+
+  it('finds the server that has DATA_DIR open, and not one that was killed', () => {
+    const dataDir = mkdtempSync(join(scratch, 'data-'));
+    expect(runningServer(dataDir)).toBeUndefined();
+    writeServerFile(dataDir, 'http://127.0.0.1:3000');
+    expect(runningServer(dataDir)).toEqual({ pid: process.pid, url: 'http://127.0.0.1:3000' });
+    // A killed server leaves its file behind: its process is gone, so the directory is free.
+    writeFileSync(join(dataDir, 'server.json'), JSON.stringify({ pid: 2 ** 22 + 1, url: 'http://127.0.0.1:3000' }));
+    expect(runningServer(dataDir)).toBeUndefined();
+  });
+});
