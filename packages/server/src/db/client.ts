@@ -23,6 +23,8 @@ export type Database = {
   close: () => Promise<void>;
   /** PostgreSQL: a new connection outside the pool, for a long-lived LISTEN (decision 014). */
   newClient?: () => pg.Client;
+  /** PostgreSQL: the pool itself, whose connection counts GET /metrics reports. */
+  pool?: pg.Pool;
 };
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -53,6 +55,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       kind: 'postgres',
       close: () => pool.end(),
       newClient: () => new pg.Client({ connectionString: options.url, keepAlive: true }),
+      pool,
     };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
