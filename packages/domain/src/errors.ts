@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   UNPROCESSABLE: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -25,6 +26,8 @@ export const errorBodySchema = z.object({
   message: z.string(),
   code: z.string(),
   fieldErrors: z.record(z.string(), z.string()).optional(),
+  /** The request's id (the `x-request-id` header), so a report can be found in the server's log. */
+  requestId: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 

@@ -60,4 +60,5 @@ export const MESSAGES = {
   noWinnerSettings: 'No winner settings configured!',
   allWinnersDrawn: 'All winners have been drawn!',
   internalError: 'An unexpected error occurred. Please try again.',
+  notReady: 'The service is not ready: the database did not answer',
 } as const;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -12,6 +13,7 @@ import type { Database, Db } from './db/client.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { webPlugin } from './plugins/web.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -31,6 +33,7 @@ import { searchRoutes } from './modules/search/search.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { LOGO_MAX_BYTES } from '@lot/domain/schemas/users';
+import type { TrustProxy } from './config.ts';
 
 declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
@@ -47,7 +50,19 @@ export type AppOptions = {
   /** Where the built web app lives; tests leave it unset. */
   webRoot?: string;
   serveWeb?: boolean;
+  /** Who may read GET /metrics: addresses and CIDR ranges (METRICS_ALLOW); loopback by default. */
+  metricsAllow?: string[];
+  /** Fastify's trustProxy (TRUST_PROXY): off by default, so X-Forwarded-For is not believed. */
+  trustProxy?: TrustProxy;
 };
+
+/** Fastify reads a hop count as "trust the nearest n proxies"; its types only take that as a function. */
+function trustProxyOption(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
+/** An incoming X-Request-Id is kept only when it is short and plain; anything else gets our own. */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** One log line per request, when it completes, instead of Fastify's two (incoming, completed). */
 class OneLinePerRequest extends LogController {
@@ -74,10 +89,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       { level: options.logLevel ?? 'info' },
       pino.destination({ dest: 1, sync: false, minLength: 0 }),
     ) as FastifyBaseLogger,
-    logController: new OneLinePerRequest(),
+    // Every log line of a request carries its id, as do the answer's header and error body.
+    logController: new OneLinePerRequest({ requestIdLogLabel: 'requestId' }),
     bodyLimit: 1024 * 1024,
     // Ids in paths are numbers; anything else is a 400 from the schema, not a crash.
     routerOptions: { maxParamLength: 200 },
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    trustProxy: trustProxyOption(options.trustProxy ?? false),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -105,6 +127,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     callers.unbind();
     await listener?.close();
   });
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
   // Server time of every response, for benchmarks and browser dev tools alike.
   app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('Server-Timing', `app;dur=${reply.elapsedTime.toFixed(2)}`);
@@ -112,6 +138,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(errorsPlugin);
+  await app.register(metricsPlugin, {
+    allow: options.metricsAllow ?? ['127.0.0.1', '::1'],
+    pool: options.database.pool,
+  });
   await app.register(securityPlugin);
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',

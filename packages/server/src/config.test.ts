@@ -25,6 +25,8 @@ describe('loadConfig', () => {
       adminUsername: 'admin',
       adminPassword: undefined,
       logLevel: 'info',
+      metricsAllow: ['127.0.0.1', '::1'],
+      trustProxy: false,
     });
   });
 
@@ -39,6 +41,8 @@ describe('loadConfig', () => {
         ADMIN_USERNAME: 'root_admin',
         ADMIN_PASSWORD: 'secret-password',
         LOG_LEVEL: 'warn',
+        METRICS_ALLOW: '10.0.0.0/8, 192.168.1.5,fd00::/8',
+        TRUST_PROXY: '10.0.0.1,10.1.0.0/16',
       }),
     ).toEqual({
       port: 8080,
@@ -49,7 +53,11 @@ describe('loadConfig', () => {
       adminUsername: 'root_admin',
       adminPassword: 'secret-password',
       logLevel: 'warn',
+      metricsAllow: ['10.0.0.0/8', '192.168.1.5', 'fd00::/8'],
+      trustProxy: ['10.0.0.1', '10.1.0.0/16'],
     });
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ PORT: '0' }).port).toBe(0);
     expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
     expect(loadConfig({ DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: SECRET }).databaseUrl).toBe(
@@ -67,6 +75,8 @@ describe('loadConfig', () => {
       ADMIN_USERNAME: '',
       ADMIN_PASSWORD: '',
       LOG_LEVEL: '',
+      METRICS_ALLOW: '',
+      TRUST_PROXY: '',
     };
     expect(loadConfig(empty)).toEqual(loadConfig({}));
     // An empty JWT_SECRET with a database URL is missing, not "too short".
@@ -95,6 +105,16 @@ describe('loadConfig', () => {
   it('refuses a JWT_SECRET shorter than 32 characters', () => {
     expect(configError({ JWT_SECRET: 'x'.repeat(31) }).message).toMatch(/JWT_SECRET: must be at least 32/);
     expect(loadConfig({ JWT_SECRET: SECRET }).jwtSecret).toBe(SECRET);
+  });
+
+  it('refuses a METRICS_ALLOW or TRUST_PROXY that is not addresses', () => {
+    for (const value of ['localhost', '10.0.0.0/33', '10.0.0.1/', '::1/129', '10.0.0.1,', '300.1.1.1']) {
+      expect(configError({ METRICS_ALLOW: value }).message, value).toMatch(/METRICS_ALLOW: must be/);
+      expect(configError({ TRUST_PROXY: value }).message, value).toMatch(/TRUST_PROXY: must be/);
+    }
+    for (const value of ['0', 'yes', '100', '-1']) {
+      expect(configError({ TRUST_PROXY: value }).message, value).toMatch(/TRUST_PROXY: must be/);
+    }
   });
 
   it('refuses an unknown LOG_LEVEL', () => {

@@ -1,9 +1,40 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { passwordSchema, usernameSchema } from '@lot/domain/schemas/users';
 
 /** Empty variables count as unset, so `PORT= npm start` means the default. */
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+/** An IP address or a CIDR range (`10.0.0.0/8`, `fd00::/8`). */
+export function isAddressOrRange(text: string): boolean {
+  const [address = '', prefix, ...rest] = text.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** A comma list of addresses and ranges; blanks around commas are ignored. */
+const addressList = z
+  .string()
+  .transform((text) => text.split(',').map((item) => item.trim()))
+  .refine((items) => items.every(isAddressOrRange), 'must be a comma-separated list of IP addresses or CIDR ranges');
+
+/** Fastify's `trustProxy`: every proxy, a number of hops, or the proxies' addresses and ranges. */
+export type TrustProxy = boolean | number | string[];
+
+function parseTrustProxy(text: string, ctx: z.RefinementCtx): TrustProxy {
+  if (text === 'true' || text === 'false') return text === 'true';
+  if (/^\d{1,2}$/.test(text) && Number(text) > 0) return Number(text);
+  const items = text.split(',').map((item) => item.trim());
+  if (items.every(isAddressOrRange)) return items;
+  ctx.addIssue({
+    code: 'custom',
+    message: 'must be true, false, a hop count from 1 to 99, or a comma-separated list of IP addresses or CIDR ranges',
+  });
+  return z.NEVER;
+}
 
 const envSchema = z
   .object({
@@ -24,6 +55,9 @@ const envSchema = z
     LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).transform(
       (v) => v ?? 'info',
     ),
+    METRICS_ALLOW: optional(addressList).transform((v) => v ?? ['127.0.0.1', '::1']),
+    // Off by default: X-Forwarded-For is believed only from proxies the operator names.
+    TRUST_PROXY: optional(z.string().transform(parseTrustProxy)).transform((v): TrustProxy => v ?? false),
   })
   .superRefine((env, ctx) => {
     if (env.DATABASE_URL && !env.JWT_SECRET) {
@@ -44,6 +78,9 @@ export type Config = {
   adminUsername: string;
   adminPassword: string | undefined;
   logLevel: string;
+  /** Who may read GET /metrics (addresses and CIDR ranges). */
+  metricsAllow: string[];
+  trustProxy: TrustProxy;
 };
 
 export class ConfigError extends Error {}
@@ -65,5 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,
+    metricsAllow: e.METRICS_ALLOW,
+    trustProxy: e.TRUST_PROXY,
   };
 }

@@ -56,10 +56,15 @@ describe(`npm start (${TEST_DB})`, () => {
   let adminPassword = '';
 
   it('first start migrates, serves health and prints the admin password once', async () => {
-    const server = await startServer(env);
+    const server = await startServer({ ...env, LOG_LEVEL: 'info' });
     try {
-      const health = await fetch(`${server.url}/api/health`);
+      const health = await fetch(`${server.url}/api/health`, { headers: { 'x-request-id': 'main-test-health' } });
       expect(await health.json()).toEqual({ status: 'ok' });
+      expect(health.headers.get('x-request-id')).toBe('main-test-health');
+      // Over a real loopback socket, the default METRICS_ALLOW lets the scraper in.
+      const metrics = await fetch(`${server.url}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toContain('lot_http_requests_total');
       const match = /Admin login: admin \/ (\S+)/.exec(server.output());
       expect(match).not.toBeNull();
       adminPassword = match?.[1] ?? '';
@@ -81,6 +86,8 @@ describe(`npm start (${TEST_DB})`, () => {
       server.child.kill('SIGTERM');
     }
     expect(await exitOf(server.child)).toBe(0);
+    // The request's log line carries its id (written in the background, flushed by the exit).
+    expect(server.output()).toMatch(/"requestId":"main-test-health".*"url":"\/api\/health"/);
   });
 
   it('a restart keeps the data and does not create another admin', async () => {

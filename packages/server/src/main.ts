@@ -23,6 +23,8 @@ const app = await buildApp({
   database,
   jwtSecret: resolveJwtSecret(config.jwtSecret, config.dataDir),
   logLevel: config.logLevel,
+  metricsAllow: config.metricsAllow,
+  trustProxy: config.trustProxy,
 });
 app.addHook('onClose', () => database.close());
 

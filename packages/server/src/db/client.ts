@@ -26,6 +26,8 @@ export type Database = {
   newClient?: () => pg.Client;
   /** PGlite: a gzipped copy of its data directory, taken through this process (decision 027). */
   dump?: () => Promise<Blob>;
+  /** PostgreSQL: the pool itself, whose connection counts GET /metrics reports. */
+  pool?: pg.Pool;
 };
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -56,6 +58,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       kind: 'postgres',
       close: () => pool.end(),
       newClient: () => new pg.Client({ connectionString: options.url, keepAlive: true }),
+      pool,
     };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });

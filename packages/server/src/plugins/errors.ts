@@ -75,7 +75,10 @@ function toAppError(error: FastifyError): AppError | null {
 /** Requests that got past parsing and validation into their handler (see the multipart case below). */
 const handled = new WeakSet<FastifyRequest>();
 
-/** One error handler: every failure leaves as { message, code, fieldErrors? }; 5xx details stay in the log. */
+/**
+ * One error handler: every failure leaves as { message, code, fieldErrors?, requestId }; 5xx details
+ * stay in the log, under the same request id.
+ */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('preHandler', async (request) => {
     handled.add(request);
@@ -90,11 +93,11 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       : toAppError(error);
     if (!appError) {
       request.log.error({ err: error }, 'unhandled error');
-      return reply.status(500).send({ message: MESSAGES.internalError, code: 'INTERNAL' });
+      return reply.status(500).send({ message: MESSAGES.internalError, code: 'INTERNAL', requestId: request.id });
     }
     if (appError.status >= 500) request.log.error({ err: error }, 'server error');
     if (appError.retryAfter !== undefined) reply.header('Retry-After', String(appError.retryAfter));
-    return reply.status(appError.status).send(appError.toBody());
+    return reply.status(appError.status).send({ ...appError.toBody(), requestId: request.id });
   });
   app.setNotFoundHandler(() => {
     throw new AppError('NOT_FOUND', MESSAGES.notFound);

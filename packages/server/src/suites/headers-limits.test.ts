@@ -52,6 +52,7 @@ function expectSecurityHeaders(response: LightMyRequestResponse, label: string, 
   expect(headers['x-frame-options'], label).toMatch(/^(DENY|SAMEORIGIN)$/);
   expect(headers['strict-transport-security'], label).toMatch(/max-age=\d+/);
   expect(headers['referrer-policy'], label).toBe('no-referrer');
+  expect(headers['x-request-id'], label).toMatch(/^[\w.:-]{1,64}$/);
   expect(headers['cross-origin-opener-policy'], label).toBe('same-origin');
   expect(headers['cross-origin-resource-policy'], label).toBe('same-origin');
   expect(headers['x-powered-by'], label).toBeUndefined();
@@ -72,6 +73,9 @@ describe(`headers (${TEST_DB})`, () => {
     expect(uploaded.statusCode).toBe(200);
     const cases: [string, string | null, InjectOptions, number][] = [
       ['health', null, { method: 'GET', url: '/api/health' }, 200],
+      ['readiness', null, { method: 'GET', url: '/api/ready' }, 200],
+      ['metrics', null, { method: 'GET', url: '/metrics' }, 200],
+      ['metrics from elsewhere', null, { method: 'GET', url: '/metrics', remoteAddress: '203.0.113.9' }, 404],
       [
         'sign-in',
         null,
@@ -164,7 +168,7 @@ describe(`headers (${TEST_DB})`, () => {
     for (const [label, token, request, status] of cases) {
       const response = await t.request(token, request);
       expect(response.statusCode, `${label}: ${response.body.slice(0, 200)}`).toBe(status);
-      expectSecurityHeaders(response, label);
+      expectSecurityHeaders(response, label, String(request.url).startsWith('/api/'));
     }
     console.log(`headers (${TEST_DB}): ${cases.length} kinds of response checked`);
   });
@@ -208,7 +212,11 @@ describe(`sign-in throttling cannot lock anyone out for good (${TEST_DB})`, () =
     // Throttled: even the right password, from the attacker's address, waits.
     const locked = await signin('user_three', PASSWORD, ATTACKER);
     expect(locked.statusCode).toBe(429);
-    expect(locked.json()).toEqual({ message: MESSAGES.tooManyAttempts, code: 'RATE_LIMITED' });
+    expect(locked.json()).toEqual({
+      message: MESSAGES.tooManyAttempts,
+      code: 'RATE_LIMITED',
+      requestId: expect.any(String),
+    });
     const retryAfter = Number(locked.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(FAILURE_WINDOW_SECONDS);
@@ -289,7 +297,11 @@ describe(`limits and leaks (${TEST_DB})`, () => {
     try {
       const response = await t.request(t.adminToken, { method: 'GET', url: '/api/sales-history/1' });
       expect(response.statusCode).toBe(500);
-      expect(response.json()).toEqual({ message: MESSAGES.internalError, code: 'INTERNAL' });
+      expect(response.json()).toEqual({
+        message: MESSAGES.internalError,
+        code: 'INTERNAL',
+        requestId: expect.any(String),
+      });
       expectSecurityHeaders(response, '500');
     } finally {
       await t.database.db.execute(sql`ALTER TABLE games_elsewhere RENAME TO games`);
@@ -299,7 +311,11 @@ describe(`limits and leaks (${TEST_DB})`, () => {
     try {
       const response = await t.request(null, { method: 'GET', url: `/api/verify/${game.code}` });
       expect(response.statusCode).toBe(500);
-      expect(response.json()).toEqual({ message: MESSAGES.internalError, code: 'INTERNAL' });
+      expect(response.json()).toEqual({
+        message: MESSAGES.internalError,
+        code: 'INTERNAL',
+        requestId: expect.any(String),
+      });
       expectSecurityHeaders(response, 'public 500');
     } finally {
       await t.database.db.execute(sql`ALTER TABLE game_rounds_elsewhere RENAME TO game_rounds`);

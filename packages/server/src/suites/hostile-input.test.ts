@@ -239,7 +239,7 @@ async function probe({ label, token, request, mustRefuse, pure, accepted }: Prob
   const where = `${request.method} ${String(request.url).slice(0, 80)} ${label}`;
   if (status >= 500) failures.push(`${where}: ${status} ${response.body.slice(0, 200)}`);
   if (status >= 400) {
-    let body: { message?: unknown; code?: unknown } = {};
+    let body: { message?: unknown; code?: unknown; requestId?: unknown } = {};
     try {
       body = response.json();
     } catch {
@@ -247,6 +247,9 @@ async function probe({ label, token, request, mustRefuse, pure, accepted }: Prob
     }
     if (typeof body.message !== 'string' || typeof body.code !== 'string')
       failures.push(`${where}: error body ${response.body.slice(0, 200)}`);
+    // The id a person can quote from an error is the one in the header and the log.
+    if (body.requestId !== response.headers['x-request-id'])
+      failures.push(`${where}: error body's requestId is not the X-Request-Id header: ${response.body.slice(0, 200)}`);
     if (leaks(response.body)) failures.push(`${where}: leaks ${response.body.slice(0, 300)}`);
     known = await world(t);
     for (const table of Object.keys(before) as (keyof World)[])

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../app.ts';
+import { buildApp, type AppOptions } from '../app.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 import { ensureAdmin } from '../db/seed.ts';
 
@@ -47,8 +47,11 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
-/** The real app (buildApp) on a fresh database with the admin account, as main.ts starts it. */
-export async function createTestApp(): Promise<TestApp> {
+/**
+ * The real app (buildApp) on a fresh database with the admin account, as main.ts starts it;
+ * `options` sets what the environment would (METRICS_ALLOW, TRUST_PROXY).
+ */
+export async function createTestApp(options: Pick<AppOptions, 'metricsAllow' | 'trustProxy'> = {}): Promise<TestApp> {
   let database: Database;
   let drop = async () => {};
   let databaseUrl: string | undefined;
@@ -66,6 +69,7 @@ export async function createTestApp(): Promise<TestApp> {
     jwtSecret,
     logLevel: 'silent',
     serveWeb: false,
+    ...options,
   });
   await app.ready();
   await ensureAdmin(database.db, ADMIN);

@@ -114,6 +114,7 @@ describe('readErrorBody', () => {
           fc.dictionary(fc.string(), fc.anything()),
           fc.anything(),
         ),
+        requestId: fc.oneof(fc.string(), fc.anything()),
       },
       { requiredKeys: [] },
     );

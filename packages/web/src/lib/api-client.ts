@@ -27,11 +27,13 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 export function readErrorBody(body: unknown): ErrorBody | null {
   if (!isRecord(body) || Array.isArray(body) || typeof body.message !== 'string' || typeof body.code !== 'string')
     return null;
-  const { fieldErrors } = body;
-  if (fieldErrors === undefined) return { message: body.message, code: body.code };
+  const { fieldErrors, requestId } = body;
+  if (requestId !== undefined && typeof requestId !== 'string') return null;
+  const ids = requestId === undefined ? {} : { requestId };
+  if (fieldErrors === undefined) return { message: body.message, code: body.code, ...ids };
   if (!isRecord(fieldErrors) || Array.isArray(fieldErrors)) return null;
   if (!Object.values(fieldErrors).every((text) => typeof text === 'string')) return null;
-  return { message: body.message, code: body.code, fieldErrors: fieldErrors as FieldErrors };
+  return { message: body.message, code: body.code, fieldErrors: fieldErrors as FieldErrors, ...ids };
 }
 
 /** Set by the auth provider: what to do when the server says the session is over (with its reason). */

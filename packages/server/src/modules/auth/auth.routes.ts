@@ -6,7 +6,16 @@ import {
   signinInputSchema,
   signinResponseSchema,
 } from '@lot/domain/schemas/auth';
+import { AppError } from '@lot/domain/errors';
 import { changePassword, signin } from './auth.service.ts';
+
+/** How a refused sign-in is counted (GET /metrics). */
+function signinOutcome(error: unknown): string {
+  if (!(error instanceof AppError)) return 'error';
+  if (error.code === 'RATE_LIMITED') return 'throttled';
+  if (error.code === 'UNAUTHORIZED') return 'failed';
+  return 'refused';
+}
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -22,7 +31,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => signin(app.db, app.signToken, request.body, request.ip),
+    async (request) => {
+      try {
+        const session = await signin(app.db, app.signToken, request.body, request.ip);
+        app.metrics.signins.inc({ outcome: 'ok' });
+        return session;
+      } catch (error) {
+        app.metrics.signins.inc({ outcome: signinOutcome(error) });
+        throw error;
+      }
+    },
   );
 
   app.post(

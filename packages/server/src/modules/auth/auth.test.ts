@@ -11,8 +11,12 @@ const PASSWORD = 'right-password';
 const LOCAL = '127.0.0.1';
 
 /** The body of every refused token (docs/product/validation-and-errors.md#error-body). */
-const SESSION_EXPIRED = { message: MESSAGES.sessionExpired, code: 'UNAUTHORIZED' };
-const INVALID_CREDENTIALS = { message: MESSAGES.invalidCredentials, code: 'UNAUTHORIZED' };
+const SESSION_EXPIRED = { message: MESSAGES.sessionExpired, code: 'UNAUTHORIZED', requestId: expect.any(String) };
+const INVALID_CREDENTIALS = {
+  message: MESSAGES.invalidCredentials,
+  code: 'UNAUTHORIZED',
+  requestId: expect.any(String),
+};
 
 /** A second API process on the same database, with a secret the tests know so they can forge tokens. */
 const SECOND_SECRET = 'a-secret-the-tests-know-0123456789abcdef';
@@ -160,6 +164,7 @@ describe('sign-in input', () => {
       message: MESSAGES.usernameRequired,
       code: 'VALIDATION_ERROR',
       fieldErrors: { username: MESSAGES.usernameRequired },
+      requestId: expect.any(String),
     });
 
     const noPassword = await signin({ username: 'admin' });
@@ -168,6 +173,7 @@ describe('sign-in input', () => {
       message: MESSAGES.passwordRequired,
       code: 'VALIDATION_ERROR',
       fieldErrors: { password: MESSAGES.passwordRequired },
+      requestId: expect.any(String),
     });
 
     const blank = await signin({ username: '   ', password: '' });
@@ -175,6 +181,7 @@ describe('sign-in input', () => {
     expect(blank.json()).toMatchObject({
       code: 'VALIDATION_ERROR',
       fieldErrors: { username: MESSAGES.usernameRequired, password: MESSAGES.passwordRequired },
+      requestId: expect.any(String),
     });
 
     const wrongTypes = await signin({ username: 42, password: null });
@@ -191,6 +198,7 @@ describe('sign-in input', () => {
       message: "Field 'role' is not allowed",
       code: 'VALIDATION_ERROR',
       fieldErrors: { role: "Field 'role' is not allowed" },
+      requestId: expect.any(String),
     });
   });
 
@@ -210,7 +218,11 @@ describe('sign-in input', () => {
       expect(response.json()).toMatchObject({ message: expect.any(String), code: expect.any(String) });
     }
     const invalidJson = await signin('{"username":', { headers: json });
-    expect(invalidJson.json()).toStrictEqual({ message: 'Request body must be valid JSON', code: 'BAD_REQUEST' });
+    expect(invalidJson.json()).toStrictEqual({
+      message: 'Request body must be valid JSON',
+      code: 'BAD_REQUEST',
+      requestId: expect.any(String),
+    });
   });
 });
 
@@ -229,7 +241,11 @@ describe('inactive users', () => {
 
     const refused = await signin({ username: 'ivan', password: PASSWORD });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toStrictEqual({ message: MESSAGES.accountInactive, code: 'FORBIDDEN' });
+    expect(refused.json()).toStrictEqual({
+      message: MESSAGES.accountInactive,
+      code: 'FORBIDDEN',
+      requestId: expect.any(String),
+    });
 
     // A wrong password says nothing about the account's state.
     const wrong = await signin({ username: 'ivan', password: 'wrong-password' });
@@ -260,7 +276,11 @@ describe('sign-in throttling', () => {
 
     const throttled = await signin({ username: 'tom', password: PASSWORD });
     expect(throttled.statusCode).toBe(429);
-    expect(throttled.json()).toStrictEqual({ message: MESSAGES.tooManyAttempts, code: 'RATE_LIMITED' });
+    expect(throttled.json()).toStrictEqual({
+      message: MESSAGES.tooManyAttempts,
+      code: 'RATE_LIMITED',
+      requestId: expect.any(String),
+    });
     const retryAfter = throttled.headers['retry-after'];
     expect(retryAfter).toMatch(/^\d+$/);
     expect(Number(retryAfter)).toBeGreaterThan(0);
@@ -433,6 +453,7 @@ describe('change password', () => {
       message: MESSAGES.currentPasswordWrong,
       code: 'VALIDATION_ERROR',
       fieldErrors: { currentPassword: MESSAGES.currentPasswordWrong },
+      requestId: expect.any(String),
     });
     expect((await getUser(token, id)).statusCode).toBe(200);
     expect((await signin({ username: 'wendy', password: 'brand-new-pw' })).statusCode).toBe(401);
@@ -449,6 +470,7 @@ describe('change password', () => {
       message: MESSAGES.passwordMin,
       code: 'VALIDATION_ERROR',
       fieldErrors: { newPassword: MESSAGES.passwordMin },
+      requestId: expect.any(String),
     });
 
     const missing = await changePassword(token, {});
@@ -515,7 +537,11 @@ describe('change password', () => {
     }
     const throttled = await changePassword(token, { currentPassword: PASSWORD, newPassword: 'brand-new-pw' });
     expect(throttled.statusCode).toBe(429);
-    expect(throttled.json()).toMatchObject({ message: MESSAGES.tooManyAttempts, code: 'RATE_LIMITED' });
+    expect(throttled.json()).toMatchObject({
+      message: MESSAGES.tooManyAttempts,
+      code: 'RATE_LIMITED',
+      requestId: expect.any(String),
+    });
     expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
     expect((await signin({ username: 'gina', password: PASSWORD })).statusCode).toBe(429);
 

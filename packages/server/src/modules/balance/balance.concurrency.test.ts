@@ -83,6 +83,7 @@ describe('concurrent transfers against one balance', () => {
             message: MESSAGES.insufficientBalance,
             code: 'UNPROCESSABLE',
             fieldErrors: { amount: MESSAGES.insufficientBalance },
+            requestId: expect.any(String),
           });
           continue;
         }

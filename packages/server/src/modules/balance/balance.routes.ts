@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../plugins/errors.ts';
+import type { MoneyKind } from '../../plugins/metrics.ts';
 import { z } from 'zod';
 import {
   balanceSchema,
@@ -22,8 +23,13 @@ const moneyCall = { 200: moneyResultSchema, ...errors };
 export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
 
-  /** Replays answer the stored response and say so. */
-  const answer = <T>(reply: { header: (name: string, value: string) => unknown }, outcome: Idempotent<T>) => {
+  /** Replays answer the stored response and say so; every money call is counted here (GET /metrics). */
+  const answer = async <T>(
+    reply: { header: (name: string, value: string) => unknown },
+    kind: MoneyKind,
+    call: Promise<Idempotent<T>>,
+  ) => {
+    const outcome = await app.metrics.countMoney(kind, call);
     if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
     return outcome.result;
   };
@@ -53,14 +59,14 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['balance'], headers: idempotencyHeaders, body: topupInputSchema, response: moneyCall },
     },
     async (request, reply) =>
-      answer(reply, await topup(app.db, request.caller, request.body, request.headers['idempotency-key'])),
+      answer(reply, 'topup', topup(app.db, request.caller, request.body, request.headers['idempotency-key'])),
   );
 
   app.post(
     '/api/balance/transfer',
     { schema: { tags: ['balance'], headers: idempotencyHeaders, body: transferInputSchema, response: moneyCall } },
     async (request, reply) =>
-      answer(reply, await transfer(app.db, request.caller, request.body, request.headers['idempotency-key'])),
+      answer(reply, 'transfer', transfer(app.db, request.caller, request.body, request.headers['idempotency-key'])),
   );
 
   app.post(
@@ -70,7 +76,7 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['balance'], headers: idempotencyHeaders, body: decreaseInputSchema, response: moneyCall },
     },
     async (request, reply) =>
-      answer(reply, await decrease(app.db, request.caller, request.body, request.headers['idempotency-key'])),
+      answer(reply, 'decrease', decrease(app.db, request.caller, request.body, request.headers['idempotency-key'])),
   );
 
   app.post(
@@ -87,6 +93,6 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) =>
-      answer(reply, await takeBack(app.db, request.caller, request.body, request.headers['idempotency-key'])),
+      answer(reply, 'take_back', takeBack(app.db, request.caller, request.body, request.headers['idempotency-key'])),
   );
 };

@@ -29,11 +29,12 @@ afterAll(() => t?.close());
 type Key = keyof Hierarchy;
 const ALL: Key[] = ['admin', 'S1', 'S2', 'A1', 'A2', 'A3', 'U1', 'U2', 'U3', 'U4', 'U5', 'U6'];
 const NO_SUCH_USER = 999_999;
-const FORBIDDEN = { message: MESSAGES.forbidden, code: 'FORBIDDEN' };
+const FORBIDDEN = { message: MESSAGES.forbidden, code: 'FORBIDDEN', requestId: expect.any(String) };
 const INSUFFICIENT = {
   message: MESSAGES.insufficientBalance,
   code: 'UNPROCESSABLE',
   fieldErrors: { amount: MESSAGES.insufficientBalance },
+  requestId: expect.any(String),
 };
 
 const party = (member: Member) => ({ id: member.id, username: member.username, fullName: member.fullName });
@@ -83,7 +84,11 @@ describe('GET /api/balance and /api/balance/{userId}', () => {
           });
         } else {
           expectStatus(response, 404);
-          expect(response.json()).toEqual({ message: 'User not found', code: 'NOT_FOUND' });
+          expect(response.json()).toEqual({
+            message: 'User not found',
+            code: 'NOT_FOUND',
+            requestId: expect.any(String),
+          });
         }
       }
       expectStatus(await readBalance(caller, `/api/balance/${NO_SUCH_USER}`), 404);
@@ -262,6 +267,7 @@ describe('POST /api/balance/transfer: who may send to whom', () => {
     await expectRefused(t, () => money(t, h[key].token, 'transfer', { receiverId: h[key].id, amount: '1.00' }), 400, {
       code: 'VALIDATION_ERROR',
       fieldErrors: { receiverId: 'You cannot transfer funds to yourself' },
+      requestId: expect.any(String),
     });
   });
 
@@ -454,6 +460,7 @@ describe('amount validation (docs/product/money.md#amount-input)', () => {
       message,
       code: 'VALIDATION_ERROR',
       fieldErrors: { amount: message },
+      requestId: expect.any(String),
     });
   });
 
@@ -614,6 +621,7 @@ describe('Idempotency-Key', () => {
     const conflict = {
       code: 'UNPROCESSABLE',
       message: 'This Idempotency-Key was already used for a different request',
+      requestId: expect.any(String),
     };
     await expectRefused(
       t,

@@ -115,6 +115,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const outcome = await drawNext(app.db, request.caller, request.params.id, request.body.position);
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+      else if (outcome.result.game.status === 'settled') app.metrics.games.inc({ outcome: 'settled' });
       return outcome.result;
     },
   );
@@ -154,7 +155,11 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: player,
       schema: { tags: ['games'], params: idParamsSchema, body: voidGameInputSchema, response: gameResponse },
     },
-    (request) => voidGame(app.db, request.caller, request.params.id, request.body.reason),
+    async (request) => {
+      const game = await voidGame(app.db, request.caller, request.params.id, request.body.reason);
+      app.metrics.games.inc({ outcome: game.status });
+      return game;
+    },
   );
 };
 

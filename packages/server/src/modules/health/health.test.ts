@@ -67,6 +67,6 @@ describe('health and docs', () => {
   it('answers unknown API paths with the error shape', async () => {
     const response = await t.request(null, { method: 'GET', url: '/api/does-not-exist' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+    expect(response.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND', requestId: expect.any(String) });
   });
 });

@@ -60,7 +60,7 @@ async function expectGames(caller: Member, url: string, players: Player[]) {
 async function expectNotFound(caller: Member, url: string, message = 'User not found') {
   const response = await t.request(caller.token, { method: 'GET', url });
   expect(response.statusCode, `${caller.username} ${url}: ${response.body}`).toBe(404);
-  expect(response.json()).toEqual({ code: 'NOT_FOUND', message });
+  expect(response.json()).toEqual({ code: 'NOT_FOUND', message, requestId: expect.any(String) });
 }
 
 describe('GET /api/sales-history/{superagent,agent,user}/{id}', () => {
@@ -169,7 +169,11 @@ describe('GET /api/sales-history/{id}', () => {
         expect(response.json()).toEqual(game);
       } else {
         expect(response.statusCode, `${key} reading ${player}'s game`).toBe(404);
-        expect(response.json()).toEqual({ code: 'NOT_FOUND', message: MESSAGES.gameNotFound });
+        expect(response.json()).toEqual({
+          code: 'NOT_FOUND',
+          message: MESSAGES.gameNotFound,
+          requestId: expect.any(String),
+        });
       }
     }
   });
@@ -221,7 +225,11 @@ describe('GET /api/sales-history/filter (admin)', () => {
       for (const url of [filter, `${filter}?role=user&userId=${member.id}`, `${filter}?limit=nonsense`]) {
         const response = await t.request(member.token, { method: 'GET', url });
         expectStatus(response, 403);
-        expect(response.json()).toEqual({ code: 'FORBIDDEN', message: MESSAGES.forbidden });
+        expect(response.json()).toEqual({
+          code: 'FORBIDDEN',
+          message: MESSAGES.forbidden,
+          requestId: expect.any(String),
+        });
       }
     }
   });

@@ -107,6 +107,7 @@ describe('uploading a logo to oneself', () => {
       message: MESSAGES.logoNotImage,
       code: 'UNSUPPORTED_MEDIA_TYPE',
       fieldErrors: { logo: MESSAGES.logoNotImage },
+      requestId: expect.any(String),
     });
     expect(await userRow(t, h.U3.id)).toEqual(before);
     expect((await getLogo(h.U3, h.U3)).statusCode).toBe(404);
@@ -128,7 +129,11 @@ describe('uploading a logo to oneself', () => {
     expect(oversize.length).toBe(5 * 1024 * 1024 + 1);
     const response = await upload(h.U1, h.U1, { fullName: 'Too Big' }, { logo: file(oversize) });
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toMatchObject({ message: MESSAGES.logoTooLarge, code: 'PAYLOAD_TOO_LARGE' });
+    expect(response.json()).toMatchObject({
+      message: MESSAGES.logoTooLarge,
+      code: 'PAYLOAD_TOO_LARGE',
+      requestId: expect.any(String),
+    });
     const row = await userRow(t, h.U1.id);
     expect(row?.hasLogo).toBe(true);
     expect(row?.fullName).toBe('User One');

@@ -34,8 +34,8 @@ const post = (member: Member, payload: Record<string, unknown>) =>
 const del = (member: Member, target: Member | number) =>
   t.request(member.token, { method: 'DELETE', url: `/api/users/${typeof target === 'number' ? target : target.id}` });
 
-const NOT_FOUND = { message: 'User not found', code: 'NOT_FOUND' };
-const FORBIDDEN = { message: 'Forbidden', code: 'FORBIDDEN' };
+const NOT_FOUND = { message: 'User not found', code: 'NOT_FOUND', requestId: expect.any(String) };
+const FORBIDDEN = { message: 'Forbidden', code: 'FORBIDDEN', requestId: expect.any(String) };
 
 let created = 0;
 /** A fresh user body with a unique username. */
@@ -250,7 +250,11 @@ describe('POST /api/users', () => {
     const other = newUser({ role: 'agent', parentId: h.S2.id });
     const refused = await post(h.S1, other);
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toMatchObject({ code: 'VALIDATION_ERROR', fieldErrors: { parentId: expect.any(String) } });
+    expect(refused.json()).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      fieldErrors: { parentId: expect.any(String) },
+      requestId: expect.any(String),
+    });
     expect(listedIds(await get(h.admin, `/api/users?search=${other.username}`))).toEqual([]);
   });
 
@@ -275,6 +279,7 @@ describe('POST /api/users', () => {
       message: 'Parent is required',
       code: 'VALIDATION_ERROR',
       fieldErrors: { parentId: 'Parent is required' },
+      requestId: expect.any(String),
     });
     const underUser = await post(h.S1, newUser({ role: 'user', parentId: h.U4.id }));
     expect(underUser.statusCode).toBe(400);
@@ -331,6 +336,7 @@ describe('POST /api/users', () => {
       message: 'Super Agent is required',
       code: 'VALIDATION_ERROR',
       fieldErrors: { parentId: 'Super Agent is required' },
+      requestId: expect.any(String),
     });
     for (const parent of [h.A1, h.U1, h.admin]) {
       const refused = await post(h.admin, newUser({ role: 'agent', parentId: parent.id }));
@@ -461,7 +467,11 @@ describe('PUT /api/users/{id}', () => {
       const before = await userRow(t, member.id);
       const response = await put(member, member, payload);
       expect(response.statusCode, `${member.username} ${JSON.stringify(payload)}`).toBe(400);
-      expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', fieldErrors: expect.any(Object) });
+      expect(response.json()).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        fieldErrors: expect.any(Object),
+        requestId: expect.any(String),
+      });
       expect(await userRow(t, member.id)).toEqual(before);
     }
     const role = await put(h.U1, h.U1, { role: 'admin' });
@@ -469,6 +479,7 @@ describe('PUT /api/users/{id}', () => {
       message: 'Role cannot be changed',
       code: 'VALIDATION_ERROR',
       fieldErrors: { role: 'Role cannot be changed' },
+      requestId: expect.any(String),
     });
     // The session is untouched: the user still reads itself as a user.
     expect((await get(h.U1, `/api/users/${h.U1.id}`)).json()).toMatchObject({ role: 'user', status: 'active' });
@@ -540,7 +551,11 @@ describe('DELETE /api/users/{id}', () => {
     const before = await userRow(t, h.admin.id);
     const self = await del(h.admin, h.admin);
     expect(self.statusCode).toBe(403);
-    expect(self.json()).toEqual({ message: 'You cannot delete your own account', code: 'FORBIDDEN' });
+    expect(self.json()).toEqual({
+      message: 'You cannot delete your own account',
+      code: 'FORBIDDEN',
+      requestId: expect.any(String),
+    });
     expect(await userRow(t, h.admin.id)).toEqual(before);
     for (const member of [h.S1, h.A1]) {
       expect((await del(member, member)).statusCode).toBe(403);

@@ -39,6 +39,7 @@ describe('edit', () => {
       message: 'Username cannot be changed',
       code: 'VALIDATION_ERROR',
       fieldErrors: { username: 'Username cannot be changed' },
+      requestId: expect.any(String),
     });
     expect(await userRow(t, h.U2.id)).toEqual(before);
     const same = await put(h.A1, h.U2.id, { username: h.U2.username, fullName: 'User Two' });
@@ -127,6 +128,7 @@ describe('delete', () => {
     expect(response.json()).toEqual({
       message: 'Cannot delete Has Money: their balance is $5.00. Move the funds first.',
       code: 'CONFLICT',
+      requestId: expect.any(String),
     });
     expect(await userRow(t, user.id)).toEqual(before);
     expect((await whoAmI(user.token, user.id)).statusCode).toBe(200);
@@ -149,6 +151,7 @@ describe('delete', () => {
       expect(response.json()).toEqual({
         message: `Cannot delete ${target.fullName}: they still have agents or users under them.`,
         code: 'CONFLICT',
+        requestId: expect.any(String),
       });
       expect(await userRow(t, target.id)).toEqual(before);
       expect(listedIds(await t.request(caller.token, { method: 'GET', url: '/api/users' }))).toContain(target.id);
@@ -185,7 +188,7 @@ describe('delete', () => {
     for (const caller of [h.admin, h.S1, h.A2]) {
       const read = await whoAmI(caller.token, user.id);
       expect(read.statusCode).toBe(404);
-      expect(read.json()).toEqual({ message: 'User not found', code: 'NOT_FOUND' });
+      expect(read.json()).toEqual({ message: 'User not found', code: 'NOT_FOUND', requestId: expect.any(String) });
       expect((await put(caller, user.id, { fullName: 'Back Again' })).statusCode).toBe(404);
       expect((await del(caller, user.id)).statusCode).toBe(404);
     }

@@ -26,6 +26,7 @@ function expectFieldError(response: { statusCode: number; json: () => unknown },
     message,
     code: 'VALIDATION_ERROR',
     fieldErrors: { [field]: message },
+    requestId: expect.any(String),
   });
 }
 
@@ -78,6 +79,7 @@ describe('create form messages (docs/product/validation-and-errors.md#user-forms
       expect(response.json()).toMatchObject({
         code: 'VALIDATION_ERROR',
         fieldErrors: { parentId: expect.any(String) },
+        requestId: expect.any(String),
       });
     }
   });
@@ -93,6 +95,7 @@ describe('create form messages (docs/product/validation-and-errors.md#user-forms
         password: 'Password must be at least 6 characters',
         fullName: 'Full Name is required',
       },
+      requestId: expect.any(String),
     });
   });
 
@@ -106,6 +109,7 @@ describe('create form messages (docs/product/validation-and-errors.md#user-forms
         password: 'Password is required',
         fullName: 'Full Name is required',
       },
+      requestId: expect.any(String),
     });
     const broken = await t.request(h.admin.token, {
       method: 'POST',
@@ -172,6 +176,7 @@ describe('duplicate usernames', () => {
         message: 'Username is already in use',
         code: 'CONFLICT',
         fieldErrors: { username: 'Username is already in use' },
+        requestId: expect.any(String),
       });
     }
     expect(listedIds(await t.request(h.admin.token, { method: 'GET', url: '/api/users?search=alice' }))).toEqual([
@@ -206,6 +211,7 @@ describe('fields nobody may send', () => {
       expect(response.json()).toMatchObject({
         code: 'VALIDATION_ERROR',
         fieldErrors: { [key as string]: expect.any(String) },
+        requestId: expect.any(String),
       });
     }
     expect(listedIds(await t.request(h.admin.token, { method: 'GET', url: '/api/users?search=extra_field' }))).toEqual(
@@ -247,7 +253,11 @@ describe('bad ids and roles in paths', () => {
       for (const call of calls) {
         const response = await t.request(h.admin.token, call);
         expect(response.statusCode, `${call.method} ${call.url}`).toBe(400);
-        expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.any(String) });
+        expect(response.json()).toMatchObject({
+          code: 'VALIDATION_ERROR',
+          message: expect.any(String),
+          requestId: expect.any(String),
+        });
       }
     }
   });
@@ -257,7 +267,11 @@ describe('bad ids and roles in paths', () => {
       for (const caller of [h.admin, h.U1]) {
         const response = await t.request(caller.token, { method: 'GET', url });
         expect(response.statusCode, url).toBe(400);
-        expect(response.json()).toMatchObject({ code: 'VALIDATION_ERROR', message: MESSAGES.roleInvalid });
+        expect(response.json()).toMatchObject({
+          code: 'VALIDATION_ERROR',
+          message: MESSAGES.roleInvalid,
+          requestId: expect.any(String),
+        });
       }
     }
   });

@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const FORBIDDEN = { message: MESSAGES.forbidden, code: 'FORBIDDEN' };
+const FORBIDDEN = { message: MESSAGES.forbidden, code: 'FORBIDDEN', requestId: expect.any(String) };
 
 type Call = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; payload?: Record<string, unknown> };
 const call = (caller: Member | string, { method, url, payload }: Call) =>
@@ -84,6 +84,7 @@ describe('POST /api/winners validation (the documented messages)', () => {
         code: 'VALIDATION_ERROR',
         message,
         fieldErrors: { [field]: message },
+        requestId: expect.any(String),
       });
     }
   });
@@ -98,6 +99,7 @@ describe('POST /api/winners validation (the documented messages)', () => {
         percent: MESSAGES.percentDecimals,
         position: MESSAGES.positionInvalid,
       },
+      requestId: expect.any(String),
     });
   });
 
@@ -187,6 +189,7 @@ describe('who manages whose winner configurations (docs/product/roles-and-scope.
       await expectUnchanged(() => create(h.admin, { name: 'x', percent: '1', userId: member.id }), 400, {
         code: 'VALIDATION_ERROR',
         fieldErrors: { userId: 'Winner settings belong to a user' },
+        requestId: expect.any(String),
       });
     }
     await expectUnchanged(() => create(h.admin, { name: 'x', percent: '1', userId: 999_999 }), 404, {

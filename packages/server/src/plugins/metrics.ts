@@ -1,0 +1,142 @@
+import { BlockList, isIP } from 'node:net';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type pg from 'pg';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { AppError } from '@lot/domain/errors';
+import { MESSAGES } from '@lot/domain/messages';
+
+export type MoneyKind = 'topup' | 'transfer' | 'decrease' | 'take_back';
+
+/** What the modules count; the routes feed them (one place per outcome). */
+export type Metrics = {
+  moneyCalls: Counter<'kind' | 'outcome'>;
+  games: Counter<'outcome'>;
+  signins: Counter<'outcome'>;
+  /** Counts a money call by its outcome: ok, replayed, refused (a rule said no) or error. */
+  countMoney: <T extends { replayed: boolean }>(kind: MoneyKind, call: Promise<T>) => Promise<T>;
+};
+
+declare module 'fastify' {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
+  interface FastifyInstance {
+    metrics: Metrics;
+  }
+}
+
+export type MetricsOptions = {
+  /** Addresses and CIDR ranges that may read GET /metrics (config.ts checked them). */
+  allow: string[];
+  /** node-postgres's pool, on PostgreSQL: its connections are reported. */
+  pool?: pg.Pool;
+};
+
+function blockListOf(entries: string[]): BlockList {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address = '', prefix] = entry.split('/');
+    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, family);
+    else list.addSubnet(address, Number(prefix), family);
+  }
+  return list;
+}
+
+/** The socket's own address (never X-Forwarded-For), an IPv4 one also when it arrives IPv4-mapped. */
+function peerAllowed(list: BlockList, request: FastifyRequest): boolean {
+  const peer = request.socket.remoteAddress ?? '';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(peer)?.[1];
+  if (mapped) return list.check(mapped, 'ipv4');
+  const family = isIP(peer);
+  return family !== 0 && list.check(peer, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/**
+ * Prometheus metrics on GET /metrics, for the addresses in METRICS_ALLOW only; any other caller
+ * gets the same 404 as a path that does not exist. One registry per app: tests build several apps
+ * in one process, and prom-client's global registry would refuse the second set of names.
+ */
+export const metricsPlugin = fp(async (app: FastifyInstance, options: MetricsOptions) => {
+  const register = new Registry();
+  collectDefaultMetrics({ register });
+
+  const labelNames = ['method', 'route', 'status_class'] as const;
+  const requests = new Counter({
+    name: 'lot_http_requests_total',
+    help: 'HTTP requests by method, route pattern and status class',
+    labelNames,
+    registers: [register],
+  });
+  const durations = new Histogram({
+    name: 'lot_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route pattern and status class',
+    labelNames,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [register],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // The pattern (/api/users/:id), never the raw URL: one series per route, whatever ids arrive.
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status_class: `${Math.floor(reply.statusCode / 100)}xx`,
+    };
+    requests.inc(labels);
+    durations.observe(labels, reply.elapsedTime / 1000);
+  });
+
+  const moneyCalls = new Counter({
+    name: 'lot_money_operations_total',
+    help: 'Money calls (topup, transfer, decrease, take_back) by outcome: ok, refused, replayed, error',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [register],
+  });
+  const games = new Counter({
+    name: 'lot_games_total',
+    help: 'Games ended, by outcome: settled, voided (after a draw), discarded (before one)',
+    labelNames: ['outcome'] as const,
+    registers: [register],
+  });
+  const signins = new Counter({
+    name: 'lot_signins_total',
+    help: 'Sign-in attempts by outcome: ok, failed (bad credentials), refused (inactive), throttled',
+    labelNames: ['outcome'] as const,
+    registers: [register],
+  });
+
+  const { pool } = options;
+  if (pool) {
+    new Gauge({
+      name: 'lot_db_pool_connections',
+      help: 'PostgreSQL pool connections: total open, idle, and requests waiting for one',
+      labelNames: ['state'] as const,
+      registers: [register],
+      collect() {
+        this.set({ state: 'total' }, pool.totalCount);
+        this.set({ state: 'idle' }, pool.idleCount);
+        this.set({ state: 'waiting' }, pool.waitingCount);
+      },
+    });
+  }
+
+  const countMoney: Metrics['countMoney'] = async (kind, call) => {
+    try {
+      const outcome = await call;
+      moneyCalls.inc({ kind, outcome: outcome.replayed ? 'replayed' : 'ok' });
+      return outcome;
+    } catch (error) {
+      moneyCalls.inc({ kind, outcome: error instanceof AppError && error.status < 500 ? 'refused' : 'error' });
+      throw error;
+    }
+  };
+  app.decorate('metrics', { moneyCalls, games, signins, countMoney });
+
+  const allowed = blockListOf(options.allow);
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (!peerAllowed(allowed, request)) throw new AppError('NOT_FOUND', MESSAGES.notFound);
+    return reply
+      .type(register.contentType)
+      .header('cache-control', 'no-store')
+      .send(await register.metrics());
+  });
+});
