@@ -74,11 +74,7 @@ export async function listNotifications(db: Db, caller: Caller): Promise<Notific
       .where(
         and(
           eq(gameRounds.status, 'voided'),
-          readableByRecord(caller, {
-            userId: gameRounds.userId,
-            parentId: gameRounds.parentId,
-            superagentId: gameRounds.superagentId,
-          }),
+          readableByRecord(caller, gameRounds),
           // One's own Reset is no news.
           ne(gameRounds.voidedBy, caller.id),
           gt(gameRounds.endedAt, since),

@@ -94,16 +94,7 @@ async function searchGames(db: Db, caller: Caller, q: string): Promise<SearchGam
     })
     .from(gameRounds)
     .innerJoin(users, eq(users.id, gameRounds.userId))
-    .where(
-      and(
-        or(...matches),
-        readableByRecord(caller, {
-          userId: gameRounds.userId,
-          parentId: gameRounds.parentId,
-          superagentId: gameRounds.superagentId,
-        }),
-      ),
-    )
+    .where(and(or(...matches), readableByRecord(caller, gameRounds)))
     .orderBy(desc(gameRounds.createdAt), desc(gameRounds.id))
     .limit(SEARCH_LIMIT);
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));

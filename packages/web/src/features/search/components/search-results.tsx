@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ROLE_LABELS } from '@lot/domain/roles';
 import type { GameStatus } from '@lot/domain/schemas/games';
@@ -85,26 +86,23 @@ export default function SearchResults({ listboxId, options, activeId, onPick, on
       aria-label="Search results"
       className="max-h-[min(24rem,70vh)] overflow-y-auto py-1"
     >
-      {people.length > 0 && (
-        <li role="presentation">
-          <p aria-hidden="true" className="px-3 pt-2 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">
-            People
-          </p>
-          <ul role="group" aria-label="People">
-            {people.map(row)}
-          </ul>
-        </li>
-      )}
-      {games.length > 0 && (
-        <li role="presentation">
-          <p aria-hidden="true" className="px-3 pt-2 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">
-            Games
-          </p>
-          <ul role="group" aria-label="Games">
-            {games.map(row)}
-          </ul>
-        </li>
-      )}
+      <Section label="People">{people.map(row)}</Section>
+      <Section label="Games">{games.map(row)}</Section>
     </ul>
+  );
+}
+
+/** One group of results under its heading; nothing when it holds no row. */
+function Section({ label, children }: { label: string; children: ReactNode[] }) {
+  if (children.length === 0) return null;
+  return (
+    <li role="presentation">
+      <p aria-hidden="true" className="px-3 pt-2 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">
+        {label}
+      </p>
+      <ul role="group" aria-label={label}>
+        {children}
+      </ul>
+    </li>
   );
 }
