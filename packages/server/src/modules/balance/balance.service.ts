@@ -267,7 +267,12 @@ export function transferMove(caller: Caller, input: TransferInput): Move {
   };
 }
 
-export function transfer(db: Db, caller: Caller, input: TransferInput, key?: string): Promise<Idempotent<MoneyResult>> {
+export async function transfer(
+  db: Db,
+  caller: Caller,
+  input: TransferInput,
+  key?: string,
+): Promise<Idempotent<MoneyResult>> {
   if (input.receiverId === caller.id) throw AppError.field('receiverId', 'You cannot transfer funds to yourself');
   return applyMove(db, transferMove(caller, input), caller, key, { op: 'transfer', ...input });
 }
@@ -305,7 +310,12 @@ export function decrease(db: Db, caller: Caller, input: DecreaseInput, key?: str
  * account may be taken from (money is often taken back from a shop that closed); a deleted one is
  * out of scope (404).
  */
-export function takeBack(db: Db, caller: Caller, input: TakeBackInput, key?: string): Promise<Idempotent<MoneyResult>> {
+export async function takeBack(
+  db: Db,
+  caller: Caller,
+  input: TakeBackInput,
+  key?: string,
+): Promise<Idempotent<MoneyResult>> {
   if (input.userId === caller.id) throw AppError.field('userId', MESSAGES.takeBackFromYourself);
   const move: Move = {
     target: input.userId,

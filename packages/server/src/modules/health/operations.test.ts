@@ -47,6 +47,8 @@ describe(`GET /metrics (${TEST_DB})`, () => {
     const before = (await metrics()).body;
     expectStatus(await money(t, h.S1.token, 'transfer', { receiverId: h.A1.id, amount: '1.00' }), 200);
     expectStatus(await money(t, h.S1.token, 'transfer', { receiverId: h.A1.id, amount: '1000000.00' }), 422);
+    // Refused before the database is asked (to oneself): counted all the same.
+    expectStatus(await money(t, h.S1.token, 'transfer', { receiverId: h.S1.id, amount: '1.00' }), 400);
     expectStatus(await signinAs(t, h.U1.username, 'wrong-password'), 401);
     expectStatus(await t.request(h.S1.token, { method: 'GET', url: `/api/balance/${h.A1.id}` }), 200);
 
@@ -57,11 +59,11 @@ describe(`GET /metrics (${TEST_DB})`, () => {
     const grew = (name: string, labels: Record<string, string>) =>
       sample(after, name, labels) - sample(before, name, labels);
     expect(grew('lot_money_operations_total', { kind: 'transfer', outcome: 'ok' })).toBe(1);
-    expect(grew('lot_money_operations_total', { kind: 'transfer', outcome: 'refused' })).toBe(1);
+    expect(grew('lot_money_operations_total', { kind: 'transfer', outcome: 'refused' })).toBe(2);
     expect(grew('lot_signins_total', { outcome: 'failed' })).toBe(1);
     const transfers = { method: 'POST', route: '/api/balance/transfer' };
     expect(grew('lot_http_requests_total', { ...transfers, status_class: '2xx' })).toBe(1);
-    expect(grew('lot_http_requests_total', { ...transfers, status_class: '4xx' })).toBe(1);
+    expect(grew('lot_http_requests_total', { ...transfers, status_class: '4xx' })).toBe(2);
     expect(grew('lot_http_request_duration_seconds_count', { ...transfers, status_class: '2xx' })).toBe(1);
     // The pattern, never the raw URL with its id.
     expect(sample(after, 'lot_http_requests_total', { route: '/api/balance/:userId' })).toBeGreaterThan(0);

@@ -3,15 +3,12 @@ import { SEARCH_LIMIT } from '@lot/domain/search';
 import type { SearchGame, SearchPerson, SearchResult } from '@lot/domain/schemas/search';
 import type { Db } from '../../db/client.ts';
 import { gameRounds, users } from '../../db/schema.ts';
-import { containsPattern } from '../../db/sql.ts';
+import { containsPattern, startsPattern } from '../../db/sql.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { readableByRecord, scopeCondition } from '../users/users.access.ts';
 
 /** A game's number as people write it: `12` or `#12`, within the range of an id. */
 const GAME_NUMBER = /^#?(\d{1,10})$/;
-
-/** The ILIKE pattern of text at the start, with the pattern characters in it taken literally. */
-const prefixPattern = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * The header's search (docs/product/screens.md#header, decision 022): live people in the caller's
@@ -40,7 +37,7 @@ const CANDIDATES = 200;
  * usernames and full names that start with the text.
  */
 async function searchPeople(db: Db, caller: Caller, q: string): Promise<SearchPerson[]> {
-  const starts = prefixPattern(q);
+  const starts = startsPattern(q);
   const matches =
     q.length >= TRIGRAM
       ? sql`(${users.username} ILIKE ${containsPattern(q)} OR ${users.fullName} ILIKE ${containsPattern(q)})`
