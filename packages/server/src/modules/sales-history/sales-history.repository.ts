@@ -156,15 +156,25 @@ export async function countSales(db: Db, set: SalesSet): Promise<{ total: number
   };
 }
 
+/** Pages that skip fewer rows than this are read from the newest end without waiting for the total. */
+export const NEAR_PAGE_OFFSET = 1_000;
+
 /**
  * One page of a set, newest first, its ids read from an index alone (a subquery of the page's own
  * statement). Past the middle of the set the ids are read from the oldest end instead, so the
- * last page costs what the first does. Nothing to read past the end.
+ * last page costs what the first does. Nothing to read past the end. Without the total (a near
+ * page, read beside the count) the page is read from the newest end.
  */
-export function salesPageQuery(db: Db, where: SQL | undefined, page: { limit: number; offset: number }, total: number) {
-  const take = Math.min(page.limit, total - page.offset);
+export function salesPageQuery(
+  db: Db,
+  where: SQL | undefined,
+  page: { limit: number; offset: number },
+  total?: number,
+) {
+  const take = total === undefined ? page.limit : Math.min(page.limit, total - page.offset);
   if (take <= 0) return undefined;
-  const after = total - page.offset - take;
+  // Rows of the set older than the page: fewer of them than newer ones means the oldest end is nearer.
+  const after = total === undefined ? Infinity : total - page.offset - take;
   const reverse = after < page.offset;
   const ids = db
     .select({ id: games.id })

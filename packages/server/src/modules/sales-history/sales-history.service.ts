@@ -14,6 +14,7 @@ import {
   findSaleRow,
   findWinners,
   saleExportPage,
+  NEAR_PAGE_OFFSET,
   salesPageQuery,
   salesSet,
   type SaleExportRow,
@@ -103,12 +104,16 @@ export type SalesPage = { items: Sale[]; total: number; totalCommission: string 
 /** A page of games with the totals of the whole filtered set, both computed by the database. */
 export async function listSales(db: Db, caller: Caller, scope: SalesScope, query: SalesQuery): Promise<SalesPage> {
   const set = salesSet(caller, scope, query);
-  const counting = countSales(db, set);
-  // The owner check and the totals are independent reads, side by side; nothing is answered
-  // before the check has passed.
-  const [, totals] = await Promise.all([salesAccess.checkOwner(db, caller, scope), counting]);
-  const page = salesPageQuery(db, set.where, query, totals.total);
-  const rows = page ? await page : [];
+  // The owner check, the totals and a near page are independent reads, side by side (on
+  // PostgreSQL each on its own connection); nothing is answered before the check has passed. A
+  // deep page waits for the total, which says from which end to read it.
+  const near = query.offset < NEAR_PAGE_OFFSET ? (salesPageQuery(db, set.where, query) ?? []) : undefined;
+  const [, totals, nearRows] = await Promise.all([
+    salesAccess.checkOwner(db, caller, scope),
+    countSales(db, set),
+    near,
+  ]);
+  const rows = nearRows ?? (await (salesPageQuery(db, set.where, query, totals.total) ?? []));
   return { items: rows.map(toSale), total: totals.total, totalCommission: formatCents(totals.commission) };
 }
 

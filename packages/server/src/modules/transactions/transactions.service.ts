@@ -117,22 +117,25 @@ export async function listTransactions(
   query: ListTransactionsQuery,
 ): Promise<{ items: Transaction[] } & TransactionTotals> {
   const where = transactionsWhere(caller, query);
-  const [totals = { total: 0, amount: '0', amountIn: '0', amountOut: '0' }] = await db
-    .select({
-      total: sql<number>`count(*)::int`,
-      amount: sql<string>`COALESCE(sum(${transactions.amount}), 0)::text`,
-      amountIn: sql<string>`COALESCE(sum(${transactions.amount}) FILTER (WHERE ${moneyIn(caller.id)}), 0)::text`,
-      amountOut: sql<string>`COALESCE(sum(${transactions.amount}) FILTER (WHERE ${moneyOut(caller.id)}), 0)::text`,
-    })
-    .from(transactions)
-    .innerJoin(sender, eq(sender.id, transactions.userId))
-    .leftJoin(receiver, eq(receiver.id, transactions.receiverId))
-    .where(where);
-  const rows = await selectTransactions(db)
-    .where(where)
-    .orderBy(desc(transactions.createdAt), desc(transactions.id))
-    .limit(query.limit)
-    .offset(query.offset);
+  // The totals and the page are independent reads, side by side (on PostgreSQL each on its own connection).
+  const [[totals = { total: 0, amount: '0', amountIn: '0', amountOut: '0' }], rows] = await Promise.all([
+    db
+      .select({
+        total: sql<number>`count(*)::int`,
+        amount: sql<string>`COALESCE(sum(${transactions.amount}), 0)::text`,
+        amountIn: sql<string>`COALESCE(sum(${transactions.amount}) FILTER (WHERE ${moneyIn(caller.id)}), 0)::text`,
+        amountOut: sql<string>`COALESCE(sum(${transactions.amount}) FILTER (WHERE ${moneyOut(caller.id)}), 0)::text`,
+      })
+      .from(transactions)
+      .innerJoin(sender, eq(sender.id, transactions.userId))
+      .leftJoin(receiver, eq(receiver.id, transactions.receiverId))
+      .where(where),
+    selectTransactions(db)
+      .where(where)
+      .orderBy(desc(transactions.createdAt), desc(transactions.id))
+      .limit(query.limit)
+      .offset(query.offset),
+  ]);
   const amountIn = BigInt(totals.amountIn);
   const amountOut = BigInt(totals.amountOut);
   return {

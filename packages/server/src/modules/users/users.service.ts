@@ -81,12 +81,19 @@ export async function listUsers(
   caller: Caller,
   filter: ListUsersFilter,
 ): Promise<{ items: (User | PublicUser)[]; total: number }> {
-  await checkParent(db, caller, filter.parentId);
   const where = usersWhere(caller, filter);
-  const [counted] = await countUsersQuery(db, caller, filter, where);
-  const total = counted?.total ?? 0;
-  if (caller.role === 'user') return { items: await publicUsersQuery(db, where, filter), total };
-  return { items: (await usersQuery(db, where, filter)).map(toUser), total };
+  // The parent check, the count and the page are independent reads, side by side (on PostgreSQL
+  // each on its own connection); nothing is answered unless the check passes.
+  const page =
+    caller.role === 'user'
+      ? publicUsersQuery(db, where, filter)
+      : usersQuery(db, where, filter).then((rows) => rows.map(toUser));
+  const [, [counted], items] = await Promise.all([
+    checkParent(db, caller, filter.parentId),
+    countUsersQuery(db, caller, filter, where),
+    page,
+  ]);
+  return { items, total: counted?.total ?? 0 };
 }
 
 export async function getUserInScope(db: Db, caller: Caller, id: number): Promise<User> {
