@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { DrawPrize } from '@lot/domain/draw';
 import type { Participant } from '@lot/domain/game';
 import type { Db } from '../../db/client.ts';
@@ -39,4 +39,162 @@ export async function settledRoundOf(
     drawn: drawsOf(round).map((d) => d.number),
     prizes: prizesOf(round),
   };
+}
+
+/**
+ * What one draw writes, decided by the games service from the round as it read it (without a
+ * lock). `read` is that round's state: the statement writes only if the round still stands so.
+ */
+export type DrawWrite = {
+  read: { id: number; status: 'open' | 'drawing'; drawn: number; entries: unknown };
+  userId: number;
+  actorId: number;
+  pool: number;
+  /** The held pool's ledger row, for draws after the first. */
+  transactionId: number | null;
+  draws: StoredDraw[];
+  digest: string;
+  /** The first draw holds the pool: the ledger row's description. */
+  holdDescription: string;
+  /** The last draw settles: the sales-history record, its winners, the ledger row's final description. */
+  settlement?: {
+    description: string;
+    sale: {
+      parentId: number | null;
+      superagentId: number | null;
+      startRange: number;
+      endRange: number;
+      betAmount: number;
+      totalPrize: number;
+      commission: number;
+      selectedCount: number;
+      gameData: unknown;
+    };
+    winners: (Participant & { position: number; prizeAmount: number })[];
+  };
+};
+
+/**
+ * One draw as one statement (decision 030): it locks the round only if it still stands as read,
+ * then — on the first draw — the player's balance (round, then balance: the order every game step
+ * keeps), holds the pool with its ledger row, and — on the last — settles: the ledger row completed,
+ * the sales-history record and its winners. No lock is held across a round trip. `locked` false:
+ * the round moved since it was read; `drawn` false with `locked`: the balance does not cover the pool.
+ */
+export function drawStatement(write: DrawWrite): SQL {
+  const { read, settlement } = write;
+  const first = read.status === 'open';
+  const ledgerStatus = settlement ? 'completed' : 'pending';
+  const ledgerDescription = settlement && first ? settlement.description : write.holdDescription;
+  const ledger = first
+    ? sql`bal AS MATERIALIZED (
+        SELECT user_id, amount FROM balances
+        WHERE user_id = ${write.userId}::int AND EXISTS (SELECT 1 FROM r)
+        FOR UPDATE
+      ),
+      held AS (
+        UPDATE balances b SET amount = bal.amount - ${write.pool}::bigint
+        FROM bal WHERE b.user_id = bal.user_id AND bal.amount >= ${write.pool}::bigint
+        RETURNING b.user_id
+      ),
+      ledger AS (
+        INSERT INTO transactions (type, user_id, receiver_id, actor_id, amount, status, description)
+        SELECT 'game', ${write.userId}::int, NULL, ${write.actorId}::int, ${write.pool}::bigint,
+          ${ledgerStatus}::text, ${ledgerDescription}::text
+        FROM held
+        RETURNING id
+      )`
+    : sql`ledger AS (SELECT ${write.transactionId}::int AS id FROM r)${
+        settlement
+          ? sql`,
+      completed AS (
+        UPDATE transactions SET status = 'completed', description = ${settlement.description}::text
+        WHERE id = ${write.transactionId}::int AND EXISTS (SELECT 1 FROM r)
+      )`
+          : sql``
+      }`;
+  const settles = settlement
+    ? sql`,
+      sale AS (
+        INSERT INTO games (user_id, parent_id, superagent_id, start_range, end_range, bet_amount, pool,
+          total_prize, commission, selected_count, winners_count, game_data, transaction_id)
+        SELECT ${write.userId}::int, ${settlement.sale.parentId}::int, ${settlement.sale.superagentId}::int,
+          ${settlement.sale.startRange}::int, ${settlement.sale.endRange}::int, ${settlement.sale.betAmount}::bigint,
+          ${write.pool}::bigint, ${settlement.sale.totalPrize}::bigint, ${settlement.sale.commission}::bigint,
+          ${settlement.sale.selectedCount}::int, ${settlement.winners.length}::int,
+          ${JSON.stringify(settlement.sale.gameData)}::jsonb, ledger.id
+        FROM ledger
+        RETURNING id
+      ),
+      won AS (
+        INSERT INTO game_winners (game_id, number, name, phone_number, position, prize_amount)
+        SELECT sale.id, w.number, w.name, w.phone_number, w.position, w.prize_amount
+        FROM sale, jsonb_to_recordset(${JSON.stringify(
+          settlement.winners.map((w) => ({
+            number: w.number,
+            name: w.name,
+            phone_number: w.phoneNumber,
+            position: w.position,
+            prize_amount: w.prizeAmount,
+          })),
+        )}::jsonb) AS w(number int, name text, phone_number text, position int, prize_amount bigint)
+      )`
+    : sql``;
+  return sql`
+    WITH r AS MATERIALIZED (
+      SELECT id FROM game_rounds
+      WHERE id = ${read.id}::int AND status = ${read.status}::text
+        AND jsonb_array_length(draws) = ${read.drawn}::int
+        ${first ? sql`AND entries = ${JSON.stringify(read.entries)}::jsonb` : sql``}
+      FOR UPDATE
+    ),
+    ${ledger}${settles},
+    drawn AS (
+      UPDATE game_rounds SET draws = ${JSON.stringify(write.draws)}::jsonb, entries_digest = ${write.digest}::text,
+        transaction_id = ledger.id, status = ${settlement ? 'settled' : 'drawing'}::text
+        ${settlement ? sql`, sale_id = (SELECT id FROM sale), ended_at = now()` : sql``}
+      FROM ledger
+      WHERE game_rounds.id = ${read.id}::int
+      RETURNING game_rounds.id
+    )
+    SELECT EXISTS (SELECT 1 FROM r) AS locked, EXISTS (SELECT 1 FROM drawn) AS drawn`;
+}
+
+/**
+ * A void as one statement: the round, if it still stands as read, ends; after the first draw the
+ * held pool goes back to the balance and its ledger row ends as `voided`. `done` false: the round
+ * moved since it was read.
+ */
+export function voidStatement(input: {
+  read: { id: number; status: 'open' | 'drawing' };
+  userId: number;
+  actorId: number;
+  pool: number;
+  transactionId: number | null;
+  reason: string;
+}): SQL {
+  const { read } = input;
+  const returned =
+    read.status === 'drawing'
+      ? sql`
+    returned AS (
+      UPDATE balances SET amount = amount + ${input.pool}::bigint
+      WHERE user_id = ${input.userId}::int AND EXISTS (SELECT 1 FROM r)
+    ),
+    ledger AS (
+      UPDATE transactions SET status = 'voided', description = ${`Game voided: ${input.reason}`}::text
+      WHERE id = ${input.transactionId}::int AND EXISTS (SELECT 1 FROM r)
+    ),`
+      : sql``;
+  return sql`
+    WITH r AS MATERIALIZED (
+      SELECT id FROM game_rounds WHERE id = ${read.id}::int AND status = ${read.status}::text FOR UPDATE
+    ),${returned}
+    ended AS (
+      UPDATE game_rounds SET status = ${read.status === 'drawing' ? 'voided' : 'discarded'}::text,
+        void_reason = ${input.reason}::text, voided_by = ${input.actorId}::int, ended_at = now()
+      WHERE id IN (SELECT id FROM r)
+      RETURNING id
+    )
+    SELECT EXISTS (SELECT 1 FROM ended) AS done`;
 }

@@ -17,20 +17,32 @@ import type {
   GamesQuery,
   OpenGameInput,
 } from '@lot/domain/schemas/games';
-import type { Db, Tx } from '../../db/client.ts';
+import { queryPrepared, type Db, type Tx } from '../../db/client.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
-import { balances, gameRounds, gameWinners, games, transactions, users } from '../../db/schema.ts';
+import { gameRounds, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { readableByRecord } from '../users/users.access.ts';
 import { findLiveUserById } from '../users/users.repository.ts';
 import { effectiveWinners } from '../winners/winners.repository.ts';
 import { gameChanged } from './game-events.ts';
-import { drawsOf, entriesOf, prizesOf, type Prize, type Round, type StoredDraw } from './games.repository.ts';
+import {
+  drawsOf,
+  drawStatement,
+  entriesOf,
+  prizesOf,
+  voidStatement,
+  type DrawWrite,
+  type Prize,
+  type Round,
+  type StoredDraw,
+} from './games.repository.ts';
 
 /**
  * The server-run BOCH BOCH game (decision 013). Every step that changes a game locks its row
  * first (then, for the pool, the player's balance row: always in that order, so no deadlock), so
  * concurrent requests for one game run one after another and a position is drawn exactly once.
+ * Draws and voids are one statement each, written only if the game still stands as the step read
+ * it (decision 030).
  */
 
 const player = alias(users, 'player');
@@ -244,12 +256,31 @@ function drawResult(game: Game, position: number): DrawResult {
   return { position, number: draw.number, winner: draw.winner, prizeAmount: draw.prizeAmount, game };
 }
 
+/** The caller's own game as it stands, read without a lock (someone else's is a 404). */
+async function readOwnRound(db: Db, caller: Caller, id: number): Promise<Round> {
+  const [round] = await db
+    .select()
+    .from(gameRounds)
+    .where(and(eq(gameRounds.id, id), eq(gameRounds.userId, caller.id)));
+  if (!round) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
+  return round;
+}
+
+/** A step that found its game moved since it read it reads it again, this many times at most. */
+const STEP_ATTEMPTS = 5;
+
+function stillMoving(): AppError {
+  return new AppError('CONFLICT', 'The game is changing on another device: try again');
+}
+
 /**
  * Draws the next position with LOT-DRAW-1. The first draw fixes the entries (their digest) and
  * holds the pool: it leaves the balance as a pending ledger row, or nothing is drawn. The last
- * draw settles the game in the same transaction — the sales-history record, its winners, the
+ * draw settles the game in the same statement — the sales-history record, its winners, the
  * ledger row completed — so a game whose winners were announced is always recorded. A position
- * already drawn answers its draw again (a retried or doubled request never draws twice).
+ * already drawn answers its draw again (a retried or doubled request never draws twice). The draw
+ * is decided from the round as read and written in one statement that applies only if the round
+ * still stands so (decision 030); one that moved meanwhile is read again.
  */
 export async function drawNext(
   db: Db,
@@ -257,11 +288,11 @@ export async function drawNext(
   id: number,
   position: number,
 ): Promise<{ result: DrawResult; replayed: boolean }> {
-  const outcome = await db.transaction(async (tx) => {
-    const round = await lockOwnRound(tx, caller, id);
+  for (let attempt = 0; attempt < STEP_ATTEMPTS; attempt++) {
+    const round = await readOwnRound(db, caller, id);
     const draws = drawsOf(round);
     if (position <= draws.length) {
-      return { result: drawResult(await readGame(tx, eq(gameRounds.id, id)), position), replayed: true };
+      return { result: drawResult(await readGame(db, eq(gameRounds.id, id)), position), replayed: true };
     }
     const prizes = prizesOf(round);
     if (draws.length >= prizes.length) throw new AppError('CONFLICT', MESSAGES.allWinnersDrawn);
@@ -270,129 +301,91 @@ export async function drawNext(
       throw new AppError('CONFLICT', `Draw the positions in order: the next one is ${draws.length + 1}`);
     }
     const entries = entriesOf(round);
-    const pool = poolOf(round);
-    let { transactionId, entriesDigest: digest } = round;
-    if (round.status === 'open') {
-      if (entries.length === 0) throw new AppError('UNPROCESSABLE', MESSAGES.noNumbersSelected);
-      const [held] = await tx
-        .update(balances)
-        .set({ amount: sql`${balances.amount} - ${pool}` })
-        .where(and(eq(balances.userId, round.userId), gte(balances.amount, pool)))
-        .returning({ amount: balances.amount });
-      if (!held) {
-        throw new AppError('UNPROCESSABLE', MESSAGES.insufficientBalance, {
-          fieldErrors: { betAmount: MESSAGES.insufficientBalance },
-        });
-      }
-      const [hold] = await tx
-        .insert(transactions)
-        .values({
-          type: 'game',
-          userId: round.userId,
-          receiverId: null,
-          actorId: caller.id,
-          amount: pool,
-          status: 'pending',
-          description: `Game in progress with ${entries.length} numbers`,
-        })
-        .returning({ id: transactions.id });
-      if (!hold) throw new Error('ledger insert returned no row');
-      transactionId = hold.id;
-      digest = await digestOf(round);
+    if (round.status === 'open' && entries.length === 0) {
+      throw new AppError('UNPROCESSABLE', MESSAGES.noNumbersSelected);
     }
+    const digest = round.status === 'open' ? await digestOf(round) : round.entriesDigest;
     if (!digest) throw new Error('a drawing game has no entries digest');
     const drawn = draws.map((d) => d.number);
     const { number } = await drawAt(seedHex(round), digest, position, round, drawn);
     const nextDraws: StoredDraw[] = [...draws, { number, drawnAt: new Date().toISOString() }];
     const last = nextDraws.length === prizes.length;
-    const saleId = last ? await settle(tx, round, [...drawn, number], transactionId) : null;
-    await tx
-      .update(gameRounds)
-      .set({
+    const [row] = await queryPrepared<{ locked: boolean; drawn: boolean }>(
+      db,
+      drawStatement({
+        read: { id, status: round.status, drawn: draws.length, entries: round.entries },
+        userId: round.userId,
+        actorId: caller.id,
+        pool: poolOf(round),
+        transactionId: round.transactionId,
         draws: nextDraws,
-        entriesDigest: digest,
-        transactionId,
-        status: last ? 'settled' : 'drawing',
-        ...(last ? { saleId, endedAt: new Date() } : {}),
-      })
-      .where(eq(gameRounds.id, id));
-    return { result: drawResult(await readGame(tx, eq(gameRounds.id, id)), position), replayed: false };
-  });
-  if (!outcome.replayed) gameChanged(db, outcome.result.game.code);
-  return outcome;
+        digest,
+        holdDescription: `Game in progress with ${entries.length} numbers`,
+        settlement: last ? settlementOf(round, [...drawn, number]) : undefined,
+      }),
+    );
+    if (!row?.locked) continue;
+    if (!row.drawn) {
+      throw new AppError('UNPROCESSABLE', MESSAGES.insufficientBalance, {
+        fieldErrors: { betAmount: MESSAGES.insufficientBalance },
+      });
+    }
+    const game = await readGame(db, eq(gameRounds.id, id));
+    gameChanged(db, game.code);
+    return { result: drawResult(game, position), replayed: false };
+  }
+  throw stillMoving();
 }
 
-/** The last draw's settlement: the sales-history record and its winners; the held row is completed. */
-async function settle(tx: Tx, round: Round, drawn: number[], transactionId: number | null): Promise<number> {
-  if (transactionId === null) throw new Error('settling a game with no held pool');
+/** The last draw's settlement: the sales-history record and its winners; the held row completed. */
+function settlementOf(round: Round, drawn: number[]): NonNullable<DrawWrite['settlement']> {
   const entries = entriesOf(round);
   const settlement = settleGame({ selected: entries, drawn, settings: prizesOf(round), betCents: round.betAmount });
-  await tx
-    .update(transactions)
-    .set({
-      status: 'completed',
-      description: `Game played with ${entries.length} numbers, ${settlement.winners.length} winners`,
-    })
-    .where(eq(transactions.id, transactionId));
-  const [sale] = await tx
-    .insert(games)
-    .values({
-      userId: round.userId,
+  return {
+    description: `Game played with ${entries.length} numbers, ${settlement.winners.length} winners`,
+    sale: {
       parentId: round.parentId,
       superagentId: round.superagentId,
       startRange: round.startRange,
       endRange: round.endRange,
       betAmount: round.betAmount,
-      pool: settlement.pool,
       totalPrize: settlement.totalPrize,
       commission: settlement.commission,
       selectedCount: entries.length,
-      winnersCount: settlement.winners.length,
       gameData: { selectedNumbers: entries, winningNumbers: drawn, drawCount: drawn.length },
-      transactionId,
-    })
-    .returning({ id: games.id });
-  if (!sale) throw new Error('sale insert returned no row');
-  if (settlement.winners.length > 0) {
-    await tx.insert(gameWinners).values(settlement.winners.map((w) => ({ ...w, gameId: sale.id })));
-  }
-  return sale.id;
+    },
+    winners: settlement.winners,
+  };
 }
 
 /**
  * Ends a game that is not settled. Before the first draw nothing was held or revealed: the game is
  * discarded. After it the game is voided: the held pool goes back to the balance (the ledger row
  * ends as `voided`) and the game — entries, draws so far, who voided it, when and why — stays on
- * record for the upline to see.
+ * record for the upline to see. One statement, as a draw (decision 030).
  */
 export async function voidGame(db: Db, caller: Caller, id: number, reason: string): Promise<Game> {
-  const game = await db.transaction(async (tx) => {
-    const round = await lockOwnRound(tx, caller, id);
+  for (let attempt = 0; attempt < STEP_ATTEMPTS; attempt++) {
+    const round = await readOwnRound(db, caller, id);
     if (round.status !== 'open' && round.status !== 'drawing') throw ended(round);
-    if (round.status === 'drawing') {
-      if (round.transactionId === null) throw new Error('a drawing game has no held pool');
-      await tx
-        .update(balances)
-        .set({ amount: sql`${balances.amount} + ${poolOf(round)}` })
-        .where(eq(balances.userId, round.userId));
-      await tx
-        .update(transactions)
-        .set({ status: 'voided', description: `Game voided: ${reason}` })
-        .where(eq(transactions.id, round.transactionId));
-    }
-    await tx
-      .update(gameRounds)
-      .set({
-        status: round.status === 'drawing' ? 'voided' : 'discarded',
-        voidReason: reason,
-        voidedBy: caller.id,
-        endedAt: new Date(),
-      })
-      .where(eq(gameRounds.id, id));
-    return readGame(tx, eq(gameRounds.id, id));
-  });
-  gameChanged(db, game.code);
-  return game;
+    if (round.status === 'drawing' && round.transactionId === null) throw new Error('a drawing game has no held pool');
+    const [row] = await queryPrepared<{ done: boolean }>(
+      db,
+      voidStatement({
+        read: { id, status: round.status },
+        userId: round.userId,
+        actorId: caller.id,
+        pool: poolOf(round),
+        transactionId: round.transactionId,
+        reason,
+      }),
+    );
+    if (!row?.done) continue;
+    const game = await readGame(db, eq(gameRounds.id, id));
+    gameChanged(db, game.code);
+    return game;
+  }
+  throw stillMoving();
 }
 
 /** Games in the caller's scope by status (the voided list of the history screens), newest first. */

@@ -8,6 +8,7 @@ import type { SaleDetail } from '@lot/domain/schemas/sales-history';
 import { verifyProof } from '@lot/domain/verify';
 import { queryRows } from '../../db/client.ts';
 import { checkLedger } from '../balance/ledger.ts';
+import { drawStatement } from './games.repository.ts';
 import {
   configureWinners,
   drawAll,
@@ -400,6 +401,65 @@ describe('the pool, the balance and concurrency', () => {
     );
     expect(Number(games?.n)).toBe(1);
     expect((await checkLedger(t.database.db)).ok).toBe(true);
+  });
+
+  it('a draw and a void sent together: one of them wins whole, and the money matches the outcome', async () => {
+    for (let round = 0; round < 6; round++) {
+      const game = await openGame(t, h.U4, { numbers: [1, 2, 3] });
+      expectStatus(await drawCall(t, h.U4.token, game.id, 1), 200);
+      const before = await balanceOf(t, h.U4.id);
+      const [drawn, voided] = await Promise.all([
+        drawCall(t, h.U4.token, game.id, 2),
+        voidCall(t, h.U4.token, game.id, 'race'),
+      ]);
+      const final = (await get(h.U4.token, `/api/games/${game.id}`)).json<Game>();
+      if (final.status === 'settled') {
+        expectStatus(drawn, 200);
+        expectStatus(voided, 409);
+        expect(await balanceOf(t, h.U4.id)).toBe(before);
+      } else {
+        expect(final.status).toBe('voided');
+        expectStatus(voided, 200);
+        expectStatus(drawn, 409);
+        expect(await balanceOf(t, h.U4.id)).toBe(before + 3000);
+      }
+    }
+    expect((await checkLedger(t.database.db)).ok).toBe(true);
+  });
+
+  it('a draw decided on a game that moved since it was read writes nothing', async () => {
+    const game = await openGame(t, h.U5, { numbers: [4, 5, 6] });
+    const [read] = await queryRows<{ entries: unknown; user_id: number }>(
+      t.database.db,
+      sql`SELECT entries, user_id FROM game_rounds WHERE id = ${game.id}`,
+    );
+    // The participants change after the draw read them: its digest would fix the old ones.
+    expectStatus(await putEntries(t, h.U5.token, game.id, participants([4, 5, 6, 7])), 200);
+    const before = await snapshot(t);
+    const stale = {
+      read: { id: game.id, status: 'open' as const, drawn: 0, entries: read?.entries },
+      userId: h.U5.id,
+      actorId: h.U5.id,
+      pool: 3000,
+      transactionId: null,
+      draws: [{ number: 4, drawnAt: new Date().toISOString() }],
+      digest: 'stale',
+      holdDescription: 'Game in progress with 3 numbers',
+    };
+    const [row] = await queryRows<{ locked: boolean; drawn: boolean }>(t.database.db, drawStatement(stale));
+    expect(row).toEqual({ locked: false, drawn: false });
+    // The same with a draw count that moved on.
+    const [late] = await queryRows<{ locked: boolean; drawn: boolean }>(
+      t.database.db,
+      drawStatement({ ...stale, read: { ...stale.read, entries: participants([4, 5, 6, 7]), drawn: 1 } }),
+    );
+    expect(late).toEqual({ locked: false, drawn: false });
+    expect(await snapshot(t)).toEqual(before);
+    // Through the API the draw reads again and fixes the four participants.
+    const first = await drawCall(t, h.U5.token, game.id, 1);
+    expectStatus(first, 200);
+    expect(first.json<DrawResult>().game.pool).toBe('40.00');
+    expectStatus(await voidCall(t, h.U5.token, game.id, 'cleanup'), 200);
   });
 
   it('every number of a range is drawn exactly once when the prizes cover it', async () => {
