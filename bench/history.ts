@@ -17,7 +17,7 @@ import { api, databaseUrl, percentile, startServer, type Row } from './lib.ts';
 
 const GAMES = Number(process.env.SCALE_GAMES ?? 1_000_000);
 const USERS = Number(process.env.SCALE_USERS ?? 100_000);
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 60);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 export const ADMIN_PASSWORD = 'bench-admin-password';
 /** The kept data set: seeded on the first run, reused after (drop it to reseed). */
 export const SCALE_DATABASE = 'lot_bench_scale';

@@ -1,7 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { eq, gt, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_DB, type TestApp } from '../test/test-app.ts';
-import { queryPrepared, queryRows } from './client.ts';
+import { queryPrepared, queryRows, selectPrepared } from './client.ts';
+import { users } from './schema.ts';
 import { pgErrorCode } from './errors.ts';
 
 /**
@@ -127,5 +129,30 @@ describe(`queryPrepared (${TEST_DB})`, () => {
     expect(await code(() => queryPrepared(db, bad))).toBe('22012');
     expect(await code(() => queryPrepared(db, sql`SELEC 1`))).toBe('42601');
     expect(await queryPrepared(db, probe(3))).toEqual([expect.objectContaining({ value: 3 })]);
+  });
+});
+
+describe(`selectPrepared (${TEST_DB})`, () => {
+  it('answers what the Drizzle select answers, mapped alike (a left join with no match included), as a named statement', async () => {
+    const db = t.database.db;
+    const parent = alias(users, 'parent');
+    const select = (id: number) =>
+      db
+        .select({ id: users.id, username: users.username, parent: { id: parent.id, name: parent.username } })
+        .from(users)
+        .leftJoin(parent, eq(parent.id, users.parentId))
+        .where(gt(users.id, id))
+        .orderBy(users.id);
+    for (const id of [0, 1, 1_000_000]) expect(await selectPrepared(select(id))).toEqual(await select(id));
+    expect((await selectPrepared(select(0)))[0]?.parent).toBeNull();
+    const names = await db.transaction(async (tx) => {
+      const inTx = tx.select({ id: users.id }).from(users).where(eq(users.username, 'admin'));
+      expect(await selectPrepared(inTx)).toEqual(await inTx);
+      return queryRows<{ statement: string }>(
+        tx,
+        sql`SELECT statement FROM pg_prepared_statements WHERE name LIKE 'lot\_%' AND statement LIKE '%"parent"%'`,
+      );
+    });
+    if (TEST_DB === 'pglite') expect(names).toHaveLength(1);
   });
 });

@@ -89,12 +89,44 @@ const dialect = new PgDialect();
  */
 export async function queryPrepared<T>(db: Db | Tx, query: SQL): Promise<T[]> {
   const built = dialect.sqlToQuery(query);
-  const name = `lot_${createHash('sha1').update(built.sql).digest('hex').slice(0, 24)}`;
+  const name = statementName(built.sql);
   const prepared = db._.session.prepareQuery(built, undefined, name, false);
   const pglite = pgliteClient(prepared as unknown as { client: unknown }, name);
   if (pglite) (prepared as unknown as { client: unknown }).client = pglite;
   const result = (await prepared.execute()) as { rows: T[] };
   return result.rows;
+}
+
+/** A statement's name: a hash of its text, so equal texts share one and two texts never claim one. */
+function statementName(text: string): string {
+  return `lot_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+}
+
+/** What `selectPrepared` touches of a Drizzle prepared query (both drivers' have these). */
+type PreparedInternals = {
+  queryString: string;
+  rawQueryConfig: { name?: string };
+  queryConfig: { name?: string };
+  client: unknown;
+  execute(): Promise<unknown>;
+};
+
+/**
+ * A Drizzle select (or count) run as a named prepared statement, its rows mapped as Drizzle maps
+ * them: for list calls, whose statements PostgreSQL would otherwise parse and plan on every call
+ * (planning a page with its joins cost more than running it, and made its slow tail). Drizzle's
+ * `prepare(name)` wants the name before the text exists, so the query is prepared under a
+ * placeholder and renamed after its hash (`statementName`): the same internals `queryPrepared`
+ * uses, pinned by client.test.ts.
+ */
+export async function selectPrepared<T>(query: { prepare(name: string): { execute(): Promise<T> } }): Promise<T> {
+  const prepared = query.prepare('lot_unnamed') as unknown as PreparedInternals;
+  const name = statementName(prepared.queryString);
+  prepared.rawQueryConfig.name = name;
+  prepared.queryConfig.name = name;
+  const pglite = pgliteClient(prepared, name);
+  if (pglite) prepared.client = pglite;
+  return (await prepared.execute()) as T;
 }
 
 /** Each PGlite transaction (Drizzle's session client inside `db.transaction`) to its database. */

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, or, sql, sum, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { SalesQuery } from '@lot/domain/schemas/sales-history';
-import { queryPrepared, type Db, type Tx } from '../../db/client.ts';
+import { queryPrepared, selectPrepared, type Db, type Tx } from '../../db/client.ts';
 import { gameWinners, games, salesDaily, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { olderThan, type TimeKey } from '../../lib/export.ts';
@@ -149,7 +149,10 @@ export function totalsQueries(db: Db, { where, from, toExclusive, rollup }: Sale
 export async function countSales(db: Db, set: SalesSet): Promise<{ total: number; commission: bigint }> {
   const queries = totalsQueries(db, set);
   // Two independent reads of disjoint time ranges, side by side.
-  const [[counted], [days]] = await Promise.all([queries.games ?? [], queries.days ?? []]);
+  const [[counted], [days]] = await Promise.all([
+    queries.games ? selectPrepared(queries.games) : [],
+    queries.days ? selectPrepared(queries.days) : [],
+  ]);
   return {
     total: Number(days?.total ?? 0) + (counted?.total ?? 0),
     commission: BigInt(days?.commission ?? 0) + BigInt(counted?.commission ?? 0),

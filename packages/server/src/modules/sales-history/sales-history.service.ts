@@ -2,7 +2,7 @@ import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 import { formatCents } from '@lot/domain/money';
 import type { AdminSalesQuery, Sale, SaleDetail, SaleInput, SalesQuery } from '@lot/domain/schemas/sales-history';
-import type { Db, Tx } from '../../db/client.ts';
+import { selectPrepared, type Db, type Tx } from '../../db/client.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { settledRoundOf } from '../games/games.repository.ts';
 import { keysetPages, type ExportColumn, type TimeKey } from '../../lib/export.ts';
@@ -107,13 +107,16 @@ export async function listSales(db: Db, caller: Caller, scope: SalesScope, query
   // The owner check, the totals and a near page are independent reads, side by side (on
   // PostgreSQL each on its own connection); nothing is answered before the check has passed. A
   // deep page waits for the total, which says from which end to read it.
-  const near = query.offset < NEAR_PAGE_OFFSET ? (salesPageQuery(db, set.where, query) ?? []) : undefined;
+  const readPage = async (total?: number) => {
+    const page = salesPageQuery(db, set.where, query, total);
+    return page ? selectPrepared(page) : [];
+  };
   const [, totals, nearRows] = await Promise.all([
     salesAccess.checkOwner(db, caller, scope),
     countSales(db, set),
-    near,
+    query.offset < NEAR_PAGE_OFFSET ? readPage() : undefined,
   ]);
-  const rows = nearRows ?? (await (salesPageQuery(db, set.where, query, totals.total) ?? []));
+  const rows = nearRows ?? (await readPage(totals.total));
   return { items: rows.map(toSale), total: totals.total, totalCommission: formatCents(totals.commission) };
 }
 

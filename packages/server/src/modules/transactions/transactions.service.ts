@@ -2,7 +2,7 @@ import { and, desc, eq, gte, inArray, lt, ne, or, sql, type SQL } from 'drizzle-
 import { alias } from 'drizzle-orm/pg-core';
 import { formatCents } from '@lot/domain/money';
 import type { ListTransactionsQuery, Transaction } from '@lot/domain/schemas/balance';
-import { queryPrepared, type Db, type Tx } from '../../db/client.ts';
+import { queryPrepared, selectPrepared, type Db, type Tx } from '../../db/client.ts';
 import { containsPattern } from '../../db/sql.ts';
 import { gameRounds, transactions, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
@@ -119,22 +119,26 @@ export async function listTransactions(
   const where = transactionsWhere(caller, query);
   // The totals and the page are independent reads, side by side (on PostgreSQL each on its own connection).
   const [[totals = { total: 0, amount: '0', amountIn: '0', amountOut: '0' }], rows] = await Promise.all([
-    db
-      .select({
-        total: sql<number>`count(*)::int`,
-        amount: sql<string>`COALESCE(sum(${transactions.amount}), 0)::text`,
-        amountIn: sql<string>`COALESCE(sum(${transactions.amount}) FILTER (WHERE ${moneyIn(caller.id)}), 0)::text`,
-        amountOut: sql<string>`COALESCE(sum(${transactions.amount}) FILTER (WHERE ${moneyOut(caller.id)}), 0)::text`,
-      })
-      .from(transactions)
-      .innerJoin(sender, eq(sender.id, transactions.userId))
-      .leftJoin(receiver, eq(receiver.id, transactions.receiverId))
-      .where(where),
-    selectTransactions(db)
-      .where(where)
-      .orderBy(desc(transactions.createdAt), desc(transactions.id))
-      .limit(query.limit)
-      .offset(query.offset),
+    selectPrepared(
+      db
+        .select({
+          total: sql<number>`count(*)::int`,
+          amount: sql<string>`COALESCE(sum(${transactions.amount}), 0)::text`,
+          amountIn: sql<string>`COALESCE(sum(${transactions.amount}) FILTER (WHERE ${moneyIn(caller.id)}), 0)::text`,
+          amountOut: sql<string>`COALESCE(sum(${transactions.amount}) FILTER (WHERE ${moneyOut(caller.id)}), 0)::text`,
+        })
+        .from(transactions)
+        .innerJoin(sender, eq(sender.id, transactions.userId))
+        .leftJoin(receiver, eq(receiver.id, transactions.receiverId))
+        .where(where),
+    ),
+    selectPrepared(
+      selectTransactions(db)
+        .where(where)
+        .orderBy(desc(transactions.createdAt), desc(transactions.id))
+        .limit(query.limit)
+        .offset(query.offset),
+    ),
   ]);
   const amountIn = BigInt(totals.amountIn);
   const amountOut = BigInt(totals.amountOut);

@@ -5,7 +5,7 @@ import { MESSAGES } from '@lot/domain/messages';
 import { formatCents, formatMoney } from '@lot/domain/money';
 import { ALLOWED_PARENT_ROLES, type Role } from '@lot/domain/roles';
 import type { CreateUserInput, PublicUser, UpdateUserInput, User } from '@lot/domain/schemas/users';
-import type { Db, Tx } from '../../db/client.ts';
+import { selectPrepared, type Db, type Tx } from '../../db/client.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
@@ -86,11 +86,11 @@ export async function listUsers(
   // each on its own connection); nothing is answered unless the check passes.
   const page =
     caller.role === 'user'
-      ? publicUsersQuery(db, where, filter)
-      : usersQuery(db, where, filter).then((rows) => rows.map(toUser));
+      ? selectPrepared(publicUsersQuery(db, where, filter))
+      : selectPrepared(usersQuery(db, where, filter)).then((rows) => rows.map(toUser));
   const [, [counted], items] = await Promise.all([
     checkParent(db, caller, filter.parentId),
-    countUsersQuery(db, caller, filter, where),
+    selectPrepared(countUsersQuery(db, caller, filter, where)),
     page,
   ]);
   return { items, total: counted?.total ?? 0 };
