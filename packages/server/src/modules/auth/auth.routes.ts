@@ -193,7 +193,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       onRequest: app.authenticate,
       schema: {
         tags: ['auth'],
-        description: "The caller's active sessions, the most recently used first; `current` is this one.",
+        description: "The caller's active sessions: this one (`current`) first, then the most recently used.",
         response: { 200: z.array(sessionSchema), ...errorResponses(401, 403) },
       },
     },

@@ -10,13 +10,13 @@ import { endSessions } from '../../lib/sessions.ts';
 /** More open sessions than this are not listed (they can still all be ended at once). */
 const LIST_LIMIT = 100;
 
-/** The caller's active sessions (not ended, token not expired), the most recently used first. */
+/** The caller's active sessions (not ended, token not expired): this one first, then the most recently used. */
 export async function listSessions(db: Db, userId: number, currentId: string): Promise<Session[]> {
   const rows = await db
     .select()
     .from(sessions)
     .where(and(eq(sessions.userId, userId), isNull(sessions.endedAt), gt(sessions.expiresAt, sql`now()`)))
-    .orderBy(desc(sessions.lastUsedAt), desc(sessions.createdAt))
+    .orderBy(desc(sql`${sessions.id} = ${currentId}`), desc(sessions.lastUsedAt), desc(sessions.createdAt))
     .limit(LIST_LIMIT);
   return rows.map((row) => ({
     id: row.id,

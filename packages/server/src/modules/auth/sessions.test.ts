@@ -65,6 +65,8 @@ describe(`sessions (${TEST_DB})`, () => {
     const phone = await signin('se_list', SAFARI_IPHONE);
     const listed = await list(laptop);
     expect(listed).toHaveLength(2);
+    // This one first, though the other was used last.
+    expect(listed.map((s) => s.current)).toEqual([true, false]);
     const byId = new Map(listed.map((s) => [s.id, s]));
     expect(byId.get(sessionIdOf(laptop))).toMatchObject({
       device: 'Chrome on Linux',

@@ -67,7 +67,7 @@ export function TwoFactorSetup({ onDone, onCancel }: { onDone: () => void; onCan
           <p>Cannot scan it? Enter this key in the app instead (time-based):</p>
           <p
             data-testid="two-factor-secret"
-            className="mt-2 rounded-lg bg-slate-50 px-3 py-2 font-mono text-sm break-all text-slate-900 ring-1 ring-slate-200 select-all"
+            className="mt-2 rounded-lg bg-slate-50 px-3 py-2 font-mono text-sm break-words text-slate-900 ring-1 ring-slate-200 select-all"
           >
             {grouped(enrolment.secret)}
           </p>
