@@ -135,6 +135,7 @@ export class CallerLookup {
 
   /** The user changed: heard from the database, or said at once by this process after its own commit. */
   changed(id: number): void {
+    this.forgetOldChanges();
     this.changedAt.set(id, ++this.changes);
     for (const sessionId of this.sessionsOf.get(id) ?? []) this.cache.delete(sessionId);
     this.sessionsOf.delete(id);
@@ -142,8 +143,20 @@ export class CallerLookup {
 
   /** The session ended (or its set-up was done): heard from the database, or said by this process. */
   sessionChanged(sessionId: string): void {
+    this.forgetOldChanges();
     this.sessionChangedAt.set(sessionId, ++this.changes);
     this.cache.delete(sessionId);
+  }
+
+  /**
+   * The change counts only matter to reads in flight; past a bound they go, and count as a gap, so
+   * no read that began before is kept (a bound on memory over a long run of ended sessions).
+   */
+  private forgetOldChanges(): void {
+    if (this.changedAt.size + this.sessionChangedAt.size < MAX_ENTRIES) return;
+    this.changedAt.clear();
+    this.sessionChangedAt.clear();
+    this.gapAt = ++this.changes;
   }
 
   private clear(): void {
