@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@lot/domain/messages';
-import { freshUser, openPage, PHONE, signIn, textOf, useBrowser, visible, type Account } from './support.ts';
+import { exitOf, startServer } from '../packages/server/src/test/server-process.ts';
+import { DESKTOP, freshUser, openPage, PHONE, signIn, textOf, useBrowser, visible, type Account } from './support.ts';
 
 /**
  * Two-factor sign-in and sessions (docs/decisions/028-two-factor-and-sessions.md): set up from the
@@ -117,5 +121,69 @@ describe('sessions', () => {
     await elsewhere.waitForURL((url) => url.pathname === '/login');
     expect(await visible(elsewhere.getByText(MESSAGES.sessionExpired))).toBe(true);
     await Promise.all([page.context().close(), elsewhere.context().close()]);
+  });
+});
+
+describe('a role that requires two-factor sign-in', () => {
+  it('sends its user to set it up after sign-in, offers nothing else until then, and then lets them in', async () => {
+    // A server of its own: the policy is the whole server's, and the other files sign in every role.
+    const dataDir = mkdtempSync(join(tmpdir(), 'lot-e2e-two-factor-'));
+    const server = await startServer({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'admin-password', LOG_LEVEL: 'warn' });
+    try {
+      const call = async <T>(token: string | null, path: string, method = 'GET', body?: unknown): Promise<T> => {
+        const response = await fetch(`${server.url}${path}`, {
+          method,
+          headers: {
+            'content-type': 'application/json',
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+        return (await response.json()) as T;
+      };
+      const admin = (
+        await call<{ accessToken: string }>(null, '/api/auth/signin', 'POST', {
+          username: 'admin',
+          password: 'admin-password',
+        })
+      ).accessToken;
+      const account = { username: 'boss', password: 'boss-password' };
+      await call(admin, '/api/users', 'POST', { ...account, fullName: 'Big Boss', role: 'superagent' });
+      await call(admin, '/api/admin/two-factor-policy', 'PUT', { roles: ['superagent'] });
+
+      const context = await browser().newContext({ viewport: DESKTOP, baseURL: server.url });
+      const page = await context.newPage();
+      await page.goto('/login');
+      await page.getByLabel('Username').fill(account.username);
+      await page.getByLabel('Password').fill(account.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL((url) => url.pathname === '/two-factor-setup');
+      expect(await visible(page.getByText(MESSAGES.twoFactorEnrolmentRequired))).toBe(true);
+      // No shell, no way round it: another address, or a reload, comes back here.
+      expect(await page.locator('#sidebar').count()).toBe(0);
+      await page.goto('/superagent/dashboard');
+      await page.waitForURL((url) => url.pathname === '/two-factor-setup');
+
+      await page.getByRole('button', { name: 'Begin set-up' }).click();
+      const secret = (await textOf(page.getByTestId('two-factor-secret'))).replace(/\s/g, '');
+      await page.getByLabel('Code from the app').fill(codeFor(secret));
+      await page.getByRole('button', { name: 'Turn on' }).click();
+      await expect.poll(() => page.getByTestId('recovery-codes').locator('li').count()).toBe(10);
+      await page.getByRole('button', { name: 'I have saved these codes' }).click();
+      await page.waitForURL((url) => url.pathname === '/superagent/dashboard');
+      expect(await visible(page.locator('#sidebar nav'))).toBe(true);
+
+      // On, and not to be turned off while the role requires it.
+      await page.goto('/profile');
+      expect(await visible(page.getByText('Your role requires two-factor sign-in.'))).toBe(true);
+      expect(await textOf(page.getByTestId('two-factor-state'))).toBe('On');
+      expect(await page.getByRole('button', { name: 'Turn off' }).count()).toBe(0);
+      await context.close();
+    } finally {
+      server.child.kill('SIGTERM');
+      await exitOf(server.child);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
