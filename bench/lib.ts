@@ -127,7 +127,11 @@ export function startServer(env: Record<string, string>): Promise<Server> {
   const profile = process.env.BENCH_PROFILE;
   return startProcess(
     ['packages/server/src/main.ts'],
-    { JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789', ...env },
+    {
+      JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789',
+      TOTP_KEY: 'bench-totp-key-that-is-long-enough-0123456789',
+      ...env,
+    },
     /LOT is running on (http:\/\/\S+)/,
     profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
   );

@@ -83,7 +83,7 @@ const theme = (name: string): Screen => ({
 });
 
 const common: Screen[] = [
-  { name: 'profile', path: () => '/profile', ready: heading('My Profile') },
+  { name: 'profile', path: () => '/profile', ready: rows('sessions') },
   { name: 'transactions', path: () => '/transactions', ready: rows('transaction-row') },
 ];
 
@@ -124,6 +124,22 @@ const SCREENS: Record<keyof typeof DEMO, Screen[]> = {
     { name: 'sales history', path: () => '/admin/sales-history', ready: rows('sale-row') },
     { name: 'reports', path: () => '/admin/reports', ready: rows('report-row') },
     { name: 'statement', path: () => `/statements/${shop.id}`, ready: rows('statement-movement') },
+    {
+      // A set-up begun and left (it changes nothing until a code confirms it).
+      name: 'two-factor set-up dialog',
+      path: () => '/profile',
+      ready: rows('sessions'),
+      open: async (page) => {
+        await page.getByRole('button', { name: 'Set up two-factor sign-in', exact: true }).click();
+        const opened = page.getByRole('dialog', { name: 'Set up two-factor sign-in' });
+        await opened.getByRole('button', { name: 'Begin set-up' }).click();
+        await opened.getByTestId('two-factor-secret').waitFor();
+      },
+      close: async (page) => {
+        await page.keyboard.press('Escape');
+        await page.getByRole('dialog').waitFor({ state: 'hidden' });
+      },
+    },
     ...common,
   ],
   superagent: [

@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  /** A session of a role that requires two-factor sign-in, before the user has set it up. */
+  TWO_FACTOR_ENROLMENT_REQUIRED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,

@@ -26,7 +26,7 @@ import { salesHistoryRoutes } from './modules/sales-history/sales-history.routes
 import { displayRoutes, gamesRoutes, verifyRoutes } from './modules/games/games.routes.ts';
 import { DisplayStreams } from './modules/games/display.ts';
 import { bindGameEvents, GAMES_CHANNEL, GameEvents, unbindGameEvents } from './modules/games/game-events.ts';
-import { CallerLookup, USERS_CHANNEL } from './lib/caller-lookup.ts';
+import { CallerLookup, SESSIONS_CHANNEL, USERS_CHANNEL } from './lib/caller-lookup.ts';
 import { PgListener } from './lib/listener.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
@@ -46,6 +46,10 @@ declare module 'fastify' {
 export type AppOptions = {
   database: Database;
   jwtSecret: string;
+  /** TOTP_KEY: two-factor secrets are encrypted with it (decision 028). */
+  totpKey: string;
+  /** The clock two-factor codes are checked against; tests move it. */
+  clock?: () => number;
   logLevel?: string;
   /** Where the built web app lives; tests leave it unset. */
   webRoot?: string;
@@ -107,9 +111,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('db', options.database.db);
   // Changes of games reach every process's customer displays (decision 014). Streams end before
   // the server waits for requests in flight, so close never hangs on an open display.
-  // On PostgreSQL one LISTEN connection per process hears changes of games and of users.
+  // On PostgreSQL one LISTEN connection per process hears changes of games, users and sessions.
   const listener = options.database.newClient
-    ? new PgListener(options.database.newClient, [GAMES_CHANNEL, USERS_CHANNEL], app.log)
+    ? new PgListener(options.database.newClient, [GAMES_CHANNEL, USERS_CHANNEL, SESSIONS_CHANNEL], app.log)
     : undefined;
   const gameEvents = new GameEvents(options.database, listener, app.log);
   const callers = new CallerLookup(options.database.db, listener);
@@ -151,7 +155,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(docsPlugin);
 
   await app.register(healthRoutes);
-  await app.register(authRoutes);
+  await app.register(authRoutes, { totpKey: options.totpKey, clock: options.clock });
   await app.register(usersRoutes);
   await app.register(balanceRoutes);
   await app.register(transactionsRoutes);

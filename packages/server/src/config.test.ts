@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
 const SECRET = 'x'.repeat(32);
+const KEY = 'k'.repeat(32);
 
 /** The ConfigError thrown for `env`, so a test can read which variables it names. */
 function configError(env: NodeJS.ProcessEnv): ConfigError {
@@ -22,6 +23,7 @@ describe('loadConfig', () => {
       dataDir: './data',
       databaseUrl: undefined,
       jwtSecret: undefined,
+      totpKey: undefined,
       adminUsername: 'admin',
       adminPassword: undefined,
       logLevel: 'info',
@@ -38,6 +40,7 @@ describe('loadConfig', () => {
         DATA_DIR: '/var/lib/lot',
         DATABASE_URL: 'postgresql://lot@db:5432/lot',
         JWT_SECRET: SECRET,
+        TOTP_KEY: KEY,
         ADMIN_USERNAME: 'root_admin',
         ADMIN_PASSWORD: 'secret-password',
         LOG_LEVEL: 'warn',
@@ -50,6 +53,7 @@ describe('loadConfig', () => {
       dataDir: '/var/lib/lot',
       databaseUrl: 'postgresql://lot@db:5432/lot',
       jwtSecret: SECRET,
+      totpKey: KEY,
       adminUsername: 'root_admin',
       adminPassword: 'secret-password',
       logLevel: 'warn',
@@ -60,9 +64,9 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ PORT: '0' }).port).toBe(0);
     expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
-    expect(loadConfig({ DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: SECRET }).databaseUrl).toBe(
-      'postgres://localhost/lot',
-    );
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: SECRET, TOTP_KEY: KEY }).databaseUrl,
+    ).toBe('postgres://localhost/lot');
   });
 
   it('treats empty strings as unset', () => {
@@ -72,6 +76,7 @@ describe('loadConfig', () => {
       DATA_DIR: '',
       DATABASE_URL: '',
       JWT_SECRET: '',
+      TOTP_KEY: '',
       ADMIN_USERNAME: '',
       ADMIN_PASSWORD: '',
       LOG_LEVEL: '',
@@ -100,6 +105,17 @@ describe('loadConfig', () => {
     const error = configError({ DATABASE_URL: 'postgres://localhost/lot' });
     expect(error.message).toContain('JWT_SECRET');
     expect(error.message).not.toContain('DATABASE_URL:');
+  });
+
+  it('requires TOTP_KEY with DATABASE_URL: every API process must read the two-factor secrets', () => {
+    const error = configError({ DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: SECRET });
+    expect(error.message).toMatch(/TOTP_KEY: is required when DATABASE_URL is set/);
+    expect(error.message).not.toContain('JWT_SECRET');
+  });
+
+  it('refuses a TOTP_KEY shorter than 32 characters', () => {
+    expect(configError({ TOTP_KEY: 'k'.repeat(31) }).message).toMatch(/TOTP_KEY: must be at least 32/);
+    expect(loadConfig({ TOTP_KEY: KEY }).totpKey).toBe(KEY);
   });
 
   it('refuses a JWT_SECRET shorter than 32 characters', () => {

@@ -50,6 +50,7 @@ const envSchema = z
     DATA_DIR: optional(z.string()).transform((v) => v ?? './data'),
     DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// URL')),
     JWT_SECRET: optional(z.string().min(32, 'must be at least 32 characters long')),
+    TOTP_KEY: optional(z.string().min(32, 'must be at least 32 characters long')),
     ADMIN_USERNAME: optional(usernameSchema).transform((v) => v ?? 'admin'),
     ADMIN_PASSWORD: optional(passwordSchema),
     LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).transform(
@@ -67,6 +68,13 @@ const envSchema = z
         message: 'is required when DATABASE_URL is set (every API process must share it)',
       });
     }
+    if (env.DATABASE_URL && !env.TOTP_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TOTP_KEY'],
+        message: 'is required when DATABASE_URL is set (every API process must share it)',
+      });
+    }
   });
 
 export type Config = {
@@ -75,6 +83,8 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | undefined;
   jwtSecret: string | undefined;
+  /** The key two-factor secrets are encrypted with (decision 028). */
+  totpKey: string | undefined;
   adminUsername: string;
   adminPassword: string | undefined;
   logLevel: string;
@@ -99,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     jwtSecret: e.JWT_SECRET,
+    totpKey: e.TOTP_KEY,
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,

@@ -40,7 +40,12 @@ beforeAll(async () => {
     await admin.end();
     const url = new URL(base);
     url.pathname = `/${name}`;
-    env = { ...env, DATABASE_URL: url.toString(), JWT_SECRET: 'a-test-secret-that-is-long-enough-to-pass' };
+    env = {
+      ...env,
+      DATABASE_URL: url.toString(),
+      JWT_SECRET: 'a-test-secret-that-is-long-enough-to-pass',
+      TOTP_KEY: 'a-test-totp-key-that-is-long-enough-to-pass',
+    };
     cleanup = async () => {
       rmSync(dataDir, { recursive: true, force: true });
       const client = new pg.Client({ connectionString: base });

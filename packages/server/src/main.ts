@@ -3,7 +3,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { removeServerFile, writeServerFile } from './db/backup.ts';
 import { openConfiguredDatabase } from './db/open-from-config.ts';
 import { ensureAdmin } from './db/seed.ts';
-import { resolveJwtSecret } from './secrets.ts';
+import { resolveJwtSecret, resolveTotpKey } from './secrets.ts';
 
 function readConfig(): Config {
   try {
@@ -22,6 +22,7 @@ const database = await openConfiguredDatabase(config);
 const app = await buildApp({
   database,
   jwtSecret: resolveJwtSecret(config.jwtSecret, config.dataDir),
+  totpKey: resolveTotpKey(config.totpKey, config.dataDir),
   logLevel: config.logLevel,
   metricsAllow: config.metricsAllow,
   trustProxy: config.trustProxy,

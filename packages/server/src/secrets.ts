@@ -4,8 +4,17 @@ import { join } from 'node:path';
 
 /** JWT_SECRET, or one generated on first start and kept in DATA_DIR (readable by the owner only). */
 export function resolveJwtSecret(configured: string | undefined, dataDir: string): string {
+  return resolveSecret(configured, dataDir, 'jwt-secret');
+}
+
+/** TOTP_KEY, or one generated on first start and kept in DATA_DIR beside the JWT secret (decision 028). */
+export function resolveTotpKey(configured: string | undefined, dataDir: string): string {
+  return resolveSecret(configured, dataDir, 'totp-key');
+}
+
+function resolveSecret(configured: string | undefined, dataDir: string, name: string): string {
   if (configured) return configured;
-  const file = join(dataDir, 'jwt-secret');
+  const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');

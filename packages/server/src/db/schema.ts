@@ -15,6 +15,7 @@ import {
   timestamp,
   unique,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -429,4 +430,70 @@ export const slipPrints = pgTable(
     ),
     check('slip_prints_count_ck', sql`${t.printCount} >= 1`),
   ],
+);
+
+/**
+ * Sign-in sessions (decision 028): one row per sign-in, its id in the token. An ended session
+ * (signed out, ended from another session, or by a password or two-factor change) is refused on
+ * every process: a trigger announces the change (migration 0011). `last_used_at` moves at most
+ * once a minute. `enrol_required`: the role requires two-factor sign-in and the user had none at
+ * sign-in, so the session reaches the set-up calls only.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** When its latest token expires; a session past it is no longer listed. */
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    userAgent: text('user_agent'),
+    address: text('address').notNull(),
+    enrolRequired: boolean('enrol_required').notNull().default(false),
+    endedAt: timestamp('ended_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('sessions_user_live_idx')
+      .on(t.userId, t.expiresAt)
+      .where(sql`${t.endedAt} IS NULL`),
+  ],
+);
+
+/**
+ * A user's TOTP secret (RFC 6238), encrypted with TOTP_KEY (AES-256-GCM). `enabled_at` is null
+ * while the set-up waits for its first code. `last_step`: the time step of the last code taken,
+ * so a code is taken once (a replay is refused).
+ */
+export const userTwoFactor = pgTable('user_two_factor', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  secret: text('secret').notNull(),
+  enabledAt: timestamp('enabled_at', { withTimezone: true, mode: 'date' }),
+  lastStep: bigint('last_step', { mode: 'number' }),
+  createdAt: createdAt(),
+});
+
+/** One-time recovery codes: only a SHA-256 of each (they are random, over 79 bits), each taken once. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [unique('recovery_codes_user_hash_uq').on(t.userId, t.codeHash)],
+);
+
+/** The roles whose users must sign in with two factors (the admin's policy). */
+export const twoFactorRoles = pgTable(
+  'two_factor_roles',
+  { role: text('role', { enum: ['admin', 'superagent', 'agent', 'user'] }).primaryKey() },
+  (t) => [check('two_factor_roles_role_ck', sql`${t.role} IN ('admin', 'superagent', 'agent', 'user')`)],
 );

@@ -6,6 +6,12 @@ import { MESSAGES } from '@lot/domain/messages';
 import type { Role } from '@lot/domain/roles';
 import { idSchema } from '@lot/domain/schemas/common';
 import type { CallerLookup } from '../lib/caller-lookup.ts';
+import { extendSession, openSession } from '../lib/sessions.ts';
+
+/** Where a session opened by a test (or a script) comes from. */
+const UNKNOWN_ORIGIN: SessionOrigin = { address: 'unknown', userAgent: undefined };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The signed-in user behind a request: its row as it stands now (a change ends the cached one: decision 025). */
 export type Caller = {
@@ -17,7 +23,18 @@ export type Caller = {
   tokenVersion: number;
 };
 
-type TokenPayload = { sub: string; ver: number };
+/**
+ * An access token names the user, the user's token version and the session (decision 028). A
+ * sign-in challenge (`use: 'code'`: password right, code still to come) is signed by the same key
+ * but is never an access token.
+ */
+type TokenPayload = { sub: string; ver: number; sid?: string; use?: 'code' };
+
+/** A session as `request.session`: its id, and whether it may only set up two-factor sign-in. */
+export type RequestSession = { id: string; enrolRequired: boolean };
+
+/** What a new session records of the request that opened it. */
+export type SessionOrigin = { address: string; userAgent: string | undefined; enrolRequired?: boolean };
 
 declare module '@fastify/jwt' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
@@ -34,15 +51,31 @@ declare module 'fastify' {
     authenticate: (request: FastifyRequest) => Promise<void>;
     /** preValidation hook factory: 403 unless the caller has one of the roles (checked before the body). */
     requireRole: (...roles: Role[]) => (request: FastifyRequest) => Promise<void>;
-    signToken: (user: { id: number; tokenVersion: number }) => string;
+    /** A fresh token for an existing session (a password change goes on with it). */
+    signToken: (user: { id: number; tokenVersion: number }, sessionId: string) => Promise<string>;
+    /** Opens a session (a row in `sessions`) and signs its first token. */
+    openSession: (user: { id: number; tokenVersion: number }, origin?: SessionOrigin) => Promise<string>;
+    /** A short-lived token for the second step of a sign-in with two-factor (no session). */
+    signChallenge: (user: { id: number; tokenVersion: number }) => string;
+    /** The user and token version a challenge names, or a 401 if it is not one or has expired. */
+    verifyChallenge: (challenge: string) => { id: number; tokenVersion: number };
   }
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
   interface FastifyRequest {
     caller: Caller;
+    session: RequestSession;
+  }
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
+  interface FastifyContextConfig {
+    /** The route answers a session that must set up two-factor sign-in first (decision 028). */
+    allowBeforeTwoFactor?: boolean;
   }
 }
 
 export const TOKEN_LIFETIME = '12h';
+const TOKEN_LIFETIME_SECONDS = 12 * 3600;
+/** How long the second step of a sign-in may take. */
+const CHALLENGE_LIFETIME = '5m';
 
 export const authPlugin = fp(async (app: FastifyInstance, options: { secret: string; callers: CallerLookup }) => {
   await app.register(fastifyJwt, {
@@ -52,10 +85,36 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { secret: str
   });
 
   app.decorateRequest('caller', null as unknown as Caller);
+  app.decorateRequest('session', null as unknown as RequestSession);
 
-  app.decorate('signToken', (user: { id: number; tokenVersion: number }) =>
-    app.jwt.sign({ sub: String(user.id), ver: user.tokenVersion }),
+  app.decorate('signToken', async (user: { id: number; tokenVersion: number }, sessionId: string) => {
+    // The session lives as long as its latest token (listed until then, unless ended).
+    await extendSession(app.db, sessionId, TOKEN_LIFETIME_SECONDS);
+    return app.jwt.sign({ sub: String(user.id), ver: user.tokenVersion, sid: sessionId });
+  });
+
+  app.decorate('openSession', async (user: { id: number; tokenVersion: number }, origin?: SessionOrigin) => {
+    const sessionId = await openSession(app.db, user.id, origin ?? UNKNOWN_ORIGIN, TOKEN_LIFETIME_SECONDS);
+    return app.jwt.sign({ sub: String(user.id), ver: user.tokenVersion, sid: sessionId });
+  });
+
+  app.decorate('signChallenge', (user: { id: number; tokenVersion: number }) =>
+    app.jwt.sign({ sub: String(user.id), ver: user.tokenVersion, use: 'code' }, { expiresIn: CHALLENGE_LIFETIME }),
   );
+
+  app.decorate('verifyChallenge', (challenge: string) => {
+    let payload: TokenPayload;
+    try {
+      payload = app.jwt.verify<TokenPayload>(challenge);
+    } catch {
+      throw new AppError('UNAUTHORIZED', MESSAGES.twoFactorChallengeExpired);
+    }
+    const id = idSchema.safeParse(payload.sub);
+    if (payload.use !== 'code' || !id.success || typeof payload.ver !== 'number') {
+      throw new AppError('UNAUTHORIZED', MESSAGES.twoFactorChallengeExpired);
+    }
+    return { id: id.data, tokenVersion: payload.ver };
+  });
 
   app.decorate('authenticate', async (request: FastifyRequest) => {
     let payload: TokenPayload;
@@ -64,13 +123,22 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { secret: str
     } catch {
       throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);
     }
-    // An id the database cannot hold (beyond int4) must be a 401, not a query error.
+    // An id the database cannot hold (beyond int4), or a session id that is no UUID, must be a 401,
+    // not a query error. A challenge carries no session: it is not an access token.
     const id = idSchema.safeParse(payload.sub);
-    const user = id.success ? await options.callers.find(id.data) : undefined;
-    // A password change, deactivation or deletion bumps the version and so ends every older token.
-    if (!user || user.status !== 'active' || user.tokenVersion !== payload.ver) {
+    const sessionId = typeof payload.sid === 'string' && UUID.test(payload.sid) ? payload.sid : undefined;
+    const user = id.success && sessionId && !payload.use ? await options.callers.find(id.data, sessionId) : undefined;
+    // A password change, deactivation or deletion bumps the version and so ends every older token;
+    // an ended session (signed out, ended from the profile, a two-factor change) ends its own.
+    if (!user || user.status !== 'active' || user.tokenVersion !== payload.ver || user.sessionEnded) {
       throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);
     }
+    // The role requires two-factor sign-in and the user had none: only the set-up answers.
+    if (user.enrolRequired && !request.routeOptions.config.allowBeforeTwoFactor) {
+      throw new AppError('TWO_FACTOR_ENROLMENT_REQUIRED', MESSAGES.twoFactorEnrolmentRequired);
+    }
+    await options.callers.touch(user);
+    request.session = { id: user.sessionId, enrolRequired: user.enrolRequired };
     request.caller = {
       id: user.id,
       username: user.username,

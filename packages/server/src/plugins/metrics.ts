@@ -99,7 +99,7 @@ export const metricsPlugin = fp(async (app: FastifyInstance, options: MetricsOpt
   });
   const signins = new Counter({
     name: 'lot_signins_total',
-    help: 'Sign-in attempts by outcome: ok, failed (bad credentials), refused (inactive), throttled',
+    help: 'Sign-in attempts by outcome: ok, code_needed (password right, two-factor code to come), failed (bad credentials or code), refused (inactive), throttled',
     labelNames: ['outcome'] as const,
     registers: [register],
   });

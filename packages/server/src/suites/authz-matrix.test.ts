@@ -278,7 +278,7 @@ async function resignTokens() {
   const versions = new Map(rows.map((row) => [Number(row.id), Number(row.token_version)]));
   for (const person of Object.values(people)) {
     if (person.key === 'D') continue;
-    person.token = t.app.signToken({ id: person.id, tokenVersion: versions.get(person.id) ?? 0 });
+    person.token = await t.app.openSession({ id: person.id, tokenVersion: versions.get(person.id) ?? 0 });
   }
 }
 

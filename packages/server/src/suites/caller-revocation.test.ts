@@ -1,3 +1,4 @@
+import { Secret, TOTP } from 'otpauth';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { callServer, exitOf, startServer, type Started } from '../test/server-process.ts';
@@ -5,7 +6,8 @@ import { freshPostgres, TEST_DB } from '../test/test-app.ts';
 
 /**
  * Each API process keeps the callers it has read (decision 025). A session ended on one process (a
- * deactivation, a password change) is refused by every other process within one second, also
+ * deactivation, a password change, a session ended from the profile, two-factor sign-in turned on:
+ * decision 028) is refused by every other process within one second, also
  * while and after the LISTEN connection that tells them was cut. PostgreSQL only: on PGlite every
  * request reads its caller.
  */
@@ -38,12 +40,13 @@ describe.skipIf(TEST_DB !== 'postgres')('sessions ended across processes (Postgr
     }
   }
 
-  it('a deactivation or a password change on one process ends the session on the other within one second', async () => {
+  it('a deactivation, a password change, an ended session or a two-factor change on one process ends the session on the other within one second', async () => {
     const database = await freshPostgres();
     drop = database.drop;
     const env = {
       DATABASE_URL: database.url,
       JWT_SECRET: 'a-revocation-test-secret-that-is-long-enough',
+      TOTP_KEY: 'a-revocation-test-totp-key-that-is-long-enough',
       ADMIN_PASSWORD,
       LOG_LEVEL: 'error',
     };
@@ -79,6 +82,27 @@ describe.skipIf(TEST_DB !== 'postgres')('sessions ended across processes (Postgr
     });
     expect(change.status).toBe(200);
     expect(await refusedWithin(a, changed.token, since)).toBeLessThan(1_000);
+
+    // A session ended from another session of the same user (the profile's list).
+    const ended = await shop('rev_four');
+    const kept = await signin('rev_four', PASSWORD);
+    const endedSession = JSON.parse(Buffer.from(ended.token.split('.')[1] ?? '', 'base64url').toString()) as {
+      sid: string;
+    };
+    since = performance.now();
+    expect((await call(a, 'DELETE', `/api/auth/sessions/${endedSession.sid}`, kept)).status).toBe(200);
+    expect(await refusedWithin(b, ended.token, since)).toBeLessThan(1_000);
+    expect((await call(b, 'GET', '/api/balance', kept)).status).toBe(200);
+
+    // Two-factor sign-in turned on in one session ends the others.
+    const other = await shop('rev_five');
+    const enrolling = await signin('rev_five', PASSWORD);
+    const { secret } = (await call(a, 'POST', '/api/auth/two-factor/enrol', enrolling)).json as { secret: string };
+    const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
+    since = performance.now();
+    expect((await call(a, 'POST', '/api/auth/two-factor/confirm', enrolling, { code })).status).toBe(200);
+    expect(await refusedWithin(b, other.token, since)).toBeLessThan(1_000);
+    expect((await call(b, 'GET', '/api/balance', enrolling)).status).toBe(200);
 
     // Cut every LISTEN connection: until a process hears again, it keeps no caller.
     const late = await shop('rev_three');

@@ -51,6 +51,7 @@ describe.skipIf(TEST_DB !== 'postgres')('displays across processes (PostgreSQL o
     const env = {
       DATABASE_URL: database.url,
       JWT_SECRET: 'a-display-test-secret-that-is-long-enough',
+      TOTP_KEY: 'a-display-test-totp-key-that-is-long-enough',
       ADMIN_PASSWORD,
       LOG_LEVEL: 'error',
     };

@@ -180,7 +180,13 @@ describe(`headers of the web app (${TEST_DB})`, () => {
     mkdirSync(join(root, 'assets'));
     writeFileSync(join(root, 'index.html'), '<!doctype html><title>LOT</title>');
     writeFileSync(join(root, 'assets', 'app-1234.js'), 'console.log(1)');
-    const web = await buildApp({ database: t.database, jwtSecret: t.jwtSecret, logLevel: 'silent', webRoot: root });
+    const web = await buildApp({
+      database: t.database,
+      totpKey: t.totpKey,
+      jwtSecret: t.jwtSecret,
+      logLevel: 'silent',
+      webRoot: root,
+    });
     try {
       for (const [url, status] of [
         ['/', 200],

@@ -776,6 +776,10 @@ const FORGED_TOKENS: [string, (f: Forgery) => string][] = [
   ['sub beyond int4', (f) => forgeToken({ ...f.asAdmin, sub: '99999999999' }, t.jwtSecret)],
   ['sub of nobody', (f) => forgeToken({ ...f.asAdmin, sub: '424242' }, t.jwtSecret)],
   ['ver as string', (f) => forgeToken({ ...f.asAdmin, ver: '0' }, t.jwtSecret)],
+  ['no session', (f) => forgeToken(f.asAdmin, t.jwtSecret)],
+  ["another user's session", (f) => forgeToken({ ...f.asAdmin, sid: f.claims.sid }, t.jwtSecret)],
+  ['session id not a UUID', (f) => forgeToken({ ...f.asAdmin, sid: "1' OR '1'='1" }, t.jwtSecret)],
+  ['a sign-in challenge', (f) => forgeToken({ ...f.claims, use: 'code' }, t.jwtSecret)],
   [
     'kid injection, wrong key',
     (f) => forgeToken(f.asAdmin, OTHER_KEY, { alg: 'HS256', kid: "../../../../dev/null' UNION SELECT 'x" }),

@@ -442,15 +442,15 @@ async function runSequence(actions: Action[]): Promise<void> {
     sales: 0,
   };
 
-  const token = (w: Who) =>
-    w === 'admin' ? t.adminToken : t.app.signToken({ id: ids[w], tokenVersion: m.people[w].ver });
+  const token = async (w: Who) =>
+    w === 'admin' ? t.adminToken : t.app.openSession({ id: ids[w], tokenVersion: m.people[w].ver });
   const amountOf = (a: Amount) => (a.asNumber ? a.cents / 100 : formatCents(a.cents));
   const gameId = (w: Who) => m.people[w].game ?? NO_GAME;
   /** The caller's latest settled game as the game API answers it (a read: it changes nothing). */
   const settledGame = async (w: Who): Promise<Game> => {
     const id = m.people[w].settled;
     if (id === undefined || !canAct(m, w)) return noSuchGame(ids[w]);
-    const response = await t.request(token(w), { method: 'GET', url: `/api/games/${id}` });
+    const response = await t.request(await token(w), { method: 'GET', url: `/api/games/${id}` });
     expect(response.statusCode, response.body).toBe(200);
     return response.json<Game>();
   };
@@ -566,7 +566,7 @@ async function runSequence(actions: Action[]): Promise<void> {
     const request = await requestOf(call, key);
     const before = known ?? (await world(t));
     const rowsBefore = await ledgerRows();
-    const response = await t.request(token(call.by), request);
+    const response = await t.request(await token(call.by), request);
     expect(response.statusCode, `${where}: ${response.body}`).toBe(want.status);
     const outcome = `${action.kind} ${response.statusCode}`;
     kinds[outcome] = (kinds[outcome] ?? 0) + 1;

@@ -124,6 +124,7 @@ describe(`race and crash (${TEST_DB})`, () => {
       const env = {
         ...database.env,
         JWT_SECRET: 'a-crash-test-secret-that-is-long-enough',
+        TOTP_KEY: 'a-crash-test-totp-key-that-is-long-enough',
         ADMIN_PASSWORD,
         PORT: String(port),
         LOG_LEVEL: 'error',
@@ -343,7 +344,7 @@ describe(`race and crash (${TEST_DB})`, () => {
 
       // npm run ledger:check, as an operator would run it after the crash.
       const check = spawn(process.execPath, ['--import', 'tsx', ledgerCli], {
-        env: { PATH: process.env.PATH ?? '', ...database.env, JWT_SECRET: env.JWT_SECRET },
+        env: { PATH: process.env.PATH ?? '', ...database.env, JWT_SECRET: env.JWT_SECRET, TOTP_KEY: env.TOTP_KEY },
       });
       let checkOutput = '';
       check.stdout.on('data', (chunk: Buffer) => (checkOutput += chunk.toString()));

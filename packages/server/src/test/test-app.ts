@@ -44,6 +44,8 @@ export type TestApp = {
   adminToken: string;
   /** The HS256 key the app signs with, for suites that forge, expire or tamper with tokens. */
   jwtSecret: string;
+  /** The key two-factor secrets are encrypted with (a second app on the database needs it). */
+  totpKey: string;
   close: () => Promise<void>;
 };
 
@@ -51,7 +53,9 @@ export type TestApp = {
  * The real app (buildApp) on a fresh database with the admin account, as main.ts starts it;
  * `options` sets what the environment would (METRICS_ALLOW, TRUST_PROXY).
  */
-export async function createTestApp(options: Pick<AppOptions, 'metricsAllow' | 'trustProxy'> = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: Pick<AppOptions, 'metricsAllow' | 'trustProxy' | 'clock'> = {},
+): Promise<TestApp> {
   let database: Database;
   let drop = async () => {};
   let databaseUrl: string | undefined;
@@ -64,9 +68,11 @@ export async function createTestApp(options: Pick<AppOptions, 'metricsAllow' | '
     database = await openDatabase({ kind: 'pglite' });
   }
   const jwtSecret = randomBytes(32).toString('hex');
+  const totpKey = randomBytes(32).toString('hex');
   const app = await buildApp({
     database,
     jwtSecret,
+    totpKey,
     logLevel: 'silent',
     serveWeb: false,
     ...options,
@@ -95,6 +101,7 @@ export async function createTestApp(options: Pick<AppOptions, 'metricsAllow' | '
     login,
     adminToken: await login(ADMIN.username, ADMIN.password),
     jwtSecret,
+    totpKey,
     close: async () => {
       await app.close();
       await database.close();

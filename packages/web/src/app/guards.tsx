@@ -11,12 +11,20 @@ function Loading() {
   );
 }
 
-/** Auth guard: visitors without a session go to /login. */
+/** Where a session goes while its role requires two-factor sign-in and it is not set up (decision 028). */
+export const TWO_FACTOR_SETUP_PATH = '/two-factor-setup';
+
+/**
+ * Auth guard: visitors without a session go to /login; a session that must set up two-factor
+ * sign-in first goes to its set-up, and nowhere else until it is done.
+ */
 export function RequireAuth({ children }: { children: ReactNode }) {
-  const { status } = useAuth();
+  const { status, twoFactorSetupRequired } = useAuth();
   const location = useLocation();
   if (status === 'loading') return <Loading />;
   if (status !== 'authenticated') return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (twoFactorSetupRequired && location.pathname !== TWO_FACTOR_SETUP_PATH)
+    return <Navigate to={TWO_FACTOR_SETUP_PATH} replace />;
   return children;
 }
 

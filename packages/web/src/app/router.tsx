@@ -43,6 +43,7 @@ const screens = {
   display: () => import('./routes/display.tsx').then((m) => ({ default: m.DisplayRoute })),
   statement: () => import('./routes/statement.tsx').then((m) => ({ default: m.StatementRoute })),
   reports: () => import('./routes/reports.tsx').then((m) => ({ default: m.ReportsRoute })),
+  twoFactorSetup: () => import('./routes/two-factor-setup.tsx').then((m) => ({ default: m.TwoFactorSetupRoute })),
 };
 
 /**
@@ -82,6 +83,8 @@ export const routes: RouteObject[] = [
     ),
     children: [
       { index: true, element: <RoleHome /> },
+      // The set-up a role's policy requires: outside the shell, since nothing else is open until it is done.
+      { path: 'two-factor-setup', lazy: lazy(screens.twoFactorSetup) },
       // The game fills the screen (a shop's display), outside the shell.
       {
         path: 'user/number-game/play',

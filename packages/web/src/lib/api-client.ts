@@ -42,6 +42,12 @@ export function setSessionEndedHandler(handler: ((message: string) => void) | un
   onSessionEnded = handler;
 }
 
+/** Set by the auth provider: the server says this session must set up two-factor sign-in first. */
+let onTwoFactorSetupRequired: (() => void) | undefined;
+export function setTwoFactorSetupHandler(handler: (() => void) | undefined) {
+  onTwoFactorSetupRequired = handler;
+}
+
 type Options = {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
@@ -100,6 +106,7 @@ async function send(path: string, options: Options): Promise<Response> {
       // each screen says its own fallback rather than the HTTP status text.
       new ApiError(response.status, '', 'UNKNOWN');
   if (response.status === 401 && !options.anonymous) onSessionEnded?.(error.message);
+  if (error.code === 'TWO_FACTOR_ENROLMENT_REQUIRED') onTwoFactorSetupRequired?.();
   throw error;
 }
 

@@ -11,6 +11,8 @@ export const STORAGE_KEYS = {
   gameTheme: 'gameTheme',
   slipWidth: 'slipWidth',
   notificationsSeenUntil: 'notificationsSeenUntil',
+  /** Set while the session may only set up two-factor sign-in (the role requires it, decision 028). */
+  twoFactorSetup: 'twoFactorSetup',
 } as const;
 
 const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
@@ -66,8 +68,14 @@ export const storage = {
   },
   saveSeenUntil: (userId: number, at: string) =>
     localStorage.setItem(STORAGE_KEYS.notificationsSeenUntil, `${userId}:${at}`),
+  getTwoFactorSetup: () => localStorage.getItem(STORAGE_KEYS.twoFactorSetup) === 'required',
+  saveTwoFactorSetup(required: boolean) {
+    if (required) localStorage.setItem(STORAGE_KEYS.twoFactorSetup, 'required');
+    else localStorage.removeItem(STORAGE_KEYS.twoFactorSetup);
+  },
   clear() {
     localStorage.removeItem(STORAGE_KEYS.token);
     localStorage.removeItem(STORAGE_KEYS.user);
+    localStorage.removeItem(STORAGE_KEYS.twoFactorSetup);
   },
 };

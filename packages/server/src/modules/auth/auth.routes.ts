@@ -1,13 +1,26 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { errorResponses } from '../../plugins/errors.ts';
+import type { SessionOrigin } from '../../plugins/auth.ts';
 import {
   changePasswordInputSchema,
   changePasswordResponseSchema,
+  sessionResponseSchema,
+  sessionSchema,
+  signinAnswerSchema,
+  signinCodeInputSchema,
   signinInputSchema,
-  signinResponseSchema,
+  twoFactorCodeInputSchema,
+  twoFactorEnabledSchema,
+  twoFactorEnrolmentSchema,
+  twoFactorPolicySchema,
+  twoFactorStatusSchema,
 } from '@lot/domain/schemas/auth';
 import { AppError } from '@lot/domain/errors';
-import { changePassword, signin } from './auth.service.ts';
+import { changePassword, disableTwoFactor, signin, signinWithCode } from './auth.service.ts';
+import { endOtherSessions, endSession, listSessions, signout } from './sessions.service.ts';
+import { TwoFactor } from './two-factor.service.ts';
 
 /** How a refused sign-in is counted (GET /metrics). */
 function signinOutcome(error: unknown): string {
@@ -17,23 +30,64 @@ function signinOutcome(error: unknown): string {
   return 'refused';
 }
 
-export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+function originOf(request: FastifyRequest): SessionOrigin {
+  return { address: request.ip, userAgent: request.headers['user-agent'] };
+}
+
+const messageSchema = z.object({ message: z.string() });
+
+export type AuthRoutesOptions = {
+  /** TOTP_KEY: two-factor secrets are encrypted with it (decision 028). */
+  totpKey: string;
+  /** The clock two-factor codes are checked against (tests move it). */
+  clock?: () => number;
+};
+
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
+  const twoFactor = new TwoFactor(app.db, options.totpKey, options.clock);
+
   app.post(
     '/api/auth/signin',
     {
       schema: {
         tags: ['auth'],
+        description:
+          'Signs in with a password. For a user with two-factor sign-in the answer is `{ twoFactorRequired: true, challenge }` and no session: `POST /api/auth/signin/code` finishes it.',
         security: [],
         body: signinInputSchema,
         response: {
-          200: signinResponseSchema,
+          200: signinAnswerSchema,
           ...errorResponses(400, 401, 403, 429),
         },
       },
     },
     async (request) => {
       try {
-        const session = await signin(app.db, app.signToken, request.body, request.ip);
+        const answer = await signin(app.db, app, twoFactor, request.body, originOf(request));
+        app.metrics.signins.inc({ outcome: 'twoFactorRequired' in answer ? 'code_needed' : 'ok' });
+        return answer;
+      } catch (error) {
+        app.metrics.signins.inc({ outcome: signinOutcome(error) });
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    '/api/auth/signin/code',
+    {
+      schema: {
+        tags: ['auth'],
+        description:
+          'The second step of a sign-in with two-factor: the challenge and a 6-digit code from the authenticator app, or a recovery code. Wrong codes count towards the sign-in throttle.',
+        security: [],
+        body: signinCodeInputSchema,
+        response: { 200: sessionResponseSchema, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      try {
+        const session = await signinWithCode(app.db, app, twoFactor, request.body, originOf(request));
         app.metrics.signins.inc({ outcome: 'ok' });
         return session;
       } catch (error) {
@@ -41,6 +95,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         throw error;
       }
     },
+  );
+
+  app.post(
+    '/api/auth/signout',
+    {
+      onRequest: app.authenticate,
+      config: { allowBeforeTwoFactor: true },
+      schema: { tags: ['auth'], response: { 200: messageSchema, ...errorResponses(401) } },
+    },
+    async (request) => signout(app.db, request.caller.id, request.session.id),
   );
 
   app.post(
@@ -52,10 +116,138 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         body: changePasswordInputSchema,
         response: {
           200: changePasswordResponseSchema,
-          ...errorResponses(400, 401, 429),
+          ...errorResponses(400, 401, 403, 429),
         },
       },
     },
-    async (request) => changePassword(app.db, app.signToken, request.caller, request.body, request.ip),
+    async (request) => changePassword(app.db, app, request.caller, request.session.id, request.body, request.ip),
+  );
+
+  app.get(
+    '/api/auth/two-factor',
+    {
+      onRequest: app.authenticate,
+      config: { allowBeforeTwoFactor: true },
+      schema: { tags: ['auth'], response: { 200: twoFactorStatusSchema, ...errorResponses(401) } },
+    },
+    async (request) => twoFactor.status(request.caller),
+  );
+
+  app.post(
+    '/api/auth/two-factor/enrol',
+    {
+      onRequest: app.authenticate,
+      config: { allowBeforeTwoFactor: true },
+      schema: {
+        tags: ['auth'],
+        description:
+          'Starts the set-up: a new secret (as text and as an otpauth:// URI for a QR code), waiting for its first code.',
+        response: { 200: twoFactorEnrolmentSchema, ...errorResponses(401, 409) },
+      },
+    },
+    async (request, reply) => {
+      // The secret must not be kept by a cache on the way.
+      reply.header('cache-control', 'no-store');
+      return twoFactor.startEnrolment(request.caller);
+    },
+  );
+
+  app.post(
+    '/api/auth/two-factor/confirm',
+    {
+      onRequest: app.authenticate,
+      config: { allowBeforeTwoFactor: true },
+      schema: {
+        tags: ['auth'],
+        description:
+          "Confirms the set-up with a first code: two-factor sign-in is on, the caller's other sessions end, and ten one-time recovery codes are answered, this once.",
+        body: twoFactorCodeInputSchema,
+        response: { 200: twoFactorEnabledSchema, ...errorResponses(400, 401, 409) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return twoFactor.confirmEnrolment(request.caller, request.session.id, request.body.code);
+    },
+  );
+
+  app.post(
+    '/api/auth/two-factor/disable',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['auth'],
+        description:
+          "Turns two-factor sign-in off with a code or a recovery code (refused while the role requires it); the caller's other sessions end.",
+        body: twoFactorCodeInputSchema,
+        response: { 200: messageSchema, ...errorResponses(400, 401, 403, 409, 429) },
+      },
+    },
+    async (request) =>
+      disableTwoFactor(app.db, twoFactor, request.caller, request.session.id, request.body.code, request.ip),
+  );
+
+  app.get(
+    '/api/auth/sessions',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['auth'],
+        description: "The caller's active sessions: this one (`current`) first, then the most recently used.",
+        response: { 200: z.array(sessionSchema), ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => listSessions(app.db, request.caller.id, request.session.id),
+  );
+
+  app.delete(
+    '/api/auth/sessions/:id',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['auth'],
+        params: z.strictObject({ id: z.uuid() }),
+        response: { 200: messageSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => endSession(app.db, request.caller.id, request.params.id),
+  );
+
+  app.post(
+    '/api/auth/sessions/end-others',
+    {
+      onRequest: app.authenticate,
+      schema: { tags: ['auth'], response: { 200: messageSchema, ...errorResponses(401, 403) } },
+    },
+    async (request) => endOtherSessions(app.db, request.caller.id, request.session.id),
+  );
+
+  // The admin's policy: which roles must sign in with two factors.
+  const adminOnly = { onRequest: app.authenticate, preValidation: app.requireRole('admin') };
+  app.get(
+    '/api/admin/two-factor-policy',
+    {
+      ...adminOnly,
+      schema: {
+        tags: ['admin'],
+        description: 'The roles whose users must sign in with two-factor.',
+        response: { 200: twoFactorPolicySchema, ...errorResponses(401, 403) },
+      },
+    },
+    async () => twoFactor.policy(),
+  );
+  app.put(
+    '/api/admin/two-factor-policy',
+    {
+      ...adminOnly,
+      schema: {
+        tags: ['admin'],
+        description:
+          'Sets the roles whose users must sign in with two-factor. A user of such a role without it is sent to set it up at the next sign-in.',
+        body: twoFactorPolicySchema,
+        response: { 200: twoFactorPolicySchema.extend({ message: z.string() }), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => twoFactor.setPolicy(request.body),
   );
 };

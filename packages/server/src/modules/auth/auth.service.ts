@@ -2,18 +2,37 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import { verify } from '@node-rs/argon2';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
-import type { ChangePasswordInput, SigninInput, SigninResponse } from '@lot/domain/schemas/auth';
+import type {
+  ChangePasswordInput,
+  SessionResponse,
+  SigninAnswer,
+  SigninCodeInput,
+  SigninInput,
+  TwoFactorChallenge,
+} from '@lot/domain/schemas/auth';
 import type { Db } from '../../db/client.ts';
 import { signinFailures, users } from '../../db/schema.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller, SessionOrigin } from '../../plugins/auth.ts';
 import { findLiveUserById, findLiveUserByUsername } from '../users/users.repository.ts';
 import { ARGON2_OPTIONS, hashPassword } from '../../lib/passwords.ts';
 import { callerChanged } from '../../lib/caller-lookup.ts';
+import { endSessions } from '../../lib/sessions.ts';
+import type { TwoFactor } from './two-factor.service.ts';
 
 export const MAX_FAILURES = 5;
 export const FAILURE_WINDOW_SECONDS = 15 * 60;
 
-type SignToken = (user: { id: number; tokenVersion: number }) => string;
+type TokenUser = { id: number; tokenVersion: number };
+
+/** What the auth services need of the auth plugin (app.openSession and the rest). */
+export type Tokens = {
+  openSession: (user: TokenUser, origin: SessionOrigin) => Promise<string>;
+  signToken: (user: TokenUser, sessionId: string) => Promise<string>;
+  signChallenge: (user: TokenUser) => string;
+  verifyChallenge: (challenge: string) => TokenUser;
+};
+
+type UserRow = NonNullable<Awaited<ReturnType<typeof findLiveUserById>>>;
 
 /** Verifying against a fixed hash when the user does not exist keeps the timing the same. */
 let dummyHash: Promise<string> | undefined;
@@ -66,12 +85,20 @@ async function pruneFailures(db: Db, username: string): Promise<void> {
     );
 }
 
+async function clearFailures(db: Db, username: string, address: string): Promise<void> {
+  await db
+    .delete(signinFailures)
+    .where(and(eq(signinFailures.username, username), eq(signinFailures.address, address)));
+}
+
 export async function signin(
   db: Db,
-  signToken: SignToken,
+  tokens: Tokens,
+  twoFactor: TwoFactor,
   input: SigninInput,
-  address: string,
-): Promise<SigninResponse> {
+  origin: SessionOrigin,
+): Promise<SigninAnswer> {
+  const { address } = origin;
   const key = input.username.toLowerCase();
   const attempt = await recordAttempt(db, key, address);
   const user = await findLiveUserByUsername(db, input.username);
@@ -87,7 +114,27 @@ export async function signin(
     await forgetAttempt(db, attempt);
     throw new AppError('FORBIDDEN', MESSAGES.accountInactive);
   }
-  await db.delete(signinFailures).where(and(eq(signinFailures.username, key), eq(signinFailures.address, address)));
+  if (await twoFactor.isEnabled(user.id)) {
+    // The password was right, the code is still to come: this attempt is not a failure, but the
+    // earlier ones stay, so wrong codes and wrong passwords count together (decision 028).
+    await forgetAttempt(db, attempt);
+    return twoFactorChallenge(tokens, user);
+  }
+  await clearFailures(db, key, address);
+  return openUserSession(tokens, user, origin, await twoFactor.roleRequires(user.role));
+}
+
+function twoFactorChallenge(tokens: Tokens, user: UserRow): TwoFactorChallenge {
+  return { twoFactorRequired: true, challenge: tokens.signChallenge(user), message: MESSAGES.twoFactorCodeNeeded };
+}
+
+/** A new session. `enrol`: the role requires two-factor sign-in and the user has none yet. */
+async function openUserSession(
+  tokens: Tokens,
+  user: UserRow,
+  origin: SessionOrigin,
+  enrol: boolean,
+): Promise<SessionResponse> {
   return {
     id: user.id,
     username: user.username,
@@ -96,19 +143,79 @@ export async function signin(
     hasLogo: user.hasLogo,
     role: user.role,
     parentId: user.parentId,
-    accessToken: signToken(user),
+    accessToken: await tokens.openSession(user, { ...origin, enrolRequired: enrol }),
     message: 'Login successful',
+    ...(enrol ? { enrolTwoFactor: true as const } : {}),
   };
 }
 
 /**
- * Changing the password ends every older token (the version moves on); the caller's own session
- * goes on with the fresh token returned here. Wrong current passwords count as failed sign-ins.
+ * The second step of a sign-in with two-factor: the challenge from the first step and a code from
+ * the authenticator app or a recovery code. Counted by the same throttle as passwords.
+ */
+export async function signinWithCode(
+  db: Db,
+  tokens: Tokens,
+  twoFactor: TwoFactor,
+  input: SigninCodeInput,
+  origin: SessionOrigin,
+): Promise<SessionResponse> {
+  const claim = tokens.verifyChallenge(input.challenge);
+  const user = await findLiveUserById(db, claim.id);
+  // A password change (or deactivation, deletion) since the first step ends its challenge too.
+  if (!user || user.tokenVersion !== claim.tokenVersion) {
+    throw new AppError('UNAUTHORIZED', MESSAGES.twoFactorChallengeExpired);
+  }
+  const key = user.username.toLowerCase();
+  const attempt = await recordAttempt(db, key, origin.address);
+  if (user.status !== 'active') {
+    await forgetAttempt(db, attempt);
+    throw new AppError('FORBIDDEN', MESSAGES.accountInactive);
+  }
+  if (!(await twoFactor.takeCode(user, input.code))) {
+    await pruneFailures(db, key);
+    throw new AppError('UNAUTHORIZED', MESSAGES.twoFactorCodeInvalid);
+  }
+  await clearFailures(db, key, origin.address);
+  return openUserSession(tokens, user, origin, false);
+}
+
+/**
+ * Turning two-factor sign-in off takes a code; a wrong one counts as a failed sign-in, so a
+ * session left open somewhere cannot be used to guess codes.
+ */
+export async function disableTwoFactor(
+  db: Db,
+  twoFactor: TwoFactor,
+  caller: Caller,
+  sessionId: string,
+  code: string,
+  address: string,
+): Promise<{ message: string }> {
+  const key = caller.username.toLowerCase();
+  const attempt = await recordAttempt(db, key, address);
+  try {
+    const answer = await twoFactor.disable(caller, sessionId, code);
+    await forgetAttempt(db, attempt);
+    return answer;
+  } catch (error) {
+    // Only a wrong code is a failure.
+    if (!(error instanceof AppError && error.code === 'VALIDATION_ERROR')) await forgetAttempt(db, attempt);
+    else await pruneFailures(db, key);
+    throw error;
+  }
+}
+
+/**
+ * Changing the password ends every older token (the version moves on) and the other sessions; the
+ * caller's own session goes on with the fresh token returned here. Wrong current passwords count
+ * as failed sign-ins.
  */
 export async function changePassword(
   db: Db,
-  signToken: SignToken,
+  tokens: Tokens,
   caller: Caller,
+  sessionId: string,
   input: ChangePasswordInput,
   address: string,
 ): Promise<{ message: string; accessToken: string }> {
@@ -131,5 +238,7 @@ export async function changePassword(
     .returning({ id: users.id, tokenVersion: users.tokenVersion });
   if (!updated) throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);
   callerChanged(db, updated.id);
-  return { message: MESSAGES.passwordChanged, accessToken: signToken(updated) };
+  // The version already ends their tokens; ending the rows takes them off the list of sessions.
+  await endSessions(db, updated.id, { except: sessionId });
+  return { message: MESSAGES.passwordChanged, accessToken: await tokens.signToken(updated, sessionId) };
 }

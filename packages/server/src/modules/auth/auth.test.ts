@@ -27,7 +27,13 @@ let samId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  second = await buildApp({ database: t.database, jwtSecret: SECOND_SECRET, logLevel: 'silent', serveWeb: false });
+  second = await buildApp({
+    database: t.database,
+    totpKey: t.totpKey,
+    jwtSecret: SECOND_SECRET,
+    logLevel: 'silent',
+    serveWeb: false,
+  });
   await second.ready();
   samId = await createUser('sam', { role: 'superagent' });
 });
@@ -126,7 +132,7 @@ describe('sign-in', () => {
       alg: 'HS256',
     });
     const payload = decodePayload(token);
-    expect(Object.keys(payload).sort()).toEqual(['exp', 'iat', 'sub', 'ver']);
+    expect(Object.keys(payload).sort()).toEqual(['exp', 'iat', 'sid', 'sub', 'ver']);
     expect(payload.sub).toBe(String(aliceId));
     expect(Number(payload.exp) - Number(payload.iat)).toBe(12 * 60 * 60);
   });
@@ -366,13 +372,16 @@ describe('sign-in throttling', () => {
 
 describe('tokens', () => {
   let id: number;
+  /** The session of a real sign-in: a forged token names it, as the app's own do. */
+  let sid: string;
   beforeAll(async () => {
     id = await createUser('kate');
+    sid = String(decodePayload(await t.login('kate', PASSWORD)).sid);
   });
 
   const claims = (extra: Record<string, unknown> = {}) => {
     const now = Math.floor(Date.now() / 1000);
-    return { sub: String(id), ver: 0, iat: now, exp: now + 3600, ...extra };
+    return { sub: String(id), ver: 0, sid, iat: now, exp: now + 3600, ...extra };
   };
 
   async function expectRefused(token: string | null, app: FastifyInstance = t.app) {
@@ -407,7 +416,7 @@ describe('tokens', () => {
 
   it('refuses an expired token', async () => {
     // The app's own signer, 13 hours ago: the same token signed now is accepted.
-    const payload = { sub: String(id), ver: 0 };
+    const payload = { sub: String(id), ver: 0, sid };
     expect((await getUser(t.app.jwt.sign(payload), id)).statusCode).toBe(200);
     await expectRefused(t.app.jwt.sign(payload, { clockTimestamp: Date.now() - 13 * 60 * 60 * 1000 }));
     await expectRefused(forgeToken({ alg: 'HS256' }, claims({ exp: Math.floor(Date.now() / 1000) - 1 })), second);

@@ -159,7 +159,13 @@ describe('the customer display stream', () => {
     // once while the server is still stopping, which can add a second, more on a busy machine.)
     expect(Date.now() - started).toBeLessThan(5_000);
     // While no server answers, the game goes on elsewhere: the first draw.
-    app = await buildApp({ database: t.database, jwtSecret: t.jwtSecret, logLevel: 'silent', serveWeb: false });
+    app = await buildApp({
+      database: t.database,
+      totpKey: t.totpKey,
+      jwtSecret: t.jwtSecret,
+      logLevel: 'silent',
+      serveWeb: false,
+    });
     await app.ready();
     const drawn = await app.inject({
       method: 'POST',

@@ -3,12 +3,14 @@ import { z } from 'zod';
 import { Navigate, useNavigate } from 'react-router';
 import { BarChart3, Lock, ShieldCheck, Users } from 'lucide-react';
 import { signinInputSchema, type SigninInput } from '@lot/domain/schemas/auth';
+import { MESSAGES } from '@lot/domain/messages';
 import { dashboardPath } from '@lot/domain/roles';
 import { Button } from '../../components/ui/button.tsx';
 import { FormError, TextField } from '../../components/ui/field.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { TWO_FACTOR_SETUP_PATH } from '../guards.tsx';
 
 /** docs/product/screens.md#login: after success it waits 500 ms, then goes to the role's dashboard. */
 const REDIRECT_DELAY_MS = 500;
@@ -25,7 +27,7 @@ function validate(values: SigninInput): { data?: SigninInput; errors: Errors } {
 }
 
 export function LoginRoute() {
-  const { status, user, login, notice } = useAuth();
+  const { status, user, login, loginWithCode, notice } = useAuth();
   useDocumentTitle('Sign in');
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
@@ -35,6 +37,10 @@ export function LoginRoute() {
   const [values, setValues] = useState<SigninInput>({ username: '', password: '' });
   // Like the other forms: checked on submit, then again on every change until it passes.
   const [errors, setErrors] = useState<Errors | null>(null);
+  // Two-factor sign-in: the password was right, the code step holds the server's challenge.
+  const [challenge, setChallenge] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
 
   if (status === 'authenticated' && user && !busy) return <Navigate to={dashboardPath(user.role)} replace />;
 
@@ -58,15 +64,62 @@ export function LoginRoute() {
     setBusy(true);
     setFailure(null);
     try {
-      const signedIn = await login(username, password);
+      const answer = await login(username, password);
+      if ('challenge' in answer) {
+        setChallenge(answer.challenge);
+        setBusy(false);
+        return;
+      }
       await new Promise((resolve) => setTimeout(resolve, REDIRECT_DELAY_MS));
-      navigate(dashboardPath(signedIn.role), { replace: true });
+      navigate(answer.twoFactorSetupRequired ? TWO_FACTOR_SETUP_PATH : dashboardPath(answer.user.role), {
+        replace: true,
+      });
     } catch (error) {
       setFailure(
         error instanceof ApiError && error.message ? error.message : 'Login failed. Please check your credentials.',
       );
       setBusy(false);
     }
+  };
+
+  const onSubmitCode = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!challenge) return;
+    const form = event.currentTarget;
+    if (!code.trim()) {
+      setCodeError(MESSAGES.twoFactorCodeRequired);
+      (form.elements.namedItem('code') as HTMLInputElement | null)?.focus();
+      return;
+    }
+    setBusy(true);
+    setFailure(null);
+    setCodeError(null);
+    try {
+      const signedIn = await loginWithCode(challenge, code.trim());
+      await new Promise((resolve) => setTimeout(resolve, REDIRECT_DELAY_MS));
+      navigate(dashboardPath(signedIn.role), { replace: true });
+    } catch (error) {
+      const message = error instanceof ApiError && error.message ? error.message : MESSAGES.loginFailed;
+      // A sign-in that took too long starts again from the password.
+      if (error instanceof ApiError && message === MESSAGES.twoFactorChallengeExpired) {
+        setChallenge(null);
+        setCode('');
+        setFailure(message);
+      } else if (error instanceof ApiError && error.message === MESSAGES.twoFactorCodeInvalid) {
+        setCodeError(message);
+      } else {
+        setFailure(message);
+      }
+      setBusy(false);
+    }
+  };
+
+  const startOver = () => {
+    setChallenge(null);
+    setCode('');
+    setCodeError(null);
+    setFailure(null);
+    setValues((v) => ({ ...v, password: '' }));
   };
 
   return (
@@ -102,8 +155,12 @@ export function LoginRoute() {
         <div className="w-full max-w-sm">
           <div className="mb-8 text-center lg:text-left">
             <span className="text-2xl font-black tracking-[0.3em] text-indigo-600 lg:hidden">LOT</span>
-            <h1 className="mt-4 text-2xl font-bold text-slate-900 lg:mt-0">Sign in to your account</h1>
-            <p className="mt-1 text-sm text-slate-600">Lottery Management System</p>
+            <h1 className="mt-4 text-2xl font-bold text-slate-900 lg:mt-0">
+              {challenge ? 'Two-factor sign-in' : 'Sign in to your account'}
+            </h1>
+            <p className="mt-1 text-sm text-slate-600">
+              {challenge ? MESSAGES.twoFactorCodeNeeded : 'Lottery Management System'}
+            </p>
           </div>
           {notice && !failure && (
             <p
@@ -113,31 +170,58 @@ export function LoginRoute() {
               {notice}
             </p>
           )}
-          <form onSubmit={onSubmit} noValidate className="space-y-5">
-            <TextField
-              label="Username"
-              autoComplete="username"
-              autoFocus
-              name="username"
-              value={values.username}
-              onChange={change('username')}
-              error={errors?.username}
-            />
-            <TextField
-              label="Password"
-              type="password"
-              autoComplete="current-password"
-              name="password"
-              value={values.password}
-              onChange={change('password')}
-              error={errors?.password}
-            />
-            <Button type="submit" className="w-full py-2.5" disabled={busy}>
-              <Lock className="h-4 w-4" aria-hidden="true" />
-              {busy ? 'Signing in...' : 'Sign in'}
-            </Button>
-            <FormError message={failure} />
-          </form>
+          {challenge ? (
+            <form onSubmit={onSubmitCode} noValidate className="space-y-5">
+              <TextField
+                label="Authentication code"
+                hint="The 6-digit code from your app, or one of your recovery codes"
+                autoComplete="one-time-code"
+                autoFocus
+                spellCheck={false}
+                name="code"
+                value={code}
+                onChange={(event) => {
+                  setCode(event.target.value);
+                  setCodeError(null);
+                }}
+                error={codeError ?? undefined}
+              />
+              <Button type="submit" className="w-full py-2.5" disabled={busy}>
+                <ShieldCheck className="h-4 w-4" aria-hidden="true" />
+                {busy ? 'Verifying...' : 'Verify'}
+              </Button>
+              <FormError message={failure} />
+              <Button variant="ghost" className="w-full" onClick={startOver} disabled={busy}>
+                Back to sign in
+              </Button>
+            </form>
+          ) : (
+            <form onSubmit={onSubmit} noValidate className="space-y-5">
+              <TextField
+                label="Username"
+                autoComplete="username"
+                autoFocus
+                name="username"
+                value={values.username}
+                onChange={change('username')}
+                error={errors?.username}
+              />
+              <TextField
+                label="Password"
+                type="password"
+                autoComplete="current-password"
+                name="password"
+                value={values.password}
+                onChange={change('password')}
+                error={errors?.password}
+              />
+              <Button type="submit" className="w-full py-2.5" disabled={busy}>
+                <Lock className="h-4 w-4" aria-hidden="true" />
+                {busy ? 'Signing in...' : 'Sign in'}
+              </Button>
+              <FormError message={failure} />
+            </form>
+          )}
           <p className="mt-8 text-center text-xs text-slate-600">
             By signing in you agree to the Terms of Service and Privacy Policy. Access is for authorised operators only.
           </p>

@@ -7,10 +7,16 @@ import { useProfile } from '../../features/profile/api/get-profile.ts';
 import { PasswordCard } from '../../features/profile/components/password-card.tsx';
 import { ProfileCard } from '../../features/profile/components/profile-card.tsx';
 import { ProfileForm } from '../../features/profile/components/profile-form.tsx';
+import { SessionsCard } from '../../features/sessions/components/sessions-card.tsx';
+import { TwoFactorPolicyCard } from '../../features/two-factor/components/policy-card.tsx';
+import { TwoFactorCard } from '../../features/two-factor/components/two-factor-card.tsx';
 
-/** docs/product/screens.md#profile: who you are, Edit Profile, and Change Password. */
+/**
+ * docs/product/screens.md#profile: who you are, Edit Profile, and Change Password; then sign-in
+ * security: two-factor sign-in, the sessions, and for the admin the two-factor policy.
+ */
 export function ProfileRoute() {
-  const { id } = useCurrentUser();
+  const { id, role } = useCurrentUser();
   const profile = useProfile(id);
 
   if (profile.isPending) return <Spinner />;
@@ -49,6 +55,16 @@ export function ProfileRoute() {
         </div>
         <div className="lg:col-start-1 lg:row-start-2">
           <PasswordCard />
+        </div>
+      </div>
+      {/* Sign-in security: two-factor (and the admin's policy) beside the sessions. */}
+      <div className="grid items-start gap-6 lg:grid-cols-3">
+        <div className="space-y-6">
+          <TwoFactorCard />
+          {role === 'admin' && <TwoFactorPolicyCard />}
+        </div>
+        <div className="lg:col-span-2">
+          <SessionsCard />
         </div>
       </div>
     </div>
