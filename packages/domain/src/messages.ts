@@ -61,4 +61,6 @@ export const MESSAGES = {
   allWinnersDrawn: 'All winners have been drawn!',
   internalError: 'An unexpected error occurred. Please try again.',
   notReady: 'The service is not ready: the database did not answer',
+  auditUsersOnly: 'Only the admin, super agents and agents read the audit trail',
+  auditEmpty: 'No audit entries match these filters',
 } as const;

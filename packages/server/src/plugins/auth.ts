@@ -15,6 +15,8 @@ export type Caller = {
   role: Role;
   parentId: number | null;
   tokenVersion: number;
+  /** The address the request came from (`request.ip`, decision 026): what the audit trail records. */
+  address?: string;
 };
 
 type TokenPayload = { sub: string; ver: number };
@@ -78,6 +80,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { secret: str
       role: user.role,
       parentId: user.parentId,
       tokenVersion: user.tokenVersion,
+      address: request.ip,
     };
   });
 

@@ -3,12 +3,26 @@ import { verify } from '@node-rs/argon2';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 import type { ChangePasswordInput, SigninInput, SigninResponse } from '@lot/domain/schemas/auth';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { signinFailures, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { findLiveUserById, findLiveUserByUsername } from '../users/users.repository.ts';
 import { ARGON2_OPTIONS, hashPassword } from '../../lib/passwords.ts';
 import { callerChanged } from '../../lib/caller-lookup.ts';
+import { recordAudit } from '../../lib/audit.ts';
+
+/** A refused sign-in is itself an action the audit trail keeps (decision 029): no actor, chain 0. */
+function auditFailure(db: Db | Tx, username: string, address: string, reason: string, userId?: number) {
+  return recordAudit(db, {
+    actorId: null,
+    address,
+    action: 'auth.signin_failed',
+    targetKind: userId === undefined ? undefined : 'user',
+    targetId: userId ?? null,
+    targetUserId: userId ?? null,
+    details: { username, reason },
+  });
+}
 
 export const MAX_FAILURES = 5;
 export const FAILURE_WINDOW_SECONDS = 15 * 60;
@@ -50,7 +64,7 @@ async function recordAttempt(db: Db, username: string, address: string): Promise
   throw new AppError('RATE_LIMITED', MESSAGES.tooManyAttempts, { retryAfter: Math.max(1, row.retryAfter ?? 1) });
 }
 
-async function forgetAttempt(db: Db, id: number): Promise<void> {
+async function forgetAttempt(db: Db | Tx, id: number): Promise<void> {
   await db.delete(signinFailures).where(eq(signinFailures.id, id));
 }
 
@@ -73,7 +87,10 @@ export async function signin(
   address: string,
 ): Promise<SigninResponse> {
   const key = input.username.toLowerCase();
-  const attempt = await recordAttempt(db, key, address);
+  const attempt = await recordAttempt(db, key, address).catch(async (error: unknown) => {
+    if (error instanceof AppError) await auditFailure(db, key, address, 'throttled');
+    throw error;
+  });
   const user = await findLiveUserByUsername(db, input.username);
   dummyHash ??= hashPassword('not-a-real-password');
   const valid = await verify(user?.passwordHash ?? (await dummyHash), input.password, ARGON2_OPTIONS).catch(
@@ -81,13 +98,27 @@ export async function signin(
   );
   if (!user || !valid) {
     await pruneFailures(db, key);
+    await auditFailure(db, key, address, user ? 'wrong password' : 'unknown username', user?.id);
     throw new AppError('UNAUTHORIZED', MESSAGES.invalidCredentials);
   }
   if (user.status !== 'active') {
-    await forgetAttempt(db, attempt);
+    await db.transaction(async (tx) => {
+      await forgetAttempt(tx, attempt);
+      await auditFailure(tx, key, address, 'inactive', user.id);
+    });
     throw new AppError('FORBIDDEN', MESSAGES.accountInactive);
   }
-  await db.delete(signinFailures).where(and(eq(signinFailures.username, key), eq(signinFailures.address, address)));
+  await db.transaction(async (tx) => {
+    await tx.delete(signinFailures).where(and(eq(signinFailures.username, key), eq(signinFailures.address, address)));
+    await recordAudit(tx, {
+      actorId: user.id,
+      address,
+      action: 'auth.signin',
+      targetKind: 'user',
+      targetId: user.id,
+      targetUserId: user.id,
+    });
+  });
   return {
     id: user.id,
     username: user.username,
@@ -124,12 +155,23 @@ export async function changePassword(
   }
   await forgetAttempt(db, attempt);
   const passwordHash = await hashPassword(input.newPassword);
-  const [updated] = await db
-    .update(users)
-    .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
-    .where(eq(users.id, user.id))
-    .returning({ id: users.id, tokenVersion: users.tokenVersion });
-  if (!updated) throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);
+  const updated = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(users)
+      .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
+      .where(eq(users.id, user.id))
+      .returning({ id: users.id, tokenVersion: users.tokenVersion });
+    if (!row) throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);
+    await recordAudit(tx, {
+      actorId: caller.id,
+      address,
+      action: 'auth.password_changed',
+      targetKind: 'user',
+      targetId: caller.id,
+      targetUserId: caller.id,
+    });
+    return row;
+  });
   callerChanged(db, updated.id);
   return { message: MESSAGES.passwordChanged, accessToken: signToken(updated) };
 }

@@ -21,6 +21,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { balances, gameRounds, gameWinners, games, transactions, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
+import { byCaller, recordAudit } from '../../lib/audit.ts';
 import { readableByRecord } from '../users/users.access.ts';
 import { findLiveUserById } from '../users/users.repository.ts';
 import { effectiveWinners } from '../winners/winners.repository.ts';
@@ -163,23 +164,38 @@ export async function openGame(db: Db, caller: Caller, input: OpenGameInput): Pr
   if (!commitment) throw new Error('seed of the wrong length');
   let id: number;
   try {
-    const [row] = await db
-      .insert(gameRounds)
-      .values({
-        code: randomBytes(16).toString('base64url'),
-        userId: caller.id,
-        parentId: me?.parentId ?? null,
-        superagentId,
-        startRange: input.startRange,
-        endRange: input.endRange,
-        betAmount: input.betAmount,
-        prizes,
-        seed,
-        commitment,
-      })
-      .returning({ id: gameRounds.id });
-    if (!row) throw new Error('game insert returned no row');
-    id = row.id;
+    id = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(gameRounds)
+        .values({
+          code: randomBytes(16).toString('base64url'),
+          userId: caller.id,
+          parentId: me?.parentId ?? null,
+          superagentId,
+          startRange: input.startRange,
+          endRange: input.endRange,
+          betAmount: input.betAmount,
+          prizes,
+          seed,
+          commitment,
+        })
+        .returning({ id: gameRounds.id, code: gameRounds.code });
+      if (!row) throw new Error('game insert returned no row');
+      await recordAudit(tx, {
+        ...byCaller(caller),
+        action: 'game.opened',
+        targetKind: 'game',
+        targetId: row.id,
+        targetUserId: caller.id,
+        details: {
+          code: row.code,
+          startRange: input.startRange,
+          endRange: input.endRange,
+          betAmount: formatCents(input.betAmount),
+        },
+      });
+      return row.id;
+    });
   } catch (error) {
     if (pgErrorCode(error) === UNIQUE_VIOLATION) throw new AppError('CONFLICT', GAME_IN_PROGRESS);
     throw error;
@@ -316,6 +332,16 @@ export async function drawNext(
         ...(last ? { saleId, endedAt: new Date() } : {}),
       })
       .where(eq(gameRounds.id, id));
+    if (last) {
+      await recordAudit(tx, {
+        ...byCaller(caller),
+        action: 'game.settled',
+        targetKind: 'game',
+        targetId: id,
+        targetUserId: round.userId,
+        details: { code: round.code, saleId, pool: formatCents(pool), numbers: [...drawn, number] },
+      });
+    }
     return { result: drawResult(await readGame(tx, eq(gameRounds.id, id)), position), replayed: false };
   });
   if (!outcome.replayed) gameChanged(db, outcome.result.game.code);
@@ -389,6 +415,19 @@ export async function voidGame(db: Db, caller: Caller, id: number, reason: strin
         endedAt: new Date(),
       })
       .where(eq(gameRounds.id, id));
+    await recordAudit(tx, {
+      ...byCaller(caller),
+      action: 'game.voided',
+      targetKind: 'game',
+      targetId: id,
+      targetUserId: round.userId,
+      details: {
+        code: round.code,
+        reason,
+        status: round.status === 'drawing' ? 'voided' : 'discarded',
+        ...(round.status === 'drawing' && { returned: formatCents(poolOf(round)) }),
+      },
+    });
     return readGame(tx, eq(gameRounds.id, id));
   });
   gameChanged(db, game.code);
