@@ -43,6 +43,7 @@ const screens = {
   display: () => import('./routes/display.tsx').then((m) => ({ default: m.DisplayRoute })),
   statement: () => import('./routes/statement.tsx').then((m) => ({ default: m.StatementRoute })),
   reports: () => import('./routes/reports.tsx').then((m) => ({ default: m.ReportsRoute })),
+  audit: () => import('./routes/audit.tsx').then((m) => ({ default: m.AuditRoute })),
 };
 
 /**
@@ -113,6 +114,7 @@ export const routes: RouteObject[] = [
             { path: 'winners', lazy: lazy(screens.adminWinners) },
             { path: 'sales-history', lazy: lazy(screens.adminSalesHistory), loader: loader('adminSalesHistory') },
             { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
+            { path: 'audit', lazy: lazy(screens.audit) },
           ]),
           roleGroup('superagent', [
             { path: 'dashboard', lazy: lazy(screens.superagentDashboard), loader: loader('superagentDashboard') },
@@ -124,6 +126,7 @@ export const routes: RouteObject[] = [
               loader: loader('superagentSalesHistory'),
             },
             { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
+            { path: 'audit', lazy: lazy(screens.audit) },
           ]),
           roleGroup('agent', [
             { path: 'dashboard', lazy: lazy(screens.agentDashboard), loader: loader('agentDashboard') },
@@ -134,6 +137,7 @@ export const routes: RouteObject[] = [
               loader: loader('agentSalesHistory'),
             },
             { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
+            { path: 'audit', lazy: lazy(screens.audit) },
           ]),
           roleGroup('user', [
             {
