@@ -464,8 +464,6 @@ export const auditLog = pgTable(
     unique('audit_log_chain_seq_uq').on(t.chain, t.seq),
     index('audit_log_actor_idx').on(t.actorId, t.id),
     index('audit_log_target_user_idx').on(t.targetUserId, t.id),
-    index('audit_log_action_idx').on(t.action, t.id),
-    index('audit_log_at_idx').on(t.at),
   ],
 );
 
@@ -474,4 +472,6 @@ export const auditHeads = pgTable('audit_heads', {
   chain: integer('chain').primaryKey(),
   seq: integer('seq').notNull(),
   hash: bytea('hash').notNull(),
+  /** The hash the newest row links to: the trigger moves the head on in one UPDATE and reads it back. */
+  prevHash: bytea('prev_hash').notNull(),
 });

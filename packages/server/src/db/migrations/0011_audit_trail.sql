@@ -1,7 +1,8 @@
 CREATE TABLE "audit_heads" (
 	"chain" integer PRIMARY KEY NOT NULL,
 	"seq" integer NOT NULL,
-	"hash" "bytea" NOT NULL
+	"hash" "bytea" NOT NULL,
+	"prev_hash" "bytea" NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "audit_log" (
@@ -23,8 +24,6 @@ CREATE TABLE "audit_log" (
 --> statement-breakpoint
 CREATE INDEX "audit_log_actor_idx" ON "audit_log" USING btree ("actor_id","id");--> statement-breakpoint
 CREATE INDEX "audit_log_target_user_idx" ON "audit_log" USING btree ("target_user_id","id");--> statement-breakpoint
-CREATE INDEX "audit_log_action_idx" ON "audit_log" USING btree ("action","id");--> statement-breakpoint
-CREATE INDEX "audit_log_at_idx" ON "audit_log" USING btree ("at");--> statement-breakpoint
 -- ---------------------------------------------------------------------------------------------
 -- Custom SQL (not generated): the audit trail's chain and its refusal of changes (decision 029).
 -- ---------------------------------------------------------------------------------------------
@@ -37,28 +36,30 @@ CREATE FUNCTION audit_field(value text) RETURNS text LANGUAGE sql IMMUTABLE AS $
 $$;
 --> statement-breakpoint
 CREATE FUNCTION audit_log_chain() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  head_seq integer;
-  head_hash bytea;
 BEGIN
   -- One chain per actor: the rows without one (a failed sign-in) share chain 0.
   NEW.chain := COALESCE(NEW.actor_id, 0);
-  SELECT seq, hash INTO head_seq, head_hash FROM audit_heads WHERE chain = NEW.chain FOR UPDATE;
-  IF NOT FOUND THEN
-    INSERT INTO audit_heads (chain, seq, hash) VALUES (NEW.chain, 0, decode(repeat('00', 32), 'hex'))
+  -- One UPDATE locks the chain's head, moves it on by this row and answers where the row sits:
+  -- in SET every h.* is the head before this row, and RETURNING shows the head after it.
+  FOR attempt IN 1..2 LOOP
+    UPDATE audit_heads h SET seq = h.seq + 1, prev_hash = h.hash, hash = sha256(h.hash || convert_to(
+        audit_field(NEW.id::text) || audit_field(NEW.chain::text) || audit_field((h.seq + 1)::text)
+        || audit_field((extract(epoch FROM NEW.at) * 1000000)::bigint::text)
+        || audit_field(NEW.actor_id::text) || audit_field(NEW.address) || audit_field(NEW.action)
+        || audit_field(NEW.target_kind) || audit_field(NEW.target_id::text) || audit_field(NEW.target_user_id::text)
+        || audit_field(NEW.details::text), 'UTF8'))
+      WHERE h.chain = NEW.chain
+      RETURNING h.seq, h.prev_hash, h.hash INTO NEW.seq, NEW.prev_hash, NEW.hash;
+    IF FOUND THEN
+      RETURN NEW;
+    END IF;
+    -- The chain's first row: its head starts at seq 0 and 32 zero bytes (another transaction may
+    -- create it first; then this one waits for it and moves that head on).
+    INSERT INTO audit_heads (chain, seq, hash, prev_hash)
+      VALUES (NEW.chain, 0, decode(repeat('00', 32), 'hex'), decode(repeat('00', 32), 'hex'))
       ON CONFLICT (chain) DO NOTHING;
-    SELECT seq, hash INTO head_seq, head_hash FROM audit_heads WHERE chain = NEW.chain FOR UPDATE;
-  END IF;
-  NEW.seq := head_seq + 1;
-  NEW.prev_hash := head_hash;
-  NEW.hash := sha256(NEW.prev_hash || convert_to(
-    audit_field(NEW.id::text) || audit_field(NEW.chain::text) || audit_field(NEW.seq::text)
-    || audit_field((extract(epoch FROM NEW.at) * 1000000)::bigint::text)
-    || audit_field(NEW.actor_id::text) || audit_field(NEW.address) || audit_field(NEW.action)
-    || audit_field(NEW.target_kind) || audit_field(NEW.target_id::text) || audit_field(NEW.target_user_id::text)
-    || audit_field(NEW.details::text), 'UTF8'));
-  UPDATE audit_heads SET seq = NEW.seq, hash = NEW.hash WHERE chain = NEW.chain;
-  RETURN NEW;
+  END LOOP;
+  RAISE EXCEPTION 'audit chain % has no head', NEW.chain;
 END
 $$;
 --> statement-breakpoint
