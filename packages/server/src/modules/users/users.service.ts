@@ -192,8 +192,9 @@ export async function updateUser(
       ...(input.removeLogo && !processedLogo && { hasLogo: false }),
       ...(endsSessions && { tokenVersion: sql`${users.tokenVersion} + 1` }),
     };
-    await updateUserRow(tx, id, changes, processedLogo ?? (input.removeLogo ? null : undefined));
-    // Which fields changed, before and after; a new password is only named, never written.
+    // Which fields changed, before and after; a new password is only named, never written. The row
+    // is written before the update: the chain's head is then taken before the money_daily rows a
+    // parent change moves (users trigger), the order a money statement takes them in (decision 029).
     await recordAudit(tx, {
       ...byCaller(caller),
       action: input.status === 'inactive' && before.status !== 'inactive' ? 'user.deactivated' : 'user.updated',
@@ -214,6 +215,7 @@ export async function updateUser(
         ...((processedLogo || input.removeLogo) && { logo: processedLogo ? 'replaced' : 'removed' }),
       },
     });
+    await updateUserRow(tx, id, changes, processedLogo ?? (input.removeLogo ? null : undefined));
   });
   callerChanged(db, id);
   return {
@@ -248,7 +250,6 @@ export async function deleteUser(db: Db, caller: Caller, id: number): Promise<{ 
     if ((await countLiveChildren(tx, id)) > 0) {
       throw new AppError('CONFLICT', `Cannot delete ${target.fullName}: they still have agents or users under them.`);
     }
-    await softDeleteUser(tx, id, caller.id);
     await recordAudit(tx, {
       ...byCaller(caller),
       action: 'user.deleted',
@@ -257,6 +258,7 @@ export async function deleteUser(db: Db, caller: Caller, id: number): Promise<{ 
       targetUserId: id,
       details: { username: target.username, fullName: target.fullName, role: target.role },
     });
+    await softDeleteUser(tx, id, caller.id);
   });
   callerChanged(db, id);
   return { message: 'User deleted successfully' };
