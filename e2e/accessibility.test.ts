@@ -123,6 +123,7 @@ const SCREENS: Record<keyof typeof DEMO, Screen[]> = {
     { name: 'winner configurations', path: () => '/admin/winners', ready: rows('winner-row') },
     { name: 'sales history', path: () => '/admin/sales-history', ready: rows('sale-row') },
     { name: 'reports', path: () => '/admin/reports', ready: rows('report-row') },
+    { name: 'audit trail', path: () => '/admin/audit', ready: rows('audit-row') },
     { name: 'statement', path: () => `/statements/${shop.id}`, ready: rows('statement-movement') },
     {
       // A set-up begun and left (it changes nothing until a code confirms it).
@@ -149,6 +150,7 @@ const SCREENS: Record<keyof typeof DEMO, Screen[]> = {
     { name: 'add user dialog', path: () => '/superagent/users', ready: rows('user-row'), ...dialog('Add User') },
     { name: 'sales history', path: () => '/superagent/sales-history', ready: rows('sale-row') },
     { name: 'reports', path: () => '/superagent/reports', ready: rows('report-row') },
+    { name: 'audit trail', path: () => '/superagent/audit', ready: rows('audit-row') },
     ...common,
   ],
   agent: [
@@ -156,6 +158,7 @@ const SCREENS: Record<keyof typeof DEMO, Screen[]> = {
     { name: 'users', path: () => '/agent/users', ready: rows('user-row') },
     { name: 'sales history', path: () => '/agent/sales-history', ready: rows('sale-row') },
     { name: 'reports', path: () => '/agent/reports', ready: rows('report-row') },
+    { name: 'audit trail', path: () => '/agent/audit', ready: rows('audit-row') },
     ...common,
   ],
   user: [

@@ -77,4 +77,6 @@ export const MESSAGES = {
   sessionEnded: 'Session ended',
   otherSessionsEnded: 'Other sessions ended',
   signedOut: 'Signed out',
+  auditUsersOnly: 'Only the admin, super agents and agents read the audit trail',
+  auditEmpty: 'No audit entries match these filters',
 } as const;

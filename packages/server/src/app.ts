@@ -21,6 +21,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { balanceRoutes } from './modules/balance/balance.routes.ts';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { winnersRoutes } from './modules/winners/winners.routes.ts';
 import { salesHistoryRoutes } from './modules/sales-history/sales-history.routes.ts';
 import { displayRoutes, gamesRoutes, verifyRoutes } from './modules/games/games.routes.ts';
@@ -159,6 +160,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(usersRoutes);
   await app.register(balanceRoutes);
   await app.register(transactionsRoutes);
+  await app.register(auditRoutes);
   await app.register(winnersRoutes);
   await app.register(salesHistoryRoutes);
   await app.register(gamesRoutes);

@@ -497,3 +497,48 @@ export const twoFactorRoles = pgTable(
   { role: text('role', { enum: ['admin', 'superagent', 'agent', 'user'] }).primaryKey() },
   (t) => [check('two_factor_roles_role_ck', sql`${t.role} IN ('admin', 'superagent', 'agent', 'user')`)],
 );
+
+/**
+ * The audit trail (decision 029): one append-only row per change made through the API. A BEFORE
+ * INSERT trigger (in the migration) gives every row its chain (the actor's id, 0 without one),
+ * its place in that chain and its hash: SHA-256 of the previous row's hash and the row's own
+ * canonical content. Other triggers refuse UPDATE, DELETE and TRUNCATE. Callers insert
+ * everything but `chain`, `seq`, `prev_hash` and `hash`, which the trigger sets.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    chain: integer('chain').notNull().default(0),
+    seq: integer('seq').notNull().default(0),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    actorId: integer('actor_id'),
+    address: text('address'),
+    action: text('action').notNull(),
+    targetKind: text('target_kind'),
+    targetId: bigint('target_id', { mode: 'number' }),
+    /** The user the action is about: what the hierarchy's view of the trail is scoped by. */
+    targetUserId: integer('target_user_id'),
+    details: jsonb('details').notNull().default({}),
+    prevHash: bytea('prev_hash')
+      .notNull()
+      .default(sql`'\\x'::bytea`),
+    hash: bytea('hash')
+      .notNull()
+      .default(sql`'\\x'::bytea`),
+  },
+  (t) => [
+    unique('audit_log_chain_seq_uq').on(t.chain, t.seq),
+    index('audit_log_actor_idx').on(t.actorId, t.id),
+    index('audit_log_target_user_idx').on(t.targetUserId, t.id),
+  ],
+);
+
+/** The newest row of each audit chain: what the next row chains onto, and what a verify checks the tail against. */
+export const auditHeads = pgTable('audit_heads', {
+  chain: integer('chain').primaryKey(),
+  seq: integer('seq').notNull(),
+  hash: bytea('hash').notNull(),
+  /** The hash the newest row links to: the trigger moves the head on in one UPDATE and reads it back. */
+  prevHash: bytea('prev_hash').notNull(),
+});

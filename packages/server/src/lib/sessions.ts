@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { sessions } from '../db/schema.ts';
 import { sessionsChanged } from './caller-lookup.ts';
 
@@ -9,7 +9,7 @@ const USER_AGENT_MAX = 400;
 
 /** Opens a session for a sign-in (decision 028) and returns its id, which its tokens carry. */
 export async function openSession(
-  db: Db,
+  db: Db | Tx,
   userId: number,
   origin: { address: string; userAgent: string | undefined; enrolRequired?: boolean },
   lifetimeSeconds: number,

@@ -5,6 +5,7 @@ import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 import type { Role } from '@lot/domain/roles';
 import { idSchema } from '@lot/domain/schemas/common';
+import type { Db, Tx } from '../db/client.ts';
 import type { CallerLookup } from '../lib/caller-lookup.ts';
 import { extendSession, openSession } from '../lib/sessions.ts';
 
@@ -21,6 +22,8 @@ export type Caller = {
   role: Role;
   parentId: number | null;
   tokenVersion: number;
+  /** The address the request came from (`request.ip`, decision 026): what the audit trail records. */
+  address?: string;
 };
 
 /**
@@ -53,8 +56,8 @@ declare module 'fastify' {
     requireRole: (...roles: Role[]) => (request: FastifyRequest) => Promise<void>;
     /** A fresh token for an existing session (a password change goes on with it). */
     signToken: (user: { id: number; tokenVersion: number }, sessionId: string) => Promise<string>;
-    /** Opens a session (a row in `sessions`) and signs its first token. */
-    openSession: (user: { id: number; tokenVersion: number }, origin?: SessionOrigin) => Promise<string>;
+    /** Opens a session (a row in `sessions`, in `db`'s transaction if one is given) and signs its first token. */
+    openSession: (user: { id: number; tokenVersion: number }, origin?: SessionOrigin, db?: Db | Tx) => Promise<string>;
     /** A short-lived token for the second step of a sign-in with two-factor (no session). */
     signChallenge: (user: { id: number; tokenVersion: number }) => string;
     /** The user and token version a challenge names, or a 401 if it is not one or has expired. */
@@ -93,10 +96,13 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { secret: str
     return app.jwt.sign({ sub: String(user.id), ver: user.tokenVersion, sid: sessionId });
   });
 
-  app.decorate('openSession', async (user: { id: number; tokenVersion: number }, origin?: SessionOrigin) => {
-    const sessionId = await openSession(app.db, user.id, origin ?? UNKNOWN_ORIGIN, TOKEN_LIFETIME_SECONDS);
-    return app.jwt.sign({ sub: String(user.id), ver: user.tokenVersion, sid: sessionId });
-  });
+  app.decorate(
+    'openSession',
+    async (user: { id: number; tokenVersion: number }, origin?: SessionOrigin, db?: Db | Tx) => {
+      const sessionId = await openSession(db ?? app.db, user.id, origin ?? UNKNOWN_ORIGIN, TOKEN_LIFETIME_SECONDS);
+      return app.jwt.sign({ sub: String(user.id), ver: user.tokenVersion, sid: sessionId });
+    },
+  );
 
   app.decorate('signChallenge', (user: { id: number; tokenVersion: number }) =>
     app.jwt.sign({ sub: String(user.id), ver: user.tokenVersion, use: 'code' }, { expiresIn: CHALLENGE_LIFETIME }),
@@ -146,6 +152,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { secret: str
       role: user.role,
       parentId: user.parentId,
       tokenVersion: user.tokenVersion,
+      address: request.ip,
     };
   });
 

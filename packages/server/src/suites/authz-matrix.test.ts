@@ -225,6 +225,8 @@ const REQUESTS: Record<CallName, (target: Person) => InjectOptions> = {
   'search game of': (p) => ({ method: 'GET', url: `/api/search?q=${settledOf(p).code}` }),
   notifications: () => ({ method: 'GET', url: '/api/notifications' }),
   backup: () => ({ method: 'GET', url: '/api/admin/backup' }),
+  'audit trail': () => ({ method: 'GET', url: '/api/audit' }),
+  'audit export': () => ({ method: 'GET', url: '/api/audit/export?format=csv' }),
 };
 
 /** What a list answers per item, to find the target in it (a user's id, or its settled game's). */

@@ -75,7 +75,9 @@ export type CallName =
   | 'search for'
   | 'search game of'
   | 'notifications'
-  | 'backup';
+  | 'backup'
+  | 'audit trail'
+  | 'audit export';
 
 /** Scope (docs/product/roles-and-scope.md#scope): admin everyone; superagent self + its agents + users under it or them; agent self + its users; user self. */
 const inScope = {
@@ -406,6 +408,10 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
   notifications: { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 200 } },
   // GET /api/admin/backup (decision 027): a copy of the whole database, the admin's only.
   backup: { admin: { none: 200 }, superagent: { none: 403 }, agent: { none: 403 }, user: { none: 403 } },
+  // GET /api/audit and its export (decision 029): the admin, super agents and agents (each its own
+  // hierarchy's entries); a plain user none.
+  'audit trail': { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 403 } },
+  'audit export': { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 403 } },
 };
 
 /**

@@ -14,6 +14,7 @@ import {
   writeServerFile,
 } from '../db/backup.ts';
 import { checkLedger } from '../modules/balance/ledger.ts';
+import { verifyAudit } from '../modules/audit/audit-chain.ts';
 import { buildHierarchy, type Hierarchy } from '../test/hierarchy.ts';
 import { createMoneyTestApp, expectStatus, fund, money } from '../test/money-fixtures.ts';
 import { freshPostgres, TEST_DB, type TestApp } from '../test/test-app.ts';
@@ -47,6 +48,11 @@ async function activity(t: TestApp, h: Hierarchy, round: number): Promise<void> 
 async function expectRestored(restored: Database, atBackup: Awaited<ReturnType<typeof world>>): Promise<void> {
   const report = await checkLedger(restored.db);
   expect(report.ok, JSON.stringify(report)).toBe(true);
+  // The audit trail comes back as it was, not re-chained by its trigger (decision 029): every
+  // hash still matches, and the rows equal the backup's (world below holds audit_log too).
+  const audit = await verifyAudit(restored.db);
+  expect(audit.ok, JSON.stringify(audit.problems)).toBe(true);
+  expect(audit.rows).toBeGreaterThan(0);
   expect(await world({ database: restored })).toEqual(atBackup);
 }
 

@@ -3,8 +3,9 @@ import { queryRows } from '../db/client.ts';
 import type { TestApp } from './test-app.ts';
 
 /**
- * Every table that holds state a call may change. Sign-in failures are left out on purpose:
- * recording a failed attempt is the one thing a refused sign-in is meant to change.
+ * Every table that holds state a call may change, the audit trail included (a refused call writes
+ * no audit row). Sign-in failures are left out on purpose: recording a failed attempt is the one
+ * thing a refused sign-in is meant to change (its audit row is checked by the audit suite).
  */
 const TABLES = [
   'users',
@@ -20,6 +21,8 @@ const TABLES = [
   'branch_daily',
   'money_daily',
   'slip_prints',
+  'audit_log',
+  'audit_heads',
 ] as const;
 
 export type World = Record<(typeof TABLES)[number], string>;

@@ -44,6 +44,7 @@ const screens = {
   statement: () => import('./routes/statement.tsx').then((m) => ({ default: m.StatementRoute })),
   reports: () => import('./routes/reports.tsx').then((m) => ({ default: m.ReportsRoute })),
   twoFactorSetup: () => import('./routes/two-factor-setup.tsx').then((m) => ({ default: m.TwoFactorSetupRoute })),
+  audit: () => import('./routes/audit.tsx').then((m) => ({ default: m.AuditRoute })),
 };
 
 /**
@@ -116,6 +117,7 @@ export const routes: RouteObject[] = [
             { path: 'winners', lazy: lazy(screens.adminWinners) },
             { path: 'sales-history', lazy: lazy(screens.adminSalesHistory), loader: loader('adminSalesHistory') },
             { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
+            { path: 'audit', lazy: lazy(screens.audit) },
           ]),
           roleGroup('superagent', [
             { path: 'dashboard', lazy: lazy(screens.superagentDashboard), loader: loader('superagentDashboard') },
@@ -127,6 +129,7 @@ export const routes: RouteObject[] = [
               loader: loader('superagentSalesHistory'),
             },
             { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
+            { path: 'audit', lazy: lazy(screens.audit) },
           ]),
           roleGroup('agent', [
             { path: 'dashboard', lazy: lazy(screens.agentDashboard), loader: loader('agentDashboard') },
@@ -137,6 +140,7 @@ export const routes: RouteObject[] = [
               loader: loader('agentSalesHistory'),
             },
             { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
+            { path: 'audit', lazy: lazy(screens.audit) },
           ]),
           roleGroup('user', [
             {

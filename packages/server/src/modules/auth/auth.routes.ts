@@ -248,6 +248,6 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: twoFactorPolicySchema.extend({ message: z.string() }), ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => twoFactor.setPolicy(request.body),
+    async (request) => twoFactor.setPolicy(request.caller, request.body),
   );
 };

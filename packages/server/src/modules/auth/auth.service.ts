@@ -10,7 +10,7 @@ import type {
   SigninInput,
   TwoFactorChallenge,
 } from '@lot/domain/schemas/auth';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { signinFailures, users } from '../../db/schema.ts';
 import type { Caller, SessionOrigin } from '../../plugins/auth.ts';
 import { findLiveUserById, findLiveUserByUsername } from '../users/users.repository.ts';
@@ -18,6 +18,20 @@ import { ARGON2_OPTIONS, hashPassword } from '../../lib/passwords.ts';
 import { callerChanged } from '../../lib/caller-lookup.ts';
 import { endSessions } from '../../lib/sessions.ts';
 import type { TwoFactor } from './two-factor.service.ts';
+import { recordAudit } from '../../lib/audit.ts';
+
+/** A refused sign-in is itself an action the audit trail keeps (decision 029): no actor, chain 0. */
+function auditFailure(db: Db | Tx, username: string, address: string, reason: string, userId?: number) {
+  return recordAudit(db, {
+    actorId: null,
+    address,
+    action: 'auth.signin_failed',
+    targetKind: userId === undefined ? undefined : 'user',
+    targetId: userId ?? null,
+    targetUserId: userId ?? null,
+    details: { username, reason },
+  });
+}
 
 export const MAX_FAILURES = 5;
 export const FAILURE_WINDOW_SECONDS = 15 * 60;
@@ -26,7 +40,7 @@ type TokenUser = { id: number; tokenVersion: number };
 
 /** What the auth services need of the auth plugin (app.openSession and the rest). */
 export type Tokens = {
-  openSession: (user: TokenUser, origin: SessionOrigin) => Promise<string>;
+  openSession: (user: TokenUser, origin: SessionOrigin, db?: Db | Tx) => Promise<string>;
   signToken: (user: TokenUser, sessionId: string) => Promise<string>;
   signChallenge: (user: TokenUser) => string;
   verifyChallenge: (challenge: string) => TokenUser;
@@ -69,7 +83,7 @@ async function recordAttempt(db: Db, username: string, address: string): Promise
   throw new AppError('RATE_LIMITED', MESSAGES.tooManyAttempts, { retryAfter: Math.max(1, row.retryAfter ?? 1) });
 }
 
-async function forgetAttempt(db: Db, id: number): Promise<void> {
+async function forgetAttempt(db: Db | Tx, id: number): Promise<void> {
   await db.delete(signinFailures).where(eq(signinFailures.id, id));
 }
 
@@ -85,7 +99,7 @@ async function pruneFailures(db: Db, username: string): Promise<void> {
     );
 }
 
-async function clearFailures(db: Db, username: string, address: string): Promise<void> {
+async function clearFailures(db: Db | Tx, username: string, address: string): Promise<void> {
   await db
     .delete(signinFailures)
     .where(and(eq(signinFailures.username, username), eq(signinFailures.address, address)));
@@ -100,7 +114,10 @@ export async function signin(
 ): Promise<SigninAnswer> {
   const { address } = origin;
   const key = input.username.toLowerCase();
-  const attempt = await recordAttempt(db, key, address);
+  const attempt = await recordAttempt(db, key, address).catch(async (error: unknown) => {
+    if (error instanceof AppError) await auditFailure(db, key, address, 'throttled');
+    throw error;
+  });
   const user = await findLiveUserByUsername(db, input.username);
   dummyHash ??= hashPassword('not-a-real-password');
   const valid = await verify(user?.passwordHash ?? (await dummyHash), input.password, ARGON2_OPTIONS).catch(
@@ -108,10 +125,14 @@ export async function signin(
   );
   if (!user || !valid) {
     await pruneFailures(db, key);
+    await auditFailure(db, key, address, user ? 'wrong password' : 'unknown username', user?.id);
     throw new AppError('UNAUTHORIZED', MESSAGES.invalidCredentials);
   }
   if (user.status !== 'active') {
-    await forgetAttempt(db, attempt);
+    await db.transaction(async (tx) => {
+      await forgetAttempt(tx, attempt);
+      await auditFailure(tx, key, address, 'inactive', user.id);
+    });
     throw new AppError('FORBIDDEN', MESSAGES.accountInactive);
   }
   if (await twoFactor.isEnabled(user.id)) {
@@ -120,21 +141,38 @@ export async function signin(
     await forgetAttempt(db, attempt);
     return twoFactorChallenge(tokens, user);
   }
-  await clearFailures(db, key, address);
-  return openUserSession(tokens, user, origin, await twoFactor.roleRequires(user.role));
+  return openUserSession(db, tokens, user, origin, { enrol: await twoFactor.roleRequires(user.role) });
 }
 
 function twoFactorChallenge(tokens: Tokens, user: UserRow): TwoFactorChallenge {
   return { twoFactorRequired: true, challenge: tokens.signChallenge(user), message: MESSAGES.twoFactorCodeNeeded };
 }
 
-/** A new session. `enrol`: the role requires two-factor sign-in and the user has none yet. */
+/**
+ * A new session, in one transaction with its audit row and the end of the failures counted
+ * against the username from this address. `enrol`: the role requires two-factor sign-in and the
+ * user has none yet; `withCode`: the second step of a sign-in with two-factor.
+ */
 async function openUserSession(
+  db: Db,
   tokens: Tokens,
   user: UserRow,
   origin: SessionOrigin,
-  enrol: boolean,
+  { enrol = false, withCode = false }: { enrol?: boolean; withCode?: boolean },
 ): Promise<SessionResponse> {
+  const accessToken = await db.transaction(async (tx) => {
+    await clearFailures(tx, user.username.toLowerCase(), origin.address);
+    await recordAudit(tx, {
+      actorId: user.id,
+      address: origin.address,
+      action: 'auth.signin',
+      targetKind: 'user',
+      targetId: user.id,
+      targetUserId: user.id,
+      details: withCode ? { twoFactor: true } : {},
+    });
+    return tokens.openSession(user, { ...origin, enrolRequired: enrol }, tx);
+  });
   return {
     id: user.id,
     username: user.username,
@@ -143,7 +181,7 @@ async function openUserSession(
     hasLogo: user.hasLogo,
     role: user.role,
     parentId: user.parentId,
-    accessToken: await tokens.openSession(user, { ...origin, enrolRequired: enrol }),
+    accessToken,
     message: 'Login successful',
     ...(enrol ? { enrolTwoFactor: true as const } : {}),
   };
@@ -167,17 +205,23 @@ export async function signinWithCode(
     throw new AppError('UNAUTHORIZED', MESSAGES.twoFactorChallengeExpired);
   }
   const key = user.username.toLowerCase();
-  const attempt = await recordAttempt(db, key, origin.address);
+  const attempt = await recordAttempt(db, key, origin.address).catch(async (error: unknown) => {
+    if (error instanceof AppError) await auditFailure(db, key, origin.address, 'throttled', user.id);
+    throw error;
+  });
   if (user.status !== 'active') {
-    await forgetAttempt(db, attempt);
+    await db.transaction(async (tx) => {
+      await forgetAttempt(tx, attempt);
+      await auditFailure(tx, key, origin.address, 'inactive', user.id);
+    });
     throw new AppError('FORBIDDEN', MESSAGES.accountInactive);
   }
   if (!(await twoFactor.takeCode(user, input.code))) {
     await pruneFailures(db, key);
+    await auditFailure(db, key, origin.address, 'wrong code', user.id);
     throw new AppError('UNAUTHORIZED', MESSAGES.twoFactorCodeInvalid);
   }
-  await clearFailures(db, key, origin.address);
-  return openUserSession(tokens, user, origin, false);
+  return openUserSession(db, tokens, user, origin, { withCode: true });
 }
 
 /**
@@ -231,12 +275,23 @@ export async function changePassword(
   }
   await forgetAttempt(db, attempt);
   const passwordHash = await hashPassword(input.newPassword);
-  const [updated] = await db
-    .update(users)
-    .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
-    .where(eq(users.id, user.id))
-    .returning({ id: users.id, tokenVersion: users.tokenVersion });
-  if (!updated) throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);
+  const updated = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(users)
+      .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
+      .where(eq(users.id, user.id))
+      .returning({ id: users.id, tokenVersion: users.tokenVersion });
+    if (!row) throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);
+    await recordAudit(tx, {
+      actorId: caller.id,
+      address,
+      action: 'auth.password_changed',
+      targetKind: 'user',
+      targetId: caller.id,
+      targetUserId: caller.id,
+    });
+    return row;
+  });
   callerChanged(db, updated.id);
   // The version already ends their tokens; ending the rows takes them off the list of sessions.
   await endSessions(db, updated.id, { except: sessionId });

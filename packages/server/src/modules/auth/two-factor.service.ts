@@ -10,6 +10,16 @@ import { recoveryCodes, sessions, twoFactorRoles, userTwoFactor } from '../../db
 import { callerChanged, sessionsChanged } from '../../lib/caller-lookup.ts';
 import { SecretBox } from '../../lib/secret-box.ts';
 import { endSessions } from '../../lib/sessions.ts';
+import { recordAudit } from '../../lib/audit.ts';
+
+/** An audit row about the user's own sign-in settings (decision 029). */
+const ownChange = (user: Who) => ({
+  actorId: user.id,
+  address: user.address ?? null,
+  targetKind: 'user' as const,
+  targetId: user.id,
+  targetUserId: user.id,
+});
 
 const ISSUER = 'LOT';
 /** RFC 6238's defaults, which every authenticator app reads: SHA-1, 6 digits, 30 s. */
@@ -21,7 +31,8 @@ const RECOVERY_CODE_COUNT = 10;
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 const SIX_DIGITS = /^\d{6}$/;
 
-type Who = { id: number; username: string; role: Role };
+/** The user a two-factor call is about; `address`: where the request came from (for the audit trail). */
+type Who = { id: number; username: string; role: Role; address?: string };
 
 /**
  * Two-factor sign-in with TOTP (RFC 6238, decision 028): the secret is kept encrypted under
@@ -111,6 +122,7 @@ export class TwoFactor {
         )
         .returning({ userId: userTwoFactor.userId });
       if (!on) return false;
+      await recordAudit(tx, { ...ownChange(user), action: 'auth.2fa_enrolled' });
       await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
       await tx.insert(recoveryCodes).values(codes.map((c) => ({ userId: user.id, codeHash: hashRecoveryCode(c) })));
       await tx.update(sessions).set({ enrolRequired: false }).where(eq(sessions.id, sessionId));
@@ -132,6 +144,7 @@ export class TwoFactor {
     await this.db.transaction(async (tx) => {
       await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
       await tx.delete(userTwoFactor).where(eq(userTwoFactor.userId, user.id));
+      await recordAudit(tx, { ...ownChange(user), action: 'auth.2fa_disabled' });
     });
     await endSessions(this.db, user.id, { except: sessionId });
     callerChanged(this.db, user.id);
@@ -185,11 +198,17 @@ export class TwoFactor {
   }
 
   /** Applies to sign-ins from now on: a session already open goes on as it is. */
-  async setPolicy(policy: TwoFactorPolicy): Promise<TwoFactorPolicy & { message: string }> {
-    const roles = [...new Set(policy.roles)];
+  async setPolicy(admin: Who, policy: TwoFactorPolicy): Promise<TwoFactorPolicy & { message: string }> {
+    const roles = [...new Set(policy.roles)].sort();
     await this.db.transaction(async (tx) => {
-      await tx.delete(twoFactorRoles);
+      const before = await tx.delete(twoFactorRoles).returning({ role: twoFactorRoles.role });
       if (roles.length > 0) await tx.insert(twoFactorRoles).values(roles.map((role) => ({ role })));
+      await recordAudit(tx, {
+        actorId: admin.id,
+        address: admin.address ?? null,
+        action: 'auth.2fa_policy_changed',
+        details: { changes: { roles: { from: before.map((row) => row.role).sort(), to: roles } } },
+      });
     });
     return { ...(await this.policy()), message: MESSAGES.twoFactorPolicySaved };
   }

@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@lot/domain/messages';
+import { queryRows } from '../../db/client.ts';
 import { recoveryCodes, signinFailures, userTwoFactor } from '../../db/schema.ts';
 import { createTestApp, TEST_DB, type TestApp } from '../../test/test-app.ts';
 import { MAX_FAILURES } from './auth.service.ts';
@@ -69,6 +70,14 @@ async function signinWithCode(username: string, code: string) {
   const first = await signin(username);
   expect(first.statusCode, first.body).toBe(200);
   return signinCode(first.json<{ challenge: string }>().challenge, code);
+}
+
+/** The audit rows of a user's sign-ins and sign-in settings, oldest first. */
+function trailOf(userId: number) {
+  return queryRows<{ action: string; actor_id: number | null; details: unknown }>(
+    t.database.db,
+    sql`SELECT action, actor_id, details FROM audit_log WHERE target_user_id = ${userId} AND action LIKE 'auth.%' ORDER BY id`,
+  );
 }
 
 async function failures(username: string): Promise<number> {
@@ -159,7 +168,7 @@ describe(`two-factor sign-in (${TEST_DB})`, () => {
   });
 
   it('refuses a wrong code, and wrong codes count towards the sign-in throttle', async () => {
-    await createUser('tf_wrong');
+    const id = await createUser('tf_wrong');
     const { secret } = await enrol(await t.login('tf_wrong', PASSWORD));
     const first = await signin('tf_wrong');
     const { challenge } = first.json<{ challenge: string }>();
@@ -169,6 +178,11 @@ describe(`two-factor sign-in (${TEST_DB})`, () => {
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toMatchObject({ message: MESSAGES.twoFactorCodeInvalid, code: 'UNAUTHORIZED' });
     expect(wrong.json()).not.toHaveProperty('accessToken');
+    expect((await trailOf(id)).at(-1)).toEqual({
+      action: 'auth.signin_failed',
+      actor_id: null,
+      details: { username: 'tf_wrong', reason: 'wrong code' },
+    });
     // A right password does not clear the count (it would let codes be guessed without end).
     expect((await signin('tf_wrong')).statusCode).toBe(200);
     expect(await failures('tf_wrong')).toBe(1);
@@ -258,6 +272,15 @@ describe(`two-factor sign-in (${TEST_DB})`, () => {
     expect(plain.json()).toHaveProperty('accessToken');
     const status = await t.request(here, { method: 'GET', url: '/api/auth/two-factor' });
     expect(status.json()).toEqual({ enabled: false, required: false, recoveryCodesLeft: 0 });
+    // The audit trail (decision 029) has each step, the one with a code marked so.
+    expect(await trailOf(id)).toEqual([
+      { action: 'auth.signin', actor_id: id, details: {} },
+      { action: 'auth.signin', actor_id: id, details: {} },
+      { action: 'auth.2fa_enrolled', actor_id: id, details: {} },
+      { action: 'auth.signin', actor_id: id, details: { twoFactor: true } },
+      { action: 'auth.2fa_disabled', actor_id: id, details: {} },
+      { action: 'auth.signin', actor_id: id, details: {} },
+    ]);
   });
 
   it('ends a challenge when the password changes before the code is given', async () => {
@@ -299,6 +322,23 @@ describe(`a role that requires two-factor sign-in (${TEST_DB})`, () => {
     expect(bad.statusCode).toBe(400);
     const get = await t.request(t.adminToken, { method: 'GET', url: '/api/admin/two-factor-policy' });
     expect(get.json()).toEqual({ roles: [] });
+    // Saved (and audited, decision 029), then put back.
+    for (const roles of [['superagent', 'admin'], []]) {
+      const saved = await t.request(t.adminToken, {
+        method: 'PUT',
+        url: '/api/admin/two-factor-policy',
+        payload: { roles },
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+    }
+    const changes = await queryRows<{ details: unknown }>(
+      t.database.db,
+      sql`SELECT details FROM audit_log WHERE action = 'auth.2fa_policy_changed' ORDER BY id`,
+    );
+    expect(changes.map((row) => row.details)).toEqual([
+      { changes: { roles: { from: [], to: ['admin', 'superagent'] } } },
+      { changes: { roles: { from: ['admin', 'superagent'], to: [] } } },
+    ]);
   });
 
   it('sends a user of that role without it to set it up, and lets nothing else through until then', async () => {

@@ -16,6 +16,7 @@ import type { Caller } from '../../plugins/auth.ts';
 import { scopeCondition } from '../users/users.access.ts';
 import { findInScope } from '../users/users.repository.ts';
 import { claimOf, storedAnswer, type Claim, type Idempotent } from './idempotency.ts';
+import type { AuditAction } from '@lot/domain/schemas/audit';
 
 export async function getBalance(db: Db, caller: Caller, userId: number): Promise<Balance> {
   const target = await findInScope(db, caller, userId);
@@ -53,6 +54,8 @@ export type Move = {
   /** What the answer says: its message (followed by the target's full name when `named`), and who
    * the ledger row names as sender and receiver ('target': the party the call acts on). */
   said: { message: string; named: boolean; sender: Party | 'target'; receiver: Party | 'target' | null };
+  /** The audit trail's row (decision 029), written by the same statement when the money moves. */
+  audit: { action: AuditAction; address: string | null };
 };
 
 type Party = { id: number; username: string; fullName: string };
@@ -87,6 +90,9 @@ const decimal = (cents: SQL) => sql`((${cents})::numeric / 100)::numeric(20, 2):
  *   second call with the same key waits on the first's uncommitted key and then claims nothing;
  *   `moved` and `recorded` write only when the call was claimed (or carries no key), so money moves
  *   once. The ledger row's id and time are taken before, so the stored answer names them.
+ * - `audited` appends the audit row (decision 029) under the same condition as the ledger row, so
+ *   a refused call and a replay write none; its trigger locks only the actor's chain head, after
+ *   every balance lock, so it adds no lock across actors and cannot deadlock with another call.
  * - `moved` sets `p.amount + delta`: the amount `parties` read under the lock this statement holds
  *   until it ends, so it is the row's newest. Not `b.amount + delta`: PostgreSQL checks CHECK
  *   (amount >= 0) on the row computed from the snapshot's version before it notices the row was
@@ -159,6 +165,13 @@ export function moveStatement(move: Move, claim?: Claim): SQL {
         ${entry.amount}::bigint, ${entry.description}::text, l.at
       FROM ledger l WHERE EXISTS (SELECT 1 FROM go)
       RETURNING id
+    ),
+    audited AS (
+      INSERT INTO audit_log (actor_id, address, action, target_kind, target_id, target_user_id, details, at)
+      SELECT ${entry.actorId}::int, ${move.audit.address}::text, ${move.audit.action}::text, 'transaction', l.id,
+        ${move.target}::int, jsonb_build_object('amount', ${decimal(sql`${entry.amount}::bigint`)},
+          'from', ${entry.userId}::int, 'to', ${entry.receiverId}::int, 'description', ${entry.description}::text), l.at
+      FROM ledger l WHERE EXISTS (SELECT 1 FROM go)
     )
     SELECT v.refusal, a.body AS answer, EXISTS (SELECT 1 FROM recorded) AS applied
     FROM verdict v LEFT JOIN answer a ON true`;
@@ -210,6 +223,8 @@ function insufficient(message: string = MESSAGES.insufficientBalance): AppError 
   return new AppError('UNPROCESSABLE', message, { fieldErrors: { amount: message } });
 }
 
+const audited = (action: AuditAction, caller: Caller): Move['audit'] => ({ action, address: caller.address ?? null });
+
 const party = (user: Caller): Party => ({ id: user.id, username: user.username, fullName: user.fullName });
 
 /** Admins create money: the ledger row names the admin as the sender and nothing is debited. */
@@ -229,6 +244,7 @@ export function topup(db: Db, caller: Caller, input: TopupInput, key?: string): 
     },
     balanceOf: input.userId,
     said: { message: 'Funds successfully topped up to ', named: true, sender: party(caller), receiver: 'target' },
+    audit: audited('money.topup', caller),
   };
   return applyMove(db, move, caller, key, { op: 'topup', ...input });
 }
@@ -264,6 +280,7 @@ export function transferMove(caller: Caller, input: TransferInput): Move {
     },
     balanceOf: caller.id,
     said: { message: 'Funds successfully transferred to ', named: true, sender: party(caller), receiver: 'target' },
+    audit: audited('money.transfer', caller),
   };
 }
 
@@ -297,6 +314,7 @@ export function decrease(db: Db, caller: Caller, input: DecreaseInput, key?: str
     },
     balanceOf: input.userId,
     said: { message: 'Balance decreased successfully', named: false, sender: 'target', receiver: null },
+    audit: audited('money.correction', caller),
   };
   return applyMove(db, move, caller, key, { op: 'decrease', ...input });
 }
@@ -336,6 +354,7 @@ export async function takeBack(
     },
     balanceOf: input.userId,
     said: { message: 'Funds successfully taken back from ', named: true, sender: 'target', receiver: party(caller) },
+    audit: audited('money.takeback', caller),
   };
   return applyMove(db, move, caller, key, { op: 'takeback', ...input });
 }

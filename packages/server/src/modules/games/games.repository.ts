@@ -1,6 +1,7 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { DrawPrize } from '@lot/domain/draw';
 import type { Participant } from '@lot/domain/game';
+import { formatCents } from '@lot/domain/money';
 import type { Db } from '../../db/client.ts';
 import { gameRounds } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
@@ -56,6 +57,8 @@ export type DrawWrite = {
   digest: string;
   /** The first draw holds the pool: the ledger row's description. */
   holdDescription: string;
+  /** The settling draw's audit row (decision 029): where the request came from, the game's code. */
+  audit: { address: string | null; code: string };
   /** The last draw settles: the sales-history record, its winners, the ledger row's final description. */
   settlement?: {
     description: string;
@@ -69,6 +72,8 @@ export type DrawWrite = {
       commission: number;
       selectedCount: number;
       gameData: unknown;
+      /** The numbers drawn, in order. */
+      numbers: number[];
     };
     winners: (Participant & { position: number; prizeAmount: number })[];
   };
@@ -138,6 +143,13 @@ export function drawStatement(write: DrawWrite): SQL {
             prize_amount: w.prizeAmount,
           })),
         )}::jsonb) AS w(number int, name text, phone_number text, position int, prize_amount bigint)
+      ),
+      audited AS (
+        INSERT INTO audit_log (actor_id, address, action, target_kind, target_id, target_user_id, details)
+        SELECT ${write.actorId}::int, ${write.audit.address}::text, 'game.settled', 'game', ${read.id}::int,
+          ${write.userId}::int, jsonb_build_object('code', ${write.audit.code}::text, 'saleId', sale.id,
+            'pool', ${formatCents(write.pool)}::text, 'numbers', ${JSON.stringify(settlement.sale.numbers)}::jsonb)
+        FROM sale
       )`
     : sql``;
   return sql`
@@ -172,6 +184,8 @@ export function voidStatement(input: {
   pool: number;
   transactionId: number | null;
   reason: string;
+  /** Its audit row (decision 029). */
+  audit: { address: string | null; details: Record<string, unknown> };
 }): SQL {
   const { read } = input;
   const returned =
@@ -195,6 +209,12 @@ export function voidStatement(input: {
         void_reason = ${input.reason}::text, voided_by = ${input.actorId}::int, ended_at = now()
       WHERE id IN (SELECT id FROM r)
       RETURNING id
+    ),
+    audited AS (
+      INSERT INTO audit_log (actor_id, address, action, target_kind, target_id, target_user_id, details)
+      SELECT ${input.actorId}::int, ${input.audit.address}::text, 'game.voided', 'game', ended.id,
+        ${input.userId}::int, ${JSON.stringify(input.audit.details)}::jsonb
+      FROM ended
     )
     SELECT EXISTS (SELECT 1 FROM ended) AS done`;
 }

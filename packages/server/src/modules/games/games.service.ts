@@ -30,6 +30,7 @@ import { queryPrepared, type Db, type Tx } from '../../db/client.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { gameRounds, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
+import { byCaller, recordAudit } from '../../lib/audit.ts';
 import { readableByRecord } from '../users/users.access.ts';
 import { findLiveUserById } from '../users/users.repository.ts';
 import { effectiveWinners } from '../winners/winners.repository.ts';
@@ -188,23 +189,38 @@ export async function openGame(db: Db, caller: Caller, input: OpenGameInput): Pr
   if (!commitment) throw new Error('seed of the wrong length');
   let id: number;
   try {
-    const [row] = await db
-      .insert(gameRounds)
-      .values({
-        code: randomBytes(16).toString('base64url'),
-        userId: caller.id,
-        parentId: me?.parentId ?? null,
-        superagentId,
-        startRange: input.startRange,
-        endRange: input.endRange,
-        betAmount: input.betAmount,
-        prizes,
-        seed,
-        commitment,
-      })
-      .returning({ id: gameRounds.id });
-    if (!row) throw new Error('game insert returned no row');
-    id = row.id;
+    id = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(gameRounds)
+        .values({
+          code: randomBytes(16).toString('base64url'),
+          userId: caller.id,
+          parentId: me?.parentId ?? null,
+          superagentId,
+          startRange: input.startRange,
+          endRange: input.endRange,
+          betAmount: input.betAmount,
+          prizes,
+          seed,
+          commitment,
+        })
+        .returning({ id: gameRounds.id, code: gameRounds.code });
+      if (!row) throw new Error('game insert returned no row');
+      await recordAudit(tx, {
+        ...byCaller(caller),
+        action: 'game.opened',
+        targetKind: 'game',
+        targetId: row.id,
+        targetUserId: caller.id,
+        details: {
+          code: row.code,
+          startRange: input.startRange,
+          endRange: input.endRange,
+          betAmount: formatCents(input.betAmount),
+        },
+      });
+      return row.id;
+    });
   } catch (error) {
     if (pgErrorCode(error) === UNIQUE_VIOLATION) throw new AppError('CONFLICT', GAME_IN_PROGRESS);
     throw error;
@@ -335,6 +351,7 @@ export async function drawNext(
         digest,
         holdDescription: `Game in progress with ${entries.length} numbers`,
         settlement: last ? settlementOf(round, [...drawn, number]) : undefined,
+        audit: { address: caller.address ?? null, code: round.code },
       }),
     );
     if (!row?.locked) continue;
@@ -366,6 +383,7 @@ function settlementOf(round: Round, drawn: number[]): NonNullable<DrawWrite['set
       commission: settlement.commission,
       selectedCount: entries.length,
       gameData: { selectedNumbers: entries, winningNumbers: drawn, drawCount: drawn.length },
+      numbers: drawn,
     },
     winners: settlement.winners,
   };
@@ -391,6 +409,15 @@ export async function voidGame(db: Db, caller: Caller, id: number, reason: strin
         pool: poolOf(round),
         transactionId: round.transactionId,
         reason,
+        audit: {
+          address: caller.address ?? null,
+          details: {
+            code: round.code,
+            reason,
+            status: round.status === 'drawing' ? 'voided' : 'discarded',
+            ...(round.status === 'drawing' && { returned: formatCents(poolOf(round)) }),
+          },
+        },
       }),
     );
     if (!row?.done) continue;

@@ -445,6 +445,7 @@ describe('the pool, the balance and concurrency', () => {
       draws: [{ number: 4, drawnAt: new Date().toISOString() }],
       digest: 'stale',
       holdDescription: 'Game in progress with 3 numbers',
+      audit: { address: null, code: game.code },
     };
     const [row] = await queryRows<{ locked: boolean; drawn: boolean }>(t.database.db, drawStatement(stale));
     expect(row).toEqual({ locked: false, drawn: false });

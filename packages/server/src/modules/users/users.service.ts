@@ -14,6 +14,7 @@ import { hashPassword } from '../../lib/passwords.ts';
 import { processLogo } from './logo.ts';
 import { usersAccess } from './users.access.ts';
 import { callerChanged } from '../../lib/caller-lookup.ts';
+import { byCaller, changedFields, recordAudit } from '../../lib/audit.ts';
 import {
   countGamesInPlay,
   countLiveChildren,
@@ -136,7 +137,7 @@ export async function createUser(db: Db, caller: Caller, input: CreateUserInput)
   try {
     const id = await db.transaction(async (tx) => {
       const parentRow = await resolveParent(tx, caller, input.role, parentId);
-      return insertUser(tx, {
+      const created = await insertUser(tx, {
         username: input.username,
         passwordHash,
         fullName: input.fullName,
@@ -146,6 +147,22 @@ export async function createUser(db: Db, caller: Caller, input: CreateUserInput)
         parentId: parentRow?.id ?? null,
         parentRole: parentRow?.role ?? null,
       });
+      await recordAudit(tx, {
+        ...byCaller(caller),
+        action: 'user.created',
+        targetKind: 'user',
+        targetId: created,
+        targetUserId: created,
+        details: {
+          username: input.username,
+          fullName: input.fullName,
+          shopName: input.shopName ?? null,
+          role: input.role,
+          status: input.status,
+          parentId: parentRow?.id ?? null,
+        },
+      });
+      return created;
     });
     return await getUser(db, id);
   } catch (error) {
@@ -170,7 +187,7 @@ export async function updateUser(
 
   await db.transaction(async (tx) => {
     // Re-read under lock: the user may have been deleted since the check above.
-    await inScope(tx, caller, id, 'update');
+    const before = await inScope(tx, caller, id, 'update');
     const parentRow = parentChanges ? await resolveParent(tx, caller, target.role, input.parentId ?? null) : undefined;
     const changes: PgUpdateSetSource<typeof users> = {
       ...(input.fullName !== undefined && { fullName: input.fullName }),
@@ -182,6 +199,29 @@ export async function updateUser(
       ...(input.removeLogo && !processedLogo && { hasLogo: false }),
       ...(endsSessions && { tokenVersion: sql`${users.tokenVersion} + 1` }),
     };
+    // Which fields changed, before and after; a new password is only named, never written. The row
+    // is written before the update: the chain's head is then taken before the money_daily rows a
+    // parent change moves (users trigger), the order a money statement takes them in (decision 029).
+    await recordAudit(tx, {
+      ...byCaller(caller),
+      action: input.status === 'inactive' && before.status !== 'inactive' ? 'user.deactivated' : 'user.updated',
+      targetKind: 'user',
+      targetId: id,
+      targetUserId: id,
+      details: {
+        changes: changedFields(
+          { fullName: before.fullName, shopName: before.shopName, status: before.status, parentId: before.parentId },
+          {
+            fullName: input.fullName,
+            shopName: input.shopName,
+            status: input.status,
+            ...(parentRow !== undefined && { parentId: parentRow?.id ?? null }),
+          },
+        ),
+        ...(passwordHash !== undefined && { passwordChanged: true }),
+        ...((processedLogo || input.removeLogo) && { logo: processedLogo ? 'replaced' : 'removed' }),
+      },
+    });
     await updateUserRow(tx, id, changes, processedLogo ?? (input.removeLogo ? null : undefined));
   });
   callerChanged(db, id);
@@ -217,6 +257,14 @@ export async function deleteUser(db: Db, caller: Caller, id: number): Promise<{ 
     if ((await countLiveChildren(tx, id)) > 0) {
       throw new AppError('CONFLICT', `Cannot delete ${target.fullName}: they still have agents or users under them.`);
     }
+    await recordAudit(tx, {
+      ...byCaller(caller),
+      action: 'user.deleted',
+      targetKind: 'user',
+      targetId: id,
+      targetUserId: id,
+      details: { username: target.username, fullName: target.fullName, role: target.role },
+    });
     await softDeleteUser(tx, id, caller.id);
   });
   callerChanged(db, id);

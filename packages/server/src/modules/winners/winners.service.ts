@@ -1,7 +1,8 @@
 import { count, eq, isNull } from 'drizzle-orm';
 import { AppError } from '@lot/domain/errors';
 import type { EffectiveWinners, Winner, WinnerInput } from '@lot/domain/schemas/winners';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { byCaller, changedFields, recordAudit } from '../../lib/audit.ts';
 import { winnerConfigs } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { findLiveUserById } from '../users/users.repository.ts';
@@ -47,22 +48,42 @@ export async function createWinner(db: Db, caller: Caller, input: WinnerInput): 
   const userId = input.userId ?? (caller.role === 'user' ? caller.id : null);
   assertManages(caller, userId);
   if (userId !== null) await assertPlayer(db, userId);
-  const [row] = await db
-    .insert(winnerConfigs)
-    .values({
-      userId,
-      name: input.name,
-      percentBps: input.percent,
-      position: input.position,
-      description: input.description ?? null,
-      isActive: input.isActive,
-    })
-    .returning({ id: winnerConfigs.id });
-  if (!row) throw new Error('insert returned no row');
-  return getWinner(db, row.id);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(winnerConfigs)
+      .values({
+        userId,
+        name: input.name,
+        percentBps: input.percent,
+        position: input.position,
+        description: input.description ?? null,
+        isActive: input.isActive,
+      })
+      .returning({ id: winnerConfigs.id });
+    if (!row) throw new Error('insert returned no row');
+    const winner = await getWinner(tx, row.id);
+    await recordAudit(tx, {
+      ...byCaller(caller),
+      action: 'winner.created',
+      targetKind: 'winner',
+      targetId: winner.id,
+      targetUserId: winner.userId,
+      details: auditedFields(winner),
+    });
+    return winner;
+  });
 }
 
-async function getWinner(db: Db, id: number): Promise<Winner> {
+/** What the audit trail keeps of a winner setting. */
+const auditedFields = (w: Winner) => ({
+  name: w.name,
+  percent: w.percent,
+  position: w.position,
+  description: w.description,
+  isActive: w.isActive,
+});
+
+async function getWinner(db: Db | Tx, id: number): Promise<Winner> {
   const [winner] = await selectWinners(db, eq(winnerConfigs.id, id));
   if (!winner) throw new AppError('NOT_FOUND', 'Winner configuration not found');
   return winner;
@@ -82,22 +103,44 @@ export async function updateWinner(db: Db, caller: Caller, id: number, input: Wi
   if (input.userId !== undefined && input.userId !== existing.userId) {
     throw AppError.field('userId', 'A winner configuration cannot move to another user');
   }
-  await db
-    .update(winnerConfigs)
-    .set({
-      name: input.name,
-      percentBps: input.percent,
-      position: input.position,
-      description: input.description ?? null,
-      isActive: input.isActive,
-    })
-    .where(eq(winnerConfigs.id, id));
-  return getWinner(db, id);
+  return db.transaction(async (tx) => {
+    await tx
+      .update(winnerConfigs)
+      .set({
+        name: input.name,
+        percentBps: input.percent,
+        position: input.position,
+        description: input.description ?? null,
+        isActive: input.isActive,
+      })
+      .where(eq(winnerConfigs.id, id));
+    const winner = await getWinner(tx, id);
+    await recordAudit(tx, {
+      ...byCaller(caller),
+      action: 'winner.updated',
+      targetKind: 'winner',
+      targetId: id,
+      targetUserId: winner.userId,
+      details: { changes: changedFields(auditedFields(existing), auditedFields(winner)) },
+    });
+    return winner;
+  });
 }
 
 export async function deleteWinner(db: Db, caller: Caller, id: number): Promise<{ message: string }> {
-  await findManaged(db, caller, id);
-  await db.delete(winnerConfigs).where(eq(winnerConfigs.id, id));
+  const existing = await findManaged(db, caller, id);
+  await db.transaction(async (tx) => {
+    const deleted = await tx.delete(winnerConfigs).where(eq(winnerConfigs.id, id)).returning({ id: winnerConfigs.id });
+    if (deleted.length === 0) throw new AppError('NOT_FOUND', 'Winner configuration not found');
+    await recordAudit(tx, {
+      ...byCaller(caller),
+      action: 'winner.deleted',
+      targetKind: 'winner',
+      targetId: id,
+      targetUserId: existing.userId,
+      details: auditedFields(existing),
+    });
+  });
   return { message: 'Winner configuration deleted successfully' };
 }
 

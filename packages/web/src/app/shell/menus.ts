@@ -3,6 +3,7 @@ import {
   CalendarCheck,
   ChartNoAxesColumn,
   Dices,
+  FileClock,
   History,
   LayoutDashboard,
   ListOrdered,
@@ -29,6 +30,7 @@ const ROLE_MENUS: Record<Role, MenuItem[]> = {
     { to: '/admin/winners', label: 'Winner Configurations', icon: Trophy },
     { to: '/admin/sales-history', label: 'Sales History', icon: History },
     { to: '/admin/reports', label: 'Reports', icon: ChartNoAxesColumn },
+    { to: '/admin/audit', label: 'Audit Trail', icon: FileClock },
   ],
   superagent: [
     { to: '/superagent/dashboard', label: 'Dashboard', icon: LayoutDashboard },
@@ -36,12 +38,14 @@ const ROLE_MENUS: Record<Role, MenuItem[]> = {
     { to: '/superagent/users', label: 'Users', icon: Users },
     { to: '/superagent/sales-history', label: 'Sales History', icon: History },
     { to: '/superagent/reports', label: 'Reports', icon: ChartNoAxesColumn },
+    { to: '/superagent/audit', label: 'Audit Trail', icon: FileClock },
   ],
   agent: [
     { to: '/agent/dashboard', label: 'Dashboard', icon: LayoutDashboard },
     { to: '/agent/users', label: 'Users', icon: Users },
     { to: '/agent/sales-history', label: 'Sales History', icon: History },
     { to: '/agent/reports', label: 'Reports', icon: ChartNoAxesColumn },
+    { to: '/agent/audit', label: 'Audit Trail', icon: FileClock },
   ],
   user: [
     { to: '/user/dashboard', label: 'Dashboard', icon: LayoutDashboard },
@@ -79,6 +83,7 @@ const TITLES: [RegExp, string][] = [
   [/^\/game-winners\/[^/]+$/, 'Game Winners'],
   [/^\/statements\/[^/]+$/, 'Statement'],
   [/\/reports$/, 'Reports'],
+  [/\/audit$/, 'Audit Trail'],
 ];
 
 /** The header title, derived from the path; the browser tab shows it too (`{title} · LOT`). */

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { idSchema } from './common.ts';
+
+/**
+ * What the audit trail records (decision 029, docs/product/runtime-and-security.md#audit-trail):
+ * every change made through the API, one row each.
+ */
+export const AUDIT_ACTIONS = [
+  'auth.signin',
+  'auth.signin_failed',
+  'auth.password_changed',
+  'auth.2fa_enrolled',
+  'auth.2fa_disabled',
+  'auth.2fa_policy_changed',
+  'user.created',
+  'user.updated',
+  'user.deactivated',
+  'user.deleted',
+  'money.topup',
+  'money.transfer',
+  'money.correction',
+  'money.takeback',
+  'winner.created',
+  'winner.updated',
+  'winner.deleted',
+  'game.opened',
+  'game.voided',
+  'game.settled',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** How the screens name each action. */
+export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
+  'auth.signin': 'Signed in',
+  'auth.signin_failed': 'Sign-in failed',
+  'auth.password_changed': 'Password changed',
+  'auth.2fa_enrolled': 'Two-factor enrolled',
+  'auth.2fa_disabled': 'Two-factor disabled',
+  'auth.2fa_policy_changed': 'Two-factor policy changed',
+  'user.created': 'User created',
+  'user.updated': 'User edited',
+  'user.deactivated': 'User deactivated',
+  'user.deleted': 'User deleted',
+  'money.topup': 'Top-up',
+  'money.transfer': 'Transfer',
+  'money.correction': 'Correction',
+  'money.takeback': 'Take-back',
+  'winner.created': 'Winner setting created',
+  'winner.updated': 'Winner setting edited',
+  'winner.deleted': 'Winner setting deleted',
+  'game.opened': 'Game opened',
+  'game.voided': 'Game voided',
+  'game.settled': 'Game settled',
+};
+
+export const AUDIT_TARGET_KINDS = ['user', 'transaction', 'winner', 'game'] as const;
+
+const userRef = z.object({ id: z.number().int(), username: z.string(), fullName: z.string() });
+
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  chain: z.number().int(),
+  seq: z.number().int(),
+  at: z.string(),
+  actor: userRef.nullable(),
+  address: z.string().nullable(),
+  action: z.enum(AUDIT_ACTIONS),
+  targetKind: z.enum(AUDIT_TARGET_KINDS).nullable(),
+  targetId: z.number().int().nullable(),
+  targetUser: userRef.nullable(),
+  details: z.record(z.string(), z.unknown()),
+  /** The row's SHA-256, hex: what `npm run audit:verify` recomputes. */
+  hash: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const listAuditQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  offset: z.coerce.number().int().min(0).max(100_000_000).default(0),
+  /** Who acted: a username (or part of one, or a full name) or an exact id. */
+  actor: z.string().trim().max(100).optional(),
+  /** Whom it was about: a username (or part of one, or a full name) or an exact id. */
+  target: z.string().trim().max(100).optional(),
+  action: z.enum(AUDIT_ACTIONS).optional(),
+  /** A user's entries, as actor or target (their audit tab). */
+  userId: idSchema.optional(),
+  from: z.iso.datetime({ offset: true, error: 'from must be an ISO date-time' }).optional(),
+  to: z.iso.datetime({ offset: true, error: 'to must be an ISO date-time' }).optional(),
+});
+export type ListAuditQuery = z.infer<typeof listAuditQuerySchema>;

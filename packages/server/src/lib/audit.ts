@@ -1,0 +1,49 @@
+import type { AuditAction } from '@lot/domain/schemas/audit';
+import type { Db, Tx } from '../db/client.ts';
+import { auditLog } from '../db/schema.ts';
+import type { Caller } from '../plugins/auth.ts';
+
+/**
+ * One change for the audit trail (decision 029). Written in the same transaction (or the same
+ * statement) as the change it describes, so a refused or failed change leaves no row. Details
+ * never hold a password or a hash of one.
+ */
+export type AuditRecord = {
+  actorId: number | null;
+  /** The address the request came from (`request.ip`, decision 026). */
+  address: string | null;
+  action: AuditAction;
+  targetKind?: 'user' | 'transaction' | 'winner' | 'game';
+  targetId?: number | null;
+  /** The user the change is about: the hierarchy sees an entry when its actor or this user is in its scope. */
+  targetUserId?: number | null;
+  details?: Record<string, unknown>;
+};
+
+/** The actor and address of a change made by a signed-in caller. */
+export const byCaller = (caller: Caller) => ({ actorId: caller.id, address: caller.address ?? null });
+
+/** Appends one row; the database chains it (chain, seq, hashes are set by its trigger). */
+export async function recordAudit(db: Db | Tx, entry: AuditRecord): Promise<void> {
+  await db.insert(auditLog).values({
+    actorId: entry.actorId,
+    address: entry.address,
+    action: entry.action,
+    targetKind: entry.targetKind ?? null,
+    targetId: entry.targetId ?? null,
+    targetUserId: entry.targetUserId ?? null,
+    details: entry.details ?? {},
+  });
+}
+
+/** Before and after of each field a change touched (never a password: callers leave it out). */
+export function changedFields<T extends Record<string, unknown>>(
+  before: T,
+  after: Partial<T>,
+): Record<string, { from: unknown; to: unknown }> {
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const [field, value] of Object.entries(after)) {
+    if (value !== undefined && value !== before[field]) changes[field] = { from: before[field] ?? null, to: value };
+  }
+  return changes;
+}

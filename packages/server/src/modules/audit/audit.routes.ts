@@ -1,0 +1,50 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { auditEntrySchema, listAuditQuerySchema } from '@lot/domain/schemas/audit';
+import { exportFields } from '@lot/domain/schemas/exports';
+import { errorResponses } from '../../plugins/errors.ts';
+import { exportFileName, sendExport } from '../../lib/export.ts';
+import { AUDIT_EXPORT_COLUMNS, auditExportPages, listAudit } from './audit.service.ts';
+
+export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+
+  app.get(
+    '/api/audit',
+    {
+      schema: {
+        tags: ['audit'],
+        description:
+          'The audit trail (decision 029), newest first: the admin reads every entry, a super agent or an agent those whose actor or target user is in its hierarchy. X-Total-Count holds the filtered count.',
+        querystring: listAuditQuerySchema,
+        response: { 200: z.array(auditEntrySchema), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const { items, total } = await listAudit(app.db, request.caller, request.query);
+      reply.header('X-Total-Count', String(total));
+      return items;
+    },
+  );
+
+  app.get(
+    '/api/audit/export',
+    {
+      schema: {
+        tags: ['audit'],
+        description: 'The filtered audit entries as a CSV or Excel file, every row, newest first.',
+        querystring: listAuditQuerySchema.omit({ limit: true, offset: true }).extend(exportFields),
+        response: errorResponses(400, 401, 403),
+      },
+    },
+    async (request, reply) => {
+      const { format, tz, ...query } = request.query;
+      const pages = auditExportPages(app.db, request.caller, query);
+      return sendExport(reply, format, tz ?? 'UTC', {
+        fileName: exportFileName('audit', query, tz),
+        columns: AUDIT_EXPORT_COLUMNS,
+        pages,
+      });
+    },
+  );
+};

@@ -1,0 +1,435 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEntry } from '@lot/domain/schemas/audit';
+import type { Game } from '@lot/domain/schemas/games';
+import { queryRows } from '../../db/client.ts';
+import { buildHierarchy, createMember, PASSWORD, type Hierarchy, type Member } from '../../test/hierarchy.ts';
+import { createMoneyTestApp, expectStatus, fund, money } from '../../test/money-fixtures.ts';
+import { configureWinners, drawAll, openGame, openGameCall, voidCall } from '../../test/game-fixtures.ts';
+import { TEST_DB, type TestApp } from '../../test/test-app.ts';
+import { verifyAudit } from './audit-chain.ts';
+
+let t: TestApp;
+let h: Hierarchy;
+
+beforeAll(async () => {
+  t = await createMoneyTestApp();
+  h = await buildHierarchy(t);
+});
+afterAll(() => t.close());
+
+type Row = {
+  id: string;
+  chain: number;
+  seq: number;
+  actor_id: number | null;
+  address: string | null;
+  action: string;
+  target_kind: string | null;
+  target_id: string | null;
+  target_user_id: number | null;
+  details: Record<string, unknown>;
+};
+
+/** The rows after `id`; bigints as text on both drivers. */
+const rowsAfter = (id: number) =>
+  queryRows<Row>(
+    t.database.db,
+    sql`SELECT id::text, chain, seq, actor_id, address, action, target_kind, target_id::text, target_user_id, details
+      FROM audit_log WHERE id > ${id} ORDER BY id`,
+  );
+
+async function lastId(): Promise<number> {
+  const [row] = await queryRows<{ id: string | null }>(t.database.db, sql`SELECT max(id)::text AS id FROM audit_log`);
+  return Number(row?.id ?? 0);
+}
+
+/** Runs `action` and answers the audit rows it wrote. */
+async function audited(action: () => Promise<unknown>): Promise<Row[]> {
+  const before = await lastId();
+  await action();
+  return rowsAfter(before);
+}
+
+function only(rows: Row[]): Row {
+  expect(rows, JSON.stringify(rows)).toHaveLength(1);
+  return rows[0] as Row;
+}
+
+/** Audit rows hold no password and no hash of one, whatever the action. */
+async function expectNoSecrets(): Promise<void> {
+  const [row] = await queryRows<{ text: string }>(
+    t.database.db,
+    sql`SELECT string_agg(details::text, '') AS text FROM audit_log`,
+  );
+  expect(row?.text ?? '').not.toMatch(/secret-pass|new-secret|\$argon2|password"\s*:\s*"/);
+}
+
+describe(`audit trail (${TEST_DB})`, () => {
+  it('records sign-ins, a failed one with no actor, and the address', async () => {
+    const ok = only(await audited(() => t.login('agent_one', PASSWORD)));
+    expect(ok).toMatchObject({ action: 'auth.signin', actor_id: h.A1.id, target_user_id: h.A1.id, chain: h.A1.id });
+    expect(ok.address).toBe('127.0.0.1');
+
+    const wrong = only(
+      await audited(() =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/signin',
+          payload: { username: 'agent_one', password: 'nope!!' },
+        }),
+      ),
+    );
+    expect(wrong).toMatchObject({ action: 'auth.signin_failed', actor_id: null, chain: 0, target_user_id: h.A1.id });
+    expect(wrong.details).toEqual({ username: 'agent_one', reason: 'wrong password' });
+
+    const unknown = only(
+      await audited(() =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/signin',
+          payload: { username: 'nobody_here', password: 'x-y-z-w' },
+        }),
+      ),
+    );
+    expect(unknown).toMatchObject({ action: 'auth.signin_failed', target_user_id: null });
+    expect(unknown.details).toEqual({ username: 'nobody_here', reason: 'unknown username' });
+
+    const inactive = only(
+      await audited(() =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/signin',
+          payload: { username: 'user_six', password: PASSWORD },
+        }),
+      ),
+    );
+    expect(inactive).toMatchObject({ action: 'auth.signin_failed', target_user_id: h.U6.id });
+  });
+
+  it('records users created, edited (fields before and after), deactivated, deleted and passwords changed', async () => {
+    let member: Member | undefined;
+    const created = await audited(async () => {
+      member = await createMember(t, {
+        username: 'audited_one',
+        fullName: 'Audited One',
+        role: 'user',
+        parentId: h.A1.id,
+      });
+    });
+    if (!member) throw new Error('no member');
+    const target = member;
+    expect(created.find((r) => r.action === 'user.created')).toMatchObject({
+      actor_id: h.admin.id,
+      target_kind: 'user',
+      target_user_id: target.id,
+      details: { username: 'audited_one', role: 'user', parentId: h.A1.id },
+    });
+
+    const edited = only(
+      await audited(async () =>
+        expectStatus(
+          await t.request(h.A1.token, {
+            method: 'PUT',
+            url: `/api/users/${target.id}`,
+            payload: { fullName: 'Audited Renamed', password: 'new-secret-1' },
+          }),
+          200,
+        ),
+      ),
+    );
+    expect(edited).toMatchObject({ action: 'user.updated', actor_id: h.A1.id, target_user_id: target.id });
+    expect(edited.details).toEqual({
+      changes: { fullName: { from: target.fullName, to: 'Audited Renamed' } },
+      passwordChanged: true,
+    });
+
+    const changed = only(
+      await audited(async () => {
+        const token = await t.login('audited_one', 'new-secret-1');
+        expectStatus(
+          await t.request(token, {
+            method: 'POST',
+            url: '/api/auth/change-password',
+            payload: { currentPassword: 'new-secret-1', newPassword: 'new-secret-2' },
+          }),
+          200,
+        );
+      }).then((rows) => rows.filter((r) => r.action !== 'auth.signin')),
+    );
+    expect(changed).toMatchObject({ action: 'auth.password_changed', actor_id: target.id, target_user_id: target.id });
+
+    const deactivated = only(
+      await audited(async () =>
+        expectStatus(
+          await t.request(h.A1.token, {
+            method: 'PUT',
+            url: `/api/users/${target.id}`,
+            payload: { status: 'inactive' },
+          }),
+          200,
+        ),
+      ),
+    );
+    expect(deactivated).toMatchObject({ action: 'user.deactivated' });
+    expect(deactivated.details).toEqual({ changes: { status: { from: 'active', to: 'inactive' } } });
+
+    const deleted = only(
+      await audited(async () =>
+        expectStatus(await t.request(h.A1.token, { method: 'DELETE', url: `/api/users/${target.id}` }), 200),
+      ),
+    );
+    expect(deleted).toMatchObject({ action: 'user.deleted', actor_id: h.A1.id, target_user_id: target.id });
+    await expectNoSecrets();
+  });
+
+  it('records every money call in its own statement, and a replayed key only once', async () => {
+    const topup = only(await audited(() => fund(t, h.S1.id, '100.00')));
+    expect(topup).toMatchObject({
+      action: 'money.topup',
+      actor_id: h.admin.id,
+      target_kind: 'transaction',
+      target_user_id: h.S1.id,
+    });
+    expect(topup.details).toEqual({ amount: '100.00', from: h.admin.id, to: h.S1.id, description: null });
+
+    const send = () => money(t, h.S1.token, 'transfer', { receiverId: h.A1.id, amount: '30.00' }, 'audit-key-1');
+    const transfer = only(await audited(async () => expectStatus(await send(), 200)));
+    expect(transfer).toMatchObject({
+      action: 'money.transfer',
+      actor_id: h.S1.id,
+      chain: h.S1.id,
+      target_user_id: h.A1.id,
+    });
+    const [ledger] = await queryRows<{ id: string }>(t.database.db, sql`SELECT max(id)::text AS id FROM transactions`);
+    expect(transfer.target_id).toBe(ledger?.id);
+    expect(await audited(async () => expectStatus(await send(), 200))).toEqual([]);
+
+    const correction = only(
+      await audited(async () =>
+        expectStatus(
+          await money(t, t.adminToken, 'decrease', { userId: h.A1.id, amount: '1.00', description: 'fix' }),
+          200,
+        ),
+      ),
+    );
+    expect(correction).toMatchObject({ action: 'money.correction', target_user_id: h.A1.id });
+    expect(correction.details).toMatchObject({ amount: '1.00', description: 'fix' });
+
+    const takeBack = only(
+      await audited(async () =>
+        expectStatus(await money(t, h.S1.token, 'take-back', { userId: h.A1.id, amount: '2.00', reason: 'back' }), 200),
+      ),
+    );
+    expect(takeBack).toMatchObject({ action: 'money.takeback', actor_id: h.S1.id, target_user_id: h.A1.id });
+  });
+
+  it('a refused or failed action leaves no row', async () => {
+    const refusals = await audited(async () => {
+      // Above the balance, out of scope, an unknown receiver, a username taken, a delete of someone holding money.
+      expectStatus(
+        await money(t, h.U5.token, 'transfer', { receiverId: h.U1.id, amount: '999999.00' }, 'refused-1'),
+        422,
+      );
+      expectStatus(await money(t, h.S2.token, 'topup', { userId: h.U1.id, amount: '1.00' }), 403);
+      expectStatus(await money(t, h.S2.token, 'transfer', { receiverId: h.U1.id, amount: '1.00' }), 404);
+      expectStatus(await money(t, h.A1.token, 'take-back', { userId: h.U5.id, amount: '1.00', reason: 'x' }), 404);
+      expectStatus(
+        await t.request(t.adminToken, {
+          method: 'POST',
+          url: '/api/users',
+          payload: { username: 'agent_one', password: PASSWORD, fullName: 'Again', role: 'agent', parentId: h.S1.id },
+        }),
+        409,
+      );
+      expectStatus(await t.request(t.adminToken, { method: 'DELETE', url: `/api/users/${h.S1.id}` }), 409);
+      expectStatus(
+        await t.request(h.A1.token, { method: 'PUT', url: `/api/users/${h.U5.id}`, payload: { fullName: 'Nope' } }),
+        404,
+      );
+      expectStatus(await voidCall(t, h.U1.token, 999_999, 'no such game'), 404);
+      expectStatus(
+        await t.request(h.U1.token, {
+          method: 'POST',
+          url: '/api/auth/change-password',
+          payload: { currentPassword: 'wrong!', newPassword: 'abcdefg' },
+        }),
+        400,
+      );
+    });
+    expect(refusals).toEqual([]);
+  });
+
+  it('records winner settings created, edited and deleted, and games opened, voided and settled', async () => {
+    let ids: number[] = [];
+    const created = await audited(async () => {
+      ids = await configureWinners(t, h.U2.id, [{ percent: '50', position: 1 }]);
+    });
+    expect(only(created)).toMatchObject({ action: 'winner.created', target_kind: 'winner', target_user_id: h.U2.id });
+    const id = ids[0] as number;
+    const edited = only(
+      await audited(async () =>
+        expectStatus(
+          await t.request(t.adminToken, {
+            method: 'PUT',
+            url: `/api/winners/${id}`,
+            payload: { name: 'First', percent: '40', position: 1, isActive: true },
+          }),
+          200,
+        ),
+      ),
+    );
+    expect(edited.details).toEqual({
+      changes: { name: { from: 'Prize 1', to: 'First' }, percent: { from: '50.00', to: '40.00' } },
+    });
+
+    await fund(t, h.U2.id, '100.00');
+    let game: Game | undefined;
+    const opened = only(
+      await audited(async () => {
+        const response = await openGameCall(t, h.U2.token, { startRange: 1, endRange: 20, betAmount: '1.00' });
+        expectStatus(response, 201);
+        game = response.json<Game>();
+      }),
+    );
+    expect(opened).toMatchObject({
+      action: 'game.opened',
+      actor_id: h.U2.id,
+      target_kind: 'game',
+      target_id: String(game?.id),
+    });
+    const voided = only(
+      await audited(async () => expectStatus(await voidCall(t, h.U2.token, game?.id ?? 0, 'changed my mind'), 200)),
+    );
+    expect(voided).toMatchObject({
+      action: 'game.voided',
+      details: { reason: 'changed my mind', status: 'discarded' },
+    });
+
+    const settled = await audited(async () => {
+      const played = await openGame(t, h.U2, { numbers: [1, 2, 3] });
+      await drawAll(t, h.U2, played);
+    });
+    expect(settled.map((r) => r.action)).toEqual(['game.opened', 'game.settled']);
+    expect(settled[1]).toMatchObject({ target_user_id: h.U2.id, details: { pool: '30.00' } });
+
+    const deleted = only(
+      await audited(async () =>
+        expectStatus(await t.request(t.adminToken, { method: 'DELETE', url: `/api/winners/${id}` }), 200),
+      ),
+    );
+    expect(deleted).toMatchObject({ action: 'winner.deleted', target_id: String(id), target_user_id: h.U2.id });
+  });
+
+  it('the database refuses to change or remove a row', async () => {
+    for (const statement of [
+      sql`UPDATE audit_log SET action = 'auth.signin' WHERE id = 1`,
+      sql`DELETE FROM audit_log WHERE id = 1`,
+      sql`TRUNCATE audit_log`,
+    ]) {
+      await expect(t.database.db.execute(statement)).rejects.toThrow();
+    }
+    expect((await verifyAudit(t.database.db)).ok).toBe(true);
+  });
+
+  it('the admin reads every entry, filters them and exports them; the hierarchy reads its own', async () => {
+    const list = async (token: string, query = '') => {
+      const response = await t.request(token, { method: 'GET', url: `/api/audit${query}` });
+      expectStatus(response, 200);
+      return { items: response.json<AuditEntry[]>(), total: Number(response.headers['x-total-count']) };
+    };
+    const all = await list(t.adminToken, '?limit=500');
+    expect(all.total).toBe(all.items.length);
+    expect(all.items[0]?.id).toBeGreaterThan(all.items[1]?.id ?? Infinity);
+
+    const transfers = await list(t.adminToken, '?action=money.transfer&actor=super_one');
+    expect(transfers.items.length).toBeGreaterThan(0);
+    expect(transfers.items.every((e) => e.action === 'money.transfer' && e.actor?.id === h.S1.id)).toBe(true);
+    const byTarget = await list(t.adminToken, `?target=agent_one&action=money.correction`);
+    expect(byTarget.items.map((e) => e.targetUser?.id)).toEqual([h.A1.id]);
+    const future = await list(
+      t.adminToken,
+      `?from=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`,
+    );
+    expect(future.total).toBe(0);
+    const past = await list(
+      t.adminToken,
+      `?to=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}&limit=1`,
+    );
+    expect(past.total).toBe(all.total);
+
+    // S1 sees its own hierarchy (S1, A1, A2, their users) and not S2's; A1 only itself and its users.
+    const mine = (await list(h.S1.token, '?limit=500')).items;
+    const s1Tree = [h.S1, h.A1, h.A2, h.U1, h.U2, h.U3, h.U4, h.U6].map((m) => m.id);
+    expect(mine.length).toBeGreaterThan(0);
+    for (const entry of mine) {
+      expect([entry.actor?.id, entry.targetUser?.id].some((id) => id !== undefined && s1Tree.includes(id))).toBe(true);
+    }
+    expect(mine.some((e) => e.actor?.id === h.S2.id || e.targetUser?.id === h.S2.id)).toBe(false);
+    const agent = (await list(h.A1.token, '?limit=500')).items;
+    expect(agent.some((e) => e.targetUser?.id === h.S1.id && e.actor?.id !== h.A1.id)).toBe(false);
+    expect(agent.some((e) => e.action === 'money.transfer' && e.targetUser?.id === h.A1.id)).toBe(true);
+
+    expectStatus(await t.request(h.U1.token, { method: 'GET', url: '/api/audit' }), 403);
+    expectStatus(await t.request(h.U1.token, { method: 'GET', url: '/api/audit/export?format=csv' }), 403);
+    expectStatus(await t.request(null, { method: 'GET', url: '/api/audit' }), 401);
+
+    const csv = await t.request(t.adminToken, {
+      method: 'GET',
+      url: '/api/audit/export?format=csv&action=money.topup',
+    });
+    expectStatus(csv, 200);
+    const lines = csv.body.trim().split(/\r?\n/);
+    expect(lines[0]).toContain('Action');
+    expect(lines.slice(1).every((line) => line.includes('money.topup'))).toBe(true);
+  });
+
+  it('audit:verify names the first row edited, removed or inserted behind the triggers', async () => {
+    const db = t.database.db;
+    expect(await verifyAudit(db)).toMatchObject({ ok: true });
+    const [middle] = await queryRows<{ id: string; chain: number; seq: number }>(
+      db,
+      sql`SELECT id::text, chain, seq FROM audit_log WHERE chain = ${h.admin.id} AND seq = 3`,
+    );
+    if (!middle) throw new Error('no third admin row');
+    // Someone who owns the table can switch its triggers off; the chain still gives them away.
+    const bypass = async (statement: ReturnType<typeof sql>) => {
+      await db.execute(sql`ALTER TABLE audit_log DISABLE TRIGGER USER`);
+      try {
+        await db.execute(statement);
+      } finally {
+        await db.execute(sql`ALTER TABLE audit_log ENABLE TRIGGER USER`);
+      }
+    };
+    const firstBad = async () => {
+      const report = await verifyAudit(db);
+      expect(report.ok).toBe(false);
+      return report.problems[0];
+    };
+
+    await bypass(sql`UPDATE audit_log SET address = '10.9.9.9' WHERE id = ${middle.id}::bigint`);
+    expect(await firstBad()).toMatchObject({ id: Number(middle.id), chain: h.admin.id, seq: 3 });
+    await bypass(sql`UPDATE audit_log SET address = '127.0.0.1' WHERE id = ${middle.id}::bigint`);
+    expect((await verifyAudit(db)).ok).toBe(true);
+
+    // Inserted: a row slipped in at the end of a chain, linked to the last one but not in the heads.
+    const [tail] = await queryRows<{ seq: number; hash: Buffer }>(
+      db,
+      sql`SELECT seq, hash FROM audit_heads WHERE chain = ${h.U1.id}`,
+    );
+    if (!tail) throw new Error('no head');
+    await bypass(sql`INSERT INTO audit_log (chain, seq, actor_id, action, prev_hash, hash)
+      VALUES (${h.U1.id}, ${tail.seq + 1}, ${h.U1.id}, 'money.topup', ${tail.hash}, sha256('forged'::bytea))`);
+    const inserted = await firstBad();
+    expect(inserted).toMatchObject({ chain: h.U1.id, seq: tail.seq + 1 });
+    expect(inserted?.id).not.toBeNull();
+    await bypass(sql`DELETE FROM audit_log WHERE chain = ${h.U1.id} AND seq = ${tail.seq + 1}`);
+    expect((await verifyAudit(db)).problems).toEqual([]);
+
+    // Removed: the row after it no longer follows on.
+    await bypass(sql`DELETE FROM audit_log WHERE id = ${middle.id}::bigint`);
+    const removed = await firstBad();
+    expect(removed).toMatchObject({ chain: h.admin.id, seq: 4 });
+    expect(removed?.problem).toMatch(/expected seq 3/);
+  });
+});
