@@ -21,8 +21,16 @@ export default defineConfig(({ mode }) => ({
           // Every icon in one chunk (7 kB gzip), not one chunk per icon shared by two screens: the
           // admin dashboard's first screen was 23 files, 9 of them a single icon each, and every file
           // costs the main thread a preload link, a fetch and a module of its own. Only the icons:
-          // React, which they import, stays where it is.
-          groups: [{ name: 'icons', test: /node_modules[\\/]lucide-react/, includeDependenciesRecursively: false }],
+          // React, which they import, stays where it is. An icon only one screen uses travels with that
+          // screen (minShareCount): the sign-in page no longer loads the audit trail's icons.
+          groups: [
+            {
+              name: 'icons',
+              test: /node_modules[\\/]lucide-react/,
+              minShareCount: 2,
+              includeDependenciesRecursively: false,
+            },
+          ],
         },
       },
     },
