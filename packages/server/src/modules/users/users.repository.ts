@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Role } from '@lot/domain/roles';
-import type { Db, Tx } from '../../db/client.ts';
+import { selectPrepared, type Db, type Tx } from '../../db/client.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { containsPattern } from '../../db/sql.ts';
 import { balances, gameRounds, userCounts, userLogos, users } from '../../db/schema.ts';
@@ -36,7 +36,7 @@ export async function findInScope(
     .select()
     .from(users)
     .where(and(eq(users.id, id), scopeCondition(caller)));
-  const [row] = lock ? await query.for(lock === 'update' ? 'update' : 'share') : await query;
+  const [row] = await selectPrepared(lock ? query.for(lock) : query);
   return row;
 }
 
