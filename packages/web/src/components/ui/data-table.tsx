@@ -1,4 +1,22 @@
-import type { Key, ReactNode } from 'react';
+import { useEffect, useRef, useState, type Key, type ReactNode } from 'react';
+
+/** Whether an element's content is wider than the element (it scrolls sideways), kept up to date. */
+function useOverflowing<E extends HTMLElement>() {
+  const ref = useRef<E>(null);
+  const [overflowing, setOverflowing] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const measure = () => setOverflowing(element.scrollWidth > element.clientWidth);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    return () => observer.disconnect();
+  }, []);
+  return { ref, overflowing };
+}
 
 export type Column<T> = {
   /** Names the column: `data-column` on its cells, and the React key. */
@@ -54,8 +72,15 @@ export function DataTable<T>({
   labels?: 'inline' | 'stacked';
 }) {
   const labelClass = labels === 'inline' ? 'mr-1' : 'block';
+  const { ref, overflowing } = useOverflowing<HTMLDivElement>();
   return (
-    <div className="md:overflow-x-auto md:rounded-xl md:ring-1 md:ring-slate-200 print:overflow-visible">
+    <div
+      ref={ref}
+      // A frame that scrolls sideways can be scrolled from the keyboard: it takes focus (and says
+      // what it is) only while its table is wider than it, so no list gains a needless tab stop.
+      {...(overflowing ? { tabIndex: 0, role: 'region', 'aria-label': 'Table, scrolls sideways' } : {})}
+      className="md:overflow-x-auto md:rounded-xl md:ring-1 md:ring-slate-200 print:overflow-visible"
+    >
       <table role="table" className={`block w-full text-sm md:table ${minWidth}`}>
         <thead role="rowgroup" className="hidden bg-slate-50 md:table-header-group">
           <tr role="row">
