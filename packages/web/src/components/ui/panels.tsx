@@ -197,3 +197,29 @@ export function Figure({
     </div>
   );
 }
+
+const NOTE_TONES = {
+  indigo: 'bg-indigo-50 text-indigo-600',
+  emerald: 'bg-emerald-50 text-emerald-600',
+  slate: 'bg-slate-100 text-slate-500',
+} as const;
+
+/** A card's short note beside its icon in a tinted square (the profile's password and two-factor parts). */
+export function IconNote({
+  icon: Icon,
+  tone,
+  children,
+}: {
+  icon: LucideIcon;
+  tone: keyof typeof NOTE_TONES;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex items-start gap-3">
+      <span className={`rounded-lg p-2 ${NOTE_TONES[tone]}`}>
+        <Icon className="h-5 w-5" aria-hidden="true" />
+      </span>
+      <div className="text-sm text-slate-600">{children}</div>
+    </div>
+  );
+}

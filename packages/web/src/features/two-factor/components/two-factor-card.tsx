@@ -3,7 +3,7 @@ import { ShieldCheck, ShieldOff } from 'lucide-react';
 import { MESSAGES } from '@lot/domain/messages';
 import { Button } from '../../../components/ui/button.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
-import { Card, Spinner } from '../../../components/ui/panels.tsx';
+import { Card, IconNote, Spinner } from '../../../components/ui/panels.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useDisableTwoFactor } from '../api/disable-two-factor.ts';
@@ -29,20 +29,15 @@ export function TwoFactorCard() {
         </p>
       ) : status.data.enabled ? (
         <div className="space-y-4">
-          <div className="flex items-start gap-3">
-            <span className="rounded-lg bg-emerald-50 p-2 text-emerald-600">
-              <ShieldCheck className="h-5 w-5" aria-hidden="true" />
-            </span>
-            <div className="text-sm text-slate-600">
-              <p className="font-semibold text-emerald-700" data-testid="two-factor-state">
-                On
-              </p>
-              <p>
-                Sign-in asks for a code from your authenticator app. {status.data.recoveryCodesLeft} of 10 recovery
-                codes left.
-              </p>
-            </div>
-          </div>
+          <IconNote icon={ShieldCheck} tone="emerald">
+            <p className="font-semibold text-emerald-700" data-testid="two-factor-state">
+              On
+            </p>
+            <p>
+              Sign-in asks for a code from your authenticator app. {status.data.recoveryCodesLeft} of 10 recovery codes
+              left.
+            </p>
+          </IconNote>
           {status.data.required ? (
             <p className="text-sm text-slate-500">Your role requires two-factor sign-in.</p>
           ) : (
@@ -53,17 +48,12 @@ export function TwoFactorCard() {
         </div>
       ) : (
         <div className="space-y-4">
-          <div className="flex items-start gap-3">
-            <span className="rounded-lg bg-slate-100 p-2 text-slate-500">
-              <ShieldOff className="h-5 w-5" aria-hidden="true" />
-            </span>
-            <div className="text-sm text-slate-600">
-              <p className="font-semibold text-slate-700" data-testid="two-factor-state">
-                Off
-              </p>
-              <p>Add a code from an authenticator app to your password, so a stolen password alone cannot sign in.</p>
-            </div>
-          </div>
+          <IconNote icon={ShieldOff} tone="slate">
+            <p className="font-semibold text-slate-700" data-testid="two-factor-state">
+              Off
+            </p>
+            <p>Add a code from an authenticator app to your password, so a stolen password alone cannot sign in.</p>
+          </IconNote>
           <Button className="w-full" onClick={() => setDialog('setup')}>
             Set up two-factor sign-in
           </Button>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Smartphone } from 'lucide-react';
+import { IconNote } from '../../../components/ui/panels.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError } from '../../../components/ui/field.tsx';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
@@ -27,15 +28,12 @@ export function TwoFactorSetup({ onDone, onCancel }: { onDone: () => void; onCan
   if (!enrolment) {
     return (
       <div className="space-y-4">
-        <div className="flex items-start gap-3">
-          <span className="rounded-lg bg-indigo-50 p-2 text-indigo-600">
-            <Smartphone className="h-5 w-5" aria-hidden="true" />
-          </span>
-          <p className="text-sm text-slate-600">
+        <IconNote icon={Smartphone} tone="indigo">
+          <p>
             You need an authenticator app on your phone (Google Authenticator, Microsoft Authenticator, Authy, 1Password
             or similar). After your password, LOT will ask for the 6-digit code it shows.
           </p>
-        </div>
+        </IconNote>
         <FormError message={start.isError ? errorMessage(start.error, 'Failed to start the set-up') : null} />
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           {onCancel && (
