@@ -1,11 +1,11 @@
 import type { SQL } from 'drizzle-orm';
 import { AppError } from '@lot/domain/errors';
 import type { Role } from '@lot/domain/roles';
-import type { Db } from '../../db/client.ts';
+import { queryPrepared, type Db } from '../../db/client.ts';
 import { games } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { readableByRecord } from '../users/users.access.ts';
-import { findInScope } from '../users/users.repository.ts';
+import { roleInScope } from '../users/users.repository.ts';
 
 /** Whose games a list holds: one superagent's, agent's or user's, or everyone's (the admin's filter). */
 export type SalesScope = { role: Exclude<Role, 'admin'>; id: number } | { role: 'all' };
@@ -32,14 +32,27 @@ export const salesAccess = {
   ],
 
   /**
-   * A person whose games are asked for must be in the caller's reach and of the named role. The
-   * caller's own games need no lookup: the sign-in check has just read the caller, live and active.
+   * A person whose games are asked for must be in the caller's reach and of the named role: the
+   * statement reading that person's role as the caller may see it (none when out of reach), for
+   * `assertOwner`. The caller's own games and everyone's need no lookup (undefined): the sign-in
+   * check has just read the caller, live and active.
    */
+  ownerLookup(caller: Caller, scope: SalesScope): SQL | undefined {
+    if (scope.role === 'all' || (scope.id === caller.id && scope.role === caller.role)) return undefined;
+    return roleInScope(caller, scope.id);
+  },
+
+  /** The owner's role as `ownerLookup` read it (null when out of reach) must be the one asked for. */
+  assertOwner(scope: SalesScope, role: string | null | undefined): void {
+    if (role !== scope.role) throw new AppError('NOT_FOUND', 'User not found');
+  },
+
+  /** `ownerLookup` and `assertOwner` as a read of its own. */
   async checkOwner(db: Db, caller: Caller, scope: SalesScope): Promise<void> {
-    if (scope.role === 'all') return;
-    const owner =
-      scope.id === caller.id && scope.role === caller.role ? caller : await findInScope(db, caller, scope.id);
-    if (!owner || owner.role !== scope.role) throw new AppError('NOT_FOUND', 'User not found');
+    const lookup = salesAccess.ownerLookup(caller, scope);
+    if (!lookup) return;
+    const [owner] = await queryPrepared<{ role: string }>(db, lookup);
+    salesAccess.assertOwner(scope, owner?.role);
   },
 
   /** Describe (record) a game: only one's own (the route admits players alone). */

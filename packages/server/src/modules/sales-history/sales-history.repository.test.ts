@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Caller } from '../../plugins/auth.ts';
-import type { SalesScope } from './sales-history.access.ts';
+import { salesAccess, type SalesScope } from './sales-history.access.ts';
 import {
   saleExportPageSql,
-  salesPageQuery,
+  salesListSql,
+  salesPageSql,
   salesSet,
-  totalsQueries,
+  salesTotalsSql,
   type SalesFilter,
 } from './sales-history.repository.ts';
-import { callers, sqlOf, sqlOnly } from '../../test/sql-snapshots.ts';
+import { callers, sqlOf } from '../../test/sql-snapshots.ts';
 
 /**
  * The SQL each sales-history list builds, per caller and filter, so that a change to a query
@@ -47,17 +48,17 @@ const lists: [string, Caller, SalesScope, SalesFilter][] = [
 describe('the SQL of each sales-history list', () => {
   it.each(lists)('%s', (_, caller, scope, filter) => {
     const set = salesSet(caller, scope, filter);
-    const totals = totalsQueries(sqlOnly, set);
     expect({
-      totals: { days: sqlOf(totals.days), games: sqlOf(totals.games) },
-      firstPage: sqlOf(salesPageQuery(sqlOnly, set.where, { limit: 20, offset: 0 }, 1_000)),
+      nearPage: sqlOf(salesListSql(set, { limit: 20, offset: 0 }, salesAccess.ownerLookup(caller, scope))),
+      totals: sqlOf(salesTotalsSql(set)),
+      deepPage: sqlOf(salesPageSql(set.where, { limit: 20, offset: 1_000 }, 3_000)),
       // Past the middle: ids from the oldest end.
-      deepPage: sqlOf(salesPageQuery(sqlOnly, set.where, { limit: 20, offset: 960 }, 1_000)),
+      pastTheMiddle: sqlOf(salesPageSql(set.where, { limit: 20, offset: 1_960 }, 3_000)),
       exportPage: sqlOf(saleExportPageSql(set.where, { at: '2026-03-15 10:00:00.123456+00', id: 77 }, 1_000)),
     }).toMatchSnapshot();
   });
 
   it('reads no page past the end of the set', () => {
-    expect(salesPageQuery(sqlOnly, undefined, { limit: 20, offset: 40 }, 40)).toBeUndefined();
+    expect(salesPageSql(undefined, { limit: 20, offset: 40 }, 40)).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, or, sql, sum, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { SalesQuery } from '@lot/domain/schemas/sales-history';
-import { queryPrepared, selectPrepared, type Db, type Tx } from '../../db/client.ts';
+import { queryPrepared, type Db, type Tx } from '../../db/client.ts';
 import { gameWinners, games, salesDaily, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { olderThan, type TimeKey } from '../../lib/export.ts';
@@ -10,34 +10,38 @@ import { salesAccess, type SalesScope } from './sales-history.access.ts';
 const player = alias(users, 'player');
 const parent = alias(users, 'parent');
 
-const saleColumns = {
-  id: games.id,
-  userId: games.userId,
-  createdAt: games.createdAt,
-  startRange: games.startRange,
-  endRange: games.endRange,
-  betAmount: games.betAmount,
-  totalPrize: games.totalPrize,
-  commission: games.commission,
-  selectedCount: games.selectedCount,
-  winnersCount: games.winnersCount,
-  parentId: games.parentId,
-  username: player.username,
-  fullName: player.fullName,
-  parentFullName: parent.fullName,
-  pool: games.pool,
+/**
+ * A game's row as lists, exports and a game's page read it: by name, as the driver answers, with
+ * no per-row mapping into typed objects, which cost more than writing an export's row (decision
+ * 020). Times are PostgreSQL's text, exact to the microsecond (an export's keyset continues from
+ * it); money is cents (int8: a string or a number, as the driver answers it).
+ */
+export type SaleRow = {
+  id: number;
+  user_id: number;
+  parent_id: number | null;
+  created_at: string;
+  username: string;
+  full_name: string;
+  parent_name: string | null;
+  start_range: number;
+  end_range: number;
+  bet_amount: string | number;
+  selected_count: number;
+  pool: string | number;
+  total_prize: string | number;
+  winners_count: number;
+  commission: string | number;
 };
 
-/** Games with their player and the parent recorded with them, as lists, exports and a game's page read them. */
-function selectSales(db: Db | Tx) {
-  return db
-    .select(saleColumns)
-    .from(games)
-    .innerJoin(player, eq(player.id, games.userId))
-    .leftJoin(parent, eq(parent.id, games.parentId));
-}
+/** The columns of a `SaleRow`, and the game's player and the parent recorded with it. */
+const SALE_COLUMNS = sql`${games.id}, ${games.userId}, ${games.parentId}, ${games.createdAt}, ${player.username},
+    ${player.fullName}, ${parent.fullName} AS parent_name, ${games.startRange}, ${games.endRange}, ${games.betAmount},
+    ${games.selectedCount}, ${games.pool}, ${games.totalPrize}, ${games.winnersCount}, ${games.commission}`;
+const SALE_SOURCE = sql`${games} JOIN ${users} player ON ${player.id} = ${games.userId}
+    LEFT JOIN ${users} parent ON ${parent.id} = ${games.parentId}`;
 
-export type SaleRow = Awaited<ReturnType<ReturnType<typeof selectSales>['execute']>>[number];
+const whereClause = (condition: SQL | undefined) => (condition ? sql` WHERE ${condition}` : sql``);
 
 /** The game with this id if `readable` holds for it. */
 export async function findGame(db: Db | Tx, id: number, readable: SQL | undefined) {
@@ -49,7 +53,10 @@ export async function findGame(db: Db | Tx, id: number, readable: SQL | undefine
 }
 
 export async function findSaleRow(db: Db | Tx, id: number): Promise<SaleRow | undefined> {
-  const [row] = await selectSales(db).where(eq(games.id, id));
+  const [row] = await queryPrepared<SaleRow>(
+    db,
+    sql`SELECT ${SALE_COLUMNS} FROM ${SALE_SOURCE} WHERE ${games.id} = ${id}`,
+  );
   return row;
 }
 
@@ -92,33 +99,35 @@ function rollupOf(caller: Caller, scope: SalesScope, query: SalesFilter): SalesS
 
 const DAY_MS = 86_400_000;
 
-function countGames(db: Db, where: SQL | undefined) {
-  return db
-    .select({ total: count(), commission: sum(games.commission) })
-    .from(games)
-    .where(where);
-}
+/** One row of (total, commission) for the games matching `where`. */
+const gamesTotals = (where: SQL | undefined) =>
+  sql`SELECT count(*) AS total, sum(${games.commission}) AS commission FROM ${games}${whereClause(where)}`;
 
 /**
- * The statements that total a set: a count of its games, or, for a set the rollup describes,
- * whole UTC days from sales_daily plus the games of the partial days at either edge. Exact, and
- * independent of how many games the range holds.
+ * The parts that total a set, each one row of (total, commission): a count of its games, or, for
+ * a set the rollup describes, whole UTC days from sales_daily plus the games of the partial days
+ * at either edge. Exact, and independent of how many games the range holds.
  */
-export function totalsQueries(db: Db, { where, from, toExclusive, rollup }: SalesSet) {
-  if (!rollup) return { games: countGames(db, where) };
+function totalsParts({ where, from, toExclusive, rollup }: SalesSet): SQL[] {
+  if (!rollup) return [gamesTotals(where)];
   const { superagentId } = rollup;
   const firstDay = from ? Math.ceil(from.getTime() / DAY_MS) * DAY_MS : undefined;
   const endDay = toExclusive ? Math.floor(toExclusive.getTime() / DAY_MS) * DAY_MS : undefined;
   const scope = superagentId === undefined ? undefined : eq(games.superagentId, superagentId);
   if (firstDay !== undefined && endDay !== undefined && firstDay >= endDay) {
-    return {
-      games: countGames(
-        db,
-        and(scope, from && gte(games.createdAt, from), toExclusive && lt(games.createdAt, toExclusive)),
-      ),
-    };
+    return [
+      gamesTotals(and(scope, from && gte(games.createdAt, from), toExclusive && lt(games.createdAt, toExclusive))),
+    ];
   }
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const days = and(
+    superagentId === undefined ? undefined : eq(salesDaily.superagentId, superagentId),
+    firstDay !== undefined ? gte(salesDaily.day, day(firstDay)) : undefined,
+    endDay !== undefined ? lt(salesDaily.day, day(endDay)) : undefined,
+  );
+  const parts = [
+    sql`SELECT sum(${salesDaily.games}) AS total, sum(${salesDaily.commission}) AS commission FROM ${salesDaily}${whereClause(days)}`,
+  ];
   const edges = [
     from && firstDay !== undefined
       ? and(gte(games.createdAt, from), lt(games.createdAt, new Date(firstDay)))
@@ -127,36 +136,26 @@ export function totalsQueries(db: Db, { where, from, toExclusive, rollup }: Sale
       ? and(gte(games.createdAt, new Date(endDay)), lt(games.createdAt, toExclusive))
       : undefined,
   ].filter((edge) => edge !== undefined);
-  return {
-    days: db
-      .select({
-        total: sql<string>`COALESCE(sum(${salesDaily.games}), 0)::text`,
-        commission: sum(salesDaily.commission),
-      })
-      .from(salesDaily)
-      .where(
-        and(
-          superagentId === undefined ? undefined : eq(salesDaily.superagentId, superagentId),
-          firstDay !== undefined ? gte(salesDaily.day, day(firstDay)) : undefined,
-          endDay !== undefined ? lt(salesDaily.day, day(endDay)) : undefined,
-        ),
-      ),
-    games: edges.length > 0 ? countGames(db, and(scope, or(...edges))) : undefined,
-  };
+  if (edges.length > 0) parts.push(gamesTotals(and(scope, or(...edges))));
+  return parts;
+}
+
+/** A statement answering one row: how many games a set holds and their commission (cents). */
+export function salesTotalsSql(set: SalesSet): SQL {
+  return sql`SELECT COALESCE(sum(s.total), 0)::int8 AS sales_total, COALESCE(sum(s.commission), 0)::int8 AS sales_commission
+    FROM (${sql.join(totalsParts(set), sql` UNION ALL `)}) s`;
+}
+
+type TotalsRow = { sales_total: string | number; sales_commission: string | number };
+
+function totalsOf(row: TotalsRow | undefined): { total: number; commission: bigint } {
+  return { total: Number(row?.sales_total ?? 0), commission: BigInt(row?.sales_commission ?? 0) };
 }
 
 /** How many games a set holds and their commission (cents). */
 export async function countSales(db: Db, set: SalesSet): Promise<{ total: number; commission: bigint }> {
-  const queries = totalsQueries(db, set);
-  // Two independent reads of disjoint time ranges, side by side.
-  const [[counted], [days]] = await Promise.all([
-    queries.games ? selectPrepared(queries.games) : [],
-    queries.days ? selectPrepared(queries.days) : [],
-  ]);
-  return {
-    total: Number(days?.total ?? 0) + (counted?.total ?? 0),
-    commission: BigInt(days?.commission ?? 0) + BigInt(counted?.commission ?? 0),
-  };
+  const [row] = await queryPrepared<TotalsRow>(db, salesTotalsSql(set));
+  return totalsOf(row);
 }
 
 /** Pages that skip fewer rows than this are read from the newest end without waiting for the total. */
@@ -166,62 +165,72 @@ export const NEAR_PAGE_OFFSET = 1_000;
  * One page of a set, newest first, its ids read from an index alone (a subquery of the page's own
  * statement). Past the middle of the set the ids are read from the oldest end instead, so the
  * last page costs what the first does. Nothing to read past the end. Without the total (a near
- * page, read beside the count) the page is read from the newest end.
+ * page, read in the statement of its totals) the page is read from the newest end.
  */
-export function salesPageQuery(
-  db: Db,
+export function salesPageSql(
   where: SQL | undefined,
   page: { limit: number; offset: number },
   total?: number,
-) {
+): SQL | undefined {
   const take = total === undefined ? page.limit : Math.min(page.limit, total - page.offset);
   if (take <= 0) return undefined;
   // Rows of the set older than the page: fewer of them than newer ones means the oldest end is nearer.
   const after = total === undefined ? Infinity : total - page.offset - take;
   const reverse = after < page.offset;
-  const ids = db
-    .select({ id: games.id })
-    .from(games)
-    .where(where)
-    .orderBy(...(reverse ? [asc(games.createdAt), asc(games.id)] : [desc(games.createdAt), desc(games.id)]))
-    .limit(take)
-    .offset(reverse ? after : page.offset);
-  return selectSales(db).where(inArray(games.id, ids)).orderBy(desc(games.createdAt), desc(games.id));
+  const order = reverse ? sql`ASC` : sql`DESC`;
+  return sql`SELECT ${SALE_COLUMNS} FROM ${SALE_SOURCE}
+    WHERE ${games.id} IN (SELECT ${games.id} FROM ${games}${whereClause(where)}
+      ORDER BY ${games.createdAt} ${order}, ${games.id} ${order} LIMIT ${take} OFFSET ${reverse ? after : page.offset})
+    ORDER BY ${games.createdAt} DESC, ${games.id} DESC`;
+}
+
+export async function readSalesPage(
+  db: Db,
+  where: SQL | undefined,
+  page: { limit: number; offset: number },
+  total: number,
+): Promise<SaleRow[]> {
+  const query = salesPageSql(where, page, total);
+  return query ? queryPrepared<SaleRow>(db, query) : [];
 }
 
 /**
- * An export's row as the driver answers it: read by name, with no per-row mapping into typed
- * objects, which cost more than writing the row (decision 020). Times are PostgreSQL's text, exact
- * to the microsecond (the keyset continues from it); money is cents (int8: a string or a number).
+ * A near page of a set, its totals and, when the list is someone else's, that person's role as
+ * the caller may see it (`owner`), in one statement: one round trip for the whole list call.
  */
-export type SaleExportRow = {
-  id: number;
-  created_at: string;
-  username: string;
-  full_name: string;
-  parent_name: string | null;
-  start_range: number;
-  end_range: number;
-  bet_amount: string | number;
-  selected_count: number;
-  pool: string | number;
-  total_prize: string | number;
-  winners_count: number;
-  commission: string | number;
-};
+export function salesListSql(set: SalesSet, page: { limit: number; offset: number }, owner?: SQL): SQL {
+  return sql`SELECT t.sales_total, t.sales_commission${owner ? sql`, (${owner}) AS owner_role` : sql``}, p.*
+    FROM (${salesTotalsSql(set)}) t
+      LEFT JOIN (${salesPageSql(set.where, page) ?? sql`SELECT ${SALE_COLUMNS} FROM ${SALE_SOURCE} WHERE false`}) p ON true
+    ORDER BY p.created_at DESC, p.id DESC`;
+}
+
+export async function readSalesList(
+  db: Db,
+  set: SalesSet,
+  page: { limit: number; offset: number },
+  owner?: SQL,
+): Promise<{ ownerRole: string | null; total: number; commission: bigint; rows: SaleRow[] }> {
+  const rows = await queryPrepared<TotalsRow & SaleRow & { owner_role?: string | null }>(
+    db,
+    salesListSql(set, page, owner),
+  );
+  // Always one row at least: the totals, with no game when the page is empty.
+  const first = rows[0];
+  return {
+    ownerRole: first?.owner_role ?? null,
+    ...totalsOf(first),
+    rows: rows.filter((row) => row.id !== null),
+  };
+}
 
 /** One keyset page of an export, newest first, after the row `after` (docs/product/reports.md#exports). */
 export function saleExportPageSql(where: SQL | undefined, after: TimeKey | undefined, limit: number): SQL {
   const condition = and(where, olderThan(games.createdAt, games.id, after));
-  return sql`SELECT ${games.id}, ${games.createdAt}, ${player.username}, ${player.fullName},
-      ${parent.fullName} AS parent_name, ${games.startRange}, ${games.endRange}, ${games.betAmount},
-      ${games.selectedCount}, ${games.pool}, ${games.totalPrize}, ${games.winnersCount}, ${games.commission}
-    FROM ${games} JOIN ${users} player ON ${player.id} = ${games.userId}
-      LEFT JOIN ${users} parent ON ${parent.id} = ${games.parentId}
-    ${condition ? sql`WHERE ${condition}` : sql``}
+  return sql`SELECT ${SALE_COLUMNS} FROM ${SALE_SOURCE}${whereClause(condition)}
     ORDER BY ${games.createdAt} DESC, ${games.id} DESC LIMIT ${limit}`;
 }
 
 export function saleExportPage(db: Db, where: SQL | undefined, after: TimeKey | undefined, limit: number) {
-  return queryPrepared<SaleExportRow>(db, saleExportPageSql(where, after, limit));
+  return queryPrepared<SaleRow>(db, saleExportPageSql(where, after, limit));
 }

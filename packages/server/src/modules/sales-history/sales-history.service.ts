@@ -2,7 +2,7 @@ import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 import { formatCents } from '@lot/domain/money';
 import type { AdminSalesQuery, Sale, SaleDetail, SaleInput, SalesQuery } from '@lot/domain/schemas/sales-history';
-import { selectPrepared, type Db, type Tx } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { settledRoundOf } from '../games/games.repository.ts';
 import { keysetPages, type ExportColumn, type TimeKey } from '../../lib/export.ts';
@@ -13,11 +13,11 @@ import {
   findGame,
   findSaleRow,
   findWinners,
+  readSalesList,
+  readSalesPage,
   saleExportPage,
   NEAR_PAGE_OFFSET,
-  salesPageQuery,
   salesSet,
-  type SaleExportRow,
   type SaleRow,
   type SalesFilter,
 } from './sales-history.repository.ts';
@@ -25,23 +25,21 @@ import {
 function toSale(row: SaleRow): Sale {
   return {
     id: row.id,
-    userId: row.userId,
-    createdAt: row.createdAt.toISOString(),
-    startRange: row.startRange,
-    endRange: row.endRange,
-    betAmount: formatCents(row.betAmount),
-    totalPrize: formatCents(row.totalPrize),
-    commission: formatCents(row.commission),
-    selectedNumbersCount: row.selectedCount,
-    winningNumbersCount: row.winnersCount,
+    userId: row.user_id,
+    createdAt: new Date(row.created_at).toISOString(),
+    startRange: row.start_range,
+    endRange: row.end_range,
+    betAmount: formatCents(BigInt(row.bet_amount)),
+    totalPrize: formatCents(BigInt(row.total_prize)),
+    commission: formatCents(BigInt(row.commission)),
+    selectedNumbersCount: row.selected_count,
+    winningNumbersCount: row.winners_count,
     user: {
-      id: row.userId,
+      id: row.user_id,
       username: row.username,
-      fullName: row.fullName,
+      fullName: row.full_name,
       parent:
-        row.parentId !== null && row.parentFullName !== null
-          ? { id: row.parentId, fullName: row.parentFullName }
-          : null,
+        row.parent_id !== null && row.parent_name !== null ? { id: row.parent_id, fullName: row.parent_name } : null,
     },
   };
 }
@@ -104,20 +102,22 @@ export type SalesPage = { items: Sale[]; total: number; totalCommission: string 
 /** A page of games with the totals of the whole filtered set, both computed by the database. */
 export async function listSales(db: Db, caller: Caller, scope: SalesScope, query: SalesQuery): Promise<SalesPage> {
   const set = salesSet(caller, scope, query);
-  // The owner check, the totals and a near page are independent reads, side by side (on
-  // PostgreSQL each on its own connection); nothing is answered before the check has passed. A
-  // deep page waits for the total, which says from which end to read it.
-  const readPage = async (total?: number) => {
-    const page = salesPageQuery(db, set.where, query, total);
-    return page ? selectPrepared(page) : [];
-  };
-  const [, totals, nearRows] = await Promise.all([
-    salesAccess.checkOwner(db, caller, scope),
-    countSales(db, set),
-    query.offset < NEAR_PAGE_OFFSET ? readPage() : undefined,
-  ]);
-  const rows = nearRows ?? (await readPage(totals.total));
-  return { items: rows.map(toSale), total: totals.total, totalCommission: formatCents(totals.commission) };
+  const answer = (rows: SaleRow[], totals: { total: number; commission: bigint }): SalesPage => ({
+    items: rows.map(toSale),
+    total: totals.total,
+    totalCommission: formatCents(totals.commission),
+  });
+  // A near page is read with the totals and the owner's role in one statement: one round trip
+  // (decision 032); nothing is answered before the owner check has passed.
+  if (query.offset < NEAR_PAGE_OFFSET) {
+    const owner = salesAccess.ownerLookup(caller, scope);
+    const list = await readSalesList(db, set, query, owner);
+    if (owner) salesAccess.assertOwner(scope, list.ownerRole);
+    return answer(list.rows, list);
+  }
+  // A deep page waits for the total, which says from which end to read it.
+  const [, totals] = await Promise.all([salesAccess.checkOwner(db, caller, scope), countSales(db, set)]);
+  return answer(await readSalesPage(db, set.where, query, totals.total), totals);
 }
 
 /** The admin's filter: role + userId pick whose games (a role without a user is everyone's). */
@@ -134,7 +134,7 @@ export function filterSales(db: Db, caller: Caller, query: AdminSalesQuery): Pro
 }
 
 /** The columns of a sales-history export: what the list shows, plus the pool. */
-export const SALE_EXPORT_COLUMNS: ExportColumn<SaleExportRow>[] = [
+export const SALE_EXPORT_COLUMNS: ExportColumn<SaleRow>[] = [
   { header: 'Date', type: 'time', value: (row) => row.created_at },
   { header: 'Game ID', type: 'integer', value: (row) => row.id },
   { header: 'Username', type: 'text', value: (row) => row.username },
@@ -158,7 +158,7 @@ export async function saleExportPages(
   caller: Caller,
   scope: SalesScope,
   filter: SalesFilter,
-): Promise<AsyncIterable<SaleExportRow[]>> {
+): Promise<AsyncIterable<SaleRow[]>> {
   await salesAccess.checkOwner(db, caller, scope);
   const { where } = salesSet(caller, scope, filter);
   return keysetPages(

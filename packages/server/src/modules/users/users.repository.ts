@@ -40,6 +40,11 @@ export async function findInScope(
   return row;
 }
 
+/** A statement reading the role of the user with this id if the caller may reach it (no row otherwise). */
+export function roleInScope(caller: Scoped, id: number): SQL {
+  return sql`SELECT ${users.role} FROM ${users} WHERE ${users.id} = ${id} AND ${scopeCondition(caller)}`;
+}
+
 const parent = alias(users, 'parent');
 
 const userColumns = {
