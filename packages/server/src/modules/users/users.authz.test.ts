@@ -172,6 +172,14 @@ describe('GET /api/users, /role/{role}, /parent/{id}/role/{role}: lists per role
     expect(listedIds(await get(U2, '/api/users?search=user%20f'))).toEqual(idsOf(U4, U5));
     // '_' is a literal underscore, not a LIKE wildcard ('Administrator', 'agent_three' would match 'r?').
     expect(listedIds(await get(admin, '/api/users?search=r_'))).toEqual(idsOf(S1, S2, U1, U2, U3, U4, U5, U6));
+    // A searched page counts every match, and so does one past the end.
+    const searched = await get(admin, '/api/users?search=r_&limit=3&offset=3');
+    expect(listedIds(searched)).toEqual(idsOf(U1, U2, U3));
+    expect(searched.headers['x-total-count']).toBe('8');
+    const pastTheEnd = await get(admin, '/api/users?search=r_&limit=3&offset=9');
+    expect([listedIds(pastTheEnd), pastTheEnd.headers['x-total-count']]).toEqual([[], '8']);
+    const unsearchedPastTheEnd = await get(A1, '/api/users/role/user?limit=3&offset=9');
+    expect([listedIds(unsearchedPastTheEnd), unsearchedPastTheEnd.headers['x-total-count']]).toEqual([[], '3']);
 
     const full = (await get(admin, '/api/users')).json<{ id: number }[]>().map((user) => user.id);
     const pages: number[] = [];
