@@ -71,7 +71,7 @@ function selectUserRows(db: Db | Tx) {
 }
 
 /** A user with balance and parent, as lists and exports read it. */
-export type UserListRow = Awaited<ReturnType<typeof usersQuery>>[number];
+export type UserListRow = Awaited<ReturnType<ReturnType<typeof selectUserRows>['execute']>>[number];
 
 export type UsersFilter = { role?: Role; parentId?: number; search?: string; status?: 'active' | 'inactive' };
 type Page = { limit: number; offset: number };
@@ -90,50 +90,27 @@ export function usersWhere(caller: Caller, filter: UsersFilter): SQL | undefined
 }
 
 /**
- * Users with balance and parent, newest first. A page (`usersPageQuery`) is chosen by id first
- * (from the index alone) and only its rows are joined, so a deep page costs no more joins than the
- * first.
+ * Users with balance and parent, newest first. A page is chosen by id first (from the index
+ * alone) and only its rows are joined, so a deep page costs no more joins than the first.
  */
-export function usersQuery(db: Db | Tx, where: SQL | undefined) {
-  return selectUserRows(db).where(where).orderBy(desc(users.id));
+export function usersQuery(db: Db | Tx, where: SQL | undefined, page?: Page) {
+  const chosen = page
+    ? inArray(
+        users.id,
+        db
+          .select({ id: users.id })
+          .from(users)
+          .where(where)
+          .orderBy(desc(users.id))
+          .limit(page.limit)
+          .offset(page.offset),
+      )
+    : where;
+  return selectUserRows(db).where(chosen).orderBy(desc(users.id));
 }
 
-/**
- * What each row of a list's page also carries, so that the page, its total and its parent check
- * are one statement (decision 032): the total of the whole list (`countUsersQuery`; none when it
- * is read apart) and, for a list of someone's children, that someone's role as the caller may see
- * it (`roleInScope`; null when out of reach). Both are uncorrelated subqueries, which the database
- * computes once a statement.
- */
-export type ListExtras = { total: SQL | undefined; parentRole: SQL | undefined };
-
-function extraColumns({ total, parentRole }: ListExtras) {
-  return {
-    listTotal: sql<number | null>`(${total ?? sql`NULL`})`.as('list_total'),
-    parentRole: sql<string | null>`(${parentRole ?? sql`NULL`})`.as('parent_role'),
-  };
-}
-
-/** A page of a list, with its extras. */
-export function usersPageQuery(db: Db, where: SQL | undefined, page: Page, extras: ListExtras) {
-  const ids = db
-    .select({ id: users.id })
-    .from(users)
-    .where(where)
-    .orderBy(desc(users.id))
-    .limit(page.limit)
-    .offset(page.offset);
-  return db
-    .select({ ...userColumns, ...extraColumns(extras) })
-    .from(users)
-    .leftJoin(balances, eq(balances.userId, users.id))
-    .leftJoin(parent, eq(parent.id, users.parentId))
-    .where(inArray(users.id, ids))
-    .orderBy(desc(users.id));
-}
-
-/** A page of other users' public fields, by name, with its extras: what a plain user's list shows. */
-export function publicUsersQuery(db: Db, where: SQL | undefined, page: Page, extras: ListExtras) {
+/** A page of other users' public fields, by name: what a plain user's list shows. */
+export function publicUsersQuery(db: Db, where: SQL | undefined, page: Page) {
   return db
     .select({
       id: users.id,
@@ -141,7 +118,6 @@ export function publicUsersQuery(db: Db, where: SQL | undefined, page: Page, ext
       fullName: users.fullName,
       role: users.role,
       status: users.status,
-      ...extraColumns(extras),
     })
     .from(users)
     .where(where)

@@ -25,11 +25,9 @@ import {
   insertUser,
   lockedBalance,
   publicUsersQuery,
-  roleInScope,
   softDeleteUser,
   updateUserRow,
   userExportPageQuery,
-  usersPageQuery,
   usersQuery,
   usersWhere,
   type UserListRow,
@@ -54,10 +52,6 @@ function toUser(row: UserListRow): User {
         ? { id: row.parentId, username: row.parentUsername, fullName: row.parentFullName ?? '' }
         : null,
   };
-}
-
-function toPublicUser({ id, username, fullName, role, status }: PublicUser): PublicUser {
-  return { id, username, fullName, role, status };
 }
 
 const notFound = () => new AppError('NOT_FOUND', 'User not found');
@@ -89,35 +83,18 @@ export async function listUsers(
   filter: ListUsersFilter,
 ): Promise<{ items: (User | PublicUser)[]; total: number }> {
   const where = usersWhere(caller, filter);
-  const count = countUsersQuery(db, caller, filter, where);
-  // The page carries its total and the parent check: one statement (decision 032). A searched
-  // count scans as much as its page does, so it is read beside the page instead, and the call
-  // takes the time of one of them. Nothing is answered unless the check passes.
-  const countApart = Boolean(filter.search);
-  const extras = {
-    total: countApart ? undefined : count.getSQL(),
-    parentRole: filter.parentId === undefined ? undefined : roleInScope(caller, filter.parentId),
-  };
-  const answer = async <Row extends { listTotal: number | null; parentRole: string | null }>(
-    page: Promise<Row[]>,
-    toItem: (row: Row) => User | PublicUser,
-  ) => {
-    const [rows, apart] = await Promise.all([page, countApart ? selectPrepared(count) : undefined]);
-    const [first] = rows;
-    if (!first) {
-      // An empty page carries no total: the check and the count on their own, side by side.
-      const [, [counted]] = await Promise.all([
-        checkParent(db, caller, filter.parentId),
-        apart ?? selectPrepared(count),
-      ]);
-      return { items: [], total: counted?.total ?? 0 };
-    }
-    if (filter.parentId !== undefined && first.parentRole === null) throw notFound();
-    return { items: rows.map(toItem), total: apart ? (apart[0]?.total ?? 0) : Number(first.listTotal) };
-  };
-  return caller.role === 'user'
-    ? answer(selectPrepared(publicUsersQuery(db, where, filter, extras)), toPublicUser)
-    : answer(selectPrepared(usersPageQuery(db, where, filter, extras)), toUser);
+  // The parent check, the count and the page are independent reads, side by side (on PostgreSQL
+  // each on its own connection); nothing is answered unless the check passes.
+  const page =
+    caller.role === 'user'
+      ? selectPrepared(publicUsersQuery(db, where, filter))
+      : selectPrepared(usersQuery(db, where, filter)).then((rows) => rows.map(toUser));
+  const [, [counted], items] = await Promise.all([
+    checkParent(db, caller, filter.parentId),
+    selectPrepared(countUsersQuery(db, caller, filter, where)),
+    page,
+  ]);
+  return { items, total: counted?.total ?? 0 };
 }
 
 export async function getUserInScope(db: Db, caller: Caller, id: number): Promise<User> {
