@@ -7,10 +7,9 @@
  * one after the other, which adds the round trips, the driver and the wake-ups that EXPLAIN
  * ANALYZE does not see.
  */
-import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from 'drizzle-orm';
-import { openDatabase, type Db } from '../packages/server/src/db/client.ts';
+import { openDatabase, statementName, type Db } from '../packages/server/src/db/client.ts';
 import { ensureAdmin } from '../packages/server/src/db/seed.ts';
 import { SCALE_PASSWORD, seedScale } from '../packages/server/src/db/seed-scale.ts';
 import type { Caller } from '../packages/server/src/plugins/auth.ts';
@@ -97,8 +96,7 @@ async function explain(client: pg.Client, captured: Captured): Promise<{ ms: num
 async function timeBare(client: pg.Client, captured: Captured): Promise<number> {
   const started = performance.now();
   for (const { query, params } of captured) {
-    const name = `bare_${createHash('sha1').update(query).digest('hex').slice(0, 24)}`;
-    await client.query({ name, text: query, values: params });
+    await client.query({ name: statementName(query), text: query, values: params });
   }
   return performance.now() - started;
 }

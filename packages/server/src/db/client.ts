@@ -98,7 +98,7 @@ export async function queryPrepared<T>(db: Db | Tx, query: SQL): Promise<T[]> {
 }
 
 /** A statement's name: a hash of its text, so equal texts share one and two texts never claim one. */
-function statementName(text: string): string {
+export function statementName(text: string): string {
   return `lot_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
 }
 

@@ -6,16 +6,16 @@ import {
   salesListSql,
   salesPageSql,
   salesSet,
-  salesTotalsSql,
   type SalesFilter,
 } from './sales-history.repository.ts';
 import { callers, sqlOf } from '../../test/sql-snapshots.ts';
 
 /**
  * The SQL each sales-history list builds, per caller and filter, so that a change to a query
- * shows as a diff of its snapshot: the totals (the sales_daily rollup for a superagent's or
- * everyone's games by dates, a count otherwise), the index-only page ids (a first page and one
- * read from the oldest end) and an export's keyset page.
+ * shows as a diff of its snapshot: a near page in one statement with its totals (the
+ * sales_daily rollup for a superagent's or everyone's games by dates, a count otherwise) and the
+ * owner's role when the list is someone else's; a deep page's totals statement and its index-only
+ * page ids (one read from the newest end, one from the oldest); an export's keyset page.
  */
 
 const { admin, superagent, agent, user } = callers;
@@ -49,8 +49,9 @@ describe('the SQL of each sales-history list', () => {
   it.each(lists)('%s', (_, caller, scope, filter) => {
     const set = salesSet(caller, scope, filter);
     expect({
-      nearPage: sqlOf(salesListSql(set, { limit: 20, offset: 0 }, salesAccess.ownerLookup(caller, scope))),
-      totals: sqlOf(salesTotalsSql(set)),
+      nearPage: sqlOf(salesListSql(set, salesAccess.ownerLookup(caller, scope), { limit: 20, offset: 0 })),
+      // A deep page: the totals and the owner's role first, then the page.
+      totals: sqlOf(salesListSql(set, salesAccess.ownerLookup(caller, scope))),
       deepPage: sqlOf(salesPageSql(set.where, { limit: 20, offset: 1_000 }, 3_000)),
       // Past the middle: ids from the oldest end.
       pastTheMiddle: sqlOf(salesPageSql(set.where, { limit: 20, offset: 1_960 }, 3_000)),

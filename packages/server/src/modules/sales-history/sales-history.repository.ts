@@ -140,22 +140,10 @@ function totalsParts({ where, from, toExclusive, rollup }: SalesSet): SQL[] {
   return parts;
 }
 
-/** A statement answering one row: how many games a set holds and their commission (cents). */
-export function salesTotalsSql(set: SalesSet): SQL {
+/** One row: how many games a set holds and their commission (cents). */
+function totalsSql(set: SalesSet): SQL {
   return sql`SELECT COALESCE(sum(s.total), 0)::int8 AS sales_total, COALESCE(sum(s.commission), 0)::int8 AS sales_commission
     FROM (${sql.join(totalsParts(set), sql` UNION ALL `)}) s`;
-}
-
-type TotalsRow = { sales_total: string | number; sales_commission: string | number };
-
-function totalsOf(row: TotalsRow | undefined): { total: number; commission: bigint } {
-  return { total: Number(row?.sales_total ?? 0), commission: BigInt(row?.sales_commission ?? 0) };
-}
-
-/** How many games a set holds and their commission (cents). */
-export async function countSales(db: Db, set: SalesSet): Promise<{ total: number; commission: bigint }> {
-  const [row] = await queryPrepared<TotalsRow>(db, salesTotalsSql(set));
-  return totalsOf(row);
 }
 
 /** Pages that skip fewer rows than this are read from the newest end without waiting for the total. */
@@ -195,32 +183,35 @@ export async function readSalesPage(
 }
 
 /**
- * A near page of a set, its totals and, when the list is someone else's, that person's role as
- * the caller may see it (`owner`), in one statement: one round trip for the whole list call.
+ * A set's totals, that person's role as the caller may see it when the list is someone else's
+ * (`owner`), and a near page (read from the newest end) when one is asked for, in one statement:
+ * one round trip (decision 032).
  */
-export function salesListSql(set: SalesSet, page: { limit: number; offset: number }, owner?: SQL): SQL {
-  return sql`SELECT t.sales_total, t.sales_commission${owner ? sql`, (${owner}) AS owner_role` : sql``}, p.*
-    FROM (${salesTotalsSql(set)}) t
-      LEFT JOIN (${salesPageSql(set.where, page) ?? sql`SELECT ${SALE_COLUMNS} FROM ${SALE_SOURCE} WHERE false`}) p ON true
-    ORDER BY p.created_at DESC, p.id DESC`;
+export function salesListSql(set: SalesSet, owner?: SQL, page?: { limit: number; offset: number }): SQL {
+  const pageSql = page && salesPageSql(set.where, page);
+  return sql`SELECT t.sales_total, t.sales_commission${owner ? sql`, (${owner}) AS owner_role` : sql``}${pageSql ? sql`, p.*` : sql``}
+    FROM (${totalsSql(set)}) t${pageSql ? sql` LEFT JOIN (${pageSql}) p ON true ORDER BY p.created_at DESC, p.id DESC` : sql``}`;
 }
+
+type ListRow = { sales_total: string | number; sales_commission: string | number; owner_role?: string | null } & (
+  | SaleRow
+  // The totals with no game: the page is empty or was not asked for.
+  | { [Column in keyof SaleRow]?: null }
+);
 
 export async function readSalesList(
   db: Db,
   set: SalesSet,
-  page: { limit: number; offset: number },
   owner?: SQL,
+  page?: { limit: number; offset: number },
 ): Promise<{ ownerRole: string | null; total: number; commission: bigint; rows: SaleRow[] }> {
-  const rows = await queryPrepared<TotalsRow & SaleRow & { owner_role?: string | null }>(
-    db,
-    salesListSql(set, page, owner),
-  );
-  // Always one row at least: the totals, with no game when the page is empty.
+  const rows = await queryPrepared<ListRow>(db, salesListSql(set, owner, page));
   const first = rows[0];
   return {
     ownerRole: first?.owner_role ?? null,
-    ...totalsOf(first),
-    rows: rows.filter((row) => row.id !== null),
+    total: Number(first?.sales_total ?? 0),
+    commission: BigInt(first?.sales_commission ?? 0),
+    rows: rows.filter((row): row is ListRow & SaleRow => row.id != null),
   };
 }
 

@@ -9,7 +9,6 @@ import { keysetPages, type ExportColumn, type TimeKey } from '../../lib/export.t
 import { salesAccess, type SalesScope } from './sales-history.access.ts';
 import { checkDescribes } from './sales-history.describes.ts';
 import {
-  countSales,
   findGame,
   findSaleRow,
   findWinners,
@@ -102,22 +101,15 @@ export type SalesPage = { items: Sale[]; total: number; totalCommission: string 
 /** A page of games with the totals of the whole filtered set, both computed by the database. */
 export async function listSales(db: Db, caller: Caller, scope: SalesScope, query: SalesQuery): Promise<SalesPage> {
   const set = salesSet(caller, scope, query);
-  const answer = (rows: SaleRow[], totals: { total: number; commission: bigint }): SalesPage => ({
-    items: rows.map(toSale),
-    total: totals.total,
-    totalCommission: formatCents(totals.commission),
-  });
-  // A near page is read with the totals and the owner's role in one statement: one round trip
-  // (decision 032); nothing is answered before the owner check has passed.
-  if (query.offset < NEAR_PAGE_OFFSET) {
-    const owner = salesAccess.ownerLookup(caller, scope);
-    const list = await readSalesList(db, set, query, owner);
-    if (owner) salesAccess.assertOwner(scope, list.ownerRole);
-    return answer(list.rows, list);
-  }
-  // A deep page waits for the total, which says from which end to read it.
-  const [, totals] = await Promise.all([salesAccess.checkOwner(db, caller, scope), countSales(db, set)]);
-  return answer(await readSalesPage(db, set.where, query, totals.total), totals);
+  const owner = salesAccess.ownerLookup(caller, scope);
+  // The totals, the owner's role and a near page are one statement (decision 032); nothing is
+  // answered before the owner check has passed. A deep page waits for the total, which says from
+  // which end to read it.
+  const near = query.offset < NEAR_PAGE_OFFSET;
+  const list = await readSalesList(db, set, owner, near ? query : undefined);
+  if (owner) salesAccess.assertOwner(scope, list.ownerRole);
+  const rows = near ? list.rows : await readSalesPage(db, set.where, query, list.total);
+  return { items: rows.map(toSale), total: list.total, totalCommission: formatCents(list.commission) };
 }
 
 /** The admin's filter: role + userId pick whose games (a role without a user is everyone's). */

@@ -25,6 +25,9 @@ export async function findLiveUserByUsername(db: Db | Tx, username: string): Pro
   return row;
 }
 
+/** The user with this id, if the caller may reach it. */
+const idInScope = (caller: Scoped, id: number) => and(eq(users.id, id), scopeCondition(caller));
+
 /** The user with this id if the caller may reach it; `lock` takes a row lock for the transaction. */
 export async function findInScope(
   db: Db | Tx,
@@ -32,17 +35,14 @@ export async function findInScope(
   id: number,
   lock?: 'update' | 'share',
 ): Promise<UserRow | undefined> {
-  const query = db
-    .select()
-    .from(users)
-    .where(and(eq(users.id, id), scopeCondition(caller)));
+  const query = db.select().from(users).where(idInScope(caller, id));
   const [row] = await selectPrepared(lock ? query.for(lock) : query);
   return row;
 }
 
 /** A statement reading the role of the user with this id if the caller may reach it (no row otherwise). */
 export function roleInScope(caller: Scoped, id: number): SQL {
-  return sql`SELECT ${users.role} FROM ${users} WHERE ${users.id} = ${id} AND ${scopeCondition(caller)}`;
+  return sql`SELECT ${users.role} FROM ${users} WHERE ${idInScope(caller, id)}`;
 }
 
 const parent = alias(users, 'parent');
