@@ -16,7 +16,7 @@ import type { Caller } from '../packages/server/src/plugins/auth.ts';
 import { listSales, filterSales } from '../packages/server/src/modules/sales-history/sales-history.service.ts';
 import { listUsers } from '../packages/server/src/modules/users/users.service.ts';
 import { downline } from '../packages/server/src/modules/reports/downline.service.ts';
-import { api, databaseUrl, percentile, startServer, type Row } from './lib.ts';
+import { api, databaseUrl, load, percentile, startServer, TIMING, type Row } from './lib.ts';
 
 const GAMES = Number(process.env.SCALE_GAMES ?? 1_000_000);
 const USERS = Number(process.env.SCALE_USERS ?? 100_000);
@@ -104,7 +104,9 @@ async function timeBare(client: pg.Client, captured: Captured): Promise<number> 
 /**
  * The call over HTTP, its statements through bare `pg` and its SQL under EXPLAIN ANALYZE, turn
  * about, REQUESTS times each after 5 warm-up turns: all see the same moments of a shared machine,
- * and all give a p95.
+ * and all give a p95. The call is first sent under load for BENCH_WARMUP seconds, as every
+ * autocannon run is warmed: a server in service has long compiled the route's code and warmed each
+ * pooled connection's caches and plans, which its first few hundred calls are still doing.
  */
 async function measure(
   base: string,
@@ -118,6 +120,11 @@ async function measure(
   const bare: number[] = [];
   let total = '';
   let plans: string[] = [];
+  const warm = await load(
+    { url: `${base}${path}`, headers: { authorization: `Bearer ${token}` } },
+    { ...TIMING, seconds: TIMING.warmup, warmup: 0 },
+  );
+  if (warm.errors > 0) throw new Error(`${path}: ${warm.errors} of ${warm.requests} warm-up calls failed`);
   for (let i = 0; i < REQUESTS + 5; i++) {
     const response = await timeHttp(base, token, path);
     const plan = await explain(clients.explain, captured);
