@@ -120,11 +120,13 @@ async function measure(
   const bare: number[] = [];
   let total = '';
   let plans: string[] = [];
-  const warm = await load(
-    { url: `${base}${path}`, headers: { authorization: `Bearer ${token}` } },
-    { ...TIMING, seconds: TIMING.warmup, warmup: 0 },
-  );
-  if (warm.errors > 0) throw new Error(`${path}: ${warm.errors} of ${warm.requests} warm-up calls failed`);
+  if (TIMING.warmup > 0) {
+    const warm = await load(
+      { url: `${base}${path}`, headers: { authorization: `Bearer ${token}` } },
+      { ...TIMING, seconds: TIMING.warmup, warmup: 0 },
+    );
+    if (warm.errors > 0) throw new Error(`${path}: ${warm.errors} of ${warm.requests} warm-up calls failed`);
+  }
   for (let i = 0; i < REQUESTS + 5; i++) {
     const response = await timeHttp(base, token, path);
     const plan = await explain(clients.explain, captured);
