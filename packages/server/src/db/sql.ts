@@ -1,3 +1,8 @@
+import { sql, type SQL } from 'drizzle-orm';
+
+/** ` WHERE condition` for a hand-written statement, or nothing when there is no condition. */
+export const whereClause = (condition: SQL | undefined): SQL => (condition ? sql` WHERE ${condition}` : sql``);
+
 /** `text` with the ILIKE pattern characters in it (`\\`, `%`, `_`) taken literally. */
 const literally = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 

@@ -2,6 +2,7 @@ import { and, asc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { SalesQuery } from '@lot/domain/schemas/sales-history';
 import { queryPrepared, type Db, type Tx } from '../../db/client.ts';
+import { whereClause } from '../../db/sql.ts';
 import { gameWinners, games, salesDaily, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { olderThan, type TimeKey } from '../../lib/export.ts';
@@ -40,8 +41,6 @@ const SALE_COLUMNS = sql`${games.id}, ${games.userId}, ${games.parentId}, ${game
     ${games.selectedCount}, ${games.pool}, ${games.totalPrize}, ${games.winnersCount}, ${games.commission}`;
 const SALE_SOURCE = sql`${games} JOIN ${users} player ON ${player.id} = ${games.userId}
     LEFT JOIN ${users} parent ON ${parent.id} = ${games.parentId}`;
-
-const whereClause = (condition: SQL | undefined) => (condition ? sql` WHERE ${condition}` : sql``);
 
 /** The game with this id if `readable` holds for it. */
 export async function findGame(db: Db | Tx, id: number, readable: SQL | undefined) {

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { formatCents } from '@lot/domain/money';
 import type { ListTransactionsQuery, Transaction } from '@lot/domain/schemas/balance';
 import { queryPrepared, selectPrepared, type Db, type Tx } from '../../db/client.ts';
-import { containsPattern } from '../../db/sql.ts';
+import { containsPattern, whereClause } from '../../db/sql.ts';
 import { gameRounds, transactions, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { keysetPages, olderThan, type ExportColumn, type TimeKey } from '../../lib/export.ts';
@@ -198,8 +198,7 @@ export function transactionExportPages(
             ${transactions.status}, ${gameRounds.code} AS game_code
           FROM ${transactions} JOIN ${users} sender ON ${sender.id} = ${transactions.userId}
             LEFT JOIN ${users} receiver ON ${receiver.id} = ${transactions.receiverId}
-            LEFT JOIN ${gameRounds} ON ${gameRounds.transactionId} = ${transactions.id}
-          ${condition ? sql`WHERE ${condition}` : sql``}
+            LEFT JOIN ${gameRounds} ON ${gameRounds.transactionId} = ${transactions.id}${whereClause(condition)}
           ORDER BY ${transactions.createdAt} DESC, ${transactions.id} DESC LIMIT ${limit}`,
       );
     },
