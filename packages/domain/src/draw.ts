@@ -7,6 +7,10 @@
  */
 
 export const DRAW_ALGORITHM = 'LOT-DRAW-1';
+/** LOT-DRAW-2 (docs/lot-draw-2.md): LOT-DRAW-1 whose draws also depend on a public beacon round drawn after the freeze. */
+export const DRAW_ALGORITHM_2 = 'LOT-DRAW-2';
+export const DRAW_PROTOCOLS = [DRAW_ALGORITHM, DRAW_ALGORITHM_2] as const;
+export type DrawProtocol = (typeof DRAW_PROTOCOLS)[number];
 
 /** The part of Web Crypto used here, typed locally so the domain needs no DOM or Node types. */
 type Subtle = {
@@ -80,12 +84,44 @@ export async function commitmentOf(seedHex: string): Promise<string | null> {
   return seed ? sha256Hex(seed) : null;
 }
 
-export type DrawEntry = { number: number; name: string; phoneNumber: string };
+/**
+ * The beacon a LOT-DRAW-2 game names when it opens (docs/lot-draw-2.md): a drand chain, pinned by its
+ * chain hash (which covers the public key, period and genesis) and public key.
+ */
+export type BeaconPin = { chainHash: string; publicKey: string; genesisTime: number; period: number };
+
+/**
+ * LOT-DRAW-2's commitment binds the protocol and the beacon to the seed: hex SHA-256 of the UTF-8 of
+ * JSON.stringify(["LOT-DRAW-2", chainHash, publicKey, genesisTime, period, seedHex]). Null for a
+ * malformed seed.
+ */
+export async function commitmentOf2(seedHex: string, beacon: BeaconPin): Promise<string | null> {
+  if (!fromHex(seedHex, SEED_BYTES)) return null;
+  return sha256Hex(commitmentText2(seedHex, beacon));
+}
+
+export function commitmentText2(seedHex: string, beacon: BeaconPin): string {
+  return JSON.stringify([DRAW_ALGORITHM_2, beacon.chainHash, beacon.publicKey, beacon.genesisTime, beacon.period, seedHex]);
+}
+
+/**
+ * An entry: a number, a name and a phone as the operator typed them, and — for entries added since
+ * LOT-DRAW-2 — a random nonce the server drew when the person's first entry was added, printed on
+ * their slip (docs/lot-draw-2.md#entries). Without the nonce the hash cannot be matched to a person.
+ */
+export type DrawEntry = { number: number; name: string; phoneNumber: string; nonce?: string | null };
 export type DrawPrize = { position: number; percentBps: number };
 
-/** entryHash = hex SHA-256 of `number + "\n" + name + "\n" + phoneNumber` (UTF-8). */
+/** A nonce: 8 random bytes as 16 lowercase hex characters. */
+export const NONCE_PATTERN = /^[0-9a-f]{16}$/;
+
+/**
+ * entryHash = hex SHA-256 of `number + "\n" + name + "\n" + phoneNumber` (UTF-8), with
+ * `"\n" + nonce` appended when the entry has one.
+ */
 export function entryHash(entry: DrawEntry): Promise<string> {
-  return sha256Hex(`${entry.number}\n${entry.name}\n${entry.phoneNumber}`);
+  const text = `${entry.number}\n${entry.name}\n${entry.phoneNumber}`;
+  return sha256Hex(entry.nonce ? `${text}\n${entry.nonce}` : text);
 }
 
 export type DigestInput = {
@@ -117,11 +153,30 @@ export type DrawOutcome = { number: number; steps: DrawStep[] };
 const TWO_32 = 2 ** 32;
 
 /**
- * The k-th draw (k from 1): for c = 0, 1, 2 …, h = HMAC-SHA256(seed, `${digest}:${k}:${c}`), x = the
- * first 4 bytes of h as a big-endian unsigned integer, n = how many numbers of the range are not
+ * The rejection sampler both protocols share: a uniformly random `bits`-bit x picks index x mod n
+ * when x < floor(2^bits / n) × n, and is rejected (null) otherwise, so every index of 0 … n−1 gets
+ * exactly floor(2^bits / n) of the accepted values. The draws use bits = 32; the unit tests also
+ * count every value of a 16-bit x for each n.
+ */
+export function pickIndex(x: number, n: number, bits = 32): number | null {
+  const limit = Math.floor(2 ** bits / n) * n;
+  return x < limit ? x % n : null;
+}
+
+/** The HMAC message of draw k, attempt c: LOT-DRAW-1 without a beacon, LOT-DRAW-2 with its randomness. */
+export function drawMessage(digest: string, k: number, counter: number, beaconRandomness?: string): string {
+  return beaconRandomness === undefined
+    ? `${digest}:${k}:${counter}`
+    : `${DRAW_ALGORITHM_2}:${digest}:${beaconRandomness}:${k}:${counter}`;
+}
+
+/**
+ * The k-th draw (k from 1): for c = 0, 1, 2 …, h = HMAC-SHA256(seed, drawMessage(digest, k, c, R)), x =
+ * the first 4 bytes of h as a big-endian unsigned integer, n = how many numbers of the range are not
  * drawn yet; x below floor(2^32 / n) × n picks remaining[x mod n] (ascending), otherwise the next c.
  * The rejection keeps every remaining number exactly equally likely; it needs a second attempt with
- * probability below n / 2^32, so it ends.
+ * probability below n / 2^32, so it ends. `beaconRandomness` (LOT-DRAW-2): round R's randomness,
+ * 64 hex characters; without it, LOT-DRAW-1.
  */
 export async function drawAt(
   seedHex: string,
@@ -129,6 +184,7 @@ export async function drawAt(
   k: number,
   range: { startRange: number; endRange: number },
   drawn: readonly number[],
+  beaconRandomness?: string,
 ): Promise<DrawOutcome> {
   const seed = fromHex(seedHex, SEED_BYTES);
   if (!seed) throw new Error('the server seed must be 64 lowercase hex characters');
@@ -140,11 +196,12 @@ export async function drawAt(
   const limit = Math.floor(TWO_32 / n) * n;
   const steps: DrawStep[] = [];
   for (let counter = 0; ; counter++) {
-    const message = `${digest}:${k}:${counter}`;
+    const message = drawMessage(digest, k, counter, beaconRandomness);
     const h = await drawCrypto.hmacSha256(seed, utf8(message));
     const x = ((h[0] ?? 0) * 2 ** 24 + ((h[1] ?? 0) << 16) + ((h[2] ?? 0) << 8) + (h[3] ?? 0)) >>> 0;
     steps.push({ counter, message, hmac: toHex(h), x, n, limit });
-    if (x < limit) return { number: remaining[x % n] as number, steps };
+    const index = pickIndex(x, n);
+    if (index !== null) return { number: remaining[index] as number, steps };
   }
 }
 
@@ -154,9 +211,10 @@ export async function drawSequence(
   digest: string,
   range: { startRange: number; endRange: number },
   count: number,
+  beaconRandomness?: string,
 ): Promise<number[]> {
   const drawn: number[] = [];
-  for (let k = 1; k <= count; k++) drawn.push((await drawAt(seedHex, digest, k, range, drawn)).number);
+  for (let k = 1; k <= count; k++) drawn.push((await drawAt(seedHex, digest, k, range, drawn, beaconRandomness)).number);
   return drawn;
 }
 
