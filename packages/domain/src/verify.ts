@@ -1,12 +1,24 @@
-import { commitmentOf, drawAt, DRAW_ALGORITHM, entriesDigest, entryHash, fromHex, SEED_BYTES } from './draw.ts';
+import { firstRoundAfter, QUICKNET, randomnessOf, roundTimeMs, verifyBeaconRound } from './beacon.ts';
+import {
+  commitmentOf,
+  commitmentOf2,
+  drawAt,
+  DRAW_ALGORITHM,
+  DRAW_ALGORITHM_2,
+  entriesDigest,
+  entryHash,
+  fromHex,
+  SEED_BYTES,
+} from './draw.ts';
 import { formatBps, prizeFor } from './game.ts';
 import { formatCents, parseAmountToCents } from './money.ts';
-import type { GameProof } from './schemas/games.ts';
+import type { GameDraw, GameProof } from './schemas/games.ts';
 
 /**
- * Re-checks a game's proof (GET /api/verify/{code}) exactly as docs/lot-draw-1.md describes it,
- * step by step, so the verify page can say which part fails. Nothing here trusts the server: every
- * figure is recomputed from the seed, the digest's inputs and the entries.
+ * Re-checks a game's proof (GET /api/verify/{code}) exactly as docs/lot-draw-1.md and
+ * docs/lot-draw-2.md describe it, step by step, so the verify page can say which part fails. Nothing
+ * here trusts the server: every figure is recomputed from the seed, the digest's inputs, the entries
+ * and — for LOT-DRAW-2 — the beacon round, whose signature is checked against a pinned chain key.
  */
 
 export type ProofCheck = { name: string; ok: boolean; detail: string };
@@ -17,13 +29,25 @@ export type ProofReport = {
   checks: ProofCheck[];
 };
 
+/** A beacon chain the verifier trusts: drand quicknet unless the caller pins another. */
+export type PinnedChain = { chainHash: string; publicKey: string; name: string };
+
+export const DEFAULT_PINS: readonly PinnedChain[] = [
+  { chainHash: QUICKNET.chainHash, publicKey: QUICKNET.publicKey, name: 'drand quicknet' },
+];
+
 const ENDED = new Set(['settled', 'voided', 'discarded']);
 
-export async function verifyProof(proof: GameProof): Promise<ProofReport> {
+export async function verifyProof(proof: GameProof, pins: readonly PinnedChain[] = DEFAULT_PINS): Promise<ProofReport> {
   const checks: ProofCheck[] = [];
   const check = (name: string, ok: boolean, detail: string) => checks.push({ name, ok, detail });
 
-  check('Algorithm', proof.algorithm === DRAW_ALGORITHM, `${proof.algorithm} (expected ${DRAW_ALGORITHM})`);
+  const v2 = proof.algorithm === DRAW_ALGORITHM_2;
+  check(
+    'Algorithm',
+    proof.algorithm === DRAW_ALGORITHM || v2,
+    `${proof.algorithm} (expected ${DRAW_ALGORITHM} or ${DRAW_ALGORITHM_2})`,
+  );
 
   const bet = parseAmountToCents(proof.betAmount);
   check('Bet', bet === proof.betCents, `${proof.betAmount} is ${proof.betCents} cents`);
@@ -82,20 +106,80 @@ export async function verifyProof(proof: GameProof): Promise<ProofReport> {
 
   const ended = ENDED.has(proof.status);
   const seed = proof.serverSeed;
+  const beacon = proof.beacon;
   if (seed === null) {
     check('Server seed', !ended, ended ? 'the game has ended but its seed is missing' : 'secret until the game ends');
   } else {
-    const commitment = fromHex(seed, SEED_BYTES) ? await commitmentOf(seed) : null;
+    const seedOk = fromHex(seed, SEED_BYTES) !== null;
+    const commitment = !seedOk ? null : v2 ? (beacon ? await commitmentOf2(seed, beacon) : null) : await commitmentOf(seed);
     check(
       'Commitment',
       commitment === proof.commitment,
       commitment === null
         ? 'the seed is not 64 lowercase hex characters'
         : commitment === proof.commitment
-          ? `SHA-256(seed) = ${commitment}`
-          : `SHA-256(seed) = ${commitment}, the proof says ${proof.commitment}`,
+          ? `SHA-256(${v2 ? 'protocol, beacon and seed' : 'seed'}) = ${commitment}`
+          : `SHA-256(${v2 ? 'protocol, beacon and seed' : 'seed'}) = ${commitment}, the proof says ${proof.commitment}`,
     );
   }
+
+  // LOT-DRAW-2: the pinned chain, the round after the freeze, its signature (docs/lot-draw-2.md).
+  let randomness: string | undefined;
+  let beaconOk = true;
+  if (v2) {
+    const pin = beacon && pins.find((p) => p.chainHash === beacon.chainHash && p.publicKey === beacon.publicKey);
+    check(
+      'Beacon chain',
+      Boolean(pin),
+      !beacon
+        ? 'a LOT-DRAW-2 proof must name its beacon'
+        : pin
+          ? `${pin.name} (chain ${beacon.chainHash.slice(0, 16)}…, pinned)`
+          : `chain ${beacon.chainHash.slice(0, 16)}… with this public key is not a chain this verifier pins`,
+    );
+    beaconOk = Boolean(pin);
+    const frozenAt = proof.frozenAt === null ? NaN : Date.parse(proof.frozenAt);
+    const frozen = proof.status === 'drawing' || proof.status === 'settled' || (proof.status === 'voided' && !Number.isNaN(frozenAt));
+    if (beacon && frozen) {
+      const target = Number.isNaN(frozenAt) ? null : firstRoundAfter(beacon, frozenAt);
+      const roundOk = target !== null && beacon.round === target;
+      check(
+        'Beacon round',
+        roundOk,
+        target === null
+          ? 'the freeze time is missing'
+          : roundOk
+            ? `round ${target} is the first published after the freeze at ${proof.frozenAt} (at ${new Date(roundTimeMs(beacon, target)).toISOString()})`
+            : `the first round after the freeze at ${proof.frozenAt} is ${target}, the proof uses ${String(beacon.round)}`,
+      );
+      beaconOk &&= roundOk;
+      if (beacon.signature !== null && beacon.round !== null) {
+        const signed = verifyBeaconRound(beacon, beacon.round, beacon.signature);
+        const randomOk = signed && randomnessOf(beacon.signature) === beacon.randomness;
+        check(
+          'Beacon signature',
+          randomOk,
+          !signed
+            ? `the signature of round ${beacon.round} does not verify against the chain's public key`
+            : randomOk
+              ? `round ${beacon.round} signed by the chain; randomness = SHA-256(signature) = ${beacon.randomness}`
+              : `the randomness is not SHA-256 of round ${beacon.round}'s signature`,
+        );
+        beaconOk &&= randomOk;
+        if (randomOk) randomness = beacon.randomness ?? undefined;
+      } else {
+        check(
+          'Beacon signature',
+          proof.draws.length === 0 && proof.status !== 'settled',
+          proof.draws.length === 0 && proof.status !== 'settled'
+            ? `round ${String(beacon.round)} not published yet: nothing can be drawn before it`
+            : 'numbers were drawn without the beacon round they depend on',
+        );
+        beaconOk = false;
+      }
+    }
+  }
+  const canRecompute = seed !== null && fromHex(seed, SEED_BYTES) !== null && rangeOk && (!v2 || (beaconOk && randomness !== undefined));
 
   const byNumber = new Map(proof.entries.map((e) => [e.number, e]));
   // open and discarded: nothing drawn (a game voided before its first draw is discarded); drawing
@@ -116,25 +200,25 @@ export async function verifyProof(proof: GameProof): Promise<ProofReport> {
 
   const drawn: number[] = [];
   let totalPrize = 0;
-  for (const [index, draw] of proof.draws.entries()) {
+  const checkDraw = async (draw: GameDraw, index: number, label: string) => {
     const k = index + 1;
-    if (seed !== null && fromHex(seed, SEED_BYTES) && rangeOk && drawn.length < proof.endRange - proof.startRange + 1) {
-      const expected = (await drawAt(seed, proof.entriesDigest, k, proof, drawn)).number;
-      check(`Draw ${k}`, expected === draw.number, `LOT-DRAW-1 gives ${expected}, the proof says ${draw.number}`);
-    } else if (seed === null) {
-      // The seed is still secret, but a draw must still be a number of the range not drawn before.
+    if (canRecompute && seed !== null && drawn.length < proof.endRange - proof.startRange + 1) {
+      const expected = (await drawAt(seed, proof.entriesDigest, k, proof, drawn, randomness)).number;
+      check(`${label} ${k}`, expected === draw.number, `${proof.algorithm} gives ${expected}, the proof says ${draw.number}`);
+    } else if (seed === null || (v2 && !canRecompute)) {
+      // Not recomputable yet (seed secret, or no verified beacon round), but a draw must still be a
+      // number of the range not drawn before.
       const fresh =
         Number.isInteger(draw.number) &&
         draw.number >= proof.startRange &&
         draw.number <= proof.endRange &&
         !drawn.includes(draw.number);
-      check(`Draw ${k}`, fresh, `${draw.number}: within the range and not drawn before (the seed is still secret)`);
+      check(`${label} ${k}`, fresh && seed === null, `${draw.number}: within the range and not drawn before (${seed === null ? 'the seed is still secret' : 'no verified beacon round'})`);
     }
     drawn.push(draw.number);
     const prize = proof.prizes[index];
     const entry = byNumber.get(draw.number);
     const prizeAmount = entry && prize ? prizeFor(pool, prize.percentBps) : 0;
-    totalPrize += prizeAmount;
     // The winner is shown exactly as the entry is (both masked the same way). Not re-masked: masking
     // '****1234' again gives '****', which would let any phone pass.
     const winnerOk = entry
@@ -144,11 +228,29 @@ export async function verifyProof(proof: GameProof): Promise<ProofReport> {
         draw.winner.phoneNumber === entry.phoneNumber
       : draw.winner === null;
     check(
-      `Winner ${k}`,
+      `${label === 'Draw' ? 'Winner' : 'Unplayed winner'} ${k}`,
       winnerOk && parseAmountToCents(draw.prizeAmount) === prizeAmount,
       entry ? `number ${draw.number} was chosen: prize ${formatCents(prizeAmount)}` : `nobody chose ${draw.number}`,
     );
-  }
+    return prizeAmount;
+  };
+  for (const [index, draw] of proof.draws.entries()) totalPrize += await checkDraw(draw, index, 'Draw');
+
+  // A game voided after its freeze: its outcome was already fixed. The proof lists the draws it would
+  // have made; every one is recomputed like a real draw (and none was paid).
+  const unplayedExpected =
+    proof.status === 'voided' && canRecompute ? proof.prizes.length - proof.draws.length : 0;
+  check(
+    'Unplayed draws',
+    proof.unplayedDraws.length === unplayedExpected &&
+      proof.unplayedDraws.every((d, i) => d.position === proof.draws.length + i + 1),
+    unplayedExpected === 0 && proof.unplayedDraws.length === 0
+      ? proof.status === 'voided'
+        ? 'every position was drawn before the void, or the outcome cannot be recomputed yet'
+        : 'none (the game was not voided after its freeze)'
+      : `${proof.unplayedDraws.length} of the ${unplayedExpected} positions the void left undrawn, shown as not paid`,
+  );
+  for (const [offset, draw] of proof.unplayedDraws.entries()) await checkDraw(draw, proof.draws.length + offset, 'Unplayed draw');
 
   if (proof.status === 'settled') {
     check(
@@ -167,18 +269,25 @@ export async function verifyProof(proof: GameProof): Promise<ProofReport> {
   return { verdict: failed ? 'failed' : ended ? 'verified' : 'pending', checks };
 }
 
-/** A participant types their name and phone: the number of their entry in the game, or null. */
-export async function findOwnEntry(
+/**
+ * A participant types their name and phone, and the nonce printed on their slip (or read from its
+ * QR code): every number they hold in the game, ascending (empty when none matches). Entries from
+ * before LOT-DRAW-2 carry no nonce and are found by name and phone alone.
+ */
+export async function findOwnEntries(
   proof: Pick<GameProof, 'entries'>,
-  typed: { name: string; phoneNumber: string },
-): Promise<number | null> {
+  typed: { name: string; phoneNumber: string; nonce?: string },
+): Promise<number[]> {
+  const nonce = typed.nonce?.replace(/\s+/g, '').toLowerCase() || null;
+  const found: number[] = [];
   for (const entry of proof.entries) {
     const hash = await entryHash({
       number: entry.number,
       name: typed.name.trim(),
       phoneNumber: typed.phoneNumber.trim(),
+      nonce,
     });
-    if (hash === entry.entryHash) return entry.number;
+    if (hash === entry.entryHash) found.push(entry.number);
   }
-  return null;
+  return found.sort((a, b) => a - b);
 }

@@ -24,8 +24,9 @@ import { transactionsRoutes } from './modules/transactions/transactions.routes.t
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { winnersRoutes } from './modules/winners/winners.routes.ts';
 import { salesHistoryRoutes } from './modules/sales-history/sales-history.routes.ts';
-import { displayRoutes, gamesRoutes, verifyRoutes } from './modules/games/games.routes.ts';
+import { displayRoutes, gamesContext, gamesRoutes, verifyRoutes } from './modules/games/games.routes.ts';
 import { DisplayStreams } from './modules/games/display.ts';
+import { DrawBeacon, type DrawBeaconOptions } from './modules/games/draw-beacon.ts';
 import { bindGameEvents, GAMES_CHANNEL, GameEvents, unbindGameEvents } from './modules/games/game-events.ts';
 import { CallerLookup, SESSIONS_CHANNEL, USERS_CHANNEL } from './lib/caller-lookup.ts';
 import { PgListener } from './lib/listener.ts';
@@ -41,6 +42,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     displays: DisplayStreams;
+    /** The public randomness LOT-DRAW-2 games wait for (decision 033). */
+    drawBeacon: DrawBeacon;
   }
 }
 
@@ -49,8 +52,10 @@ export type AppOptions = {
   jwtSecret: string;
   /** TOTP_KEY: two-factor secrets are encrypted with it (decision 028). */
   totpKey: string;
-  /** The clock two-factor codes are checked against; tests move it. */
+  /** The clock two-factor codes and beacon rounds are checked against; tests move it. */
   clock?: () => number;
+  /** DRAW_BEACON, DRAW_BEACON_URL, DRAW_BEACON_CHAIN (decision 033); unset: every game is LOT-DRAW-1. */
+  beacon?: Omit<DrawBeaconOptions, 'clock' | 'log'>;
   logLevel?: string;
   /** Where the built web app lives; tests leave it unset. */
   webRoot?: string;
@@ -120,7 +125,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const callers = new CallerLookup(options.database.db, listener);
   await listener?.start();
   bindGameEvents(options.database.db, gameEvents);
-  const displays = new DisplayStreams(options.database.db, gameEvents, app.log);
+  const drawBeacon = new DrawBeacon({
+    ...(options.beacon ?? { mode: 'off', urls: [], chainHash: '' }),
+    clock: options.clock,
+    log: app.log,
+  });
+  app.decorate('drawBeacon', drawBeacon);
+  const displays = new DisplayStreams(gamesContext(app), gameEvents, app.log);
   app.decorate('displays', displays);
   app.addHook('preClose', (done) => {
     displays.closeAll();
@@ -129,6 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     unbindGameEvents(options.database.db, gameEvents);
     gameEvents.close();
+    drawBeacon.close();
     callers.unbind();
     await listener?.close();
   });

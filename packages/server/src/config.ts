@@ -1,6 +1,10 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { QUICKNET } from '@lot/domain/beacon';
 import { passwordSchema, usernameSchema } from '@lot/domain/schemas/users';
+
+/** drand's public relays of quicknet (decision 033). */
+export const DEFAULT_BEACON_URLS = ['https://api.drand.sh', 'https://api2.drand.sh', 'https://api3.drand.sh'];
 
 /** Empty variables count as unset, so `PORT= npm start` means the default. */
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -57,6 +61,20 @@ const envSchema = z
       (v) => v ?? 'info',
     ),
     METRICS_ALLOW: optional(addressList).transform((v) => v ?? ['127.0.0.1', '::1']),
+    // Public randomness for LOT-DRAW-2 (decision 033): required, auto (LOT-DRAW-1 while unreachable) or off.
+    DRAW_BEACON: optional(z.enum(['required', 'auto', 'off'], { error: 'must be required, auto or off' })),
+    DRAW_BEACON_URL: optional(
+      z
+        .string()
+        .transform((text) => text.split(',').map((item) => item.trim().replace(/\/+$/, '')))
+        .refine(
+          (urls) => urls.every((url) => /^https?:\/\/[^\s/]+/.test(url) && URL.canParse(url)),
+          'must be a comma-separated list of http:// or https:// URLs',
+        ),
+    ).transform((v) => v ?? DEFAULT_BEACON_URLS),
+    DRAW_BEACON_CHAIN: optional(z.string().regex(/^[0-9a-f]{64}$/, 'must be a chain hash: 64 lowercase hex characters')).transform(
+      (v) => v ?? QUICKNET.chainHash,
+    ),
     // Off by default: X-Forwarded-For is believed only from proxies the operator names.
     TRUST_PROXY: optional(z.string().transform(parseTrustProxy)).transform((v): TrustProxy => v ?? false),
   })
@@ -91,6 +109,8 @@ export type Config = {
   /** Who may read GET /metrics (addresses and CIDR ranges). */
   metricsAllow: string[];
   trustProxy: TrustProxy;
+  /** LOT-DRAW-2's beacon (decision 033): required by default on PostgreSQL, auto on the embedded database. */
+  beacon: { mode: 'required' | 'auto' | 'off'; urls: string[]; chainHash: string };
 };
 
 export class ConfigError extends Error {}
@@ -115,5 +135,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     metricsAllow: e.METRICS_ALLOW,
     trustProxy: e.TRUST_PROXY,
+    beacon: {
+      mode: e.DRAW_BEACON ?? (e.DATABASE_URL ? 'required' : 'auto'),
+      urls: e.DRAW_BEACON_URL,
+      chainHash: e.DRAW_BEACON_CHAIN,
+    },
   };
 }

@@ -26,6 +26,7 @@ const app = await buildApp({
   logLevel: config.logLevel,
   metricsAllow: config.metricsAllow,
   trustProxy: config.trustProxy,
+  beacon: config.beacon,
 });
 app.addHook('onClose', () => database.close());
 

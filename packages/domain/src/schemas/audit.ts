@@ -24,6 +24,9 @@ export const AUDIT_ACTIONS = [
   'winner.updated',
   'winner.deleted',
   'game.opened',
+  'game.entries_changed',
+  'game.frozen',
+  'game.drawn',
   'game.voided',
   'game.settled',
 ] as const;
@@ -49,6 +52,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'winner.updated': 'Winner setting edited',
   'winner.deleted': 'Winner setting deleted',
   'game.opened': 'Game opened',
+  'game.entries_changed': 'Game entries changed',
+  'game.frozen': 'Game frozen',
+  'game.drawn': 'Number drawn',
   'game.voided': 'Game voided',
   'game.settled': 'Game settled',
 };

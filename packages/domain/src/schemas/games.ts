@@ -51,6 +51,29 @@ export type VoidGameInput = z.infer<typeof voidGameInputSchema>;
 
 const person = z.object({ id: z.number(), username: z.string(), fullName: z.string() });
 const entry = z.object({ number: z.number(), name: z.string(), phoneNumber: z.string() });
+/** An entry as its shop sees it: with the nonce printed on the person's slip (null on games before LOT-DRAW-2). */
+const ownEntry = entry.extend({ nonce: z.string().nullable() });
+
+export const DRAW_PROTOCOL_VALUES = ['LOT-DRAW-1', 'LOT-DRAW-2'] as const;
+
+/**
+ * A LOT-DRAW-2 game's beacon (docs/lot-draw-2.md): the drand chain pinned when the game opened, and
+ * from the freeze on the round R its draws wait for; R's signature and randomness once fetched and
+ * verified.
+ */
+export const gameBeaconSchema = z.object({
+  chainHash: z.string(),
+  publicKey: z.string(),
+  genesisTime: z.number(),
+  period: z.number(),
+  /** R: the first round after the freeze; null while the game is open. */
+  round: z.number().nullable(),
+  /** When R is published (ISO), null while the game is open. */
+  expectedAt: z.string().nullable(),
+  signature: z.string().nullable(),
+  randomness: z.string().nullable(),
+});
+export type GameBeacon = z.infer<typeof gameBeaconSchema>;
 
 /** A prize position as the game snapshotted it when it opened. */
 export const gamePrizeSchema = z.object({
@@ -85,9 +108,16 @@ export const gameSchema = z.object({
   betAmount: z.string(),
   pool: z.string(),
   prizes: z.array(gamePrizeSchema),
+  /** LOT-DRAW-2: public randomness after the freeze; LOT-DRAW-1: server randomness only. */
+  protocol: z.enum(DRAW_PROTOCOL_VALUES),
+  beacon: gameBeaconSchema.nullable(),
   commitment: z.string(),
-  entries: z.array(entry),
+  entries: z.array(ownEntry),
+  /** When the first draw froze the entries and held the pool; null while open. */
+  frozenAt: z.string().nullable(),
   draws: z.array(gameDrawSchema),
+  /** A voided game after its freeze: the draws it would have made had it been finished, none paid. */
+  unplayedDraws: z.array(gameDrawSchema),
   /** Known once settled. */
   totalPrize: z.string().nullable(),
   commission: z.string().nullable(),
@@ -98,7 +128,7 @@ export const gameSchema = z.object({
   openedAt: z.string(),
   endedAt: z.string().nullable(),
   voidReason: z.string().nullable(),
-  voidedBy: person.nullable(),
+  voidedBy: person.extend({ role: z.string() }).nullable(),
   /** Revealed once the game has ended (settled, voided or discarded). */
   serverSeed: z.string().nullable(),
 });
@@ -112,6 +142,22 @@ export const drawResultSchema = z.object({
   game: gameSchema,
 });
 export type DrawResult = z.infer<typeof drawResultSchema>;
+
+/**
+ * 202 from POST /api/games/{id}/draws on a frozen LOT-DRAW-2 game whose beacon round R is not
+ * published yet (or no relay could be reached): nothing was drawn; ask again at `expectedAt`
+ * (or after `retryAfterMs`).
+ */
+export const drawWaitingSchema = z.object({
+  waitingForRound: z.number(),
+  expectedAt: z.string(),
+  /** How long to wait before asking again. */
+  retryAfterMs: z.number(),
+  /** R's time has passed but no relay answered it (yet). */
+  beaconUnreachable: z.boolean(),
+  game: gameSchema,
+});
+export type DrawWaiting = z.infer<typeof drawWaitingSchema>;
 
 /** A row of the games lists (voided games for the upline, the admin and the player). */
 export const gameSummarySchema = z.object({
@@ -127,6 +173,7 @@ export const gameSummarySchema = z.object({
   entriesCount: z.number(),
   drawsCount: z.number(),
   prizesCount: z.number(),
+  protocol: z.enum(DRAW_PROTOCOL_VALUES),
   voidReason: z.string().nullable(),
   voidedBy: person.nullable(),
   user: person.extend({ parent: z.object({ id: z.number(), fullName: z.string() }).nullable() }),
@@ -145,6 +192,7 @@ export type GamesQuery = z.infer<typeof gamesQuerySchema>;
 
 /** GET /api/verify/{code}: everything needed to re-check a game, names and phones masked. */
 export const gameProofSchema = z.object({
+  /** LOT-DRAW-1 or LOT-DRAW-2. */
   algorithm: z.string(),
   code: z.string(),
   shopName: z.string(),
@@ -159,13 +207,21 @@ export const gameProofSchema = z.object({
   entries: z.array(z.object({ number: z.number(), name: z.string(), phoneNumber: z.string(), entryHash: z.string() })),
   entriesDigest: z.string(),
   commitment: z.string(),
+  /** LOT-DRAW-2 only (null for LOT-DRAW-1). */
+  beacon: gameBeaconSchema.nullable(),
+  /** When the first draw froze the entries; null while open (and on LOT-DRAW-1 games from before it was recorded). */
+  frozenAt: z.string().nullable(),
   /** Winners masked like the entries. */
   draws: z.array(gameDrawSchema),
+  /** A voided game after its freeze: the draws it would have made, none paid (winners masked). */
+  unplayedDraws: z.array(gameDrawSchema),
   pool: z.string(),
   /** Known once settled. */
   totalPrize: z.string().nullable(),
   commission: z.string().nullable(),
   voidReason: z.string().nullable(),
+  /** Who voided or discarded it: their role and masked name. */
+  voidedBy: z.object({ role: z.string(), name: z.string() }).nullable(),
   serverSeed: z.string().nullable(),
 });
 export type GameProof = z.infer<typeof gameProofSchema>;

@@ -363,10 +363,22 @@ export const gameRounds = pgTable(
     prizes: jsonb('prizes').notNull(),
     seed: bytea('seed').notNull(),
     commitment: text('commitment').notNull(),
-    /** [{ number, name, phoneNumber }] in the order the operator entered them. */
+    /** LOT-DRAW-2 (public randomness after the freeze, decision 033) or LOT-DRAW-1; fixed at open. */
+    protocol: text('protocol', { enum: ['LOT-DRAW-1', 'LOT-DRAW-2'] })
+      .notNull()
+      .default('LOT-DRAW-1'),
+    /** LOT-DRAW-2: the beacon pinned at open, { chainHash, publicKey, genesisTime, period }. */
+    beacon: jsonb('beacon'),
+    /** [{ number, name, phoneNumber, nonce }] in the order the operator entered them. */
     entries: jsonb('entries').notNull().default([]),
     /** Fixed by the first draw. */
     entriesDigest: text('entries_digest'),
+    /** When the first draw froze the entries and held the pool. */
+    frozenAt: timestamp('frozen_at', { withTimezone: true, mode: 'date' }),
+    /** LOT-DRAW-2: round R, the first beacon round after the freeze; its signature once fetched and verified. */
+    beaconRound: bigint('beacon_round', { mode: 'number' }),
+    beaconSignature: text('beacon_signature'),
+    beaconRandomness: text('beacon_randomness'),
     /** [{ number, drawnAt }] in draw order. */
     draws: jsonb('draws').notNull().default([]),
     transactionId: integer('transaction_id')
@@ -387,6 +399,14 @@ export const gameRounds = pgTable(
       sql`${t.startRange} >= 1 AND ${t.startRange} < ${t.endRange} AND ${t.endRange} <= 100`,
     ),
     check('game_rounds_bet_ck', sql`${t.betAmount} > 0`),
+    // A LOT-DRAW-2 game names its beacon; once frozen it has its round; no draw before the round's signature.
+    check(
+      'game_rounds_beacon_ck',
+      sql`(${t.protocol} = 'LOT-DRAW-2') = (${t.beacon} IS NOT NULL)
+        AND (${t.protocol} = 'LOT-DRAW-1' OR (${t.frozenAt} IS NULL) = (${t.beaconRound} IS NULL))
+        AND (${t.beaconSignature} IS NULL OR ${t.beaconRound} IS NOT NULL)
+        AND (${t.protocol} = 'LOT-DRAW-1' OR jsonb_array_length(${t.draws}) = 0 OR ${t.beaconSignature} IS NOT NULL)`,
+    ),
     // From the first draw on the pool is held; a settled game has its record.
     check(
       'game_rounds_hold_ck',

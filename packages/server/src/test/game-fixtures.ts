@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { formatCents } from '@lot/domain/money';
-import type { DrawResult, Game } from '@lot/domain/schemas/games';
+import type { DrawResult, DrawWaiting, Game } from '@lot/domain/schemas/games';
 import type { Sale, SaleDetail } from '@lot/domain/schemas/sales-history';
 import { queryRows } from '../db/client.ts';
 import type { Member } from './hierarchy.ts';
@@ -86,11 +86,24 @@ export async function openGame(t: TestApp, member: Member, spec: GameSpec): Prom
   return entered.json<Game>();
 }
 
+/**
+ * Draws a position as the holder of `token`; a LOT-DRAW-2 game that answers it waits for its beacon
+ * round (202) has the test clock moved to that round's time, and is asked again.
+ */
+export async function drawPosition(t: TestApp, token: string, gameId: number, position: number) {
+  for (let asked = 0; ; asked++) {
+    const response = await drawCall(t, token, gameId, position);
+    if (response.statusCode !== 202 || asked >= 5) return response;
+    const { expectedAt } = response.json<DrawWaiting>();
+    t.advanceClock(Date.parse(expectedAt) - t.now() + 1);
+  }
+}
+
 /** Draws every remaining position of an open game (each must succeed) and answers the settled game. */
 export async function drawAll(t: TestApp, member: Member, game: Game): Promise<Game> {
   let current = game;
   for (let position = game.draws.length + 1; position <= game.prizes.length; position++) {
-    const drawn = await drawCall(t, member.token, game.id, position);
+    const drawn = await drawPosition(t, member.token, game.id, position);
     expectStatus(drawn, 200);
     current = drawn.json<DrawResult>().game;
   }

@@ -4,6 +4,8 @@ import pg from 'pg';
 import { buildApp, type AppOptions } from '../app.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 import { ensureAdmin } from '../db/seed.ts';
+import type { DrawBeaconMode } from '../modules/games/draw-beacon.ts';
+import { startTestBeacon, type TestBeacon } from './test-beacon.ts';
 
 export const ADMIN = { username: 'admin', password: 'admin-password' };
 
@@ -46,16 +48,27 @@ export type TestApp = {
   jwtSecret: string;
   /** The key two-factor secrets are encrypted with (a second app on the database needs it). */
   totpKey: string;
+  /** The local test beacon LOT-DRAW-2 games wait for (undefined with beacon 'off'). */
+  beacon: TestBeacon | undefined;
+  /** The app's and the beacon's clock (ms): moved forward by `advanceClock`, never back. */
+  now: () => number;
+  advanceClock: (ms: number) => void;
   close: () => Promise<void>;
 };
 
 /**
  * The real app (buildApp) on a fresh database with the admin account, as main.ts starts it;
- * `options` sets what the environment would (METRICS_ALLOW, TRUST_PROXY).
+ * `options` sets what the environment would (METRICS_ALLOW, TRUST_PROXY). Games are LOT-DRAW-2
+ * against a local test beacon (its own key, drand's API and scheme) on the app's clock, which
+ * tests move forward instead of waiting for a round; `beacon: 'off'` plays LOT-DRAW-1.
  */
 export async function createTestApp(
-  options: Pick<AppOptions, 'metricsAllow' | 'trustProxy' | 'clock'> = {},
+  options: Pick<AppOptions, 'metricsAllow' | 'trustProxy' | 'clock'> & { beacon?: DrawBeaconMode } = {},
 ): Promise<TestApp> {
+  let offset = 0;
+  const clock = options.clock ?? (() => Date.now() + offset);
+  const mode = options.beacon ?? 'required';
+  const beacon = mode === 'off' ? undefined : await startTestBeacon({ clock, period: 3 });
   let database: Database;
   let drop = async () => {};
   let databaseUrl: string | undefined;
@@ -75,7 +88,10 @@ export async function createTestApp(
     totpKey,
     logLevel: 'silent',
     serveWeb: false,
-    ...options,
+    metricsAllow: options.metricsAllow,
+    trustProxy: options.trustProxy,
+    clock,
+    beacon: beacon ? { mode, urls: [beacon.url], chainHash: beacon.chain.chainHash } : undefined,
   });
   await app.ready();
   await ensureAdmin(database.db, ADMIN);
@@ -102,8 +118,14 @@ export async function createTestApp(
     adminToken: await login(ADMIN.username, ADMIN.password),
     jwtSecret,
     totpKey,
+    beacon,
+    now: clock,
+    advanceClock: (ms) => {
+      offset += Math.max(0, ms);
+    },
     close: async () => {
       await app.close();
+      await beacon?.close();
       await database.close();
       await drop();
     },

@@ -3,9 +3,8 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError } from '@lot/domain/errors';
 import type { GameProof } from '@lot/domain/schemas/games';
-import type { Db } from '../../db/client.ts';
 import type { GameEvents } from './game-events.ts';
-import { gameProof } from './games.service.ts';
+import { gameProof, type GamesContext } from './games.service.ts';
 
 /**
  * The customer display's live stream (docs/product/game.md#customer-display, decision 014): server-sent
@@ -47,7 +46,7 @@ export class DisplayStreams {
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(
-    private readonly db: Db,
+    private readonly games: GamesContext,
     private readonly events: GameEvents,
     private readonly log: { warn: (object: object, message: string) => void },
   ) {
@@ -73,7 +72,7 @@ export class DisplayStreams {
       changed = true;
     });
     try {
-      const first = await gameProof(this.db, code);
+      const first = await gameProof(this.games, code);
       const open = this.channels.get(code)?.streams.size ?? 0;
       if (open >= DISPLAY_LIMITS.perGame || this.total >= DISPLAY_LIMITS.total) {
         throw new AppError('RATE_LIMITED', 'Too many displays follow this game', { retryAfter: 5 });
@@ -154,7 +153,7 @@ export class DisplayStreams {
     try {
       do {
         channel.again = false;
-        const view = JSON.stringify(await gameProof(this.db, code));
+        const view = JSON.stringify(await gameProof(this.games, code));
         for (const stream of channel.streams) this.send(stream, view);
       } while (channel.again && channel.streams.size > 0);
     } catch (error) {

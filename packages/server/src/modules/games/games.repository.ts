@@ -1,7 +1,6 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
-import type { DrawPrize } from '@lot/domain/draw';
+import type { BeaconPin, DrawPrize } from '@lot/domain/draw';
 import type { Participant } from '@lot/domain/game';
-import { formatCents } from '@lot/domain/money';
 import type { Db } from '../../db/client.ts';
 import { gameRounds } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
@@ -9,11 +8,19 @@ import type { Caller } from '../../plugins/auth.ts';
 /** A game's row and the readers of its JSON columns, shared by the games service and the sales history. */
 export type Prize = DrawPrize & { name: string };
 export type StoredDraw = { number: number; drawnAt: string };
+/** An entry as stored: the nonce is null on entries from before LOT-DRAW-2 (decision 033). */
+export type StoredEntry = Participant & { nonce: string | null };
 export type Round = typeof gameRounds.$inferSelect;
 
 export const prizesOf = (round: Round) => round.prizes as Prize[];
-export const entriesOf = (round: Round) => round.entries as Participant[];
+export const entriesOf = (round: Round): StoredEntry[] =>
+  (round.entries as (Participant & { nonce?: string | null })[]).map((e) => ({ ...e, nonce: e.nonce ?? null }));
 export const drawsOf = (round: Round) => round.draws as StoredDraw[];
+/** The beacon a LOT-DRAW-2 game pinned when it opened; null for LOT-DRAW-1. */
+export const beaconOf = (round: Round) => round.beacon as BeaconPin | null;
+
+/** One audit row a game step writes in its statement (decision 029). */
+export type StepAudit = { action: 'game.frozen' | 'game.drawn' | 'game.settled'; details: Record<string, unknown> };
 
 /** The settled game behind a sales-history record the old client posts (compatibility path). */
 export async function settledRoundOf(
@@ -55,10 +62,17 @@ export type DrawWrite = {
   transactionId: number | null;
   draws: StoredDraw[];
   digest: string;
+  /** The freeze (the first step: entries fixed, pool held): when, and — LOT-DRAW-2 — round R. */
+  freeze?: { at: Date; beaconRound: number | null };
+  /** LOT-DRAW-2's first draw stores round R's verified signature and randomness. */
+  beacon?: { signature: string; randomness: string };
   /** The first draw holds the pool: the ledger row's description. */
   holdDescription: string;
-  /** The settling draw's audit row (decision 029): where the request came from, the game's code. */
-  audit: { address: string | null; code: string };
+  /**
+   * The step's audit rows (decision 029), in order: the freeze, the draw, the settlement. Where the
+   * request came from; a settlement's details get the sales-history record's id.
+   */
+  audit: { address: string | null; rows: StepAudit[] };
   /** The last draw settles: the sales-history record, its winners, the ledger row's final description. */
   settlement?: {
     description: string;
@@ -118,6 +132,21 @@ export function drawStatement(write: DrawWrite): SQL {
       )`
           : sql``
       }`;
+  const audits = sql`,
+      audited AS (
+        INSERT INTO audit_log (actor_id, address, action, target_kind, target_id, target_user_id, details)
+        SELECT ${write.actorId}::int, ${write.audit.address}::text, a.action, 'game', ${read.id}::int,
+          ${write.userId}::int,
+          ${
+            settlement
+              ? sql`a.details || CASE WHEN a.action = 'game.settled'
+            THEN jsonb_build_object('saleId', (SELECT id FROM sale)) ELSE '{}'::jsonb END`
+              : sql`a.details`
+          }
+        FROM drawn, jsonb_to_recordset(${JSON.stringify(write.audit.rows)}::jsonb) WITH ORDINALITY
+          AS a(action text, details jsonb, n)
+        ORDER BY a.n
+      )`;
   const settles = settlement
     ? sql`,
       sale AS (
@@ -143,13 +172,6 @@ export function drawStatement(write: DrawWrite): SQL {
             prize_amount: w.prizeAmount,
           })),
         )}::jsonb) AS w(number int, name text, phone_number text, position int, prize_amount bigint)
-      ),
-      audited AS (
-        INSERT INTO audit_log (actor_id, address, action, target_kind, target_id, target_user_id, details)
-        SELECT ${write.actorId}::int, ${write.audit.address}::text, 'game.settled', 'game', ${read.id}::int,
-          ${write.userId}::int, jsonb_build_object('code', ${write.audit.code}::text, 'saleId', sale.id,
-            'pool', ${formatCents(write.pool)}::text, 'numbers', ${JSON.stringify(settlement.sale.numbers)}::jsonb)
-        FROM sale
       )`
     : sql``;
   return sql`
@@ -165,10 +187,12 @@ export function drawStatement(write: DrawWrite): SQL {
       UPDATE game_rounds SET draws = ${JSON.stringify(write.draws)}::jsonb, entries_digest = ${write.digest}::text,
         transaction_id = ledger.id, status = ${settlement ? 'settled' : 'drawing'}::text
         ${settlement ? sql`, sale_id = (SELECT id FROM sale), ended_at = now()` : sql``}
+        ${write.freeze ? sql`, frozen_at = ${write.freeze.at.toISOString()}::timestamptz, beacon_round = ${write.freeze.beaconRound}::bigint` : sql``}
+        ${write.beacon ? sql`, beacon_signature = ${write.beacon.signature}::text, beacon_randomness = ${write.beacon.randomness}::text` : sql``}
       FROM ledger
       WHERE game_rounds.id = ${read.id}::int
       RETURNING game_rounds.id
-    )
+    )${audits}
     SELECT EXISTS (SELECT 1 FROM r) AS locked, EXISTS (SELECT 1 FROM drawn) AS drawn`;
 }
 

@@ -1,9 +1,11 @@
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParamsSchema } from '@lot/domain/schemas/common';
 import {
   drawInputSchema,
   drawResultSchema,
+  drawWaitingSchema,
   gameEntriesInputSchema,
   gameProofSchema,
   gameSchema,
@@ -26,17 +28,29 @@ import {
   openGame,
   replaceEntries,
   voidGame,
+  type GamesContext,
 } from './games.service.ts';
 import { rememberedParticipants } from './participants.service.ts';
 import { listSlips, printSlip } from './slips.service.ts';
 
-const errors = errorResponses(400, 401, 403, 404, 409, 422);
+const errors = errorResponses(400, 401, 403, 404, 409, 422, 503);
 const gameResponse = { 200: gameSchema, ...errors };
 
-/** The server-run game (decision 013): the player opens, fills, draws and voids; the upline reads. */
+/** The games service's collaborators, as the app holds them. */
+export const gamesContext = (app: FastifyInstance): GamesContext => ({
+  db: app.db,
+  seeds: app.seeds,
+  beacon: app.drawBeacon,
+});
+
+/**
+ * The server-run game (decision 013): the player opens, fills, draws and voids it before its freeze;
+ * once frozen, the upline and an admin may finish or void it too (decision 033); the upline reads.
+ */
 export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
   const player = app.requireRole('user');
+  const ctx = gamesContext(app);
 
   app.post(
     '/api/games',
@@ -44,13 +58,13 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: player,
       schema: { tags: ['games'], body: openGameInputSchema, response: { 201: gameSchema, ...errors } },
     },
-    async (request, reply) => reply.status(201).send(await openGame(app.db, request.caller, request.body)),
+    async (request, reply) => reply.status(201).send(await openGame(ctx, request.caller, request.body)),
   );
 
   app.get(
     '/api/games/current',
     { preValidation: player, schema: { tags: ['games'], response: gameResponse } },
-    (request) => currentGame(app.db, request.caller),
+    (request) => currentGame(ctx, request.caller),
   );
 
   app.get(
@@ -87,7 +101,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/games/:id',
     { schema: { tags: ['games'], params: idParamsSchema, response: gameResponse } },
-    (request) => getGame(app.db, request.caller, request.params.id),
+    (request) => getGame(ctx, request.caller, request.params.id),
   );
 
   app.put(
@@ -96,24 +110,27 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: player,
       schema: { tags: ['games'], params: idParamsSchema, body: gameEntriesInputSchema, response: gameResponse },
     },
-    (request) => replaceEntries(app.db, request.caller, request.params.id, request.body),
+    (request) => replaceEntries(ctx, request.caller, request.params.id, request.body),
   );
 
   app.post(
     '/api/games/:id/draws',
     {
-      preValidation: player,
       schema: {
         tags: ['games'],
         description:
-          'Draws the next position with LOT-DRAW-1. A position already drawn answers its draw again; the first draw holds the pool, the last settles the game.',
+          "Draws the next position. The first request freezes the game and holds the pool; a LOT-DRAW-2 game then answers 202 until its beacon round exists (ask again at `expectedAt`). A position already drawn answers its draw again; the last draw settles the game. The shop starts the draw; once frozen, its upline and an admin may finish it.",
         params: idParamsSchema,
         body: drawInputSchema,
-        response: { 200: drawResultSchema, ...errors },
+        response: { 200: drawResultSchema, 202: drawWaitingSchema, ...errors },
       },
     },
     async (request, reply) => {
-      const outcome = await drawNext(app.db, request.caller, request.params.id, request.body.position);
+      const outcome = await drawNext(ctx, request.caller, request.params.id, request.body.position);
+      if (outcome.kind === 'waiting') {
+        reply.header('Retry-After', String(Math.max(1, Math.ceil(outcome.waiting.retryAfterMs / 1000))));
+        return reply.status(202).send(outcome.waiting);
+      }
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
       else if (outcome.result.game.status === 'settled') app.metrics.games.inc({ outcome: 'settled' });
       return outcome.result;
@@ -146,17 +163,23 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(slipPrintSchema), ...errors },
       },
     },
-    (request) => listSlips(app.db, request.caller, request.params.id),
+    (request) => listSlips(ctx, request.caller, request.params.id),
   );
 
   app.post(
     '/api/games/:id/void',
     {
-      preValidation: player,
-      schema: { tags: ['games'], params: idParamsSchema, body: voidGameInputSchema, response: gameResponse },
+      schema: {
+        tags: ['games'],
+        description:
+          'Stops a game with a reason. Before the freeze the shop (or its upline) discards it; once frozen only its upline or an admin may void it: the pool goes back, the proof shows the draws it would have made, none paid.',
+        params: idParamsSchema,
+        body: voidGameInputSchema,
+        response: gameResponse,
+      },
     },
     async (request) => {
-      const game = await voidGame(app.db, request.caller, request.params.id, request.body.reason);
+      const game = await voidGame(ctx, request.caller, request.params.id, request.body.reason);
       app.metrics.games.inc({ outcome: game.status });
       return game;
     },
@@ -173,12 +196,12 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['games'],
-        description: 'The proof of a game for anyone to re-check (docs/lot-draw-1.md).',
+        description: 'The proof of a game for anyone to re-check (docs/lot-draw-2.md, docs/lot-draw-1.md).',
         params: codeParamsSchema,
         response: { 200: gameProofSchema, ...errorResponses(400, 404) },
       },
     },
-    (request) => gameProof(app.db, request.params.code),
+    (request) => gameProof(gamesContext(app), request.params.code),
   );
 };
 

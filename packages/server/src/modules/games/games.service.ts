@@ -1,16 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   commitmentOf,
+  commitmentOf2,
   drawAt,
   DRAW_ALGORITHM,
+  DRAW_ALGORITHM_2,
   entriesDigest,
   entryHash,
   SEED_BYTES,
   toHex,
   useDrawCrypto,
 } from '@lot/domain/draw';
+import { roundTimeMs } from '@lot/domain/beacon';
 import { AppError } from '@lot/domain/errors';
 import { formatBps, parsePercentToBps, prizeFor, settleGame, type Participant } from '@lot/domain/game';
 import { maskName, maskPhone } from '@lot/domain/mask';
@@ -18,7 +21,10 @@ import { MESSAGES } from '@lot/domain/messages';
 import { formatCents } from '@lot/domain/money';
 import type {
   DrawResult,
+  DrawWaiting,
   Game,
+  GameBeacon,
+  GameDraw,
   GameEntriesInput,
   GameProof,
   GameStatus,
@@ -31,12 +37,15 @@ import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { gameRounds, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { byCaller, recordAudit } from '../../lib/audit.ts';
+import type { SeedBox } from '../../lib/seed-box.ts';
 import { readableByRecord } from '../users/users.access.ts';
 import { findLiveUserById } from '../users/users.repository.ts';
 import { effectiveWinners } from '../winners/winners.repository.ts';
 import { nodeDrawCrypto } from './draw-crypto.ts';
 import { gameChanged } from './game-events.ts';
+import { DrawBeacon } from './draw-beacon.ts';
 import {
+  beaconOf,
   drawsOf,
   drawStatement,
   entriesOf,
@@ -45,15 +54,21 @@ import {
   type DrawWrite,
   type Prize,
   type Round,
+  type StepAudit,
   type StoredDraw,
+  type StoredEntry,
 } from './games.repository.ts';
 
 /**
- * The server-run BOCH BOCH game (decision 013). Every step that changes a game locks its row
- * first (then, for the pool, the player's balance row: always in that order, so no deadlock), so
- * concurrent requests for one game run one after another and a position is drawn exactly once.
- * Draws and voids are one statement each, written only if the game still stands as the step read
- * it (decision 030).
+ * The server-run BOCH BOCH game (decision 013). A step reads the game, decides, and writes in one
+ * statement that locks the game's row (then, for the pool, the player's balance row: always in that
+ * order, so no deadlock) and applies only if the game still stands as the step read it (decision
+ * 030), so concurrent requests for one game never draw a position twice.
+ *
+ * LOT-DRAW-2 (docs/lot-draw-2.md, decision 033): the first draw request freezes the game (entries
+ * fixed, pool held, round R named) and draws nothing; the draws wait for the public beacon's round R
+ * and depend on it, so nobody — seed included — knows the outcome before R exists. Once frozen, the
+ * outcome is fixed: the operator can no longer void; the upline or an admin may finish or void it.
  */
 
 // Games draw with Node's crypto: Web Crypto's bytes at a fraction of the cost (draw-crypto.test.ts).
@@ -67,14 +82,18 @@ export const GAME_IN_PROGRESS = 'You already have a game in progress';
 const ENDED: readonly GameStatus[] = ['settled', 'voided', 'discarded'];
 
 const poolOf = (round: Round) => entriesOf(round).length * round.betAmount;
-const seedHex = (round: Round) => toHex(round.seed);
+/** The seed, opened with SEED_KEY (decision 034): only for a draw, or to reveal it once the game has ended. */
+const seedHex = (round: Round, seeds: SeedBox) => toHex(seeds.open(round.code, round.seed));
+
+/** What the games service reaches besides the database: the seed key and the public beacon. */
+export type GamesContext = { db: Db; seeds: SeedBox; beacon: DrawBeacon };
 
 function selectRounds(db: Db | Tx) {
   return db
     .select({
       round: gameRounds,
       player: { id: player.id, username: player.username, fullName: player.fullName, shopName: player.shopName },
-      voider: { id: voider.id, username: voider.username, fullName: voider.fullName },
+      voider: { id: voider.id, username: voider.username, fullName: voider.fullName, role: voider.role },
       parentFullName: parent.fullName,
     })
     .from(gameRounds)
@@ -92,18 +111,50 @@ function drawOutcome(round: Round, index: number, number: number) {
   return { winner: entry, prizeAmount: entry && prize ? prizeFor(poolOf(round), prize.percentBps) : 0 };
 }
 
-function toGame({ round, player: user, voider: by }: RoundRow): Game {
+const plainEntry = (e: Participant) => ({ number: e.number, name: e.name, phoneNumber: e.phoneNumber });
+
+function gameDraw(round: Round, index: number, number: number, drawnAt: string): GameDraw {
+  const { winner, prizeAmount } = drawOutcome(round, index, number);
+  return { position: index + 1, number, drawnAt, winner: winner && plainEntry(winner), prizeAmount: formatCents(prizeAmount) };
+}
+
+function beaconView(round: Round): GameBeacon | null {
+  const pin = beaconOf(round);
+  if (!pin) return null;
+  const target = round.beaconRound;
+  return {
+    ...pin,
+    round: target,
+    expectedAt: target === null ? null : new Date(roundTimeMs(pin, target)).toISOString(),
+    signature: round.beaconSignature,
+    randomness: round.beaconRandomness,
+  };
+}
+
+/**
+ * A game voided after its freeze had a fixed outcome: the draws it would have made after its last
+ * real one (none paid), once the seed is revealed — and, for LOT-DRAW-2, round R is known.
+ */
+async function unplayedDraws(round: Round, seed: string): Promise<GameDraw[]> {
+  const beacon = beaconOf(round);
+  if (round.status !== 'voided' || round.frozenAt === null || round.entriesDigest === null) return [];
+  if (beacon && round.beaconRandomness === null) return [];
+  const drawn = drawsOf(round).map((d) => d.number);
+  const unplayed: GameDraw[] = [];
+  for (let k = drawn.length + 1; k <= prizesOf(round).length; k++) {
+    const { number } = await drawAt(seed, round.entriesDigest, k, round, drawn, round.beaconRandomness ?? undefined);
+    unplayed.push(gameDraw(round, k - 1, number, ''));
+    drawn.push(number);
+  }
+  return unplayed;
+}
+
+async function toGame({ round, player: user, voider: by }: RoundRow, seeds: SeedBox): Promise<Game> {
   const pool = poolOf(round);
   const settled = round.status === 'settled';
-  const outcomes = drawsOf(round).map((draw, index) => ({ draw, ...drawOutcome(round, index, draw.number) }));
-  const draws = outcomes.map(({ draw, winner, prizeAmount }, index) => ({
-    position: index + 1,
-    number: draw.number,
-    drawnAt: draw.drawnAt,
-    winner,
-    prizeAmount: formatCents(prizeAmount),
-  }));
-  const totalPrize = outcomes.reduce((sum, o) => sum + o.prizeAmount, 0);
+  const draws = drawsOf(round).map((draw, index) => gameDraw(round, index, draw.number, draw.drawnAt));
+  const totalPrize = drawsOf(round).reduce((sum, d, i) => sum + drawOutcome(round, i, d.number).prizeAmount, 0);
+  const seed = ENDED.includes(round.status) ? seedHex(round, seeds) : null;
   return {
     id: round.id,
     code: round.code,
@@ -121,9 +172,13 @@ function toGame({ round, player: user, voider: by }: RoundRow): Game {
       percent: formatBps(p.percentBps),
       prizeAmount: formatCents(prizeFor(pool, p.percentBps)),
     })),
+    protocol: round.protocol,
+    beacon: beaconView(round),
     commitment: round.commitment,
     entries: entriesOf(round),
+    frozenAt: round.frozenAt?.toISOString() ?? null,
     draws,
+    unplayedDraws: seed ? await unplayedDraws(round, seed) : [],
     totalPrize: settled ? formatCents(totalPrize) : null,
     commission: settled ? formatCents(pool - totalPrize) : null,
     saleId: round.saleId,
@@ -132,33 +187,36 @@ function toGame({ round, player: user, voider: by }: RoundRow): Game {
     endedAt: round.endedAt?.toISOString() ?? null,
     voidReason: round.voidReason,
     voidedBy: by?.id ? by : null,
-    serverSeed: ENDED.includes(round.status) ? seedHex(round) : null,
+    serverSeed: seed,
   };
 }
 
 /** Who may read a game: the hierarchy recorded with it (admin all), as for sales. */
 const readableBy = (caller: Caller) => readableByRecord(caller, gameRounds);
 
-async function readGame(db: Db | Tx, where: SQL | undefined): Promise<Game> {
+async function readGame(ctx: GamesContext, where: SQL | undefined, db: Db | Tx = ctx.db): Promise<Game> {
   const [row] = await selectRounds(db).where(where);
   if (!row) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
-  return toGame(row);
+  return toGame(row, ctx.seeds);
 }
 
-export function getGame(db: Db, caller: Caller, id: number): Promise<Game> {
-  return readGame(db, and(eq(gameRounds.id, id), readableBy(caller)));
+export function getGame(ctx: GamesContext, caller: Caller, id: number): Promise<Game> {
+  return readGame(ctx, and(eq(gameRounds.id, id), readableBy(caller)));
 }
 
 /** The caller's game in progress (open or drawing), so any device carries on with it. */
-export function currentGame(db: Db, caller: Caller): Promise<Game> {
-  return readGame(db, and(eq(gameRounds.userId, caller.id), sql`${gameRounds.status} IN ('open', 'drawing')`));
+export function currentGame(ctx: GamesContext, caller: Caller): Promise<Game> {
+  return readGame(ctx, and(eq(gameRounds.userId, caller.id), sql`${gameRounds.status} IN ('open', 'drawing')`));
 }
 
 /**
  * Opens a game: the range and bet, the player's effective active winner settings sorted by
- * position (copied, so later changes never touch it), a secret 32-byte seed and its commitment.
+ * position (copied, so later changes never touch it), the protocol and beacon (decision 033), a
+ * secret 32-byte seed sealed with SEED_KEY (decision 034) and its commitment, which covers the
+ * protocol and the beacon too.
  */
-export async function openGame(db: Db, caller: Caller, input: OpenGameInput): Promise<Game> {
+export async function openGame(ctx: GamesContext, caller: Caller, input: OpenGameInput): Promise<Game> {
+  const { db } = ctx;
   const { winners } = await effectiveWinners(db, caller.id);
   if (winners.length === 0) throw new AppError('UNPROCESSABLE', MESSAGES.noWinnerSettings);
   const prizes: Prize[] = winners.map((w) => ({
@@ -166,6 +224,14 @@ export async function openGame(db: Db, caller: Caller, input: OpenGameInput): Pr
     percentBps: parsePercentToBps(w.percent) ?? 0,
     name: w.name,
   }));
+  // Draw k pays the k-th position: a scheme with a position twice has no order to draw in.
+  const twice = prizes.find((p, i) => prizes.findIndex((q) => q.position === p.position) !== i);
+  if (twice) {
+    throw new AppError(
+      'UNPROCESSABLE',
+      `Position ${twice.position} already has a prize: fix the winner settings before opening a game`,
+    );
+  }
   const totalBps = prizes.reduce((sum, p) => sum + p.percentBps, 0);
   if (totalBps > 10_000) {
     throw new AppError(
@@ -184,16 +250,18 @@ export async function openGame(db: Db, caller: Caller, input: OpenGameInput): Pr
   const myParent = me?.parentId ? await findLiveUserById(db, me.parentId) : undefined;
   const superagentId =
     myParent?.role === 'superagent' ? myParent.id : myParent?.role === 'agent' ? myParent.parentId : null;
+  const pin = await ctx.beacon.pinForNewGame();
   const seed = randomBytes(SEED_BYTES);
-  const commitment = await commitmentOf(toHex(seed));
+  const commitment = pin ? await commitmentOf2(toHex(seed), pin) : await commitmentOf(toHex(seed));
   if (!commitment) throw new Error('seed of the wrong length');
+  const code = randomBytes(16).toString('base64url');
   let id: number;
   try {
     id = await db.transaction(async (tx) => {
       const [row] = await tx
         .insert(gameRounds)
         .values({
-          code: randomBytes(16).toString('base64url'),
+          code,
           userId: caller.id,
           parentId: me?.parentId ?? null,
           superagentId,
@@ -201,10 +269,13 @@ export async function openGame(db: Db, caller: Caller, input: OpenGameInput): Pr
           endRange: input.endRange,
           betAmount: input.betAmount,
           prizes,
-          seed,
+          seed: ctx.seeds.seal(code, seed),
+          seedSealed: true,
           commitment,
+          protocol: pin ? DRAW_ALGORITHM_2 : DRAW_ALGORITHM,
+          beacon: pin,
         })
-        .returning({ id: gameRounds.id, code: gameRounds.code });
+        .returning({ id: gameRounds.id });
       if (!row) throw new Error('game insert returned no row');
       await recordAudit(tx, {
         ...byCaller(caller),
@@ -213,7 +284,10 @@ export async function openGame(db: Db, caller: Caller, input: OpenGameInput): Pr
         targetId: row.id,
         targetUserId: caller.id,
         details: {
-          code: row.code,
+          code,
+          protocol: pin ? DRAW_ALGORITHM_2 : DRAW_ALGORITHM,
+          ...(pin && { beaconChain: pin.chainHash }),
+          commitment,
           startRange: input.startRange,
           endRange: input.endRange,
           betAmount: formatCents(input.betAmount),
@@ -225,7 +299,7 @@ export async function openGame(db: Db, caller: Caller, input: OpenGameInput): Pr
     if (pgErrorCode(error) === UNIQUE_VIOLATION) throw new AppError('CONFLICT', GAME_IN_PROGRESS);
     throw error;
   }
-  return readGame(db, eq(gameRounds.id, id));
+  return readGame(ctx, eq(gameRounds.id, id));
 }
 
 /** Locks the caller's own game for the rest of the transaction (someone else's is a 404). */
@@ -243,9 +317,36 @@ function ended(round: Round): AppError {
   return new AppError('CONFLICT', `This game has ended (${round.status})`);
 }
 
-/** Replaces the participants while nothing is drawn. */
-export async function replaceEntries(db: Db, caller: Caller, id: number, input: GameEntriesInput): Promise<Game> {
-  const game = await db.transaction(async (tx) => {
+/** A person in a game: the same name and phone (as typed, trimmed) share one nonce. */
+const personKey = (e: Participant) => JSON.stringify([e.name.trim(), e.phoneNumber.trim()]);
+
+/**
+ * Each entry's nonce (docs/lot-draw-2.md#entries): kept for a person already in the game, drawn at
+ * random the moment a new person's first entry is added. Printed on their slips, it is what lets
+ * them find their entries in the public proof — and what keeps anyone else from matching a hash
+ * to a name and phone.
+ */
+function withNonces(previous: StoredEntry[], entries: Participant[]): StoredEntry[] {
+  const nonces = new Map(previous.filter((e) => e.nonce).map((e) => [personKey(e), e.nonce]));
+  return entries.map((entry) => {
+    const key = personKey(entry);
+    let nonce = nonces.get(key);
+    if (!nonce) {
+      nonce = randomBytes(8).toString('hex');
+      nonces.set(key, nonce);
+    }
+    return { number: entry.number, name: entry.name, phoneNumber: entry.phoneNumber, nonce };
+  });
+}
+
+/** Replaces the participants while the game is open (not frozen). */
+export async function replaceEntries(
+  ctx: GamesContext,
+  caller: Caller,
+  id: number,
+  input: GameEntriesInput,
+): Promise<Game> {
+  const game = await ctx.db.transaction(async (tx) => {
     const round = await lockOwnRound(tx, caller, id);
     if (round.status === 'drawing') {
       throw new AppError('CONFLICT', 'The draw has started: the participants can no longer change');
@@ -258,10 +359,27 @@ export async function replaceEntries(db: Db, caller: Caller, id: number, input: 
         `Number ${outside.number} is outside the range ${round.startRange} to ${round.endRange}`,
       );
     }
-    await tx.update(gameRounds).set({ entries: input.entries }).where(eq(gameRounds.id, id));
-    return readGame(tx, eq(gameRounds.id, id));
+    const before = entriesOf(round);
+    const entries = withNonces(before, input.entries);
+    await tx.update(gameRounds).set({ entries }).where(eq(gameRounds.id, id));
+    const numbers = (list: Participant[]) => new Set(list.map((e) => e.number));
+    const [was, now] = [numbers(before), numbers(entries)];
+    await recordAudit(tx, {
+      ...byCaller(caller),
+      action: 'game.entries_changed',
+      targetKind: 'game',
+      targetId: id,
+      targetUserId: round.userId,
+      details: {
+        code: round.code,
+        count: entries.length,
+        added: [...now].filter((n) => !was.has(n)).sort((a, b) => a - b),
+        removed: [...was].filter((n) => !now.has(n)).sort((a, b) => a - b),
+      },
+    });
+    return readGame(ctx, eq(gameRounds.id, id), tx);
   });
-  gameChanged(db, game.code);
+  gameChanged(ctx.db, game.code);
   return game;
 }
 
@@ -285,12 +403,15 @@ function drawResult(game: Game, position: number): DrawResult {
   return { position, number: draw.number, winner: draw.winner, prizeAmount: draw.prizeAmount, game };
 }
 
-/** The caller's own game as it stands, read without a lock (someone else's is a 404). */
-async function readOwnRound(db: Db, caller: Caller, id: number): Promise<Round> {
+/**
+ * A game the caller may act on, read without a lock: the shop's own, or — for its upline and an
+ * admin — any game in their scope (someone else's out of scope is a 404, as a missing one).
+ */
+async function readActingRound(db: Db, caller: Caller, id: number): Promise<Round> {
   const [round] = await db
     .select()
     .from(gameRounds)
-    .where(and(eq(gameRounds.id, id), eq(gameRounds.userId, caller.id)));
+    .where(and(eq(gameRounds.id, id), readableBy(caller)));
   if (!round) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
   return round;
 }
@@ -302,26 +423,38 @@ function stillMoving(): AppError {
   return new AppError('CONFLICT', 'The game is changing on another device: try again');
 }
 
+export const UPLINE_CANNOT_START = 'Only the shop that runs a game can start its draw';
+export const OPERATOR_CANNOT_VOID_FROZEN =
+  'The draw has started, so its outcome is fixed: this game can no longer be voided by its shop. Ask your agent or an admin to finish or void it';
+
+export type DrawOutcomeAnswer =
+  | { kind: 'drawn'; result: DrawResult; replayed: boolean }
+  | { kind: 'waiting'; waiting: DrawWaiting };
+
 /**
- * Draws the next position with LOT-DRAW-1. The first draw fixes the entries (their digest) and
- * holds the pool: it leaves the balance as a pending ledger row, or nothing is drawn. The last
- * draw settles the game in the same statement — the sales-history record, its winners, the
- * ledger row completed — so a game whose winners were announced is always recorded. A position
- * already drawn answers its draw again (a retried or doubled request never draws twice). The draw
- * is decided from the round as read and written in one statement that applies only if the round
- * still stands so (decision 030); one that moved meanwhile is read again.
+ * Draws the next position. The first request freezes the game: the entries are fixed (their
+ * digest), the pool is held (a pending ledger row, or nothing happens), the freeze time is
+ * recorded and — LOT-DRAW-2 — round R, the beacon's first round after it. A LOT-DRAW-1 game draws
+ * its first number in the same statement; a LOT-DRAW-2 game answers that it waits for R, and
+ * every request answers so until R exists and is verified; then each draw depends on R's
+ * randomness. The last draw settles the game in the same statement — the sales-history record,
+ * its winners, the ledger row completed. A position already drawn answers its draw again. The shop
+ * starts a game's draw; once frozen, its upline and an admin may finish it too (decision 033).
  */
 export async function drawNext(
-  db: Db,
+  ctx: GamesContext,
   caller: Caller,
   id: number,
   position: number,
-): Promise<{ result: DrawResult; replayed: boolean }> {
+): Promise<DrawOutcomeAnswer> {
+  const { db } = ctx;
   for (let attempt = 0; attempt < STEP_ATTEMPTS; attempt++) {
-    const round = await readOwnRound(db, caller, id);
+    const round = await readActingRound(db, caller, id);
+    const own = round.userId === caller.id;
+    if (!own && round.status === 'open') throw new AppError('FORBIDDEN', UPLINE_CANNOT_START);
     const draws = drawsOf(round);
     if (position <= draws.length) {
-      return { result: drawResult(await readGame(db, eq(gameRounds.id, id)), position), replayed: true };
+      return { kind: 'drawn', result: drawResult(await readGame(ctx, eq(gameRounds.id, id)), position), replayed: true };
     }
     const prizes = prizesOf(round);
     if (draws.length >= prizes.length) throw new AppError('CONFLICT', MESSAGES.allWinnersDrawn);
@@ -333,12 +466,59 @@ export async function drawNext(
     if (round.status === 'open' && entries.length === 0) {
       throw new AppError('UNPROCESSABLE', MESSAGES.noNumbersSelected);
     }
-    const digest = round.status === 'open' ? await digestOf(round) : round.entriesDigest;
+    const pin = beaconOf(round);
+    const freezing = round.status === 'open';
+    const digest = freezing ? await digestOf(round) : round.entriesDigest;
     if (!digest) throw new Error('a drawing game has no entries digest');
+    const freezeAt = new Date(ctx.beacon.now());
+    const targetRound = freezing ? (pin ? DrawBeacon.targetRound(pin, freezeAt.getTime()) : null) : round.beaconRound;
+
+    // LOT-DRAW-2: nothing is drawn before round R exists and is verified.
+    let randomness: string | undefined;
+    let storeBeacon: DrawWrite['beacon'];
+    if (pin && !freezing) {
+      if (targetRound === null) throw new Error('a frozen LOT-DRAW-2 game has no beacon round');
+      if (round.beaconRandomness !== null) {
+        randomness = round.beaconRandomness;
+      } else {
+        const state = await ctx.beacon.round(pin, targetRound);
+        if (!state.ready) return { kind: 'waiting', waiting: await waiting(ctx, round.id, targetRound, state) };
+        randomness = state.round.randomness;
+        storeBeacon = { signature: state.round.signature, randomness };
+      }
+    }
+    const drawsNow = !(pin && freezing);
     const drawn = draws.map((d) => d.number);
-    const { number } = await drawAt(seedHex(round), digest, position, round, drawn);
-    const nextDraws: StoredDraw[] = [...draws, { number, drawnAt: new Date().toISOString() }];
+    const number = drawsNow
+      ? (await drawAt(seedHex(round, ctx.seeds), digest, position, round, drawn, randomness)).number
+      : undefined;
+    const nextDraws: StoredDraw[] =
+      number === undefined ? draws : [...draws, { number, drawnAt: new Date().toISOString() }];
     const last = nextDraws.length === prizes.length;
+    const audits: StepAudit[] = [];
+    if (freezing) {
+      audits.push({
+        action: 'game.frozen',
+        details: {
+          code: round.code,
+          protocol: round.protocol,
+          entries: entries.length,
+          entriesDigest: digest,
+          pool: formatCents(poolOf(round)),
+          frozenAt: freezeAt.toISOString(),
+          ...(targetRound !== null && { beaconRound: targetRound }),
+        },
+      });
+    }
+    if (number !== undefined) {
+      audits.push({ action: 'game.drawn', details: { code: round.code, position, number } });
+    }
+    if (last && number !== undefined) {
+      audits.push({
+        action: 'game.settled',
+        details: { code: round.code, pool: formatCents(poolOf(round)), numbers: nextDraws.map((d) => d.number) },
+      });
+    }
     const [row] = await queryPrepared<{ locked: boolean; drawn: boolean }>(
       db,
       drawStatement({
@@ -349,9 +529,11 @@ export async function drawNext(
         transactionId: round.transactionId,
         draws: nextDraws,
         digest,
+        freeze: freezing ? { at: freezeAt, beaconRound: targetRound } : undefined,
+        beacon: storeBeacon,
         holdDescription: `Game in progress with ${entries.length} numbers`,
-        settlement: last ? settlementOf(round, [...drawn, number]) : undefined,
-        audit: { address: caller.address ?? null, code: round.code },
+        settlement: last && number !== undefined ? settlementOf(round, nextDraws.map((d) => d.number)) : undefined,
+        audit: { address: caller.address ?? null, rows: audits },
       }),
     );
     if (!row?.locked) continue;
@@ -360,16 +542,40 @@ export async function drawNext(
         fieldErrors: { betAmount: MESSAGES.insufficientBalance },
       });
     }
-    const game = await readGame(db, eq(gameRounds.id, id));
+    if (pin && freezing && targetRound !== null) {
+      ctx.beacon.prefetch(pin, targetRound);
+      gameChanged(db, round.code);
+      const state = await ctx.beacon.round(pin, targetRound);
+      const notYet = state.ready
+        ? { expectedAt: roundTimeMs(pin, targetRound), retryAfterMs: 0, unreachable: false }
+        : state;
+      return { kind: 'waiting', waiting: await waiting(ctx, round.id, targetRound, notYet) };
+    }
+    const game = await readGame(ctx, eq(gameRounds.id, id));
     gameChanged(db, game.code);
-    return { result: drawResult(game, position), replayed: false };
+    return { kind: 'drawn', result: drawResult(game, position), replayed: false };
   }
   throw stillMoving();
 }
 
+async function waiting(
+  ctx: GamesContext,
+  id: number,
+  round: number,
+  state: { expectedAt: number; retryAfterMs: number; unreachable: boolean },
+): Promise<DrawWaiting> {
+  return {
+    waitingForRound: round,
+    expectedAt: new Date(state.expectedAt).toISOString(),
+    retryAfterMs: Math.max(0, Math.ceil(state.retryAfterMs)),
+    beaconUnreachable: state.unreachable,
+    game: await readGame(ctx, eq(gameRounds.id, id)),
+  };
+}
+
 /** The last draw's settlement: the sales-history record and its winners; the held row completed. */
 function settlementOf(round: Round, drawn: number[]): NonNullable<DrawWrite['settlement']> {
-  const entries = entriesOf(round);
+  const entries = entriesOf(round).map(plainEntry);
   const settlement = settleGame({ selected: entries, drawn, settings: prizesOf(round), betCents: round.betAmount });
   return {
     description: `Game played with ${entries.length} numbers, ${settlement.winners.length} winners`,
@@ -390,16 +596,20 @@ function settlementOf(round: Round, drawn: number[]): NonNullable<DrawWrite['set
 }
 
 /**
- * Ends a game that is not settled. Before the first draw nothing was held or revealed: the game is
- * discarded. After it the game is voided: the held pool goes back to the balance (the ledger row
- * ends as `voided`) and the game — entries, draws so far, who voided it, when and why — stays on
- * record for the upline to see. One statement, as a draw (decision 030).
+ * Ends a game that is not settled. Before the freeze nothing was held or revealed: the shop (or
+ * its upline, or an admin) discards it. After the freeze its outcome is fixed, so the shop can no
+ * longer stop it (403): only its upline or an admin may void it, with a reason — the held pool goes
+ * back to the shop's balance (the ledger row ends as `voided`) and the game stays on record with
+ * the draws it would have made, none paid (decision 033). One statement, as a draw (decision 030).
  */
-export async function voidGame(db: Db, caller: Caller, id: number, reason: string): Promise<Game> {
+export async function voidGame(ctx: GamesContext, caller: Caller, id: number, reason: string): Promise<Game> {
+  const { db } = ctx;
   for (let attempt = 0; attempt < STEP_ATTEMPTS; attempt++) {
-    const round = await readOwnRound(db, caller, id);
+    const round = await readActingRound(db, caller, id);
     if (round.status !== 'open' && round.status !== 'drawing') throw ended(round);
-    if (round.status === 'drawing' && round.transactionId === null) throw new Error('a drawing game has no held pool');
+    const frozen = round.status === 'drawing';
+    if (frozen && round.userId === caller.id) throw new AppError('FORBIDDEN', OPERATOR_CANNOT_VOID_FROZEN);
+    if (frozen && round.transactionId === null) throw new Error('a drawing game has no held pool');
     const [row] = await queryPrepared<{ done: boolean }>(
       db,
       voidStatement({
@@ -414,14 +624,14 @@ export async function voidGame(db: Db, caller: Caller, id: number, reason: strin
           details: {
             code: round.code,
             reason,
-            status: round.status === 'drawing' ? 'voided' : 'discarded',
-            ...(round.status === 'drawing' && { returned: formatCents(poolOf(round)) }),
+            status: frozen ? 'voided' : 'discarded',
+            ...(frozen && { returned: formatCents(poolOf(round)), drawn: drawsOf(round).length }),
           },
         },
       }),
     );
     if (!row?.done) continue;
-    const game = await readGame(db, eq(gameRounds.id, id));
+    const game = await readGame(ctx, eq(gameRounds.id, id));
     gameChanged(db, game.code);
     return game;
   }
@@ -461,8 +671,9 @@ export async function listGames(
       entriesCount: entriesOf(round).length,
       drawsCount: drawsOf(round).length,
       prizesCount: prizesOf(round).length,
+      protocol: round.protocol,
       voidReason: round.voidReason,
-      voidedBy: by?.id ? by : null,
+      voidedBy: by?.id ? { id: by.id, username: by.username, fullName: by.fullName } : null,
       user: {
         id: user.id,
         username: user.username,
@@ -474,11 +685,31 @@ export async function listGames(
   return { items, total: totalRow?.total ?? 0 };
 }
 
-/** The public proof of a game (GET /api/verify/{code}): names and phones masked, the seed once ended. */
-export async function gameProof(db: Db, code: string): Promise<GameProof> {
-  const [row] = await selectRounds(db).where(eq(gameRounds.code, code));
-  if (!row) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
-  const game = toGame(row);
+/**
+ * A LOT-DRAW-2 game voided before round R was fetched: once R exists, it is fetched (verified) and
+ * kept with the game, so the proof can show the outcome the game would have had.
+ */
+async function completeVoidedBeacon(ctx: GamesContext, round: Round): Promise<Round> {
+  const pin = beaconOf(round);
+  if (!pin || round.status !== 'voided' || round.beaconRound === null || round.beaconSignature !== null) return round;
+  const state = await ctx.beacon.round(pin, round.beaconRound);
+  if (!state.ready) return round;
+  await ctx.db
+    .update(gameRounds)
+    .set({ beaconSignature: state.round.signature, beaconRandomness: state.round.randomness })
+    .where(and(eq(gameRounds.id, round.id), isNull(gameRounds.beaconSignature)));
+  return { ...round, beaconSignature: state.round.signature, beaconRandomness: state.round.randomness };
+}
+
+/**
+ * The public proof of a game (GET /api/verify/{code}): names and phones masked (fixed shape), entry
+ * hashes salted with each person's nonce, the beacon and its round, the seed once ended.
+ */
+export async function gameProof(ctx: GamesContext, code: string): Promise<GameProof> {
+  const [found] = await selectRounds(ctx.db).where(eq(gameRounds.code, code));
+  if (!found) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
+  const row = { ...found, round: await completeVoidedBeacon(ctx, found.round) };
+  const game = await toGame(row, ctx.seeds);
   const { round } = row;
   const mask = (e: Participant) => ({
     number: e.number,
@@ -490,8 +721,9 @@ export async function gameProof(db: Db, code: string): Promise<GameProof> {
       .sort((a, b) => a.number - b.number)
       .map(async (e) => ({ ...mask(e), entryHash: await entryHash(e) })),
   );
+  const maskDraw = (d: GameDraw) => ({ ...d, winner: d.winner && mask(d.winner) });
   return {
-    algorithm: DRAW_ALGORITHM,
+    algorithm: round.protocol,
     code: round.code,
     shopName: row.player.shopName?.trim() || row.player.fullName,
     status: round.status,
@@ -510,11 +742,15 @@ export async function gameProof(db: Db, code: string): Promise<GameProof> {
     entries,
     entriesDigest: round.entriesDigest ?? (await digestOf(round)),
     commitment: round.commitment,
-    draws: game.draws.map((d) => ({ ...d, winner: d.winner && mask(d.winner) })),
+    beacon: game.beacon,
+    frozenAt: game.frozenAt,
+    draws: game.draws.map(maskDraw),
+    unplayedDraws: game.unplayedDraws.map(maskDraw),
     pool: game.pool,
     totalPrize: game.totalPrize,
     commission: game.commission,
     voidReason: round.voidReason,
+    voidedBy: row.voider?.id ? { role: row.voider.role, name: maskName(row.voider.fullName) } : null,
     serverSeed: game.serverSeed,
   };
 }

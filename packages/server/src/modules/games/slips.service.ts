@@ -6,7 +6,7 @@ import type { SlipPrint, SlipPrintInput } from '@lot/domain/schemas/games';
 import type { Db } from '../../db/client.ts';
 import { gameRounds, slipPrints } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
-import { getGame } from './games.service.ts';
+import { getGame, type GamesContext } from './games.service.ts';
 
 /**
  * Slip print counts (docs/product/game.md#slips, decision 014): the server counts every print, so a
@@ -55,9 +55,9 @@ export async function printSlip(db: Db, caller: Caller, id: number, input: SlipP
 }
 
 /** The print counts of a game's slips (whoever may read the game), entry slips by number, then the result. */
-export async function listSlips(db: Db, caller: Caller, id: number): Promise<SlipPrint[]> {
-  await getGame(db, caller, id);
-  const rows = await db
+export async function listSlips(ctx: GamesContext, caller: Caller, id: number): Promise<SlipPrint[]> {
+  await getGame(ctx, caller, id);
+  const rows = await ctx.db
     .select()
     .from(slipPrints)
     .where(eq(slipPrints.gameId, id))

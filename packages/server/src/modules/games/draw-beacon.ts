@@ -1,0 +1,151 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { firstRoundAfter, QUICKNET, roundTimeMs, type BeaconChain } from '@lot/domain/beacon';
+import type { BeaconPin } from '@lot/domain/draw';
+import { AppError } from '@lot/domain/errors';
+import { BeaconClient, type BeaconRound } from '../../lib/beacon-client.ts';
+
+/**
+ * The public randomness a LOT-DRAW-2 game waits for (docs/lot-draw-2.md, decision 033): which
+ * beacon a new game names, the round R after a freeze, and R's verified signature once it exists.
+ *
+ * Modes (DRAW_BEACON): `required` — a game opens only as LOT-DRAW-2, and opening is refused while
+ * the beacon cannot be reached; `auto` — while the beacon cannot be reached, new games open as
+ * LOT-DRAW-1, labelled "Server randomness only" everywhere (a newcomer's machine without internet
+ * still plays); `off` — every game is LOT-DRAW-1. A game opened as LOT-DRAW-2 stays LOT-DRAW-2
+ * whatever happens: it waits for its round, never for another one.
+ */
+export type DrawBeaconMode = 'required' | 'auto' | 'off';
+
+export type DrawBeaconOptions = {
+  mode: DrawBeaconMode;
+  /** Relays of the chain, tried in turn. */
+  urls: string[];
+  /** The pinned chain hash; its info (public key, period, genesis) is checked against it. */
+  chainHash: string;
+  clock?: () => number;
+  log?: FastifyBaseLogger;
+  /** How long one relay may take to answer. */
+  timeoutMs?: number;
+};
+
+/** How long the first open of a game waits for the start-up check of the beacon. */
+const START_CHECK_MS = 3_000;
+/** While the beacon cannot be reached, its info is asked again this often. */
+const RECHECK_MS = 30_000;
+/** A round's time has passed but no relay had it: ask again after this long (the client backs off too). */
+const UNREACHABLE_RETRY_MS = 1_000;
+/** Relays publish a round a moment after its time. */
+const PUBLISH_MARGIN_MS = 150;
+
+export type RoundState =
+  | { ready: true; round: BeaconRound }
+  | { ready: false; expectedAt: number; retryAfterMs: number; unreachable: boolean };
+
+export const BEACON_UNREACHABLE =
+  'Public randomness cannot be reached right now: a game cannot open until it answers. Try again shortly';
+
+export class DrawBeacon {
+  readonly mode: DrawBeaconMode;
+  readonly now: () => number;
+  private chain: BeaconChain | undefined;
+  private client: BeaconClient | undefined;
+  private reachable = false;
+  private readonly checked: Promise<void>;
+  private recheck: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly options: DrawBeaconOptions) {
+    this.mode = options.mode;
+    this.now = options.clock ?? Date.now;
+    if (options.chainHash === QUICKNET.chainHash) this.chain = QUICKNET;
+    this.checked = options.mode === 'off' ? Promise.resolve() : this.check();
+  }
+
+  /** Asks the relays for the chain's info (checked against the pinned hash); retried while it fails. */
+  private async check(): Promise<void> {
+    try {
+      const client = new BeaconClient({
+        urls: this.options.urls,
+        chain: this.chain ?? { ...QUICKNET, chainHash: this.options.chainHash },
+        clock: this.now,
+        timeoutMs: this.options.timeoutMs,
+        log: this.options.log,
+      });
+      const chain = await client.checkInfo();
+      if (this.closed) return client.close();
+      this.client?.close();
+      this.chain = chain;
+      this.client = new BeaconClient({
+        urls: this.options.urls,
+        chain,
+        clock: this.now,
+        timeoutMs: this.options.timeoutMs,
+        log: this.options.log,
+      });
+      client.close();
+      this.reachable = true;
+    } catch (error) {
+      this.reachable = false;
+      this.options.log?.warn(
+        { err: error },
+        this.mode === 'required'
+          ? 'the public randomness beacon cannot be reached: no game can open until it answers'
+          : 'the public randomness beacon cannot be reached: new games open as LOT-DRAW-1 (server randomness only) until it answers',
+      );
+      if (!this.closed) {
+        this.recheck = setTimeout(() => void this.check(), RECHECK_MS);
+        this.recheck.unref();
+      }
+    }
+  }
+
+  /**
+   * The beacon a game opening now names, or null for LOT-DRAW-1 (mode off, or auto while the beacon
+   * is unreachable). Required and unreachable: refused (503).
+   */
+  async pinForNewGame(): Promise<BeaconPin | null> {
+    if (this.mode === 'off') return null;
+    await Promise.race([this.checked, new Promise((resolve) => setTimeout(resolve, START_CHECK_MS).unref())]);
+    if (this.reachable && this.chain) {
+      const { chainHash, publicKey, genesisTime, period } = this.chain;
+      return { chainHash, publicKey, genesisTime, period };
+    }
+    if (this.mode === 'required') throw new AppError('UNAVAILABLE', BEACON_UNREACHABLE);
+    return null;
+  }
+
+  /** R for a freeze at `frozenAt` (ms): the first round of the game's beacon strictly after it. */
+  static targetRound(pin: BeaconPin, frozenAt: number): number {
+    return firstRoundAfter(pin, frozenAt);
+  }
+
+  /** Starts fetching round R in the background once its time comes (retried with backoff). */
+  prefetch(pin: BeaconPin, round: number): void {
+    if (this.client && pin.chainHash === this.chain?.chainHash) this.client.prefetch(round);
+  }
+
+  /**
+   * Round R of the game's beacon, verified, or why not yet: its time has not come (ask again at
+   * expectedAt), or no relay answered it (ask again shortly; the game waits, never takes another round).
+   */
+  async round(pin: BeaconPin, round: number): Promise<RoundState> {
+    const expectedAt = roundTimeMs(pin, round);
+    const now = this.now();
+    if (now < expectedAt) {
+      return { ready: false, expectedAt, retryAfterMs: expectedAt - now + PUBLISH_MARGIN_MS, unreachable: false };
+    }
+    const client = pin.chainHash === this.chain?.chainHash ? this.client : undefined;
+    const got = client ? (client.cached(round) ?? (await client.round(round))) : undefined;
+    if (got) {
+      this.reachable = true;
+      return { ready: true, round: got };
+    }
+    return { ready: false, expectedAt, retryAfterMs: UNREACHABLE_RETRY_MS, unreachable: true };
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.recheck);
+    this.client?.close();
+  }
+}
