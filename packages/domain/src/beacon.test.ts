@@ -1,5 +1,8 @@
+import { bls12_381 } from '@noble/curves/bls12-381.js';
+import { hexToBytes } from '@noble/hashes/utils.js';
 import { describe, expect, it } from 'vitest';
 import {
+  BEACON_DST,
   type BEACON_SCHEME,
   type BeaconChain,
   chainHashOf,
@@ -7,6 +10,7 @@ import {
   parseChainInfo,
   QUICKNET,
   randomnessOf,
+  roundMessage,
   roundTimeMs,
   verifyBeaconRound,
 } from './beacon.ts';
@@ -104,6 +108,41 @@ describe('real quicknet rounds', () => {
     expect(() => randomnessOf('xyz')).toThrow(/hex/);
     expect(() => randomnessOf('abc')).toThrow(/hex/);
     expect(() => randomnessOf('')).toThrow(/hex/);
+  });
+});
+
+describe("the pairing check is noble's shortSignatures.verify", () => {
+  const sigs = bls12_381.shortSignatures;
+  const { secretKey, publicKey } = sigs.keygen(new Uint8Array(sigs.lengths.seed ?? 32).fill(7));
+  const chain: BeaconChain = { ...QUICKNET, publicKey: publicKey.toHex() };
+  const sign = (round: number) => sigs.sign(sigs.hash(roundMessage(round), BEACON_DST), secretKey).toHex();
+
+  it('agrees on rounds signed by a key of our own, and on wrong rounds and keys', () => {
+    for (const [signed, asked] of [
+      [1, 1],
+      [2, 2],
+      [1_000_000, 1_000_000],
+      [5, 6],
+      [6, 5],
+    ] as const) {
+      const signature = sign(signed);
+      const noble = sigs.verify(hexToBytes(signature), sigs.hash(roundMessage(asked), BEACON_DST), publicKey);
+      expect(verifyBeaconRound(chain, asked, signature)).toBe(noble);
+      expect(noble).toBe(signed === asked);
+      expect(verifyBeaconRound(QUICKNET, asked, signature)).toBe(false);
+    }
+  });
+
+  it('agrees on the real rounds', () => {
+    for (const r of rounds) {
+      const noble = sigs.verify(
+        hexToBytes(r.signature),
+        sigs.hash(roundMessage(r.round), BEACON_DST),
+        hexToBytes(QUICKNET.publicKey),
+      );
+      expect(noble).toBe(true);
+      expect(verifyBeaconRound(QUICKNET, r.round, r.signature)).toBe(noble);
+    }
   });
 });
 
