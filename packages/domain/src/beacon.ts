@@ -48,13 +48,13 @@ const MAX_UINT32 = 0xffff_ffff;
 const isRound = (round: unknown): round is number => Number.isSafeInteger(round) && (round as number) >= 1;
 
 /** Round `round`'s time in unix milliseconds: genesis + (round − 1) × period. */
-export function roundTimeMs(chain: BeaconChain, round: number): number {
+export function roundTimeMs(chain: Pick<BeaconChain, 'genesisTime' | 'period'>, round: number): number {
   if (!isRound(round)) throw new RangeError(`not a beacon round: ${round}`);
   return (chain.genesisTime + (round - 1) * chain.period) * 1000;
 }
 
 /** The first round whose time is strictly after `timeMs` (unix ms, may be fractional); round 1 before genesis. */
-export function firstRoundAfter(chain: BeaconChain, timeMs: number): number {
+export function firstRoundAfter(chain: Pick<BeaconChain, 'genesisTime' | 'period'>, timeMs: number): number {
   if (!Number.isFinite(timeMs)) throw new RangeError(`not a time: ${timeMs}`);
   const sinceGenesis = timeMs - chain.genesisTime * 1000;
   if (sinceGenesis < 0) return 1;
@@ -187,7 +187,11 @@ export function roundMessage(round: number): Uint8Array {
  * round `round`. False, never an exception, for anything else: another round's signature, a bad
  * encoding, a point off the curve or outside the subgroup, infinity, a chain of another scheme.
  */
-export function verifyBeaconRound(chain: BeaconChain, round: number, signatureHex: string): boolean {
+export function verifyBeaconRound(
+  chain: Pick<BeaconChain, 'publicKey' | 'scheme'>,
+  round: number,
+  signatureHex: string,
+): boolean {
   try {
     if (chain.scheme !== BEACON_SCHEME || !isRound(round) || typeof signatureHex !== 'string') return false;
     if (!HEX_G1.test(signatureHex)) return false;

@@ -162,11 +162,15 @@ export async function buildProof(
     })),
     entriesDigest: digest,
     commitment,
+    beacon: null,
+    frozenAt: drawCount > 0 ? at(11) : null,
     draws: proofDraws,
+    unplayedDraws: [],
     pool: formatCents(pool),
     totalPrize: status === 'settled' ? formatCents(totalPrize) : null,
     commission: status === 'settled' ? formatCents(pool - totalPrize) : null,
     voidReason: status === 'voided' ? 'Example' : null,
+    voidedBy: null,
     serverSeed: ended ? game.serverSeed : null,
   };
 }

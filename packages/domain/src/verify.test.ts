@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProof, REJECTION_EXAMPLE, WORKED_EXAMPLE } from './draw-example.ts';
 import { maskName, maskPhone } from './mask.ts';
 import type { GameProof } from './schemas/games.ts';
-import { findOwnEntry, verifyProof } from './verify.ts';
+import { findOwnEntries, verifyProof } from './verify.ts';
 
 const clone = (proof: GameProof): GameProof => JSON.parse(JSON.stringify(proof));
 const flipLast = (hex: string) => hex.slice(0, -1) + (hex.endsWith('0') ? '1' : '0');
@@ -201,20 +201,20 @@ describe('verifyProof', () => {
   });
 });
 
-describe('findOwnEntry', () => {
+describe('findOwnEntries', () => {
   it('finds the number of the entry a participant types, exactly as given to the shop', async () => {
     const proof = await buildProof(WORKED_EXAMPLE);
-    expect(await findOwnEntry(proof, { name: 'María José Núñez', phoneNumber: '+63 917 555 0199' })).toBe(3);
-    expect(await findOwnEntry(proof, { name: '  Ana Santos ', phoneNumber: ' 09998765432 ' })).toBe(18);
-    expect(await findOwnEntry(proof, { name: 'John Doe', phoneNumber: '09171234567' })).toBe(1);
+    expect(await findOwnEntries(proof, { name: 'María José Núñez', phoneNumber: '+63 917 555 0199' })).toEqual([3]);
+    expect(await findOwnEntries(proof, { name: '  Ana Santos ', phoneNumber: ' 09998765432 ' })).toEqual([18]);
+    expect(await findOwnEntries(proof, { name: 'John Doe', phoneNumber: '09171234567' })).toEqual([1]);
   });
 
   it('finds nothing for a wrong phone, another spelling or another person', async () => {
     const proof = await buildProof(WORKED_EXAMPLE);
-    expect(await findOwnEntry(proof, { name: 'María José Núñez', phoneNumber: '+63 917 555 0198' })).toBeNull();
-    expect(await findOwnEntry(proof, { name: 'María José Núñez', phoneNumber: '+639175550199' })).toBeNull();
-    expect(await findOwnEntry(proof, { name: 'Maria Jose Nunez', phoneNumber: '+63 917 555 0199' })).toBeNull();
-    expect(await findOwnEntry(proof, { name: 'john doe', phoneNumber: '09171234567' })).toBeNull();
-    expect(await findOwnEntry(proof, { name: 'Li Wei', phoneNumber: '09171234567' })).toBeNull();
+    expect(await findOwnEntries(proof, { name: 'María José Núñez', phoneNumber: '+63 917 555 0198' })).toEqual([]);
+    expect(await findOwnEntries(proof, { name: 'María José Núñez', phoneNumber: '+639175550199' })).toEqual([]);
+    expect(await findOwnEntries(proof, { name: 'Maria Jose Nunez', phoneNumber: '+63 917 555 0199' })).toEqual([]);
+    expect(await findOwnEntries(proof, { name: 'john doe', phoneNumber: '09171234567' })).toEqual([]);
+    expect(await findOwnEntries(proof, { name: 'Li Wei', phoneNumber: '09171234567' })).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { firstRoundAfter, QUICKNET, randomnessOf, roundTimeMs, verifyBeaconRound } from './beacon.ts';
+import { BEACON_SCHEME, firstRoundAfter, QUICKNET, randomnessOf, roundTimeMs, verifyBeaconRound } from './beacon.ts';
 import {
   commitmentOf,
   commitmentOf2,
@@ -154,7 +154,7 @@ export async function verifyProof(proof: GameProof, pins: readonly PinnedChain[]
       );
       beaconOk &&= roundOk;
       if (beacon.signature !== null && beacon.round !== null) {
-        const signed = verifyBeaconRound(beacon, beacon.round, beacon.signature);
+        const signed = verifyBeaconRound({ publicKey: beacon.publicKey, scheme: BEACON_SCHEME }, beacon.round, beacon.signature);
         const randomOk = signed && randomnessOf(beacon.signature) === beacon.randomness;
         check(
           'Beacon signature',

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { eq, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@lot/domain/roles';
 import { topup, transfer } from '../modules/balance/balance.service.ts';
-import { drawNext, openGame, replaceEntries, voidGame } from '../modules/games/games.service.ts';
+import { DrawBeacon } from '../modules/games/draw-beacon.ts';
+import { drawNext, openGame, replaceEntries, voidGame, type GamesContext } from '../modules/games/games.service.ts';
+import type { SeedBox } from '../lib/seed-box.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { createWinner } from '../modules/winners/winners.service.ts';
 import type { Caller } from '../plugins/auth.ts';
@@ -99,22 +101,28 @@ function demoEntries(seed: number) {
 /**
  * Plays a demo game through the game service as the player would: open, enter the participants,
  * draw every position (the server draws: decision 013). With `voidAfter`, the game is voided after
- * that many draws instead of being played to the end.
+ * that many draws by `voider` (the shop's upline: a frozen game is no longer the shop's to void).
  */
-async function playDemoGame(db: Db, player: Caller, seed: number, voidAfter?: number) {
-  const game = await openGame(db, player, { startRange: 1, endRange: 20, betAmount: 500 * (1 + (seed % 3)) });
-  await replaceEntries(db, player, game.id, { entries: demoEntries(seed) });
-  const positions = voidAfter ?? game.prizes.length;
-  for (let position = 1; position <= positions; position++) await drawNext(db, player, game.id, position);
-  if (voidAfter !== undefined) await voidGame(db, player, game.id, 'Customer dispute over a number');
+async function playDemoGame(
+  ctx: GamesContext,
+  player: Caller,
+  seed: number,
+  voidAfter?: { draws: number; voider: Caller },
+) {
+  const game = await openGame(ctx, player, { startRange: 1, endRange: 20, betAmount: 500 * (1 + (seed % 3)) });
+  await replaceEntries(ctx, player, game.id, { entries: demoEntries(seed) });
+  const positions = voidAfter?.draws ?? game.prizes.length;
+  for (let position = 1; position <= positions; position++) await drawNext(ctx, player, game.id, position);
+  if (voidAfter) await voidGame(ctx, voidAfter.voider, game.id, 'Customer dispute over a number');
 }
 
 /**
  * Fills a database that has no users besides an admin with the demo hierarchy
  * (docs/product/runtime-and-security.md#run-contract), through the real services so the ledger is exact: balances passed down the
- * hierarchy, global and per-user winner settings, and some played games.
+ * hierarchy, global and per-user winner settings, and some played games. The seed runs offline, so
+ * its games are LOT-DRAW-1, labelled "Server randomness only" like any such game (decision 033).
  */
-export async function seedDemo(db: Db): Promise<{ seeded: boolean; adminPassword: string | null }> {
+export async function seedDemo(db: Db, seeds: SeedBox): Promise<{ seeded: boolean; adminPassword: string | null }> {
   const live = await db
     .select({ username: users.username, role: users.role })
     .from(users)
@@ -162,15 +170,18 @@ export async function seedDemo(db: Db): Promise<{ seeded: boolean; adminPassword
   }
   await createWinner(db, as('user1'), { name: 'Jackpot', percent: 6000, position: 1, isActive: true });
   await createWinner(db, as('user1'), { name: 'Runner-up', percent: 3000, position: 2, isActive: true });
+  const beacon = new DrawBeacon({ mode: 'off', urls: [], chainHash: '' });
+  const ctx: GamesContext = { db, seeds, beacon };
   for (const [username, games] of [
     ['user1', 3],
     ['user2', 2],
     ['user4', 2],
     ['user6', 1],
   ] as const) {
-    for (let g = 0; g < games; g++) await playDemoGame(db, as(username), g + id(username));
+    for (let g = 0; g < games; g++) await playDemoGame(ctx, as(username), g + id(username));
   }
-  // One game voided after its first draw, so the upline's voided list has something to show.
-  await playDemoGame(db, as('user2'), 7, 1);
+  // One game voided by its agent after its first draw, so the upline's voided list has something to show.
+  await playDemoGame(ctx, as('user2'), 7, { draws: 1, voider: as('agent1') });
+  beacon.close();
   return { seeded: true, adminPassword };
 }
