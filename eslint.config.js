@@ -110,4 +110,14 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Its tests run in Node only: they may use Node's crypto (draw-randomness.test.ts draws millions).
+    files: ['packages/domain/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@lot/*'], message: 'domain imports nothing of ours (its tests may use Node APIs)' }] },
+      ],
+    },
+  },
 );

@@ -71,6 +71,14 @@ describe('npm run lint refuses', () => {
     expect(await rulesBroken(filePath, code)).toContain('no-restricted-properties');
   });
 
+  it("a Node API in the domain's code, though its test files may use one", async () => {
+    const code = "import { createHash } from 'node:crypto';\nexport const used = [createHash];\n";
+    expect(await rulesBroken('packages/domain/src/x.ts', code)).toContain('no-restricted-imports');
+    expect(await rulesBroken('packages/domain/src/x.test.ts', code)).toEqual([]);
+    const ours = "import { MESSAGES } from '@lot/domain/messages';\nexport const used = [MESSAGES];\n";
+    expect(await rulesBroken('packages/domain/src/x.test.ts', ours)).toContain('no-restricted-imports');
+  });
+
   it('and allows a cryptographic generator, and Math.random in a test file (to pick a seed it prints)', async () => {
     const allowed = [
       [
