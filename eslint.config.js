@@ -85,11 +85,38 @@ export default tseslint.config(
     },
   },
   {
+    // Seeds, nonces and codes come from a cryptographic generator, never Math.random.
+    // Test files may use Math.random to pick a seed they print; their draws run on seeded generators.
+    files: ['packages/server/src/**/*.ts', 'packages/domain/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'Math',
+          property: 'random',
+          message:
+            "Math.random is not a cryptographic generator: use node:crypto's randomBytes or randomInt (the domain: crypto.getRandomValues)",
+        },
+      ],
+    },
+  },
+  {
     files: ['packages/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         { patterns: [{ group: ['@lot/*', 'node:*'], message: 'domain imports nothing of ours and no Node APIs' }] },
+      ],
+    },
+  },
+  {
+    // Its tests run in Node only: they may use Node's crypto (draw-randomness.test.ts draws millions).
+    files: ['packages/domain/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@lot/*'], message: 'domain imports nothing of ours (its tests may use Node APIs)' }] },
       ],
     },
   },

@@ -56,6 +56,41 @@ describe('npm run lint refuses', () => {
     expect(await rulesBroken('packages/web/src/lib/storage.ts', code)).toContain('import-x/no-cycle');
   });
 
+  it.each([
+    [
+      'the server',
+      'packages/server/src/modules/games/x.ts',
+      'export const pick = (n: number) => Math.floor(Math.random() * n);',
+    ],
+    [
+      'the domain',
+      'packages/domain/src/x.ts',
+      'const { random } = Math;\nexport const pick = (n: number) => Math.floor(random() * n);',
+    ],
+  ])('Math.random in %s', async (_name, filePath, code) => {
+    expect(await rulesBroken(filePath, code)).toContain('no-restricted-properties');
+  });
+
+  it("a Node API in the domain's code, though its test files may use one", async () => {
+    const code = "import { createHash } from 'node:crypto';\nexport const used = [createHash];\n";
+    expect(await rulesBroken('packages/domain/src/x.ts', code)).toContain('no-restricted-imports');
+    expect(await rulesBroken('packages/domain/src/x.test.ts', code)).toEqual([]);
+    const ours = "import { MESSAGES } from '@lot/domain/messages';\nexport const used = [MESSAGES];\n";
+    expect(await rulesBroken('packages/domain/src/x.test.ts', ours)).toContain('no-restricted-imports');
+  });
+
+  it('and allows a cryptographic generator, and Math.random in a test file (to pick a seed it prints)', async () => {
+    const allowed = [
+      [
+        'packages/server/src/lib/x.ts',
+        "import { randomInt } from 'node:crypto';\nexport const pick = () => randomInt(10);",
+      ],
+      ['packages/domain/src/x.ts', 'export const pick = () => crypto.getRandomValues(new Uint32Array(1))[0];'],
+      ['packages/server/src/suites/x.test.ts', 'export const seed = Math.floor(Math.random() * 2 ** 31);'],
+    ] as const;
+    for (const [filePath, code] of allowed) expect(await rulesBroken(filePath, `${code}\n`), filePath).toEqual([]);
+  });
+
   it('and allows what the layers allow', async () => {
     const allowed = [
       ['packages/web/src/app/routes/x.tsx', "import { topup } from '../../features/users/api/topup.ts';"],

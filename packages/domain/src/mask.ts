@@ -1,6 +1,7 @@
 /**
- * Masking for everything public (the verify page, the customer display, slips): a name keeps the
- * first letter of each word (`John Doe` → `J*** D**`), a phone only its last four digits
+ * Masking for everything public (the verify page, the customer display, slips): every word of a
+ * name becomes its first character and exactly three asterisks (`John Doe` → `J*** D***`, `Li` →
+ * `L***`), so a mask never tells a word's length; a phone keeps only its last four digits
  * (`****1234`; a phone of four digits or fewer shows none). The operator's own screens show both
  * in full. docs/lot-draw-1.md says why the proof may show this much.
  */
@@ -9,10 +10,7 @@ export function maskName(name: string): string {
     .trim()
     .split(/\s+/)
     .filter(Boolean)
-    .map((word) => {
-      const [first = '', ...rest] = Array.from(word);
-      return first + '*'.repeat(rest.length);
-    })
+    .map((word) => `${Array.from(word)[0] ?? ''}***`)
     .join(' ');
 }
 
