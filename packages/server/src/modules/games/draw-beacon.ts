@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { firstRoundAfter, QUICKNET, roundTimeMs, type BeaconChain } from '@lot/domain/beacon';
+import { firstRoundAfter, parseChainInfo, QUICKNET, roundTimeMs, type BeaconChain } from '@lot/domain/beacon';
 import type { BeaconPin } from '@lot/domain/draw';
 import { AppError } from '@lot/domain/errors';
 import { BeaconClient, type BeaconRound } from '../../lib/beacon-client.ts';
@@ -61,12 +61,35 @@ export class DrawBeacon {
     this.checked = options.mode === 'off' ? Promise.resolve() : this.check();
   }
 
-  /** Asks the relays for the chain's info (checked against the pinned hash); retried while it fails. */
+  /**
+   * A chain other than quicknet is pinned by its hash alone: its info is learnt from a relay and
+   * taken only if its fields hash to the pinned chain hash (parseChainInfo checks the hash).
+   */
+  private async learn(): Promise<BeaconChain> {
+    const failures: string[] = [];
+    for (const url of this.options.urls) {
+      try {
+        const answer = await fetch(`${url}/${this.options.chainHash}/info`, {
+          signal: AbortSignal.timeout(this.options.timeoutMs ?? 5_000),
+        });
+        if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
+        const chain = parseChainInfo(await answer.json());
+        if (chain.chainHash !== this.options.chainHash) throw new Error(`serves chain ${chain.chainHash}`);
+        return chain;
+      } catch (error) {
+        failures.push(`${url}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    throw new Error(`no beacon relay answered the info of chain ${this.options.chainHash}: ${failures.join('; ')}`);
+  }
+
+  /** Asks the relays for the chain's info (checked against the pin); retried while it fails. */
   private async check(): Promise<void> {
     try {
+      const pinned = this.chain ?? (await this.learn());
       const client = new BeaconClient({
         urls: this.options.urls,
-        chain: this.chain ?? { ...QUICKNET, chainHash: this.options.chainHash },
+        chain: pinned,
         clock: this.now,
         timeoutMs: this.options.timeoutMs,
         log: this.options.log,
@@ -75,14 +98,7 @@ export class DrawBeacon {
       if (this.closed) return client.close();
       this.client?.close();
       this.chain = chain;
-      this.client = new BeaconClient({
-        urls: this.options.urls,
-        chain,
-        clock: this.now,
-        timeoutMs: this.options.timeoutMs,
-        log: this.options.log,
-      });
-      client.close();
+      this.client = client;
       this.reachable = true;
     } catch (error) {
       this.reachable = false;
