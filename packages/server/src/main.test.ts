@@ -45,6 +45,7 @@ beforeAll(async () => {
       DATABASE_URL: url.toString(),
       JWT_SECRET: 'a-test-secret-that-is-long-enough-to-pass',
       TOTP_KEY: 'a-test-totp-key-that-is-long-enough-to-pass',
+      SEED_KEY: 'a-test-seed-key-that-is-long-enough-to-pass',
     };
     cleanup = async () => {
       rmSync(dataDir, { recursive: true, force: true });
