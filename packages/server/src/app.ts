@@ -29,6 +29,7 @@ import { DisplayStreams } from './modules/games/display.ts';
 import { bindGameEvents, GAMES_CHANNEL, GameEvents, unbindGameEvents } from './modules/games/game-events.ts';
 import { CallerLookup, SESSIONS_CHANNEL, USERS_CHANNEL } from './lib/caller-lookup.ts';
 import { PgListener } from './lib/listener.ts';
+import { openSeedBox, type SeedBox } from './lib/seed-box.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
@@ -41,6 +42,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     displays: DisplayStreams;
+    /** Seals and opens the games' secret seeds with SEED_KEY (decision 034). */
+    seeds: SeedBox;
   }
 }
 
@@ -49,6 +52,11 @@ export type AppOptions = {
   jwtSecret: string;
   /** TOTP_KEY: two-factor secrets are encrypted with it (decision 028). */
   totpKey: string;
+  /**
+   * SEED_KEY: the games' secret seeds are sealed with it (decision 034). buildApp refuses to start
+   * (SeedKeyMismatch) when it is not the key the database's seeds were sealed with.
+   */
+  seedKey: string;
   /** The clock two-factor codes are checked against; tests move it. */
   clock?: () => number;
   logLevel?: string;
@@ -87,6 +95,9 @@ class OneLinePerRequest extends LogController {
 
 /** Assembles plugins then modules. main.ts and every API test start the app through here. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  // First, before anything listens or logs: a database sealed with another key is refused, and
+  // any seed still in the clear is sealed.
+  const seeds = await openSeedBox(options.database.db, options.seedKey);
   const app = Fastify({
     // Written in the background (a write in flight gathers the lines logged meanwhile), not one
     // blocking write per line; pino flushes what is left when the process exits.
@@ -110,6 +121,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('db', options.database.db);
+  app.decorate('seeds', seeds);
   // Changes of games reach every process's customer displays (decision 014). Streams end before
   // the server waits for requests in flight, so close never hangs on an open display.
   // On PostgreSQL one LISTEN connection per process hears changes of games, users and sessions.

@@ -46,6 +46,8 @@ export type TestApp = {
   jwtSecret: string;
   /** The key two-factor secrets are encrypted with (a second app on the database needs it). */
   totpKey: string;
+  /** The key the games' seeds are sealed with (a second app on the database needs it). */
+  seedKey: string;
   close: () => Promise<void>;
 };
 
@@ -69,10 +71,12 @@ export async function createTestApp(
   }
   const jwtSecret = randomBytes(32).toString('hex');
   const totpKey = randomBytes(32).toString('hex');
+  const seedKey = randomBytes(32).toString('hex');
   const app = await buildApp({
     database,
     jwtSecret,
     totpKey,
+    seedKey,
     logLevel: 'silent',
     serveWeb: false,
     ...options,
@@ -102,6 +106,7 @@ export async function createTestApp(
     adminToken: await login(ADMIN.username, ADMIN.password),
     jwtSecret,
     totpKey,
+    seedKey,
     close: async () => {
       await app.close();
       await database.close();
