@@ -13,6 +13,7 @@ import {
   restorePostgres,
   RestoreRefused,
   runningServer,
+  seedKeyPlace,
   writeServerFile,
 } from '../db/backup.ts';
 import { SeedKeyMismatch } from '../lib/seed-box.ts';
@@ -144,5 +145,12 @@ describe(`restore drill (${TEST_DB})`, () => {
     // A killed server leaves its file behind: its process is gone, so the directory is free.
     writeFileSync(join(dataDir, 'server.json'), JSON.stringify({ pid: 2 ** 22 + 1, url: 'http://127.0.0.1:3000' }));
     expect(runningServer(dataDir)).toBeUndefined();
+  });
+
+  it('the notes of backup and restore name where the seed key is kept', () => {
+    expect(seedKeyPlace({ seedKey: undefined, dataDir: '/srv/lot/data' })).toBe(
+      'DATA_DIR/seed-key (/srv/lot/data/seed-key) or SEED_KEY',
+    );
+    expect(seedKeyPlace({ seedKey: 's'.repeat(32), dataDir: '/srv/lot/data' })).toBe('SEED_KEY (as set here)');
   });
 });
