@@ -130,6 +130,7 @@ export function startServer(env: Record<string, string>): Promise<Server> {
     {
       JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789',
       TOTP_KEY: 'bench-totp-key-that-is-long-enough-0123456789',
+      SEED_KEY: 'bench-seed-key-that-is-long-enough-0123456789',
       ...env,
     },
     /LOT is running on (http:\/\/\S+)/,

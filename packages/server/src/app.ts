@@ -30,6 +30,7 @@ import { DrawBeacon, type DrawBeaconOptions } from './modules/games/draw-beacon.
 import { bindGameEvents, GAMES_CHANNEL, GameEvents, unbindGameEvents } from './modules/games/game-events.ts';
 import { CallerLookup, SESSIONS_CHANNEL, USERS_CHANNEL } from './lib/caller-lookup.ts';
 import { PgListener } from './lib/listener.ts';
+import { openSeedBox, type SeedBox } from './lib/seed-box.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
@@ -44,6 +45,8 @@ declare module 'fastify' {
     displays: DisplayStreams;
     /** The public randomness LOT-DRAW-2 games wait for (decision 033). */
     drawBeacon: DrawBeacon;
+    /** Seals and opens the games' secret seeds with SEED_KEY (decision 034). */
+    seeds: SeedBox;
   }
 }
 
@@ -52,6 +55,11 @@ export type AppOptions = {
   jwtSecret: string;
   /** TOTP_KEY: two-factor secrets are encrypted with it (decision 028). */
   totpKey: string;
+  /**
+   * SEED_KEY: the games' secret seeds are sealed with it (decision 034). buildApp refuses to start
+   * (SeedKeyMismatch) when it is not the key the database's seeds were sealed with.
+   */
+  seedKey: string;
   /** The clock two-factor codes and beacon rounds are checked against; tests move it. */
   clock?: () => number;
   /** DRAW_BEACON, DRAW_BEACON_URL, DRAW_BEACON_CHAIN (decision 033); unset: every game is LOT-DRAW-1. */
@@ -92,6 +100,9 @@ class OneLinePerRequest extends LogController {
 
 /** Assembles plugins then modules. main.ts and every API test start the app through here. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  // First, before anything listens or logs: a database sealed with another key is refused, and
+  // any seed still in the clear is sealed.
+  const seeds = await openSeedBox(options.database.db, options.seedKey);
   const app = Fastify({
     // Written in the background (a write in flight gathers the lines logged meanwhile), not one
     // blocking write per line; pino flushes what is left when the process exits.
@@ -115,6 +126,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('db', options.database.db);
+  app.decorate('seeds', seeds);
   // Changes of games reach every process's customer displays (decision 014). Streams end before
   // the server waits for requests in flight, so close never hangs on an open display.
   // On PostgreSQL one LISTEN connection per process hears changes of games, users and sessions.

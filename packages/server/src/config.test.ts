@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.ts';
 
 const SECRET = 'x'.repeat(32);
 const KEY = 'k'.repeat(32);
+const SEED_KEY = 's'.repeat(32);
 
 /** The ConfigError thrown for `env`, so a test can read which variables it names. */
 function configError(env: NodeJS.ProcessEnv): ConfigError {
@@ -24,6 +25,7 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       jwtSecret: undefined,
       totpKey: undefined,
+      seedKey: undefined,
       adminUsername: 'admin',
       adminPassword: undefined,
       logLevel: 'info',
@@ -41,6 +43,7 @@ describe('loadConfig', () => {
         DATABASE_URL: 'postgresql://lot@db:5432/lot',
         JWT_SECRET: SECRET,
         TOTP_KEY: KEY,
+        SEED_KEY: SEED_KEY,
         ADMIN_USERNAME: 'root_admin',
         ADMIN_PASSWORD: 'secret-password',
         LOG_LEVEL: 'warn',
@@ -54,6 +57,7 @@ describe('loadConfig', () => {
       databaseUrl: 'postgresql://lot@db:5432/lot',
       jwtSecret: SECRET,
       totpKey: KEY,
+      seedKey: SEED_KEY,
       adminUsername: 'root_admin',
       adminPassword: 'secret-password',
       logLevel: 'warn',
@@ -65,7 +69,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '0' }).port).toBe(0);
     expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
     expect(
-      loadConfig({ DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: SECRET, TOTP_KEY: KEY }).databaseUrl,
+      loadConfig({ DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: SECRET, TOTP_KEY: KEY, SEED_KEY }).databaseUrl,
     ).toBe('postgres://localhost/lot');
   });
 
@@ -77,6 +81,7 @@ describe('loadConfig', () => {
       DATABASE_URL: '',
       JWT_SECRET: '',
       TOTP_KEY: '',
+      SEED_KEY: '',
       ADMIN_USERNAME: '',
       ADMIN_PASSWORD: '',
       LOG_LEVEL: '',
@@ -116,6 +121,18 @@ describe('loadConfig', () => {
   it('refuses a TOTP_KEY shorter than 32 characters', () => {
     expect(configError({ TOTP_KEY: 'k'.repeat(31) }).message).toMatch(/TOTP_KEY: must be at least 32/);
     expect(loadConfig({ TOTP_KEY: KEY }).totpKey).toBe(KEY);
+  });
+
+  it("requires SEED_KEY with DATABASE_URL: every API process must open the games' seeds", () => {
+    const error = configError({ DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: SECRET, TOTP_KEY: KEY });
+    expect(error.message).toMatch(/SEED_KEY: is required when DATABASE_URL is set/);
+    expect(error.message).not.toContain('TOTP_KEY');
+    expect(error.message).not.toContain('JWT_SECRET');
+  });
+
+  it('refuses a SEED_KEY shorter than 32 characters', () => {
+    expect(configError({ SEED_KEY: 's'.repeat(31) }).message).toMatch(/SEED_KEY: must be at least 32/);
+    expect(loadConfig({ SEED_KEY }).seedKey).toBe(SEED_KEY);
   });
 
   it('refuses a JWT_SECRET shorter than 32 characters', () => {

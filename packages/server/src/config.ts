@@ -55,6 +55,7 @@ const envSchema = z
     DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// URL')),
     JWT_SECRET: optional(z.string().min(32, 'must be at least 32 characters long')),
     TOTP_KEY: optional(z.string().min(32, 'must be at least 32 characters long')),
+    SEED_KEY: optional(z.string().min(32, 'must be at least 32 characters long')),
     ADMIN_USERNAME: optional(usernameSchema).transform((v) => v ?? 'admin'),
     ADMIN_PASSWORD: optional(passwordSchema),
     LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).transform(
@@ -93,6 +94,13 @@ const envSchema = z
         message: 'is required when DATABASE_URL is set (every API process must share it)',
       });
     }
+    if (env.DATABASE_URL && !env.SEED_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SEED_KEY'],
+        message: 'is required when DATABASE_URL is set (every API process must share it)',
+      });
+    }
   });
 
 export type Config = {
@@ -103,6 +111,8 @@ export type Config = {
   jwtSecret: string | undefined;
   /** The key two-factor secrets are encrypted with (decision 028). */
   totpKey: string | undefined;
+  /** The key the games' secret seeds are sealed with (decision 034). */
+  seedKey: string | undefined;
   adminUsername: string;
   adminPassword: string | undefined;
   logLevel: string;
@@ -130,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     jwtSecret: e.JWT_SECRET,
     totpKey: e.TOTP_KEY,
+    seedKey: e.SEED_KEY,
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,

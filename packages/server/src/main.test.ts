@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -45,6 +45,7 @@ beforeAll(async () => {
       DATABASE_URL: url.toString(),
       JWT_SECRET: 'a-test-secret-that-is-long-enough-to-pass',
       TOTP_KEY: 'a-test-totp-key-that-is-long-enough-to-pass',
+      SEED_KEY: 'a-test-seed-key-that-is-long-enough-to-pass',
     };
     cleanup = async () => {
       rmSync(dataDir, { recursive: true, force: true });
@@ -104,6 +105,27 @@ describe(`npm start (${TEST_DB})`, () => {
     } finally {
       server.child.kill('SIGINT');
     }
+    expect(await exitOf(server.child)).toBe(0);
+  });
+
+  it('a SEED_KEY other than the one the database met first stops the server with a message naming it', async () => {
+    // On the embedded database the first start generated the key, owner-only, beside the others.
+    if (!env.SEED_KEY) expect(statSync(join(dataDir, 'seed-key')).mode & 0o777).toBe(0o600);
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN_FILE], {
+      env: { PATH: process.env.PATH ?? '', ...env, SEED_KEY: 'another-seed-key-that-is-long-enough-0123' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    expect(await exitOf(child)).toBe(1);
+    expect(output.trim()).toBe(
+      "SEED_KEY does not match the key this database's game seeds were sealed with (DATA_DIR/seed-key or SEED_KEY): " +
+        'restore the key that came with this database',
+    );
+    // The right key still starts it.
+    const server = await startServer(env);
+    server.child.kill('SIGTERM');
     expect(await exitOf(server.child)).toBe(0);
   });
 

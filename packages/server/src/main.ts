@@ -1,9 +1,10 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { removeServerFile, writeServerFile } from './db/backup.ts';
+import type { Database } from './db/client.ts';
 import { openConfiguredDatabase } from './db/open-from-config.ts';
 import { ensureAdmin } from './db/seed.ts';
-import { resolveJwtSecret, resolveTotpKey } from './secrets.ts';
+import { resolveJwtSecret, resolveSeedKey, resolveTotpKey } from './secrets.ts';
 
 function readConfig(): Config {
   try {
@@ -17,17 +18,32 @@ function readConfig(): Config {
   }
 }
 
+/** The app on the configured database; a key the database refuses (SEED_KEY) stops the process. */
+async function start(config: Config, database: Database) {
+  try {
+    return await buildApp({
+      database,
+      jwtSecret: resolveJwtSecret(config.jwtSecret, config.dataDir),
+      totpKey: resolveTotpKey(config.totpKey, config.dataDir),
+      seedKey: resolveSeedKey(config.seedKey, config.dataDir),
+      logLevel: config.logLevel,
+      metricsAllow: config.metricsAllow,
+      trustProxy: config.trustProxy,
+      beacon: config.beacon,
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      await database.close();
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
 const config = readConfig();
 const database = await openConfiguredDatabase(config);
-const app = await buildApp({
-  database,
-  jwtSecret: resolveJwtSecret(config.jwtSecret, config.dataDir),
-  totpKey: resolveTotpKey(config.totpKey, config.dataDir),
-  logLevel: config.logLevel,
-  metricsAllow: config.metricsAllow,
-  trustProxy: config.trustProxy,
-  beacon: config.beacon,
-});
+const app = await start(config, database);
 app.addHook('onClose', () => database.close());
 
 const admin = await ensureAdmin(database.db, { username: config.adminUsername, password: config.adminPassword });

@@ -12,6 +12,11 @@ export function resolveTotpKey(configured: string | undefined, dataDir: string):
   return resolveSecret(configured, dataDir, 'totp-key');
 }
 
+/** SEED_KEY, or one generated on first start and kept in DATA_DIR beside the others (decision 034). */
+export function resolveSeedKey(configured: string | undefined, dataDir: string): string {
+  return resolveSecret(configured, dataDir, 'seed-key');
+}
+
 function resolveSecret(configured: string | undefined, dataDir: string, name: string): string {
   if (configured) return configured;
   const file = join(dataDir, name);

@@ -4,7 +4,14 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
 import { loadConfig } from '../config.ts';
-import { dumpPgliteDirectory, dumpPostgres, runningServer, writeAtomically, writeBlob } from './backup.ts';
+import {
+  dumpPgliteDirectory,
+  dumpPostgres,
+  runningServer,
+  seedKeyPlace,
+  writeAtomically,
+  writeBlob,
+} from './backup.ts';
 
 /**
  * `npm run backup [file]` (decision 027). PostgreSQL: pg_dump. PGlite: through the running server
@@ -56,6 +63,10 @@ try {
       console.log(`Backup of the embedded database in ${dataDir} written to ${file}`);
     }
   }
+  console.log(
+    `Keep the seed key with this backup, but not in the same place: ${seedKeyPlace(config)}. ` +
+      "The games' seeds in the backup are sealed with it; a server on the restored database starts only with it.",
+  );
 } catch (error) {
   console.error(`Backup failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;

@@ -11,6 +11,17 @@ import pg from 'pg';
  * (`dumpDataDir`), loaded back with `loadDataDir`.
  */
 
+/**
+ * Where this configuration's seed key is, for the notes `npm run backup` and `npm run restore`
+ * print: the games' seeds in a backup are sealed with it (decision 034), so it is kept with the
+ * backup, but apart from it.
+ */
+export function seedKeyPlace(config: { seedKey: string | undefined; dataDir: string }): string {
+  return config.seedKey
+    ? 'SEED_KEY (as set here)'
+    : `DATA_DIR/seed-key (${join(config.dataDir, 'seed-key')}) or SEED_KEY`;
+}
+
 /** A PGlite dump is a gzip; a pg_dump custom-format file starts with "PGDMP". */
 export type BackupFormat = 'pglite' | 'postgres';
 

@@ -1,7 +1,7 @@
 import { openSync, readSync, closeSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../config.ts';
-import { formatOf, restorePglite, restorePostgres, RestoreRefused, runningServer } from './backup.ts';
+import { formatOf, restorePglite, restorePostgres, RestoreRefused, runningServer, seedKeyPlace } from './backup.ts';
 
 /**
  * `npm run restore <file>` (decision 027): into an empty database only. PostgreSQL: pg_restore
@@ -44,7 +44,11 @@ try {
     const users = await restorePglite(file, dataDir);
     console.log(`Restored ${file} into ${dataDir} (${users} users).`);
   }
-  console.log('Next: npm run ledger:check, then start the server (it applies any newer migrations).');
+  console.log(
+    `Next: put back the seed key that came with this backup, kept apart from it, as ${seedKeyPlace(config)}: ` +
+      "the games' seeds are sealed with it and the server starts only with it. Then npm run ledger:check and " +
+      'npm run audit:verify, then start the server (it applies any newer migrations).',
+  );
 } catch (error) {
   console.error(`Restore refused or failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;

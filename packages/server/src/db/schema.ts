@@ -361,7 +361,13 @@ export const gameRounds = pgTable(
     betAmount: bigint('bet_amount', { mode: 'number' }).notNull(),
     /** [{ position, percentBps, name }] ascending by position, as the game opened. */
     prizes: jsonb('prizes').notNull(),
+    /**
+     * The secret seed, sealed with SEED_KEY (lib/seed-box.ts, decision 034): AES-256-GCM with the
+     * game's code as associated data. Rows from before the seal (`seed_sealed` false) are sealed
+     * when the server starts.
+     */
     seed: bytea('seed').notNull(),
+    seedSealed: boolean('seed_sealed').notNull().default(false),
     commitment: text('commitment').notNull(),
     /** LOT-DRAW-2 (public randomness after the freeze, decision 033) or LOT-DRAW-1; fixed at open. */
     protocol: text('protocol', { enum: ['LOT-DRAW-1', 'LOT-DRAW-2'] })
@@ -421,6 +427,21 @@ export const gameRounds = pgTable(
     index('game_rounds_superagent_idx').on(t.superagentId, t.status, t.createdAt),
     index('game_rounds_status_idx').on(t.status, t.createdAt),
   ],
+);
+
+/**
+ * One row: a value sealed with SEED_KEY when the database first met a key (decision 034). A server
+ * whose key does not open it refuses to start, instead of sealing new seeds with another key or
+ * failing on every game it reads.
+ */
+export const seedKeyCheck = pgTable(
+  'seed_key_check',
+  {
+    id: integer('id').primaryKey().default(1),
+    checkValue: bytea('check_value').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [check('seed_key_check_one_row_ck', sql`${t.id} = 1`)],
 );
 
 /**

@@ -6,7 +6,7 @@ import { SCALE_PASSWORD, seedScale } from './seed-scale.ts';
 // `npm run seed:scale`: 100,000 users and 1,000,000 games into the PostgreSQL of DATABASE_URL.
 const config = loadConfig();
 if (!config.databaseUrl) {
-  console.error('seed:scale loads PostgreSQL: set DATABASE_URL (and JWT_SECRET, TOTP_KEY).');
+  console.error('seed:scale loads PostgreSQL: set DATABASE_URL (and JWT_SECRET, TOTP_KEY, SEED_KEY).');
   process.exit(1);
 }
 const database = await openConfiguredDatabase(config);

@@ -47,6 +47,7 @@ describe.skipIf(TEST_DB !== 'postgres')('sessions ended across processes (Postgr
       DATABASE_URL: database.url,
       JWT_SECRET: 'a-revocation-test-secret-that-is-long-enough',
       TOTP_KEY: 'a-revocation-test-totp-key-that-is-long-enough',
+      SEED_KEY: 'a-revocation-test-seed-key-that-is-long-enough',
       ADMIN_PASSWORD,
       LOG_LEVEL: 'error',
     };

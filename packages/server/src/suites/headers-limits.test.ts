@@ -183,6 +183,7 @@ describe(`headers of the web app (${TEST_DB})`, () => {
     const web = await buildApp({
       database: t.database,
       totpKey: t.totpKey,
+      seedKey: t.seedKey,
       jwtSecret: t.jwtSecret,
       logLevel: 'silent',
       webRoot: root,

@@ -125,6 +125,7 @@ describe(`race and crash (${TEST_DB})`, () => {
         ...database.env,
         JWT_SECRET: 'a-crash-test-secret-that-is-long-enough',
         TOTP_KEY: 'a-crash-test-totp-key-that-is-long-enough',
+        SEED_KEY: 'a-crash-test-seed-key-that-is-long-enough',
         ADMIN_PASSWORD,
         PORT: String(port),
         LOG_LEVEL: 'error',
@@ -344,7 +345,13 @@ describe(`race and crash (${TEST_DB})`, () => {
 
       // npm run ledger:check, as an operator would run it after the crash.
       const check = spawn(process.execPath, ['--import', 'tsx', ledgerCli], {
-        env: { PATH: process.env.PATH ?? '', ...database.env, JWT_SECRET: env.JWT_SECRET, TOTP_KEY: env.TOTP_KEY },
+        env: {
+          PATH: process.env.PATH ?? '',
+          ...database.env,
+          JWT_SECRET: env.JWT_SECRET,
+          TOTP_KEY: env.TOTP_KEY,
+          SEED_KEY: env.SEED_KEY,
+        },
       });
       let checkOutput = '';
       check.stdout.on('data', (chunk: Buffer) => (checkOutput += chunk.toString()));

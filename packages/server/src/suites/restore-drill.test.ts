@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 import {
   dumpPgliteDirectory,
@@ -11,8 +13,10 @@ import {
   restorePostgres,
   RestoreRefused,
   runningServer,
+  seedKeyPlace,
   writeServerFile,
 } from '../db/backup.ts';
+import { SeedKeyMismatch } from '../lib/seed-box.ts';
 import { checkLedger } from '../modules/balance/ledger.ts';
 import { verifyAudit } from '../modules/audit/audit-chain.ts';
 import { buildHierarchy, type Hierarchy } from '../test/hierarchy.ts';
@@ -45,7 +49,11 @@ async function activity(t: TestApp, h: Hierarchy, round: number): Promise<void> 
   );
 }
 
-async function expectRestored(restored: Database, atBackup: Awaited<ReturnType<typeof world>>): Promise<void> {
+async function expectRestored(
+  t: TestApp,
+  restored: Database,
+  atBackup: Awaited<ReturnType<typeof world>>,
+): Promise<void> {
   const report = await checkLedger(restored.db);
   expect(report.ok, JSON.stringify(report)).toBe(true);
   // The audit trail comes back as it was, not re-chained by its trigger (decision 029): every
@@ -53,6 +61,21 @@ async function expectRestored(restored: Database, atBackup: Awaited<ReturnType<t
   const audit = await verifyAudit(restored.db);
   expect(audit.ok, JSON.stringify(audit.problems)).toBe(true);
   expect(audit.rows).toBeGreaterThan(0);
+  expect(await world({ database: restored })).toEqual(atBackup);
+  // The seed key is kept with the backup (decision 034): a server on the restored database starts
+  // with it, and refuses any other.
+  const start = (seedKey: string) =>
+    buildApp({
+      database: restored,
+      jwtSecret: t.jwtSecret,
+      totpKey: t.totpKey,
+      seedKey,
+      logLevel: 'silent',
+      serveWeb: false,
+    });
+  await expect(start(randomBytes(32).toString('hex'))).rejects.toThrow(SeedKeyMismatch);
+  const app = await start(t.seedKey);
+  await app.close();
   expect(await world({ database: restored })).toEqual(atBackup);
 }
 
@@ -82,7 +105,7 @@ describe(`restore drill (${TEST_DB})`, () => {
       await expect(restorePglite(file, dataDir)).rejects.toThrow(RestoreRefused);
       const restored = await openDatabase({ kind: 'pglite', dataDir });
       cleanups.push(() => restored.close());
-      await expectRestored(restored, atBackup);
+      await expectRestored(t, restored, atBackup);
       await restored.close();
       cleanups.pop();
 
@@ -93,7 +116,7 @@ describe(`restore drill (${TEST_DB})`, () => {
       await restorePglite(again, second);
       const reopened = await openDatabase({ kind: 'pglite', dataDir: second });
       cleanups.push(() => reopened.close());
-      await expectRestored(reopened, atBackup);
+      await expectRestored(t, reopened, atBackup);
     } else {
       // PostgreSQL is copied with its own tools; the server sends the admin to them.
       expectStatus(response, 409);
@@ -110,7 +133,7 @@ describe(`restore drill (${TEST_DB})`, () => {
       await expect(restorePostgres(file, target.url)).rejects.toThrow(RestoreRefused);
       const restored = await openDatabase({ kind: 'postgres', url: target.url, poolSize: 2 });
       cleanups.push(() => restored.close());
-      await expectRestored(restored, atBackup);
+      await expectRestored(t, restored, atBackup);
     }
   }, 60_000);
 
@@ -122,5 +145,12 @@ describe(`restore drill (${TEST_DB})`, () => {
     // A killed server leaves its file behind: its process is gone, so the directory is free.
     writeFileSync(join(dataDir, 'server.json'), JSON.stringify({ pid: 2 ** 22 + 1, url: 'http://127.0.0.1:3000' }));
     expect(runningServer(dataDir)).toBeUndefined();
+  });
+
+  it('the notes of backup and restore name where the seed key is kept', () => {
+    expect(seedKeyPlace({ seedKey: undefined, dataDir: '/srv/lot/data' })).toBe(
+      'DATA_DIR/seed-key (/srv/lot/data/seed-key) or SEED_KEY',
+    );
+    expect(seedKeyPlace({ seedKey: 's'.repeat(32), dataDir: '/srv/lot/data' })).toBe('SEED_KEY (as set here)');
   });
 });

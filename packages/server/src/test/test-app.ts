@@ -53,6 +53,8 @@ export type TestApp = {
   /** The app's and the beacon's clock (ms): moved forward by `advanceClock`, never back. */
   now: () => number;
   advanceClock: (ms: number) => void;
+  /** The key the games' seeds are sealed with (a second app on the database needs it). */
+  seedKey: string;
   close: () => Promise<void>;
 };
 
@@ -82,10 +84,12 @@ export async function createTestApp(
   }
   const jwtSecret = randomBytes(32).toString('hex');
   const totpKey = randomBytes(32).toString('hex');
+  const seedKey = randomBytes(32).toString('hex');
   const app = await buildApp({
     database,
     jwtSecret,
     totpKey,
+    seedKey,
     logLevel: 'silent',
     serveWeb: false,
     metricsAllow: options.metricsAllow,
@@ -123,6 +127,7 @@ export async function createTestApp(
     advanceClock: (ms) => {
       offset += Math.max(0, ms);
     },
+    seedKey,
     close: async () => {
       await app.close();
       await beacon?.close();

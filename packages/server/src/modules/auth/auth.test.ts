@@ -30,6 +30,7 @@ beforeAll(async () => {
   second = await buildApp({
     database: t.database,
     totpKey: t.totpKey,
+    seedKey: t.seedKey,
     jwtSecret: SECOND_SECRET,
     logLevel: 'silent',
     serveWeb: false,

@@ -162,6 +162,7 @@ describe('the customer display stream', () => {
     app = await buildApp({
       database: t.database,
       totpKey: t.totpKey,
+      seedKey: t.seedKey,
       jwtSecret: t.jwtSecret,
       logLevel: 'silent',
       serveWeb: false,
