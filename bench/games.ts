@@ -16,8 +16,20 @@
 import type { PgListener } from '../packages/server/src/lib/listener.ts';
 import { openDatabase } from '../packages/server/src/db/client.ts';
 import { GameEvents, bindGameEvents } from '../packages/server/src/modules/games/game-events.ts';
-import { drawNext, openGame, replaceEntries } from '../packages/server/src/modules/games/games.service.ts';
-import { api, freshDatabase, percentile, startServer, TIMING, turnAbout, type Row, type Server } from './lib.ts';
+import { DrawBeacon } from '../packages/server/src/modules/games/draw-beacon.ts';
+import { drawNext, openGame, replaceEntries, type GamesContext } from '../packages/server/src/modules/games/games.service.ts';
+import { openSeedBox } from '../packages/server/src/lib/seed-box.ts';
+import {
+  api,
+  BENCH_SEED_KEY,
+  freshDatabase,
+  percentile,
+  startServer,
+  TIMING,
+  turnAbout,
+  type Row,
+  type Server,
+} from './lib.ts';
 import { accounts, ADMIN_PASSWORD, type Player } from './transfer.ts';
 
 const SHOPS = Number(process.env.BENCH_SHOPS ?? 8);
@@ -104,13 +116,18 @@ export async function gameScenarios(pgUrl: string): Promise<Row[]> {
     // The anchor's changes are announced as the server's are (NOTIFY lot_games); nothing listens here.
     const quiet = { on: () => undefined, onGap: () => undefined } as unknown as PgListener;
     bindGameEvents(database.db, new GameEvents(database, quiet, { warn: () => undefined }));
+    const ctx: GamesContext = {
+      db: database.db,
+      seeds: await openSeedBox(database.db, BENCH_SEED_KEY),
+      beacon: new DrawBeacon({ mode: 'off', urls: [], chainHash: '' }),
+    };
     const inProcess: Play = async ({ caller }) => {
-      const game = await openGame(database.db, caller, { ...SETUP, betAmount: 100 });
-      await replaceEntries(database.db, caller, game.id, { entries: ENTRIES });
+      const game = await openGame(ctx, caller, { ...SETUP, betAmount: 100 });
+      await replaceEntries(ctx, caller, game.id, { entries: ENTRIES });
       const draws: number[] = [];
       for (let position = 1; position <= PRIZES.length; position++) {
         const started = performance.now();
-        await drawNext(database.db, caller, game.id, position);
+        await drawNext(ctx, caller, game.id, position);
         draws.push(performance.now() - started);
       }
       return draws;

@@ -119,6 +119,8 @@ export function startProcess(
   });
 }
 
+export const BENCH_SEED_KEY = 'bench-seed-key-that-is-long-enough-0123456789';
+
 /**
  * The real server (packages/server/src/main.ts) with its default log level, as deployed.
  * BENCH_PROFILE=DIR writes a CPU profile of each server run into DIR (open it in Chrome DevTools).
@@ -130,7 +132,9 @@ export function startServer(env: Record<string, string>): Promise<Server> {
     {
       JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789',
       TOTP_KEY: 'bench-totp-key-that-is-long-enough-0123456789',
-      SEED_KEY: 'bench-seed-key-that-is-long-enough-0123456789',
+      SEED_KEY: BENCH_SEED_KEY,
+      // LOT-DRAW-1 unless a bench names a beacon (bench/games.ts runs its own test beacon).
+      DRAW_BEACON: 'off',
       ...env,
     },
     /LOT is running on (http:\/\/\S+)/,

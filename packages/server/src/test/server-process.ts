@@ -10,7 +10,8 @@ export type Started = { child: ChildProcess; url: string; output: () => string }
 /** Starts main.ts in a child process with this environment and resolves once it listens. */
 export function startServer(env: Record<string, string>): Promise<Started> {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN_FILE], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env },
+    // LOT-DRAW-1 unless the test names a beacon (DRAW_BEACON, DRAW_BEACON_URL, DRAW_BEACON_CHAIN).
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', DRAW_BEACON: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

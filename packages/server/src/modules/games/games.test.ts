@@ -445,7 +445,7 @@ describe('the pool, the balance and concurrency', () => {
       draws: [{ number: 4, drawnAt: new Date().toISOString() }],
       digest: 'stale',
       holdDescription: 'Game in progress with 3 numbers',
-      audit: { address: null, code: game.code },
+      audit: { address: null, rows: [] },
     };
     const [row] = await queryRows<{ locked: boolean; drawn: boolean }>(t.database.db, drawStatement(stale));
     expect(row).toEqual({ locked: false, drawn: false });

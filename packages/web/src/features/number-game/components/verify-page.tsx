@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, Clock, Loader2, Search, SearchX, ShieldAlert, ShieldCheck, XCircle } from 'lucide-react';
 import { formatBps } from '@lot/domain/game';
 import type { GameProof } from '@lot/domain/schemas/games';
-import { findOwnEntry, verifyProof, type ProofReport } from '@lot/domain/verify';
+import { findOwnEntries, verifyProof, type ProofReport } from '@lot/domain/verify';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
@@ -327,7 +327,7 @@ function FindMyEntry({ proof }: { proof: GameProof }) {
     setError(null);
     setPending(true);
     try {
-      setResult({ number: await findOwnEntry(proof, { name, phoneNumber: phone }) });
+      setResult({ number: (await findOwnEntries(proof, { name, phoneNumber: phone }))[0] ?? null });
     } catch (failure) {
       setError(`This browser could not check it (${String(failure)}).`);
     } finally {
