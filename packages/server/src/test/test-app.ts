@@ -90,7 +90,7 @@ export async function createTestApp(
     jwtSecret,
     totpKey,
     seedKey,
-    logLevel: 'silent',
+    logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     serveWeb: false,
     metricsAllow: options.metricsAllow,
     trustProxy: options.trustProxy,

@@ -143,8 +143,8 @@ export function drawStatement(write: DrawWrite): SQL {
             THEN jsonb_build_object('saleId', (SELECT id FROM sale)) ELSE '{}'::jsonb END`
               : sql`a.details`
           }
-        FROM drawn, jsonb_to_recordset(${JSON.stringify(write.audit.rows)}::jsonb) WITH ORDINALITY
-          AS a(action text, details jsonb, n)
+        FROM drawn, jsonb_to_recordset(${JSON.stringify(write.audit.rows.map((row, n) => ({ ...row, n })))}::jsonb)
+          AS a(action text, details jsonb, n int)
         ORDER BY a.n
       )`;
   const settles = settlement
