@@ -11,12 +11,33 @@ declare module 'vitest' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
   export interface ProvidedContext {
     baseUrl: string;
+    /** The local test beacon the server's LOT-DRAW-2 games wait for (1 s rounds on the real clock). */
+    beacon: { url: string; chainHash: string; publicKey: string };
   }
+}
+
+/** Starts the local test beacon (drand's API, its own key) as a process; resolves with its JSON line. */
+function startBeacon(): Promise<{ child: ChildProcess; info: { url: string; chainHash: string; publicKey: string } }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'packages/server/src/test/test-beacon-cli.ts', '--period', '1'],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = output.split('\n').find((l) => l.startsWith('{'));
+      if (line && output.includes('\n')) resolve({ child, info: JSON.parse(line) });
+    });
+    child.on('exit', (code) => reject(new Error(`test beacon exited (${code}):\n${output}`)));
+  });
 }
 
 /**
  * Builds the web app, seeds a fresh embedded database with the demo hierarchy and starts the real
- * server on a free port, as `npm start` would. Every browser test file talks to this server.
+ * server on a free port, as `npm start` would, its LOT-DRAW-2 games drawn against a local test
+ * beacon with 1 s rounds. Every browser test file talks to this server.
  */
 export default async function setup(project: TestProject) {
   // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build: test (and
@@ -28,8 +49,19 @@ export default async function setup(project: TestProject) {
   });
   if (build.status !== 0) throw new Error('web build failed');
 
+  const beacon = await startBeacon();
+  project.provide('beacon', beacon.info);
   const dataDir = mkdtempSync(join(tmpdir(), 'lot-e2e-'));
-  const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0' };
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DRAW_BEACON: 'required',
+    DRAW_BEACON_URL: beacon.info.url,
+    DRAW_BEACON_CHAIN: beacon.info.chainHash,
+  };
   const seed = spawnSync(process.execPath, ['--import', 'tsx', 'packages/server/src/db/seed-demo-cli.ts'], {
     cwd: root,
     env,
@@ -56,6 +88,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
+    beacon.child.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

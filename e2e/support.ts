@@ -4,6 +4,8 @@ import { afterAll, beforeAll, inject, onTestFailed } from 'vitest';
 import type { DrawResult, Game } from '@lot/domain/schemas/games';
 
 export const baseUrl = () => inject('baseUrl');
+/** The test beacon's chain, to pin on the verify page (`?chain=…&publicKey=…`) as a verifier would. */
+export const testBeacon = () => inject('beacon');
 
 /** Demo logins (npm run seed:demo). */
 export const DEMO = {
