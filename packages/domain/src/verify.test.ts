@@ -63,6 +63,7 @@ describe('verifyProof', () => {
       'Winner 2',
       'Draw 3',
       'Winner 3',
+      'Unplayed draws',
       'Total prize',
       'Commission',
     ]);
