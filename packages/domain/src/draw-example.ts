@@ -500,10 +500,10 @@ function renderRound(game: ExampleGame): string[] {
     `**Round R** (named at the freeze; published ${(roundTimeMs(chain, round) - ms(frozenAt)) / 1000} s later):`,
     '',
     '```text',
-    `frozenAt      = ${frozenAt} = ${ms(frozenAt)} ms (unix time)`,
-    `genesis       = ${chain.genesisTime} s = ${genesisMs} ms, period = ${chain.period} s = ${periodMs} ms`,
-    `since genesis = ${ms(frozenAt)} − ${genesisMs} = ${since} ms`,
-    `R             = floor(${since} / ${periodMs}) + 2 = ${Math.floor(since / periodMs)} + 2 = ${round}`,
+    `frozenAt         = ${frozenAt} = ${ms(frozenAt)} ms (unix time)`,
+    `genesis          = ${chain.genesisTime} s = ${genesisMs} ms, period = ${chain.period} s = ${periodMs} ms`,
+    `since genesis    = ${ms(frozenAt)} − ${genesisMs} = ${since} ms`,
+    `R                = floor(${since} / ${periodMs}) + 2 = ${Math.floor(since / periodMs)} + 2 = ${round}`,
     `roundTime(R)     = ${roundTime(round)}  (after frozenAt)`,
     `roundTime(R − 1) = ${roundTime(round - 1)}  (not after frozenAt)`,
     '```',
@@ -586,7 +586,6 @@ export const VOIDED_FIELDS = [
   'commission',
   'voidReason',
   'voidedBy',
-  'serverSeed',
 ] as const;
 
 /** The text a voided game shows for an unplayed draw's prize (the verify page, the slip). */
