@@ -35,17 +35,23 @@ type Encoder = { encode(text: string): Uint8Array };
 const encoder = new (globalThis as unknown as { TextEncoder: new () => Encoder }).TextEncoder();
 const utf8 = (text: string) => encoder.encode(text);
 
+const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 export function toHex(bytes: Uint8Array | ArrayBuffer): string {
-  return Array.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), (b) =>
-    b.toString(16).padStart(2, '0'),
-  ).join('');
+  let hex = '';
+  for (const b of bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes)) hex += HEX_BYTE[b];
+  return hex;
 }
 
 /** Lowercase hex of exactly `length` bytes, or null. */
 export function fromHex(hex: string, length: number): Uint8Array | null {
-  if (!new RegExp(`^[0-9a-f]{${length * 2}}$`).test(hex)) return null;
-  return Uint8Array.from({ length }, (_, i) => parseInt(hex.slice(i * 2, i * 2 + 2), 16));
+  if (typeof hex !== 'string' || hex.length !== length * 2 || !LOWER_HEX.test(hex)) return null;
+  const bytes = new Uint8Array(length);
+  for (let i = 0; i < length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return bytes;
 }
+
+const LOWER_HEX = /^[0-9a-f]*$/;
 
 /**
  * The two primitives LOT-DRAW-1 needs. Web Crypto's by default (browsers and Node have it); a
@@ -101,7 +107,14 @@ export async function commitmentOf2(seedHex: string, beacon: BeaconPin): Promise
 }
 
 export function commitmentText2(seedHex: string, beacon: BeaconPin): string {
-  return JSON.stringify([DRAW_ALGORITHM_2, beacon.chainHash, beacon.publicKey, beacon.genesisTime, beacon.period, seedHex]);
+  return JSON.stringify([
+    DRAW_ALGORITHM_2,
+    beacon.chainHash,
+    beacon.publicKey,
+    beacon.genesisTime,
+    beacon.period,
+    seedHex,
+  ]);
 }
 
 /**
@@ -214,7 +227,8 @@ export async function drawSequence(
   beaconRandomness?: string,
 ): Promise<number[]> {
   const drawn: number[] = [];
-  for (let k = 1; k <= count; k++) drawn.push((await drawAt(seedHex, digest, k, range, drawn, beaconRandomness)).number);
+  for (let k = 1; k <= count; k++)
+    drawn.push((await drawAt(seedHex, digest, k, range, drawn, beaconRandomness)).number);
   return drawn;
 }
 
