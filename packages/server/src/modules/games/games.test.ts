@@ -61,7 +61,15 @@ beforeAll(async () => {
   h = await buildHierarchy(t);
   if (!t.beacon) throw new Error('the test app has no beacon');
   beacon = t.beacon;
-  pins = [{ chainHash: beacon.chain.chainHash, publicKey: beacon.chain.publicKey, name: 'LOT test beacon' }];
+  pins = [
+    {
+      chainHash: beacon.chain.chainHash,
+      publicKey: beacon.chain.publicKey,
+      genesisTime: beacon.chain.genesisTime,
+      period: beacon.chain.period,
+      name: 'LOT test beacon',
+    },
+  ];
   // U1 plays with its own 50 / 30 / 10 %, everyone else with the global 60 / 40 %.
   await configureWinners(t, h.U1.id, [
     { percent: '10', position: 3, name: 'Third' },
