@@ -98,14 +98,28 @@ describe('winner settings no game can be opened with', () => {
   });
 
   it('a position twice: draw k pays position k, so there is no order to draw in; refused with the position', async () => {
-    // Stored as a database may hold it from before the winner settings refused it.
-    await t.database.db.execute(sql`
-      INSERT INTO winner_configs (user_id, name, percent_bps, position, is_active) VALUES
-        (${h.U4.id}, 'First', 3000, 1, true), (${h.U4.id}, 'Second', 2000, 2, true),
-        (${h.U4.id}, 'Also second', 1000, 2, true)`);
-    await expectNoEffect(t, () => openGameCall(t, h.U4.token, { startRange: 1, endRange: 20, betAmount: '10' }), 422, {
-      message: 'Position 2 already has a prize: fix the winner settings before opening a game',
-    });
+    // The database holds one active prize per position since decision 035 (a unique index); the
+    // game refuses such a scheme on its own too, shown here with the index dropped for a moment.
+    const { db } = t.database;
+    await db.execute(sql`DROP INDEX winner_configs_active_position_uq`);
+    try {
+      await db.execute(sql`
+        INSERT INTO winner_configs (user_id, name, percent_bps, position, is_active) VALUES
+          (${h.U4.id}, 'First', 3000, 1, true), (${h.U4.id}, 'Second', 2000, 2, true),
+          (${h.U4.id}, 'Also second', 1000, 2, true)`);
+      await expectNoEffect(
+        t,
+        () => openGameCall(t, h.U4.token, { startRange: 1, endRange: 20, betAmount: '10' }),
+        422,
+        {
+          message: 'Position 2 already has a prize: fix the winner settings before opening a game',
+        },
+      );
+    } finally {
+      await db.execute(sql`DELETE FROM winner_configs WHERE user_id = ${h.U4.id}`);
+      await db.execute(sql`CREATE UNIQUE INDEX winner_configs_active_position_uq ON winner_configs
+        USING btree (COALESCE(user_id, 0), position) WHERE is_active`);
+    }
   });
 });
 

@@ -119,7 +119,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['games'],
         description:
-          "Draws the next position. The first request freezes the game and holds the pool; a LOT-DRAW-2 game then answers 202 until its beacon round exists (ask again at `expectedAt`). A position already drawn answers its draw again; the last draw settles the game. The shop starts the draw; once frozen, its upline and an admin may finish it.",
+          'Draws the next position. The first request freezes the game and holds the pool; a LOT-DRAW-2 game then answers 202 until its beacon round exists (ask again at `expectedAt`). A position already drawn answers its draw again; the last draw settles the game. The shop starts the draw; once frozen, its upline and an admin may finish it.',
         params: idParamsSchema,
         body: drawInputSchema,
         response: { 200: drawResultSchema, 202: drawWaitingSchema, ...errors },

@@ -115,7 +115,13 @@ const plainEntry = (e: Participant) => ({ number: e.number, name: e.name, phoneN
 
 function gameDraw(round: Round, index: number, number: number, drawnAt: string): GameDraw {
   const { winner, prizeAmount } = drawOutcome(round, index, number);
-  return { position: index + 1, number, drawnAt, winner: winner && plainEntry(winner), prizeAmount: formatCents(prizeAmount) };
+  return {
+    position: index + 1,
+    number,
+    drawnAt,
+    winner: winner && plainEntry(winner),
+    prizeAmount: formatCents(prizeAmount),
+  };
 }
 
 function beaconView(round: Round): GameBeacon | null {
@@ -428,8 +434,7 @@ export const OPERATOR_CANNOT_VOID_FROZEN =
   'The draw has started, so its outcome is fixed: this game can no longer be voided by its shop. Ask your agent or an admin to finish or void it';
 
 export type DrawOutcomeAnswer =
-  | { kind: 'drawn'; result: DrawResult; replayed: boolean }
-  | { kind: 'waiting'; waiting: DrawWaiting };
+  { kind: 'drawn'; result: DrawResult; replayed: boolean } | { kind: 'waiting'; waiting: DrawWaiting };
 
 /**
  * Draws the next position. The first request freezes the game: the entries are fixed (their
@@ -454,7 +459,11 @@ export async function drawNext(
     if (!own && round.status === 'open') throw new AppError('FORBIDDEN', UPLINE_CANNOT_START);
     const draws = drawsOf(round);
     if (position <= draws.length) {
-      return { kind: 'drawn', result: drawResult(await readGame(ctx, eq(gameRounds.id, id)), position), replayed: true };
+      return {
+        kind: 'drawn',
+        result: drawResult(await readGame(ctx, eq(gameRounds.id, id)), position),
+        replayed: true,
+      };
     }
     const prizes = prizesOf(round);
     if (draws.length >= prizes.length) throw new AppError('CONFLICT', MESSAGES.allWinnersDrawn);
@@ -532,7 +541,13 @@ export async function drawNext(
         freeze: freezing ? { at: freezeAt, beaconRound: targetRound } : undefined,
         beacon: storeBeacon,
         holdDescription: `Game in progress with ${entries.length} numbers`,
-        settlement: last && number !== undefined ? settlementOf(round, nextDraws.map((d) => d.number)) : undefined,
+        settlement:
+          last && number !== undefined
+            ? settlementOf(
+                round,
+                nextDraws.map((d) => d.number),
+              )
+            : undefined,
         audit: { address: caller.address ?? null, rows: audits },
       }),
     );
@@ -631,9 +646,11 @@ export async function voidGame(ctx: GamesContext, caller: Caller, id: number, re
       }),
     );
     if (!row?.done) continue;
-    const game = await readGame(ctx, eq(gameRounds.id, id));
-    gameChanged(db, game.code);
-    return game;
+    gameChanged(db, round.code);
+    // R already due but never fetched (a shop that stopped before drawing): fetched now, so the
+    // answer shows the draws the game would have made.
+    if (frozen) await completeVoidedBeacon(ctx, { ...round, status: 'voided' });
+    return readGame(ctx, eq(gameRounds.id, id));
   }
   throw stillMoving();
 }

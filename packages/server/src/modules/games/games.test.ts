@@ -957,6 +957,20 @@ describe('a frozen game: fixed, finished or voided by the upline', () => {
     const read = (await get(h.A1.token, `/api/games/${game.id}`)).json<Game>();
     expect(read.unplayedDraws.map((d) => d.number)).toEqual(unplayed);
   });
+
+  it('voided after R’s time by a shop that never drew: the void fetches R and answers the draws it would have made', async () => {
+    const { game, waiting } = await frozenGame();
+    passRound(t, waiting);
+    const response = await voidCall(t, h.S1.token, game.id, 'Shop closed after the freeze');
+    expectStatus(response, 200);
+    const voided = response.json<Game>();
+    const signed = beacon.sign(waiting.waitingForRound);
+    expect(voided.beacon).toMatchObject({ signature: signed.signature, randomness: signed.randomness });
+    const proof = await proofOf(game.code);
+    const unplayed = await recompute(voided.serverSeed ?? '', proof.entriesDigest, voided, [], 3, signed.randomness);
+    expect(voided.unplayedDraws.map((d) => [d.position, d.number])).toEqual(unplayed.map((n, i) => [i + 1, n]));
+    expect((await verifyProof(proof, pins)).verdict).toBe('verified');
+  });
 });
 
 /** The admin's masked full name (buildHierarchy reads it from the database). */
