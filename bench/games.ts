@@ -17,7 +17,12 @@ import type { PgListener } from '../packages/server/src/lib/listener.ts';
 import { openDatabase } from '../packages/server/src/db/client.ts';
 import { GameEvents, bindGameEvents } from '../packages/server/src/modules/games/game-events.ts';
 import { DrawBeacon } from '../packages/server/src/modules/games/draw-beacon.ts';
-import { drawNext, openGame, replaceEntries, type GamesContext } from '../packages/server/src/modules/games/games.service.ts';
+import {
+  drawNext,
+  openGame,
+  replaceEntries,
+  type GamesContext,
+} from '../packages/server/src/modules/games/games.service.ts';
 import { openSeedBox } from '../packages/server/src/lib/seed-box.ts';
 import { startTestBeacon } from '../packages/server/src/test/test-beacon.ts';
 import {

@@ -73,9 +73,9 @@ const envSchema = z
           'must be a comma-separated list of http:// or https:// URLs',
         ),
     ).transform((v) => v ?? DEFAULT_BEACON_URLS),
-    DRAW_BEACON_CHAIN: optional(z.string().regex(/^[0-9a-f]{64}$/, 'must be a chain hash: 64 lowercase hex characters')).transform(
-      (v) => v ?? QUICKNET.chainHash,
-    ),
+    DRAW_BEACON_CHAIN: optional(
+      z.string().regex(/^[0-9a-f]{64}$/, 'must be a chain hash: 64 lowercase hex characters'),
+    ).transform((v) => v ?? QUICKNET.chainHash),
     // Off by default: X-Forwarded-For is believed only from proxies the operator names.
     TRUST_PROXY: optional(z.string().transform(parseTrustProxy)).transform((v): TrustProxy => v ?? false),
   })

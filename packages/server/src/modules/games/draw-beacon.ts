@@ -34,6 +34,8 @@ const START_CHECK_MS = 3_000;
 const RECHECK_MS = 30_000;
 /** A round's time has passed but no relay had it: ask again after this long (the client backs off too). */
 const UNREACHABLE_RETRY_MS = 1_000;
+/** A round this late that no relay answers means the beacon is down, not slow. */
+const OVERDUE_MS = 10_000;
 /** Relays publish a round a moment after its time. */
 const PUBLISH_MARGIN_MS = 150;
 
@@ -108,8 +110,11 @@ export class DrawBeacon {
           ? 'the public randomness beacon cannot be reached: no game can open until it answers'
           : 'the public randomness beacon cannot be reached: new games open as LOT-DRAW-1 (server randomness only) until it answers',
       );
-      if (!this.closed) {
-        this.recheck = setTimeout(() => void this.check(), RECHECK_MS);
+      if (!this.closed && !this.recheck) {
+        this.recheck = setTimeout(() => {
+          this.recheck = undefined;
+          void this.check();
+        }, RECHECK_MS);
         this.recheck.unref();
       }
     }
@@ -155,6 +160,19 @@ export class DrawBeacon {
     if (got) {
       this.reachable = true;
       return { ready: true, round: got };
+    }
+    // A round long overdue: the beacon is unreachable, so new games follow the mode (refused when
+    // required, LOT-DRAW-1 when auto) until its info answers again.
+    if (client && now - expectedAt > OVERDUE_MS && this.reachable) {
+      this.reachable = false;
+      this.options.log?.warn({ round }, 'a beacon round is overdue: treating the beacon as unreachable');
+      if (!this.recheck && !this.closed) {
+        this.recheck = setTimeout(() => {
+          this.recheck = undefined;
+          void this.check();
+        }, RECHECK_MS);
+        this.recheck.unref();
+      }
     }
     return { ready: false, expectedAt, retryAfterMs: UNREACHABLE_RETRY_MS, unreachable: true };
   }

@@ -280,4 +280,31 @@ describe('DRAW_BEACON: which protocol a new game gets', () => {
     });
     expectStatus(await voidCall(t, h.A1.token, twoGame.id, 'cleanup'), 200);
   });
+
+  it('the beacon going down after the start: once a round is long overdue, required refuses new games until it answers again', async () => {
+    const beacon = await relay('none');
+    const call = await server('required', beacon);
+    const opened = await call(h.U1, { method: 'POST', url: '/api/games', payload: openBody });
+    expectStatus(opened, 201);
+    const game = opened.json<Game>();
+    expectStatus(await putEntries(t, h.U1.token, game.id, participants([7, 8, 9])), 200);
+    const frozen = await call(h.U1, { method: 'POST', url: `/api/games/${game.id}/draws`, payload: { position: 1 } });
+    expectStatus(frozen, 202);
+    const { expectedAt } = frozen.json<DrawWaiting>();
+    beacon.setFailing('down');
+    // A moment late is a slow relay, not a dead beacon: games still open.
+    t.advanceClock(Date.parse(expectedAt) - t.now() + 1_000);
+    const late = await call(h.U1, { method: 'POST', url: `/api/games/${game.id}/draws`, payload: { position: 1 } });
+    expect(late.json<DrawWaiting>().beaconUnreachable).toBe(true);
+    // Long overdue: the beacon is down; required refuses to open another game.
+    t.advanceClock(15_000);
+    expectStatus(
+      await call(h.U1, { method: 'POST', url: `/api/games/${game.id}/draws`, payload: { position: 1 } }),
+      202,
+    );
+    expectStatus(await voidCall(t, h.A1.token, game.id, 'beacon down'), 200);
+    const refused = await call(h.U1, { method: 'POST', url: '/api/games', payload: openBody });
+    expectStatus(refused, 503);
+    expect(refused.json()).toMatchObject({ message: BEACON_UNREACHABLE });
+  });
 });
