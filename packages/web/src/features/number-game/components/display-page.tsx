@@ -1,11 +1,12 @@
-import { useEffect, useState, type CSSProperties, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
 import { AlertTriangle, CheckCircle2, Globe, Loader2, SearchX, ShieldAlert, XCircle } from 'lucide-react';
 import { commitmentFingerprint } from '@lot/domain/draw';
 import { formatBps, numbersInRange, prizeFor } from '@lot/domain/game';
 import { decimalToCents, formatMoney } from '@lot/domain/money';
 import type { GameDraw, GameProof } from '@lot/domain/schemas/games';
-import { verifyProof, type ProofReport } from '@lot/domain/verify';
+import { DEFAULT_PINS, verifyProof, type PinnedChain, type ProofReport } from '@lot/domain/verify';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
 import { awaitedRound } from '../hooks/beacon-wait.ts';
 import { BeaconWaitView } from './beacon-wait-view.tsx';
@@ -33,6 +34,7 @@ const WAIT_NOTE = 'The numbers are fixed. The draw uses this public random numbe
 export function DisplayPage({ code, themeName }: { code: string; themeName: ThemeName }) {
   const theme = GAME_THEMES[themeName];
   const { proof, connection } = useGameStream(code);
+  const pins = usePins();
 
   return (
     <div className={`flex min-h-screen flex-col ${theme.page}`} data-theme={themeName} data-testid="display">
@@ -61,9 +63,24 @@ export function DisplayPage({ code, themeName }: { code: string; themeName: Them
         </p>
       ) : (
         // A new key per game keeps the draw animation from treating another game's draws as new.
-        <Board key={proof.code} proof={proof} theme={theme} />
+        <Board key={proof.code} proof={proof} pins={pins} theme={theme} />
       )}
     </div>
+  );
+}
+
+/**
+ * The beacon chains the end-of-game check trusts: drand quicknet, and another chain only when the
+ * address pins it (`?chain=HASH&publicKey=HEX`, as on /verify/{code}); the game's own claim is
+ * never taken for it.
+ */
+function usePins(): readonly PinnedChain[] {
+  const [search] = useSearchParams();
+  const chainHash = search.get('chain')?.toLowerCase() ?? '';
+  const publicKey = search.get('publicKey')?.toLowerCase() ?? '';
+  return useMemo(
+    () => (chainHash && publicKey ? [...DEFAULT_PINS, { chainHash, publicKey, name: 'pinned chain' }] : DEFAULT_PINS),
+    [chainHash, publicKey],
   );
 }
 
@@ -128,7 +145,7 @@ function useSpotlight(draws: readonly GameDraw[]) {
   return { spotlight, settled, justSettled };
 }
 
-function Board({ proof, theme }: { proof: GameProof; theme: GameTheme }) {
+function Board({ proof, pins, theme }: { proof: GameProof; pins: readonly PinnedChain[]; theme: GameTheme }) {
   const { spotlight, settled, justSettled } = useSpotlight(proof.draws);
   const poolCents = decimalToCents(proof.pool);
   const ended = proof.status !== 'open' && proof.status !== 'drawing';
@@ -137,13 +154,29 @@ function Board({ proof, theme }: { proof: GameProof; theme: GameTheme }) {
 
   return (
     <>
-      <main className="grid flex-1 gap-4 px-4 pb-6 sm:px-8 lg:grid-cols-[minmax(0,1fr)_30rem] lg:gap-8 2xl:grid-cols-[minmax(0,1fr)_40rem]">
-        <section aria-label="Numbers" className="flex min-w-0 flex-col gap-4">
+      {/* While the draw waits for its round, the wait comes first: above the numbers on a phone,
+          above the prizes beside them on a wide screen. */}
+      <main
+        className={`grid flex-1 gap-4 px-4 pb-6 sm:px-8 lg:grid-cols-[minmax(0,1fr)_30rem] lg:gap-x-8 2xl:grid-cols-[minmax(0,1fr)_40rem] ${
+          wait ? 'lg:grid-rows-[auto_minmax(0,1fr)]' : ''
+        }`}
+      >
+        {wait && (
+          <div className="min-w-0 lg:col-start-2 lg:row-start-1">
+            <BeaconWaitView wait={wait} theme={theme} size="room" note={WAIT_NOTE} />
+          </div>
+        )}
+        <section
+          aria-label="Numbers"
+          className={`flex min-w-0 flex-col gap-4 ${wait ? 'lg:col-start-1 lg:row-span-2 lg:row-start-1' : ''}`}
+        >
           <Facts proof={proof} theme={theme} />
           <Grid proof={proof} settled={settled} justSettled={justSettled} theme={theme} />
         </section>
-        <aside aria-label="Prizes and winners" className="flex min-w-0 flex-col gap-4">
-          {wait && <BeaconWaitView wait={wait} theme={theme} size="room" note={WAIT_NOTE} />}
+        <aside
+          aria-label="Prizes and winners"
+          className={`flex min-w-0 flex-col gap-4 ${wait ? 'lg:col-start-2 lg:row-start-2' : ''}`}
+        >
           <Prizes
             proof={proof}
             settled={settled}
@@ -152,7 +185,7 @@ function Board({ proof, theme }: { proof: GameProof; theme: GameTheme }) {
             waitingFor={wait?.round ?? null}
             theme={theme}
           />
-          {ended && !spotlight && <Outcome proof={proof} theme={theme} />}
+          {ended && !spotlight && <Outcome proof={proof} pins={pins} theme={theme} />}
         </aside>
       </main>
       {spotlight && (
@@ -455,7 +488,7 @@ function Spotlight({
 }
 
 /** How the game ended: settled (checked here, with the way to check it yourself) or voided. */
-function Outcome({ proof, theme }: { proof: GameProof; theme: GameTheme }) {
+function Outcome({ proof, pins, theme }: { proof: GameProof; pins: readonly PinnedChain[]; theme: GameTheme }) {
   const verifyUrl = `${window.location.origin}/verify/${proof.code}`;
   const shortUrl = `${window.location.host}/verify/${proof.code}`;
   return (
@@ -463,7 +496,7 @@ function Outcome({ proof, theme }: { proof: GameProof; theme: GameTheme }) {
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center 2xl:gap-6">
         <div className="min-w-0 flex-1">
           {proof.status === 'settled' ? (
-            <SettledVerdict proof={proof} theme={theme} />
+            <SettledVerdict proof={proof} pins={pins} theme={theme} />
           ) : (
             <div data-testid="display-ended">
               <p className="text-4xl font-black 2xl:text-6xl">{proof.status === 'voided' ? 'Voided' : 'Discarded'}</p>
@@ -494,10 +527,10 @@ function Outcome({ proof, theme }: { proof: GameProof; theme: GameTheme }) {
   );
 }
 
-function SettledVerdict({ proof, theme }: { proof: GameProof; theme: GameTheme }) {
+function SettledVerdict({ proof, pins, theme }: { proof: GameProof; pins: readonly PinnedChain[]; theme: GameTheme }) {
   const report = useQuery({
-    queryKey: ['display', proof.code, 'report', proof],
-    queryFn: () => verifyProof(proof),
+    queryKey: ['display', proof.code, 'report', proof, pins],
+    queryFn: () => verifyProof(proof, pins),
     retry: false,
     staleTime: Infinity,
   });
@@ -516,10 +549,10 @@ function SettledVerdict({ proof, theme }: { proof: GameProof; theme: GameTheme }
       </p>
     );
   }
-  return <Verdict report={report.data} theme={theme} />;
+  return <Verdict report={report.data} round={proof.beacon?.round ?? null} theme={theme} />;
 }
 
-function Verdict({ report, theme }: { report: ProofReport; theme: GameTheme }) {
+function Verdict({ report, round, theme }: { report: ProofReport; round: number | null; theme: GameTheme }) {
   if (report.verdict === 'verified') {
     return (
       <div data-testid="display-verdict" data-verdict="verified">
@@ -528,7 +561,8 @@ function Verdict({ report, theme }: { report: ProofReport; theme: GameTheme }) {
           <span>Verified</span>
         </p>
         <p className={`mt-2 text-base 2xl:text-xl ${theme.muted}`}>
-          Checked on this screen: every draw follows from the seed the shop committed to before the game.
+          Checked on this screen: every draw follows from the seed the shop committed to before the game
+          {round === null ? '' : ` and from drand round ${round}, published after the entries were fixed`}.
         </p>
       </div>
     );

@@ -496,7 +496,6 @@ export function PlayScreen({
             />
 
             {game && ended && <GameOutcome game={game} theme={theme} />}
-            {wait && <BeaconWaitView wait={wait} theme={theme} size="play" note={WAIT_NOTE} />}
 
             <div className="flex flex-col gap-3">
               <button
@@ -511,6 +510,8 @@ export function PlayScreen({
                 {(drawCall.isPending || wait) && <Loader2 className="h-7 w-7 animate-spin" aria-hidden="true" />}
                 Check Winner ({game?.draws.length ?? 0}/{total})
               </button>
+              {/* Under the button just pressed, so the button itself stays where it was. */}
+              {wait && <BeaconWaitView wait={wait} theme={theme} size="play" note={WAIT_NOTE} />}
               {frozen ? (
                 <p
                   data-testid="outcome-fixed"

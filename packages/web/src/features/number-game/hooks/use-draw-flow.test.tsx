@@ -138,7 +138,7 @@ describe('the pause between asks', () => {
     expect(awaitedRound(frozenGame(2_000))).toMatchObject({ round: ROUND, dueAt: NOW + 2_000, unreachable: false });
     expect(awaitedRound(frozenGame(2_000, true))).toBeNull();
     expect(awaitedRound({ ...frozenGame(2_000), status: 'open' })).toBeNull();
-    expect(awaitedRound({ ...frozenGame(2_000), protocol: 'LOT-DRAW-1', beacon: null })).toBeNull();
+    expect(awaitedRound({ status: 'drawing', beacon: null })).toBeNull();
   });
 });
 
@@ -176,7 +176,7 @@ describe('useDrawFlow', () => {
     ]);
     // The press's own 202 (R due in 3 s).
     act(() => hook.result.current.noteWaiting(7, waiting(game, 3_150)));
-    expect(hook.result.current.wait?.dueAt).toBe(NOW + 3_150);
+    expect(hook.result.current.wait?.dueAt).toBe(NOW + 3_000);
     await pass(3_149);
     expect(asked).toEqual([]);
     await pass(1);
@@ -187,6 +187,14 @@ describe('useDrawFlow', () => {
     await pass(10_000);
     expect(asked.map((a) => a.at)).toEqual([3_150, 4_150, 6_150, 10_150, 18_150, 28_150]);
     expect(hook.result.current.wait).toBeNull();
+  });
+
+  it('counts down on a device whose clock is off by what the server says is left, not by its clock', () => {
+    // The server's clock is 2 minutes ahead of this device's: R is due in 3 s by the server.
+    const game = frozenGame(120_000 + 3_000);
+    const { hook } = setUp(game, []);
+    act(() => hook.result.current.noteWaiting(7, waiting(game, 3_150)));
+    expect(hook.result.current.wait?.dueAt).toBe(NOW + 3_150);
   });
 
   it('says a failed ask on the waiting panel and asks again; a game changed elsewhere is loaded again', async () => {

@@ -7,13 +7,25 @@ import { awaitedRound, nextAskDelayMs, type BeaconWait } from './beacon-wait.ts'
 /** The last answer that was not the draw, for the game it was about. */
 type Answer = BeaconWait & { gameId: number; tries: number; delayMs: number };
 
+/** A clock further off than this from the server's is not trusted for the countdown. */
+const CLOCK_TOLERANCE_MS = 1_000;
+
+/**
+ * When R is due on this device's clock: the server's `expectedAt`, unless this clock is off by
+ * more than a second (then the server's own "how long", `retryAfterMs`, counted from now).
+ */
+function dueAtOf(waiting: DrawWaiting): number {
+  const expected = Date.parse(waiting.expectedAt);
+  if (waiting.beaconUnreachable) return expected;
+  const byServer = Date.now() + waiting.retryAfterMs;
+  return Math.abs(byServer - expected) > CLOCK_TOLERANCE_MS ? byServer : expected;
+}
+
 const fromWaiting = (gameId: number, waiting: DrawWaiting, tries: number): Answer => ({
   gameId,
   tries,
   round: waiting.waitingForRound,
-  // Counted from the server's own "how long" rather than its clock: a device whose clock is off
-  // still counts down the right seconds. Late (no relay answered), R's due time has passed.
-  dueAt: waiting.beaconUnreachable ? Date.parse(waiting.expectedAt) : Date.now() + waiting.retryAfterMs,
+  dueAt: dueAtOf(waiting),
   unreachable: waiting.beaconUnreachable,
   error: null,
   delayMs: nextAskDelayMs(waiting.retryAfterMs, tries),
