@@ -71,17 +71,21 @@ export function DisplayPage({ code, themeName }: { code: string; themeName: Them
 
 /**
  * The beacon chains the end-of-game check trusts: drand quicknet, and another chain only when the
- * address pins it (`?chain=HASH&publicKey=HEX`, as on /verify/{code}); the game's own claim is
- * never taken for it.
+ * address pins it whole (`?chain=HASH&publicKey=HEX&genesisTime=S&period=S`, as on /verify/{code}):
+ * the game's own claim about its beacon is never taken for it.
  */
 function usePins(): readonly PinnedChain[] {
   const [search] = useSearchParams();
   const chainHash = search.get('chain')?.toLowerCase() ?? '';
   const publicKey = search.get('publicKey')?.toLowerCase() ?? '';
-  return useMemo(
-    () => (chainHash && publicKey ? [...DEFAULT_PINS, { chainHash, publicKey, name: 'pinned chain' }] : DEFAULT_PINS),
-    [chainHash, publicKey],
-  );
+  const genesisTime = Number(search.get('genesisTime') ?? Number.NaN);
+  const period = Number(search.get('period') ?? Number.NaN);
+  return useMemo(() => {
+    const whole = chainHash && publicKey && Number.isSafeInteger(genesisTime) && Number.isSafeInteger(period);
+    return whole
+      ? [...DEFAULT_PINS, { chainHash, publicKey, genesisTime, period, name: 'pinned chain' }]
+      : DEFAULT_PINS;
+  }, [chainHash, publicKey, genesisTime, period]);
 }
 
 /** Small and out of the way: the customers need the game, the shop needs to see the screen is live. */
