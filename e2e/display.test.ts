@@ -170,7 +170,9 @@ describe('customer display', () => {
     );
     // Nobody asks for the draw yet: the round is due, the screen keeps waiting and says so.
     await expect.poll(() => wait.getAttribute('data-state'), { timeout: 5_000 }).toBe('due');
-    expect(await page.getByTestId('beacon-wait-detail').textContent()).toBe('Due now: fetching it…');
+    expect(await page.getByTestId('beacon-wait-detail').textContent()).toBe(
+      'Due now: the draw follows as soon as it arrives…',
+    );
     expect(await page.getByTestId('display-draw').count()).toBe(0);
 
     const delays: number[] = [];
@@ -264,9 +266,9 @@ describe('customer display', () => {
     expect(await page.getByTestId('display-verdict').count()).toBe(0);
     const proof = await apiAs<GameProof>(login(user), `/api/verify/${game.code}`);
     expect(proof.unplayedDraws.map((d) => d.position)).toEqual([2, 3]);
-    expect(
-      await page.getByTestId('display-unplayed').evaluateAll((nodes) => nodes.map((n) => n.textContent)),
-    ).toEqual(proof.unplayedDraws.map((d) => String(d.number)));
+    expect(await page.getByTestId('display-unplayed').evaluateAll((nodes) => nodes.map((n) => n.textContent))).toEqual(
+      proof.unplayedDraws.map((d) => String(d.number)),
+    );
     expect(await page.getByTestId('display-not-paid').allTextContents()).toEqual(
       proof.unplayedDraws.map(
         (d) =>

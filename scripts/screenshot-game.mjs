@@ -48,7 +48,7 @@ async function endGame(page) {
     await api(page, `/api/games/${game.id}/void`, { method: 'POST', body: { reason: 'Screenshots' } });
     return;
   }
-  for (let position = game.draws.length + 1; position <= game.prizes.length; ) {
+  for (let position = game.draws.length + 1; position <= game.prizes.length;) {
     const answer = await api(page, `/api/games/${game.id}/draws`, { method: 'POST', body: { position } });
     if (answer.status === 202) await page.waitForTimeout(Math.max(200, answer.body.retryAfterMs));
     else position++;
@@ -157,7 +157,10 @@ for (const [name, viewport, room] of [
   await page.getByRole('link', { name: 'Slips', exact: true }).click();
   await page.getByTestId('result-slip').waitFor();
   await shot('slips-lot-draw-2');
-  await page.getByTestId('entry-slip').first().screenshot({ path: `${out}/slip-entry-lot-draw-2-${name}.png` });
+  await page
+    .getByTestId('entry-slip')
+    .first()
+    .screenshot({ path: `${out}/slip-entry-lot-draw-2-${name}.png` });
   await page.getByTestId('result-slip').screenshot({ path: `${out}/slip-result-lot-draw-2-${name}.png` });
 
   // A LOT-DRAW-1 demo game of this shop: labelled on its slips and on the display.
@@ -167,13 +170,19 @@ for (const [name, viewport, room] of [
     await page.goto(`${base}/user/number-game/slips/${demo.id}`);
     await page.getByTestId('result-slip').waitFor();
     await shot('slips-lot-draw-1');
-    await page.getByTestId('entry-slip').first().screenshot({ path: `${out}/slip-entry-lot-draw-1-${name}.png` });
+    await page
+      .getByTestId('entry-slip')
+      .first()
+      .screenshot({ path: `${out}/slip-entry-lot-draw-1-${name}.png` });
     await display.goto(`${base}/display/${demo.code}`);
     await display.getByTestId('display-verdict').waitFor({ timeout: 15_000 });
     await shot('display-lot-draw-1', false, display);
   }
   await page.getByRole('link', { name: 'Back to the game' }).click();
-  await page.getByRole('button', { name: 'New Game' }).click().catch(() => undefined);
+  await page
+    .getByRole('button', { name: 'New Game' })
+    .click()
+    .catch(() => undefined);
   await page.evaluate(() => localStorage.clear());
   await page.close();
   await display.close();

@@ -10,7 +10,7 @@ export function waitDetail(wait: BeaconWait, seconds: number | null): string {
   if (wait.error) return `${wait.error.replace(/\.$/, '')}: retrying…`;
   if (wait.unreachable) return BEACON_NOT_ANSWERING;
   if (seconds === null) return '';
-  return seconds > 0 ? `Expected in ${seconds} s` : 'Due now: fetching it…';
+  return seconds > 0 ? `Expected in ${seconds} s` : 'Due now: the draw follows as soon as it arrives…';
 }
 
 const SIZES = {

@@ -223,7 +223,9 @@ describe('the waiting panel', () => {
     expect(screen.getByTestId('beacon-wait-detail').textContent).toBe('1second to go');
     await pass(1_000);
     expect(screen.queryByTestId('beacon-countdown')).toBeNull();
-    expect(screen.getByTestId('beacon-wait-detail').textContent).toBe('Due now: fetching it…');
+    expect(screen.getByTestId('beacon-wait-detail').textContent).toBe(
+      'Due now: the draw follows as soon as it arrives…',
+    );
   });
 
   it('says so plainly when the beacon does not answer, or the last ask failed', () => {
