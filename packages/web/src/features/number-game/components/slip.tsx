@@ -90,8 +90,10 @@ function SlipFrame({
       {children}
       <div className="slip-proof">
         <QrCode value={qrUrl} label={`QR code: ${qrUrl}`} className="slip-qr" />
-        <p className="slip-proof-text">Scan to check this game</p>
-        <p className="slip-url">{url}</p>
+        <div className="slip-proof-text-block">
+          <p className="slip-proof-text">Scan to check this game</p>
+          <p className="slip-url">{url}</p>
+        </div>
       </div>
     </article>
   );
