@@ -7,21 +7,25 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commitmentFingerprint } from '@lot/domain/draw';
 import { exitOf, freePort, startServer } from '../packages/server/src/test/server-process.ts';
-import type { DrawResult, Game, GameProof } from '@lot/domain/schemas/games';
+import { maskName } from '@lot/domain/mask';
+import type { DrawResult, DrawWaiting, Game, GameProof, GameSummary } from '@lot/domain/schemas/games';
 import {
   apiAs,
   baseUrl,
   decodeQr,
   DEMO,
+  drawPosition,
   freshUser,
   login,
   PHONE,
   screenshotOnFailure,
   sessionOf,
   signIn,
+  testBeacon,
   textOf,
   useBrowser,
   visible,
+  hidden,
   type GameEntry,
 } from './support.ts';
 
@@ -31,6 +35,23 @@ const ROOM = { width: 1920, height: 1080 };
 const THEMES = ['white', 'green', 'blue', 'orange'] as const;
 const SCREENSHOTS = 'test-results/screenshots';
 mkdirSync(SCREENSHOTS, { recursive: true });
+const SERVER_RANDOMNESS_ONLY = 'Server randomness only: whoever holds the seed could know the outcome';
+
+/**
+ * The display's address pinning the test beacon's chain (key, genesis and period from the beacon
+ * itself, as a verifier would take them), so its end-of-game check can verify LOT-DRAW-2 games.
+ */
+async function pinned(path: string): Promise<string> {
+  const beacon = testBeacon();
+  const info = (await (await fetch(`${beacon.url}/info`)).json()) as { genesis_time: number; period: number };
+  const pins = new URLSearchParams({
+    chain: beacon.chainHash,
+    publicKey: beacon.publicKey,
+    genesisTime: String(info.genesis_time),
+    period: String(info.period),
+  });
+  return `${path}${path.includes('?') ? '&' : '?'}${pins}`;
+}
 
 /** A player of this file with 1000.00 and three prize positions (50, 25 and 10 %). */
 async function gamePlayer() {
@@ -54,15 +75,20 @@ const ENTRIES: GameEntry[] = [
   { number: 14, name: 'Theodora Lindqvist', phoneNumber: '555-0114' },
 ];
 
-/** Opens a game with ENTRIES on 1–20 at 10.00 through the API; draws `draws` positions. */
+/** Opens a game with ENTRIES on 1–20 at 10.00 through the API; draws `draws` positions (each once its round is there). */
 async function openGame(account: { username: string; password: string }, draws = 0, entries = ENTRIES) {
   const call = await sessionOf(account);
   const opened = await call<Game>('/api/games', { body: { startRange: 1, endRange: 20, betAmount: '10.00' } });
   let game = await call<Game>(`/api/games/${opened.id}/entries`, { method: 'PUT', body: { entries } });
-  for (let position = 1; position <= draws; position++) {
-    game = (await call<DrawResult>(`/api/games/${game.id}/draws`, { body: { position } })).game;
-  }
+  for (let position = 1; position <= draws; position++) game = (await drawPosition(call, game.id, position)).game;
   return { game, call };
+}
+
+/** Freezes the game (its first draw request) and asks nothing more: it waits for its round as long as nobody asks. */
+async function freeze(call: Awaited<ReturnType<typeof sessionOf>>, game: Game): Promise<DrawWaiting> {
+  const answer = await call<DrawWaiting | DrawResult>(`/api/games/${game.id}/draws`, { body: { position: 1 } });
+  if (!('waitingForRound' in answer)) throw new Error('the freeze drew at once: not a LOT-DRAW-2 game');
+  return answer;
 }
 
 async function displayPage(
@@ -110,10 +136,10 @@ async function qrIn(page: Page, locator: Locator): Promise<string[]> {
 }
 
 describe('customer display', () => {
-  it('shows each draw made through the API within a second, then Verified with a QR code of the proof', async () => {
+  it('shows the wait for the beacon round, each draw made through the API within a second, then Verified with a QR code of the proof', async () => {
     const user = await gamePlayer();
     const { game, call } = await openGame(login(user));
-    const page = await displayPage(`/display/${game.code}`);
+    const page = await displayPage(await pinned(`/display/${game.code}`));
     await expect.poll(() => connection(page).getAttribute('data-connection')).toBe('live');
     await expect.poll(() => textOf(page.getByTestId('display-shop'))).toBe(user.fullName);
     await expect
@@ -128,11 +154,33 @@ describe('customer display', () => {
       expect.stringMatching(/Third · 10%Not drawn yet\$5\.00$/),
     ]);
 
+    // The public randomness is named before the draw: its round once the game is frozen.
+    expect(await page.getByTestId('display-protocol').textContent()).toBe(
+      'Public randomness: drand, its round named when the draw starts',
+    );
+    const waiting = await freeze(call, game);
+    const wait = page.getByTestId('beacon-wait');
+    await visible(wait, 2_000);
+    expect(await wait.getAttribute('data-round')).toBe(String(waiting.waitingForRound));
+    expect(await wait.getByRole('status').textContent()).toBe(
+      `Waiting for public randomness (round ${waiting.waitingForRound})…`,
+    );
+    expect(await page.getByTestId('display-protocol').textContent()).toBe(
+      `Public randomness: drand round ${waiting.waitingForRound}`,
+    );
+    // Nobody asks for the draw yet: the round is due, the screen keeps waiting and says so.
+    await expect.poll(() => wait.getAttribute('data-state'), { timeout: 5_000 }).toBe('due');
+    expect(await page.getByTestId('beacon-wait-detail').textContent()).toBe(
+      'Due now: the draw follows as soon as it arrives…',
+    );
+    expect(await page.getByTestId('display-draw').count()).toBe(0);
+
     const delays: number[] = [];
     let last: DrawResult | undefined;
     for (let position = 1; position <= 3; position++) {
-      last = await call<DrawResult>(`/api/games/${game.id}/draws`, { body: { position } });
+      last = await drawPosition(call, game.id, position);
       const answered = performance.now();
+      if (position === 1) await hidden(wait, 2_000);
       const shown = await drawShown(page, last.number);
       delays.push(shown - answered);
       if (position === 2) {
@@ -202,17 +250,58 @@ describe('customer display', () => {
     await page.context().close();
   });
 
-  it('says Voided with the reason when the shop voids the game after a draw', async () => {
+  it('says Voided with the reason when an admin voids a frozen game, and shows the draws it would have made as not paid', async () => {
     const user = await gamePlayer();
-    const { game, call } = await openGame(login(user), 1);
+    const { game } = await openGame(login(user), 1);
     const page = await displayPage(`/display/${game.code}?theme=green`);
     await expect.poll(() => connection(page).getAttribute('data-connection')).toBe('live');
-    await call(`/api/games/${game.id}/void`, { body: { reason: 'The power went out' } });
+    // After the freeze the shop can no longer void it; the admin can.
+    await expect(
+      apiAs(login(user), `/api/games/${game.id}/void`, { body: { reason: 'The power went out' } }),
+    ).rejects.toThrow(/403.*outcome is fixed/);
+    await apiAs(DEMO.admin, `/api/games/${game.id}/void`, { body: { reason: 'The power went out' } });
     const ended = page.getByTestId('display-ended');
     await visible(ended, 2_000);
     expect(await ended.textContent()).toContain('VoidedReason: The power went out');
     expect(await page.getByTestId('display-verdict').count()).toBe(0);
+    const proof = await apiAs<GameProof>(login(user), `/api/verify/${game.code}`);
+    expect(proof.unplayedDraws.map((d) => d.position)).toEqual([2, 3]);
+    expect(await page.getByTestId('display-unplayed').evaluateAll((nodes) => nodes.map((n) => n.textContent))).toEqual(
+      proof.unplayedDraws.map((d) => String(d.number)),
+    );
+    expect(await page.getByTestId('display-not-paid').allTextContents()).toEqual(
+      proof.unplayedDraws.map(
+        (d) =>
+          `${d.winner ? `${d.winner.name} · ${d.winner.phoneNumber}` : 'No winner'}` +
+          'Not paid — game voided by Admin A***: The power went out',
+      ),
+    );
     expect(await qrIn(page, page.getByTestId('display-qr'))).toEqual([`${baseUrl()}/verify/${game.code}`]);
+    await page.screenshot({ path: `${SCREENSHOTS}/display-green-voided-frozen.png` });
+    await page.context().close();
+  });
+
+  it('labels a LOT-DRAW-1 game (a demo game, voided by its agent) and shows its unplayed draws as not paid', async () => {
+    const [voided] = (await apiAs<GameSummary[]>(DEMO.admin, '/api/games?status=voided')).filter(
+      (g) => g.protocol === 'LOT-DRAW-1' && g.drawsCount > 0,
+    );
+    if (!voided) throw new Error('the demo data has no voided LOT-DRAW-1 game');
+    const game = await apiAs<Game>(DEMO.admin, `/api/games/${voided.id}`);
+    const page = await displayPage(`/display/${game.code}`, { reducedMotion: true });
+    const label = page.getByTestId('display-protocol');
+    await visible(label);
+    expect(await label.textContent()).toBe(SERVER_RANDOMNESS_ONLY);
+    expect(await label.getAttribute('data-protocol')).toBe('LOT-DRAW-1');
+    const voider = game.voidedBy;
+    if (!voider) throw new Error('no voider');
+    const notPaid = page.getByTestId('display-not-paid');
+    await expect.poll(() => notPaid.count()).toBe(game.unplayedDraws.length);
+    expect(game.unplayedDraws.length).toBeGreaterThan(0);
+    for (const text of await notPaid.allTextContents()) {
+      expect(text).toContain(`Not paid — game voided by Agent ${maskName(voider.fullName)}: ${game.voidReason}`);
+    }
+    expect(await page.locator('body').innerHTML()).not.toContain(voider.fullName);
+    await page.screenshot({ path: `${SCREENSHOTS}/display-lot-draw-1-voided.png` });
     await page.context().close();
   });
 
@@ -261,24 +350,34 @@ describe('customer display', () => {
   });
 
   it('looks right in every theme at 1920×1080 and at 375 px: nothing overflows, the room size needs no scrolling', async () => {
+    const waiting = await openGame(login(await gamePlayer()));
+    await freeze(waiting.call, waiting.game);
     const drawing = await openGame(login(await gamePlayer()), 2);
     const settled = await openGame(login(await gamePlayer()), 3);
     expect(settled.game.status).toBe('settled');
+    const games = [
+      ['waiting', waiting.game],
+      ['drawing', drawing.game],
+      ['settled', settled.game],
+    ] as const;
+    /** The game's screen as the room sees it once it has loaded: the wait, the draws or the verdict. */
+    const shown = async (name: (typeof games)[number][0]) => {
+      if (name === 'settled') {
+        await expect
+          .poll(() => page.getByTestId('display-verdict').getAttribute('data-verdict'), { timeout: 10_000 })
+          .toBe('verified');
+      } else if (name === 'drawing') {
+        await expect.poll(() => page.getByTestId('display-draw').count()).toBe(2);
+      } else {
+        await visible(page.getByTestId('beacon-wait'));
+      }
+    };
     const page = await displayPage('/display/none', { reducedMotion: true });
     for (const theme of THEMES) {
-      for (const [name, game] of [
-        ['drawing', drawing.game],
-        ['settled', settled.game],
-      ] as const) {
-        await page.goto(`/display/${game.code}?theme=${theme}`);
+      for (const [name, game] of games) {
+        await page.goto(await pinned(`/display/${game.code}?theme=${theme}`));
         await expect.poll(() => page.getByTestId('display').getAttribute('data-theme')).toBe(theme);
-        if (name === 'settled') {
-          await expect
-            .poll(() => page.getByTestId('display-verdict').getAttribute('data-verdict'), { timeout: 10_000 })
-            .toBe('verified');
-        } else {
-          await expect.poll(() => page.getByTestId('display-draw').count()).toBe(2);
-        }
+        await shown(name);
         await page.screenshot({ path: `${SCREENSHOTS}/display-${theme}-${name}.png` });
         const size = await page.evaluate(() => ({
           width: document.documentElement.scrollWidth,
@@ -288,18 +387,9 @@ describe('customer display', () => {
       }
     }
     await page.setViewportSize(PHONE);
-    for (const [name, game] of [
-      ['drawing', drawing.game],
-      ['settled', settled.game],
-    ] as const) {
-      await page.goto(`/display/${game.code}`);
-      if (name === 'settled') {
-        await expect
-          .poll(() => page.getByTestId('display-verdict').getAttribute('data-verdict'), { timeout: 10_000 })
-          .toBe('verified');
-      } else {
-        await expect.poll(() => page.getByTestId('display-draw').count()).toBe(2);
-      }
+    for (const [name, game] of games) {
+      await page.goto(await pinned(`/display/${game.code}`));
+      await shown(name);
       await page.screenshot({ path: `${SCREENSHOTS}/display-phone-${name}.png`, fullPage: true });
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PHONE.width);
     }

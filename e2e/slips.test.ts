@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskName, maskPhone } from '@lot/domain/mask';
-import type { Game } from '@lot/domain/schemas/games';
+import type { DrawWaiting, Game, GameSummary } from '@lot/domain/schemas/games';
 import {
   apiAs,
   baseUrl,
   decodeQr,
   DEMO,
   DESKTOP,
+  drawPosition,
   freshUser,
   login,
   PHONE,
@@ -50,8 +51,21 @@ let workDir: string;
 /** Every slip PDF's text, checked at the end for names and phones in full. */
 const printedTexts: string[] = [];
 
+const SERVER_RANDOMNESS_ONLY = 'Server randomness only: whoever holds the seed could know the outcome';
+
 const slipsUrl = () => `/user/number-game/slips/${game.id}`;
 const verifyUrl = () => `${baseUrl()}/verify/${game.code}`;
+/** An entry slip's QR code: the proof, the person's nonce after `#` (never sent to a server). */
+const entryUrl = (number: number) => `${verifyUrl()}#n=${nonceOf(number)}`;
+function nonceOf(number: number): string {
+  const nonce = game.entries.find((entry) => entry.number === number)?.nonce;
+  if (!nonce) throw new Error(`no nonce for number ${number}`);
+  return nonce;
+}
+/** The nonce as printed: in fours, `a1b2 c3d4 e5f6 0718`. */
+const grouped = (nonce: string) => nonce.match(/.{4}/g)?.join(' ') ?? '';
+/** The protocol line of a LOT-DRAW-2 slip once the draw has started. */
+const publicRandomness = (target: Game) => `LOT-DRAW-2 Public randomness: drand round ${target.beacon?.round}`;
 const printsRecorded = (target: Page) => target.evaluate(() => (window as Window & { prints?: number }).prints ?? 0);
 
 /** A 64 px red square PNG for the shop's logo. */
@@ -237,10 +251,15 @@ describe('slips of a played game', () => {
       expect(text).not.toContain(entry.name);
       expect(text).toContain(SHOP_NAME);
       expect(text).toContain(game.code);
+      // The person's entry code, in fours, and how the game was drawn.
+      expect(await slip.getByTestId('slip-nonce').innerText()).toBe(grouped(nonceOf(entry.number)));
+      expect(text).toMatch(/Entry code/i);
+      expect(await slip.getByTestId('slip-protocol').textContent()).toBe(publicRandomness(game));
       expect(await page.getByTestId(`print-count-${entry.number}`).innerText()).toBe('Not printed yet');
     }
     const result = page.getByTestId('result-slip');
     expect(await page.getByTestId('slip-status').innerText()).toMatch(/settled/i);
+    expect(await result.getByTestId('slip-protocol').textContent()).toBe(publicRandomness(game));
     expect(await result.getByTestId('slip-draw').count()).toBe(game.draws.length);
     const resultText = await result.innerText();
     for (const draw of game.draws) {
@@ -265,7 +284,12 @@ describe('slips of a played game', () => {
 
     expect(printed.pages).toHaveLength(ENTRIES.length);
     expectRollPages(printed, 58);
-    for (const image of printed.images) expect(await decodeQr(image)).toEqual([verifyUrl()]);
+    // Each person's slip: its QR code opens the proof with their nonce, which is printed on it too.
+    for (const [index, entry] of ENTRIES.entries()) {
+      expect(await decodeQr(printed.images[index] ?? Buffer.alloc(0))).toEqual([entryUrl(entry.number)]);
+      expect(printed.text).toContain(grouped(nonceOf(entry.number)));
+    }
+    expect(printed.text).toContain(`Public randomness: drand round ${game.beacon?.round}`);
     const unspaced = printed.text.replace(/\s/g, '');
     for (const entry of ENTRIES) expect(unspaced).toContain(maskName(entry.name).replace(/\s/g, ''));
     expect(copies(printed.text)).toEqual([]);
@@ -376,5 +400,81 @@ describe('slips of a game not ended', () => {
 
     await page.goto('/user/number-game/slips/999999999');
     await visible(page.getByText('Game Not Found'));
+  });
+});
+
+describe('slips of a game frozen, then voided by an admin', () => {
+  it('names the beacon round once frozen; the result slip lists the draws it would have made, not paid, and prints them', async () => {
+    screenshotOnFailure(page);
+    const call = await sessionOf(login(user));
+    const opened = await call<Game>('/api/games', { body: { startRange: 1, endRange: 5, betAmount: '2.00' } });
+    await call<Game>(`/api/games/${opened.id}/entries`, { method: 'PUT', body: { entries: ENTRIES } });
+    const waiting = await call<DrawWaiting>(`/api/games/${opened.id}/draws`, { body: { position: 1 } });
+    expect(waiting.waitingForRound).toBeGreaterThan(0);
+
+    // Frozen and waiting: the entry slips name the round the draw waits for.
+    await page.goto(`/user/number-game/slips/${opened.id}`);
+    const firstSlip = page.getByTestId('entry-slip').first();
+    await visible(firstSlip);
+    expect(await firstSlip.getByTestId('slip-protocol').textContent()).toBe(
+      `LOT-DRAW-2 Public randomness: drand round ${waiting.waitingForRound}`,
+    );
+    await visible(page.getByTestId('result-slip-later'));
+
+    await drawPosition(call, opened.id, 1);
+    const reason = 'Shop closed early';
+    await apiAs(DEMO.admin, `/api/games/${opened.id}/void`, { body: { reason } });
+    const voided = await call<Game>(`/api/games/${opened.id}`);
+    expect(voided.unplayedDraws.map((d) => d.position)).toEqual([2]);
+    await page.reload();
+    const result = page.getByTestId('result-slip');
+    await visible(result);
+    expect(await result.getByTestId('slip-status').innerText()).toMatch(/voided/i);
+    expect(await result.getByTestId('slip-draw').count()).toBe(1);
+    const unplayed = result.getByTestId('slip-unplayed');
+    expect(await unplayed.count()).toBe(1);
+    const notPaid = `Not paid — game voided by Admin A***: ${reason}`;
+    const [draw] = voided.unplayedDraws;
+    if (!draw) throw new Error('no unplayed draw');
+    const text = await unplayed.innerText();
+    expect(text).toContain(String(draw.number));
+    expect(text).toContain(draw.winner ? maskName(draw.winner.name) : 'No winner');
+    expect(text).toContain(notPaid);
+
+    await choosePaper(page, '80 mm');
+    await clickPrint(page, 'Print result slip');
+    const printed = await printToPdf(page, 80, 'voided');
+    expect(printed.pages).toHaveLength(1);
+    expect(printed.text).toContain(notPaid);
+    expect(printed.text).toContain(`drand round ${voided.beacon?.round}`);
+    expect(await decodeQr(printed.images[0] ?? Buffer.alloc(0))).toEqual([`${baseUrl()}/verify/${voided.code}`]);
+    for (const entry of ENTRIES) {
+      for (const word of entry.name.split(/\s+/)) expect(printed.text).not.toMatch(new RegExp(`\\b${word}\\b`));
+    }
+    keepScreenshot(printed.images[0], 'slips-80mm-voided-frozen');
+  });
+});
+
+describe('slips of a LOT-DRAW-1 game', () => {
+  it('carry the warning, word for word, on every slip of a demo game (server randomness only)', async () => {
+    const demoPage = await browser().newPage({ viewport: DESKTOP, baseURL: baseUrl() });
+    screenshotOnFailure(demoPage);
+    await signIn(demoPage, DEMO.user);
+    const settled = await apiAs<GameSummary[]>(DEMO.user, '/api/games?status=settled');
+    const demo = settled.find((g) => g.protocol === 'LOT-DRAW-1');
+    if (!demo) throw new Error('the demo shop has no LOT-DRAW-1 game');
+    await demoPage.goto(`/user/number-game/slips/${demo.id}`);
+    await visible(demoPage.getByTestId('result-slip'));
+    const labels = demoPage.getByTestId('slip-protocol');
+    expect(await labels.count()).toBe(demo.entriesCount + 1);
+    for (const label of await labels.all()) {
+      expect(await label.textContent()).toBe(`LOT-DRAW-1 ${SERVER_RANDOMNESS_ONLY}`);
+      expect(await label.getAttribute('data-protocol')).toBe('LOT-DRAW-1');
+    }
+    await demoPage
+      .getByTestId('entry-slip')
+      .first()
+      .screenshot({ path: 'test-results/screenshots/slip-lot-draw-1.png' });
+    await demoPage.close();
   });
 });

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject, onTestFailed } from 'vitest';
-import type { DrawResult, Game } from '@lot/domain/schemas/games';
+import type { DrawResult, DrawWaiting, Game } from '@lot/domain/schemas/games';
 
 export const baseUrl = () => inject('baseUrl');
 /** The test beacon's chain, to pin on the verify page (`?chain=…&publicKey=…`) as a verifier would. */
@@ -151,12 +151,28 @@ export async function sessionOf(account: { username: string; password: string })
   };
 }
 
+type Caller = Awaited<ReturnType<typeof sessionOf>>;
+
+/**
+ * Asks for a position's draw until it is made, as the play screen does: the first request freezes
+ * the game, and a LOT-DRAW-2 game answers 202 until its beacon round exists (about a second with
+ * the test beacon); each 202 says how long to wait.
+ */
+export async function drawPosition(call: Caller, gameId: number, position: number): Promise<DrawResult> {
+  for (;;) {
+    const answer = await call<DrawResult | DrawWaiting>(`/api/games/${gameId}/draws`, { body: { position } });
+    if (!('waitingForRound' in answer)) return answer;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(100, answer.retryAfterMs)));
+  }
+}
+
 export type GameEntry = { number: number; name: string; phoneNumber: string };
 export type GameSetup = { startRange: number; endRange: number; bet: number; entries: GameEntry[] };
 
 /**
  * Plays a whole game through the server's API as the player would from the play screen: opens it,
- * enters the participants, draws every prize position (the last draw settles it). Answers the
+ * enters the participants, draws every prize position, waiting for the beacon round after the
+ * freeze (the last draw settles it). Answers the
  * settled game. Stops after `draws` positions when told (a game left drawing).
  */
 export async function playGame(
@@ -171,7 +187,7 @@ export async function playGame(
   let game = await call<Game>(`/api/games/${opened.id}/entries`, { method: 'PUT', body: { entries: setup.entries } });
   const positions = Math.min(options.draws ?? game.prizes.length, game.prizes.length);
   for (let position = 1; position <= positions; position++) {
-    game = (await call<DrawResult>(`/api/games/${game.id}/draws`, { body: { position } })).game;
+    game = (await drawPosition(call, game.id, position)).game;
   }
   return game;
 }

@@ -1,12 +1,16 @@
-import { useEffect, useState, type CSSProperties, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { CheckCircle2, Loader2, SearchX, ShieldAlert, XCircle } from 'lucide-react';
+import { useSearchParams } from 'react-router';
+import { AlertTriangle, CheckCircle2, Globe, Loader2, SearchX, ShieldAlert, XCircle } from 'lucide-react';
 import { commitmentFingerprint } from '@lot/domain/draw';
 import { formatBps, numbersInRange, prizeFor } from '@lot/domain/game';
 import { decimalToCents, formatMoney } from '@lot/domain/money';
 import type { GameDraw, GameProof } from '@lot/domain/schemas/games';
-import { verifyProof, type ProofReport } from '@lot/domain/verify';
+import { DEFAULT_PINS, verifyProof, type PinnedChain, type ProofReport } from '@lot/domain/verify';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
+import { awaitedRound } from '../hooks/beacon-wait.ts';
+import { BeaconWaitView } from './beacon-wait-view.tsx';
+import { protocolOf, protocolText, voidedNotPaidText } from './draw-protocol.ts';
 import { FullscreenToggle } from './fullscreen-toggle.tsx';
 import { useGameStream, type StreamConnection } from '../hooks/use-game-stream.ts';
 import { GAME_THEMES, type GameTheme, type ThemeName } from './game-theme.ts';
@@ -19,6 +23,7 @@ export const SPOTLIGHT_MS = 3_500;
 const money = (amount: string) => formatMoney(decimalToCents(amount));
 /** 50.00 → 50, 12.50 → 12.5: a share as a room reads it. */
 const percent = (bps: number) => formatBps(bps).replace(/\.?0+$/, '');
+const WAIT_NOTE = 'The numbers are fixed. The draw uses this public random number, which nobody can know in advance.';
 
 /**
  * The customer display (/display/{code}, no sign-in; docs/product/game.md#customer-display): a
@@ -29,6 +34,7 @@ const percent = (bps: number) => formatBps(bps).replace(/\.?0+$/, '');
 export function DisplayPage({ code, themeName }: { code: string; themeName: ThemeName }) {
   const theme = GAME_THEMES[themeName];
   const { proof, connection } = useGameStream(code);
+  const pins = usePins();
 
   return (
     <div className={`flex min-h-screen flex-col ${theme.page}`} data-theme={themeName} data-testid="display">
@@ -57,10 +63,29 @@ export function DisplayPage({ code, themeName }: { code: string; themeName: Them
         </p>
       ) : (
         // A new key per game keeps the draw animation from treating another game's draws as new.
-        <Board key={proof.code} proof={proof} theme={theme} />
+        <Board key={proof.code} proof={proof} pins={pins} theme={theme} />
       )}
     </div>
   );
+}
+
+/**
+ * The beacon chains the end-of-game check trusts: drand quicknet, and another chain only when the
+ * address pins it whole (`?chain=HASH&publicKey=HEX&genesisTime=S&period=S`, as on /verify/{code}):
+ * the game's own claim about its beacon is never taken for it.
+ */
+function usePins(): readonly PinnedChain[] {
+  const [search] = useSearchParams();
+  const chainHash = search.get('chain')?.toLowerCase() ?? '';
+  const publicKey = search.get('publicKey')?.toLowerCase() ?? '';
+  const genesisTime = Number(search.get('genesisTime') ?? Number.NaN);
+  const period = Number(search.get('period') ?? Number.NaN);
+  return useMemo(() => {
+    const whole = chainHash && publicKey && Number.isSafeInteger(genesisTime) && Number.isSafeInteger(period);
+    return whole
+      ? [...DEFAULT_PINS, { chainHash, publicKey, genesisTime, period, name: 'pinned chain' }]
+      : DEFAULT_PINS;
+  }, [chainHash, publicKey, genesisTime, period]);
 }
 
 /** Small and out of the way: the customers need the game, the shop needs to see the screen is live. */
@@ -124,22 +149,47 @@ function useSpotlight(draws: readonly GameDraw[]) {
   return { spotlight, settled, justSettled };
 }
 
-function Board({ proof, theme }: { proof: GameProof; theme: GameTheme }) {
+function Board({ proof, pins, theme }: { proof: GameProof; pins: readonly PinnedChain[]; theme: GameTheme }) {
   const { spotlight, settled, justSettled } = useSpotlight(proof.draws);
   const poolCents = decimalToCents(proof.pool);
   const ended = proof.status !== 'open' && proof.status !== 'drawing';
   const prizeOf = (position: number) => proof.prizes.find((p) => p.position === position);
+  const wait = awaitedRound(proof);
 
   return (
     <>
-      <main className="grid flex-1 gap-4 px-4 pb-6 sm:px-8 lg:grid-cols-[minmax(0,1fr)_30rem] lg:gap-8 2xl:grid-cols-[minmax(0,1fr)_40rem]">
-        <section aria-label="Numbers" className="flex min-w-0 flex-col gap-4">
+      {/* While the draw waits for its round, the wait comes first: above the numbers on a phone,
+          above the prizes beside them on a wide screen. */}
+      <main
+        className={`grid flex-1 gap-4 px-4 pb-6 sm:px-8 lg:grid-cols-[minmax(0,1fr)_30rem] lg:gap-x-8 2xl:grid-cols-[minmax(0,1fr)_40rem] ${
+          wait ? 'lg:grid-rows-[auto_minmax(0,1fr)]' : ''
+        }`}
+      >
+        {wait && (
+          <div className="min-w-0 lg:col-start-2 lg:row-start-1">
+            <BeaconWaitView wait={wait} theme={theme} size="room" note={WAIT_NOTE} />
+          </div>
+        )}
+        <section
+          aria-label="Numbers"
+          className={`flex min-w-0 flex-col gap-4 ${wait ? 'lg:col-start-1 lg:row-span-2 lg:row-start-1' : ''}`}
+        >
           <Facts proof={proof} theme={theme} />
           <Grid proof={proof} settled={settled} justSettled={justSettled} theme={theme} />
         </section>
-        <aside aria-label="Prizes and winners" className="flex min-w-0 flex-col gap-4">
-          <Prizes proof={proof} settled={settled} justSettled={justSettled} poolCents={poolCents} theme={theme} />
-          {ended && !spotlight && <Outcome proof={proof} theme={theme} />}
+        <aside
+          aria-label="Prizes and winners"
+          className={`flex min-w-0 flex-col gap-4 ${wait ? 'lg:col-start-2 lg:row-start-2' : ''}`}
+        >
+          <Prizes
+            proof={proof}
+            settled={settled}
+            justSettled={justSettled}
+            poolCents={poolCents}
+            waitingFor={wait?.round ?? null}
+            theme={theme}
+          />
+          {ended && !spotlight && <Outcome proof={proof} pins={pins} theme={theme} />}
         </aside>
       </main>
       {spotlight && (
@@ -151,22 +201,48 @@ function Board({ proof, theme }: { proof: GameProof; theme: GameTheme }) {
 
 function Facts({ proof, theme }: { proof: GameProof; theme: GameTheme }) {
   return (
-    <dl
-      className={`grid grid-cols-2 gap-x-6 gap-y-3 rounded-2xl px-5 py-4 sm:flex sm:flex-wrap sm:justify-between ${theme.panel}`}
+    <div className={`rounded-2xl px-5 py-4 ${theme.panel}`}>
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-3 sm:flex sm:flex-wrap sm:justify-between">
+        <Fact label="Bet" theme={theme}>
+          {money(proof.betAmount)}
+        </Fact>
+        <Fact label="Pool" theme={theme} testId="display-pool" accent>
+          {money(proof.pool)}
+        </Fact>
+        <Fact label="Numbers sold" theme={theme} testId="display-sold">
+          {proof.entries.length} of {proof.endRange - proof.startRange + 1}
+        </Fact>
+        <Fact label="Seed fingerprint" theme={theme} testId="display-fingerprint" mono>
+          {commitmentFingerprint(proof.commitment)}
+        </Fact>
+      </dl>
+      <ProtocolLine proof={proof} />
+    </div>
+  );
+}
+
+/** How the draws are made: the public drand round, or LOT-DRAW-1's warning. */
+function ProtocolLine({ proof }: { proof: GameProof }) {
+  const protocol = protocolOf(proof.algorithm);
+  const text = protocolText(protocol, proof.beacon);
+  return protocol === 'LOT-DRAW-2' ? (
+    <p
+      data-testid="display-protocol"
+      data-protocol={protocol}
+      className="mt-3 flex items-center gap-2 text-base font-semibold sm:text-lg 2xl:text-2xl"
     >
-      <Fact label="Bet" theme={theme}>
-        {money(proof.betAmount)}
-      </Fact>
-      <Fact label="Pool" theme={theme} testId="display-pool" accent>
-        {money(proof.pool)}
-      </Fact>
-      <Fact label="Numbers sold" theme={theme} testId="display-sold">
-        {proof.entries.length} of {proof.endRange - proof.startRange + 1}
-      </Fact>
-      <Fact label="Seed fingerprint" theme={theme} testId="display-fingerprint" mono>
-        {commitmentFingerprint(proof.commitment)}
-      </Fact>
-    </dl>
+      <Globe className="h-5 w-5 shrink-0 2xl:h-7 2xl:w-7" aria-hidden="true" />
+      {text}
+    </p>
+  ) : (
+    <p
+      data-testid="display-protocol"
+      data-protocol={protocol}
+      className="mt-3 flex items-start gap-2 rounded-xl bg-amber-100 px-3 py-1.5 text-base font-bold text-amber-950 ring-2 ring-amber-400 sm:text-lg 2xl:text-2xl"
+    >
+      <AlertTriangle className="mt-0.5 h-5 w-5 shrink-0 2xl:h-7 2xl:w-7" aria-hidden="true" />
+      {text}
+    </p>
   );
 }
 
@@ -267,22 +343,30 @@ function Grid({
   );
 }
 
-/** Each prize position: what it pays for the pool as it stands, and once drawn its number and winner. */
+/**
+ * Each prize position: what it pays for the pool as it stands, and once drawn its number and
+ * winner. A game voided after its freeze shows the draws it would have made, none paid.
+ */
 function Prizes({
   proof,
   settled,
   justSettled,
   poolCents,
+  waitingFor,
   theme,
 }: {
   proof: GameProof;
   settled: readonly GameDraw[];
   justSettled: number | null;
   poolCents: number;
+  /** The beacon round the next draw waits for. */
+  waitingFor: number | null;
   theme: GameTheme;
 }) {
   const byPosition = new Map(settled.map((draw) => [draw.position, draw]));
+  const unplayed = new Map(proof.unplayedDraws.map((draw) => [draw.position, draw]));
   const next = proof.status === 'open' || proof.status === 'drawing' ? settled.length + 1 : null;
+  const notPaid = voidedNotPaidText(proof.voidedBy, proof.voidReason);
   return (
     <section className={`rounded-2xl p-4 sm:p-5 ${theme.panel}`}>
       <h2 className="mb-3 text-xl font-bold tracking-wide uppercase sm:text-2xl 2xl:text-3xl">
@@ -298,6 +382,7 @@ function Prizes({
           {proof.prizes.map((prize, index) => {
             const draw = byPosition.get(prize.position);
             const winner = draw?.winner ?? null;
+            const wouldHave = draw ? undefined : unplayed.get(prize.position);
             return (
               <li
                 key={prize.position}
@@ -308,38 +393,51 @@ function Prizes({
                 }`}
               >
                 <span
-                  data-testid={draw ? 'display-draw' : undefined}
-                  data-number={draw?.number}
+                  data-testid={draw ? 'display-draw' : wouldHave ? 'display-unplayed' : undefined}
+                  data-number={draw?.number ?? wouldHave?.number}
                   className={`flex h-14 w-16 shrink-0 items-center justify-center rounded-xl text-3xl font-black tabular-nums 2xl:h-20 2xl:w-24 2xl:text-5xl ${
                     draw === undefined
-                      ? theme.tile.replace(/hover:\S+/g, '')
+                      ? `${theme.tile.replace(/hover:\S+/g, '')} ${wouldHave ? 'line-through opacity-80' : ''}`
                       : winner
                         ? theme.tileWinner
                         : theme.tileDrawn
                   }`}
                 >
-                  {draw?.number ?? '?'}
+                  {draw?.number ?? wouldHave?.number ?? '?'}
                 </span>
                 <span className="min-w-0 flex-1">
                   <span className={`block truncate text-base font-semibold uppercase 2xl:text-2xl ${theme.muted}`}>
                     {index + 1}. {prize.name} · {percent(prize.percentBps)}%
                   </span>
-                  <span
-                    data-testid={draw ? 'display-winner' : undefined}
-                    className="block text-xl font-bold break-words sm:text-2xl 2xl:text-3xl"
-                  >
-                    {draw === undefined
-                      ? next === prize.position
-                        ? 'Next draw'
-                        : 'Not drawn yet'
-                      : winner
-                        ? `${winner.name} · ${winner.phoneNumber}`
-                        : 'No winner'}
-                  </span>
+                  {wouldHave ? (
+                    <span data-testid="display-not-paid" className="block">
+                      <span className="block text-xl font-bold break-words sm:text-2xl 2xl:text-3xl">
+                        {wouldHave.winner ? `${wouldHave.winner.name} · ${wouldHave.winner.phoneNumber}` : 'No winner'}
+                      </span>
+                      <span className="block text-base font-semibold break-words sm:text-lg 2xl:text-2xl">
+                        {notPaid}
+                      </span>
+                    </span>
+                  ) : (
+                    <span
+                      data-testid={draw ? 'display-winner' : undefined}
+                      className="block text-xl font-bold break-words sm:text-2xl 2xl:text-3xl"
+                    >
+                      {draw === undefined
+                        ? next === prize.position
+                          ? waitingFor === null
+                            ? 'Next draw'
+                            : `Next draw · round ${waitingFor}`
+                          : 'Not drawn yet'
+                        : winner
+                          ? `${winner.name} · ${winner.phoneNumber}`
+                          : 'No winner'}
+                    </span>
+                  )}
                 </span>
                 <span
                   className={`shrink-0 text-right text-xl font-black tabular-nums sm:text-2xl 2xl:text-4xl ${
-                    draw && !winner ? `line-through ${theme.muted}` : theme.accent
+                    (draw && !winner) || wouldHave ? `line-through ${theme.muted}` : theme.accent
                   }`}
                 >
                   {formatMoney(prizeFor(poolCents, prize.percentBps))}
@@ -394,7 +492,7 @@ function Spotlight({
 }
 
 /** How the game ended: settled (checked here, with the way to check it yourself) or voided. */
-function Outcome({ proof, theme }: { proof: GameProof; theme: GameTheme }) {
+function Outcome({ proof, pins, theme }: { proof: GameProof; pins: readonly PinnedChain[]; theme: GameTheme }) {
   const verifyUrl = `${window.location.origin}/verify/${proof.code}`;
   const shortUrl = `${window.location.host}/verify/${proof.code}`;
   return (
@@ -402,7 +500,7 @@ function Outcome({ proof, theme }: { proof: GameProof; theme: GameTheme }) {
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center 2xl:gap-6">
         <div className="min-w-0 flex-1">
           {proof.status === 'settled' ? (
-            <SettledVerdict proof={proof} theme={theme} />
+            <SettledVerdict proof={proof} pins={pins} theme={theme} />
           ) : (
             <div data-testid="display-ended">
               <p className="text-4xl font-black 2xl:text-6xl">{proof.status === 'voided' ? 'Voided' : 'Discarded'}</p>
@@ -433,10 +531,10 @@ function Outcome({ proof, theme }: { proof: GameProof; theme: GameTheme }) {
   );
 }
 
-function SettledVerdict({ proof, theme }: { proof: GameProof; theme: GameTheme }) {
+function SettledVerdict({ proof, pins, theme }: { proof: GameProof; pins: readonly PinnedChain[]; theme: GameTheme }) {
   const report = useQuery({
-    queryKey: ['display', proof.code, 'report', proof],
-    queryFn: () => verifyProof(proof),
+    queryKey: ['display', proof.code, 'report', proof, pins],
+    queryFn: () => verifyProof(proof, pins),
     retry: false,
     staleTime: Infinity,
   });
@@ -455,10 +553,10 @@ function SettledVerdict({ proof, theme }: { proof: GameProof; theme: GameTheme }
       </p>
     );
   }
-  return <Verdict report={report.data} theme={theme} />;
+  return <Verdict report={report.data} round={proof.beacon?.round ?? null} theme={theme} />;
 }
 
-function Verdict({ report, theme }: { report: ProofReport; theme: GameTheme }) {
+function Verdict({ report, round, theme }: { report: ProofReport; round: number | null; theme: GameTheme }) {
   if (report.verdict === 'verified') {
     return (
       <div data-testid="display-verdict" data-verdict="verified">
@@ -467,7 +565,8 @@ function Verdict({ report, theme }: { report: ProofReport; theme: GameTheme }) {
           <span>Verified</span>
         </p>
         <p className={`mt-2 text-base 2xl:text-xl ${theme.muted}`}>
-          Checked on this screen: every draw follows from the seed the shop committed to before the game.
+          Checked on this screen: every draw follows from the seed the shop committed to before the game
+          {round === null ? '' : ` and from drand round ${round}, published after the entries were fixed`}.
         </p>
       </div>
     );

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { AlertTriangle, Loader2, Lock, Printer, RotateCcw, ShieldCheck, Volume2, X } from 'lucide-react';
+import { AlertTriangle, Globe, Loader2, Lock, Printer, RotateCcw, ShieldCheck, Volume2, X } from 'lucide-react';
 import { commitmentFingerprint } from '@lot/domain/draw';
 import {
   formatBps,
@@ -12,9 +12,10 @@ import {
   type Participant,
 } from '@lot/domain/game';
 import { MESSAGES } from '@lot/domain/messages';
+import { normalizeRole, ROLE_LABELS } from '@lot/domain/roles';
 import { decimalToCents, formatMoney, type Cents } from '@lot/domain/money';
 import type { SessionUser } from '@lot/domain/schemas/auth';
-import type { Game } from '@lot/domain/schemas/games';
+import type { DrawResult, Game } from '@lot/domain/schemas/games';
 import { Avatar } from '../../../components/ui/avatar.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
@@ -25,7 +26,10 @@ import { useEffectiveWinners } from '../api/get-effective-winners.ts';
 import { useOpenGame, type GameSetup } from '../api/open-game.ts';
 import { usePutEntries } from '../api/put-entries.ts';
 import { useVoidGame, VOID_REASONS } from '../api/void-game.ts';
+import { useDrawFlow } from '../hooks/use-draw-flow.ts';
+import { BeaconWaitView, waitTitle } from './beacon-wait-view.tsx';
 import { CustomerDisplayOffer } from './customer-display-offer.tsx';
+import { protocolText } from './draw-protocol.ts';
 import { FullscreenToggle } from './fullscreen-toggle.tsx';
 import { GameSetupFields } from './game-setup.tsx';
 import { GAME_THEMES, loadTheme, saveTheme, THEMES, type GameTheme, type ThemeName } from './game-theme.ts';
@@ -40,6 +44,15 @@ export const ALL_NUMBERS_SELECTED = 'All numbers in the range have been selected
 export const GAME_SAVED = 'Game saved to Game History';
 export const SETUP_LOCKED = 'Range and bet are fixed once the first participant is in. Reset Game to change them.';
 const ANOTHER_SCREEN = 'This game was changed on another screen; it is shown as it is now.';
+/**
+ * Once the first draw froze the game (entries fixed, pool held, the beacon round named) its outcome
+ * is fixed: the shop can only finish it; its upline or an admin may also void it (the server
+ * refuses the shop's void with its own words, shown if it happens).
+ */
+export const OUTCOME_FIXED =
+  'The draw has started, so the outcome is fixed: this game can no longer be voided here. Only your agent or an admin can finish or void it.';
+const WAIT_NOTE =
+  'The entries are fixed and the pool is held. The draw uses this public round, which nobody could know when the entries were fixed.';
 
 const DEFAULT_SETUP: GameSetup = {
   startRange: GAME_RULES.defaultStart,
@@ -159,7 +172,9 @@ export function PlayScreen({
   const liveTotalBps = livePrizes ? totalPercentBps(livePrizes.map((p) => ({ ...p, isActive: true }))) : 0;
   const shownSetup = game ? setupOf(game) : setup;
   const poolCents = game ? decimalToCents(game.pool) : 0;
-  const started = game !== null && (game.draws.length > 0 || ended);
+  // From the freeze on (the first Check Winner), the entries and the setup are fixed.
+  const started = game !== null && game.status !== 'open';
+  const frozen = game?.status === 'drawing';
   const setupLocked = game !== null && (entries.length > 0 || started);
   // Calls that change the game: the buttons wait for them. Discarding an empty game after a change
   // of range or bet is left out, so the fields being typed in never switch off under the operator.
@@ -243,6 +258,29 @@ export function PlayScreen({
     setPicking(number);
   };
 
+  /** A draw the server made: its winner's popup, and the game saved once the last one settled it. */
+  const showDraw = (result: DrawResult) => {
+    onMoneyChanged();
+    const prize = result.game.prizes.find((p) => p.position === result.position);
+    if (result.winner && prize) {
+      setWinner({ ...result.winner, prizeName: prize.name, prizeAmount: decimalToCents(result.prizeAmount) });
+    }
+    if (result.game.status === 'settled') toast.success(GAME_SAVED);
+  };
+
+  // LOT-DRAW-2: after the freeze the draw waits for the beacon round, asked again by itself.
+  const flow = useDrawFlow({
+    game,
+    busy: drawCall.isPending,
+    draw: drawCall.mutateAsync,
+    onDrawn: showDraw,
+    onGone: (error) => {
+      toast.error(error.message || ANOTHER_SCREEN);
+      reload();
+    },
+  });
+  const wait = flow.wait;
+
   // One draw at a time, for the position after the last one the server answered: a fast double
   // click (its second click) is ignored, and a resent request asks for the same position again.
   const drawing = useRef(false);
@@ -255,16 +293,17 @@ export function PlayScreen({
       return toast.error(MESSAGES.allWinnersDrawn);
     }
     if (isEnded(current)) return toast.error(`This game was ${current.status}.`);
+    if (wait) return toast.error(`${waitTitle(wait.round)} The draw follows by itself.`);
     const position = current.draws.length + 1;
     drawing.current = true;
     try {
-      const result = await drawCall.mutateAsync({ gameId: current.id, position });
-      onMoneyChanged();
-      const prize = result.game.prizes.find((p) => p.position === result.position);
-      if (result.winner && prize) {
-        setWinner({ ...result.winner, prizeName: prize.name, prizeAmount: decimalToCents(result.prizeAmount) });
+      const answer = await drawCall.mutateAsync({ gameId: current.id, position });
+      if (answer.kind === 'drawn') showDraw(answer.result);
+      else {
+        // Frozen: the pool is held, and the draw waits for its round.
+        onMoneyChanged();
+        flow.noteWaiting(current.id, answer.waiting);
       }
-      if (result.game.status === 'settled') toast.success(GAME_SAVED);
     } catch (error) {
       toast.error(errorMessage(error, 'The draw did not go through. Please try again.'));
       if (error instanceof ApiError && error.status === 409) reload();
@@ -292,34 +331,31 @@ export function PlayScreen({
   const askReset = () => {
     const current = heldGame();
     if (current && isEnded(current)) return freshBoard();
-    setResetMode(!current ? 'setup' : current.draws.length > 0 ? 'after-draw' : 'before-draw');
+    if (current?.status === 'drawing') return toast.error(OUTCOME_FIXED);
+    setResetMode(current ? 'before-draw' : 'setup');
   };
 
-  const confirmReset = async (reason: string): Promise<string | null> => {
+  /** Before the freeze the game is only discarded; after it the server refuses (403) and says why. */
+  const confirmReset = async (): Promise<string | null> => {
     const current = heldGame();
     if (!current || isEnded(current)) {
       freshBoard();
       return null;
     }
-    const afterDraw = current.draws.length > 0;
     try {
-      await voidCall.mutateAsync({ gameId: current.id, reason: afterDraw ? reason : VOID_REASONS.reset });
+      await voidCall.mutateAsync({ gameId: current.id, reason: VOID_REASONS.reset });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) reload();
+      // Another screen started the draw (403) or ended the game (409): show it as it is now.
+      if (error instanceof ApiError && (error.status === 403 || error.status === 409)) reload();
       return errorMessage(error, 'The game could not be reset.');
     }
     freshBoard();
-    if (afterDraw) {
-      onMoneyChanged();
-      toast.success(
-        `Game ${current.code} voided: the pool of ${formatMoney(decimalToCents(current.pool))} is back in your balance.`,
-      );
-    }
     return null;
   };
 
   const name = user.shopName?.trim() || user.fullName;
-  const nothingToDraw = entries.length === 0 || total === 0 || (game !== null && game.draws.length >= total) || ended;
+  const nothingToDraw =
+    entries.length === 0 || total === 0 || (game !== null && game.draws.length >= total) || ended || wait !== null;
 
   return (
     <div className={`flex min-h-screen flex-col ${theme.page}`} data-theme={themeName}>
@@ -466,23 +502,35 @@ export function PlayScreen({
                 type="button"
                 onClick={(event) => void checkWinner(event)}
                 aria-disabled={nothingToDraw || busy}
-                aria-busy={drawCall.isPending}
+                aria-busy={drawCall.isPending || wait !== null}
                 className={`inline-flex items-center justify-center gap-3 rounded-2xl px-6 py-4 text-2xl font-black shadow-lg sm:text-3xl ${theme.primary} ${
                   nothingToDraw || busy ? 'cursor-not-allowed opacity-50' : ''
                 }`}
               >
-                {drawCall.isPending && <Loader2 className="h-7 w-7 animate-spin" aria-hidden="true" />}
+                {(drawCall.isPending || wait) && <Loader2 className="h-7 w-7 animate-spin" aria-hidden="true" />}
                 Check Winner ({game?.draws.length ?? 0}/{total})
               </button>
-              <button
-                type="button"
-                onClick={askReset}
-                disabled={busy}
-                className={`inline-flex items-center justify-center gap-2 rounded-2xl px-6 py-3 text-lg font-bold disabled:opacity-50 ${theme.secondary}`}
-              >
-                <RotateCcw className="h-5 w-5" aria-hidden="true" />
-                {ended ? 'New Game' : 'Reset Game'}
-              </button>
+              {/* Under the button just pressed, so the button itself stays where it was. */}
+              {wait && <BeaconWaitView wait={wait} theme={theme} size="play" note={WAIT_NOTE} />}
+              {frozen ? (
+                <p
+                  data-testid="outcome-fixed"
+                  className={`flex items-start gap-2 rounded-2xl px-4 py-3 text-base ${theme.panel}`}
+                >
+                  <Lock className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
+                  <span>{OUTCOME_FIXED}</span>
+                </p>
+              ) : (
+                <button
+                  type="button"
+                  onClick={askReset}
+                  disabled={busy}
+                  className={`inline-flex items-center justify-center gap-2 rounded-2xl px-6 py-3 text-lg font-bold disabled:opacity-50 ${theme.secondary}`}
+                >
+                  <RotateCcw className="h-5 w-5" aria-hidden="true" />
+                  {ended ? 'New Game' : 'Reset Game'}
+                </button>
+              )}
             </div>
           </aside>
         </main>
@@ -496,12 +544,7 @@ export function PlayScreen({
         onClose={() => setPicking(null)}
       />
       <WinnerModal winner={winner} onContinue={() => setWinner(null)} />
-      <ResetDialog
-        mode={resetMode}
-        pool={formatMoney(poolCents)}
-        onConfirm={confirmReset}
-        onClose={() => setResetMode(null)}
-      />
+      <ResetDialog mode={resetMode} onConfirm={confirmReset} onClose={() => setResetMode(null)} />
       {slideshow && <NumbersLeftOverlay numbers={slideshow} theme={theme} onClose={closeSlideshow} />}
     </div>
   );
@@ -533,6 +576,12 @@ function GameIdentity({ game, theme }: { game: Game; theme: GameTheme }) {
           {commitmentFingerprint(game.commitment)}
         </dd>
       </div>
+      <div className="min-w-0 sm:col-span-2 lg:col-span-1">
+        <dt className={`text-xs font-semibold uppercase ${theme.muted}`}>Randomness · {game.protocol}</dt>
+        <dd data-testid="game-protocol" data-protocol={game.protocol} className="mt-0.5">
+          <ProtocolLine game={game} />
+        </dd>
+      </div>
       {game.status !== 'discarded' && (
         // A list holds only term and value groups: the link is the value of a term read out alone.
         <div>
@@ -549,6 +598,27 @@ function GameIdentity({ game, theme }: { game: Game; theme: GameTheme }) {
         </div>
       )}
     </dl>
+  );
+}
+
+/**
+ * How the game is drawn: LOT-DRAW-2 names its public randomness (the drand round once the draw
+ * started); a LOT-DRAW-1 game carries its warning, the same words everywhere it is shown.
+ */
+function ProtocolLine({ game }: { game: Game }) {
+  if (game.protocol === 'LOT-DRAW-2') {
+    return (
+      <span className="flex items-start gap-1.5 font-semibold">
+        <Globe className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+        {protocolText(game.protocol, game.beacon)}
+      </span>
+    );
+  }
+  return (
+    <span className="flex items-start gap-1.5 rounded-lg bg-amber-100 px-2 py-1 text-sm font-semibold text-amber-950 ring-1 ring-amber-400">
+      <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+      {protocolText(game.protocol, game.beacon)}
+    </span>
   );
 }
 
@@ -575,11 +645,16 @@ function GameOutcome({ game, theme }: { game: Game; theme: GameTheme }) {
       </div>
     );
   }
+  const voider = game.voidedBy;
+  // Its upline or an admin ends a frozen game; the shop itself only discards one before the draw.
+  const by = voider
+    ? ` by ${voider.role === 'user' ? '' : `${ROLE_LABELS[normalizeRole(voider.role)]} `}${voider.fullName}`
+    : '';
   return (
     <div role="status" data-testid="game-ended" className="rounded-2xl bg-rose-50 px-4 py-3 text-rose-900">
       <p className="text-lg font-semibold">
         This game was {game.status}
-        {game.voidedBy ? ` by ${game.voidedBy.fullName}` : ''}.
+        {by}.
       </p>
       {game.voidReason && <p>Reason: {game.voidReason}</p>}
       <p className="text-sm">Start a New Game to play again.</p>

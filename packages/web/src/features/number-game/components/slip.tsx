@@ -4,6 +4,7 @@ import { maskName, maskPhone } from '@lot/domain/mask';
 import type { Game, SlipPrint } from '@lot/domain/schemas/games';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
 import { dateTime, money } from '../../../lib/format.ts';
+import { groupInFours, protocolText, voidedNotPaidText } from './draw-protocol.ts';
 import type { SlipWidth } from './slip-width.ts';
 import './slip.css';
 
@@ -21,6 +22,14 @@ function slipDateTime(value: string): string {
 /** The public proof page a slip's QR code opens. */
 export const verifyUrl = (code: string) => `${window.location.origin}/verify/${code}`;
 
+/**
+ * An entry slip's QR code: the proof, with the person's nonce in the fragment (`#n=…`), which a
+ * browser never sends to a server, so it stays out of every log; the proof page reads it to find
+ * the person's numbers.
+ */
+export const entryVerifyUrl = (code: string, nonce: string | null) =>
+  nonce ? `${verifyUrl(code)}#n=${nonce}` : verifyUrl(code);
+
 /** "COPY · printed 2 times": a slip printed before says so (docs/product/game.md#slips). */
 export const copyText = (printCount: number) => `COPY · printed ${printCount} times`;
 
@@ -36,6 +45,7 @@ function SlipFrame({
   print,
   testId,
   number,
+  qrUrl = verifyUrl(game.code),
   children,
 }: {
   kind: 'Entry slip' | 'Result slip';
@@ -45,6 +55,8 @@ function SlipFrame({
   print: SlipPrint | null;
   testId: string;
   number?: number;
+  /** What the QR code opens: the proof (an entry slip's carries its person's nonce). */
+  qrUrl?: string;
   children: ReactNode;
 }) {
   const url = verifyUrl(game.code);
@@ -74,13 +86,33 @@ function SlipFrame({
           <span className="slip-mono">{commitmentFingerprint(game.commitment)}</span>
         </Row>
       </dl>
+      <Protocol game={game} />
       {children}
       <div className="slip-proof">
-        <QrCode value={url} label={`QR code: ${url}`} className="slip-qr" />
-        <p className="slip-proof-text">Scan to check this game</p>
-        <p className="slip-url">{url}</p>
+        <QrCode value={qrUrl} label={`QR code: ${qrUrl}`} className="slip-qr" />
+        <div className="slip-proof-text-block">
+          <p className="slip-proof-text">Scan to check this game</p>
+          <p className="slip-url">{url}</p>
+        </div>
       </div>
     </article>
+  );
+}
+
+/**
+ * How the game is drawn: LOT-DRAW-2 and its drand round once the draw started; LOT-DRAW-1 with its
+ * warning, boxed, word for word.
+ */
+function Protocol({ game }: { game: Game }) {
+  const text = protocolText(game.protocol, game.beacon);
+  return (
+    <p
+      className={game.protocol === 'LOT-DRAW-2' ? 'slip-protocol' : 'slip-protocol slip-protocol-warning'}
+      data-testid="slip-protocol"
+      data-protocol={game.protocol}
+    >
+      <span className="slip-protocol-name">{game.protocol}</span> {text}
+    </p>
   );
 }
 
@@ -116,6 +148,7 @@ export function EntrySlip({
       print={print}
       testId="entry-slip"
       number={entry.number}
+      qrUrl={entryVerifyUrl(game.code, entry.nonce)}
     >
       <div className="slip-number">
         <span className="slip-number-label">Number</span>
@@ -126,6 +159,13 @@ export function EntrySlip({
         <Row label="Phone">{maskPhone(entry.phoneNumber)}</Row>
         <Row label="Bet">{money(game.betAmount)}</Row>
         <Row label="Date">{slipDateTime(game.openedAt)}</Row>
+        {entry.nonce && (
+          <Row label="Entry code">
+            <span className="slip-mono slip-nonce" data-testid="slip-nonce">
+              {groupInFours(entry.nonce)}
+            </span>
+          </Row>
+        )}
       </dl>
     </SlipFrame>
   );
@@ -144,6 +184,10 @@ export function ResultSlip({
   print?: SlipPrint | null;
 }) {
   const settled = game.status === 'settled';
+  const notPaid = voidedNotPaidText(
+    game.voidedBy && { role: game.voidedBy.role, name: maskName(game.voidedBy.fullName) },
+    game.voidReason,
+  );
   return (
     <SlipFrame kind="Result slip" game={game} shop={shop} width={width} print={print} testId="result-slip">
       <p className="slip-status" data-testid="slip-status">
@@ -174,7 +218,26 @@ export function ResultSlip({
             </li>
           );
         })}
-        {game.draws.length === 0 && <li className="slip-draw">Nothing was drawn.</li>}
+        {game.draws.length === 0 && game.unplayedDraws.length === 0 && (
+          <li className="slip-draw">Nothing was drawn.</li>
+        )}
+        {game.unplayedDraws.map((draw) => {
+          const prize = game.prizes.find((p) => p.position === draw.position);
+          return (
+            <li key={draw.position} className="slip-draw slip-draw-unplayed" data-testid="slip-unplayed">
+              <span className="slip-draw-head">
+                <span>
+                  #{draw.position} {prize?.name}
+                </span>
+                <span className="slip-draw-number">{draw.number}</span>
+              </span>
+              <span className="slip-draw-winner">
+                {draw.winner ? `${maskName(draw.winner.name)} · ${maskPhone(draw.winner.phoneNumber)}` : 'No winner'}
+              </span>
+              <span className="slip-not-paid">{notPaid}</span>
+            </li>
+          );
+        })}
       </ol>
       <dl className="slip-rows slip-totals">
         <Row label="Pool">
