@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { QUICKNET } from '@lot/domain/beacon';
+import { ConfigError, DEFAULT_BEACON_URLS, loadConfig } from './config.ts';
 
 const SECRET = 'x'.repeat(32);
 const KEY = 'k'.repeat(32);
 const SEED_KEY = 's'.repeat(32);
+/** What PostgreSQL needs besides its URL. */
+const POSTGRES = { DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: SECRET, TOTP_KEY: KEY, SEED_KEY };
 
 /** The ConfigError thrown for `env`, so a test can read which variables it names. */
 function configError(env: NodeJS.ProcessEnv): ConfigError {
@@ -31,7 +34,10 @@ describe('loadConfig', () => {
       logLevel: 'info',
       metricsAllow: ['127.0.0.1', '::1'],
       trustProxy: false,
+      // The embedded database plays LOT-DRAW-1 while drand's quicknet cannot be reached.
+      beacon: { mode: 'auto', urls: DEFAULT_BEACON_URLS, chainHash: QUICKNET.chainHash },
     });
+    expect(DEFAULT_BEACON_URLS).toEqual(['https://api.drand.sh', 'https://api2.drand.sh', 'https://api3.drand.sh']);
   });
 
   it('reads every variable', () => {
@@ -49,6 +55,9 @@ describe('loadConfig', () => {
         LOG_LEVEL: 'warn',
         METRICS_ALLOW: '10.0.0.0/8, 192.168.1.5,fd00::/8',
         TRUST_PROXY: '10.0.0.1,10.1.0.0/16',
+        DRAW_BEACON: 'auto',
+        DRAW_BEACON_URL: ' http://127.0.0.1:8081/ , https://relay.example.org/drand//',
+        DRAW_BEACON_CHAIN: 'ab'.repeat(32),
       }),
     ).toEqual({
       port: 8080,
@@ -63,6 +72,11 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       metricsAllow: ['10.0.0.0/8', '192.168.1.5', 'fd00::/8'],
       trustProxy: ['10.0.0.1', '10.1.0.0/16'],
+      beacon: {
+        mode: 'auto',
+        urls: ['http://127.0.0.1:8081', 'https://relay.example.org/drand'],
+        chainHash: 'ab'.repeat(32),
+      },
     });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
@@ -87,6 +101,9 @@ describe('loadConfig', () => {
       LOG_LEVEL: '',
       METRICS_ALLOW: '',
       TRUST_PROXY: '',
+      DRAW_BEACON: '',
+      DRAW_BEACON_URL: '',
+      DRAW_BEACON_CHAIN: '',
     };
     expect(loadConfig(empty)).toEqual(loadConfig({}));
     // An empty JWT_SECRET with a database URL is missing, not "too short".
@@ -150,6 +167,58 @@ describe('loadConfig', () => {
     }
   });
 
+  it('DRAW_BEACON defaults to required on PostgreSQL and auto on the embedded database; each mode is taken', () => {
+    expect(loadConfig(POSTGRES).beacon.mode).toBe('required');
+    expect(loadConfig({}).beacon.mode).toBe('auto');
+    for (const mode of ['required', 'auto', 'off'] as const) {
+      expect(loadConfig({ DRAW_BEACON: mode }).beacon.mode).toBe(mode);
+      expect(loadConfig({ ...POSTGRES, DRAW_BEACON: mode }).beacon.mode).toBe(mode);
+    }
+    // Empty means unset: the database's default.
+    expect(loadConfig({ ...POSTGRES, DRAW_BEACON: '' }).beacon.mode).toBe('required');
+  });
+
+  it('refuses a DRAW_BEACON other than required, auto or off', () => {
+    for (const mode of ['on', 'REQUIRED', 'Auto', 'none', 'true', ' off', 'required,auto']) {
+      expect(configError({ DRAW_BEACON: mode }).message, mode).toMatch(/DRAW_BEACON: must be required, auto or off/);
+    }
+  });
+
+  it('refuses a DRAW_BEACON_URL that is not a list of http(s) URLs', () => {
+    for (const url of [
+      'api.drand.sh',
+      'ftp://api.drand.sh',
+      'http://',
+      'https:///info',
+      'https://a b.org',
+      'https://api.drand.sh,,https://api2.drand.sh',
+      'https://api.drand.sh,',
+      ',',
+      'javascript:alert(1)',
+    ]) {
+      expect(configError({ DRAW_BEACON_URL: url }).message, url).toMatch(
+        /DRAW_BEACON_URL: must be a comma-separated list of http:\/\/ or https:\/\/ URLs/,
+      );
+    }
+  });
+
+  it('refuses a DRAW_BEACON_CHAIN that is not a chain hash; quicknet by default', () => {
+    expect(loadConfig(POSTGRES).beacon.chainHash).toBe(QUICKNET.chainHash);
+    expect(QUICKNET.chainHash).toBe('52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971');
+    for (const hash of [
+      'ab'.repeat(31),
+      'ab'.repeat(33),
+      'AB'.repeat(32),
+      'zz'.repeat(32),
+      `0x${'ab'.repeat(31)}`,
+      'quicknet',
+    ]) {
+      expect(configError({ DRAW_BEACON_CHAIN: hash }).message, hash).toMatch(
+        /DRAW_BEACON_CHAIN: must be a chain hash: 64 lowercase hex characters/,
+      );
+    }
+  });
+
   it('refuses an unknown LOG_LEVEL', () => {
     for (const level of ['verbose', 'INFO']) {
       expect(configError({ LOG_LEVEL: level }).message, level).toContain('LOG_LEVEL');
@@ -162,7 +231,15 @@ describe('loadConfig', () => {
   });
 
   it('names every bad variable at once', () => {
-    const message = configError({ PORT: 'abc', LOG_LEVEL: 'loud', JWT_SECRET: 'short' }).message;
-    for (const name of ['PORT', 'LOG_LEVEL', 'JWT_SECRET']) expect(message).toContain(name);
+    const message = configError({
+      PORT: 'abc',
+      LOG_LEVEL: 'loud',
+      JWT_SECRET: 'short',
+      DRAW_BEACON: 'on',
+      DRAW_BEACON_URL: 'x',
+      DRAW_BEACON_CHAIN: 'y',
+    }).message;
+    for (const name of ['PORT', 'LOG_LEVEL', 'JWT_SECRET', 'DRAW_BEACON:', 'DRAW_BEACON_URL:', 'DRAW_BEACON_CHAIN:'])
+      expect(message).toContain(name);
   });
 });

@@ -4,14 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exitOf, MAIN_FILE, startServer } from './test/server-process.ts';
+import { BEACON_UNREACHABLE } from './modules/games/draw-beacon.ts';
+import { callServer, exitOf, freePort, MAIN_FILE, startServer } from './test/server-process.ts';
+import { startTestBeacon } from './test/test-beacon.ts';
 import { TEST_DB } from './test/test-app.ts';
 
 /**
  * The run contract (docs/product/runtime-and-security.md#run-contract), tested on the real entry
  * point in a child process:
  * first start creates and migrates the database and prints the admin password once; a restart
- * keeps the data; SIGTERM stops cleanly; a bad environment stops with a clear message.
+ * keeps the data; SIGTERM stops cleanly; a bad environment stops with a clear message; a beacon
+ * that cannot be reached never stops the server: with DRAW_BEACON=required games wait to open
+ * (503), with auto they open as LOT-DRAW-1.
  */
 async function signin(url: string, username: string, password: string) {
   const response = await fetch(`${url}/api/auth/signin`, {
@@ -129,9 +133,96 @@ describe(`npm start (${TEST_DB})`, () => {
     expect(await exitOf(server.child)).toBe(0);
   });
 
+  /** A shop with winner settings, made once by the admin on a running server: its token. */
+  let shopToken = '';
+  async function shop(url: string): Promise<string> {
+    if (shopToken) return shopToken;
+    const admin = await signin(url, 'admin', adminPassword);
+    const token = admin.body.accessToken ?? '';
+    const created = await callServer(url, 'POST', '/api/users', token, {
+      username: 'beacon_shop',
+      password: 'secret123',
+      fullName: 'Beacon Shop',
+      role: 'user',
+    });
+    expect(created.status).toBe(201);
+    const setting = { name: 'First', percent: '50.00', position: 1, isActive: true, userId: null };
+    expect((await callServer(url, 'POST', '/api/winners', token, setting)).status).toBe(201);
+    shopToken = (await signin(url, 'beacon_shop', 'secret123')).body.accessToken ?? '';
+    return shopToken;
+  }
+  const openBody = { startRange: 1, endRange: 20, betAmount: '1.00' };
+
+  it('DRAW_BEACON=required with the beacon unreachable: the server starts and answers health, a game waits to open (503)', async () => {
+    // Nobody listens on this port: every call to the beacon is refused at once.
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    const server = await startServer({ ...env, DRAW_BEACON: 'required', DRAW_BEACON_URL: nowhere });
+    try {
+      const health = await fetch(`${server.url}/api/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok' });
+      const opened = await callServer(server.url, 'POST', '/api/games', await shop(server.url), openBody);
+      expect(opened.status).toBe(503);
+      expect(opened.json.message).toBe(BEACON_UNREACHABLE);
+      expect(server.output()).toContain('the public randomness beacon cannot be reached: no game can open');
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await exitOf(server.child)).toBe(0);
+  }, 60_000);
+
+  it('DRAW_BEACON=auto opens LOT-DRAW-1 games while the beacon is unreachable, required a LOT-DRAW-2 game once it answers', async () => {
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    let server = await startServer({ ...env, DRAW_BEACON: 'auto', DRAW_BEACON_URL: nowhere });
+    try {
+      const token = await shop(server.url);
+      const opened = await callServer(server.url, 'POST', '/api/games', token, openBody);
+      expect(opened.status).toBe(201);
+      expect({ protocol: opened.json.protocol, beacon: opened.json.beacon }).toEqual({
+        protocol: 'LOT-DRAW-1',
+        beacon: null,
+      });
+      expect(server.output()).toContain('new games open as LOT-DRAW-1 (server randomness only)');
+      const discarded = await callServer(server.url, 'POST', `/api/games/${String(opened.json.id)}/void`, token, {
+        reason: 'Beacon test',
+      });
+      expect(discarded.status).toBe(200);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await exitOf(server.child)).toBe(0);
+
+    // A beacon that answers, pinned by its chain hash: the game names it.
+    const beacon = await startTestBeacon({ period: 1 });
+    try {
+      server = await startServer({
+        ...env,
+        DRAW_BEACON: 'required',
+        DRAW_BEACON_URL: beacon.url,
+        DRAW_BEACON_CHAIN: beacon.chain.chainHash,
+      });
+      const opened = await callServer(server.url, 'POST', '/api/games', await shop(server.url), openBody);
+      expect(opened.status).toBe(201);
+      expect(opened.json.protocol).toBe('LOT-DRAW-2');
+      expect((opened.json.beacon as { chainHash: string }).chainHash).toBe(beacon.chain.chainHash);
+      server.child.kill('SIGTERM');
+      expect(await exitOf(server.child)).toBe(0);
+    } finally {
+      server.child.kill('SIGKILL');
+      await beacon.close();
+    }
+    // Two starts of the server: a minute on a loaded machine.
+  }, 60_000);
+
   it('a bad environment stops the server with a message naming the variable', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN_FILE], {
-      env: { PATH: process.env.PATH ?? '', PORT: 'not-a-port', LOG_LEVEL: 'loud', DATA_DIR: dataDir },
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: 'not-a-port',
+        LOG_LEVEL: 'loud',
+        DRAW_BEACON: 'maybe',
+        DATA_DIR: dataDir,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -140,5 +231,6 @@ describe(`npm start (${TEST_DB})`, () => {
     expect(output).toContain('Invalid environment');
     expect(output).toContain('PORT');
     expect(output).toContain('LOG_LEVEL');
+    expect(output).toContain('DRAW_BEACON: must be required, auto or off');
   });
 });

@@ -2,19 +2,13 @@ import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '@lot/domain/roles';
-import type { Game } from '@lot/domain/schemas/games';
+import type { DrawResult, DrawWaiting, Game } from '@lot/domain/schemas/games';
 import { queryRows } from '../db/client.ts';
-import {
-  configureWinners,
-  drawAll,
-  drawCall,
-  openGame,
-  participants,
-  salePayload,
-  voidCall,
-} from '../test/game-fixtures.ts';
+import { configureWinners, drawAll, drawCall, openGame, participants, voidCall } from '../test/game-fixtures.ts';
+import { oldClientPayload } from '../test/old-client.ts';
 import { PASSWORD, type Member } from '../test/hierarchy.ts';
-import { createMoneyTestApp, expectStatus, fund } from '../test/money-fixtures.ts';
+import { balanceOf, expectStatus, fund } from '../test/money-fixtures.ts';
+import { createStoppedClockApp, moveClockPast } from '../test/stopped-clock.ts';
 import { TEST_DB, type TestApp } from '../test/test-app.ts';
 import { expiredToken } from '../test/tokens.ts';
 import { world } from '../test/world.ts';
@@ -26,6 +20,7 @@ import {
   UNAUTHENTICATED_CALLERS,
   UNAUTHENTICATED_STATUS,
   type CallName,
+  statusOf,
   type Cells,
   type Outcome,
   type Relation,
@@ -37,11 +32,18 @@ import {
  * Issue 10, suite 1: every cell of the policy table (authz-policy.ts, decision 011) against the
  * running server: the status, and that a refused call changed nothing at all (users, balances,
  * ledger, keys, winner settings, games and games in progress). The calls that change nothing even
- * when they succeed (the compatibility path, a replayed draw) are checked after a success too.
+ * when they succeed (the compatibility path, a draw that waits, a replayed draw) are checked after a
+ * success too. A game call's answer is checked as the policy's outcome says: the round waited for,
+ * the position drawn, the number answered again, who voided and the pool back, the refusal's message.
+ *
+ * The app's clock stands still unless a cell needs a game's beacon round to have come: a frozen
+ * LOT-DRAW-2 game waits for its round R for as long as the matrix needs it to.
  */
 
-/** Where a player's game in progress stands: the game calls need one state or another. */
-type RoundState = 'open' | 'drawing' | 'none' | 'unknown';
+/** Where a player's game in progress stands (authz-policy.ts names them): the game calls need one or another. */
+type RoundState = 'open' | 'waiting' | 'ready' | 'drawing' | 'none' | 'unknown';
+/** The states a game goes through in order, each reached from the one before with one step. */
+const PROGRESS = ['open', 'waiting', 'ready', 'drawing'] as const;
 
 type Person = {
   key: string;
@@ -55,6 +57,10 @@ type Person = {
   /** Its game in progress (users), and where that stands. */
   round?: number;
   state?: RoundState;
+  /** The time of that game's beacon round R, once frozen (ms). */
+  roundAt?: number;
+  /** The number its position 1 drew, once drawn. */
+  first?: number;
 };
 
 let t: TestApp;
@@ -97,16 +103,25 @@ function settledOf(target: Person): Game {
   if (!game) throw new Error('no settled game');
   return game;
 }
-const recordBody = (target: Person) => ({ ...salePayload(settledOf(target)), userId: target.id });
+const recordBody = (target: Person) => ({ ...oldClientPayload(settledOf(target)), userId: target.id });
 /** The same game with its first drawn number replaced by a participant's that was not drawn. */
 function unplayedBody(target: Person) {
   const game = settledOf(target);
   const drawn = new Set(game.draws.map((d) => d.number));
   const picked = game.entries.find((e) => !drawn.has(e.number))?.number ?? 20;
   const draws = game.draws.map((d, i) => (i === 0 ? { ...d, number: picked } : d));
-  return { ...salePayload({ ...game, draws }), userId: target.id };
+  return { ...oldClientPayload({ ...game, draws }), userId: target.id };
 }
 const roundOf = (target: Person) => target.round ?? 2_147_483_647;
+
+const drawOf =
+  (position: number) =>
+  (p: Person): InjectOptions => ({ method: 'POST', url: `/api/games/${roundOf(p)}/draws`, payload: { position } });
+const voidOf = (p: Person): InjectOptions => ({
+  method: 'POST',
+  url: `/api/games/${roundOf(p)}/void`,
+  payload: { reason: 'Matrix' },
+});
 
 let made = 0;
 /** The HTTP request of each call against a target (null for calls that name nobody). */
@@ -185,13 +200,14 @@ const REQUESTS: Record<CallName, (target: Person) => InjectOptions> = {
     url: `/api/games/${roundOf(p)}/entries`,
     payload: { entries: participants([1, 2, 3]) },
   }),
-  'draw in game of': (p) => ({ method: 'POST', url: `/api/games/${roundOf(p)}/draws`, payload: { position: 1 } }),
-  'replay draw in game of': (p) => ({
-    method: 'POST',
-    url: `/api/games/${roundOf(p)}/draws`,
-    payload: { position: 1 },
-  }),
-  'void game of': (p) => ({ method: 'POST', url: `/api/games/${roundOf(p)}/void`, payload: { reason: 'Matrix' } }),
+  'start draw in game of': drawOf(1),
+  'draw in waiting game of': drawOf(1),
+  'first draw after round of': drawOf(1),
+  'draw in drawing game of': drawOf(2),
+  'replay draw in game of': drawOf(1),
+  'void open game of': voidOf,
+  'void waiting game of': voidOf,
+  'void drawing game of': voidOf,
   'verify game of': (p) => ({ method: 'GET', url: `/api/verify/${settledOf(p).code}` }),
   'print slip of': (p) => ({
     method: 'POST',
@@ -245,30 +261,127 @@ const NEEDS: Partial<Record<CallName, Exclude<RoundState, 'unknown'> | 'in progr
   'read server game of': 'in progress',
   'current game': 'in progress',
   'enter numbers in game of': 'open',
-  'draw in game of': 'open',
+  'start draw in game of': 'open',
+  'draw in waiting game of': 'waiting',
+  'first draw after round of': 'ready',
+  'draw in drawing game of': 'drawing',
   'replay draw in game of': 'drawing',
-  'void game of': 'drawing',
+  'void open game of': 'open',
+  'void waiting game of': 'waiting',
+  'void drawing game of': 'drawing',
   'open game': 'none',
+};
+/** Where the target's game stands after the call succeeded as the policy says. */
+const AFTER: Partial<Record<CallName, RoundState>> = {
+  'enter numbers in game of': 'open',
+  'open game': 'open',
+  'start draw in game of': 'waiting',
+  'first draw after round of': 'drawing',
+  // Two prizes: position 2 settles it.
+  'draw in drawing game of': 'none',
+  'void open game of': 'none',
+  'void waiting game of': 'none',
+  'void drawing game of': 'none',
 };
 
 const member = (p: Person): Member => ({ id: p.id, username: '', fullName: '', role: p.role, token: p.token });
 
-/** Brings the player's game in progress to the state a cell needs, through the game API. */
+/** Moves the clock past a game's round R: every game frozen before it can now draw. */
+function roundCame(at: number) {
+  moveClockPast(t, at);
+  for (const person of Object.values(people))
+    if (person.state === 'waiting' && (person.roundAt ?? Infinity) < t.now()) person.state = 'ready';
+}
+
+/**
+ * Brings the player's game in progress to the state a cell needs, through the game API: a step
+ * on from where it stands, or (from a state past it) an admin voids it and the player opens anew.
+ */
 async function prepare(p: Person, need: NonNullable<(typeof NEEDS)[CallName]>): Promise<void> {
-  if (need === p.state || (need === 'in progress' && (p.state === 'open' || p.state === 'drawing'))) return;
-  const current = await t.request(p.token, { method: 'GET', url: '/api/games/current' });
-  if (current.statusCode === 200)
-    expectStatus(await voidCall(t, p.token, current.json<Game>().id, 'Matrix reset'), 200);
-  else expectStatus(current, 404);
-  p.state = 'none';
-  if (need === 'none') return;
-  const game = await openGame(t, member(p), { numbers: [1, 2], bet: '1.00' });
-  p.round = game.id;
-  p.state = 'open';
-  if (need === 'drawing') {
-    expectStatus(await drawCall(t, p.token, game.id, 1), 200);
+  const inProgress = (PROGRESS as readonly string[]).includes(p.state ?? '');
+  if (need === p.state || (need === 'in progress' && inProgress)) return;
+  const from = PROGRESS.indexOf(p.state as (typeof PROGRESS)[number]);
+  const to = PROGRESS.indexOf(need as (typeof PROGRESS)[number]);
+  if (from < 0 || to < from) {
+    const current = await t.request(p.token, { method: 'GET', url: '/api/games/current' });
+    if (current.statusCode === 200)
+      expectStatus(await voidCall(t, t.adminToken, current.json<Game>().id, 'Matrix reset'), 200);
+    else expectStatus(current, 404);
+    p.state = 'none';
+    if (need === 'none') return;
+    const game = await openGame(t, member(p), { numbers: [1, 2], bet: '1.00' });
+    p.round = game.id;
+    p.state = 'open';
+  }
+  const id = roundOf(p);
+  if (p.state === 'open' && need !== 'open' && need !== 'in progress') {
+    const frozen = await drawCall(t, p.token, id, 1);
+    expectStatus(frozen, 202);
+    p.roundAt = Date.parse(frozen.json<DrawWaiting>().expectedAt);
+    p.state = 'waiting';
+  }
+  if (p.state === 'waiting' && (need === 'ready' || need === 'drawing')) roundCame(p.roundAt ?? 0);
+  if (p.state === 'ready' && need === 'drawing') {
+    const drawn = await drawCall(t, p.token, id, 1);
+    expectStatus(drawn, 200);
+    p.first = drawn.json<DrawResult>().number;
     p.state = 'drawing';
   }
+  if (need !== 'in progress') expect(p.state, `prepare ${p.key} for ${need}`).toBe(need);
+}
+
+type Answer = Awaited<ReturnType<TestApp['request']>>;
+
+/**
+ * What a game call's answer must say besides its status (authz-policy.ts, GameOutcome and
+ * Refusal); `returned` is what the target's balance gained. Answers the complaints.
+ */
+function checkAnswer(
+  expected: Outcome,
+  response: Answer,
+  { target, caller, position, returned }: { target: Person; caller: Person; position: number; returned: number },
+): string[] {
+  const wrong: string[] = [];
+  const want = (ok: boolean, what: string) => {
+    if (!ok) wrong.push(`${what}: ${response.body.slice(0, 300)}`);
+  };
+  if (typeof expected === 'object') {
+    want(response.json<{ message: string }>().message === expected.message, `message is not "${expected.message}"`);
+    return wrong;
+  }
+  if (expected === 'waits') {
+    const body = response.json<DrawWaiting>();
+    want(body.game.id === target.round && body.game.status === 'drawing', 'not the frozen game');
+    want(body.game.draws.length === 0, 'drew while waiting');
+    want(body.waitingForRound === body.game.beacon?.round, 'waits for another round than the one named');
+    want(body.expectedAt === body.game.beacon?.expectedAt && Date.parse(body.expectedAt) > t.now(), 'round time');
+    want(!body.beaconUnreachable, 'beacon unreachable');
+    want(Number(response.headers['retry-after']) >= 1, `Retry-After ${String(response.headers['retry-after'])}`);
+  } else if (expected === 'draws') {
+    const body = response.json<DrawResult>();
+    want(body.position === position && body.game.draws[position - 1]?.number === body.number, 'not the position');
+    want(body.game.draws.length === position, 'drew more than the position');
+    want(!!body.game.beacon?.randomness && !!body.game.beacon.signature, "without the round's randomness");
+    want(response.headers['idempotent-replayed'] === undefined, 'marked a replay');
+  } else if (expected === 'answers again') {
+    const body = response.json<DrawResult>();
+    want(response.headers['idempotent-replayed'] === 'true', 'not marked a replay');
+    want(body.position === position && body.number === target.first, `not the number drawn (${target.first})`);
+  } else if (expected === 'discards' || expected === 'voids') {
+    const body = response.json<Game>();
+    want(body.status === (expected === 'discards' ? 'discarded' : 'voided'), 'status');
+    want(body.voidedBy?.id === caller.id && body.voidedBy.role === caller.role, 'voided by someone else');
+    want(body.voidReason === 'Matrix', 'reason');
+    want(body.serverSeed !== null, 'seed not revealed');
+    const pool = Math.round(Number(body.pool) * 100);
+    want(returned === (expected === 'voids' ? pool : 0), `balance moved by ${returned}`);
+    // Once R is known, a voided game shows the draws it would have made; before it, none.
+    want(
+      body.unplayedDraws.length === (body.beacon?.randomness ? body.prizes.length - body.draws.length : 0),
+      'unplayed draws',
+    );
+  }
+  return wrong;
 }
 
 /** Fresh tokens for everyone, with the token version now stored (a deactivation ends the old ones). */
@@ -285,7 +398,7 @@ async function resignTokens() {
 }
 
 beforeAll(async () => {
-  t = await createMoneyTestApp();
+  t = await createStoppedClockApp();
   const [admin] = await queryRows<{ id: number }>(t.database.db, sql`SELECT id FROM users WHERE username = 'admin'`);
   people.admin = { key: 'admin', id: Number(admin?.id), role: 'admin', token: t.adminToken };
   for (const spec of TREE) {
@@ -323,7 +436,8 @@ beforeAll(async () => {
     person.game = settled.saleId ?? 0;
     person.state = 'none';
   }
-});
+  // Eleven accounts (an Argon2 hash each) and three games: over a minute on a loaded machine.
+}, 180_000);
 afterAll(() => t?.close());
 
 type Cell = { call: CallName; caller: SignedInRole | Unauthenticated; relation: Relation; expected: Outcome };
@@ -376,13 +490,22 @@ describe(`authorization matrix (${TEST_DB})`, () => {
       const label = `${cell.call} × ${cell.caller} × ${cell.relation} (${target.key})`;
       const before = known ?? (await world(t));
       known = undefined;
+      // A void's answer is checked with what it did to the shop's balance.
+      const ends = cell.expected === 'voids' || cell.expected === 'discards';
+      const balance = ends ? await balanceOf(t, target.id) : 0;
       const response = await t.request(tokenOf(cell.caller), request);
-      const expectedStatus = typeof cell.expected === 'number' ? cell.expected : 200;
+      const expectedStatus = statusOf(cell.expected);
       if (response.statusCode !== expectedStatus) {
         failures.push(
           `${label}: expected ${expectedStatus}, got ${response.statusCode} ${response.body.slice(0, 160)}`,
         );
-      } else if (typeof cell.expected === 'string') {
+      } else if (need && !(typeof cell.expected === 'number')) {
+        const caller = people[RELATIONS[cell.caller].caller] as Person;
+        const position = (request.payload as { position?: number } | undefined)?.position ?? 0;
+        const returned = ends ? (await balanceOf(t, target.id)) - balance : 0;
+        for (const wrong of checkAnswer(cell.expected, response, { target, caller, position, returned }))
+          failures.push(`${label}: ${wrong}`);
+      } else if (cell.expected === 'listed' || cell.expected === 'absent') {
         const id = (LISTED_ID[cell.call] ?? ((p: Person) => p.id))(target);
         const body = response.json<unknown>();
         const items = (LISTED_IN[cell.call]?.(body as Record<string, unknown>) ?? body) as { id: number }[];
@@ -391,9 +514,13 @@ describe(`authorization matrix (${TEST_DB})`, () => {
       }
       const succeeded = response.statusCode < 300;
       if (succeeded && need && !PURE_CALLS.includes(cell.call)) {
-        // The game moved on: an entry keeps it open, anything else leaves it to be checked again.
-        target.state = cell.call === 'enter numbers in game of' ? 'open' : 'unknown';
+        // The game moved on as the call says, or (an answer the policy did not expect) to be looked at again.
+        const as = response.statusCode === expectedStatus ? AFTER[cell.call] : undefined;
+        target.state = as ?? 'unknown';
         if (cell.call === 'open game') target.round = response.json<Game>().id;
+        if (cell.call === 'start draw in game of' && as)
+          target.roundAt = Date.parse(response.json<DrawWaiting>().expectedAt);
+        if (cell.call === 'first draw after round of' && as) target.first = response.json<DrawResult>().number;
       }
       if (!succeeded || request.method === 'GET' || PURE_CALLS.includes(cell.call)) {
         const after = await world(t);

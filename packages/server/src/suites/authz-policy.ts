@@ -1,7 +1,8 @@
 /**
  * The authorization policy as data (decision 011), written from the rules of docs/ARCHITECTURE.md
- * and, for the server-run game, docs/decisions/013-the-server-runs-every-game.md — not from the
- * server code. The matrix suite (authz-matrix.test.ts) runs every cell against the running server.
+ * and, for the server-run game, docs/decisions/013-the-server-runs-every-game.md and LOT-DRAW-2's
+ * rules of who draws and voids (decision 033) — not from the server code. The matrix suite
+ * (authz-matrix.test.ts) runs every cell against the running server.
  *
  * A cell is call × caller × target. Targets are relations to the caller:
  *   self        the caller
@@ -16,7 +17,9 @@
  * call cannot name it (no sales-history path for an admin).
  *
  * An expected outcome is a status, or for list calls 'listed' / 'absent' (a 200 whose array does
- * or does not contain the target). Reading of docs/product/roles-and-scope.md used throughout: a role check that fails
+ * or does not contain the target), or for the game's draws and voids what the answer must say
+ * (GameOutcome), or a refusal with the message the caller must read. Reading of
+ * docs/product/roles-and-scope.md used throughout: a role check that fails
  * is 403; a path or body id outside the caller's scope is 404; a field the caller may not set is
  * 400; a refused delete of a user who still holds money is 409 (every target in the matrix holds
  * money, so an allowed delete is that 409 and the world stays whole).
@@ -26,7 +29,19 @@ export type Relation = 'self' | 'child' | 'grandchild' | 'parent' | 'sibling' | 
 export type SignedInRole = 'admin' | 'superagent' | 'agent' | 'user';
 /** Callers without a valid session: no token, an expired token, the token of a deleted user. */
 export type Unauthenticated = 'anonymous' | 'expired' | 'deleted';
-export type Outcome = number | 'listed' | 'absent';
+/**
+ * A game call that succeeds, and what its answer must say (the suite checks the body):
+ *   waits          202: the game is frozen and waits for its beacon round R (the round named at the
+ *                  freeze, its time, nothing drawn); a request that finds it waiting changes nothing
+ *   draws          200: the position asked is drawn, from R's verified randomness
+ *   answers again  200: a position already drawn is answered again (marked a replay), nothing changes
+ *   discards       200: an open game ends as discarded (nothing was held), voided by the caller
+ *   voids          200: a frozen game ends as voided by the caller, its pool back on the shop's balance
+ */
+export type GameOutcome = 'waits' | 'draws' | 'answers again' | 'discards' | 'voids';
+/** A refusal whose message matters: the caller must read why and what to do. */
+export type Refusal = { status: number; message: string };
+export type Outcome = number | 'listed' | 'absent' | GameOutcome | Refusal;
 export type Cells = Partial<Record<Relation, Outcome>>;
 
 export type CallName =
@@ -53,9 +68,14 @@ export type CallName =
   | 'read server game of'
   | 'list games of'
   | 'enter numbers in game of'
-  | 'draw in game of'
+  | 'start draw in game of'
+  | 'draw in waiting game of'
+  | 'first draw after round of'
+  | 'draw in drawing game of'
   | 'replay draw in game of'
-  | 'void game of'
+  | 'void open game of'
+  | 'void waiting game of'
+  | 'void drawing game of'
   | 'verify game of'
   | 'print slip of'
   | 'read slips of'
@@ -100,6 +120,15 @@ const forbiddenTo = {
   agent: { self: 403, child: 403, parent: 403, sibling: 403, other: 403 },
   user: { self: 403, parent: 403, sibling: 403, other: 403 },
 } as const;
+
+/** The upline (or an admin) asking for a draw of a game that is still open. */
+const UPLINE_CANNOT_START: Refusal = { status: 403, message: 'Only the shop that runs a game can start its draw' };
+/** The shop voiding its own game once frozen. */
+const SHOP_CANNOT_VOID_FROZEN: Refusal = {
+  status: 403,
+  message:
+    'The draw has started, so its outcome is fixed: this game can no longer be voided by its shop. Ask your agent or an admin to finish or void it',
+};
 
 export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
   'get user': inScope,
@@ -274,33 +303,77 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
     user: { self: 'listed', sibling: 'absent', other: 'absent' },
   },
 
-  // PUT /api/games/{id}/entries, POST …/draws (the next position: the first draw holds the pool),
-  // POST …/draws of a position already drawn (answered again, changes nothing) and POST …/void (the
-  // pool comes back): the player's own game only. Another player's game is not found (404) — a game
-  // id outside the caller's scope, whoever's upline asks; the other roles never play (403).
+  // PUT /api/games/{id}/entries: the player's own open game only. Another player's game is not
+  // found (404) — a game id outside the caller's scope; the other roles never play (403).
   'enter numbers in game of': {
     admin: { other: 403 },
     superagent: { grandchild: 403, other: 403 },
     agent: { child: 403, other: 403 },
     user: { self: 200, sibling: 404, other: 404 },
   },
-  'draw in game of': {
-    admin: { other: 403 },
-    superagent: { grandchild: 403, other: 403 },
-    agent: { child: 403, other: 403 },
-    user: { self: 200, sibling: 404, other: 404 },
+
+  // POST /api/games/{id}/draws and …/void, by the game's state (LOT-DRAW-2, decision 033). The shop
+  // starts its draw: the first request freezes the game (entries fixed, pool held, beacon round R
+  // named) and answers that it waits for R. Once frozen the outcome is fixed: the shop, its upline
+  // (the agent or super agent the game was recorded under) and an admin may finish it; the shop may
+  // no longer void it, its upline and an admin may (the pool goes back). Before the freeze the
+  // upline may discard the game but not start its draw. A game outside the caller's scope is not
+  // found (404), whoever asks. The targets are users; their game is in the state the call names:
+  //   open      entries in, no draw asked
+  //   waiting   frozen, R's time not come
+  //   ready     frozen, R's time come, nothing drawn yet
+  //   drawing   frozen, R known, position 1 drawn (two prizes: position 2 settles the game)
+  'start draw in game of': {
+    admin: { other: UPLINE_CANNOT_START },
+    superagent: { grandchild: UPLINE_CANNOT_START, other: 404 },
+    agent: { child: UPLINE_CANNOT_START, other: 404 },
+    user: { self: 'waits', sibling: 404, other: 404 },
   },
+  // Position 1 of a waiting game: everyone who may finish it hears that it waits, and nothing changes.
+  'draw in waiting game of': {
+    admin: { other: 'waits' },
+    superagent: { grandchild: 'waits', other: 404 },
+    agent: { child: 'waits', other: 404 },
+    user: { self: 'waits', sibling: 404, other: 404 },
+  },
+  // Position 1 once R exists: R is fetched, verified and kept with the game, and the draw made.
+  'first draw after round of': {
+    admin: { other: 'draws' },
+    superagent: { grandchild: 'draws', other: 404 },
+    agent: { child: 'draws', other: 404 },
+    user: { self: 'draws', sibling: 404, other: 404 },
+  },
+  // The next position (the last one: it settles the game).
+  'draw in drawing game of': {
+    admin: { other: 'draws' },
+    superagent: { grandchild: 'draws', other: 404 },
+    agent: { child: 'draws', other: 404 },
+    user: { self: 'draws', sibling: 404, other: 404 },
+  },
+  // Position 1 of that game, drawn already: answered again to whoever may read it.
   'replay draw in game of': {
-    admin: { other: 403 },
-    superagent: { grandchild: 403, other: 403 },
-    agent: { child: 403, other: 403 },
-    user: { self: 200, sibling: 404, other: 404 },
+    admin: { other: 'answers again' },
+    superagent: { grandchild: 'answers again', other: 404 },
+    agent: { child: 'answers again', other: 404 },
+    user: { self: 'answers again', sibling: 404, other: 404 },
   },
-  'void game of': {
-    admin: { other: 403 },
-    superagent: { grandchild: 403, other: 403 },
-    agent: { child: 403, other: 403 },
-    user: { self: 200, sibling: 404, other: 404 },
+  'void open game of': {
+    admin: { other: 'discards' },
+    superagent: { grandchild: 'discards', other: 404 },
+    agent: { child: 'discards', other: 404 },
+    user: { self: 'discards', sibling: 404, other: 404 },
+  },
+  'void waiting game of': {
+    admin: { other: 'voids' },
+    superagent: { grandchild: 'voids', other: 404 },
+    agent: { child: 'voids', other: 404 },
+    user: { self: SHOP_CANNOT_VOID_FROZEN, sibling: 404, other: 404 },
+  },
+  'void drawing game of': {
+    admin: { other: 'voids' },
+    superagent: { grandchild: 'voids', other: 404 },
+    agent: { child: 'voids', other: 404 },
+    user: { self: SHOP_CANNOT_VOID_FROZEN, sibling: 404, other: 404 },
   },
 
   // GET /api/verify/{code}: the public proof, for anyone, signed in or not (names masked).
@@ -431,5 +504,12 @@ export const PUBLIC_CALLS: Partial<Record<CallName, Outcome>> = {
   'display unknown code': 404,
 };
 /** Calls that change nothing even when they succeed: the matrix checks every table after them too. */
-export const PURE_CALLS: readonly CallName[] = ['record game for', 'replay draw in game of'];
+export const PURE_CALLS: readonly CallName[] = ['record game for', 'draw in waiting game of', 'replay draw in game of'];
+
+/** The status an outcome answers. */
+export function statusOf(outcome: Outcome): number {
+  if (typeof outcome === 'number') return outcome;
+  if (typeof outcome === 'object') return outcome.status;
+  return outcome === 'waits' ? 202 : 200;
+}
 export const UNAUTHENTICATED_CALLERS: Unauthenticated[] = ['anonymous', 'expired', 'deleted'];

@@ -9,11 +9,12 @@ import { MESSAGES } from '@lot/domain/messages';
 import type { Game } from '@lot/domain/schemas/games';
 import { buildApp } from '../app.ts';
 import { FAILURE_WINDOW_SECONDS, MAX_FAILURES } from '../modules/auth/auth.service.ts';
-import { configureWinners, drawCall, openGame } from '../test/game-fixtures.ts';
+import { configureWinners, drawCall, drawPosition, openGame } from '../test/game-fixtures.ts';
 import { buildHierarchy, PASSWORD, type Hierarchy } from '../test/hierarchy.ts';
 import { leaks } from '../test/leaks.ts';
-import { createMoneyTestApp, expectStatus, fund } from '../test/money-fixtures.ts';
+import { expectStatus, fund } from '../test/money-fixtures.ts';
 import { multipart } from '../test/multipart.ts';
+import { createStoppedClockApp } from '../test/stopped-clock.ts';
 import { TEST_DB, type TestApp } from '../test/test-app.ts';
 
 /**
@@ -26,18 +27,22 @@ import { TEST_DB, type TestApp } from '../test/test-app.ts';
 
 let t: TestApp;
 let h: Hierarchy;
-/** U1's game in progress, drawn once: its proof is public. */
+/** U1's game in progress, drawn once: its proof is public. U2's, frozen, waits for its beacon round (the clock stands still). */
 let game: Game;
+let waiting: Game;
 beforeAll(async () => {
-  t = await createMoneyTestApp();
+  t = await createStoppedClockApp();
   h = await buildHierarchy(t);
   await configureWinners(t, null, [
     { percent: '50.00', position: 1 },
     { percent: '25.00', position: 2 },
   ]);
   await fund(t, h.U1.id, '100.00');
+  await fund(t, h.U2.id, '100.00');
   game = await openGame(t, h.U1, { numbers: [1, 2, 3], bet: '1.00' });
-  expectStatus(await drawCall(t, h.U1.token, game.id, 1), 200);
+  expectStatus(await drawPosition(t, h.U1.token, game.id, 1), 200);
+  waiting = await openGame(t, h.U2, { numbers: [1, 2], bet: '1.00' });
+  expectStatus(await drawCall(t, h.U2.token, waiting.id, 1), 202);
 });
 afterAll(() => t?.close());
 
@@ -153,6 +158,18 @@ describe(`headers (${TEST_DB})`, () => {
         409,
       ],
       [
+        'draw that waits for its round, asked by the agent',
+        h.A1.token,
+        { method: 'POST', url: `/api/games/${waiting.id}/draws`, payload: { position: 1 } },
+        202,
+      ],
+      [
+        'the shop voiding its frozen game',
+        h.U1.token,
+        { method: 'POST', url: `/api/games/${game.id}/void`, payload: { reason: 'x' } },
+        403,
+      ],
+      [
         'second game in progress',
         h.U1.token,
         { method: 'POST', url: '/api/games', payload: { startRange: 1, endRange: 20, betAmount: '1.00' } },
@@ -169,6 +186,8 @@ describe(`headers (${TEST_DB})`, () => {
       const response = await t.request(token, request);
       expect(response.statusCode, `${label}: ${response.body.slice(0, 200)}`).toBe(status);
       expectSecurityHeaders(response, label, String(request.url).startsWith('/api/'));
+      // A draw that waits says when to ask again.
+      if (status === 202) expect(Number(response.headers['retry-after']), label).toBeGreaterThanOrEqual(1);
     }
     console.log(`headers (${TEST_DB}): ${cases.length} kinds of response checked`);
   });

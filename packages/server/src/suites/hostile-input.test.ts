@@ -4,12 +4,14 @@ import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Game } from '@lot/domain/schemas/games';
+import type { DrawResult, DrawWaiting, Game } from '@lot/domain/schemas/games';
 import { queryRows } from '../db/client.ts';
-import { configureWinners, drawAll, openGame, participants, salePayload } from '../test/game-fixtures.ts';
-import { buildHierarchy, PASSWORD, type Hierarchy } from '../test/hierarchy.ts';
-import { createMoneyTestApp, fund, seededRandom } from '../test/money-fixtures.ts';
+import { configureWinners, drawAll, drawCall, openGame, participants, voidCall } from '../test/game-fixtures.ts';
+import { oldClientPayload } from '../test/old-client.ts';
+import { buildHierarchy, PASSWORD, type Hierarchy, type Member } from '../test/hierarchy.ts';
+import { expectStatus, fund, seededRandom } from '../test/money-fixtures.ts';
 import { multipart, type FilePart } from '../test/multipart.ts';
+import { createStoppedClockApp, moveClockPast } from '../test/stopped-clock.ts';
 import { TEST_DB, type TestApp } from '../test/test-app.ts';
 import { expiredToken, forgeToken } from '../test/tokens.ts';
 import { leaks } from '../test/leaks.ts';
@@ -18,7 +20,8 @@ import { world, type World } from '../test/world.ts';
 /**
  * Issue 10, suite 4: every endpoint fed hostile input — wrong types, missing and extra fields,
  * the server-run game's calls (docs/decisions/013-the-server-runs-every-game.md) and its public proof
- * included,
+ * included — LOT-DRAW-2's draws and voids by the shop and by its upline, in every state of a game,
+ * and the calls a game's state refuses (decision 033) —
  * huge and tiny numbers, 3-decimal amounts, long and control-character strings, SQL-looking
  * strings, deep JSON, oversized bodies, wrong content types, bad ids and queries, hostile
  * uploads and forged tokens. No answer may be a 5xx, no error may leak a stack or SQL, and a
@@ -287,31 +290,85 @@ const json = (
 
 /** U1's settled game (the compatibility path describes it) and the games in progress the game calls are fed. */
 let settled: Game;
-const games = {} as Record<'entries' | 'draws' | 'void', Game>;
+const games = {} as Record<'entries' | 'draws' | 'void' | 'waiting' | 'uplineVoid' | 'drawing' | 'voided', Game>;
+/**
+ * The shops of the games in the waiting, drawing and voided states: the hierarchy's users each have
+ * a game already, or (U2) see their sessions ended by the calls fed to PUT /api/users.
+ */
+const shops = {} as Record<'waiting' | 'drawing' | 'voided', Member>;
+
+/** A shop under A1, signed in. */
+async function extraShop(username: string): Promise<Member> {
+  const created = await t.request(t.adminToken, {
+    method: 'POST',
+    url: '/api/users',
+    payload: { username, password: PASSWORD, fullName: username, role: 'user', parentId: h.A1.id },
+  });
+  expectStatus(created, 201);
+  const id = created.json<{ id: number }>().id;
+  return { id, username, fullName: username, role: 'user', token: await t.login(username, PASSWORD) };
+}
+
+/** The shop's first draw request: the game freezes and waits for its round (the clock stands still). */
+async function freeze(member: Member, game: Game): Promise<DrawWaiting> {
+  const frozen = await drawCall(t, member.token, game.id, 1);
+  expectStatus(frozen, 202);
+  return frozen.json<DrawWaiting>();
+}
 
 beforeAll(async () => {
-  t = await createMoneyTestApp();
+  t = await createStoppedClockApp();
   h = await buildHierarchy(t);
   await configureWinners(t, null, [
     { percent: '50.00', position: 1 },
     { percent: '25.00', position: 2 },
   ]);
-  for (const member of [h.U1, h.A1, h.U3, h.U4]) await fund(t, member.id, '100000.00');
+  shops.waiting = await extraShop('shop_waiting');
+  shops.drawing = await extraShop('shop_drawing');
+  shops.voided = await extraShop('shop_voided');
+  for (const member of [h.U1, h.A1, h.U3, h.U4, h.U5, shops.waiting, shops.drawing, shops.voided])
+    await fund(t, member.id, '100000.00');
   // Every number of the range entered, so that both draws win: no total or commission of the body is 0.
   const everyNumber = Array.from({ length: 20 }, (_, i) => i + 1);
   settled = await drawAll(t, h.U1, await openGame(t, h.U1, { numbers: everyNumber, bet: '1.00' }));
-  // Each game call has a game of its own: U1's stays open for entries, U3's is drawn, U4's voided.
+  // A game past its round with position 1 drawn, and one voided by its agent once it came: the clock
+  // is moved past their round before the games below freeze, so that those keep waiting.
+  games.drawing = await openGame(t, shops.drawing, { numbers: [1, 2, 3], bet: '1.00' });
+  games.voided = await openGame(t, shops.voided, { numbers: [1, 2, 3], bet: '1.00' });
+  const round = await freeze(shops.drawing, games.drawing);
+  await freeze(shops.voided, games.voided);
+  moveClockPast(t, round.expectedAt);
+  const drawn = await drawCall(t, shops.drawing.token, games.drawing.id, 1);
+  expectStatus(drawn, 200);
+  games.drawing = drawn.json<DrawResult>().game;
+  const voided = await voidCall(t, h.A1.token, games.voided.id, 'Hostile setup');
+  expectStatus(voided, 200);
+  games.voided = voided.json<Game>();
+  // Each game call has a game of its own: U1's stays open for entries, U3's is drawn, U4's voided by
+  // U4 (open: discarded); shop_waiting's is frozen and waits for its round, drawn by its agent A1;
+  // U5's is frozen and voided by its agent A3.
   games.entries = await openGame(t, h.U1, { numbers: [1, 2, 3], bet: '1.00' });
   games.draws = await openGame(t, h.U3, { numbers: [1, 2, 3], bet: '1.00' });
   games.void = await openGame(t, h.U4, { numbers: [1, 2, 3], bet: '1.00' });
-});
+  games.waiting = await openGame(t, shops.waiting, { numbers: [1, 2, 3], bet: '1.00' });
+  await freeze(shops.waiting, games.waiting);
+  games.uplineVoid = await openGame(t, h.U5, { numbers: [1, 2, 3], bet: '1.00' });
+  await freeze(h.U5, games.uplineVoid);
+}, 180_000);
 
 /** The compatibility path's body for U1's settled game, naming it. */
-const compatBody = () => ({ ...salePayload(settled), gameId: settled.id });
+const compatBody = () => ({ ...oldClientPayload(settled), gameId: settled.id });
 /** A success of the compatibility path answers the settled game's record, and nothing else. */
 const theRecord = (body: string) => {
   const id = (JSON.parse(body) as { id?: unknown }).id;
   return id === settled.saleId ? undefined : `answered record ${String(id)}, not ${settled.saleId}`;
+};
+/** A success on the waiting game: 202, still waiting, nothing drawn. */
+const stillWaiting = (body: string) => {
+  const answer = JSON.parse(body) as Partial<DrawWaiting>;
+  return answer.game?.id === games.waiting.id && answer.game.draws.length === 0 && answer.waitingForRound
+    ? undefined
+    : `answered ${body.slice(0, 200)}`;
 };
 afterAll(() => t?.close());
 
@@ -402,6 +459,15 @@ function writeEndpoints() {
       { token: h.U1.token, method: 'PUT', url: `/api/games/${games.entries.id}/entries`, base: entries },
       { token: h.U3.token, method: 'POST', url: `/api/games/${games.draws.id}/draws`, base: { position: 1 } },
       { token: h.U4.token, method: 'POST', url: `/api/games/${games.void.id}/void`, base: { reason: 'fuzz' } },
+      // LOT-DRAW-2: the agent asks for a draw of its shop's frozen game (it waits: an accepted one
+      // changes nothing), and voids another shop's frozen game.
+      { token: h.A1.token, method: 'POST', url: `/api/games/${games.waiting.id}/draws`, base: { position: 1 } },
+      {
+        token: h.A3.token,
+        method: 'POST',
+        url: `/api/games/${games.uplineVoid.id}/void`,
+        base: { reason: 'fuzz by the agent' },
+      },
     ] as {
       token: string;
       method: InjectOptions['method'];
@@ -415,8 +481,16 @@ function writeEndpoints() {
 /** Every field mutation of every write call, nested fields included. */
 function fieldProbes(): Probe[] {
   const { game, entries, endpoints } = writeEndpoints();
-  /** The compatibility path never changes anything, and a success is always the settled game's record. */
-  const compat = (url: string) => (url === '/api/sales-history' ? { pure: true, accepted: theRecord } : {});
+  /**
+   * The compatibility path never changes anything, and a success is always the settled game's
+   * record; a draw of a game that waits for its round changes nothing and answers that it waits.
+   */
+  const compat = (url: string) =>
+    url === '/api/sales-history'
+      ? { pure: true, accepted: theRecord }
+      : url === `/api/games/${games.waiting.id}/draws`
+        ? { pure: true, accepted: stillWaiting }
+        : {};
   const all: Probe[] = [];
   const add = (mutation: Mutation, label: string, token: string, request: InjectOptions, url: string) =>
     all.push({ kind: mutation.kind, label, token, request, mustRefuse: mutation.mustRefuse, ...compat(url) });
@@ -571,6 +645,9 @@ const bodyTargets = () => [
   { token: h.U1.token, url: `/api/games/${games.entries.id}/entries`, method: 'PUT' as const },
   { token: h.U3.token, url: `/api/games/${games.draws.id}/draws`, method: 'POST' as const },
   { token: h.U4.token, url: `/api/games/${games.void.id}/void`, method: 'POST' as const },
+  { token: h.A1.token, url: `/api/games/${games.waiting.id}/draws`, method: 'POST' as const },
+  { token: h.A1.token, url: `/api/games/${games.drawing.id}/draws`, method: 'POST' as const },
+  { token: h.A3.token, url: `/api/games/${games.uplineVoid.id}/void`, method: 'POST' as const },
 ];
 
 // ------------------------------------------------------------------ ids, codes, queries
@@ -799,6 +876,8 @@ const tokenCalls = (): InjectOptions[] => [
   { method: 'POST', url: '/api/balance/topup', payload: { userId: h.U2.id, amount: '5.00' } },
   { method: 'GET', url: '/api/users' },
   { method: 'POST', url: `/api/games/${games.draws.id}/draws`, payload: { position: 1 } },
+  { method: 'POST', url: `/api/games/${games.drawing.id}/draws`, payload: { position: 2 } },
+  { method: 'POST', url: `/api/games/${games.waiting.id}/void`, payload: { reason: 'forged' } },
   { method: 'GET', url: '/api/admin/backup' },
 ];
 
@@ -943,6 +1022,94 @@ describe(`hostile input (${TEST_DB})`, () => {
     });
   });
 
+  describe("calls a game's state refuses (LOT-DRAW-2), by the shop, its upline, an admin and outsiders", () => {
+    const UPLINE_CANNOT_START = 'Only the shop that runs a game can start its draw';
+    const SHOP_CANNOT_VOID =
+      'The draw has started, so its outcome is fixed: this game can no longer be voided by its shop. Ask your agent or an admin to finish or void it';
+    const draw = (id: number, position: unknown) => json('POST', `/api/games/${id}/draws`, { position });
+    const stop = (id: number, reason: unknown) => json('POST', `/api/games/${id}/void`, { reason });
+    const enter = (id: number) => json('PUT', `/api/games/${id}/entries`, { entries: participants([4, 5]) });
+    /** Label, who, the request, the status it must get and, where it matters, the message. */
+    const refusals = (): [string, string, InjectOptions, number, string?][] => [
+      // Open (U3's, under A2 and S1): the upline and the admin may not start its draw.
+      ['agent starts the draw', h.A2.token, draw(games.draws.id, 1), 403, UPLINE_CANNOT_START],
+      ['super agent starts the draw', h.S1.token, draw(games.draws.id, 1), 403, UPLINE_CANNOT_START],
+      ['admin starts the draw', t.adminToken, draw(games.draws.id, 1), 403, UPLINE_CANNOT_START],
+      ['an agent outside the scope draws', h.A1.token, draw(games.draws.id, 1), 404],
+      ['an agent outside the scope discards', h.A1.token, stop(games.draws.id, 'not mine'), 404],
+      ['the shop draws position 2 first', h.U3.token, draw(games.draws.id, 2), 409],
+      // Frozen, waiting for R (shop_waiting's, under A1 and S1).
+      ['the shop voids', shops.waiting.token, stop(games.waiting.id, 'changed my mind'), 403, SHOP_CANNOT_VOID],
+      ['the shop changes the entries', shops.waiting.token, enter(games.waiting.id), 409],
+      ['the agent changes the entries', h.A1.token, enter(games.waiting.id), 403],
+      ['the agent draws position 2', h.A1.token, draw(games.waiting.id, 2), 409],
+      ['the admin draws position 1000', t.adminToken, draw(games.waiting.id, 1000), 409],
+      ['another shop draws', h.U1.token, draw(games.waiting.id, 1), 404],
+      ['another super agent voids', h.S2.token, stop(games.waiting.id, 'not mine'), 404],
+      ['another agent draws', h.A2.token, draw(games.waiting.id, 1), 404],
+      ['the agent voids with a blank reason', h.A1.token, stop(games.waiting.id, '   '), 400],
+      ['the agent voids with a NUL reason', h.A1.token, stop(games.waiting.id, 'a\u0000b'), 400],
+      ['the agent voids with 501 characters', h.A1.token, stop(games.waiting.id, 'x'.repeat(501)), 400],
+      ['the agent voids with a number', h.A1.token, stop(games.waiting.id, 12), 400],
+      ['the agent draws position 0', h.A1.token, draw(games.waiting.id, 0), 400],
+      ['the agent draws position 1.5', h.A1.token, draw(games.waiting.id, 1.5), 400],
+      ['the agent draws position "1"', h.A1.token, draw(games.waiting.id, '1'), 400],
+      ['the agent draws position 1001', h.A1.token, draw(games.waiting.id, 1001), 400],
+      // Frozen, R known, position 1 drawn (under A1).
+      ['the drawing shop voids', shops.drawing.token, stop(games.drawing.id, 'changed'), 403, SHOP_CANNOT_VOID],
+      ['the drawing shop changes the entries', shops.drawing.token, enter(games.drawing.id), 409],
+      ['the drawing shop draws position 3', shops.drawing.token, draw(games.drawing.id, 3), 409],
+      ['the agent draws position 3', h.A1.token, draw(games.drawing.id, 3), 409],
+      ['another agent finishes it', h.A2.token, draw(games.drawing.id, 2), 404],
+      ['another shop finishes it', h.U1.token, draw(games.drawing.id, 2), 404],
+      ['another agent voids it', h.A3.token, stop(games.drawing.id, 'not mine'), 404],
+      // Voided by its agent after its freeze.
+      ['a voided game drawn by its shop', shops.voided.token, draw(games.voided.id, 1), 409],
+      ['a voided game drawn by its agent', h.A1.token, draw(games.voided.id, 1), 409],
+      ['a voided game voided again by its agent', h.A1.token, stop(games.voided.id, 'again'), 409],
+      ['a voided game voided by the admin', t.adminToken, stop(games.voided.id, 'again'), 409],
+      ['a voided game voided by its shop', shops.voided.token, stop(games.voided.id, 'again'), 409],
+      // Settled (U1's).
+      ['a settled game voided by its agent', h.A1.token, stop(settled.id, 'too late'), 409],
+      ['a settled game voided by the admin', t.adminToken, stop(settled.id, 'too late'), 409],
+      ['a settled game voided by its shop', h.U1.token, stop(settled.id, 'too late'), 409],
+      ['a settled game drawn past its prizes', h.A1.token, draw(settled.id, 3), 409],
+    ];
+
+    it('each is refused with its status (and message) and changes nothing', async () => {
+      for (const [label, token, request, status, message] of refusals()) {
+        const got = await probe({ label, token, request, mustRefuse: true });
+        if (got !== status) failures.push(`${label}: ${got}, not ${status}`);
+        if (message) {
+          const response = await t.request(token, request);
+          const said = response.json<{ message?: string }>().message;
+          if (said !== message) failures.push(`${label}: said ${JSON.stringify(said)}`);
+        }
+      }
+      // What the same callers may do changes nothing on a waiting game, and answers the position drawn again.
+      for (const token of [shops.waiting.token, h.A1.token, h.S1.token, t.adminToken])
+        await probe({
+          label: 'a draw of a waiting game',
+          token,
+          request: draw(games.waiting.id, 1),
+          mustRefuse: false,
+          pure: true,
+          accepted: stillWaiting,
+        });
+      for (const token of [shops.drawing.token, h.A1.token, h.S1.token, t.adminToken])
+        await probe({
+          label: 'position 1 asked again',
+          token,
+          request: draw(games.drawing.id, 1),
+          mustRefuse: false,
+          pure: true,
+          accepted: (body) =>
+            (JSON.parse(body) as DrawResult).number === games.drawing.draws[0]?.number ? undefined : body.slice(0, 200),
+        });
+      expect(failures).toEqual([]);
+    });
+  });
+
   describe('whole bodies', () => {
     it.each(BODY_KINDS.map(({ kind, bodies }) => [kind, bodies] as const))(
       '%s',
@@ -1009,6 +1176,9 @@ describe(`hostile input (${TEST_DB})`, () => {
         { method: 'PUT', url: (id) => `/api/games/${id}/entries`, token: h.U1.token },
         { method: 'POST', url: (id) => `/api/games/${id}/draws`, token: h.U3.token },
         { method: 'POST', url: (id) => `/api/games/${id}/void`, token: h.U4.token },
+        { method: 'POST', url: (id) => `/api/games/${id}/draws`, token: h.A1.token },
+        { method: 'POST', url: (id) => `/api/games/${id}/void`, token: h.A1.token },
+        { method: 'POST', url: (id) => `/api/games/${id}/draws`, token: t.adminToken },
       ];
       /** A valid body for each kind of call, so that only the id is wrong. */
       const bodyFor = (url: string) =>

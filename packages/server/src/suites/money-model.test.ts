@@ -5,12 +5,13 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCents } from '@lot/domain/money';
 import type { Role } from '@lot/domain/roles';
-import type { Game } from '@lot/domain/schemas/games';
+import type { DrawWaiting, Game } from '@lot/domain/schemas/games';
 import { queryRows } from '../db/client.ts';
 import { balances as balancesTable, users } from '../db/schema.ts';
 import { checkLedger } from '../modules/balance/ledger.ts';
-import { configureWinners, participants, salePayload } from '../test/game-fixtures.ts';
-import { createMoneyTestApp } from '../test/money-fixtures.ts';
+import { configureWinners, participants } from '../test/game-fixtures.ts';
+import { oldClientPayload } from '../test/old-client.ts';
+import { createStoppedClockApp } from '../test/stopped-clock.ts';
 import { TEST_DB, type TestApp } from '../test/test-app.ts';
 import { world, type World } from '../test/world.ts';
 
@@ -21,12 +22,22 @@ import { world, type World } from '../test/world.ts';
  * every balance, the number of ledger rows, every game's status, entries and draws, the number of
  * sales records, `checkLedger`, and that a refused call changed nothing at all. Idempotency keys
  * are replayed and reused with another body; drawn positions are asked again (answered, nothing
- * drawn). Games are played through the game API: opened, filled, drawn in and out of order, voided
- * before and after a draw; the pool is held at the first draw (refused when the balance does not
- * cover it), returned by a void, and settlement moves no money.
+ * drawn). Games are played through the game API as LOT-DRAW-2 (decision 033): opened, filled, frozen
+ * by the shop's first draw request (the pool held — refused when the balance does not cover it —
+ * and beacon round R named, the first after the freeze), asked while waiting for R (202, nothing
+ * changes), drawn in and out of order once R exists by the shop or finished by its upline or an
+ * admin, discarded before the freeze by the shop or its upline, voided after it by the upline or an
+ * admin only (the pool back on the shop's balance; the shop is refused), asked by someone outside
+ * the game's scope (404); settlement moves no money. Every game's R, the round's signature kept
+ * with it (the test beacon's own for R: no game drew from another round) and who voided it are
+ * compared with the model too.
+ *
+ * The app's clock stands still: a `tick` step moves it one beacon period on, so that every game
+ * frozen before it finds its round.
  *
  * MODEL_RUNS × MODEL_STEPS bound the run (SOAK=1 for the long one). A failing sequence is
  * printed as JSON: add it to money-model.regressions.json and it is replayed on every run.
+ * MODEL_TRACE=1 prints every step and the status it got.
  */
 
 const SOAK = process.env.SOAK === '1';
@@ -52,7 +63,7 @@ const SHAPE: Record<Exclude<Who, 'admin'>, { role: Role; parent?: Who }> = {
 /** An amount as a client may send it: a 2-decimal string, or a JSON number. */
 type Amount = { cents: number; asNumber: boolean };
 
-/** A game call on someone else's game. */
+/** A game call on someone else's game: entries (only the shop), or position 1 and a void (by the rules of the draw). */
 type GameCall = 'entries' | 'draw' | 'void';
 
 export type Action =
@@ -65,10 +76,10 @@ export type Action =
   | { kind: 'open'; by: Who; betCents: number }
   /** PUT entries of the caller's latest game: numbers 1…players, plus 21 (outside the range) when `outside`. */
   | { kind: 'entries'; by: Who; players: number; outside: boolean }
-  /** POST draws of the caller's latest game, at the next position + step (0: the next one). */
-  | { kind: 'draw'; by: Who; step: number }
-  /** POST void of the caller's latest game, with a reason or a blank one. */
-  | { kind: 'void'; by: Who; reason: boolean }
+  /** POST draws of `of`'s latest game (the caller's own if none), at its next position + step (0: the next one). */
+  | { kind: 'draw'; by: Who; of?: Who; step: number }
+  /** POST void of `of`'s latest game (the caller's own if none), with a reason or a blank one. */
+  | { kind: 'void'; by: Who; of?: Who; reason: boolean }
   /** A game call on the victim's latest game. */
   | { kind: 'meddle'; by: Who; victim: Who; call: GameCall }
   /** POST /api/sales-history describing the caller's latest settled game, exactly or with a number changed. */
@@ -76,12 +87,26 @@ export type Action =
   | { kind: 'status'; by: Who; of: Who; status: 'active' | 'inactive' }
   | { kind: 'delete'; by: Who; of: Who }
   | { kind: 'replay' }
-  | { kind: 'reuse key' };
+  | { kind: 'reuse key' }
+  /** No call: the clock moves one beacon period on, and every game frozen before finds its round R. */
+  | { kind: 'tick' };
 
 // ---------------------------------------------------------------- the model
 
 type GameStatus = 'open' | 'drawing' | 'settled' | 'voided' | 'discarded';
-type ModelGame = { id: number; by: Who; status: GameStatus; entries: number; betCents: number; draws: number };
+type ModelGame = {
+  id: number;
+  by: Who;
+  status: GameStatus;
+  entries: number;
+  betCents: number;
+  draws: number;
+  /** Beacon round R, named at the freeze, and its time (ms). */
+  round?: number;
+  roundAt?: number;
+  /** Who ended it (a void, or the deletion of its player). */
+  endedBy?: Who;
+};
 
 type Person = {
   role: Role;
@@ -130,6 +155,28 @@ function inScope(m: Model, caller: Who, target: Who): boolean {
   }
 }
 
+/**
+ * Who may act on a game: its player; the admin; the upline the game was recorded under when it
+ * opened — an agent its direct users' games, a superagent those of its users and its agents' users.
+ */
+function readsGame(m: Model, caller: Who, game: ModelGame): boolean {
+  if (caller === game.by) return true;
+  const parent = m.people[game.by].parent;
+  switch (m.people[caller].role) {
+    case 'admin':
+      return true;
+    case 'superagent':
+      return (
+        parent === caller ||
+        (parent !== undefined && m.people[parent].role === 'agent' && m.people[parent].parent === caller)
+      );
+    case 'agent':
+      return parent === caller;
+    default:
+      return false;
+  }
+}
+
 /** Who may receive a transfer: a user reaches other active users of role user, the others their scope. */
 function reaches(m: Model, caller: Who, target: Who): boolean {
   if (m.people[caller].role !== 'user') return inScope(m, caller, target);
@@ -148,7 +195,84 @@ type Expected = {
 };
 
 /** The position a draw step sends: the next one plus the step (0 or below is a bad position). */
-const positionOf = (m: Model, a: Extract<Action, { kind: 'draw' }>) => (gameOf(m, a.by)?.draws ?? 0) + 1 + a.step;
+const positionOf = (m: Model, a: Extract<Action, { kind: 'draw' }>) =>
+  (gameOf(m, a.of ?? a.by)?.draws ?? 0) + 1 + a.step;
+
+/** The beacon's period (the test app's beacon: 3 s), which a tick moves the clock on by. */
+let PERIOD_MS = 3_000;
+/** The app's clock, which stands still between ticks. */
+let clockNow = () => 0;
+
+/**
+ * POST draws of `of`'s latest game by `by` (LOT-DRAW-2): the shop's first request freezes the game,
+ * holds the pool and names R (202); until R's time every request answers 202 and changes nothing;
+ * then each draws the next position, the last one settles. The upline may not start the draw (403).
+ */
+function drawExpected(m: Model, by: Who, of: Who, position: number): Expected {
+  if (position < 1) return { status: 400 };
+  const game = gameOf(m, of);
+  if (!game || !readsGame(m, by, game)) return { status: 404 };
+  if (game.by !== by && game.status === 'open') return { status: 403 };
+  if (position <= game.draws) return { status: 200, pure: true };
+  if (game.draws >= PRIZES) return { status: 409 };
+  if (!IN_PROGRESS.includes(game.status)) return { status: 409 };
+  if (position !== game.draws + 1) return { status: 409 };
+  const shop = m.people[game.by];
+  if (game.status === 'open') {
+    if (game.entries === 0) return { status: 422 };
+    if (shop.balance < pool(game)) return { status: 422 };
+    const frozenAt = clockNow();
+    return {
+      status: 202,
+      row: true,
+      apply: (body) => {
+        const waiting = body as DrawWaiting;
+        shop.balance -= pool(game);
+        game.status = 'drawing';
+        game.round = waiting.waitingForRound;
+        game.roundAt = Date.parse(waiting.expectedAt);
+        // R is the first round strictly after the freeze.
+        expect(game.roundAt, `round ${game.round} for a freeze at ${frozenAt}`).toBeGreaterThan(frozenAt);
+        expect(game.roundAt - PERIOD_MS, `round ${game.round} for a freeze at ${frozenAt}`).toBeLessThanOrEqual(
+          frozenAt,
+        );
+      },
+    };
+  }
+  if (clockNow() < (game.roundAt ?? Infinity)) return { status: 202, pure: true };
+  return {
+    status: 200,
+    apply: () => {
+      game.draws += 1;
+      if (game.draws === PRIZES) {
+        game.status = 'settled';
+        m.sales += 1;
+        shop.settled = game.id;
+      }
+    },
+  };
+}
+
+/**
+ * POST void of `of`'s latest game by `by`: before the freeze the shop or its upline discards it
+ * (nothing was held); after it only the upline or an admin voids it, and the pool goes back.
+ */
+function voidExpected(m: Model, by: Who, of: Who, reasoned: boolean): Expected {
+  if (!reasoned) return { status: 400 };
+  const game = gameOf(m, of);
+  if (!game || !readsGame(m, by, game)) return { status: 404 };
+  if (!IN_PROGRESS.includes(game.status)) return { status: 409 };
+  const frozen = game.status === 'drawing';
+  if (frozen && game.by === by) return { status: 403 };
+  return {
+    status: 200,
+    apply: () => {
+      if (frozen) m.people[game.by].balance += pool(game);
+      game.status = frozen ? 'voided' : 'discarded';
+      game.endedBy = by;
+    },
+  };
+}
 
 function expected(m: Model, a: MoneyOrAccount): Expected {
   if (!canAct(m, a.by)) return { status: 401 };
@@ -219,53 +343,14 @@ function expected(m: Model, a: MoneyOrAccount): Expected {
       if (a.outside) return { status: 400 };
       return { status: 200, apply: () => void (game.entries = a.players) };
     }
-    case 'draw': {
-      if (me.role !== 'user') return { status: 403 };
-      const position = positionOf(m, a);
-      if (position < 1) return { status: 400 };
-      const game = gameOf(m, a.by);
-      if (!game) return { status: 404 };
-      if (position <= game.draws) return { status: 200, pure: true };
-      if (game.draws >= PRIZES) return { status: 409 };
-      if (!IN_PROGRESS.includes(game.status)) return { status: 409 };
-      if (position !== game.draws + 1) return { status: 409 };
-      if (game.status === 'open') {
-        if (game.entries === 0) return { status: 422 };
-        if (me.balance < pool(game)) return { status: 422 };
-      }
-      const first = game.status === 'open';
-      return {
-        status: 200,
-        row: first,
-        apply: () => {
-          // The first draw holds the pool; the last settles the game and moves no money.
-          if (first) me.balance -= pool(game);
-          game.draws += 1;
-          game.status = game.draws === PRIZES ? 'settled' : 'drawing';
-          if (game.status === 'settled') {
-            m.sales += 1;
-            me.settled = game.id;
-          }
-        },
-      };
-    }
-    case 'void': {
-      if (me.role !== 'user') return { status: 403 };
-      if (!a.reason) return { status: 400 };
-      const game = gameOf(m, a.by);
-      if (!game) return { status: 404 };
-      if (!IN_PROGRESS.includes(game.status)) return { status: 409 };
-      return {
-        status: 200,
-        apply: () => {
-          // After a draw the held pool comes back; before it nothing was held.
-          if (game.status === 'drawing') me.balance += pool(game);
-          game.status = game.status === 'drawing' ? 'voided' : 'discarded';
-        },
-      };
-    }
+    case 'draw':
+      return drawExpected(m, a.by, a.of ?? a.by, positionOf(m, a));
+    case 'void':
+      return voidExpected(m, a.by, a.of ?? a.by, a.reason);
     case 'meddle':
-      // Someone else's game is not found, whoever's it is; the other roles never play.
+      if (a.call === 'draw') return drawExpected(m, a.by, a.victim, 1);
+      if (a.call === 'void') return voidExpected(m, a.by, a.victim, true);
+      // Entries are the shop's own: someone else's game is not found; the other roles never play.
       if (me.role !== 'user') return { status: 403 };
       return { status: 404 };
     case 'compat':
@@ -300,7 +385,10 @@ function expected(m: Model, a: MoneyOrAccount): Expected {
           m.people[a.of].ver += 1;
           // Nothing is held before the first draw: deleting the player discards its open game.
           const open = gameOf(m, a.of);
-          if (open?.status === 'open') open.status = 'discarded';
+          if (open?.status === 'open') {
+            open.status = 'discarded';
+            open.endedBy = a.by;
+          }
         },
       };
     }
@@ -317,7 +405,7 @@ const kinds: Record<string, number> = {};
 /** How the games of the random runs ended (or stood at the end of their run). */
 const ends: Record<string, number> = {};
 
-type MoneyOrAccount = Exclude<Action, { kind: 'replay' | 'reuse key' }>;
+type MoneyOrAccount = Exclude<Action, { kind: 'replay' | 'reuse key' | 'tick' }>;
 type KeyedCall = Extract<MoneyOrAccount, { keyed: boolean }>;
 type Keyed = { key: string; action: KeyedCall; stored: unknown };
 
@@ -386,10 +474,21 @@ async function runSequence(actions: Action[]): Promise<void> {
   };
   /** This run's games as stored (status, entries, draws, their ledger row) and its sales records. */
   const readGames = async () => {
-    const rows = await queryRows<{ id: number; status: string; entries: number; draws: number; held: string | null }>(
+    const rows = await queryRows<{
+      id: number;
+      status: string;
+      entries: number;
+      draws: number;
+      held: string | null;
+      protocol: string;
+      round: string | null;
+      signature: string | null;
+      ended_by: number | null;
+    }>(
       t.database.db,
       sql`SELECT r.id, r.status, jsonb_array_length(r.entries)::int AS entries, jsonb_array_length(r.draws)::int AS draws,
-            t.status || ':' || t.amount AS held
+            t.status || ':' || t.amount AS held, r.protocol, r.beacon_round::text AS round,
+            r.beacon_signature AS signature, r.voided_by AS ended_by
           FROM game_rounds r LEFT JOIN transactions t ON t.id = r.transaction_id
           WHERE r.user_id IN ${idList} ORDER BY r.id`,
     );
@@ -404,11 +503,18 @@ async function runSequence(actions: Action[]): Promise<void> {
         entries: Number(r.entries),
         draws: Number(r.draws),
         held: r.held,
+        protocol: r.protocol,
+        round: r.round === null ? null : Number(r.round),
+        signature: r.signature,
+        endedBy: r.ended_by === null ? null : Number(r.ended_by),
       })),
       sales: Number(sales?.n),
     };
   };
-  /** The model's games as they must be stored: the ledger row is the held pool's, from the first draw on. */
+  /**
+   * The model's games as they must be stored: the ledger row is the held pool's, from the freeze on;
+   * R from the freeze on, and from the first draw on R's signature as the beacon signs R.
+   */
   const modelGames = (m: Model) =>
     [...m.games.values()]
       .sort((a, b) => a.id - b.id)
@@ -421,6 +527,10 @@ async function runSequence(actions: Action[]): Promise<void> {
           g.status === 'open' || g.status === 'discarded'
             ? null
             : `${{ drawing: 'pending', settled: 'completed', voided: 'voided' }[g.status]}:${pool(g)}`,
+        protocol: 'LOT-DRAW-2',
+        round: g.round ?? null,
+        signature: g.draws > 0 && g.round !== undefined ? (t.beacon?.sign(g.round).signature ?? '') : null,
+        endedBy: g.endedBy === undefined ? null : ids[g.endedBy],
       }));
 
   const initial = await readBalances();
@@ -508,11 +618,15 @@ async function runSequence(actions: Action[]): Promise<void> {
         };
       }
       case 'draw':
-        return { method: 'POST', url: `/api/games/${gameId(a.by)}/draws`, payload: { position: positionOf(m, a) } };
+        return {
+          method: 'POST',
+          url: `/api/games/${gameId(a.of ?? a.by)}/draws`,
+          payload: { position: positionOf(m, a) },
+        };
       case 'void':
         return {
           method: 'POST',
-          url: `/api/games/${gameId(a.by)}/void`,
+          url: `/api/games/${gameId(a.of ?? a.by)}/void`,
           payload: { reason: a.reason ? `Model void ${run}` : '  ' },
         };
       case 'meddle': {
@@ -524,7 +638,11 @@ async function runSequence(actions: Action[]): Promise<void> {
       }
       case 'compat': {
         const game = await settledGame(a.by);
-        return { method: 'POST', url: '/api/sales-history', payload: salePayload(a.exact ? game : pickedBy(game)) };
+        return {
+          method: 'POST',
+          url: '/api/sales-history',
+          payload: oldClientPayload(a.exact ? game : pickedBy(game)),
+        };
       }
       case 'status':
         return { method: 'PUT', url: `/api/users/${ids[a.of]}`, payload: { status: a.status } };
@@ -542,6 +660,11 @@ async function runSequence(actions: Action[]): Promise<void> {
     let key: string | undefined;
     /** What the server must answer from the key instead of running the call. */
     let fromKey: { status: number; body?: unknown } | undefined;
+    if (action.kind === 'tick') {
+      t.advanceClock(PERIOD_MS);
+      kinds.tick = (kinds.tick ?? 0) + 1;
+      continue;
+    }
     if (action.kind === 'replay' || action.kind === 'reuse key') {
       if (!last) continue;
       key = last.key;
@@ -568,6 +691,7 @@ async function runSequence(actions: Action[]): Promise<void> {
     const rowsBefore = await ledgerRows();
     const response = await t.request(await token(call.by), request);
     expect(response.statusCode, `${where}: ${response.body}`).toBe(want.status);
+    if (process.env.MODEL_TRACE) console.log(`${where}: ${response.statusCode}`);
     const outcome = `${action.kind} ${response.statusCode}`;
     kinds[outcome] = (kinds[outcome] ?? 0) + 1;
     const ok = response.statusCode < 300;
@@ -579,7 +703,9 @@ async function runSequence(actions: Action[]): Promise<void> {
     } else {
       want.apply?.(ok ? response.json() : undefined);
     }
-    if (ok && want.pure && call.kind === 'draw') expect(response.headers['idempotent-replayed'], where).toBe('true');
+    // A drawn position asked again is marked a replay; a draw that waits is not.
+    if (response.statusCode === 200 && want.pure && (call.kind === 'draw' || call.kind === 'meddle'))
+      expect(response.headers['idempotent-replayed'], where).toBe('true');
     const moved = ok && !replayed && want.row === true;
     expect(await ledgerRows(), `${where}: ledger rows`).toBe(rowsBefore + (moved ? 1 : 0));
     known = await world(t);
@@ -615,6 +741,16 @@ const amount: fc.Arbitrary<Amount> = fc.record({
   asNumber: fc.boolean(),
 });
 const keyed = fc.boolean();
+/** Whose game a draw or a void is on: mostly the caller's own, else a player's (often the caller's downline's). */
+const whose = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(undefined) },
+  { weight: 2, arbitrary: fc.constantFrom<Who>(...PLAYERS) },
+);
+/** Who finishes or voids someone's frozen game: mostly its upline or an admin, sometimes anyone. */
+const upline = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom<Who>('admin', 'S', 'A') },
+  { weight: 1, arbitrary: who },
+);
 const actionArb: fc.Arbitrary<Action> = fc.oneof(
   {
     weight: 3,
@@ -668,7 +804,8 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
     weight: 6,
     arbitrary: fc.record({
       kind: fc.constant('draw'),
-      by: player,
+      by: fc.oneof({ weight: 3, arbitrary: player }, { weight: 1, arbitrary: upline }),
+      of: whose,
       step: fc.oneof(
         { weight: 6, arbitrary: fc.constant(0) },
         { weight: 3, arbitrary: fc.integer({ min: -2, max: 1 }) },
@@ -679,10 +816,12 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({
       kind: fc.constant('void'),
-      by: player,
+      by: fc.oneof({ weight: 1, arbitrary: player }, { weight: 1, arbitrary: upline }),
+      of: whose,
       reason: fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
     }),
   },
+  { weight: 3, arbitrary: fc.constant({ kind: 'tick' }) },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -708,44 +847,56 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
 ) as fc.Arbitrary<Action>;
 
 /**
- * A game played in a row by one player, as a shop would: a top-up, open, entries, a few draws (mostly the
- * next position, sometimes one drawn already or one too far), sometimes a void.
+ * A game played in a row, as a shop would: a top-up, open, entries, the first draw (the freeze),
+ * sometimes a draw asked or a void while it waits for R, the clock on past R, a few draws (mostly
+ * the next position, sometimes one drawn already or one too far) by the shop or by whoever
+ * finishes it — its upline, an admin, or someone outside its scope — and sometimes a void at the
+ * end, by that someone or by the shop.
  */
 const gameArb: fc.Arbitrary<Action[]> = fc
   .record({
     by: player,
     betCents: fc.integer({ min: 100, max: 2_000 }),
     players: fc.integer({ min: 1, max: 6 }),
+    /** Who draws once frozen: the shop itself (undefined) or someone else. */
+    finisher: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: upline }),
+    waiting: fc.constantFrom('nothing', 'nothing', 'draw', 'void'),
     steps: fc.array(
       fc.oneof({ weight: 6, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.constantFrom(-1, 1) }),
-      {
-        maxLength: 4,
-      },
+      { maxLength: 3 },
     ),
-    voided: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+    ending: fc.constantFrom('none', 'none', 'none', 'void', 'void by the shop'),
     /** Most shops are topped up first, by one to three pools; the others may not afford it. */
     funds: fc.oneof(
       { weight: 3, arbitrary: fc.integer({ min: 2_000, max: 15_000 }) },
       { weight: 1, arbitrary: fc.constant(0) },
     ),
   })
-  .map(({ by, betCents, players, steps, voided, funds }): Action[] => [
-    ...(funds > 0
-      ? [
-          {
-            kind: 'topup',
-            by: 'admin',
-            to: by,
-            amount: { cents: funds * players * betCents, asNumber: false },
-            keyed: false,
-          } as const,
-        ]
-      : []),
-    { kind: 'open', by, betCents },
-    { kind: 'entries', by, players, outside: false },
-    ...steps.map((step): Action => ({ kind: 'draw', by, step })),
-    ...(voided ? [{ kind: 'void', by, reason: true } as const] : []),
-  ]);
+  .map(({ by, betCents, players, finisher, waiting, steps, ending, funds }): Action[] => {
+    const other = finisher ?? 'S';
+    return [
+      ...(funds > 0
+        ? [
+            {
+              kind: 'topup',
+              by: 'admin',
+              to: by,
+              amount: { cents: funds * players * betCents, asNumber: false },
+              keyed: false,
+            } as const,
+          ]
+        : []),
+      { kind: 'open', by, betCents },
+      { kind: 'entries', by, players, outside: false },
+      { kind: 'draw', by, step: 0 },
+      ...(waiting === 'draw' ? [{ kind: 'draw', by: finisher ?? by, of: by, step: 0 } as const] : []),
+      ...(waiting === 'void' ? [{ kind: 'void', by: other, of: by, reason: true } as const] : []),
+      { kind: 'tick' },
+      ...steps.map((step): Action => ({ kind: 'draw', by: finisher ?? by, of: by, step })),
+      ...(ending === 'void' ? [{ kind: 'void', by: other, of: by, reason: true } as const] : []),
+      ...(ending === 'void by the shop' ? [{ kind: 'void', by, reason: true } as const] : []),
+    ];
+  });
 
 /** Single calls and whole games interleaved, at most STEPS calls. */
 const sequenceArb: fc.Arbitrary<Action[]> = fc
@@ -762,7 +913,9 @@ const regressions = JSON.parse(
 ) as Regression[];
 
 beforeAll(async () => {
-  t = await createMoneyTestApp();
+  t = await createStoppedClockApp();
+  PERIOD_MS = (t.beacon?.chain.period ?? 3) * 1000;
+  clockNow = t.now;
   const [admin] = await queryRows<{ id: number }>(t.database.db, sql`SELECT id FROM users WHERE username = 'admin'`);
   adminId = Number(admin?.id);
   // Global winner settings: every player's game pays 50 % and 25 % of the pool.

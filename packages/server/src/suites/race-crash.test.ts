@@ -8,23 +8,34 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { firstRoundAfter } from '@lot/domain/beacon';
 import { formatCents } from '@lot/domain/money';
+import type { GameProof } from '@lot/domain/schemas/games';
+import { verifyProof } from '@lot/domain/verify';
 import { participants } from '../test/game-fixtures.ts';
 import { exitOf, freePort, startServer, type Started } from '../test/server-process.ts';
+import { startTestBeacon, type TestBeacon } from '../test/test-beacon.ts';
 import { freshPostgres, TEST_DB } from '../test/test-app.ts';
 
 /**
  * Issue 10, suite 3: real server processes, many concurrent clients doing keyed
- * transfers and playing games through the game API (docs/decisions/013-the-server-runs-every-game.md):
- * open, entries, draws — some sent twice at once, some asked again once answered — and some voids,
- * retrying every call that got no answer (transfers with the same key; a draw by its position, which
- * the server answers again once drawn); meanwhile the server is killed with SIGKILL at random moments
- * and started again. Afterwards `npm run ledger:check` must pass, every acknowledged transfer must be
- * in the ledger exactly once (its key names its one ledger row) and no refused one, every
- * acknowledged draw must be in its game exactly once with the number the client was told, every game
- * must stand as its last answer said, a settled game must have exactly one sales record, a game in
- * progress must hold its pool as a pending row (or nothing before its first draw), and every balance
- * must be what the acknowledged operations make it, never negative. No answer may be a 5xx.
+ * transfers and playing games through the game API (docs/decisions/013-the-server-runs-every-game.md)
+ * as LOT-DRAW-2 (decision 033), against a test beacon of real 1 s rounds run by the test: open,
+ * entries, the freeze (the shop's first draw request, answered 202 until round R exists), the waits,
+ * then the draws — by the shop or, once frozen, by its agent — some sent twice at once, some asked
+ * again once answered; some games voided by the agent once frozen, or discarded by the shop when it
+ * cannot afford the pool; every call that got no answer retried (transfers with the same key; a draw
+ * by its position, which the server answers again once drawn). Meanwhile the server is killed with
+ * SIGKILL at random moments and started again. Afterwards `npm run ledger:check` must pass, every
+ * acknowledged transfer must be in the ledger exactly once (its key names its one ledger row) and no
+ * refused one, every acknowledged draw must be in its game exactly once with the number the client
+ * was told, every game must stand as its last answer said, every frozen game must have waited for the
+ * one round R all its answers named — the first after its freeze — and any draw must come from R's
+ * signature as the beacon signed it (no game drew from another round), every ended game's public
+ * proof must verify against the test beacon's chain, a settled game must have exactly one sales
+ * record, a game in progress must hold its pool as a pending row (or nothing before its freeze),
+ * and every balance must be what the acknowledged operations make it, never negative. No answer may
+ * be a 5xx.
  *
  * On both databases: on PGlite the killed process takes the embedded database with it, and the
  * next process opens the same data directory (README: what a killed process can lose).
@@ -53,13 +64,17 @@ type GameStatus = 'open' | 'drawing' | 'settled' | 'voided' | 'discarded';
 /** A game as its client knows it from the answers it got. */
 type Played = {
   id: number;
+  code: string;
   from: number;
   pool: number;
   /** Acknowledged draws: position → number. */
   draws: Map<number, number>;
   status: GameStatus;
+  /** The beacon round every 202 answer named. */
+  round?: number;
 };
-type GameBody = { id: number; status: GameStatus; pool: string; betAmount: string; entries: unknown[] };
+type GameBody = { id: number; code: string; status: GameStatus; pool: string; betAmount: string; entries: unknown[] };
+type Player = { id: number; token: string };
 
 const random = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -108,10 +123,12 @@ async function crashDatabase(): Promise<{
 
 describe(`race and crash (${TEST_DB})`, () => {
   let server: Started | undefined;
+  let beacon: TestBeacon | undefined;
   let drop = async () => {};
   afterAll(async () => {
     server?.child.kill('SIGKILL');
     if (server) await exitOf(server.child);
+    await beacon?.close();
     await drop();
   });
 
@@ -120,9 +137,16 @@ describe(`race and crash (${TEST_DB})`, () => {
     async () => {
       const database = await crashDatabase();
       drop = database.drop;
+      // The beacon outlives every server: a round a game waits for comes whether or not a server runs.
+      const testBeacon = await startTestBeacon({ period: 1 });
+      beacon = testBeacon;
+      const chain = testBeacon.chain;
       const port = await freePort();
       const env = {
         ...database.env,
+        DRAW_BEACON: 'required',
+        DRAW_BEACON_URL: beacon.url,
+        DRAW_BEACON_CHAIN: chain.chainHash,
         JWT_SECRET: 'a-crash-test-secret-that-is-long-enough',
         TOTP_KEY: 'a-crash-test-totp-key-that-is-long-enough',
         SEED_KEY: 'a-crash-test-seed-key-that-is-long-enough',
@@ -166,8 +190,8 @@ describe(`race and crash (${TEST_DB})`, () => {
         }
       }
 
-      // The world: players (role user, no parent) with START each and global winner settings
-      // of two prizes, so that a game is in progress between its first and its last draw.
+      // The world: players (role user) under one agent (under a super agent), with START each, and global winner
+      // settings of two prizes, so that a game is in progress between its first and its last draw.
       const admin = await untilAnswered('POST', '/api/auth/signin', '', {
         username: 'admin',
         password: ADMIN_PASSWORD,
@@ -187,7 +211,27 @@ describe(`race and crash (${TEST_DB})`, () => {
         isActive: true,
         userId: null,
       });
-      const players: { id: number; token: string }[] = [];
+      const superagent = await untilAnswered('POST', '/api/users', adminToken, {
+        username: 'crash_super',
+        password: USER_PASSWORD,
+        fullName: 'Crash Super',
+        role: 'superagent',
+      });
+      expect(superagent.status, JSON.stringify(superagent.body)).toBe(201);
+      const agentCreated = await untilAnswered('POST', '/api/users', adminToken, {
+        username: 'crash_agent',
+        password: USER_PASSWORD,
+        fullName: 'Crash Agent',
+        role: 'agent',
+        parentId: superagent.body.id,
+      });
+      expect(agentCreated.status, JSON.stringify(agentCreated.body)).toBe(201);
+      const agentSignin = await untilAnswered('POST', '/api/auth/signin', '', {
+        username: 'crash_agent',
+        password: USER_PASSWORD,
+      });
+      const agent: Player = { id: Number(agentCreated.body.id), token: String(agentSignin.body.accessToken) };
+      const players: Player[] = [];
       for (let i = 0; i < CLIENTS; i += 1) {
         const username = `crash_${i}`;
         const created = await untilAnswered('POST', '/api/users', adminToken, {
@@ -195,6 +239,7 @@ describe(`race and crash (${TEST_DB})`, () => {
           password: USER_PASSWORD,
           fullName: `Crash ${i}`,
           role: 'user',
+          parentId: agent.id,
         });
         expect(created.status, JSON.stringify(created.body)).toBe(201);
         const id = Number(created.body.id);
@@ -213,7 +258,7 @@ describe(`race and crash (${TEST_DB})`, () => {
       // The storm: every client loops over transfers and games until told to stop.
       const transfers: Transfer[] = [];
       const played: Played[] = [];
-      const figures = { draws: 0, doubled: 0, askedAgain: 0, refusedFirstDraws: 0 };
+      const figures = { draws: 0, doubled: 0, askedAgain: 0, refusedFirstDraws: 0, waits: 0, byAgent: 0 };
       const unexpected: string[] = [];
       let stop = false;
 
@@ -235,12 +280,15 @@ describe(`race and crash (${TEST_DB})`, () => {
         transfers.push({ key, from: me.id, to: to.id, cents, status: answer.status, transactionId });
       };
 
-      /** Ends a game in progress: a void whose answer was lost is found voided by the retry (409) and a read. */
-      const end = async (me: { id: number; token: string }, game: Played) => {
-        const answer = await untilAnswered('POST', `/api/games/${game.id}/void`, me.token, { reason: 'Crash test' });
+      /**
+       * Ends a game in progress — the shop discards its open game, the agent voids a frozen one: a
+       * void whose answer was lost is found ended by the retry (409) and a read.
+       */
+      const end = async (by: Player, game: Played) => {
+        const answer = await untilAnswered('POST', `/api/games/${game.id}/void`, by.token, { reason: 'Crash test' });
         let status: unknown = (answer.body as GameBody).status;
         if (answer.status === 409) {
-          const read = await untilAnswered('GET', `/api/games/${game.id}`, me.token);
+          const read = await untilAnswered('GET', `/api/games/${game.id}`, by.token);
           status = (read.body as GameBody).status;
         } else if (answer.status !== 200) unexpected.push(`void ${answer.status} ${JSON.stringify(answer.body)}`);
         const want = game.status === 'drawing' ? 'voided' : 'discarded';
@@ -248,38 +296,68 @@ describe(`race and crash (${TEST_DB})`, () => {
         game.status = want;
       };
 
-      /** Draws a position (sometimes sent twice at once); answers the status all got, or null. */
-      const draw = async (me: { id: number; token: string }, game: Played, position: number) => {
-        const doubled = Math.random() < 0.3;
-        if (doubled) figures.doubled += 1;
-        const answers = await Promise.all(
-          Array.from({ length: doubled ? 2 : 1 }, () =>
-            untilAnswered('POST', `/api/games/${game.id}/draws`, me.token, { position }),
-          ),
-        );
-        const drawn = answers.filter((a) => a.status === 200);
-        for (const a of answers)
-          if (a.status !== 200 && !(a.status === 422 && position === 1))
-            unexpected.push(`draw ${position} ${a.status} ${JSON.stringify(a.body)}`);
-        if (drawn.length === 0) return 422;
-        const numbers = new Set(drawn.map((a) => a.body.number));
-        if (numbers.size !== 1)
-          unexpected.push(`draw ${position} of game ${game.id} answered ${[...numbers].join(', ')}`);
-        const number = Number(drawn[0]?.body.number);
-        game.draws.set(position, number);
-        game.status = (drawn[0]?.body.game as GameBody).status;
-        figures.draws += 1;
-        // Asked again once answered: the same number, marked as a replay, nothing drawn.
-        if (Math.random() < 0.2) {
-          figures.askedAgain += 1;
-          const again = await untilAnswered('POST', `/api/games/${game.id}/draws`, me.token, { position });
-          if (again.status !== 200 || !again.replayed || again.body.number !== number)
-            unexpected.push(`draw ${position} asked again: ${again.status} ${JSON.stringify(again.body)}`);
+      /**
+       * Asks for a position until it is drawn (some requests sent twice at once): 202 while the game
+       * waits for R — the first one from the shop freezes it — asked again after the time it says.
+       * `askers` gives who asks each time (the shop first; once frozen, maybe its agent). Answers
+       * 'drawn', 'refused' (a first draw the balance does not cover: 422), 'stopped' (the storm ended
+       * while the game waited) or, asked to leave it waiting, 'waiting'.
+       */
+      const draw = async (
+        askers: (attempt: number) => Player,
+        game: Played,
+        position: number,
+        leaveWaiting = false,
+      ) => {
+        for (let attempt = 0; ; attempt += 1) {
+          const asker = askers(attempt);
+          const doubled = Math.random() < 0.3;
+          if (doubled) figures.doubled += 1;
+          const answers = await Promise.all(
+            Array.from({ length: doubled ? 2 : 1 }, () =>
+              untilAnswered('POST', `/api/games/${game.id}/draws`, asker.token, { position }),
+            ),
+          );
+          let retryAfter = 0;
+          for (const a of answers) {
+            if (a.status === 202) {
+              const round = Number(a.body.waitingForRound);
+              if (game.round === undefined) game.round = round;
+              else if (round !== game.round) unexpected.push(`game ${game.id} waits for ${round}, then ${game.round}`);
+              game.status = 'drawing';
+              figures.waits += 1;
+              retryAfter = Math.max(retryAfter, Number(a.body.retryAfterMs));
+            } else if (a.status !== 200 && !(a.status === 422 && position === 1 && game.status === 'open'))
+              unexpected.push(`draw ${position} ${a.status} ${JSON.stringify(a.body)}`);
+          }
+          const drawn = answers.filter((a) => a.status === 200);
+          if (drawn.length === 0) {
+            if (answers.every((a) => a.status === 422)) return 'refused';
+            if (stop) return 'stopped';
+            if (leaveWaiting && game.status === 'drawing') return 'waiting';
+            await sleep(Math.min(retryAfter, 1_500) + random(0, 100));
+            continue;
+          }
+          const numbers = new Set(drawn.map((a) => a.body.number));
+          if (numbers.size !== 1)
+            unexpected.push(`draw ${position} of game ${game.id} answered ${[...numbers].join(', ')}`);
+          const number = Number(drawn[0]?.body.number);
+          game.draws.set(position, number);
+          game.status = (drawn[0]?.body.game as GameBody).status;
+          figures.draws += 1;
+          if (asker !== players.find((p) => p.id === game.from)) figures.byAgent += 1;
+          // Asked again once answered: the same number, marked as a replay, nothing drawn.
+          if (Math.random() < 0.2) {
+            figures.askedAgain += 1;
+            const again = await untilAnswered('POST', `/api/games/${game.id}/draws`, asker.token, { position });
+            if (again.status !== 200 || !again.replayed || again.body.number !== number)
+              unexpected.push(`draw ${position} asked again: ${again.status} ${JSON.stringify(again.body)}`);
+          }
+          return 'drawn';
         }
-        return 200;
       };
 
-      const play = async (me: { id: number; token: string }) => {
+      const play = async (me: Player) => {
         const bet = random(1, 5) * 100;
         const count = random(1, 5);
         const opened = await untilAnswered('POST', '/api/games', me.token, {
@@ -298,29 +376,46 @@ describe(`race and crash (${TEST_DB})`, () => {
           unexpected.push(`open ${opened.status} ${JSON.stringify(opened.body)}`);
           return;
         }
-        const game: Played = { id: body.id, from: me.id, pool: count * bet, draws: new Map(), status: 'open' };
+        const game: Played = {
+          id: body.id,
+          code: body.code,
+          from: me.id,
+          pool: count * bet,
+          draws: new Map(),
+          status: 'open',
+        };
         played.push(game);
         const entered = await untilAnswered('PUT', `/api/games/${game.id}/entries`, me.token, {
           entries: participants(Array.from({ length: count }, (_, i) => random(1, 4) * 5 - i)),
         });
         if (entered.status !== 200) unexpected.push(`entries ${entered.status} ${JSON.stringify(entered.body)}`);
+        // Once frozen, one game in four is finished by the agent; one in ten is voided by it before R.
+        const finisher = Math.random() < 0.25 ? agent : me;
+        const askers = (attempt: number) => (game.status === 'open' && attempt === 0 ? me : finisher);
+        const voidWhileWaiting = Math.random() < 0.1;
         for (let position = 1; position <= 2; position += 1) {
           // Stopped mid-game: the game stays in progress, as a shop closing for the night leaves it.
           if (stop) return;
-          if ((await draw(me, game, position)) === 422) {
+          const outcome = await draw(askers, game, position, voidWhileWaiting);
+          if (outcome === 'stopped') return;
+          if (outcome === 'waiting') {
+            await end(agent, game);
+            return;
+          }
+          if (outcome === 'refused') {
             figures.refusedFirstDraws += 1;
             await end(me, game);
             return;
           }
           if (position === 1 && Math.random() < 0.15) {
-            await end(me, game);
+            await end(agent, game);
             return;
           }
         }
         if (game.status !== 'settled') unexpected.push(`game ${game.id} drawn to the end but ${game.status}`);
       };
 
-      const client = async (me: { id: number; token: string }) => {
+      const client = async (me: Player) => {
         while (!stop) {
           if (Math.random() < 0.6) await transfer(me);
           else await play(me);
@@ -339,6 +434,21 @@ describe(`race and crash (${TEST_DB})`, () => {
       await sleep(500);
       stop = true;
       await Promise.all(clients);
+
+      // Every ended game's public proof verifies against the test beacon's chain, pinned as a
+      // verifier pins it: a voided frozen game's too, once its round is known.
+      const pins = [{ chainHash: chain.chainHash, publicKey: chain.publicKey, name: 'test beacon' }];
+      const proofsChecked = { verified: 0 };
+      for (const game of played) {
+        if (game.status === 'open' || game.status === 'drawing') continue;
+        const proof = await untilAnswered('GET', `/api/verify/${game.code}`, '');
+        const report = await verifyProof(proof.body as unknown as GameProof, pins);
+        if (report.verdict !== 'verified')
+          unexpected.push(
+            `proof of game ${game.id} (${game.status}): ${JSON.stringify(report.checks.filter((c) => !c.ok))}`,
+          );
+        else proofsChecked.verified += 1;
+      }
       server.child.kill('SIGTERM');
       await exitOf(server.child);
       server = undefined;
@@ -386,8 +496,13 @@ describe(`race and crash (${TEST_DB})`, () => {
           transaction_id: number | null;
           sale_id: number | null;
           pool: string;
+          protocol: string;
+          frozen_at: string | Date | null;
+          beacon_round: string | null;
+          beacon_signature: string | null;
         }>(
-          `SELECT id, user_id, status, draws, transaction_id, sale_id, (bet_amount * jsonb_array_length(entries))::text AS pool FROM game_rounds`,
+          `SELECT id, user_id, status, draws, transaction_id, sale_id, (bet_amount * jsonb_array_length(entries))::text AS pool,
+             protocol, frozen_at, beacon_round::text, beacon_signature FROM game_rounds`,
         );
         const { rows: sales } = await db.query<{ id: number; transaction_id: number; user_id: number; pool: string }>(
           `SELECT id, transaction_id, user_id, pool::text FROM games`,
@@ -436,6 +551,22 @@ describe(`race and crash (${TEST_DB})`, () => {
           });
           const numbers = (round?.draws ?? []).map((d) => d.number);
           expect(numbers.length, where).toBe(game.draws.size);
+          // LOT-DRAW-2: frozen once, waiting for the one round all its answers named — the first
+          // after the freeze — and any draw made from that round as the beacon signed it.
+          expect(round?.protocol, where).toBe('LOT-DRAW-2');
+          if (game.status === 'open' || game.status === 'discarded') {
+            expect({ frozen: round?.frozen_at, round: round?.beacon_round }, where).toEqual({
+              frozen: null,
+              round: null,
+            });
+          } else {
+            const frozenAt = new Date(round?.frozen_at ?? NaN).getTime();
+            const named = Number(round?.beacon_round);
+            expect(named, where).toBe(firstRoundAfter(chain, frozenAt));
+            if (game.round !== undefined) expect(named, where).toBe(game.round);
+            if (numbers.length > 0 || round?.beacon_signature !== null)
+              expect(round?.beacon_signature, where).toBe(testBeacon.sign(named).signature);
+          }
           for (const [position, number] of game.draws) expect(numbers[position - 1], where).toBe(number);
           expect(new Set(numbers).size, where).toBe(numbers.length);
           // The pool is held from the first draw on, by one ledger row of the game's status; nothing before.
@@ -492,11 +623,13 @@ describe(`race and crash (${TEST_DB})`, () => {
       expect(acknowledged.length + played.length + figures.draws).toBeGreaterThan(RESTARTS * 5);
       const ended = (status: GameStatus) => played.filter((game) => game.status === status).length;
       console.log(
-        `race and crash (postgres): ${restarts} restarts after SIGKILL survived; ${CLIENTS} clients; ` +
+        `race and crash (${TEST_DB}): ${restarts} restarts after SIGKILL survived; ${CLIENTS} clients; ` +
           `transfers ${acknowledged.length} acknowledged, ${transfers.length - acknowledged.length} refused (422); ` +
           `games ${played.length}: ${ended('settled')} settled, ${ended('voided')} voided, ${ended('discarded')} discarded ` +
           `(${figures.refusedFirstDraws} for want of money), ${ended('drawing') + ended('open')} left in progress; ` +
-          `${figures.draws} draws acknowledged, ${figures.doubled} sent twice at once, ${figures.askedAgain} asked again`,
+          `${figures.waits} answers waiting for a round; ${figures.draws} draws acknowledged (${figures.byAgent} by the agent), ` +
+          `${figures.doubled} requests sent twice at once, ${figures.askedAgain} asked again; ` +
+          `${proofsChecked.verified} proofs verified`,
       );
     },
     LIMIT,

@@ -19,6 +19,8 @@ import {
 import { SeedKeyMismatch } from '../lib/seed-box.ts';
 import { checkLedger } from '../modules/balance/ledger.ts';
 import { verifyAudit } from '../modules/audit/audit-chain.ts';
+import type { DrawResult, Game } from '@lot/domain/schemas/games';
+import { configureWinners, drawAll, drawCall, openGame } from '../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy } from '../test/hierarchy.ts';
 import { createMoneyTestApp, expectStatus, fund, money } from '../test/money-fixtures.ts';
 import { freshPostgres, TEST_DB, type TestApp } from '../test/test-app.ts';
@@ -27,7 +29,10 @@ import { world } from '../test/world.ts';
 /**
  * The restore drill (decision 027): money moves, a backup is taken, more money moves, and the
  * backup restored into a fresh database balances to the cent and equals, table by table, the
- * state at backup time — not the later one.
+ * state at backup time — not the later one. A LOT-DRAW-2 game frozen before the backup (its pool
+ * held, waiting for its beacon round) is finished on the restored database, by a server with the
+ * seed key that came with it, with exactly the numbers the original drew after the backup: the
+ * outcome was fixed at the freeze (decision 033).
  */
 const scratch = mkdtempSync(join(tmpdir(), 'lot-restore-drill-'));
 const cleanups: (() => Promise<void>)[] = [];
@@ -47,6 +52,40 @@ async function activity(t: TestApp, h: Hierarchy, round: number): Promise<void> 
     await money(t, t.adminToken, 'decrease', { userId: h.U1.id, amount: '1.05', description: `drill ${round}` }),
     200,
   );
+}
+
+/**
+ * A server on the restored database (the seed key, the beacon) finishes the game frozen before the
+ * backup: the same numbers as the original, and the books still balance.
+ */
+async function finishesAsTheOriginal(t: TestApp, restored: Database, h: Hierarchy, original: Game): Promise<void> {
+  const app = await buildApp({
+    database: restored,
+    jwtSecret: t.jwtSecret,
+    totpKey: t.totpKey,
+    seedKey: t.seedKey,
+    logLevel: 'silent',
+    serveWeb: false,
+    clock: t.now,
+    beacon: t.beacon && { mode: 'required', urls: [t.beacon.url], chainHash: t.beacon.chain.chainHash },
+  });
+  try {
+    const numbers: number[] = [];
+    for (const { position } of original.draws) {
+      const response = await app.inject({
+        method: 'POST',
+        url: `/api/games/${original.id}/draws`,
+        headers: { authorization: `Bearer ${h.U1.token}` },
+        payload: { position },
+      });
+      expectStatus(response, 200);
+      numbers.push(response.json<DrawResult>().number);
+    }
+    expect(numbers).toEqual(original.draws.map((d) => d.number));
+    expect((await checkLedger(restored.db)).ok).toBe(true);
+  } finally {
+    await app.close();
+  }
 }
 
 async function expectRestored(
@@ -85,6 +124,13 @@ describe(`restore drill (${TEST_DB})`, () => {
     cleanups.push(() => t.close());
     const h = await buildHierarchy(t);
     await activity(t, h, 1);
+    // U1's game, frozen: its pool held, waiting for its round.
+    await configureWinners(t, null, [
+      { percent: '50.00', position: 1 },
+      { percent: '25.00', position: 2 },
+    ]);
+    const frozen = await openGame(t, h.U1, { numbers: [3, 5, 8], bet: '2.00' });
+    expectStatus(await drawCall(t, h.U1.token, frozen.id, 1), 202);
     const atBackup = await world(t);
     expect((await checkLedger(t.database.db)).ok).toBe(true);
 
@@ -98,6 +144,7 @@ describe(`restore drill (${TEST_DB})`, () => {
       expect(formatOf(readFileSync(file))).toBe('pglite');
 
       await activity(t, h, 2);
+      const finished = await drawAll(t, h.U1, frozen);
       expect(await world(t)).not.toEqual(atBackup);
 
       const dataDir = join(scratch, 'restored');
@@ -117,6 +164,7 @@ describe(`restore drill (${TEST_DB})`, () => {
       const reopened = await openDatabase({ kind: 'pglite', dataDir: second });
       cleanups.push(() => reopened.close());
       await expectRestored(t, reopened, atBackup);
+      await finishesAsTheOriginal(t, reopened, h, finished);
     } else {
       // PostgreSQL is copied with its own tools; the server sends the admin to them.
       expectStatus(response, 409);
@@ -125,6 +173,7 @@ describe(`restore drill (${TEST_DB})`, () => {
       expect(formatOf(readFileSync(file))).toBe('postgres');
 
       await activity(t, h, 2);
+      const finished = await drawAll(t, h.U1, frozen);
       expect(await world(t)).not.toEqual(atBackup);
 
       const target = await freshPostgres();
@@ -134,8 +183,9 @@ describe(`restore drill (${TEST_DB})`, () => {
       const restored = await openDatabase({ kind: 'postgres', url: target.url, poolSize: 2 });
       cleanups.push(() => restored.close());
       await expectRestored(t, restored, atBackup);
+      await finishesAsTheOriginal(t, restored, h, finished);
     }
-  }, 60_000);
+  }, 120_000);
 
   it('finds the server that has DATA_DIR open, and not one that was killed', () => {
     const dataDir = mkdtempSync(join(scratch, 'data-'));
