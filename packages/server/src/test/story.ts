@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DrawResult, Game } from '@lot/domain/schemas/games';
-import { drawCall } from './game-fixtures.ts';
+import { drawPosition } from './game-fixtures.ts';
 import { expectStatus } from './money-fixtures.ts';
 import type { TestApp } from './test-app.ts';
 
@@ -27,11 +27,14 @@ export async function lastTransactionAt(t: TestApp, at: number): Promise<void> {
   );
 }
 
-/** Draws the game through the API, one position after another, up to position `last`. */
+/**
+ * Draws the game through the API, one position after another, up to position `last` (a LOT-DRAW-2
+ * game's wait for its beacon round passed by moving the test clock).
+ */
 export async function drawTo(t: TestApp, token: string, game: Game, last: number): Promise<Game> {
   let current = game;
   for (let position = current.draws.length + 1; position <= last; position++) {
-    const drawn = await drawCall(t, token, game.id, position);
+    const drawn = await drawPosition(t, token, game.id, position);
     expectStatus(drawn, 200);
     current = drawn.json<DrawResult>().game;
   }

@@ -310,8 +310,20 @@ describe(`audit trail (${TEST_DB})`, () => {
       const played = await openGame(t, h.U2, { numbers: [1, 2, 3] });
       await drawAll(t, h.U2, played);
     });
-    expect(settled.map((r) => r.action)).toEqual(['game.opened', 'game.settled']);
-    expect(settled[1]).toMatchObject({ target_user_id: h.U2.id, details: { pool: '30.00' } });
+    // LOT-DRAW-2: the first draw request freezes the game (202); the draw comes once its beacon round exists.
+    expect(settled.map((r) => r.action)).toEqual([
+      'game.opened',
+      'game.entries_changed',
+      'game.frozen',
+      'game.drawn',
+      'game.settled',
+    ]);
+    expect(settled[2]).toMatchObject({
+      actor_id: h.U2.id,
+      details: { protocol: 'LOT-DRAW-2', entries: 3, pool: '30.00', beaconRound: expect.any(Number) },
+    });
+    expect(settled[3]).toMatchObject({ actor_id: h.U2.id, details: { position: 1 } });
+    expect(settled[4]).toMatchObject({ target_user_id: h.U2.id, details: { pool: '30.00' } });
 
     const deleted = only(
       await audited(async () =>

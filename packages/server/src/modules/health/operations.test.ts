@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '@lot/domain/messages';
 import { buildHierarchy, type Hierarchy } from '../../test/hierarchy.ts';
-import { configureWinners, drawCall, drawAll, openGame, voidCall } from '../../test/game-fixtures.ts';
+import { configureWinners, drawAll, drawPosition, openGame, voidCall } from '../../test/game-fixtures.ts';
 import { expectStatus, fund, money } from '../../test/money-fixtures.ts';
 import { createTestApp, TEST_DB, type TestApp } from '../../test/test-app.ts';
 import { READY_TIMEOUT_MS } from './health.routes.ts';
@@ -100,8 +100,9 @@ describe(`GET /metrics (${TEST_DB})`, () => {
     const settled = await drawAll(t, h.U1, await openGame(t, h.U1, { numbers: [1, 2, 3] }));
     expect(settled.status).toBe('settled');
     const drawn = await openGame(t, h.U1, { numbers: [4, 5, 6] });
-    expectStatus(await drawCall(t, h.U1.token, drawn.id, 1), 200);
-    expectStatus(await voidCall(t, h.U1.token, drawn.id, 'customer left'), 200);
+    expectStatus(await drawPosition(t, h.U1.token, drawn.id, 1), 200);
+    // The draw has started: the shop's agent voids it.
+    expectStatus(await voidCall(t, h.A1.token, drawn.id, 'customer left'), 200);
     const undrawn = await openGame(t, h.U1, { numbers: [7, 8, 9] });
     expectStatus(await voidCall(t, h.U1.token, undrawn.id, 'no players'), 200);
     const after = (await metrics()).body;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { Game } from '@lot/domain/schemas/games';
 import type { Notification, Notifications } from '@lot/domain/schemas/notifications';
-import { configureWinners, drawCall, openGame, voidCall } from '../../test/game-fixtures.ts';
+import { configureWinners, drawPosition, openGame, voidCall } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
 import { createMoneyTestApp, expectStatus, fund, money } from '../../test/money-fixtures.ts';
 import { TEST_DB, type TestApp } from '../../test/test-app.ts';
@@ -34,10 +34,11 @@ beforeAll(async () => {
   );
   expectStatus(await money(t, h.A1.token, 'transfer', { receiverId: h.U1.id, amount: '25.00' }), 200);
   expectStatus(await money(t, h.A1.token, 'take-back', { userId: h.U1.id, amount: '5.00', reason: 'Wrong shop' }), 200);
-  // U1 voids its own game after the first draw: news for its upline, not for U1.
+  // After U1's first draw only its upline may void the game; A1 does: news for U1 and the rest of
+  // the upline, not for A1.
   const game = await openGame(t, h.U1, { numbers: [1, 2, 3] });
-  expectStatus(await drawCall(t, h.U1.token, game.id, 1), 200);
-  const response = await voidCall(t, h.U1.token, game.id, 'Power cut');
+  expectStatus(await drawPosition(t, h.U1.token, game.id, 1), 200);
+  const response = await voidCall(t, h.A1.token, game.id, 'Power cut');
   expectStatus(response, 200);
   voided = response.json<Game>();
   // Someone tries U1's password from afar.
@@ -60,9 +61,10 @@ async function bell(caller: Member): Promise<Notification[]> {
 describe(`GET /api/notifications (${TEST_DB})`, () => {
   it("lists the caller's own events of the last 7 days, newest first", async () => {
     const items = await bell(h.U1);
-    expect(items.map((item) => item.kind)).toEqual(['signinFailed', 'takenBack', 'received', 'received']);
-    const [failure, takeBack, transfer, topUp] = items;
+    expect(items.map((item) => item.kind)).toEqual(['signinFailed', 'voided', 'takenBack', 'received', 'received']);
+    const [failure, voidedGame, takeBack, transfer, topUp] = items;
     expect(failure).toMatchObject({ kind: 'signinFailed', address: '203.0.113.9' });
+    expect(voidedGame).toMatchObject({ kind: 'voided', code: voided.code, reason: 'Power cut' });
     expect(takeBack).toMatchObject({ kind: 'takenBack', amount: '5.00', reason: 'Wrong shop', by: { id: h.A1.id } });
     expect(transfer).toMatchObject({ kind: 'received', type: 'transfer', amount: '25.00', from: { id: h.A1.id } });
     expect(topUp).toMatchObject({ kind: 'received', type: 'topup', amount: '100.00', from: { id: h.admin.id } });
@@ -72,15 +74,16 @@ describe(`GET /api/notifications (${TEST_DB})`, () => {
     expect(items.some((item) => item.key === `received-${oldTopUp}`)).toBe(false);
   });
 
-  it('tells the upline of a game voided in their scope, and nobody else', async () => {
+  it('tells everyone whose scope holds a voided game but the one who voided it, and nobody else', async () => {
     const heard = async (member: Member) =>
       (await bell(member)).some((item) => item.kind === 'voided' && item.code === voided.code);
     expect(await heard(h.admin)).toBe(true);
     expect(await heard(h.S1)).toBe(true);
-    expect(await heard(h.A1)).toBe(true);
-    expect(await heard(h.U1)).toBe(false);
+    expect(await heard(h.U1)).toBe(true);
+    // One's own void is no news.
+    expect(await heard(h.A1)).toBe(false);
     for (const member of [h.S2, h.A2, h.A3, h.U2, h.U5]) expect(await heard(member), member.username).toBe(false);
-    const item = (await bell(h.A1)).find((i) => i.kind === 'voided');
+    const item = (await bell(h.S1)).find((i) => i.kind === 'voided');
     expect(item).toMatchObject({ reason: 'Power cut', player: { id: h.U1.id, username: 'user_one' } });
   });
 

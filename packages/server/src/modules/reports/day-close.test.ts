@@ -51,7 +51,8 @@ async function playGame(kind: 'same-day' | 'next-day' | 'voided') {
   if (kind !== 'same-day') clock += 24 * 3_600_000; // the next day
   const endedAt = next();
   if (kind === 'voided') {
-    const voided = await voidCall(t, h.U1.token, game.id, 'customer left');
+    // The draw has started: the shop's agent voids it, and the pool goes back to the shop.
+    const voided = await voidCall(t, h.A1.token, game.id, 'customer left');
     expectStatus(voided, 200);
     moves.push({ at: endedAt, kind: 'gamePoolsReturned', cents: pool });
     voidedGames.push({ at: endedAt });

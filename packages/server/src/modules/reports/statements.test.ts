@@ -48,7 +48,8 @@ async function playGame(voided: boolean) {
   moves.U1.push({ at: heldAt, kind: 'gamePoolHeld', cents: -pool });
   const endedAt = next();
   if (voided) {
-    expectStatus(await voidCall(t, h.U1.token, game.id, 'customer left'), 200);
+    // The draw has started: the shop's agent voids it, and the pool goes back to the shop.
+    expectStatus(await voidCall(t, h.A1.token, game.id, 'customer left'), 200);
     moves.U1.push({ at: endedAt, kind: 'gamePoolReturned', cents: pool });
   } else {
     const settled = await drawTo(t, h.U1.token, held, held.prizes.length);

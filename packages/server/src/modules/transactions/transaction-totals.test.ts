@@ -4,7 +4,7 @@ import { decimalToCents, formatCents } from '@lot/domain/money';
 import type { Transaction } from '@lot/domain/schemas/balance';
 import type { DrawResult, Game } from '@lot/domain/schemas/games';
 import { queryRows } from '../../db/client.ts';
-import { configureWinners, drawAll, drawCall, openGame, voidCall } from '../../test/game-fixtures.ts';
+import { configureWinners, drawAll, drawPosition, openGame, voidCall } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
 import { balanceOf, createMoneyTestApp, expectStatus, fund, money } from '../../test/money-fixtures.ts';
 import type { TestApp } from '../../test/test-app.ts';
@@ -21,7 +21,7 @@ let h: Hierarchy;
 const games: Record<'settled' | 'drawing' | 'voided' | 'otherShop', Game> = {} as never;
 
 async function draw(member: Member, game: Game, position: number): Promise<Game> {
-  const response = await drawCall(t, member.token, game.id, position);
+  const response = await drawPosition(t, member.token, game.id, position);
   expectStatus(response, 200);
   return response.json<DrawResult>().game;
 }
@@ -50,7 +50,8 @@ beforeAll(async () => {
   const numbers = [1, 2, 3, 4];
   games.settled = await drawAll(t, h.U1, await openGame(t, h.U1, { numbers, bet: '2.50' }));
   const toVoid = await draw(h.U1, await openGame(t, h.U1, { numbers, bet: '4.00' }), 1);
-  const voided = await voidCall(t, h.U1.token, toVoid.id, 'Customer left');
+  // The draw has started: the shop's agent voids it.
+  const voided = await voidCall(t, h.A1.token, toVoid.id, 'Customer left');
   expectStatus(voided, 200);
   games.voided = voided.json<Game>();
   // Drawn once and left so (a shop has one game in progress at a time): its pool is held (pending).
