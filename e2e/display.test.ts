@@ -7,6 +7,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commitmentFingerprint } from '@lot/domain/draw';
 import { exitOf, freePort, startServer } from '../packages/server/src/test/server-process.ts';
+import { axeViolations, describeViolations } from './axe.ts';
 import { maskName } from '@lot/domain/mask';
 import type { DrawResult, DrawWaiting, Game, GameProof, GameSummary } from '@lot/domain/schemas/games';
 import {
@@ -370,6 +371,13 @@ describe('customer display', () => {
         await expect.poll(() => page.getByTestId('display-draw').count()).toBe(2);
       } else {
         await visible(page.getByTestId('beacon-wait'));
+        // The waiting screen is new: it passes axe in every theme and at both sizes.
+        const screen = `display waiting in ${await page.getByTestId('display').getAttribute('data-theme')} at ${
+          page.viewportSize()?.width
+        } px`;
+        expect(describeViolations(screen, await axeViolations(page))).toBe(
+          `${screen}: no serious or critical violation`,
+        );
       }
     };
     const page = await displayPage('/display/none', { reducedMotion: true });

@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { commitmentFingerprint } from '@lot/domain/draw';
 import type { Game, GameSummary } from '@lot/domain/schemas/games';
 import type { Sale, SaleDetail } from '@lot/domain/schemas/sales-history';
+import { axeViolations, describeViolations } from './axe.ts';
 import {
   apiAs,
   baseUrl,
   DEMO,
+  DESKTOP,
   freshUser,
   hidden,
   openPage,
@@ -222,6 +224,13 @@ describe('BOCH BOCH', () => {
     // The countdown reaches the round's time, and the screen keeps waiting while nothing answers.
     await expect.poll(() => waitPanel(page).getAttribute('data-state'), { timeout: 5_000 }).toBe('due');
     await page.screenshot({ path: 'test-results/screenshots/play-waiting-due.png' });
+    // The waiting screen passes axe at both widths.
+    for (const size of [DESKTOP, PHONE]) {
+      await page.setViewportSize(size);
+      const screen = `play screen waiting for its round at ${size.width} px`;
+      expect(describeViolations(screen, await axeViolations(page))).toBe(`${screen}: no serious or critical violation`);
+    }
+    await page.setViewportSize(DESKTOP);
     release();
 
     const drawn: number[] = [];
@@ -409,6 +418,8 @@ describe('BOCH BOCH', () => {
     // No Reset Game once frozen: the screen says who can end the game.
     expect(await page.getByRole('button', { name: 'Reset Game' }).count()).toBe(0);
     expect(await page.getByTestId('outcome-fixed').textContent()).toBe(OUTCOME_FIXED);
+    const screen = 'play screen of a frozen game';
+    expect(describeViolations(screen, await axeViolations(page))).toBe(`${screen}: no serious or critical violation`);
 
     // The agent voids it (the pool goes back to the shop); the shop's next press shows it voided.
     const frozen = await currentGame(user);
