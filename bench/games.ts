@@ -19,6 +19,7 @@ import { GameEvents, bindGameEvents } from '../packages/server/src/modules/games
 import { DrawBeacon } from '../packages/server/src/modules/games/draw-beacon.ts';
 import { drawNext, openGame, replaceEntries, type GamesContext } from '../packages/server/src/modules/games/games.service.ts';
 import { openSeedBox } from '../packages/server/src/lib/seed-box.ts';
+import { startTestBeacon } from '../packages/server/src/test/test-beacon.ts';
 import {
   api,
   BENCH_SEED_KEY,
@@ -165,5 +166,100 @@ export async function gameScenarios(pgUrl: string): Promise<Row[]> {
   } finally {
     await server.stop();
     await database.close();
+  }
+}
+
+/** How long each side of the LOT-DRAW-2 comparison plays (its games wait about a second each). */
+const BEACON_SECONDS = Number(process.env.BENCH_BEACON_SECONDS ?? 15);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A game as the web client plays it with a pause between the freeze and the draws, the same for
+ * both protocols: LOT-DRAW-2's first draw request freezes the game and answers 202 until beacon round
+ * R exists (about a second with the test beacon's 1 s rounds), then its draws are timed; LOT-DRAW-1's
+ * shop pauses as long before drawing, so both servers carry the same pace of calls.
+ */
+function pacedOverHttp(server: Server, beacon: boolean): Play {
+  return async (shop) => {
+    const game = await call<{ id: number }>(server, 'POST', '/api/games', shop.token, SETUP);
+    await call(server, 'PUT', `/api/games/${game.id}/entries`, shop.token, { entries: ENTRIES });
+    if (beacon) {
+      // The freeze: 202 with the round's time. Wait until it exists (and a moment for the relay).
+      const response = await fetch(`${server.url}/api/games/${game.id}/draws`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${shop.token}` },
+        body: JSON.stringify({ position: 1 }),
+      });
+      if (response.status !== 202) throw new Error(`freeze: ${response.status} ${await response.text()}`);
+      const waiting = (await response.json()) as { expectedAt: string };
+      await sleep(Math.max(0, Date.parse(waiting.expectedAt) - Date.now()) + 300);
+    } else {
+      await sleep(1_000);
+    }
+    const draws: number[] = [];
+    for (let position = 1; position <= PRIZES.length; position++) {
+      const started = performance.now();
+      const response = await fetch(`${server.url}/api/games/${game.id}/draws`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${shop.token}` },
+        body: JSON.stringify({ position }),
+      });
+      if (response.status !== 200) throw new Error(`draw ${position}: ${response.status} ${await response.text()}`);
+      await response.json();
+      draws.push(performance.now() - started);
+    }
+    return draws;
+  };
+}
+
+/**
+ * LOT-DRAW-2 beside LOT-DRAW-1 in the same run, on one PostgreSQL database: two servers, one naming a
+ * local test beacon (1 s rounds, drand's API and signatures), one with DRAW_BEACON=off; the same shops
+ * play paced games on each in turn. Target: a draw after its round exists ≤ 1.2 × a LOT-DRAW-1 draw
+ * at p95 (the round is fetched and verified by the server ahead of the draw, decision 033).
+ */
+export async function beaconScenarios(pgUrl: string): Promise<Row[]> {
+  const url = await freshDatabase(pgUrl, 'lot_bench_beacon');
+  const beacon = await startTestBeacon({ period: 1 });
+  const withBeacon = await startServer({
+    DATABASE_URL: url,
+    ADMIN_PASSWORD,
+    DRAW_BEACON: 'required',
+    DRAW_BEACON_URL: beacon.url,
+    DRAW_BEACON_CHAIN: beacon.chain.chainHash,
+  });
+  const serverOnly = await startServer({ DATABASE_URL: url, ADMIN_PASSWORD });
+  try {
+    const admin = await api<{ accessToken: string }>(withBeacon.url, '/api/auth/signin', null, {
+      username: 'admin',
+      password: ADMIN_PASSWORD,
+    });
+    for (const prize of PRIZES) await api(withBeacon.url, '/api/winners', admin.accessToken, prize);
+    const { players: shops } = await accounts(withBeacon, SHOPS);
+    const run = (play: Play) => playFor(play, shops, BEACON_SECONDS);
+    const result = await turnAbout(
+      () => run(pacedOverHttp(withBeacon, true)),
+      () => run(pacedOverHttp(serverOnly, false)),
+      // The better run of each is the one with the lower p95.
+      { ours: (r) => -r.drawP95, anchor: (r) => -r.drawP95 },
+    );
+    const { ours, anchor } = result;
+    const ratio = anchor.drawP95 > 0 ? ours.drawP95 / anchor.drawP95 : 0;
+    return [
+      {
+        scenario: `a LOT-DRAW-2 draw after its beacon round exists vs a LOT-DRAW-1 draw (${SHOPS} shops, paced games, same run)`,
+        ours: `p95 ${ours.drawP95.toFixed(1)} ms (p50 ${ours.drawP50.toFixed(1)}, ${ours.games} games)`,
+        anchor: `p95 ${anchor.drawP95.toFixed(1)} ms (p50 ${anchor.drawP50.toFixed(1)}, ${anchor.games} games)`,
+        ratio: ratio.toFixed(2),
+        target: '≤ 1.2',
+        met: ratio <= 1.2,
+        raw: { ours, anchor, runs: result.runs, shops: SHOPS, beaconRequests: beacon.requests },
+      },
+    ];
+  } finally {
+    await withBeacon.stop();
+    await serverOnly.stop();
+    await beacon.close();
   }
 }

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { healthScenario, staticScenario } from './http.ts';
 import { exportScenarios } from './exports.ts';
-import { gameScenarios } from './games.ts';
+import { beaconScenarios, gameScenarios } from './games.ts';
 import { listScenarios, reportScenarios } from './history.ts';
 import { benchPostgres, ROUNDS, root, TIMING, type Row } from './lib.ts';
 import { pgliteTransferScenario, postgresMoneyScenarios } from './transfer.ts';
@@ -84,6 +84,7 @@ const groups: { name: string; run: (pgUrl: () => string) => Promise<Row[]> }[] =
   { name: 'money', run: (pgUrl) => postgresMoneyScenarios(pgUrl()) },
   { name: 'pglite', run: () => pgliteTransferScenario() },
   { name: 'games', run: (pgUrl) => gameScenarios(pgUrl()) },
+  { name: 'beacon', run: (pgUrl) => beaconScenarios(pgUrl()) },
   { name: 'lists', run: (pgUrl) => listScenarios(pgUrl()) },
   { name: 'reports', run: (pgUrl) => reportScenarios(pgUrl()) },
   { name: 'exports', run: (pgUrl) => exportScenarios(pgUrl()) },

@@ -67,11 +67,13 @@ describe('admin winner configurations', () => {
     await expect.poll(() => textOf(total(page))).toBe('60.00%');
     expect(await visible(page.getByText('Note: Total is less than 100%'))).toBe(true);
 
-    // 60 + 50: over 100.
+    // 60 + 50: over 100. Position 1 is Gold's: the server's refusal stands under Position (decision 035).
     await page.getByRole('button', { name: 'Add Winner Configuration' }).click();
     await visible(add);
     await add.getByLabel('Name').fill('Silver');
     await add.getByLabel('Percentage').fill('50');
+    await add.getByRole('button', { name: 'Create Configuration' }).click();
+    expect(await visible(add.getByText('Position 1 already has a prize'))).toBe(true);
     await add.getByLabel('Position').fill('2');
     await add.getByRole('button', { name: 'Create Configuration' }).click();
     expect(await hidden(add)).toBe(true);

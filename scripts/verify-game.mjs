@@ -1,19 +1,37 @@
 #!/usr/bin/env node
-// Re-checks a BOCH BOCH game's proof with LOT-DRAW-1, independently of the LOT code: written from
-// docs/lot-draw-1.md with Node's own crypto, fs and fetch only (Node 20 or later, nothing to install).
+// Re-checks a BOCH BOCH game's proof, LOT-DRAW-1 or LOT-DRAW-2, independently of the LOT code:
+// written from docs/lot-draw-1.md and docs/lot-draw-2.md with Node's own crypto, fs and fetch, and —
+// for LOT-DRAW-2's beacon signature only — @noble/curves (installed by `npm ci` in this repository;
+// LOT-DRAW-1 proofs need nothing installed). Node 20 or later.
 //
 //   node scripts/verify-game.mjs https://host/verify/CODE        (the verify page's address)
 //   node scripts/verify-game.mjs https://host/api/verify/CODE    (the proof itself)
 //   node scripts/verify-game.mjs proof.json
+//   node scripts/verify-game.mjs proof.json --chain HASH --public-key HEX --genesis-time SECONDS --period SECONDS
 //
-// Prints every check, then `Verified` (exit 0), `Pending: …` (exit 2: nothing wrong so far, the
-// seed is revealed when the game ends) or `FAILED: …` (exit 1, also for a proof that cannot be read).
+// drand quicknet is pinned; --chain … pins another drand chain besides it (all four figures: the
+// genesis time and the period decide which round is R). Prints every check, named as the verify
+// page names it, then `Verified` (exit 0), `Pending: …` (exit 2: nothing wrong so far, but the seed
+// is revealed when the game ends, or the beacon round is not in the proof yet) or `FAILED: …` and
+// the failed checks' names (exit 1, also for a proof or options that cannot be read).
 import { createHash, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-const ALGORITHM = 'LOT-DRAW-1';
+const V1 = 'LOT-DRAW-1';
+const V2 = 'LOT-DRAW-2';
 const ENDED = ['settled', 'voided', 'discarded'];
 const HEX64 = /^[0-9a-f]{64}$/;
+/** docs/lot-draw-2.md section 5: the hash-to-G1 domain separation tag of drand's quicknet scheme. */
+const DST = 'BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_';
+/** drand quicknet (docs/decisions/033-public-randomness-beacon.md). */
+const QUICKNET = {
+  name: 'drand quicknet',
+  chainHash: '52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971',
+  publicKey:
+    '83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776a2d1064510d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76eae8991ef5ece45a',
+  genesisTime: 1692803367,
+  period: 3,
+};
 
 const sha256 = (data) => createHash('sha256').update(data).digest('hex');
 
@@ -25,38 +43,86 @@ function cents(text) {
 const money = (c) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`;
 const percentText = (bps) => `${Math.floor(bps / 100)}.${String(bps % 100).padStart(2, '0')}`;
 const isInt = Number.isInteger;
+const iso = (ms) => new Date(ms).toISOString();
 
-/** Section 3 of the page: the digest text. */
+/** Section 3 of both pages: the digest text. */
 function digestText(p) {
   const prizes = [...p.prizes].sort((a, b) => a.position - b.position).map((x) => [x.position, x.percentBps]);
   const entries = [...p.entries].sort((a, b) => a.number - b.number).map((x) => [x.number, x.entryHash]);
   return JSON.stringify([p.code, p.startRange, p.endRange, p.betCents, prizes, entries]);
 }
 
-/** Section 4 of the page: the k-th number, given the numbers drawn before it. */
-function drawNumber(seedHex, digest, k, startRange, endRange, drawnBefore) {
+/** LOT-DRAW-2 section 1: the commitment text. */
+function commitmentText2(seedHex, b) {
+  return JSON.stringify([V2, b.chainHash, b.publicKey, b.genesisTime, b.period, seedHex]);
+}
+
+/** LOT-DRAW-2 section 4: round r's time in ms, and R, the first round strictly after t (ms). */
+const roundTime = (b, r) => (b.genesisTime + (r - 1) * b.period) * 1000;
+function firstRoundAfter(b, t) {
+  const since = t - b.genesisTime * 1000;
+  return since < 0 ? 1 : Math.floor(since / (b.period * 1000)) + 2;
+}
+
+/**
+ * LOT-DRAW-2 section 5: whether `signatureHex` is the chain's BLS signature of round `round`: both
+ * points decode, lie in their subgroups and are not infinity, and e(signature, g2) = e(H(m), pk)
+ * with m = SHA-256 of the round as 8 bytes big-endian and H hash-to-G1 (RFC 9380) with DST.
+ */
+async function verifyRound(publicKeyHex, round, signatureHex) {
+  let bls;
+  try {
+    ({ bls12_381: bls } = await import('@noble/curves/bls12-381.js'));
+  } catch {
+    return { ok: false, why: 'the BLS check needs @noble/curves: run `npm ci` in the repository first' };
+  }
+  try {
+    if (!/^[0-9a-f]{96}$/.test(signatureHex) || !/^[0-9a-f]{192}$/.test(publicKeyHex) || !isInt(round) || round < 1)
+      return { ok: false };
+    const roundBytes = Buffer.alloc(8);
+    roundBytes.writeBigUInt64BE(BigInt(round));
+    const message = createHash('sha256').update(roundBytes).digest();
+    const sigs = bls.shortSignatures;
+    const signature = sigs.Signature.fromHex(signatureHex); // on the curve, in the subgroup
+    const key = bls.G2.Point.fromHex(publicKeyHex);
+    key.assertValidity();
+    if (signature.is0() || key.is0()) return { ok: false };
+    return { ok: sigs.verify(signature, sigs.hash(new Uint8Array(message), DST), key) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Section 4 (LOT-DRAW-1) or 6 (LOT-DRAW-2): the k-th number, given the numbers drawn before it. */
+function drawNumber(seedHex, digest, k, startRange, endRange, drawnBefore, randomness) {
   const key = Buffer.from(seedHex, 'hex');
   const remaining = [];
   for (let number = startRange; number <= endRange; number++) if (!drawnBefore.includes(number)) remaining.push(number);
   const n = remaining.length;
   const limit = Math.floor(2 ** 32 / n) * n;
   for (let c = 0; ; c++) {
-    const h = createHmac('sha256', key).update(`${digest}:${k}:${c}`, 'utf8').digest();
+    const message = randomness === undefined ? `${digest}:${k}:${c}` : `${V2}:${digest}:${randomness}:${k}:${c}`;
+    const h = createHmac('sha256', key).update(message, 'utf8').digest();
     const x = h.readUInt32BE(0);
     if (x < limit) return { number: remaining[x % n], attempts: c + 1 };
   }
 }
 
-function verify(p) {
+async function verify(p, pins) {
   const checks = [];
   const check = (name, ok, detail) => checks.push({ name, ok: Boolean(ok), detail });
+  const v2 = p.algorithm === V2;
+  const beacon = p.beacon ?? null;
+  const frozenAt = p.frozenAt ?? null;
+  const unplayed = p.unplayedDraws ?? [];
 
-  check('Algorithm', p.algorithm === ALGORITHM, `${p.algorithm}`);
+  check('Algorithm', p.algorithm === V1 || v2, `${p.algorithm}`);
 
   check('Bet', cents(p.betAmount) === p.betCents, `${p.betAmount} = ${p.betCents} cents`);
 
-  const rangeOk = isInt(p.startRange) && isInt(p.endRange) && p.startRange >= 1 && p.startRange < p.endRange;
-  check('Range', rangeOk && p.endRange <= 100, `${p.startRange} to ${p.endRange}`);
+  const rangeOk =
+    isInt(p.startRange) && isInt(p.endRange) && p.startRange >= 1 && p.startRange < p.endRange && p.endRange <= 100;
+  check('Range', rangeOk, `${p.startRange} to ${p.endRange}`);
 
   const prizesOk = p.prizes.every(
     (x, i) =>
@@ -86,18 +152,102 @@ function verify(p) {
   check('Pool', cents(p.pool) === pool, `${p.entries.length} × ${money(p.betCents)} = ${money(pool)}`);
 
   const ended = ENDED.includes(p.status);
-  const seed = p.serverSeed;
+  const seed = p.serverSeed ?? null;
   const seedOk = typeof seed === 'string' && HEX64.test(seed);
-  if (seed === null || seed === undefined) {
+  if (seed === null) {
     check('Server seed', !ended, ended ? `missing, but the game is ${p.status}` : `secret while ${p.status}`);
-  } else {
-    const commitment = seedOk ? sha256(Buffer.from(seed, 'hex')) : null;
+  } else if (!seedOk) {
+    check('Commitment', false, 'the seed is not 64 lowercase hex characters');
+  } else if (v2) {
+    const commitment = beacon ? sha256(Buffer.from(commitmentText2(seed, beacon), 'utf8')) : null;
     check(
       'Commitment',
       commitment !== null && commitment === p.commitment,
-      commitment === null ? 'the seed is not 64 lowercase hex characters' : `SHA-256(seed bytes) = ${commitment}`,
+      commitment === null
+        ? 'the proof names no beacon, which the commitment covers'
+        : `SHA-256 of the commitment text (protocol, beacon, seed) = ${commitment}`,
     );
+  } else {
+    const commitment = sha256(Buffer.from(seed, 'hex'));
+    check('Commitment', commitment === p.commitment, `SHA-256(seed bytes) = ${commitment}`);
   }
+
+  // LOT-DRAW-2: the pinned chain, R after the freeze, R's signature (docs/lot-draw-2.md, steps 9 to 11).
+  let randomness;
+  let beaconOk = true;
+  let waitingForBeacon = false;
+  if (v2) {
+    const pin =
+      beacon &&
+      pins.find(
+        (x) =>
+          x.chainHash === beacon.chainHash &&
+          x.publicKey === beacon.publicKey &&
+          x.genesisTime === beacon.genesisTime &&
+          x.period === beacon.period,
+      );
+    check(
+      'Beacon chain',
+      pin,
+      !beacon
+        ? 'the proof names no beacon'
+        : pin
+          ? `${pin.name}: chain ${beacon.chainHash}, genesis ${beacon.genesisTime}, period ${beacon.period} s`
+          : `chain ${beacon.chainHash} with this public key, genesis ${beacon.genesisTime} and period ${beacon.period} is not pinned`,
+    );
+    beaconOk = Boolean(pin);
+    const frozen = p.status === 'drawing' || p.status === 'settled' || p.status === 'voided';
+    if (pin && frozen) {
+      const t = frozenAt === null ? NaN : Date.parse(frozenAt);
+      const target = Number.isNaN(t) ? null : firstRoundAfter(beacon, t);
+      const due = target === null ? null : roundTime(beacon, target);
+      const roundOk =
+        target !== null &&
+        beacon.round === target &&
+        beacon.expectedAt != null &&
+        Date.parse(beacon.expectedAt) === due;
+      check(
+        'Beacon round',
+        roundOk,
+        target === null
+          ? 'frozenAt is missing'
+          : beacon.round !== target
+            ? `the first round after the freeze at ${frozenAt} is ${target}; the proof uses ${beacon.round}`
+            : roundOk
+              ? `R = ${target}, the first round after the freeze at ${frozenAt}, published at ${iso(due)}`
+              : `R = ${target} is published at ${iso(due)}; the proof says ${beacon.expectedAt}`,
+      );
+      beaconOk &&= roundOk;
+      if (beacon.signature != null && beacon.round != null) {
+        const signed = await verifyRound(beacon.publicKey, beacon.round, beacon.signature);
+        const recomputed = signed.ok ? sha256(Buffer.from(beacon.signature, 'hex')) : null;
+        const ok = signed.ok && recomputed === beacon.randomness;
+        check(
+          'Beacon signature',
+          ok,
+          !signed.ok
+            ? (signed.why ?? `the signature of round ${beacon.round} does not verify under the chain's public key`)
+            : ok
+              ? `round ${beacon.round} signed by the chain; randomness = SHA-256(signature) = ${recomputed}`
+              : `randomness is not SHA-256 of the signature (${recomputed})`,
+        );
+        beaconOk &&= ok;
+        if (ok) randomness = recomputed;
+      } else {
+        const waiting = p.draws.length === 0 && p.status !== 'settled';
+        check(
+          'Beacon signature',
+          waiting,
+          waiting
+            ? `round ${beacon.round} is not in the proof yet (published at ${beacon.expectedAt})`
+            : 'numbers were drawn without the beacon round they depend on',
+        );
+        beaconOk = false;
+        waitingForBeacon = waiting;
+      }
+    }
+  }
+  const canRecompute = seedOk && rangeOk && (!v2 || (beaconOk && randomness !== undefined));
 
   const count = p.draws.length;
   const all = count === p.prizes.length;
@@ -117,28 +267,34 @@ function verify(p) {
 
   const byNumber = new Map(p.entries.map((e) => [e.number, e]));
   const drawn = [];
-  let total = 0;
-  p.draws.forEach((d, i) => {
+  const size = p.endRange - p.startRange + 1;
+  /** Steps 10-11 of LOT-DRAW-1, 13-14 of LOT-DRAW-2: one draw (real or unplayed) and its winner. */
+  const checkDraw = (d, i, unplayedDraw) => {
     const k = i + 1;
-    const size = p.endRange - p.startRange + 1;
-    if (seedOk && rangeOk && drawn.length < size) {
-      const { number, attempts } = drawNumber(seed, p.entriesDigest, k, p.startRange, p.endRange, drawn);
+    const [drawName, winnerName] = unplayedDraw ? ['Unplayed draw', 'Unplayed winner'] : ['Draw', 'Winner'];
+    if (canRecompute && drawn.length < size) {
+      const { number, attempts } = drawNumber(seed, p.entriesDigest, k, p.startRange, p.endRange, drawn, randomness);
       check(
-        `Draw ${k}`,
+        `${drawName} ${k}`,
         number === d.number,
         `${number}${attempts > 1 ? ` (after ${attempts - 1} rejected attempt)` : ''}; the proof says ${d.number}`,
       );
-    } else if (seed === null || seed === undefined) {
+    } else {
+      const why =
+        seed === null
+          ? 'seed still secret'
+          : v2 && randomness === undefined
+            ? 'no verified beacon round'
+            : 'not recomputable';
       check(
-        `Draw ${k}`,
+        `${drawName} ${k}`,
         isInt(d.number) && d.number >= p.startRange && d.number <= p.endRange && !drawn.includes(d.number),
-        `${d.number}, in the range and not drawn before (seed still secret)`,
+        `${d.number}, in the range and not drawn before (${why})`,
       );
     }
     drawn.push(d.number);
     const entry = byNumber.get(d.number);
     const prize = entry && p.prizes[i] ? Number((BigInt(pool) * BigInt(p.prizes[i].percentBps)) / 10000n) : 0;
-    total += prize;
     const winnerOk = entry
       ? d.winner != null &&
         d.winner.number === entry.number &&
@@ -146,11 +302,28 @@ function verify(p) {
         d.winner.phoneNumber === entry.phoneNumber
       : d.winner === null;
     check(
-      `Winner ${k}`,
+      `${winnerName} ${k}`,
       winnerOk && cents(d.prizeAmount) === prize,
-      entry ? `${d.number} chosen by ${entry.name} (${entry.phoneNumber}): ${money(prize)}` : `${d.number}: no winner`,
+      entry
+        ? `${d.number} chosen by ${entry.name} (${entry.phoneNumber}): ${money(prize)}${p.status === 'voided' ? ', not paid (game voided)' : ''}`
+        : `${d.number}: no winner`,
     );
-  });
+    return prize;
+  };
+  let total = 0;
+  p.draws.forEach((d, i) => (total += checkDraw(d, i, false)));
+
+  // A game voided after its freeze lists the draws it would have made (docs/lot-draw-2.md step 15).
+  const expected =
+    p.status === 'voided' && canRecompute && (v2 || frozenAt !== null) ? Math.max(0, p.prizes.length - count) : 0;
+  check(
+    'Unplayed draws',
+    unplayed.length === expected && unplayed.every((d, i) => d.position === count + i + 1),
+    expected === 0 && unplayed.length === 0
+      ? 'none'
+      : `${unplayed.length} listed, ${expected} expected: positions ${count + 1} to ${p.prizes.length}, none paid`,
+  );
+  unplayed.forEach((d, i) => checkDraw(d, count + i, true));
 
   if (p.status === 'settled') {
     check('Total prize', cents(p.totalPrize) === total, `prizes paid add up to ${money(total)}`);
@@ -158,12 +331,14 @@ function verify(p) {
   }
 
   const failed = checks.filter((c) => !c.ok);
-  return { checks, failed, ended };
+  const waitingFor = failed.length > 0 ? null : waitingForBeacon ? 'beacon' : !ended ? 'seed' : null;
+  return { checks, failed, waitingFor };
 }
 
 /** A proof address: the page /verify/CODE maps to the API's /api/verify/CODE. */
 function proofUrl(address) {
   const url = new URL(address);
+  url.hash = '';
   url.pathname = url.pathname.replace(/^(.*?)(?:\/api)?\/verify\/([^/]+)\/?$/, '$1/api/verify/$2');
   return url;
 }
@@ -178,30 +353,98 @@ async function readProof(source) {
   return JSON.parse(readFileSync(source, 'utf8'));
 }
 
+const USAGE =
+  'usage: node scripts/verify-game.mjs <https://host/verify/CODE | proof.json> ' +
+  '[--chain HASH --public-key HEX --genesis-time SECONDS --period SECONDS]';
+
+/** The source and the pinned chains: quicknet, and the one --chain … names. */
+function parseArgs(args) {
+  const options = {};
+  let source;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const flag = /^--(chain|public-key|genesis-time|period)(?:=(.*))?$/.exec(arg);
+    if (flag) {
+      const value = flag[2] ?? args[++i];
+      if (value === undefined) throw new Error(`--${flag[1]} needs a value`);
+      options[flag[1]] = value;
+    } else if (arg.startsWith('--')) {
+      throw new Error(`unknown option ${arg}`);
+    } else if (source === undefined) {
+      source = arg;
+    } else {
+      throw new Error(`one proof at a time (${source}, then ${arg})`);
+    }
+  }
+  const pins = [QUICKNET];
+  const given = ['chain', 'public-key', 'genesis-time', 'period'].filter((name) => options[name] !== undefined);
+  if (given.length > 0) {
+    if (given.length < 4) {
+      throw new Error(
+        'pinning a chain takes --chain, --public-key, --genesis-time and --period together (the genesis and period decide R)',
+      );
+    }
+    const pin = {
+      name: `the chain given with --chain`,
+      chainHash: options.chain,
+      publicKey: options['public-key'],
+      genesisTime: Number(options['genesis-time']),
+      period: Number(options.period),
+    };
+    if (!HEX64.test(pin.chainHash)) throw new Error('--chain must be 64 lowercase hex characters');
+    if (!/^[0-9a-f]{192}$/.test(pin.publicKey)) throw new Error('--public-key must be 192 lowercase hex characters');
+    if (!Number.isSafeInteger(pin.genesisTime) || pin.genesisTime < 0)
+      throw new Error('--genesis-time must be whole unix seconds');
+    if (!Number.isSafeInteger(pin.period) || pin.period < 1) throw new Error('--period must be whole seconds');
+    pins.push(pin);
+  }
+  return { source, pins };
+}
+
 async function main() {
-  const source = process.argv[2];
-  if (!source) {
-    console.error('usage: node scripts/verify-game.mjs <https://host/verify/CODE | proof.json>');
+  let args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    console.error(`${error.message}\n${USAGE}`);
+    console.log(`FAILED: ${error.message}`);
+    return 1;
+  }
+  if (!args.source) {
+    console.error(USAGE);
     return 1;
   }
   let proof;
   let result;
   try {
-    proof = await readProof(source);
+    proof = await readProof(args.source);
     for (const list of ['prizes', 'entries', 'draws'])
       if (!Array.isArray(proof?.[list])) throw new Error(`the proof has no ${list} list`);
-    result = verify(proof);
+    if (proof.unplayedDraws != null && !Array.isArray(proof.unplayedDraws))
+      throw new Error('the proof has no unplayedDraws list');
+    result = await verify(proof, args.pins);
   } catch (error) {
     console.log(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
-  console.log(`${ALGORITHM} proof of game ${proof.code} (${proof.shopName ?? 'unknown shop'}), status ${proof.status}`);
+  console.log(
+    `${proof.algorithm} proof of game ${proof.code} (${proof.shopName ?? 'unknown shop'}), status ${proof.status}`,
+  );
   for (const c of result.checks) console.log(`${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}`);
   if (result.failed.length > 0) {
     console.log(`FAILED: ${result.failed.map((c) => c.name).join(', ')}`);
     return 1;
   }
-  if (!result.ended) {
+  if (result.waitingFor === 'beacon') {
+    console.log(
+      `Pending: waiting for round ${proof.beacon.round} of the beacon (published at ${proof.beacon.expectedAt}); ` +
+        (proof.status === 'voided'
+          ? 'the draws the void left undrawn are shown once the server has it'
+          : 'nothing can be drawn before it'),
+    );
+    return 2;
+  }
+  if (result.waitingFor === 'seed') {
     console.log(`Pending: the game is ${proof.status}; the server seed is revealed when it ends`);
     return 2;
   }

@@ -5,24 +5,36 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProof, REJECTION_EXAMPLE, WORKED_EXAMPLE } from '../packages/domain/src/draw-example.ts';
+import { BEACON_DST, chainHashOf, randomnessOf, roundMessage, roundTimeMs } from '../packages/domain/src/beacon.ts';
+import quicknet from '../packages/domain/src/beacon-fixtures/quicknet.json';
+import {
+  buildProof,
+  buildVoidedProof,
+  REJECTION_EXAMPLE,
+  WORKED_EXAMPLE,
+  WORKED_EXAMPLE_2,
+} from '../packages/domain/src/draw-example.ts';
 import type { GameProof } from '../packages/domain/src/schemas/games.ts';
+import { verifyProof } from '../packages/domain/src/verify.ts';
 
 /**
- * scripts/verify-game.mjs is the second, independent implementation of LOT-DRAW-1 (Node's crypto,
- * written from docs/lot-draw-1.md). It must agree with the page and with the domain's verifyProof.
+ * scripts/verify-game.mjs is the second, independent implementation of LOT-DRAW-1 and LOT-DRAW-2
+ * (Node's crypto and, for the beacon's signature, @noble/curves; written from docs/lot-draw-1.md and
+ * docs/lot-draw-2.md). It must agree with the pages and with the domain's verifyProof.
  */
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const script = join(root, 'scripts/verify-game.mjs');
 const page = readFileSync(join(root, 'docs/lot-draw-1.md'), 'utf8');
+const page2 = readFileSync(join(root, 'docs/lot-draw-2.md'), 'utf8');
 const dir = mkdtempSync(join(tmpdir(), 'lot-verify-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function run(arg: string): Promise<{ code: number; stdout: string }> {
+function run(arg: string, ...options: string[]): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [script, arg], { timeout: 20_000 }, (error, stdout) =>
+    execFile(process.execPath, [script, arg, ...options], { timeout: 20_000 }, (error, stdout) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout }),
     );
   });
@@ -197,5 +209,188 @@ describe("docs/lot-draw-1.md's figures, recomputed with node:crypto", () => {
       }
     }
     expect(count).toBe(5); // three draws, then one draw of two attempts
+  });
+});
+
+/** LOT-DRAW-2's settled worked example, as docs/lot-draw-2.md prints it (its last JSON block of the example). */
+function pageProof2(): GameProof {
+  const example = page2.slice(
+    page2.indexOf('<!-- worked-example-2:begin -->'),
+    page2.indexOf('<!-- worked-example-2:end -->'),
+  );
+  const blocks = [...example.matchAll(/```json\n([\s\S]*?)\n```/g)];
+  return JSON.parse(blocks.at(-1)?.[1] ?? '');
+}
+
+const failedLine = (stdout: string) =>
+  lastLine(stdout)
+    ?.replace(/^FAILED: /, '')
+    .split(', ');
+const flipLast = (hex: string) => hex.slice(0, -1) + (hex.endsWith('0') ? '1' : '0');
+const realRound = (round: number) => quicknet.rounds.find((r) => r.round === round)!;
+
+describe('scripts/verify-game.mjs on LOT-DRAW-2', () => {
+  it("verifies the page's worked example, naming every check as verifyProof does (exit 0)", async () => {
+    const proof = pageProof2();
+    expect(proof.algorithm).toBe('LOT-DRAW-2');
+    const { code, stdout } = await run(file(proof));
+    expect(stdout).not.toContain('✗');
+    expect(stdout).toContain('✓ Beacon signature: round 4810403 signed by the chain');
+    expect(lastLine(stdout)).toBe('Verified');
+    expect(code).toBe(0);
+    const names = stdout
+      .split('\n')
+      .filter((line) => line.startsWith('✓'))
+      .map((line) => line.slice(2, line.indexOf(':')));
+    expect(names).toEqual((await verifyProof(proof)).checks.map((c) => c.name));
+  });
+
+  it('verifies the game voided after its first draw, recomputing its unplayed draws', async () => {
+    const proof = await buildVoidedProof();
+    const { code, stdout } = await run(file(proof));
+    expect(stdout).toContain('✓ Unplayed draw 3: 1; the proof says 1');
+    expect(lastLine(stdout)).toBe('Verified');
+    expect(code).toBe(0);
+  });
+
+  it('says Pending (exit 2) while frozen and waiting for round R, and while the seed is secret', async () => {
+    const waiting = await run(file(await buildProof(WORKED_EXAMPLE_2, { status: 'drawing' })));
+    expect(lastLine(waiting.stdout)).toMatch(/^Pending: waiting for round 4810403 of the beacon/);
+    expect(waiting.code).toBe(2);
+    const drawing = await run(file(await buildProof(WORKED_EXAMPLE_2, { status: 'drawing', drawCount: 1 })));
+    expect(lastLine(drawing.stdout)).toMatch(/^Pending: the game is drawing/);
+    expect(drawing.code).toBe(2);
+  });
+
+  const tampered: [string, (p: GameProof) => void, string[]][] = [
+    [
+      'a forged signature (another real round’s, with its randomness)',
+      (p) => {
+        p.beacon!.signature = realRound(4_810_423).signature;
+        p.beacon!.randomness = randomnessOf(p.beacon!.signature);
+      },
+      ['Beacon signature'],
+    ],
+    [
+      'a signature with one digit changed',
+      (p) => (p.beacon!.signature = flipLast(p.beacon!.signature!)),
+      ['Beacon signature'],
+    ],
+    [
+      'randomness not of the signature',
+      (p) => (p.beacon!.randomness = flipLast(p.beacon!.randomness!)),
+      ['Beacon signature'],
+    ],
+    [
+      'a round at the freeze (frozenAt moved onto R’s time)',
+      (p) => (p.frozenAt = p.beacon!.expectedAt),
+      ['Beacon round'],
+    ],
+    [
+      'a round before the freeze (frozenAt after R’s time)',
+      (p) => (p.frozenAt = new Date(Date.parse(p.beacon!.expectedAt!) + 1500).toISOString()),
+      ['Beacon round'],
+    ],
+    [
+      'an earlier real round, drawn from its own signature',
+      (p) => {
+        const early = realRound(4_810_223);
+        Object.assign(p.beacon!, { round: early.round, signature: early.signature, randomness: early.randomness });
+        p.beacon!.expectedAt = new Date(roundTimeMs(p.beacon!, early.round)).toISOString();
+      },
+      ['Beacon round'],
+    ],
+    ['an edited entry hash', (p) => (p.entries[2]!.entryHash = flipLast(p.entries[2]!.entryHash)), ['Entries digest']],
+    ['the commitment', (p) => (p.commitment = flipLast(p.commitment)), ['Commitment']],
+    ['the period of the beacon', (p) => (p.beacon!.period = 30), ['Commitment', 'Beacon chain']],
+    ['a draw number', (p) => (p.draws[1]!.number = 20), ['Draw 2']],
+    ['a winner removed', (p) => (p.draws[2]!.winner = null), ['Winner 3']],
+    [
+      'unplayed draws on a settled game',
+      (p) => p.unplayedDraws.push({ ...p.draws[1]!, position: 4 }),
+      ['Unplayed draws', 'Unplayed draw 4'],
+    ],
+  ];
+
+  it.each(tampered)('fails with %s: the named check, as verifyProof names it (exit 1)', async (_, mutate, names) => {
+    const proof = clone(pageProof2());
+    mutate(proof);
+    const { code, stdout } = await run(file(proof));
+    expect(failedLine(stdout)).toEqual(names);
+    expect((await verifyProof(proof)).checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(names);
+    expect(code).toBe(1);
+  });
+
+  it('fails a voided game whose unplayed draws are missing or altered', async () => {
+    for (const [mutate, names] of [
+      [(p: GameProof) => (p.unplayedDraws = []), ['Unplayed draws']],
+      [(p: GameProof) => (p.unplayedDraws[0]!.number = 20), ['Unplayed draw 2']],
+      [(p: GameProof) => (p.unplayedDraws[1]!.winner = null), ['Unplayed winner 3']],
+    ] as const) {
+      const proof = clone(await buildVoidedProof());
+      mutate(proof);
+      const { code, stdout } = await run(file(proof));
+      expect(failedLine(stdout)).toEqual(names);
+      expect(code).toBe(1);
+    }
+  });
+
+  it('fails a chain it does not pin, and verifies it when pinned with --chain, --public-key, --genesis-time, --period', async () => {
+    const sigs = bls12_381.shortSignatures;
+    const { secretKey, publicKey } = sigs.keygen(new Uint8Array(sigs.lengths.seed ?? 32).fill(5));
+    const info = {
+      publicKey: publicKey.toHex(),
+      genesisTime: 1_760_000_000,
+      period: 2,
+      groupHash: '22'.repeat(32),
+      beaconId: 'x',
+    };
+    const chain = {
+      chainHash: chainHashOf(info),
+      publicKey: info.publicKey,
+      genesisTime: info.genesisTime,
+      period: info.period,
+    };
+    const round = 123_456;
+    const frozen = roundTimeMs(chain, round) - 700;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const proof = await buildProof({
+      ...WORKED_EXAMPLE_2,
+      beacon: {
+        name: 'test',
+        chain,
+        round,
+        signature: sigs.sign(sigs.hash(roundMessage(round), BEACON_DST), secretKey).toHex(),
+      },
+      times: {
+        openedAt: iso(frozen - 60_000),
+        frozenAt: iso(frozen),
+        drawnAt: [1, 2, 3].map((s) => iso(frozen + s * 1000)),
+        endedAt: iso(frozen + 3000),
+      },
+    });
+    const path = file(proof);
+    const unpinned = await run(path);
+    expect(failedLine(unpinned.stdout)).toEqual(['Beacon chain']);
+    expect(unpinned.code).toBe(1);
+    const pin = [
+      '--chain',
+      chain.chainHash,
+      '--public-key',
+      chain.publicKey,
+      '--genesis-time',
+      String(chain.genesisTime),
+      '--period',
+      String(chain.period),
+    ];
+    const pinned = await run(path, ...pin);
+    expect(pinned.stdout).not.toContain('✗');
+    expect(lastLine(pinned.stdout)).toBe('Verified');
+    expect(pinned.code).toBe(0);
+    // Quicknet stays pinned beside it; a pin without its clock is refused.
+    expect((await run(file(pageProof2()), ...pin)).code).toBe(0);
+    const partial = await run(path, '--chain', chain.chainHash, '--public-key', chain.publicKey);
+    expect(lastLine(partial.stdout)).toMatch(/^FAILED: pinning a chain takes/);
+    expect(partial.code).toBe(1);
   });
 });

@@ -1,26 +1,50 @@
 import {
+  BEACON_DST,
+  firstRoundAfter,
+  QUICKNET,
+  randomnessOf,
+  roundMessage,
+  roundTimeMs,
+  verifyBeaconRound,
+} from './beacon.ts';
+import quicknet from './beacon-fixtures/quicknet.json';
+import {
   commitmentFingerprint,
   commitmentOf,
+  commitmentOf2,
+  commitmentText2,
   digestText,
   drawAt,
   DRAW_ALGORITHM,
+  DRAW_ALGORITHM_2,
   entriesDigest,
   entryHash,
+  toHex,
+  type BeaconPin,
+  type DrawStep,
 } from './draw.ts';
-import type { DrawStep } from './draw.ts';
 import { formatBps, prizeFor } from './game.ts';
 import { maskName, maskPhone } from './mask.ts';
 import { formatCents } from './money.ts';
-import type { GameProof, GameStatus } from './schemas/games.ts';
+import type { GameBeacon, GameDraw, GameProof, GameStatus } from './schemas/games.ts';
 
 /**
- * The worked examples of docs/lot-draw-1.md: their inputs, the proof the server would publish for
- * them, and the Markdown of the page's example sections, rendered from the code. draw.test.ts
- * checks that the page holds exactly this text, so the page and the code cannot drift apart.
- * To regenerate a section after a deliberate change of the example:
+ * The worked examples of docs/lot-draw-1.md and docs/lot-draw-2.md: their inputs, the proof the
+ * server would publish for them, and the Markdown of the pages' example sections, rendered from
+ * the code. draw.test.ts checks that the pages hold exactly this text, so the pages and the code
+ * cannot drift apart. To regenerate a section after a deliberate change of an example:
  *   npx tsx -e "import('./packages/domain/src/draw-example.ts').then(async (m) =>
  *     console.log(await m.renderWorkedExample(m.WORKED_EXAMPLE)))"
+ * (renderRejectionExample, renderWorkedExample2 and renderVoidedExample likewise).
  */
+
+export type ExampleEntry = { number: number; name: string; phoneNumber: string; nonce?: string };
+
+/** A LOT-DRAW-2 example's beacon: the chain the game names when it opens, and round R with its signature. */
+export type ExampleBeacon = { name: string; chain: BeaconPin; round: number; signature: string };
+
+/** When things happened; `drawnAt[k − 1]` is draw k's time. */
+export type ExampleTimes = { openedAt: string; frozenAt: string; drawnAt: string[]; endedAt: string };
 
 export type ExampleGame = {
   serverSeed: string;
@@ -30,12 +54,18 @@ export type ExampleGame = {
   endRange: number;
   betCents: number;
   prizes: { position: number; name: string; percentBps: number }[];
-  entries: { number: number; name: string; phoneNumber: string }[];
+  entries: ExampleEntry[];
+  /** LOT-DRAW-2 only; a game without one is LOT-DRAW-1. */
+  beacon?: ExampleBeacon;
+  /** LOT-DRAW-1's examples take a fixed day (23 November 2026, 10:00 UTC on). */
+  times?: ExampleTimes;
 };
+
+const SEED_00_1F = Array.from({ length: 32 }, (_, i) => i.toString(16).padStart(2, '0')).join('');
 
 /** Seed bytes 0x00, 0x01 … 0x1f; four participants on 1–20 at 10.00; prizes of 50, 30 and 10 %. */
 export const WORKED_EXAMPLE: ExampleGame = {
-  serverSeed: Array.from({ length: 32 }, (_, i) => i.toString(16).padStart(2, '0')).join(''),
+  serverSeed: SEED_00_1F,
   code: 'EXAMPLE-1',
   shopName: 'Example Shop',
   startRange: 1,
@@ -69,6 +99,56 @@ export const REJECTION_EXAMPLE: ExampleGame = {
   entries: [{ number: 42, name: 'Ana Lima', phoneNumber: '555 0142' }],
 };
 
+/** A real quicknet round, copied from beacon-fixtures/quicknet.json (its signature verifies under quicknet's key). */
+function fixtureRound(round: number): { round: number; signature: string } {
+  const found = quicknet.rounds.find((r) => r.round === round);
+  if (!found) throw new Error(`beacon-fixtures/quicknet.json has no round ${round}`);
+  return { round: found.round, signature: found.signature };
+}
+
+/** LOT-DRAW-2's example round: quicknet round 4810403, published 2024-02-06T15:49:33Z. */
+const EXAMPLE_ROUND = fixtureRound(4_810_403);
+const QUICKNET_PIN: BeaconPin = {
+  chainHash: QUICKNET.chainHash,
+  publicKey: QUICKNET.publicKey,
+  genesisTime: QUICKNET.genesisTime,
+  period: QUICKNET.period,
+};
+
+/**
+ * The LOT-DRAW-2 worked example: LOT-DRAW-1's game (same seed 00 … 1f, range, bet, prizes and
+ * participants), each participant with the nonce printed on their slip, on drand quicknet. The
+ * entries freeze 1.2 s before round 4810403's time, so that round is R. The nonces are fixed (the
+ * first 16 hex digits of SHA-256 of `LOT example nonce {i}.17`, i = 1…4 in order of number): the
+ * first of a few hundred such sets that gives the example a winner on draw 1 and another later, so
+ * the voided example shows a winner left unpaid. A real nonce is 8 bytes from the server's generator.
+ */
+export const WORKED_EXAMPLE_2: ExampleGame = {
+  ...WORKED_EXAMPLE,
+  code: 'EXAMPLE-3',
+  entries: [
+    { number: 1, name: 'John Doe', phoneNumber: '09171234567', nonce: '73c81d82ccdae29d' },
+    { number: 3, name: 'María José Núñez', phoneNumber: '+63 917 555 0199', nonce: '098526dbc1f2b0c1' },
+    { number: 16, name: 'Li Wei', phoneNumber: '0917-888-4321', nonce: '4629bc6546aab389' },
+    { number: 18, name: 'Ana Santos', phoneNumber: '09998765432', nonce: '2e3a910df65397b8' },
+  ],
+  beacon: { name: 'drand quicknet', chain: QUICKNET_PIN, ...EXAMPLE_ROUND },
+  times: {
+    openedAt: '2024-02-06T15:40:00.000Z',
+    frozenAt: new Date(roundTimeMs(QUICKNET, EXAMPLE_ROUND.round) - 1200).toISOString(),
+    drawnAt: ['2024-02-06T15:49:40.000Z', '2024-02-06T15:49:50.000Z', '2024-02-06T15:50:00.000Z'],
+    endedAt: '2024-02-06T15:50:00.000Z',
+  },
+};
+
+/** Who voids the LOT-DRAW-2 example after its first draw, and why (docs/lot-draw-2.md's voided example). */
+export const VOIDED_EXAMPLE = {
+  drawCount: 1,
+  voidedBy: { role: 'agent', fullName: 'Ramon Cruz' },
+  voidReason: 'Power cut at the shop',
+  endedAt: '2024-02-06T15:52:00.000Z',
+} as const;
+
 type DrawDetail = { k: number; remaining: number[]; steps: DrawStep[]; number: number };
 
 type Computed = {
@@ -76,14 +156,20 @@ type Computed = {
   hashes: string[];
   text: string;
   digest: string;
+  /** R's randomness (LOT-DRAW-2), else undefined. */
+  randomness: string | undefined;
+  /** Every position's draw in order, including those a voided game left undrawn. */
   draws: DrawDetail[];
 };
 
 const sortedPrizes = (game: ExampleGame) => [...game.prizes].sort((a, b) => a.position - b.position);
 const sortedEntries = (game: ExampleGame) => [...game.entries].sort((a, b) => a.number - b.number);
+const hashedText = (e: ExampleEntry) => `${e.number}\n${e.name}\n${e.phoneNumber}${e.nonce ? `\n${e.nonce}` : ''}`;
 
 async function compute(game: ExampleGame, drawCount: number): Promise<Computed> {
-  const commitment = await commitmentOf(game.serverSeed);
+  const commitment = game.beacon
+    ? await commitmentOf2(game.serverSeed, game.beacon.chain)
+    : await commitmentOf(game.serverSeed);
   if (commitment === null) throw new Error('bad example seed');
   const entries = sortedEntries(game);
   const hashes = await Promise.all(entries.map((e) => entryHash(e)));
@@ -96,59 +182,107 @@ async function compute(game: ExampleGame, drawCount: number): Promise<Computed> 
     entries: entries.map((e, i) => ({ number: e.number, entryHash: hashes[i] as string })),
   };
   const digest = await entriesDigest(input);
+  const randomness = game.beacon ? randomnessOf(game.beacon.signature) : undefined;
   const draws: DrawDetail[] = [];
   const drawn: number[] = [];
   for (let k = 1; k <= drawCount; k++) {
     const remaining: number[] = [];
     for (let n = game.startRange; n <= game.endRange; n++) if (!drawn.includes(n)) remaining.push(n);
-    const outcome = await drawAt(game.serverSeed, digest, k, game, drawn);
+    const outcome = await drawAt(game.serverSeed, digest, k, game, drawn, randomness);
     draws.push({ k, remaining, steps: outcome.steps, number: outcome.number });
     drawn.push(outcome.number);
   }
-  return { commitment, hashes, text: digestText(input), digest, draws };
+  return { commitment, hashes, text: digestText(input), digest, randomness, draws };
 }
 
 const at = (minutes: number) => new Date(Date.UTC(2026, 10, 23, 10, minutes)).toISOString();
 
+const timesOf = (game: ExampleGame): ExampleTimes =>
+  game.times ?? {
+    openedAt: at(0),
+    frozenAt: at(11),
+    drawnAt: game.prizes.map((_, i) => at(11 + i)),
+    endedAt: at(20),
+  };
+
+export type ProofOptions = {
+  status?: GameStatus;
+  /** How many positions were drawn: all of them when settled, none otherwise, unless given. */
+  drawCount?: number;
+  /**
+   * LOT-DRAW-2: whether round R's signature is in the proof. By default it is once something was
+   * drawn or the game was voided after its freeze; a frozen game with nothing drawn is waiting for it.
+   */
+  beaconFetched?: boolean;
+  voidReason?: string;
+  /** Who voided or discarded the game (the proof masks the name). */
+  voidedBy?: { role: string; fullName: string };
+  endedAt?: string;
+};
+
 /**
  * The proof GET /api/verify/{code} would answer for the game after `drawCount` draws (all of its
- * positions by default), built with the domain's own functions. The seed is revealed only once the
- * game has ended; totals only once it is settled.
+ * positions by default), built with the domain's own functions as the server builds it. The seed is
+ * revealed only once the game has ended; totals only once it is settled; a game voided after its
+ * freeze lists the draws it would have made (once, for LOT-DRAW-2, round R is known).
  */
-export async function buildProof(
-  game: ExampleGame,
-  options: { status?: GameStatus; drawCount?: number } = {},
-): Promise<GameProof> {
+export async function buildProof(game: ExampleGame, options: ProofOptions = {}): Promise<GameProof> {
   const status = options.status ?? 'settled';
   const drawCount = options.drawCount ?? (status === 'settled' ? game.prizes.length : 0);
-  const { commitment, hashes, digest, draws } = await compute(game, drawCount);
+  const times = timesOf(game);
+  const v2 = game.beacon !== undefined;
+  // LOT-DRAW-1 freezes with its first draw; LOT-DRAW-2 with the first draw request, which draws nothing.
+  const frozen = v2 ? status === 'drawing' || status === 'settled' || status === 'voided' : drawCount > 0;
+  const fetched = v2 && frozen && (options.beaconFetched ?? (drawCount > 0 || status === 'voided'));
+  if (v2 && drawCount > 0 && !fetched) throw new Error('a LOT-DRAW-2 game draws nothing before round R');
+  const ended = status === 'settled' || status === 'voided' || status === 'discarded';
+  const unplayed = status === 'voided' && frozen && (!v2 || fetched);
+  const c = await compute(game, unplayed ? game.prizes.length : drawCount);
   const entries = sortedEntries(game);
   const prizes = sortedPrizes(game);
   const pool = entries.length * game.betCents;
   const byNumber = new Map(entries.map((e) => [e.number, e]));
   let totalPrize = 0;
-  const proofDraws = draws.map((d, index) => {
+  const toDraw = (d: DrawDetail, drawnAt: string): GameDraw => {
     const entry = byNumber.get(d.number);
-    const prize = entry ? prizeFor(pool, (prizes[index] as { percentBps: number }).percentBps) : 0;
-    totalPrize += prize;
+    const prize = entry ? prizeFor(pool, (prizes[d.k - 1] as { percentBps: number }).percentBps) : 0;
     return {
       position: d.k,
       number: d.number,
-      drawnAt: at(10 + d.k),
+      drawnAt,
       winner: entry
         ? { number: entry.number, name: maskName(entry.name), phoneNumber: maskPhone(entry.phoneNumber) }
         : null,
       prizeAmount: formatCents(prize),
     };
+  };
+  const draws = c.draws.slice(0, drawCount).map((d) => {
+    const draw = toDraw(d, times.drawnAt[d.k - 1] ?? times.endedAt);
+    if (draw.winner) totalPrize += prizeFor(pool, (prizes[d.k - 1] as { percentBps: number }).percentBps);
+    return draw;
   });
-  const ended = status === 'settled' || status === 'voided' || status === 'discarded';
+  // The server writes an unplayed draw's time as empty: it never happened.
+  const unplayedDraws = unplayed ? c.draws.slice(drawCount).map((d) => toDraw(d, '')) : [];
+  let beacon: GameBeacon | null = null;
+  if (game.beacon) {
+    const { chain, round, signature } = game.beacon;
+    beacon = {
+      ...chain,
+      round: frozen ? round : null,
+      expectedAt: frozen ? new Date(roundTimeMs(chain, round)).toISOString() : null,
+      signature: fetched ? signature : null,
+      randomness: fetched ? randomnessOf(signature) : null,
+    };
+  }
+  const voidReason =
+    status === 'voided' || status === 'discarded' ? (options.voidReason ?? (v2 ? null : 'Example')) : null;
   return {
-    algorithm: DRAW_ALGORITHM,
+    algorithm: v2 ? DRAW_ALGORITHM_2 : DRAW_ALGORITHM,
     code: game.code,
     shopName: game.shopName,
     status,
-    openedAt: at(0),
-    endedAt: ended ? at(20) : null,
+    openedAt: times.openedAt,
+    endedAt: ended ? (options.endedAt ?? times.endedAt) : null,
     startRange: game.startRange,
     endRange: game.endRange,
     betAmount: formatCents(game.betCents),
@@ -158,21 +292,32 @@ export async function buildProof(
       number: e.number,
       name: maskName(e.name),
       phoneNumber: maskPhone(e.phoneNumber),
-      entryHash: hashes[i] as string,
+      entryHash: c.hashes[i] as string,
     })),
-    entriesDigest: digest,
-    commitment,
-    beacon: null,
-    frozenAt: drawCount > 0 ? at(11) : null,
-    draws: proofDraws,
-    unplayedDraws: [],
+    entriesDigest: c.digest,
+    commitment: c.commitment,
+    beacon,
+    frozenAt: frozen ? times.frozenAt : null,
+    draws,
+    unplayedDraws,
     pool: formatCents(pool),
     totalPrize: status === 'settled' ? formatCents(totalPrize) : null,
     commission: status === 'settled' ? formatCents(pool - totalPrize) : null,
-    voidReason: status === 'voided' ? 'Example' : null,
-    voidedBy: null,
+    voidReason,
+    voidedBy: options.voidedBy ? { role: options.voidedBy.role, name: maskName(options.voidedBy.fullName) } : null,
     serverSeed: ended ? game.serverSeed : null,
   };
+}
+
+/** The voided example's proof: WORKED_EXAMPLE_2 voided by an agent after its first draw. */
+export function buildVoidedProof(game: ExampleGame = WORKED_EXAMPLE_2): Promise<GameProof> {
+  return buildProof(game, {
+    status: 'voided',
+    drawCount: VOIDED_EXAMPLE.drawCount,
+    voidedBy: VOIDED_EXAMPLE.voidedBy,
+    voidReason: VOIDED_EXAMPLE.voidReason,
+    endedAt: VOIDED_EXAMPLE.endedAt,
+  });
 }
 
 const hex4 = (x: number) => `0x${x.toString(16).padStart(8, '0')}`;
@@ -198,7 +343,7 @@ function renderDraw(d: DrawDetail): string[] {
 }
 
 function renderInputs(game: ExampleGame): string[] {
-  return [
+  const rows = [
     '| input        | value |',
     '| ------------ | ----- |',
     `| server seed  | \`${game.serverSeed}\` |`,
@@ -209,38 +354,18 @@ function renderInputs(game: ExampleGame): string[] {
       .map((p) => `position ${p.position}: ${formatBps(p.percentBps)} % (percentBps ${p.percentBps})`)
       .join('; ')} |`,
   ];
+  if (game.beacon) {
+    const { name, chain } = game.beacon;
+    rows.push(
+      `| beacon       | ${name}: chainHash \`${chain.chainHash}\`, genesisTime ${chain.genesisTime}, period ${chain.period} |`,
+      `| public key   | \`${chain.publicKey}\` |`,
+    );
+  }
+  return rows;
 }
 
-/** The page's worked example, between its `worked-example` markers. */
-export async function renderWorkedExample(game: ExampleGame): Promise<string> {
-  const c = await compute(game, game.prizes.length);
-  const entries = sortedEntries(game);
-  const proof = await buildProof(game);
-  const pool = entries.length * game.betCents;
-  const prizes = sortedPrizes(game);
-  const out: string[] = [];
-  out.push('**Inputs.**', '', ...renderInputs(game), '');
-  out.push(
-    '**Commitment** (published when the game opens):',
-    '',
-    '```text',
-    `commitment  = SHA-256(seed bytes) = ${c.commitment}`,
-    `fingerprint = ${commitmentFingerprint(c.commitment)}`,
-    '```',
-    '',
-  );
-  out.push(
-    '**Entries** (the hashed text is shown as a JSON string: `\\n` is the byte 0x0a):',
-    '',
-    '| number | name | phoneNumber | hashed text | entryHash |',
-    '| ------ | ---- | ----------- | ----------- | --------- |',
-    ...entries.map(
-      (e, i) =>
-        `| ${e.number} | ${e.name} | \`${e.phoneNumber}\` | \`${JSON.stringify(`${e.number}\n${e.name}\n${e.phoneNumber}`)}\` | \`${c.hashes[i]}\` |`,
-    ),
-    '',
-  );
-  out.push(
+function renderDigest(c: Computed): string[] {
+  return [
     '**Digest text** (one line, no spaces, no line break at the end):',
     '',
     '```text',
@@ -251,12 +376,22 @@ export async function renderWorkedExample(game: ExampleGame): Promise<string> {
     `entriesDigest = SHA-256(UTF-8 of the digest text) = ${c.digest}`,
     '```',
     '',
-  );
-  out.push('**Draws** (the seed is the HMAC key):', '', '```text', ...c.draws.flatMap((d) => [...renderDraw(d), '']));
+  ];
+}
+
+function renderDraws(c: Computed, count: number, title: string): string[] {
+  const out = [title, '', '```text', ...c.draws.slice(0, count).flatMap((d) => [...renderDraw(d), ''])];
   out.pop();
   out.push('```', '');
+  return out;
+}
+
+function renderWinners(game: ExampleGame, c: Computed): string[] {
+  const entries = sortedEntries(game);
+  const pool = entries.length * game.betCents;
+  const prizes = sortedPrizes(game);
   let total = 0;
-  out.push(
+  return [
     `**Winners.** pool = ${entries.length} entries × ${formatCents(game.betCents)} = ${formatCents(pool)}.`,
     '',
     '| k | prize | percent | drawn | chosen by | prize amount |',
@@ -276,7 +411,39 @@ export async function renderWorkedExample(game: ExampleGame): Promise<string> {
     `commission  = pool − total prize = ${formatCents(pool)} − ${formatCents(total)} = ${formatCents(pool - total)}`,
     '```',
     '',
+  ];
+}
+
+/** docs/lot-draw-1.md's worked example, between its `worked-example` markers. */
+export async function renderWorkedExample(game: ExampleGame): Promise<string> {
+  const c = await compute(game, game.prizes.length);
+  const entries = sortedEntries(game);
+  const proof = await buildProof(game);
+  const out: string[] = [];
+  out.push('**Inputs.**', '', ...renderInputs(game), '');
+  out.push(
+    '**Commitment** (published when the game opens):',
+    '',
+    '```text',
+    `commitment  = SHA-256(seed bytes) = ${c.commitment}`,
+    `fingerprint = ${commitmentFingerprint(c.commitment)}`,
+    '```',
+    '',
   );
+  out.push(
+    '**Entries** (the hashed text is shown as a JSON string: `\\n` is the byte 0x0a):',
+    '',
+    '| number | name | phoneNumber | hashed text | entryHash |',
+    '| ------ | ---- | ----------- | ----------- | --------- |',
+    ...entries.map(
+      (e, i) =>
+        `| ${e.number} | ${e.name} | \`${e.phoneNumber}\` | \`${JSON.stringify(hashedText(e))}\` | \`${c.hashes[i]}\` |`,
+    ),
+    '',
+  );
+  out.push(...renderDigest(c));
+  out.push(...renderDraws(c, game.prizes.length, '**Draws** (the seed is the HMAC key):'));
+  out.push(...renderWinners(game, c));
   out.push(
     `**The proof** that \`GET /api/verify/${game.code}\` answers once the game is settled:`,
     '',
@@ -287,7 +454,7 @@ export async function renderWorkedExample(game: ExampleGame): Promise<string> {
   return out.join('\n');
 }
 
-/** The page's example of a rejected attempt, between its `rejection-example` markers. */
+/** docs/lot-draw-1.md's example of a rejected attempt, between its `rejection-example` markers. */
 export async function renderRejectionExample(game: ExampleGame): Promise<string> {
   const c = await compute(game, 1);
   const entries = sortedEntries(game);
@@ -302,6 +469,161 @@ export async function renderRejectionExample(game: ExampleGame): Promise<string>
     `entriesDigest = ${c.digest}`,
     '',
     ...c.draws.flatMap(renderDraw),
+    '```',
+  ].join('\n');
+}
+
+const ms = (iso: string) => Date.parse(iso);
+
+function beaconOf(game: ExampleGame): ExampleBeacon {
+  if (!game.beacon) throw new Error(`${game.code} is not a LOT-DRAW-2 example`);
+  return game.beacon;
+}
+
+/** How R follows from the freeze, and R's signature checked: the figures of docs/lot-draw-2.md's sections 4 and 5. */
+function renderRound(game: ExampleGame): string[] {
+  const { chain, round, signature } = beaconOf(game);
+  const frozenAt = timesOf(game).frozenAt;
+  const genesisMs = chain.genesisTime * 1000;
+  const periodMs = chain.period * 1000;
+  const since = ms(frozenAt) - genesisMs;
+  const target = firstRoundAfter(chain, ms(frozenAt));
+  if (target !== round) throw new Error(`the first round after ${frozenAt} is ${target}, not ${round}`);
+  const roundTime = (r: number) =>
+    `(${chain.genesisTime} + (${r} − 1) × ${chain.period}) × 1000 = ${roundTimeMs(chain, r)} ms = ${new Date(roundTimeMs(chain, r)).toISOString()}`;
+  if (!verifyBeaconRound({ publicKey: chain.publicKey, scheme: QUICKNET.scheme }, round, signature)) {
+    throw new Error(`round ${round}'s signature does not verify`);
+  }
+  const roundBytes = new Uint8Array(8);
+  new DataView(roundBytes.buffer).setBigUint64(0, BigInt(round));
+  return [
+    `**Round R** (named at the freeze; published ${(roundTimeMs(chain, round) - ms(frozenAt)) / 1000} s later):`,
+    '',
+    '```text',
+    `frozenAt         = ${frozenAt} = ${ms(frozenAt)} ms (unix time)`,
+    `genesis          = ${chain.genesisTime} s = ${genesisMs} ms, period = ${chain.period} s = ${periodMs} ms`,
+    `since genesis    = ${ms(frozenAt)} − ${genesisMs} = ${since} ms`,
+    `R                = floor(${since} / ${periodMs}) + 2 = ${Math.floor(since / periodMs)} + 2 = ${round}`,
+    `roundTime(R)     = ${roundTime(round)}  (after frozenAt)`,
+    `roundTime(R − 1) = ${roundTime(round - 1)}  (not after frozenAt)`,
+    '```',
+    '',
+    `**Round R's signature**, as a relay answers \`GET /${chain.chainHash}/public/${round}\`, and its check:`,
+    '',
+    '```text',
+    `round bytes = ${toHex(roundBytes)}  (${round} as 8 bytes, big-endian)`,
+    `message     = SHA-256(round bytes) = ${toHex(roundMessage(round))}`,
+    `signature   = ${signature}`,
+    `check       = e(signature, G2 generator) = e(hash_to_G1(message, DST), public key): holds`,
+    `DST         = ${BEACON_DST}`,
+    `randomness  = SHA-256(signature bytes) = ${randomnessOf(signature)}`,
+    '```',
+    '',
+  ];
+}
+
+/** docs/lot-draw-2.md's worked example, between its `worked-example-2` markers. */
+export async function renderWorkedExample2(game: ExampleGame = WORKED_EXAMPLE_2): Promise<string> {
+  const { chain } = beaconOf(game);
+  const c = await compute(game, game.prizes.length);
+  const entries = sortedEntries(game);
+  const proof = await buildProof(game);
+  const waiting = await buildProof(game, { status: 'drawing' });
+  const out: string[] = [];
+  out.push('**Inputs.**', '', ...renderInputs(game), '');
+  out.push(
+    '**Commitment** (published when the game opens; the commitment text is one line, no spaces):',
+    '',
+    '```text',
+    `commitment text = ${commitmentText2(game.serverSeed, chain)}`,
+    `commitment      = SHA-256(UTF-8 of the commitment text) = ${c.commitment}`,
+    `fingerprint     = ${commitmentFingerprint(c.commitment)}`,
+    '```',
+    '',
+  );
+  out.push(
+    '**Entries** (the hashed text is shown as a JSON string: `\\n` is the byte 0x0a):',
+    '',
+    '| number | name | phoneNumber | nonce | hashed text | entryHash |',
+    '| ------ | ---- | ----------- | ----- | ----------- | --------- |',
+    ...entries.map(
+      (e, i) =>
+        `| ${e.number} | ${e.name} | \`${e.phoneNumber}\` | \`${e.nonce}\` | \`${JSON.stringify(hashedText(e))}\` | \`${c.hashes[i]}\` |`,
+    ),
+    '',
+  );
+  out.push(...renderDigest(c));
+  out.push(...renderRound(game));
+  out.push(
+    "**While frozen**, waiting for R, the proof's `beacon` names R and when it comes, and nothing is drawn:",
+    '',
+    '```json',
+    JSON.stringify(waiting.beacon, null, 2),
+    '```',
+    '',
+  );
+  out.push(
+    ...renderDraws(c, game.prizes.length, "**Draws** (the seed is the HMAC key; R's randomness is in every message):"),
+  );
+  out.push(...renderWinners(game, c));
+  out.push(
+    `**The proof** that \`GET /api/verify/${game.code}\` answers once the game is settled:`,
+    '',
+    '```json',
+    JSON.stringify(proof, null, 2),
+    '```',
+  );
+  return out.join('\n');
+}
+
+/** The fields of the voided example's proof that differ from the settled one, as the page shows them. */
+export const VOIDED_FIELDS = [
+  'status',
+  'endedAt',
+  'draws',
+  'unplayedDraws',
+  'totalPrize',
+  'commission',
+  'voidReason',
+  'voidedBy',
+] as const;
+
+/** The text a voided game shows for an unplayed draw's prize (the verify page, the slip). */
+export function notPaidText(proof: Pick<GameProof, 'voidedBy' | 'voidReason'>): string {
+  const by = proof.voidedBy ? ` by ${proof.voidedBy.role} ${proof.voidedBy.name}` : '';
+  return `Not paid — game voided${by}${proof.voidReason ? `: ${proof.voidReason}` : ''}`;
+}
+
+/** docs/lot-draw-2.md's voided example, between its `voided-example` markers. */
+export async function renderVoidedExample(game: ExampleGame = WORKED_EXAMPLE_2): Promise<string> {
+  const proof = await buildVoidedProof(game);
+  const entries = sortedEntries(game);
+  const pool = entries.length * game.betCents;
+  const prizes = sortedPrizes(game);
+  const notPaid = notPaidText(proof);
+  const row = (d: GameDraw, drawn: boolean) => {
+    const prize = prizes[d.position - 1] as { name: string };
+    const entry = entries.find((e) => e.number === d.number);
+    const chosen = entry
+      ? `${entry.name} (\`${maskName(entry.name)}\`, \`${maskPhone(entry.phoneNumber)}\`)`
+      : 'No winner';
+    return `| ${d.position} | ${prize.name} | ${drawn ? 'drawn' : 'unplayed'} | ${d.number} | ${chosen} | ${d.prizeAmount} | ${notPaid} |`;
+  };
+  const shown = Object.fromEntries(VOIDED_FIELDS.map((key) => [key, proof[key]]));
+  return [
+    `| k | prize | draw | number | chosen by | prizeAmount | paid |`,
+    `| - | ----- | ---- | ------ | --------- | ----------- | ---- |`,
+    ...proof.draws.map((d) => row(d, true)),
+    ...proof.unplayedDraws.map((d) => row(d, false)),
+    '',
+    '```text',
+    `pool = ${formatCents(pool)}: held at the freeze, returned at the void; no prize is paid`,
+    '```',
+    '',
+    `The proof's fields that differ from the settled game's:`,
+    '',
+    '```json',
+    JSON.stringify(shown, null, 2),
     '```',
   ].join('\n');
 }

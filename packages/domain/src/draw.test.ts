@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import page from '../../../docs/lot-draw-1.md?raw';
+import page2 from '../../../docs/lot-draw-2.md?raw';
+import { firstRoundAfter, QUICKNET, roundTimeMs, verifyBeaconRound } from './beacon.ts';
+import quicknet from './beacon-fixtures/quicknet.json';
 import {
   commitmentFingerprint,
   commitmentOf,
@@ -14,17 +17,22 @@ import {
 } from './draw.ts';
 import {
   buildProof,
+  buildVoidedProof,
   REJECTION_EXAMPLE,
   renderRejectionExample,
+  renderVoidedExample,
   renderWorkedExample,
+  renderWorkedExample2,
+  VOIDED_FIELDS,
   WORKED_EXAMPLE,
+  WORKED_EXAMPLE_2,
 } from './draw-example.ts';
 import { verifyProof } from './verify.ts';
 
-/** The text between `<!-- name:begin -->` and `<!-- name:end -->` in docs/lot-draw-1.md. */
-function section(name: string): string {
-  const match = new RegExp(`<!-- ${name}:begin -->\\n([\\s\\S]*?)\\n<!-- ${name}:end -->`).exec(page);
-  if (!match?.[1]) throw new Error(`docs/lot-draw-1.md has no ${name} section`);
+/** The text between `<!-- name:begin -->` and `<!-- name:end -->` in docs/lot-draw-1.md (or another page). */
+function section(name: string, text = page): string {
+  const match = new RegExp(`<!-- ${name}:begin -->\\n([\\s\\S]*?)\\n<!-- ${name}:end -->`).exec(text);
+  if (!match?.[1]) throw new Error(`the page has no ${name} section`);
   return match[1];
 }
 
@@ -116,6 +124,144 @@ describe('docs/lot-draw-1.md', () => {
     expect(page).toContain('limit     = floor(2^32 / n) × n');
     expect(page).toContain('number + "\\n" + name + "\\n" + phoneNumber');
     expect(page).toContain('JSON.stringify([code, startRange, endRange, betCents, prizes, entries])');
+  });
+});
+
+describe('docs/lot-draw-2.md', () => {
+  const jsonBlocks = (text: string) =>
+    [...text.matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1] ?? ''));
+
+  it('holds exactly the LOT-DRAW-2 worked example the code computes (every figure)', async () => {
+    expect(normalize(section('worked-example-2', page2))).toBe(normalize(await renderWorkedExample2()));
+  });
+
+  it('holds exactly the voided example the code computes', async () => {
+    expect(normalize(section('voided-example', page2))).toBe(normalize(await renderVoidedExample()));
+  });
+
+  it('is built on a real quicknet round, the first after a freeze 1.2 s before it', () => {
+    const beacon = WORKED_EXAMPLE_2.beacon!;
+    const fixture = quicknet.rounds.find((r) => r.round === beacon.round);
+    expect(fixture?.signature).toBe(beacon.signature);
+    expect(beacon.chain).toEqual({
+      chainHash: QUICKNET.chainHash,
+      publicKey: QUICKNET.publicKey,
+      genesisTime: QUICKNET.genesisTime,
+      period: QUICKNET.period,
+    });
+    expect(verifyBeaconRound(QUICKNET, beacon.round, beacon.signature)).toBe(true);
+    const frozenAt = Date.parse(WORKED_EXAMPLE_2.times!.frozenAt);
+    expect(roundTimeMs(QUICKNET, beacon.round) - frozenAt).toBe(1200);
+    expect(firstRoundAfter(QUICKNET, frozenAt)).toBe(beacon.round);
+    expect(roundTimeMs(QUICKNET, beacon.round - 1)).toBeLessThanOrEqual(frozenAt);
+    // The same four participants as LOT-DRAW-1's example, each with a nonce of 16 hex characters.
+    expect(WORKED_EXAMPLE_2.entries.map(({ nonce: _, ...e }) => e)).toEqual(WORKED_EXAMPLE.entries);
+    for (const e of WORKED_EXAMPLE_2.entries) expect(e.nonce).toMatch(/^[0-9a-f]{16}$/);
+    expect(WORKED_EXAMPLE_2.serverSeed).toBe(WORKED_EXAMPLE.serverSeed);
+  });
+
+  it("reads back the example's figures from the page and recomputes them", async () => {
+    const text = section('worked-example-2', page2);
+    const commitmentText = /commitment text = (.*)/.exec(text)?.[1] ?? '';
+    expect(JSON.parse(commitmentText)).toEqual([
+      'LOT-DRAW-2',
+      QUICKNET.chainHash,
+      QUICKNET.publicKey,
+      QUICKNET.genesisTime,
+      QUICKNET.period,
+      WORKED_EXAMPLE_2.serverSeed,
+    ]);
+    const commitment = /commitment {6}= SHA-256\(UTF-8 of the commitment text\) = ([0-9a-f]{64})/.exec(text)?.[1];
+    expect(commitment).toBe(await sha256Hex(commitmentText));
+    // Every entry's hashed text (a JSON string) hashes to the entryHash beside it, and ends with its nonce.
+    const rows = [...text.matchAll(/\| `([0-9a-f]{16})` +\| `("[^`]*")` +\| `([0-9a-f]{64})` \|/g)];
+    expect(rows).toHaveLength(4);
+    for (const [, nonce, hashed, hash] of rows) {
+      const hashedText = JSON.parse(hashed as string) as string;
+      expect(hashedText.endsWith(`\n${nonce}`)).toBe(true);
+      expect(await sha256Hex(hashedText)).toBe(hash);
+    }
+    const digestLine = /\*\*Digest text\*\*[^\n]*\n\n```text\n(.*)\n```/.exec(text)?.[1] ?? '';
+    const digest = /entriesDigest = SHA-256\(UTF-8 of the digest text\) = ([0-9a-f]{64})/.exec(text)?.[1];
+    expect(digest).toBe(await sha256Hex(digestLine));
+    const signature = /signature {3}= ([0-9a-f]{96})/.exec(text)?.[1] ?? '';
+    const randomness = /randomness {2}= SHA-256\(signature bytes\) = ([0-9a-f]{64})/.exec(text)?.[1];
+    expect(randomness).toBe(await sha256Hex(fromHex(signature, 48) as Uint8Array));
+    const roundBytes = /round bytes = ([0-9a-f]{16})/.exec(text)?.[1] ?? '';
+    expect(parseInt(roundBytes, 16)).toBe(WORKED_EXAMPLE_2.beacon?.round);
+    expect(/message {5}= SHA-256\(round bytes\) = ([0-9a-f]{64})/.exec(text)?.[1]).toBe(
+      await sha256Hex(fromHex(roundBytes, 8) as Uint8Array),
+    );
+    // Every attempt: the message names the protocol, the digest and R's randomness; its HMAC recomputed.
+    const attempts = [
+      ...text.matchAll(/message = (\S+)\n\s+HMAC {4}= ([0-9a-f]{64})\n\s+x {7}= 0x([0-9a-f]{8}) = (\d+)/g),
+    ];
+    expect(attempts).toHaveLength(3);
+    const key = fromHex(WORKED_EXAMPLE_2.serverSeed, 32) as Uint8Array;
+    for (const [, message, hmac, xHex, x] of attempts) {
+      expect(message).toMatch(new RegExp(`^LOT-DRAW-2:${digest}:${randomness}:\\d+:0$`));
+      expect(message).toHaveLength(144);
+      expect(await hmacFromSha256(key, message as string)).toBe(hmac);
+      expect(hmac?.slice(0, 8)).toBe(xHex);
+      expect(parseInt(xHex as string, 16)).toBe(Number(x));
+    }
+  });
+
+  it('has proofs that verify and are the ones the domain builds: waiting, settled, voided', async () => {
+    const [waitingBeacon, settled] = jsonBlocks(section('worked-example-2', page2));
+    expect(settled).toEqual(await buildProof(WORKED_EXAMPLE_2));
+    const report = await verifyProof(settled);
+    expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(report.verdict).toBe('verified');
+
+    const waiting = await buildProof(WORKED_EXAMPLE_2, { status: 'drawing' });
+    expect(waitingBeacon).toEqual(waiting.beacon);
+    expect((await verifyProof(waiting)).verdict).toBe('pending');
+
+    const [voidedFields] = jsonBlocks(section('voided-example', page2));
+    const voided = await buildVoidedProof();
+    expect(voidedFields).toEqual(Object.fromEntries(VOIDED_FIELDS.map((key) => [key, voided[key]])));
+    expect({ ...settled, ...voidedFields }).toEqual(voided);
+    const voidedReport = await verifyProof(voided);
+    expect(voidedReport.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(voidedReport.verdict).toBe('verified');
+    // The void shows the outcome the game would have had: the settled game's numbers, in order.
+    expect([...voided.draws, ...voided.unplayedDraws].map((d) => d.number)).toEqual(
+      settled.draws.map((d: { number: number }) => d.number),
+    );
+  });
+
+  it('states the formulas the code implements', () => {
+    expect(page2).toContain('JSON.stringify(["LOT-DRAW-2", chainHash, publicKey, genesisTime, period, seedHex])');
+    expect(page2).toContain('number + "\\n" + name + "\\n" + phoneNumber + "\\n" + nonce');
+    expect(page2).toContain('JSON.stringify([code, startRange, endRange, betCents, prizes, entries])');
+    expect(page2).toContain('"LOT-DRAW-2:" + entriesDigest + ":" + randomness + ":" + k + ":" + c');
+    expect(page2).toContain('limit     = floor(2^32 / n) × n');
+    expect(page2).toContain('roundTime(r) = (genesisTime + (r − 1) · period) · 1000');
+    expect(page2).toContain('R = floor((frozenAt − genesisTime · 1000) / (period · 1000)) + 2');
+    expect(page2).toContain('BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_');
+    expect(page2).toContain('randomness = hex(SHA-256(the 48 signature bytes))');
+    expect(page2).toContain('(lot-draw-2-randomness.md)');
+  });
+
+  it("names every check as verifyProof names it, in verifyProof's order", async () => {
+    const steps = page2.slice(page2.indexOf('## How to verify a game'), page2.indexOf('## Verifying from a shell'));
+    const named = [...steps.matchAll(/\*\*([A-Z][A-Za-z ]+?)\*\*/g)].map((m) => (m[1] ?? '').replace(/ k$/, ''));
+    const settled = (await verifyProof(await buildProof(WORKED_EXAMPLE_2))).checks.map((c) =>
+      c.name.replace(/ \d+$/, ''),
+    );
+    const voided = (await verifyProof(await buildVoidedProof())).checks.map((c) => c.name.replace(/ \d+$/, ''));
+    const waiting = (await verifyProof(await buildProof(WORKED_EXAMPLE_2, { status: 'drawing' }))).checks.map((c) =>
+      c.name.replace(/ \d+$/, ''),
+    );
+    const all = [...new Set([...waiting, ...settled, ...voided])];
+    for (const name of all) expect(named).toContain(name);
+    // In the page's order.
+    const order = (names: string[]) => names.map((n) => named.indexOf(n));
+    for (const names of [settled, voided, waiting]) {
+      const positions = order([...new Set(names)]);
+      expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    }
   });
 });
 

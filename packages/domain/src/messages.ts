@@ -80,3 +80,6 @@ export const MESSAGES = {
   auditUsersOnly: 'Only the admin, super agents and agents read the audit trail',
   auditEmpty: 'No audit entries match these filters',
 } as const;
+
+/** A winner configuration on a position another active one of its owner already has (decision 035). */
+export const positionTaken = (position: number) => `Position ${position} already has a prize`;

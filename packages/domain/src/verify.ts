@@ -24,16 +24,35 @@ import type { GameDraw, GameProof } from './schemas/games.ts';
 export type ProofCheck = { name: string; ok: boolean; detail: string };
 
 export type ProofReport = {
-  /** verified: ended and every check passes; pending: nothing wrong so far, the seed is still secret. */
+  /**
+   * verified: ended and every check passes; pending: nothing wrong so far, but the outcome cannot be
+   * recomputed yet (`waitingFor` says why); failed: a check failed.
+   */
   verdict: 'verified' | 'pending' | 'failed';
+  /**
+   * What a pending proof waits for: `beacon`, round R's signature (LOT-DRAW-2: a frozen game before
+   * R exists, or a game voided before R was fetched); else `seed`, revealed when the game ends.
+   * Null unless pending.
+   */
+  waitingFor: 'seed' | 'beacon' | null;
   checks: ProofCheck[];
 };
 
-/** A beacon chain the verifier trusts: drand quicknet unless the caller pins another. */
-export type PinnedChain = { chainHash: string; publicKey: string; name: string };
+/**
+ * A beacon chain the verifier trusts: drand quicknet unless the caller pins another. All four
+ * figures are pinned: the genesis time and the period decide which round is R, so a proof that
+ * named the right key with another clock could point at a round published before its freeze.
+ */
+export type PinnedChain = { chainHash: string; publicKey: string; genesisTime: number; period: number; name: string };
 
 export const DEFAULT_PINS: readonly PinnedChain[] = [
-  { chainHash: QUICKNET.chainHash, publicKey: QUICKNET.publicKey, name: 'drand quicknet' },
+  {
+    chainHash: QUICKNET.chainHash,
+    publicKey: QUICKNET.publicKey,
+    genesisTime: QUICKNET.genesisTime,
+    period: QUICKNET.period,
+    name: 'drand quicknet',
+  },
 ];
 
 const ENDED = new Set(['settled', 'voided', 'discarded']);
@@ -111,50 +130,80 @@ export async function verifyProof(proof: GameProof, pins: readonly PinnedChain[]
     check('Server seed', !ended, ended ? 'the game has ended but its seed is missing' : 'secret until the game ends');
   } else {
     const seedOk = fromHex(seed, SEED_BYTES) !== null;
-    const commitment = !seedOk ? null : v2 ? (beacon ? await commitmentOf2(seed, beacon) : null) : await commitmentOf(seed);
+    const commitment = !seedOk
+      ? null
+      : v2
+        ? beacon
+          ? await commitmentOf2(seed, beacon)
+          : null
+        : await commitmentOf(seed);
     check(
       'Commitment',
       commitment === proof.commitment,
-      commitment === null
+      !seedOk
         ? 'the seed is not 64 lowercase hex characters'
-        : commitment === proof.commitment
-          ? `SHA-256(${v2 ? 'protocol, beacon and seed' : 'seed'}) = ${commitment}`
-          : `SHA-256(${v2 ? 'protocol, beacon and seed' : 'seed'}) = ${commitment}, the proof says ${proof.commitment}`,
+        : commitment === null
+          ? 'a LOT-DRAW-2 commitment covers the beacon, and the proof names none'
+          : commitment === proof.commitment
+            ? `SHA-256(${v2 ? 'protocol, beacon and seed' : 'seed'}) = ${commitment}`
+            : `SHA-256(${v2 ? 'protocol, beacon and seed' : 'seed'}) = ${commitment}, the proof says ${proof.commitment}`,
     );
   }
 
   // LOT-DRAW-2: the pinned chain, the round after the freeze, its signature (docs/lot-draw-2.md).
   let randomness: string | undefined;
   let beaconOk = true;
+  let waitingForBeacon = false;
   if (v2) {
-    const pin = beacon && pins.find((p) => p.chainHash === beacon.chainHash && p.publicKey === beacon.publicKey);
+    const pin =
+      beacon &&
+      pins.find(
+        (p) =>
+          p.chainHash === beacon.chainHash &&
+          p.publicKey === beacon.publicKey &&
+          p.genesisTime === beacon.genesisTime &&
+          p.period === beacon.period,
+      );
     check(
       'Beacon chain',
       Boolean(pin),
       !beacon
         ? 'a LOT-DRAW-2 proof must name its beacon'
         : pin
-          ? `${pin.name} (chain ${beacon.chainHash.slice(0, 16)}…, pinned)`
-          : `chain ${beacon.chainHash.slice(0, 16)}… with this public key is not a chain this verifier pins`,
+          ? `${pin.name} (chain ${beacon.chainHash.slice(0, 16)}…, pinned: public key, genesis ${beacon.genesisTime}, period ${beacon.period} s)`
+          : `chain ${beacon.chainHash.slice(0, 16)}… with this public key, genesis and period is not a chain this verifier pins`,
     );
     beaconOk = Boolean(pin);
+    // A LOT-DRAW-2 game is frozen from its first draw request on: drawing (perhaps with nothing drawn
+    // yet), settled, or voided (stopped before the freeze, a game is discarded instead).
     const frozenAt = proof.frozenAt === null ? NaN : Date.parse(proof.frozenAt);
-    const frozen = proof.status === 'drawing' || proof.status === 'settled' || (proof.status === 'voided' && !Number.isNaN(frozenAt));
-    if (beacon && frozen) {
+    const frozen = proof.status === 'drawing' || proof.status === 'settled' || proof.status === 'voided';
+    if (beacon && pin && frozen) {
       const target = Number.isNaN(frozenAt) ? null : firstRoundAfter(beacon, frozenAt);
-      const roundOk = target !== null && beacon.round === target;
+      const expectedAt = target === null ? null : roundTimeMs(beacon, target);
+      const roundOk =
+        target !== null &&
+        beacon.round === target &&
+        beacon.expectedAt !== null &&
+        Date.parse(beacon.expectedAt) === expectedAt;
       check(
         'Beacon round',
         roundOk,
-        target === null
+        target === null || expectedAt === null
           ? 'the freeze time is missing'
-          : roundOk
-            ? `round ${target} is the first published after the freeze at ${proof.frozenAt} (at ${new Date(roundTimeMs(beacon, target)).toISOString()})`
-            : `the first round after the freeze at ${proof.frozenAt} is ${target}, the proof uses ${String(beacon.round)}`,
+          : beacon.round !== target
+            ? `the first round after the freeze at ${proof.frozenAt} is ${target}, the proof uses ${String(beacon.round)}`
+            : !roundOk
+              ? `round ${target} is published at ${new Date(expectedAt).toISOString()}, the proof says ${String(beacon.expectedAt)}`
+              : `round ${target} is the first published after the freeze at ${proof.frozenAt} (at ${new Date(expectedAt).toISOString()})`,
       );
       beaconOk &&= roundOk;
       if (beacon.signature !== null && beacon.round !== null) {
-        const signed = verifyBeaconRound({ publicKey: beacon.publicKey, scheme: BEACON_SCHEME }, beacon.round, beacon.signature);
+        const signed = verifyBeaconRound(
+          { publicKey: beacon.publicKey, scheme: BEACON_SCHEME },
+          beacon.round,
+          beacon.signature,
+        );
         const randomOk = signed && randomnessOf(beacon.signature) === beacon.randomness;
         check(
           'Beacon signature',
@@ -168,18 +217,23 @@ export async function verifyProof(proof: GameProof, pins: readonly PinnedChain[]
         beaconOk &&= randomOk;
         if (randomOk) randomness = beacon.randomness ?? undefined;
       } else {
+        const waiting = proof.draws.length === 0 && proof.status !== 'settled';
         check(
           'Beacon signature',
-          proof.draws.length === 0 && proof.status !== 'settled',
-          proof.draws.length === 0 && proof.status !== 'settled'
-            ? `round ${String(beacon.round)} not published yet: nothing can be drawn before it`
+          waiting,
+          waiting
+            ? `round ${String(beacon.round)} is not in the proof yet: nothing can be drawn before it${
+                proof.status === 'voided' ? ', and the draws the void left undrawn are shown once it is' : ''
+              }`
             : 'numbers were drawn without the beacon round they depend on',
         );
         beaconOk = false;
+        waitingForBeacon = waiting;
       }
     }
   }
-  const canRecompute = seed !== null && fromHex(seed, SEED_BYTES) !== null && rangeOk && (!v2 || (beaconOk && randomness !== undefined));
+  const canRecompute =
+    seed !== null && fromHex(seed, SEED_BYTES) !== null && rangeOk && (!v2 || (beaconOk && randomness !== undefined));
 
   const byNumber = new Map(proof.entries.map((e) => [e.number, e]));
   // open and discarded: nothing drawn (a game voided before its first draw is discarded); drawing
@@ -204,16 +258,27 @@ export async function verifyProof(proof: GameProof, pins: readonly PinnedChain[]
     const k = index + 1;
     if (canRecompute && seed !== null && drawn.length < proof.endRange - proof.startRange + 1) {
       const expected = (await drawAt(seed, proof.entriesDigest, k, proof, drawn, randomness)).number;
-      check(`${label} ${k}`, expected === draw.number, `${proof.algorithm} gives ${expected}, the proof says ${draw.number}`);
-    } else if (seed === null || (v2 && !canRecompute)) {
-      // Not recomputable yet (seed secret, or no verified beacon round), but a draw must still be a
-      // number of the range not drawn before.
+      check(
+        `${label} ${k}`,
+        expected === draw.number,
+        `${proof.algorithm} gives ${expected}, the proof says ${draw.number}`,
+      );
+    } else {
+      // Not recomputable: the seed is still secret, or — a check above fails then — the seed, the
+      // range or (LOT-DRAW-2) the beacon round is not right. A draw must still be a number of the
+      // range not drawn before.
       const fresh =
         Number.isInteger(draw.number) &&
         draw.number >= proof.startRange &&
         draw.number <= proof.endRange &&
         !drawn.includes(draw.number);
-      check(`${label} ${k}`, fresh && seed === null, `${draw.number}: within the range and not drawn before (${seed === null ? 'the seed is still secret' : 'no verified beacon round'})`);
+      const why =
+        seed === null
+          ? 'the seed is still secret'
+          : v2 && randomness === undefined
+            ? 'no verified beacon round'
+            : 'the seed or the range is not right';
+      check(`${label} ${k}`, fresh, `${draw.number}: within the range and not drawn before (not recomputed: ${why})`);
     }
     drawn.push(draw.number);
     const prize = proof.prizes[index];
@@ -237,9 +302,12 @@ export async function verifyProof(proof: GameProof, pins: readonly PinnedChain[]
   for (const [index, draw] of proof.draws.entries()) totalPrize += await checkDraw(draw, index, 'Draw');
 
   // A game voided after its freeze: its outcome was already fixed. The proof lists the draws it would
-  // have made; every one is recomputed like a real draw (and none was paid).
+  // have made; every one is recomputed like a real draw (and none was paid). A LOT-DRAW-1 game voided
+  // before its freeze time was recorded (frozenAt null) lists none.
   const unplayedExpected =
-    proof.status === 'voided' && canRecompute ? proof.prizes.length - proof.draws.length : 0;
+    proof.status === 'voided' && canRecompute && (v2 || proof.frozenAt !== null)
+      ? Math.max(0, proof.prizes.length - proof.draws.length)
+      : 0;
   check(
     'Unplayed draws',
     proof.unplayedDraws.length === unplayedExpected &&
@@ -250,7 +318,8 @@ export async function verifyProof(proof: GameProof, pins: readonly PinnedChain[]
         : 'none (the game was not voided after its freeze)'
       : `${proof.unplayedDraws.length} of the ${unplayedExpected} positions the void left undrawn, shown as not paid`,
   );
-  for (const [offset, draw] of proof.unplayedDraws.entries()) await checkDraw(draw, proof.draws.length + offset, 'Unplayed draw');
+  for (const [offset, draw] of proof.unplayedDraws.entries())
+    await checkDraw(draw, proof.draws.length + offset, 'Unplayed draw');
 
   if (proof.status === 'settled') {
     check(
@@ -266,28 +335,27 @@ export async function verifyProof(proof: GameProof, pins: readonly PinnedChain[]
   }
 
   const failed = checks.some((c) => !c.ok);
-  return { verdict: failed ? 'failed' : ended ? 'verified' : 'pending', checks };
+  const waitingFor = failed ? null : waitingForBeacon ? 'beacon' : !ended ? 'seed' : null;
+  return { verdict: failed ? 'failed' : waitingFor ? 'pending' : 'verified', waitingFor, checks };
 }
 
 /**
  * A participant types their name and phone, and the nonce printed on their slip (or read from its
  * QR code): every number they hold in the game, ascending (empty when none matches). Entries from
- * before LOT-DRAW-2 carry no nonce and are found by name and phone alone.
+ * before LOT-DRAW-2 carry no nonce and are found by name and phone alone, whether or not a nonce is
+ * typed; an entry with a nonce is found only with its nonce.
  */
 export async function findOwnEntries(
   proof: Pick<GameProof, 'entries'>,
-  typed: { name: string; phoneNumber: string; nonce?: string },
+  typed: { name: string; phoneNumber: string; nonce?: string | null },
 ): Promise<number[]> {
   const nonce = typed.nonce?.replace(/\s+/g, '').toLowerCase() || null;
+  const person = { name: typed.name.trim(), phoneNumber: typed.phoneNumber.trim() };
   const found: number[] = [];
   for (const entry of proof.entries) {
-    const hash = await entryHash({
-      number: entry.number,
-      name: typed.name.trim(),
-      phoneNumber: typed.phoneNumber.trim(),
-      nonce,
-    });
-    if (hash === entry.entryHash) found.push(entry.number);
+    const legacy = await entryHash({ number: entry.number, ...person });
+    const salted = nonce ? await entryHash({ number: entry.number, ...person, nonce }) : null;
+    if (entry.entryHash === legacy || entry.entryHash === salted) found.push(entry.number);
   }
   return found.sort((a, b) => a - b);
 }

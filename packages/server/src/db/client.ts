@@ -46,10 +46,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // the pool replaces it on the next query.
     pool.on('error', (error) => console.error(`PostgreSQL connection error: ${error.message}`));
     const client = await pool.connect();
+    client.on('notice', reportMigrationNotice);
     try {
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
       await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
     } finally {
+      client.off('notice', reportMigrationNotice);
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
       client.release();
     }
@@ -65,8 +67,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // pg_trgm serves the user search indexes; PostgreSQL ships it, PGlite loads it here.
   const client = new LotPGlite({ dataDir: options.dataDir, extensions: { pg_trgm } });
   const db = drizzlePglite({ client, schema });
-  await migratePglite(db, { migrationsFolder });
+  client.onNotice = reportMigrationNotice;
+  try {
+    await migratePglite(db, { migrationsFolder });
+  } finally {
+    client.onNotice = undefined;
+  }
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close(), dump: () => dumpPglite(client) };
+}
+
+/**
+ * What a migration says with RAISE NOTICE (SQLSTATE 00000): what it changed in the data, e.g. the
+ * duplicate winner configurations 0013 deactivated. PostgreSQL's own notices ("already exists,
+ * skipping") are not news.
+ */
+function reportMigrationNotice(notice: { code?: string; message?: string }): void {
+  if (notice.code === '00000') console.warn(`migration: ${notice.message}`);
 }
 
 /** Rows of a raw SQL query; both drivers answer `{ rows }`, which the shared type cannot see. */
@@ -139,10 +155,18 @@ const transactionDatabase = new WeakMap<Transaction, LotPGlite>();
  */
 class LotPGlite extends PGlite {
   readonly prepared = new Map<string, number[]>();
+  /** While migrating: what the NOTICEs of the statements run in a transaction go to. */
+  onNotice: ((notice: { code?: string; message?: string }) => void) | undefined;
 
   override transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
     return super.transaction((tx) => {
       transactionDatabase.set(tx, this);
+      const onNotice = this.onNotice;
+      if (onNotice) {
+        const query = tx.query.bind(tx);
+        tx.query = ((text: string, params?: unknown[], options?: QueryOptions) =>
+          query(text, params, { ...options, onNotice })) as Transaction['query'];
+      }
       return callback(tx);
     });
   }

@@ -189,6 +189,11 @@ export const winnerConfigs = pgTable(
     check('winner_configs_percent_ck', sql`${t.percentBps} BETWEEN 0 AND 10000`),
     check('winner_configs_position_ck', sql`${t.position} >= 1`),
     index('winner_configs_user_idx').on(t.userId, t.position),
+    // One prize per position: one active configuration per owner (a user, or the global ones as 0)
+    // and position (decision 035).
+    uniqueIndex('winner_configs_active_position_uq')
+      .on(sql`COALESCE(${t.userId}, 0)`, t.position)
+      .where(sql`${t.isActive}`),
   ],
 );
 

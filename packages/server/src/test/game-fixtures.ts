@@ -86,6 +86,11 @@ export async function openGame(t: TestApp, member: Member, spec: GameSpec): Prom
   return entered.json<Game>();
 }
 
+/** Moves the test clock just past the time a 202 said its round is expected (never back). */
+export function passRound(t: TestApp, waiting: Pick<DrawWaiting, 'expectedAt'>): void {
+  t.advanceClock(Date.parse(waiting.expectedAt) - t.now() + 1);
+}
+
 /**
  * Draws a position as the holder of `token`; a LOT-DRAW-2 game that answers it waits for its beacon
  * round (202) has the test clock moved to that round's time, and is asked again.
@@ -94,9 +99,15 @@ export async function drawPosition(t: TestApp, token: string, gameId: number, po
   for (let asked = 0; ; asked++) {
     const response = await drawCall(t, token, gameId, position);
     if (response.statusCode !== 202 || asked >= 5) return response;
-    const { expectedAt } = response.json<DrawWaiting>();
-    t.advanceClock(Date.parse(expectedAt) - t.now() + 1);
+    passRound(t, response.json<DrawWaiting>());
   }
+}
+
+/** The first draw request of a LOT-DRAW-2 game: it must freeze the game and answer 202. */
+export async function freeze(t: TestApp, token: string, gameId: number): Promise<DrawWaiting> {
+  const response = await drawCall(t, token, gameId, 1);
+  expectStatus(response, 202);
+  return response.json<DrawWaiting>();
 }
 
 /** Draws every remaining position of an open game (each must succeed) and answers the settled game. */
@@ -127,8 +138,10 @@ export async function playGame(t: TestApp, member: Member, spec: GameSpec): Prom
 export function salePayload(game: Game) {
   const pool = game.entries.length * cents(game.betAmount);
   const drawn = game.draws.map((d) => d.number);
+  // The original client knows its participants as typed: no entry nonces (LOT-DRAW-2's).
+  const entries = game.entries.map((e) => ({ number: e.number, name: e.name, phoneNumber: e.phoneNumber }));
   const winners = drawn.flatMap((number, index) => {
-    const person = game.entries.find((p) => p.number === number);
+    const person = entries.find((p) => p.number === number);
     const prize = game.prizes[index];
     if (!person || !prize) return [];
     const amount = Number((BigInt(pool) * BigInt(prize.percentBps)) / 10_000n);
@@ -145,7 +158,7 @@ export function salePayload(game: Game) {
     selectedNumbersCount: game.entries.length,
     winningNumbersCount: winners.length,
     gameData: {
-      selectedNumbers: game.entries,
+      selectedNumbers: entries,
       winningNumbers: drawn,
       drawCount: drawn.length,
       totalPrizePool: formatCents(pool),
@@ -167,15 +180,26 @@ export function postGame(t: TestApp, token: string, payload: unknown, key?: stri
   });
 }
 
-/** The money books plus the game tables (every game in progress too: its status, entries and draws). */
-export type Snapshot = Books & { games: number; gameWinners: number; rounds: string };
+/**
+ * The money books plus the game tables: every game row in full (status, entries, draws, freeze,
+ * beacon round and signature, void), every ledger row's status, and the audit trail's length.
+ */
+export type Snapshot = Books & { games: number; gameWinners: number; rounds: string; ledger: string; audit: number };
 
 export async function snapshot(t: TestApp): Promise<Snapshot> {
-  const [counts] = await queryRows<{ games: number; winners: number; rounds: string | null }>(
+  const [counts] = await queryRows<{
+    games: number;
+    winners: number;
+    rounds: string | null;
+    ledger: string | null;
+    audit: number;
+  }>(
     t.database.db,
     sql`SELECT (SELECT count(*) FROM games)::int AS games, (SELECT count(*) FROM game_winners)::int AS winners,
-      (SELECT string_agg(id || ':' || status || ':' || entries::text || ':' || draws::text, '|' ORDER BY id)
-         FROM game_rounds) AS rounds`,
+      (SELECT string_agg(row_to_json(r)::text, '|' ORDER BY id) FROM game_rounds r) AS rounds,
+      (SELECT string_agg(id || ':' || status || ':' || amount || ':' || description, '|' ORDER BY id)
+         FROM transactions) AS ledger,
+      (SELECT count(*) FROM audit_log)::int AS audit`,
   );
   if (!counts) throw new Error('count query returned no row');
   return {
@@ -183,10 +207,15 @@ export async function snapshot(t: TestApp): Promise<Snapshot> {
     games: Number(counts.games),
     gameWinners: Number(counts.winners),
     rounds: counts.rounds ?? '',
+    ledger: counts.ledger ?? '',
+    audit: Number(counts.audit),
   };
 }
 
-/** A call that must be refused and must change nothing: balances, ledger, keys, games, winners. */
+/**
+ * A call that must be refused (or answer that it waits) and must change nothing: balances, ledger,
+ * keys, games in full, winners, the audit trail.
+ */
 export async function expectNoEffect(
   t: TestApp,
   call: () => Promise<LightMyRequestResponse>,

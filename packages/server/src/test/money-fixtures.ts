@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { decimalToCents } from '@lot/domain/money';
 import type { MoneyResult } from '@lot/domain/schemas/balance';
 import { queryRows } from '../db/client.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { createTestApp, type TestApp, type TestAppOptions } from './test-app.ts';
 
 /** PostgreSQL "terminating connection due to administrator command". */
 const ADMIN_SHUTDOWN = '57P01';
@@ -16,8 +16,8 @@ const ADMIN_SHUTDOWN = '57P01';
  * gone: the server then kills them, and the pool re-emits that as an 'error' event nobody
  * listens to, an uncaught exception that fails the run at random. Only that error is ignored.
  */
-export async function createMoneyTestApp(): Promise<TestApp> {
-  const t = await createTestApp();
+export async function createMoneyTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const t = await createTestApp(options);
   const client: unknown = (t.database.db as unknown as { $client?: unknown }).$client;
   if (client instanceof pg.Pool) {
     client.on('error', (error: Error & { code?: string }) => {

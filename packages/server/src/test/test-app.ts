@@ -58,17 +58,26 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
+export type TestAppOptions = Pick<AppOptions, 'metricsAllow' | 'trustProxy' | 'clock'> & {
+  beacon?: DrawBeaconMode;
+  /**
+   * The app's and the beacon's clock stands still but for `advanceClock`: a test that must stay
+   * before a beacon round for as long as it likes (a round is due 0 to 3 s after a freeze, and a
+   * clock that runs with the machine's may pass it between two requests).
+   */
+  stoppedClock?: boolean;
+};
+
 /**
  * The real app (buildApp) on a fresh database with the admin account, as main.ts starts it;
  * `options` sets what the environment would (METRICS_ALLOW, TRUST_PROXY). Games are LOT-DRAW-2
  * against a local test beacon (its own key, drand's API and scheme) on the app's clock, which
  * tests move forward instead of waiting for a round; `beacon: 'off'` plays LOT-DRAW-1.
  */
-export async function createTestApp(
-  options: Pick<AppOptions, 'metricsAllow' | 'trustProxy' | 'clock'> & { beacon?: DrawBeaconMode } = {},
-): Promise<TestApp> {
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   let offset = 0;
-  const clock = options.clock ?? (() => Date.now() + offset);
+  const startedAt = Date.now();
+  const clock = options.clock ?? (options.stoppedClock ? () => startedAt + offset : () => Date.now() + offset);
   const mode = options.beacon ?? 'required';
   const beacon = mode === 'off' ? undefined : await startTestBeacon({ clock, period: 3 });
   let database: Database;

@@ -2,9 +2,17 @@ import type { ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Game, GameProof } from '@lot/domain/schemas/games';
+import type { DrawWaiting, Game, GameProof } from '@lot/domain/schemas/games';
 import { buildApp } from '../../app.ts';
-import { configureWinners, drawCall, openGame, participants, putEntries, voidCall } from '../../test/game-fixtures.ts';
+import {
+  configureWinners,
+  drawCall,
+  openGame,
+  participants,
+  passRound,
+  putEntries,
+  voidCall,
+} from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy } from '../../test/hierarchy.ts';
 import { createMoneyTestApp, expectStatus, fund } from '../../test/money-fixtures.ts';
 import { freePort } from '../../test/server-process.ts';
@@ -28,7 +36,7 @@ let port: number;
 const clients: SseClient[] = [];
 
 beforeAll(async () => {
-  t = await createMoneyTestApp();
+  t = await createMoneyTestApp({ stoppedClock: true });
   h = await buildHierarchy(t);
   await configureWinners(t, null, [
     { percent: '50', position: 1 },
@@ -85,13 +93,28 @@ describe('the customer display stream', () => {
     expect(first.entries[0]?.name).not.toBe('Player 1');
   });
 
-  it('entries replaced, each draw and the void reach the display within one second', async () => {
+  it('entries replaced, the freeze, each draw and the void reach the display within one second', async () => {
     let from = client.events.length;
     let started = Date.now();
     expectStatus(await putEntries(t, h.U1.token, game.id, participants([1, 2, 3, 4])), 200);
     let event = await client.waitFor((e) => games(e) && view(e).entries.length === 4, 1_000, from);
     expect(event.at - started).toBeLessThan(1_000);
 
+    // The freeze: the round the draws wait for, so the display can count down to it.
+    from = client.events.length;
+    started = Date.now();
+    const frozen = await drawCall(t, h.U1.token, game.id, 1);
+    expectStatus(frozen, 202);
+    const waiting = frozen.json<DrawWaiting>();
+    event = await client.waitFor((e) => games(e) && view(e).status === 'drawing', 1_000, from);
+    expect(event.at - started).toBeLessThan(1_000);
+    expect(view(event)).toMatchObject({
+      draws: [],
+      frozenAt: waiting.game.frozenAt,
+      beacon: { round: waiting.waitingForRound, expectedAt: waiting.expectedAt, signature: null },
+    });
+
+    passRound(t, waiting);
     for (const position of [1]) {
       from = client.events.length;
       started = Date.now();
@@ -99,10 +122,12 @@ describe('the customer display stream', () => {
       event = await client.waitFor((e) => games(e) && view(e).draws.length === position, 1_000, from);
       expect(event.at - started).toBeLessThan(1_000);
       expect(view(event).status).toBe('drawing');
+      expect(view(event).beacon?.signature).toMatch(/^[0-9a-f]{96}$/);
     }
+    // Once frozen, the shop's agent voids it.
     from = client.events.length;
     started = Date.now();
-    expectStatus(await voidCall(t, h.U1.token, game.id, 'power cut'), 200);
+    expectStatus(await voidCall(t, h.A1.token, game.id, 'power cut'), 200);
     event = await client.waitFor((e) => games(e) && view(e).status === 'voided', 1_000, from);
     expect(event.at - started).toBeLessThan(1_000);
     expect(view(event).serverSeed).toMatch(/^[0-9a-f]{64}$/);
@@ -158,7 +183,9 @@ describe('the customer display stream', () => {
     // An open stream would hold close() for ever: it ends them first. (The test's client reconnects
     // once while the server is still stopping, which can add a second, more on a busy machine.)
     expect(Date.now() - started).toBeLessThan(5_000);
-    // While no server answers, the game goes on elsewhere: the first draw.
+    // While no server answers, the game goes on elsewhere: the freeze.
+    const testBeacon = t.beacon;
+    if (!testBeacon) throw new Error('the test app has no beacon');
     app = await buildApp({
       database: t.database,
       totpKey: t.totpKey,
@@ -166,6 +193,8 @@ describe('the customer display stream', () => {
       jwtSecret: t.jwtSecret,
       logLevel: 'silent',
       serveWeb: false,
+      clock: t.now,
+      beacon: { mode: 'required', urls: [testBeacon.url], chainHash: testBeacon.chain.chainHash },
     });
     await app.ready();
     const drawn = await app.inject({
@@ -174,11 +203,11 @@ describe('the customer display stream', () => {
       headers: { authorization: `Bearer ${h.U1.token}` },
       payload: { position: 1 },
     });
-    expectStatus(drawn, 200);
+    expectStatus(drawn, 202);
     const from = display.events.length;
     await app.listen({ port, host: '127.0.0.1' });
-    const event = await display.waitFor((e) => games(e) && view(e).draws.length === 1, 5_000, from);
+    const event = await display.waitFor((e) => games(e) && view(e).status === 'drawing', 5_000, from);
     expect(display.connections).toBe(2);
-    expect(view(event).status).toBe('drawing');
+    expect(view(event).beacon?.round).toBe(drawn.json<DrawWaiting>().waitingForRound);
   });
 });

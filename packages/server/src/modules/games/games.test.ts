@@ -1,43 +1,75 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drawSequence } from '@lot/domain/draw';
+import { firstRoundAfter, roundTimeMs } from '@lot/domain/beacon';
+import { commitmentOf2, drawAt, drawSequence, toHex } from '@lot/domain/draw';
 import { MESSAGES } from '@lot/domain/messages';
 import type { MoneyResult } from '@lot/domain/schemas/balance';
-import type { DrawResult, Game, GameProof, GameSummary } from '@lot/domain/schemas/games';
+import type { DrawResult, DrawWaiting, Game, GameProof, GameSummary } from '@lot/domain/schemas/games';
 import type { SaleDetail } from '@lot/domain/schemas/sales-history';
-import { verifyProof } from '@lot/domain/verify';
+import { findOwnEntries, verifyProof, type PinnedChain } from '@lot/domain/verify';
+import { dumpPostgres, pgBin } from '../../db/backup.ts';
 import { queryRows } from '../../db/client.ts';
+import { SeedBox } from '../../lib/seed-box.ts';
+import { verifyAudit } from '../audit/audit-chain.ts';
 import { checkLedger } from '../balance/ledger.ts';
 import { drawStatement } from './games.repository.ts';
+import { OPERATOR_CANNOT_VOID_FROZEN, UPLINE_CANNOT_START } from './games.service.ts';
 import {
   configureWinners,
   drawAll,
   drawCall,
+  drawPosition,
   expectNoEffect,
+  freeze,
   openGame,
   openGameCall,
   participants,
+  passRound,
   postGame,
   putEntries,
   salePayload,
   snapshot,
   voidCall,
 } from '../../test/game-fixtures.ts';
-import { buildHierarchy, PASSWORD, type Hierarchy, type Member } from '../../test/hierarchy.ts';
+import { buildHierarchy, createMember, PASSWORD, type Hierarchy, type Member } from '../../test/hierarchy.ts';
 import { balanceOf, createMoneyTestApp, expectStatus, fund, money } from '../../test/money-fixtures.ts';
 import type { TestApp } from '../../test/test-app.ts';
+import type { TestBeacon } from '../../test/test-beacon.ts';
 
 /**
- * The server-run game (decision 013): opened, filled, drawn with LOT-DRAW-1 one position at a
- * time, the pool held at the first draw and settled at the last, voids kept on record, and the
- * public proof. Every refusal changes nothing.
+ * The server-run game (decisions 013, 036) under LOT-DRAW-2: opened, filled, frozen by the first
+ * draw request (the pool held, round R named), drawn one position at a time once the test beacon
+ * has published R, settled at the last draw; finished or voided by the upline once frozen; the
+ * public proof. Every refusal changes nothing, the audit trail included. The clock stands still
+ * but for the tests' moves, so "before R" lasts as long as a test needs. LOT-DRAW-1 and the
+ * DRAW_BEACON modes: games.lot-draw-1.test.ts.
  */
 
 let t: TestApp;
 let h: Hierarchy;
+let beacon: TestBeacon;
+/** The verifier's pin for the test beacon's chain (a proof names it; only a pin makes it trusted). */
+let pins: PinnedChain[];
 beforeAll(async () => {
-  t = await createMoneyTestApp();
+  t = await createMoneyTestApp({ stoppedClock: true });
   h = await buildHierarchy(t);
+  if (!t.beacon) throw new Error('the test app has no beacon');
+  beacon = t.beacon;
+  pins = [
+    {
+      chainHash: beacon.chain.chainHash,
+      publicKey: beacon.chain.publicKey,
+      genesisTime: beacon.chain.genesisTime,
+      period: beacon.chain.period,
+      name: 'LOT test beacon',
+    },
+  ];
   // U1 plays with its own 50 / 30 / 10 %, everyone else with the global 60 / 40 %.
   await configureWinners(t, h.U1.id, [
     { percent: '10', position: 3, name: 'Third' },
@@ -54,31 +86,89 @@ beforeAll(async () => {
 afterAll(async () => {
   const ledger = await checkLedger(t.database.db);
   expect(ledger.ok, JSON.stringify(ledger)).toBe(true);
+  const audit = await verifyAudit(t.database.db);
+  expect(audit.ok, JSON.stringify(audit.problems)).toBe(true);
   await t.close();
 });
 
 const get = (token: string | null, url: string) => t.request(token, { method: 'GET', url });
 
+async function proofOf(code: string): Promise<GameProof> {
+  const response = await get(null, `/api/verify/${code}`);
+  expectStatus(response, 200);
+  return response.json<GameProof>();
+}
+
 async function ledgerRow(id: number | null) {
-  const [row] = await queryRows<{ type: string; amount: string; status: string; description: string }>(
+  const [row] = await queryRows<{ type: string; user_id: number; amount: string; status: string; description: string }>(
     t.database.db,
-    sql`SELECT type, amount::text AS amount, status, description FROM transactions WHERE id = ${id}`,
+    sql`SELECT type, user_id, amount::text AS amount, status, description FROM transactions WHERE id = ${id}`,
   );
   return row;
 }
 
-/** Ends whatever game the member has in progress, so a test starts clean. */
+type AuditRow = { action: string; actor_id: number; details: Record<string, unknown>; at: string };
+
+/** The game's audit rows in order; `at` as text, to compare with other columns written by the same statement. */
+const auditOf = (gameId: number) =>
+  queryRows<AuditRow>(
+    t.database.db,
+    sql`SELECT action, actor_id, details, at::text AS at FROM audit_log
+      WHERE target_kind = 'game' AND target_id = ${gameId} ORDER BY id`,
+  );
+
+/** The game row's own timestamps and its hold's, as text. */
+async function timesOf(gameId: number) {
+  const [row] = await queryRows<{ ended_at: string | null; held_at: string | null }>(
+    t.database.db,
+    sql`SELECT r.ended_at::text AS ended_at, x.created_at::text AS held_at
+      FROM game_rounds r LEFT JOIN transactions x ON x.id = r.transaction_id WHERE r.id = ${gameId}`,
+  );
+  if (!row) throw new Error(`no game ${gameId}`);
+  return row;
+}
+
+/** The seed of a game in progress, as only the server can read it (sealed with SEED_KEY). */
+async function seedOf(game: Pick<Game, 'id' | 'code'>): Promise<string> {
+  const [row] = await queryRows<{ seed: Uint8Array }>(
+    t.database.db,
+    sql`SELECT seed FROM game_rounds WHERE id = ${game.id}`,
+  );
+  if (!row) throw new Error(`no game ${game.id}`);
+  return toHex(t.app.seeds.open(game.code, row.seed));
+}
+
+/** Draws k = from.length + 1 … count recomputed with drawAt, after the numbers `from`. */
+async function recompute(
+  seed: string,
+  digest: string,
+  range: { startRange: number; endRange: number },
+  from: number[],
+  count: number,
+  randomness: string | undefined,
+): Promise<number[]> {
+  const drawn = [...from];
+  for (let k = from.length + 1; k <= count; k++) {
+    drawn.push((await drawAt(seed, digest, k, range, drawn, randomness)).number);
+  }
+  return drawn.slice(from.length);
+}
+
+/** Ends whatever game the member has in progress, so a test starts clean (a frozen one by the admin). */
 async function endCurrent(member: Member) {
   const current = await get(member.token, '/api/games/current');
-  if (current.statusCode === 200)
-    expectStatus(await voidCall(t, member.token, current.json<Game>().id, 'cleanup'), 200);
+  if (current.statusCode !== 200) return;
+  const game = current.json<Game>();
+  const token = game.status === 'open' ? member.token : t.adminToken;
+  expectStatus(await voidCall(t, token, game.id, 'cleanup'), 200);
 }
 
 describe('opening a game', () => {
-  it('201: the game with its id, an unguessable code, the commitment and the prizes sorted by position', async () => {
+  it('201: the game with its id, an unguessable code, LOT-DRAW-2 with the beacon pinned, the commitment and the prizes sorted by position', async () => {
     const response = await openGameCall(t, h.U1.token, { startRange: 1, endRange: 20, betAmount: '10.00' });
     expectStatus(response, 201);
     const game = response.json<Game>();
+    const { chainHash, publicKey, genesisTime, period } = beacon.chain;
     expect(game).toMatchObject({
       status: 'open',
       userId: h.U1.id,
@@ -86,15 +176,31 @@ describe('opening a game', () => {
       endRange: 20,
       betAmount: '10.00',
       pool: '0.00',
+      protocol: 'LOT-DRAW-2',
+      beacon: {
+        chainHash,
+        publicKey,
+        genesisTime,
+        period,
+        round: null,
+        expectedAt: null,
+        signature: null,
+        randomness: null,
+      },
+      frozenAt: null,
       entries: [],
       draws: [],
+      unplayedDraws: [],
       serverSeed: null,
       saleId: null,
       transactionId: null,
     });
     // 16 random bytes, base64url: 128 bits, URL-safe.
     expect(game.code).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    expect(game.commitment).toMatch(/^[0-9a-f]{64}$/);
+    // The commitment binds the protocol and the beacon to the seed (decision 036).
+    expect(game.commitment).toBe(
+      await commitmentOf2(await seedOf(game), { chainHash, publicKey, genesisTime, period }),
+    );
     expect(game.prizes.map((p) => [p.position, p.percentBps, p.name])).toEqual([
       [1, 5000, 'First'],
       [2, 3000, 'Second'],
@@ -156,42 +262,20 @@ describe('opening a game', () => {
   });
 });
 
-describe('winner settings the game cannot pay', () => {
-  let t2: TestApp;
-  let h2: Hierarchy;
-  beforeAll(async () => {
-    t2 = await createMoneyTestApp();
-    h2 = await buildHierarchy(t2);
-  });
-  afterAll(() => t2.close());
-
-  it('no active settings, own or global: "No winner settings configured!"', async () => {
-    const response = await openGameCall(t2, h2.U1.token, { startRange: 1, endRange: 20, betAmount: '10' });
-    expectStatus(response, 422);
-    expect(response.json().message).toBe(MESSAGES.noWinnerSettings);
-  });
-
-  it('active percentages above 100 % are refused with the total', async () => {
-    await configureWinners(t2, h2.U1.id, [
-      { percent: '70', position: 1 },
-      { percent: '40.5', position: 2 },
-    ]);
-    const response = await openGameCall(t2, h2.U1.token, { startRange: 1, endRange: 20, betAmount: '10' });
-    expectStatus(response, 422);
-    expect(response.json().message).toBe('The active winner settings add up to more than 100% (110.50%)');
-  });
-});
-
 describe('a whole game', () => {
   let game: Game;
+  /** Round R: the first of the beacon's rounds strictly after the freeze. */
+  let R: number;
+  let waiting: DrawWaiting;
   const entries = [
     { number: 3, name: 'Ana Lopez', phoneNumber: '555 0101 234' },
     { number: 7, name: 'Ben Okafor', phoneNumber: '+1-555-0102' },
     { number: 9, name: 'Carla Diaz', phoneNumber: '5550103' },
     { number: 12, name: 'Dev Patel', phoneNumber: '5550104' },
   ];
+  const plain = (g: Game) => g.entries.map((e) => ({ number: e.number, name: e.name, phoneNumber: e.phoneNumber }));
 
-  it('entries replace the participants while nothing is drawn, in the order given', async () => {
+  it('entries replace the participants while nothing is frozen, in the order given', async () => {
     const current = await get(h.U1.token, '/api/games/current');
     expectStatus(current, 200);
     game = current.json<Game>();
@@ -231,6 +315,7 @@ describe('a whole game', () => {
       { position: 1, number: 7 },
       { position: 1, winningNumbers: [7] },
       { position: 1, seed: '00' },
+      { position: 1, round: 1 },
     ]) {
       await expectNoEffect(
         t,
@@ -240,7 +325,84 @@ describe('a whole game', () => {
     }
   });
 
-  it('the first draw holds the pool as a pending ledger row and locks the entries', async () => {
+  it('the first draw request freezes the game: 202 for round R, the pool held, the entries fixed, one audit row', async () => {
+    const before = await balanceOf(t, h.U1.id);
+    const asked = t.now();
+    const response = await drawCall(t, h.U1.token, game.id, 1);
+    expectStatus(response, 202);
+    waiting = response.json<DrawWaiting>();
+    game = waiting.game;
+    const frozenAt = Date.parse(game.frozenAt ?? '');
+    expect(frozenAt).toBe(asked);
+    // R is the first round strictly after the freeze: R − 1 was out already, R is not.
+    R = waiting.waitingForRound;
+    expect(R).toBe(firstRoundAfter(beacon.chain, frozenAt));
+    expect(roundTimeMs(beacon.chain, R - 1)).toBeLessThanOrEqual(frozenAt);
+    expect(roundTimeMs(beacon.chain, R)).toBeGreaterThan(frozenAt);
+    const expectedAt = new Date(roundTimeMs(beacon.chain, R)).toISOString();
+    expect(waiting).toMatchObject({ waitingForRound: R, expectedAt, beaconUnreachable: false });
+    expect(waiting.retryAfterMs).toBeGreaterThan(roundTimeMs(beacon.chain, R) - t.now());
+    expect(Number(response.headers['retry-after'])).toBe(Math.max(1, Math.ceil(waiting.retryAfterMs / 1000)));
+    expect(game).toMatchObject({
+      status: 'drawing',
+      draws: [],
+      pool: '40.00',
+      beacon: { round: R, expectedAt, signature: null, randomness: null },
+      serverSeed: null,
+    });
+    // The pool is held as a pending ledger row.
+    expect(await balanceOf(t, h.U1.id)).toBe(before - 4000);
+    expect(await ledgerRow(game.transactionId)).toEqual({
+      type: 'game',
+      user_id: h.U1.id,
+      amount: '4000',
+      status: 'pending',
+      description: 'Game in progress with 4 numbers',
+    });
+    expect((await checkLedger(t.database.db)).ok).toBe(true);
+    // The entries are fixed.
+    await expectNoEffect(t, () => putEntries(t, h.U1.token, game.id, entries), 409, {
+      message: 'The draw has started: the participants can no longer change',
+    });
+    // One audit row names R, written with the hold (the same transaction: the same now()).
+    const proof = await proofOf(game.code);
+    const frozen = (await auditOf(game.id)).filter((row) => row.action === 'game.frozen');
+    expect(frozen).toHaveLength(1);
+    expect(frozen[0]).toMatchObject({
+      actor_id: h.U1.id,
+      details: {
+        code: game.code,
+        protocol: 'LOT-DRAW-2',
+        entries: 4,
+        entriesDigest: proof.entriesDigest,
+        pool: '40.00',
+        frozenAt: game.frozenAt,
+        beaconRound: R,
+      },
+    });
+    expect(frozen[0]?.at).toBe((await timesOf(game.id)).held_at);
+  });
+
+  it('until the clock reaches R every request answers 202 and changes nothing; the beacon itself refuses R', async () => {
+    t.advanceClock(roundTimeMs(beacon.chain, R) - t.now() - 1);
+    const relay = await fetch(`${beacon.url}/${beacon.chain.chainHash}/public/${R}`);
+    expect(relay.status).toBe(425);
+    await relay.body?.cancel();
+    const otherDevice = await t.login(h.U1.username, PASSWORD);
+    for (const token of [h.U1.token, otherDevice, h.A1.token, t.adminToken]) {
+      const again = await expectNoEffect(t, () => drawCall(t, token, game.id, 1), 202);
+      expect(again.json<DrawWaiting>()).toMatchObject({
+        waitingForRound: R,
+        expectedAt: waiting.expectedAt,
+        beaconUnreachable: false,
+        game: { status: 'drawing', draws: [], beacon: { round: R, signature: null } },
+      });
+    }
+    await expectNoEffect(t, () => drawCall(t, h.U1.token, game.id, 2), 409);
+  });
+
+  it('once the clock passes R the first draw stores R’s verified signature and draws with its randomness', async () => {
+    passRound(t, waiting);
     const before = await balanceOf(t, h.U1.id);
     const response = await drawCall(t, h.U1.token, game.id, 1);
     expectStatus(response, 200);
@@ -248,13 +410,10 @@ describe('a whole game', () => {
     game = result.game;
     expect(result.position).toBe(1);
     expect(game.status).toBe('drawing');
-    expect(await balanceOf(t, h.U1.id)).toBe(before - 4000);
-    expect(await ledgerRow(game.transactionId)).toEqual({
-      type: 'game',
-      amount: '4000',
-      status: 'pending',
-      description: 'Game in progress with 4 numbers',
-    });
+    const signed = beacon.sign(R);
+    expect(game.beacon).toMatchObject({ round: R, signature: signed.signature, randomness: signed.randomness });
+    // The pool was held at the freeze; the draw holds nothing more.
+    expect(await balanceOf(t, h.U1.id)).toBe(before);
     const winner = entries.find((e) => e.number === result.number) ?? null;
     expect(result.winner).toEqual(winner);
     expect(result.prizeAmount).toBe(winner ? '20.00' : '0.00');
@@ -268,7 +427,7 @@ describe('a whole game', () => {
     expect(again.json<DrawResult>().number).toBe(game.draws[0]?.number);
   });
 
-  it('the game continues on another device: a new sign-in finds it and draws the next position', async () => {
+  it('the game continues on another device: a new sign-in finds it and draws the next position at once', async () => {
     const otherDevice = await t.login(h.U1.username, PASSWORD);
     const current = await get(otherDevice, '/api/games/current');
     expectStatus(current, 200);
@@ -279,25 +438,33 @@ describe('a whole game', () => {
     expect(game.draws).toHaveLength(2);
   });
 
-  it('the proof before the end: the commitment, masked entries, no seed, pending', async () => {
+  it('the proof before the end: the commitment, the beacon and R, masked entries, salted hashes, no seed, pending', async () => {
     const response = await get(null, `/api/verify/${game.code}`);
     expectStatus(response, 200);
     const proof = response.json<GameProof>();
-    expect(proof.serverSeed).toBeNull();
-    expect(proof.commitment).toBe(game.commitment);
-    expect(proof.shopName).toBe(h.U1.fullName);
+    expect(proof).toMatchObject({
+      algorithm: 'LOT-DRAW-2',
+      serverSeed: null,
+      commitment: game.commitment,
+      shopName: h.U1.fullName,
+      frozenAt: game.frozenAt,
+      beacon: game.beacon,
+      unplayedDraws: [],
+      voidedBy: null,
+    });
     expect(proof.entries.map((e) => [e.number, e.name, e.phoneNumber])).toEqual([
-      [3, 'A** L****', '****1234'],
-      [7, 'B** O*****', '****0102'],
-      [9, 'C**** D***', '****0103'],
-      [12, 'D** P****', '****0104'],
+      [3, 'A*** L***', '****1234'],
+      [7, 'B*** O***', '****0102'],
+      [9, 'C*** D***', '****0103'],
+      [12, 'D*** P***', '****0104'],
     ]);
     expect(response.body).not.toContain('Ana Lopez');
     expect(response.body).not.toContain('555 0101 234');
-    expect((await verifyProof(proof)).verdict).toBe('pending');
+    for (const entry of game.entries) expect(response.body).not.toContain(entry.nonce);
+    expect((await verifyProof(proof, pins)).verdict).toBe('pending');
   });
 
-  it('the last draw settles the game in the same transaction: the record, its winners, the row completed', async () => {
+  it('the last draw settles the game in the same transaction; every draw is drawAt(seed, digest, k, range, drawn, R’s randomness)', async () => {
     const response = await drawCall(t, h.U1.token, game.id, 3);
     expectStatus(response, 200);
     game = response.json<DrawResult>().game;
@@ -305,21 +472,29 @@ describe('a whole game', () => {
     expect(game.serverSeed).toMatch(/^[0-9a-f]{64}$/);
     const drawn = game.draws.map((d) => d.number);
     expect(new Set(drawn).size).toBe(3);
-    // Recomputed here with LOT-DRAW-1 from the revealed seed and the proof's digest.
-    const proof = (await get(null, `/api/verify/${game.code}`)).json<GameProof>();
-    expect(await drawSequence(game.serverSeed ?? '', proof.entriesDigest, game, 3)).toEqual(drawn);
-    const report = await verifyProof(proof);
+    // Recomputed here from the revealed seed, the proof's digest and round R's randomness.
+    const proof = await proofOf(game.code);
+    const randomness = beacon.sign(R).randomness;
+    expect(await recompute(game.serverSeed ?? '', proof.entriesDigest, game, [], 3, randomness)).toEqual(drawn);
+    expect(await drawSequence(game.serverSeed ?? '', proof.entriesDigest, game, 3, randomness)).toEqual(drawn);
+    // Pinned to the test beacon's chain, the proof verifies; drand quicknet's pin refuses its chain.
+    const report = await verifyProof(proof, pins);
     expect(report.checks.filter((c) => !c.ok)).toEqual([]);
     expect(report.verdict).toBe('verified');
+    const quicknet = await verifyProof(proof);
+    expect(quicknet.verdict).toBe('failed');
+    expect(quicknet.checks.find((c) => !c.ok)?.name).toBe('Beacon chain');
 
     const sale = (await get(h.U1.token, `/api/sales-history/${game.saleId}`)).json<SaleDetail>();
     const winners = sale.winners.length;
     expect(sale.gameData.winningNumbers).toEqual(drawn);
+    expect(sale.gameData.selectedNumbers).toEqual(plain(game));
     expect(sale.totalPrize).toBe(game.totalPrize);
     expect(sale.commission).toBe(game.commission);
     expect(sale.transactionId).toBe(game.transactionId);
     expect(await ledgerRow(game.transactionId)).toEqual({
       type: 'game',
+      user_id: h.U1.id,
       amount: '4000',
       status: 'completed',
       description: `Game played with 4 numbers, ${winners} winners`,
@@ -331,6 +506,7 @@ describe('a whole game', () => {
     await expectNoEffect(t, () => drawCall(t, h.U1.token, game.id, 4), 409, { message: MESSAGES.allWinnersDrawn });
     await expectNoEffect(t, () => putEntries(t, h.U1.token, game.id, entries), 409);
     await expectNoEffect(t, () => voidCall(t, h.U1.token, game.id, 'too late'), 409);
+    await expectNoEffect(t, () => voidCall(t, t.adminToken, game.id, 'too late'), 409);
     expectStatus(await get(h.U1.token, '/api/games/current'), 404);
   });
 
@@ -352,8 +528,91 @@ describe('a whole game', () => {
   });
 });
 
+describe('entries: one nonce per person', () => {
+  const ana = { name: 'Ana Lopez', phoneNumber: '555 0101 234' };
+  const ben = { name: 'Ben Okafor', phoneNumber: '+1-555-0102' };
+  /** Another person: the same name, another phone. */
+  const otherAna = { name: 'Ana Lopez', phoneNumber: '555 0999' };
+  let game: Game;
+  const nonceOf = (g: Game, number: number) => g.entries.find((e) => e.number === number)?.nonce;
+
+  it('a PUT gives each new person a nonce of 16 hex digits, shared by all their entries and kept by later PUTs', async () => {
+    await endCurrent(h.U2);
+    const opened = await openGameCall(t, h.U2.token, { startRange: 1, endRange: 20, betAmount: '2.00' });
+    expectStatus(opened, 201);
+    const first = await putEntries(t, h.U2.token, opened.json<Game>().id, [
+      { number: 3, ...ana },
+      { number: 7, ...ben },
+      { number: 9, ...ana },
+    ]);
+    expectStatus(first, 200);
+    game = first.json<Game>();
+    for (const entry of game.entries) expect(entry.nonce).toMatch(/^[0-9a-f]{16}$/);
+    const anaNonce = nonceOf(game, 3);
+    const benNonce = nonceOf(game, 7);
+    expect(nonceOf(game, 9)).toBe(anaNonce);
+    expect(benNonce).not.toBe(anaNonce);
+
+    // Number 3 given up, two more added: Ana and Ben keep theirs, the other Ana gets her own.
+    const second = await putEntries(t, h.U2.token, game.id, [
+      { number: 9, ...ana },
+      { number: 7, ...ben },
+      { number: 12, ...otherAna },
+      { number: 15, ...ana },
+    ]);
+    expectStatus(second, 200);
+    game = second.json<Game>();
+    expect(nonceOf(game, 9)).toBe(anaNonce);
+    expect(nonceOf(game, 15)).toBe(anaNonce);
+    expect(nonceOf(game, 7)).toBe(benNonce);
+    expect(nonceOf(game, 12)).toMatch(/^[0-9a-f]{16}$/);
+    expect(new Set([anaNonce, benNonce, nonceOf(game, 12)]).size).toBe(3);
+  });
+
+  it('the public proof hashes each entry with its nonce, shows neither the nonce nor an unsalted hash, and masks with a fixed shape', async () => {
+    const response = await get(null, `/api/verify/${game.code}`);
+    expectStatus(response, 200);
+    const proof = response.json<GameProof>();
+    const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+    expect(proof.entries.map((e) => e.number)).toEqual([7, 9, 12, 15]);
+    for (const entry of game.entries) {
+      const shown = proof.entries.find((e) => e.number === entry.number);
+      const text = `${entry.number}\n${entry.name}\n${entry.phoneNumber}`;
+      expect(shown?.entryHash).toBe(sha256(`${text}\n${entry.nonce}`));
+      expect(response.body).not.toContain(sha256(text));
+      expect(response.body).not.toContain(entry.nonce);
+    }
+    expect(Object.keys(proof.entries[0] ?? {}).sort()).toEqual(['entryHash', 'name', 'number', 'phoneNumber']);
+    expect(proof.entries.map((e) => [e.name, e.phoneNumber])).toEqual([
+      ['B*** O***', '****0102'],
+      ['A*** L***', '****1234'],
+      ['A*** L***', '****0999'],
+      ['A*** L***', '****1234'],
+    ]);
+    for (const entry of proof.entries) {
+      expect(entry.name).toMatch(/^\S\*{3}( \S\*{3})*$/);
+      expect(entry.phoneNumber).toMatch(/^\*{4}\d{4}$/);
+    }
+  });
+
+  it('findOwnEntries with name, phone and nonce finds every number a person holds, and nothing without the nonce', async () => {
+    const proof = await proofOf(game.code);
+    const anaNonce = nonceOf(game, 9) ?? '';
+    expect(await findOwnEntries(proof, { ...ana, nonce: anaNonce })).toEqual([9, 15]);
+    // As printed on the slip, in groups, or in capitals.
+    expect(await findOwnEntries(proof, { ...ana, nonce: anaNonce.toUpperCase().replace(/(.{4})/g, '$1 ') })).toEqual([
+      9, 15,
+    ]);
+    expect(await findOwnEntries(proof, { ...otherAna, nonce: nonceOf(game, 12) ?? '' })).toEqual([12]);
+    expect(await findOwnEntries(proof, { ...ben, nonce: nonceOf(game, 7) ?? '' })).toEqual([7]);
+    expect(await findOwnEntries(proof, { ...ana, nonce: nonceOf(game, 12) ?? '' })).toEqual([]);
+    expect(await findOwnEntries(proof, ana)).toEqual([]);
+    expectStatus(await voidCall(t, h.U2.token, game.id, 'cleanup'), 200);
+  });
+});
+
 describe('the pool, the balance and concurrency', () => {
-  it('a pool the balance does not cover: "Insufficient balance", nothing drawn, nothing held', async () => {
+  it('a pool the balance does not cover: "Insufficient balance", nothing frozen, nothing held', async () => {
     await endCurrent(h.U3);
     const game = await openGame(t, h.U3, { numbers: [1, 2, 3], bet: '400.00' });
     const response = await expectNoEffect(t, () => drawCall(t, h.U3.token, game.id, 1), 422, {
@@ -363,7 +622,7 @@ describe('the pool, the balance and concurrency', () => {
     expectStatus(await voidCall(t, h.U3.token, game.id, 'too expensive'), 200);
   });
 
-  it('a game with nobody in it cannot be drawn: "No numbers have been selected yet!"', async () => {
+  it('a game with nobody in it cannot be frozen: "No numbers have been selected yet!"', async () => {
     const opened = await openGameCall(t, h.U3.token, { startRange: 1, endRange: 20, betAmount: '1' });
     expectStatus(opened, 201);
     await expectNoEffect(t, () => drawCall(t, h.U3.token, opened.json<Game>().id, 1), 422, {
@@ -372,11 +631,24 @@ describe('the pool, the balance and concurrency', () => {
     expectStatus(await voidCall(t, h.U3.token, opened.json<Game>().id, 'nobody came'), 200);
   });
 
-  it('eight concurrent requests for the same position draw it once and all answer the same number', async () => {
+  it('eight concurrent first requests freeze once; eight after R draw once and all answer the same number', async () => {
     const game = await openGame(t, h.U3, { numbers: [1, 2, 3, 4, 5] });
     // No settings of its own: the active global ones, the inactive third left out.
     expect(game.prizes.map((p) => p.percentBps)).toEqual([6000, 4000]);
     const before = await balanceOf(t, h.U3.id);
+    const freezes = await Promise.all(Array.from({ length: 8 }, () => drawCall(t, h.U3.token, game.id, 1)));
+    for (const answer of freezes) expectStatus(answer, 202);
+    expect(new Set(freezes.map((a) => a.json<DrawWaiting>().waitingForRound)).size).toBe(1);
+    expect(new Set(freezes.map((a) => a.json<DrawWaiting>().game.frozenAt)).size).toBe(1);
+    expect(await balanceOf(t, h.U3.id)).toBe(before - 5000);
+    const [held] = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`SELECT count(*)::int AS n FROM transactions WHERE user_id = ${h.U3.id} AND status = 'pending'`,
+    );
+    expect(Number(held?.n)).toBe(1);
+    expect((await auditOf(game.id)).filter((row) => row.action === 'game.frozen')).toHaveLength(1);
+
+    passRound(t, freezes[0]?.json<DrawWaiting>() ?? { expectedAt: '' });
     const answers = await Promise.all(Array.from({ length: 8 }, () => drawCall(t, h.U3.token, game.id, 1)));
     for (const answer of answers) expectStatus(answer, 200);
     expect(new Set(answers.map((a) => a.json<DrawResult>().number)).size).toBe(1);
@@ -384,11 +656,7 @@ describe('the pool, the balance and concurrency', () => {
     expect(await balanceOf(t, h.U3.id)).toBe(before - 5000);
     const current = (await get(h.U3.token, '/api/games/current')).json<Game>();
     expect(current.draws).toHaveLength(1);
-    const [held] = await queryRows<{ n: number }>(
-      t.database.db,
-      sql`SELECT count(*)::int AS n FROM transactions WHERE user_id = ${h.U3.id} AND status = 'pending'`,
-    );
-    expect(Number(held?.n)).toBe(1);
+    expect((await auditOf(game.id)).filter((row) => row.action === 'game.drawn')).toHaveLength(1);
     // The last position (the global scheme has two), four times at once: settled exactly once.
     const last = await Promise.all(Array.from({ length: 4 }, () => drawCall(t, h.U3.token, game.id, 2)));
     expect(new Set(last.map((a) => a.statusCode))).toEqual(new Set([200]));
@@ -400,17 +668,26 @@ describe('the pool, the balance and concurrency', () => {
       sql`SELECT count(*)::int AS n FROM games WHERE transaction_id = ${settled?.transactionId ?? 0}`,
     );
     expect(Number(games?.n)).toBe(1);
+    expect((await auditOf(game.id)).map((row) => row.action)).toEqual([
+      'game.opened',
+      'game.entries_changed',
+      'game.frozen',
+      'game.drawn',
+      'game.drawn',
+      'game.settled',
+    ]);
     expect((await checkLedger(t.database.db)).ok).toBe(true);
   });
 
-  it('a draw and a void sent together: one of them wins whole, and the money matches the outcome', async () => {
+  it('a draw by the shop and a void by its upline sent together: one of them wins whole, and the money matches the outcome', async () => {
     for (let round = 0; round < 6; round++) {
       const game = await openGame(t, h.U4, { numbers: [1, 2, 3] });
-      expectStatus(await drawCall(t, h.U4.token, game.id, 1), 200);
+      expectStatus(await drawPosition(t, h.U4.token, game.id, 1), 200);
       const before = await balanceOf(t, h.U4.id);
+      // U4's upline is its super agent, S1.
       const [drawn, voided] = await Promise.all([
         drawCall(t, h.U4.token, game.id, 2),
-        voidCall(t, h.U4.token, game.id, 'race'),
+        voidCall(t, h.S1.token, game.id, 'race'),
       ]);
       const final = (await get(h.U4.token, `/api/games/${game.id}`)).json<Game>();
       if (final.status === 'settled') {
@@ -423,11 +700,13 @@ describe('the pool, the balance and concurrency', () => {
         expectStatus(drawn, 409);
         expect(await balanceOf(t, h.U4.id)).toBe(before + 3000);
       }
+      const ends = (await auditOf(game.id)).filter((row) => ['game.settled', 'game.voided'].includes(row.action));
+      expect(ends.map((row) => row.action)).toEqual([final.status === 'settled' ? 'game.settled' : 'game.voided']);
     }
     expect((await checkLedger(t.database.db)).ok).toBe(true);
   });
 
-  it('a draw decided on a game that moved since it was read writes nothing', async () => {
+  it('a draw decided on a game that moved since it was read writes nothing, not even an audit row', async () => {
     const game = await openGame(t, h.U5, { numbers: [4, 5, 6] });
     const [read] = await queryRows<{ entries: unknown; user_id: number }>(
       t.database.db,
@@ -442,10 +721,11 @@ describe('the pool, the balance and concurrency', () => {
       actorId: h.U5.id,
       pool: 3000,
       transactionId: null,
-      draws: [{ number: 4, drawnAt: new Date().toISOString() }],
+      draws: [],
       digest: 'stale',
+      freeze: { at: new Date(t.now()), beaconRound: 1 },
       holdDescription: 'Game in progress with 3 numbers',
-      audit: { address: null, rows: [] },
+      audit: { address: null, rows: [{ action: 'game.frozen' as const, details: { code: game.code } }] },
     };
     const [row] = await queryRows<{ locked: boolean; drawn: boolean }>(t.database.db, drawStatement(stale));
     expect(row).toEqual({ locked: false, drawn: false });
@@ -456,32 +736,27 @@ describe('the pool, the balance and concurrency', () => {
     );
     expect(late).toEqual({ locked: false, drawn: false });
     expect(await snapshot(t)).toEqual(before);
-    // Through the API the draw reads again and fixes the four participants.
-    const first = await drawCall(t, h.U5.token, game.id, 1);
-    expectStatus(first, 200);
-    expect(first.json<DrawResult>().game.pool).toBe('40.00');
-    expectStatus(await voidCall(t, h.U5.token, game.id, 'cleanup'), 200);
+    // Through the API the freeze reads again and fixes the four participants.
+    const first = await freeze(t, h.U5.token, game.id);
+    expect(first.game.pool).toBe('40.00');
+    // The shop may no longer void it; its agent does.
+    expectStatus(await voidCall(t, h.A3.token, game.id, 'cleanup'), 200);
   });
 
   it('every number of a range is drawn exactly once when the prizes cover it', async () => {
-    const t3 = await createMoneyTestApp();
-    try {
-      const h3 = await buildHierarchy(t3);
-      const settings = Array.from({ length: 10 }, (_, i) => ({ percent: '10', position: i + 1 }));
-      await configureWinners(t3, h3.U1.id, settings);
-      await fund(t3, h3.U1.id, '100.00');
-      const game = await openGame(t3, h3.U1, { numbers: [41, 45, 50], start: 41, end: 50, bet: '1' });
-      const settled = await drawAll(t3, h3.U1, game);
-      expect([...settled.draws.map((d) => d.number)].sort((a, b) => a - b)).toEqual(
-        Array.from({ length: 10 }, (_, i) => 41 + i),
-      );
-      // Three participants, each wins 10 % of 3.00: 0.90 paid, 2.10 commission.
-      expect(settled.totalPrize).toBe('0.90');
-      expect(settled.commission).toBe('2.10');
-      expect((await checkLedger(t3.database.db)).ok).toBe(true);
-    } finally {
-      await t3.close();
-    }
+    const ten = await createMember(t, { username: 'user_ten', fullName: 'User Ten', role: 'user', parentId: h.A1.id });
+    const settings = Array.from({ length: 10 }, (_, i) => ({ percent: '10', position: i + 1 }));
+    await configureWinners(t, ten.id, settings);
+    await fund(t, ten.id, '100.00');
+    const game = await openGame(t, ten, { numbers: [41, 45, 50], start: 41, end: 50, bet: '1' });
+    const settled = await drawAll(t, ten, game);
+    expect([...settled.draws.map((d) => d.number)].sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 10 }, (_, i) => 41 + i),
+    );
+    // Three participants, each wins 10 % of 3.00: 0.90 paid, 2.10 commission.
+    expect(settled.totalPrize).toBe('0.90');
+    expect(settled.commission).toBe('2.10');
+    expect((await checkLedger(t.database.db)).ok).toBe(true);
   });
 });
 
@@ -489,7 +764,7 @@ describe('an announced game always settles', () => {
   it('winner settings changed between draws: the game pays what it opened with', async () => {
     await endCurrent(h.U4);
     const game = await openGame(t, h.U4, { numbers: participants([1, 2, 3]) });
-    expectStatus(await drawCall(t, h.U4.token, game.id, 1), 200);
+    expectStatus(await drawPosition(t, h.U4.token, game.id, 1), 200);
     // The admin rewrites the global scheme mid-game: 3 positions now, other percentages.
     const ids = await configureWinners(t, null, [{ percent: '5', position: 3 }]);
     const settled = await drawAll(t, h.U4, game);
@@ -500,9 +775,9 @@ describe('an announced game always settles', () => {
       expectStatus(await t.request(t.adminToken, { method: 'DELETE', url: `/api/winners/${id}` }), 200);
   });
 
-  it('the balance transferred away after the first draw: the pool was held, the game settles', async () => {
+  it('the balance transferred away after the freeze: the pool was held, the game settles', async () => {
     const game = await openGame(t, h.U4, { numbers: [4, 5, 6], bet: '5.00' });
-    expectStatus(await drawCall(t, h.U4.token, game.id, 1), 200);
+    await freeze(t, h.U4.token, game.id);
     const rest = ((await balanceOf(t, h.U4.id)) / 100).toFixed(2);
     expectStatus(await money(t, h.U4.token, 'transfer', { receiverId: h.U1.id, amount: rest }), 200);
     expect(await balanceOf(t, h.U4.id)).toBe(0);
@@ -512,8 +787,364 @@ describe('an announced game always settles', () => {
   });
 });
 
+describe('a frozen game: fixed, finished or voided by the upline', () => {
+  /** U1 opens a game with four participants and freezes it. */
+  async function frozenGame(): Promise<{ game: Game; waiting: DrawWaiting }> {
+    await endCurrent(h.U1);
+    const game = await openGame(t, h.U1, { numbers: [2, 5, 11, 17] });
+    const waiting = await freeze(t, h.U1.token, game.id);
+    return { game: waiting.game, waiting };
+  }
+
+  it('its shop can no longer void it: 403 with the message, before and after a draw, nothing changed', async () => {
+    const { game, waiting } = await frozenGame();
+    await expectNoEffect(t, () => voidCall(t, h.U1.token, game.id, 'changed my mind'), 403, {
+      message: OPERATOR_CANNOT_VOID_FROZEN,
+    });
+    passRound(t, waiting);
+    expectStatus(await drawCall(t, h.U1.token, game.id, 1), 200);
+    await expectNoEffect(t, () => voidCall(t, h.U1.token, game.id, 'a winner I do not like'), 403, {
+      message: OPERATOR_CANNOT_VOID_FROZEN,
+    });
+    expectStatus(await voidCall(t, h.A1.token, game.id, 'cleanup'), 200);
+  });
+
+  it('its agent, super agent and the admin each finish one: the remaining draws, settled for the shop, the actor audited', async () => {
+    for (const upline of [h.A1, h.S1, h.admin]) {
+      const { game } = await frozenGame();
+      const shopBefore = await balanceOf(t, h.U1.id);
+      const uplineBefore = upline.role === 'admin' ? 0 : await balanceOf(t, upline.id);
+      let finished = game;
+      for (let position = 1; position <= 3; position++) {
+        const drawn = await drawPosition(t, upline.token, game.id, position);
+        expectStatus(drawn, 200);
+        finished = drawn.json<DrawResult>().game;
+      }
+      expect(finished.status).toBe('settled');
+      // The settlement is the shop's: its sales-history record, its ledger row completed; the
+      // upline's balance untouched, the shop's the pool it paid at the freeze.
+      const sale = await get(h.U1.token, `/api/sales-history/${finished.saleId}`);
+      expectStatus(sale, 200);
+      expect(sale.json<SaleDetail>()).toMatchObject({
+        userId: h.U1.id,
+        commission: finished.commission,
+        totalPrize: finished.totalPrize,
+      });
+      expect(await ledgerRow(finished.transactionId)).toMatchObject({
+        user_id: h.U1.id,
+        amount: '4000',
+        status: 'completed',
+      });
+      expect(await balanceOf(t, h.U1.id)).toBe(shopBefore);
+      if (upline.role !== 'admin') expect(await balanceOf(t, upline.id)).toBe(uplineBefore);
+      const rows = await auditOf(game.id);
+      expect(rows.map((row) => [row.action, row.actor_id])).toEqual([
+        ['game.opened', h.U1.id],
+        ['game.entries_changed', h.U1.id],
+        ['game.frozen', h.U1.id],
+        ['game.drawn', upline.id],
+        ['game.drawn', upline.id],
+        ['game.drawn', upline.id],
+        ['game.settled', upline.id],
+      ]);
+      const proof = await proofOf(game.code);
+      expect((await verifyProof(proof, pins)).verdict).toBe('verified');
+    }
+    expect((await checkLedger(t.database.db)).ok).toBe(true);
+  });
+
+  it('its agent, super agent and the admin each void one: the pool back, the seed revealed, the draws it would have made, none paid', async () => {
+    const masked = { A1: 'A*** O***', S1: 'S*** O***', admin: maskedAdmin() };
+    for (const [key, upline] of [
+      ['A1', h.A1],
+      ['S1', h.S1],
+      ['admin', h.admin],
+    ] as const) {
+      const { game } = await frozenGame();
+      const first = await drawPosition(t, h.U1.token, game.id, 1);
+      expectStatus(first, 200);
+      const before = await balanceOf(t, h.U1.id);
+      const response = await voidCall(t, upline.token, game.id, 'Shop closed mid-game');
+      expectStatus(response, 200);
+      const voided = response.json<Game>();
+      expect(voided).toMatchObject({
+        status: 'voided',
+        voidReason: 'Shop closed mid-game',
+        voidedBy: { id: upline.id, role: upline.role, fullName: upline.fullName },
+        serverSeed: expect.stringMatching(/^[0-9a-f]{64}$/),
+      });
+      expect(voided.draws).toHaveLength(1);
+      expect(await balanceOf(t, h.U1.id)).toBe(before + 4000);
+      expect(await ledgerRow(voided.transactionId)).toMatchObject({ status: 'voided', amount: '4000' });
+      // The two draws it would have made after the first, recomputed from the seed, the digest and R.
+      const proof = await proofOf(game.code);
+      const randomness = voided.beacon?.randomness ?? undefined;
+      expect(randomness).toBe(beacon.sign(voided.beacon?.round ?? 0).randomness);
+      const drawn = voided.draws.map((d) => d.number);
+      const unplayed = await recompute(voided.serverSeed ?? '', proof.entriesDigest, voided, drawn, 3, randomness);
+      expect(voided.unplayedDraws.map((d) => [d.position, d.number])).toEqual(unplayed.map((n, i) => [i + 2, n]));
+      expect(proof.unplayedDraws.map((d) => d.number)).toEqual(unplayed);
+      expect(proof.voidedBy).toEqual({ role: upline.role, name: masked[key] });
+      const report = await verifyProof(proof, pins);
+      expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+      expect(report.verdict).toBe('verified');
+      // None paid: no sales-history record, no winners.
+      expect(voided.saleId).toBeNull();
+      // One audit row, by the upline, written by the void's statement (the same now() as ended_at).
+      const rows = await auditOf(game.id);
+      const ends = rows.filter((row) => row.action === 'game.voided');
+      expect(ends).toHaveLength(1);
+      expect(ends[0]).toMatchObject({
+        actor_id: upline.id,
+        details: { status: 'voided', reason: 'Shop closed mid-game', returned: '40.00', drawn: 1 },
+      });
+      expect(ends[0]?.at).toBe((await timesOf(game.id)).ended_at);
+    }
+    expect((await checkLedger(t.database.db)).ok).toBe(true);
+  });
+
+  it('an upline outside the game’s scope gets 404 for a draw and a void; another shop too', async () => {
+    const { game, waiting } = await frozenGame();
+    passRound(t, waiting);
+    for (const member of [h.A2, h.A3, h.S2, h.U2]) {
+      await expectNoEffect(t, () => drawCall(t, member.token, game.id, 1), 404);
+      await expectNoEffect(t, () => voidCall(t, member.token, game.id, 'not mine'), 404);
+    }
+    expectStatus(await voidCall(t, h.S1.token, game.id, 'cleanup'), 200);
+  });
+
+  it('an upline cannot start the draw of an open game (403), but may discard it', async () => {
+    await endCurrent(h.U1);
+    const game = await openGame(t, h.U1, { numbers: [1, 2, 3] });
+    for (const member of [h.A1, h.S1, h.admin]) {
+      await expectNoEffect(t, () => drawCall(t, member.token, game.id, 1), 403, { message: UPLINE_CANNOT_START });
+    }
+    const response = await voidCall(t, h.A1.token, game.id, 'Shop closed before the draw');
+    expectStatus(response, 200);
+    expect(response.json<Game>()).toMatchObject({ status: 'discarded', voidedBy: { id: h.A1.id, role: 'agent' } });
+  });
+
+  it('voided before R exists: no draws to show yet; once the clock passes R the proof fetches R and shows every one', async () => {
+    const { game, waiting } = await frozenGame();
+    const response = await voidCall(t, h.A1.token, game.id, 'Power cut');
+    expectStatus(response, 200);
+    const voided = response.json<Game>();
+    expect(voided).toMatchObject({
+      status: 'voided',
+      draws: [],
+      unplayedDraws: [],
+      beacon: { round: waiting.waitingForRound, signature: null, randomness: null },
+    });
+    expect(voided.serverSeed).toMatch(/^[0-9a-f]{64}$/);
+    const early = await proofOf(game.code);
+    expect(early.unplayedDraws).toEqual([]);
+    expect(early.beacon?.signature).toBeNull();
+
+    passRound(t, waiting);
+    const proof = await proofOf(game.code);
+    const signed = beacon.sign(waiting.waitingForRound);
+    expect(proof.beacon).toMatchObject({
+      round: signed.round,
+      signature: signed.signature,
+      randomness: signed.randomness,
+    });
+    const unplayed = await recompute(voided.serverSeed ?? '', proof.entriesDigest, voided, [], 3, signed.randomness);
+    expect(proof.unplayedDraws.map((d) => [d.position, d.number])).toEqual(unplayed.map((n, i) => [i + 1, n]));
+    const report = await verifyProof(proof, pins);
+    expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(report.checks.find((c) => c.name === 'Unplayed draws')?.ok).toBe(true);
+    // Kept with the game: its own view shows them too.
+    const read = (await get(h.A1.token, `/api/games/${game.id}`)).json<Game>();
+    expect(read.unplayedDraws.map((d) => d.number)).toEqual(unplayed);
+  });
+});
+
+/** The admin's masked full name (buildHierarchy reads it from the database). */
+function maskedAdmin(): string {
+  return h.admin.fullName
+    .trim()
+    .split(/\s+/)
+    .map((word) => `${Array.from(word)[0]}***`)
+    .join(' ');
+}
+
+describe('the beacon in trouble at round R', () => {
+  it('down, garbage, a wrong signature: 202 with beaconUnreachable, nothing drawn or changed; back up, R and only R draws', async () => {
+    await endCurrent(h.U1);
+    const game = await openGame(t, h.U1, { numbers: [1, 4, 9, 16], end: 100 });
+    const waiting = await freeze(t, h.U1.token, game.id);
+    const R = waiting.waitingForRound;
+    try {
+      for (const failing of ['down', 'garbage', 'wrong-signature'] as const) {
+        beacon.setFailing(failing);
+        // Rounds R, R + 1, R + 2 … are all due by now: the game waits for R, and for R alone.
+        t.advanceClock(roundTimeMs(beacon.chain, R + 2) - t.now() + 1);
+        const response = await expectNoEffect(t, () => drawCall(t, h.U1.token, game.id, 1), 202);
+        expect(response.json<DrawWaiting>()).toMatchObject({
+          waitingForRound: R,
+          expectedAt: waiting.expectedAt,
+          beaconUnreachable: true,
+          game: { status: 'drawing', draws: [], beacon: { round: R, signature: null } },
+        });
+        expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      }
+    } finally {
+      beacon.setFailing('none');
+    }
+    t.advanceClock(5 * beacon.chain.period * 1000);
+    const drawn = await drawCall(t, h.U1.token, game.id, 1);
+    expectStatus(drawn, 200);
+    const signed = beacon.sign(R);
+    expect(drawn.json<DrawResult>().game.beacon).toMatchObject({
+      round: R,
+      signature: signed.signature,
+      randomness: signed.randomness,
+    });
+    const settled = await drawAll(t, h.U1, drawn.json<DrawResult>().game);
+    const proof = await proofOf(game.code);
+    expect(settled.draws.map((d) => d.number)).toEqual(
+      await drawSequence(settled.serverSeed ?? '', proof.entriesDigest, settled, 3, signed.randomness),
+    );
+    const report = await verifyProof(proof, pins);
+    expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+  });
+});
+
+describe('what a copy of the database, and the seed, reveal before round R', () => {
+  let game: Game;
+  let seed: string;
+
+  it('the backup and every column of an open game hold its seed in no form: nothing in them computes a draw', async () => {
+    await endCurrent(h.U1);
+    game = await openGame(t, h.U1, { numbers: [5, 23, 42, 77, 91], end: 100 });
+    const backup = await backupBytes();
+    seed = await seedOf(game);
+    const seedBytes = Buffer.from(seed, 'hex');
+    expect(seedBytes).toHaveLength(32);
+    for (const bytes of backup) {
+      expect(bytes.length).toBeGreaterThan(1000);
+      expect(bytes.indexOf(seedBytes)).toBe(-1);
+      expect(bytes.indexOf(Buffer.from(seed, 'latin1'))).toBe(-1);
+      expect(bytes.indexOf(Buffer.from(seed.toUpperCase(), 'latin1'))).toBe(-1);
+    }
+    const [row] = await queryRows<{ text: string; seed: Uint8Array }>(
+      t.database.db,
+      sql`SELECT row_to_json(r)::text AS text, seed FROM game_rounds r WHERE id = ${game.id}`,
+    );
+    expect(row?.text.toLowerCase()).not.toContain(seed);
+    expect(Buffer.from(row?.seed ?? []).indexOf(seedBytes)).toBe(-1);
+    // Sealed for this game under SEED_KEY, which no backup holds: a guessed key opens nothing.
+    expect(() =>
+      new SeedBox('a key that is not the server’s, 32+ chars').open(game.code, row?.seed ?? new Uint8Array()),
+    ).toThrow();
+  });
+
+  it('with the seed too, the draws depend on R, which the beacon refuses to sign before its time', async () => {
+    const waiting = await freeze(t, h.U1.token, game.id);
+    const R = waiting.waitingForRound;
+    const [row] = await queryRows<{ digest: string }>(
+      t.database.db,
+      sql`SELECT entries_digest AS digest FROM game_rounds WHERE id = ${game.id}`,
+    );
+    const digest = row?.digest ?? '';
+    // What the holder of the seed and the database can compute now: the sequence for any round
+    // that exists (R − 1 was the newest at the freeze), or none at all. R itself is refused.
+    const newest = await fetch(`${beacon.url}/${beacon.chain.chainHash}/public/latest`);
+    expect((await newest.json()) as { round: number }).toMatchObject({ round: R - 1 });
+    const refused = await fetch(`${beacon.url}/${beacon.chain.chainHash}/public/${R}`);
+    expect(refused.status).toBe(425);
+    await refused.body?.cancel();
+    const guesses = [
+      await drawSequence(seed, digest, game, 3, beacon.sign(R - 1).randomness),
+      await drawSequence(seed, digest, game, 3, beacon.sign(R - 2).randomness),
+      await drawSequence(seed, digest, game, 3),
+    ];
+    const settled = await drawAll(t, h.U1, waiting.game);
+    const real = settled.draws.map((d) => d.number);
+    expect(real).toEqual(await drawSequence(seed, digest, game, 3, beacon.sign(R).randomness));
+    // Three numbers of 1–100 in order: another round's randomness gives the same with probability
+    // 1 / (100 × 99 × 98), about one in a million.
+    for (const guess of guesses) expect(guess).not.toEqual(real);
+    expect(settled.serverSeed).toBe(seed);
+  });
+});
+
+/**
+ * A backup as `npm run backup` takes it, as bytes to search: PGlite's gzipped data directory and
+ * the directory's files unzipped; pg_dump's custom format and the SQL pg_restore makes of it.
+ */
+async function backupBytes(): Promise<Buffer[]> {
+  if (t.database.dump) {
+    const file = Buffer.from(await (await t.database.dump()).arrayBuffer());
+    return [file, gunzipSync(file)];
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'lot-games-backup-'));
+  try {
+    const file = join(dir, 'backup.dump');
+    await dumpPostgres(t.databaseUrl ?? '', file);
+    const script = execFileSync(pgBin('pg_restore'), ['--file=-', file], { maxBuffer: 256 * 1024 * 1024 });
+    expect(script.toString('utf8')).toContain('COPY public.game_rounds');
+    return [readFileSync(file), script];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('every step of a game writes its audit row with it', () => {
+  it('opened, each entries change, frozen, each draw, settled: one row each; a refused or waiting request none', async () => {
+    await endCurrent(h.U2);
+    const opened = await openGameCall(t, h.U2.token, { startRange: 1, endRange: 20, betAmount: '10' });
+    expectStatus(opened, 201);
+    const id = opened.json<Game>().id;
+    expectStatus(await putEntries(t, h.U2.token, id, participants([1, 2, 3])), 200);
+    expectStatus(await putEntries(t, h.U2.token, id, participants([2, 3, 4, 5])), 200);
+    await expectNoEffect(t, () => putEntries(t, h.U2.token, id, participants([21])), 400);
+    const waiting = await freeze(t, h.U2.token, id);
+    await expectNoEffect(t, () => drawCall(t, h.U2.token, id, 1), 202);
+    await expectNoEffect(t, () => voidCall(t, h.U2.token, id, 'no'), 403);
+    passRound(t, waiting);
+    const first = await drawCall(t, h.U2.token, id, 1);
+    expectStatus(first, 200);
+    const last = await drawCall(t, h.U2.token, id, 2);
+    expectStatus(last, 200);
+    const game = last.json<DrawResult>().game;
+    const rows = await auditOf(id);
+    expect(rows.map((row) => row.action)).toEqual([
+      'game.opened',
+      'game.entries_changed',
+      'game.entries_changed',
+      'game.frozen',
+      'game.drawn',
+      'game.drawn',
+      'game.settled',
+    ]);
+    expect(new Set(rows.map((row) => row.actor_id))).toEqual(new Set([h.U2.id]));
+    expect(rows[2]?.details).toMatchObject({ count: 4, added: [4, 5], removed: [1] });
+    expect(rows[3]?.details).toMatchObject({ beaconRound: waiting.waitingForRound, entries: 4, pool: '40.00' });
+    expect(rows.slice(4, 6).map((row) => row.details)).toEqual(
+      game.draws.map((d) => ({ code: game.code, position: d.position, number: d.number })),
+    );
+    expect(rows[6]?.details).toMatchObject({
+      saleId: game.saleId,
+      numbers: game.draws.map((d) => d.number),
+      pool: '40.00',
+    });
+    // The last draw and the settlement: one statement, one transaction (one now()), with the game's end.
+    const times = await timesOf(id);
+    expect(rows[5]?.at).toBe(times.ended_at);
+    expect(rows[6]?.at).toBe(times.ended_at);
+    expect(rows[3]?.at).toBe(times.held_at);
+  });
+
+  it('the audit trail verifies after every game so far (npm run audit:verify)', async () => {
+    const report = await verifyAudit(t.database.db);
+    expect(report.ok, JSON.stringify(report.problems)).toBe(true);
+    expect(report.rows).toBeGreaterThan(50);
+  });
+});
+
 describe('void', () => {
-  it('before the first draw the game is discarded: nothing was held, nothing changes hands', async () => {
+  it('before the freeze the game is discarded: nothing was held, nothing changes hands', async () => {
     await fund(t, h.U5.id, '0.01');
     const game = await openGame(t, h.U5, { numbers: [1, 2] });
     const before = await snapshot(t);
@@ -521,7 +1152,9 @@ describe('void', () => {
     expectStatus(response, 200);
     expect(response.json<Game>()).toMatchObject({ status: 'discarded', voidReason: 'Reset before the first draw' });
     const after = await snapshot(t);
-    expect({ ...after, rounds: '' }).toEqual({ ...before, rounds: '' });
+    // Only the game's row and its one audit row changed.
+    expect({ ...after, rounds: '', audit: 0 }).toEqual({ ...before, rounds: '', audit: 0 });
+    expect(after.audit).toBe(before.audit + 1);
   });
 
   it('a reason is required', async () => {
@@ -530,43 +1163,58 @@ describe('void', () => {
       const response = await expectNoEffect(t, () => voidCall(t, h.U5.token, game.id, reason), 400);
       if (reason !== 5) expect(response.json().message).toBe('A reason is required');
     }
-    expectStatus(await voidCall(t, h.U5.token, game.id, 'cleanup'), 200);
+    await freeze(t, h.U5.token, game.id);
+    for (const reason of [undefined, '  '])
+      await expectNoEffect(t, () => voidCall(t, h.A3.token, game.id, reason), 400);
+    expectStatus(await voidCall(t, h.A3.token, game.id, 'cleanup'), 200);
   });
 
-  it('after a draw the game is voided: the pool comes back, the game stays on record for the upline', async () => {
+  it('after a draw the shop’s void is 403; its agent voids: the pool comes back, the game stays on record for the upline', async () => {
     const game = await openGame(t, h.U5, { numbers: [2, 4, 6] });
     const before = await balanceOf(t, h.U5.id);
-    expectStatus(await drawCall(t, h.U5.token, game.id, 1), 200);
+    expectStatus(await drawPosition(t, h.U5.token, game.id, 1), 200);
     expect(await balanceOf(t, h.U5.id)).toBe(before - 3000);
-    const response = await voidCall(t, h.U5.token, game.id, 'Customer dispute');
+    await expectNoEffect(t, () => voidCall(t, h.U5.token, game.id, 'Customer dispute'), 403, {
+      message: OPERATOR_CANNOT_VOID_FROZEN,
+    });
+    const response = await voidCall(t, h.A3.token, game.id, 'Customer dispute');
     expectStatus(response, 200);
     const voided = response.json<Game>();
     expect(voided).toMatchObject({
       status: 'voided',
       voidReason: 'Customer dispute',
-      voidedBy: { id: h.U5.id },
+      voidedBy: { id: h.A3.id, role: 'agent' },
       serverSeed: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     expect(voided.draws).toHaveLength(1);
+    expect(voided.unplayedDraws).toHaveLength(1);
     expect(await balanceOf(t, h.U5.id)).toBe(before);
     expect(await ledgerRow(voided.transactionId)).toMatchObject({ status: 'voided', amount: '3000' });
     expect((await checkLedger(t.database.db)).ok).toBe(true);
 
-    // Its upline (A3, S2) and the admin see it among the voided games; nobody else does.
+    // Its upline (A3, S2) and the admin see it among the voided games, and so does its shop; nobody else does.
     for (const member of [h.A3, h.S2, h.admin, h.U5]) {
       const list = await get(member.token, '/api/games?status=voided');
       expectStatus(list, 200);
       const row = list.json<GameSummary[]>().find((g) => g.id === game.id);
-      expect(row).toMatchObject({ status: 'voided', drawsCount: 1, entriesCount: 3, voidReason: 'Customer dispute' });
+      expect(row).toMatchObject({
+        status: 'voided',
+        protocol: 'LOT-DRAW-2',
+        drawsCount: 1,
+        entriesCount: 3,
+        voidReason: 'Customer dispute',
+        voidedBy: { id: h.A3.id },
+      });
       expect(Number(list.headers['x-total-count'])).toBeGreaterThanOrEqual(1);
     }
     for (const member of [h.A1, h.S1, h.U1]) {
       const list = await get(member.token, '/api/games?status=voided');
       expect(list.json<GameSummary[]>().some((g) => g.id === game.id)).toBe(false);
     }
-    // The proof of a voided game reveals its seed and checks out.
-    const proof = (await get(null, `/api/verify/${game.code}`)).json<GameProof>();
-    expect((await verifyProof(proof)).verdict).toBe('verified');
+    // The proof of a voided game reveals its seed, says who voided it (masked), and checks out.
+    const proof = await proofOf(game.code);
+    expect(proof.voidedBy).toEqual({ role: 'agent', name: 'A*** T***' });
+    expect((await verifyProof(proof, pins)).verdict).toBe('verified');
   });
 
   it('ledger:check notices a held pool that disagrees with its game', async () => {
@@ -595,6 +1243,25 @@ describe('void', () => {
       await expectNoEffect(t, call, 404);
     }
     expectStatus(await voidCall(t, h.U5.token, game.id, 'cleanup'), 200);
+  });
+});
+
+describe('ledger:check after frozen, finished and voided games', () => {
+  it('every cent is accounted for, a game still frozen included', async () => {
+    const game = await openGame(t, h.U5, { numbers: [3, 6, 9] });
+    await freeze(t, h.U5.token, game.id);
+    const [counts] = await queryRows<{ drawing: number; settled: number; voided: number }>(
+      t.database.db,
+      sql`SELECT count(*) FILTER (WHERE status = 'drawing')::int AS drawing,
+        count(*) FILTER (WHERE status = 'settled')::int AS settled,
+        count(*) FILTER (WHERE status = 'voided')::int AS voided FROM game_rounds`,
+    );
+    expect(counts?.drawing).toBeGreaterThanOrEqual(1);
+    expect(counts?.settled).toBeGreaterThanOrEqual(5);
+    expect(counts?.voided).toBeGreaterThanOrEqual(5);
+    const report = await checkLedger(t.database.db);
+    expect(report).toMatchObject({ ok: true, mismatches: [], negative: 0, holds: 0, rollups: 0 });
+    expect(report.totals.balances).toBe(report.totals.expected);
   });
 });
 
@@ -654,21 +1321,20 @@ describe('the attacks of the browser-run game are refused and change nothing', (
 });
 
 describe('a player who leaves', () => {
-  it('deleting a player with a game opened but not drawn ends that game as discarded', async () => {
-    const t4 = await createMoneyTestApp();
-    try {
-      const h4 = await buildHierarchy(t4);
-      await configureWinners(t4, null, [{ percent: '50', position: 1 }]);
-      const game = await openGame(t4, h4.U2, { numbers: [1, 2] });
-      expectStatus(await t4.request(h4.A1.token, { method: 'DELETE', url: `/api/users/${h4.U2.id}` }), 200);
-      const read = await t4.request(h4.A1.token, { method: 'GET', url: `/api/games/${game.id}` });
-      expect(read.json<Game>()).toMatchObject({
-        status: 'discarded',
-        voidReason: 'The player was deleted',
-        voidedBy: { id: h4.A1.id },
-      });
-    } finally {
-      await t4.close();
-    }
+  it('deleting a player with a game opened but not frozen ends that game as discarded', async () => {
+    const leaving = await createMember(t, {
+      username: 'user_leaving',
+      fullName: 'User Leaving',
+      role: 'user',
+      parentId: h.A1.id,
+    });
+    const game = await openGame(t, leaving, { numbers: [1, 2] });
+    expectStatus(await t.request(h.A1.token, { method: 'DELETE', url: `/api/users/${leaving.id}` }), 200);
+    const read = await t.request(h.A1.token, { method: 'GET', url: `/api/games/${game.id}` });
+    expect(read.json<Game>()).toMatchObject({
+      status: 'discarded',
+      voidReason: 'The player was deleted',
+      voidedBy: { id: h.A1.id },
+    });
   });
 });

@@ -17,7 +17,7 @@ import {
   updateWinner,
 } from './winners.service.ts';
 
-const errors = errorResponses(400, 401, 403, 404);
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 export const winnersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);

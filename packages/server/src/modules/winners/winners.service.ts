@@ -1,7 +1,9 @@
 import { count, eq, isNull } from 'drizzle-orm';
 import { AppError } from '@lot/domain/errors';
+import { positionTaken } from '@lot/domain/messages';
 import type { EffectiveWinners, Winner, WinnerInput } from '@lot/domain/schemas/winners';
 import type { Db, Tx } from '../../db/client.ts';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { byCaller, changedFields, recordAudit } from '../../lib/audit.ts';
 import { winnerConfigs } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
@@ -48,30 +50,45 @@ export async function createWinner(db: Db, caller: Caller, input: WinnerInput): 
   const userId = input.userId ?? (caller.role === 'user' ? caller.id : null);
   assertManages(caller, userId);
   if (userId !== null) await assertPlayer(db, userId);
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(winnerConfigs)
-      .values({
-        userId,
-        name: input.name,
-        percentBps: input.percent,
-        position: input.position,
-        description: input.description ?? null,
-        isActive: input.isActive,
-      })
-      .returning({ id: winnerConfigs.id });
-    if (!row) throw new Error('insert returned no row');
-    const winner = await getWinner(tx, row.id);
-    await recordAudit(tx, {
-      ...byCaller(caller),
-      action: 'winner.created',
-      targetKind: 'winner',
-      targetId: winner.id,
-      targetUserId: winner.userId,
-      details: auditedFields(winner),
-    });
-    return winner;
-  });
+  return db
+    .transaction(async (tx) => {
+      const [row] = await tx
+        .insert(winnerConfigs)
+        .values({
+          userId,
+          name: input.name,
+          percentBps: input.percent,
+          position: input.position,
+          description: input.description ?? null,
+          isActive: input.isActive,
+        })
+        .returning({ id: winnerConfigs.id });
+      if (!row) throw new Error('insert returned no row');
+      const winner = await getWinner(tx, row.id);
+      await recordAudit(tx, {
+        ...byCaller(caller),
+        action: 'winner.created',
+        targetKind: 'winner',
+        targetId: winner.id,
+        targetUserId: winner.userId,
+        details: auditedFields(winner),
+      });
+      return winner;
+    })
+    .catch(refusePositionTaken(input.position));
+}
+
+/**
+ * One prize per position (decision 035): the database's unique index refuses an active configuration
+ * on a position another active one of the same owner has, so two concurrent saves cannot both pass.
+ * This turns its refusal into the form's message on the position.
+ */
+function refusePositionTaken(position: number) {
+  return (error: unknown): never => {
+    if (pgErrorCode(error) !== UNIQUE_VIOLATION) throw error;
+    const message = positionTaken(position);
+    throw new AppError('CONFLICT', message, { fieldErrors: { position: message } });
+  };
 }
 
 /** What the audit trail keeps of a winner setting. */
@@ -103,28 +120,30 @@ export async function updateWinner(db: Db, caller: Caller, id: number, input: Wi
   if (input.userId !== undefined && input.userId !== existing.userId) {
     throw AppError.field('userId', 'A winner configuration cannot move to another user');
   }
-  return db.transaction(async (tx) => {
-    await tx
-      .update(winnerConfigs)
-      .set({
-        name: input.name,
-        percentBps: input.percent,
-        position: input.position,
-        description: input.description ?? null,
-        isActive: input.isActive,
-      })
-      .where(eq(winnerConfigs.id, id));
-    const winner = await getWinner(tx, id);
-    await recordAudit(tx, {
-      ...byCaller(caller),
-      action: 'winner.updated',
-      targetKind: 'winner',
-      targetId: id,
-      targetUserId: winner.userId,
-      details: { changes: changedFields(auditedFields(existing), auditedFields(winner)) },
-    });
-    return winner;
-  });
+  return db
+    .transaction(async (tx) => {
+      await tx
+        .update(winnerConfigs)
+        .set({
+          name: input.name,
+          percentBps: input.percent,
+          position: input.position,
+          description: input.description ?? null,
+          isActive: input.isActive,
+        })
+        .where(eq(winnerConfigs.id, id));
+      const winner = await getWinner(tx, id);
+      await recordAudit(tx, {
+        ...byCaller(caller),
+        action: 'winner.updated',
+        targetKind: 'winner',
+        targetId: id,
+        targetUserId: winner.userId,
+        details: { changes: changedFields(auditedFields(existing), auditedFields(winner)) },
+      });
+      return winner;
+    })
+    .catch(refusePositionTaken(input.position));
 }
 
 export async function deleteWinner(db: Db, caller: Caller, id: number): Promise<{ message: string }> {

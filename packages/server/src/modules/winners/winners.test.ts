@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '@lot/domain/messages';
+import { MESSAGES, positionTaken } from '@lot/domain/messages';
 import type { EffectiveWinners, Winner } from '@lot/domain/schemas/winners';
 import { queryRows } from '../../db/client.ts';
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
@@ -113,23 +113,23 @@ describe('POST /api/winners validation (the documented messages)', () => {
   });
 
   it('answers the entity: percent with two decimals, position 1 by default, active by default', async () => {
-    const response = await create(h.admin, { name: '  Jackpot  ', percent: 25, userId: h.U1.id });
+    const response = await create(h.admin, { name: '  Jackpot  ', percent: 25, userId: h.U3.id });
     expectStatus(response, 201);
     const winner = response.json<Winner>();
     expect(winner).toEqual({
       id: expect.any(Number),
-      userId: h.U1.id,
+      userId: h.U3.id,
       name: 'Jackpot',
       percent: '25.00',
       position: 1,
       description: null,
       isActive: true,
       createdAt: expect.any(String),
-      user: ownerOf(h.U1),
+      user: ownerOf(h.U3),
     });
     expect(new Date(winner.createdAt).toISOString()).toBe(winner.createdAt);
     const [row] = (await stored()).filter((r) => r.id === winner.id);
-    expect(row).toMatchObject({ percent_bps: 2500, position: 1, is_active: true, user_id: h.U1.id });
+    expect(row).toMatchObject({ percent_bps: 2500, position: 1, is_active: true, user_id: h.U3.id });
   });
 
   it.each([
@@ -141,16 +141,18 @@ describe('POST /api/winners validation (the documented messages)', () => {
     [33.33, '33.33'],
     [' 7.05 ', '7.05'],
   ])('percent %j is stored and answered as %s', async (percent, answered) => {
-    const winner = await created(h.admin, { name: 'Edge', percent, position: 3 });
+    // Inactive: position 3 can have one active prize only.
+    const winner = await created(h.admin, { name: 'Edge', percent, position: 3, isActive: false });
     expect(winner.percent).toBe(answered);
   });
 
   it('takes a position sent as a string, an empty position as 1, and keeps a description', async () => {
     expect((await created(h.U1, { name: 'Second', percent: '10', position: '2' })).position).toBe(2);
-    expect((await created(h.U1, { name: 'Blank', percent: '10', position: '' })).position).toBe(1);
+    expect((await created(h.U1, { name: 'Blank', percent: '10', position: '', isActive: false })).position).toBe(1);
     const described = await created(h.U1, { name: 'Third', percent: '5', position: 3, description: 'Bronze' });
     expect(described.description).toBe('Bronze');
-    expect((await created(h.U1, { name: 'NoDesc', percent: '5', description: '' })).description).toBeNull();
+    const noDescription = await created(h.U1, { name: 'NoDesc', percent: '5', description: '', isActive: false });
+    expect(noDescription.description).toBeNull();
     const inactive = await created(h.U1, { name: 'Off', percent: '5', isActive: false });
     expect(inactive.isActive).toBe(false);
   });
@@ -174,7 +176,12 @@ describe('who manages whose winner configurations (docs/product/roles-and-scope.
 
   it('admin: an empty, null or missing user makes a global configuration', async () => {
     for (const userId of [undefined, null, '']) {
-      const winner = await created(h.admin, { name: 'G', percent: '1', ...(userId !== undefined && { userId }) });
+      const winner = await created(h.admin, {
+        name: 'G',
+        percent: '1',
+        isActive: false,
+        ...(userId !== undefined && { userId }),
+      });
       expect(winner).toMatchObject({ userId: null, user: null });
     }
   });
@@ -466,5 +473,93 @@ describe('GET /api/winners/effective: the configuration the game uses (docs/prod
     expectStatus(other, 403);
     const notPlayer = await call(h.admin, { method: 'GET', url: `/api/winners/effective?userId=${h.S1.id}` });
     expectStatus(notPlayer, 400);
+  });
+});
+
+describe('one prize per position (decision 035, docs/product/validation-and-errors.md#winner-form)', () => {
+  const taken = (position: number) => ({
+    code: 'CONFLICT',
+    message: positionTaken(position),
+    fieldErrors: { position: positionTaken(position) },
+    requestId: expect.any(String),
+  });
+  const put = (caller: Member, winner: Winner, change: Record<string, unknown>) =>
+    call(caller, {
+      method: 'PUT',
+      url: `/api/winners/${winner.id}`,
+      payload: {
+        name: winner.name,
+        percent: winner.percent,
+        position: winner.position,
+        isActive: winner.isActive,
+        ...change,
+      },
+    });
+  let gold: Winner;
+  let oldGold: Winner;
+  /** The active configurations of an owner (null: the global ones) on a position. */
+  const activeAt = async (userId: number | null, position: number) =>
+    (await stored()).filter((r) => r.user_id === userId && r.position === position && r.is_active);
+
+  // Every global configuration the tests above left is inactive; U5 has none of its own.
+  it('a second active configuration on a position of the same owner is 409 "Position N already has a prize" and writes nothing', async () => {
+    expect(positionTaken(4)).toBe('Position 4 already has a prize');
+    gold = await created(h.U5, { name: 'Gold', percent: '50', position: 1 });
+    await expectUnchanged(() => create(h.U5, { name: 'Also gold', percent: '10', position: 1 }), 409, taken(1));
+    await expectUnchanged(() => create(h.admin, { name: 'Also gold', percent: '10', userId: h.U5.id }), 409, taken(1));
+    await created(h.admin, { name: 'Global gold', percent: '50', position: 4 });
+    await expectUnchanged(() => create(h.admin, { name: 'Global again', percent: '5', position: 4 }), 409, taken(4));
+  });
+
+  it('another owner, the global ones and an inactive configuration may share the position', async () => {
+    oldGold = await created(h.U5, { name: 'Old gold', percent: '40', position: 1, isActive: false });
+    await created(h.admin, { name: 'Global first', percent: '50', position: 1 });
+    await created(h.admin, { name: 'For U2', percent: '50', position: 7, userId: h.U2.id });
+    await created(h.admin, { name: 'For U3', percent: '50', position: 7, userId: h.U3.id });
+    expect(await activeAt(h.U5.id, 1)).toHaveLength(1);
+    expect(await activeAt(null, 1)).toHaveLength(1);
+  });
+
+  it('an edit onto a taken position, or re-activating onto one, is refused; an edit that keeps its own position is not', async () => {
+    const silver = await created(h.U5, { name: 'Silver', percent: '30', position: 2 });
+    await expectUnchanged(() => put(h.U5, silver, { position: 1 }), 409, taken(1));
+    await expectUnchanged(() => put(h.U5, oldGold, { isActive: true }), 409, taken(1));
+    await expectUnchanged(() => put(h.admin, oldGold, { isActive: true }), 409, taken(1));
+    // Its own position is not another's: renaming, a new share, the same position.
+    expectStatus(await put(h.U5, silver, { name: 'Silver 2', percent: '35' }), 200);
+    // An inactive one may move onto a taken position and stay inactive.
+    expectStatus(await put(h.U5, oldGold, { position: 2 }), 200);
+  });
+
+  it('a deactivated or deleted configuration no longer holds its position', async () => {
+    expectStatus(await put(h.U5, gold, { isActive: false }), 200);
+    const newGold = await created(h.U5, { name: 'New gold', percent: '50', position: 1 });
+    expectStatus(await call(h.U5, { method: 'DELETE', url: `/api/winners/${newGold.id}` }), 200);
+    expectStatus(await put(h.U5, gold, { isActive: true }), 200);
+    expect((await activeAt(h.U5.id, 1)).map((r) => r.id)).toEqual([gold.id]);
+  });
+
+  it('five concurrent creates on one position leave exactly one (the database decides, not a read)', async () => {
+    for (const [caller, userId, position] of [
+      [h.U5, h.U5.id, 9],
+      [h.admin, null, 9],
+    ] as const) {
+      const responses = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => create(caller, { name: `Race ${i}`, percent: '10', position })),
+      );
+      const statuses = responses.map((r) => r.statusCode).sort();
+      expect(statuses).toEqual([201, 409, 409, 409, 409]);
+      for (const refused of responses.filter((r) => r.statusCode === 409)) expect(refused.json()).toEqual(taken(9));
+      expect(await activeAt(userId, position)).toHaveLength(1);
+    }
+  });
+
+  it('five concurrent re-activations onto one free position leave exactly one', async () => {
+    const sleepers = [];
+    for (let i = 0; i < 5; i++)
+      sleepers.push(await created(h.U5, { name: `Sleeper ${i}`, percent: '1', position: 11, isActive: false }));
+    const responses = await Promise.all(sleepers.map((w) => put(h.U5, w, { isActive: true })));
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409]);
+    expect(await activeAt(h.U5.id, 11)).toHaveLength(1);
   });
 });

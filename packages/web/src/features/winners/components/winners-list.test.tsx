@@ -22,14 +22,12 @@ function winner(id: number, name: string, position: number, more: Partial<Winner
 }
 
 describe('WinnersList', () => {
-  it('warns on both active configurations of one owner that share a position, and on no other', () => {
+  it('lists the global ones first, then each owner by position, each with its position (one prize per position: decision 035)', () => {
     render(
       <WinnersList
         winners={[
-          winner(1, 'First', 1),
-          winner(2, 'Also first', 1),
           winner(3, 'Second', 2),
-          // Inactive, or another owner's: no clash.
+          winner(1, 'First', 1),
           winner(4, 'Old second', 2, { isActive: false }),
           winner(5, 'Global first', 1, { userId: null, user: null }),
         ]}
@@ -37,10 +35,14 @@ describe('WinnersList', () => {
         onDelete={vi.fn()}
       />,
     );
-    const warnings = screen.getAllByText('Another active configuration already uses position 1');
-    expect(warnings).toHaveLength(2);
     const rows = screen.getAllByTestId('winner-row');
-    const warned = rows.filter((row) => row.textContent?.includes('Another active configuration'));
-    expect(warned.map((row) => row.textContent?.match(/^(First|Also first)/)?.[0])).toEqual(['First', 'Also first']);
+    expect(rows.map((row) => row.textContent?.match(/^(Global first|First|Second|Old second)/)?.[0])).toEqual([
+      'Global first',
+      'First',
+      'Second',
+      'Old second',
+    ]);
+    expect(screen.getAllByTestId('winner-position').map((cell) => cell.textContent)).toEqual(['#1', '#1', '#2', '#2']);
+    expect(rows.map((row) => row.getAttribute('data-active'))).toEqual(['true', 'true', 'true', 'false']);
   });
 });

@@ -23,6 +23,13 @@ const COLUMNS: Column<Winner>[] = [
       ),
   },
   {
+    key: 'position',
+    header: 'Position',
+    label: 'Position',
+    className: 'order-3 md:whitespace-nowrap',
+    render: (winner) => <span data-testid="winner-position">#{winner.position}</span>,
+  },
+  {
     key: 'percent',
     header: 'Percentage',
     align: 'right',
@@ -53,43 +60,6 @@ const COLUMNS: Column<Winner>[] = [
     ),
   },
 ];
-
-/**
- * The Position column. A position is meant to be one prize: two active configurations of one owner on the same
- * position are allowed but likely a mistake, so both rows say so (docs/product/validation-and-errors.md#winner-form).
- */
-function positionColumn(clashing: ReadonlySet<number>): Column<Winner> {
-  return {
-    key: 'position',
-    header: 'Position',
-    label: 'Position',
-    className: 'order-3 md:whitespace-nowrap',
-    render: (winner) => (
-      <span>
-        <span data-testid="winner-position">#{winner.position}</span>
-        {clashing.has(winner.id) && (
-          <span
-            data-testid="winner-position-clash"
-            className="block text-xs font-medium whitespace-normal text-amber-700"
-          >
-            Another active configuration already uses position {winner.position}
-          </span>
-        )}
-      </span>
-    ),
-  };
-}
-
-/** The ids of active configurations that share their owner and position with another active one. */
-function clashingPositions(winners: readonly Winner[]): Set<number> {
-  const byPlace = new Map<string, number[]>();
-  for (const winner of winners) {
-    if (!winner.isActive) continue;
-    const place = `${winner.userId ?? 'global'}:${winner.position}`;
-    byPlace.set(place, [...(byPlace.get(place) ?? []), winner.id]);
-  }
-  return new Set([...byPlace.values()].filter((ids) => ids.length > 1).flat());
-}
 
 /** Global ones first, then by owner, then by position: the order a game pays them in. */
 function byOwnerThenPosition(a: Winner, b: Winner): number {
@@ -126,36 +96,34 @@ export function WinnersList({
         {emptyHint && <p className="max-w-md text-sm text-slate-500">{emptyHint}</p>}
       </EmptyState>
     );
-  const columns = [...COLUMNS.slice(0, 2), positionColumn(clashingPositions(winners)), ...COLUMNS.slice(2)]
-    .filter((column) => showOwner || column.key !== 'user')
-    .concat({
-      key: 'actions',
-      header: 'Actions',
-      align: 'right',
-      className: 'order-7 col-span-2 md:text-right md:whitespace-nowrap',
-      render: (winner) => (
-        <div className="flex justify-end gap-1 border-t border-slate-100 pt-2 md:border-0 md:pt-0">
-          <button
-            type="button"
-            onClick={() => onEdit(winner)}
-            aria-label={`Edit ${winner.name}`}
-            className="inline-flex items-center gap-1 rounded-md px-2 py-1 text-sm font-medium text-indigo-600 hover:bg-indigo-50"
-          >
-            <Pencil className="h-4 w-4" aria-hidden="true" />
-            <span>Edit</span>
-          </button>
-          <button
-            type="button"
-            onClick={() => onDelete(winner)}
-            aria-label={`Delete ${winner.name}`}
-            className="inline-flex items-center gap-1 rounded-md px-2 py-1 text-sm font-medium text-rose-700 hover:bg-rose-50"
-          >
-            <Trash2 className="h-4 w-4" aria-hidden="true" />
-            <span>Delete</span>
-          </button>
-        </div>
-      ),
-    });
+  const columns = COLUMNS.filter((column) => showOwner || column.key !== 'user').concat({
+    key: 'actions',
+    header: 'Actions',
+    align: 'right',
+    className: 'order-7 col-span-2 md:text-right md:whitespace-nowrap',
+    render: (winner) => (
+      <div className="flex justify-end gap-1 border-t border-slate-100 pt-2 md:border-0 md:pt-0">
+        <button
+          type="button"
+          onClick={() => onEdit(winner)}
+          aria-label={`Edit ${winner.name}`}
+          className="inline-flex items-center gap-1 rounded-md px-2 py-1 text-sm font-medium text-indigo-600 hover:bg-indigo-50"
+        >
+          <Pencil className="h-4 w-4" aria-hidden="true" />
+          <span>Edit</span>
+        </button>
+        <button
+          type="button"
+          onClick={() => onDelete(winner)}
+          aria-label={`Delete ${winner.name}`}
+          className="inline-flex items-center gap-1 rounded-md px-2 py-1 text-sm font-medium text-rose-700 hover:bg-rose-50"
+        >
+          <Trash2 className="h-4 w-4" aria-hidden="true" />
+          <span>Delete</span>
+        </button>
+      </div>
+    ),
+  });
   return (
     <DataTable
       rows={[...winners].sort(byOwnerThenPosition)}
