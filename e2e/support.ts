@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject, onTestFailed } from 'vitest';
-import type { DrawResult, Game } from '@lot/domain/schemas/games';
+import type { DrawResult, DrawWaiting, Game } from '@lot/domain/schemas/games';
 
 export const baseUrl = () => inject('baseUrl');
 /** The test beacon's chain, to pin on the verify page (`?chain=…&publicKey=…`) as a verifier would. */
@@ -170,8 +170,13 @@ export async function playGame(
   });
   let game = await call<Game>(`/api/games/${opened.id}/entries`, { method: 'PUT', body: { entries: setup.entries } });
   const positions = Math.min(options.draws ?? game.prizes.length, game.prizes.length);
-  for (let position = 1; position <= positions; position++) {
-    game = (await call<DrawResult>(`/api/games/${game.id}/draws`, { body: { position } })).game;
+  for (let position = 1; position <= positions;) {
+    const answer = await call<DrawResult | DrawWaiting>(`/api/games/${game.id}/draws`, { body: { position } });
+    game = answer.game;
+    // LOT-DRAW-2: the freeze and every draw answer 202 until round R exists; ask again when told.
+    if ('waitingForRound' in answer)
+      await new Promise((resolve) => setTimeout(resolve, Math.max(100, answer.retryAfterMs)));
+    else position += 1;
   }
   return game;
 }

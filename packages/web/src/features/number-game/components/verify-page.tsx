@@ -10,9 +10,9 @@ import { dateTime, money } from '../../../lib/format.ts';
 import { gameProofQuery, isNotFound } from '../api/get-game-proof.ts';
 import { FindMyEntry } from './verify-find-entry.tsx';
 import { pinsFrom, type VerifyPins } from './verify-pins.ts';
-import { BeaconBlock, expectedText, ProtocolStatement, useNow, waitingRound } from './verify-protocol.tsx';
+import { BeaconBlock, ProtocolStatement, useNow, waitingRound, waitingText } from './verify-protocol.tsx';
 
-/** Polling while a game is in play: each draw (and round R) shows without a reload. */
+/** Asked again while a game is in play or waits for round R: each draw (and R) shows without a reload. */
 const LIVE_REFRESH_MS = 3000;
 
 const STATUS_LABEL: Record<GameProof['status'], string> = {
@@ -36,8 +36,10 @@ export function VerifyPage({ code }: { code: string }) {
   const proof = useQuery({
     ...gameProofQuery(code),
     refetchInterval: (query) => {
-      const status = query.state.data?.status;
-      return status === 'open' || status === 'drawing' ? LIVE_REFRESH_MS : false;
+      const proof = query.state.data;
+      return proof && (proof.status === 'open' || waitingRound(proof) || proof.status === 'drawing')
+        ? LIVE_REFRESH_MS
+        : false;
     },
   });
   return (
@@ -142,11 +144,7 @@ function ProofView({ proof, pins }: { proof: GameProof; pins: VerifyPins }) {
             failed={check.isError ? String(check.error) : null}
             beacon={proof.algorithm === 'LOT-DRAW-2'}
             status={proof.status}
-            waiting={
-              waiting
-                ? `Waiting for public randomness (round ${waiting.round})… ${expectedText(waiting.expectedAt, now)}`
-                : null
-            }
+            waiting={waiting ? waitingText(proof, waiting.round, waiting.expectedAt, now) : null}
           />
           <ProtocolStatement proof={proof} pins={pins} />
         </div>
@@ -188,7 +186,7 @@ function ProofView({ proof, pins }: { proof: GameProof; pins: VerifyPins }) {
         <Section title="Draws">
           {proof.draws.length === 0 ? (
             <p className="text-sm text-slate-500">
-              {waiting
+              {waiting && proof.status === 'drawing'
                 ? `Nothing has been drawn yet: the draws wait for round ${waiting.round}.`
                 : proof.status === 'voided' || proof.status === 'discarded'
                   ? 'Nothing was drawn before the game was stopped.'
@@ -391,7 +389,7 @@ function Verdict({
   report: ProofReport | undefined;
   ms: number | undefined;
   failed: string | null;
-  /** A frozen LOT-DRAW-2 game waiting for its round: what the pending verdict says. */
+  /** A LOT-DRAW-2 game waiting for its round: what the pending verdict says. */
   waiting: string | null;
   /** LOT-DRAW-2: the verified verdict names the beacon too. */
   beacon: boolean;
@@ -430,6 +428,7 @@ function Verdict({
       <div
         data-testid="verdict"
         data-verdict="pending"
+        data-waiting-for={report.waitingFor ?? undefined}
         {...timing}
         className="rounded-xl bg-amber-50 p-4 ring-1 ring-amber-200"
       >

@@ -3,7 +3,7 @@ import { AlertTriangle, CheckCircle2, Clock, Globe2, Link2, XCircle } from 'luci
 import { roundTimeMs } from '@lot/domain/beacon';
 import { DEFAULT_PINS, type ProofReport } from '@lot/domain/verify';
 import type { GameBeacon, GameProof } from '@lot/domain/schemas/games';
-import { shortHex, type VerifyPins } from './verify-pins.ts';
+import { pins as pinsBeacon, shortHex, type VerifyPins } from './verify-pins.ts';
 
 /** The label every LOT-DRAW-1 game carries, wherever it is shown (decision 033). */
 export const SERVER_RANDOMNESS_ONLY = 'Server randomness only: whoever holds the seed could know the outcome';
@@ -45,23 +45,37 @@ export function useNow(running: boolean): number {
   return now;
 }
 
-/** A frozen LOT-DRAW-2 game whose round R is named but not published (or not fetched) yet. */
+/**
+ * A LOT-DRAW-2 game whose round R is named but not in the proof yet: frozen and waiting for it, or
+ * voided before the server fetched it (its unplayed draws show once it has).
+ */
 export function waitingRound(proof: GameProof): (GameBeacon & { round: number }) | null {
   const beacon = proof.beacon;
-  if (proof.status !== 'drawing' || !beacon || beacon.round === null || beacon.signature !== null) return null;
+  if (proof.status !== 'drawing' && proof.status !== 'voided') return null;
+  if (!beacon || beacon.round === null || beacon.signature !== null) return null;
   return { ...beacon, round: beacon.round };
 }
 
 /**
- * When round R comes: 'expected at 4:05:12 PM (in 3 s).', or, once its time has passed (the server
- * fetches it at the next draw), when it was due.
+ * 'Waiting for public randomness (round R)…' and when it comes: 'expected at 4:05:12 PM (in 3 s)',
+ * or, once its time has passed (the server fetches it at the next draw, or as the proof of a voided
+ * game is read), when it was due.
  */
-export function expectedText(expectedAt: string | null, now: number): string {
-  if (!expectedAt) return '';
-  const at = Date.parse(expectedAt);
-  return at > now
-    ? `Expected at ${clock(at)} (in ${span(at - now)}): nothing can be drawn before it exists.`
-    : `It was due at ${clock(at)} (${span(now - at)} ago): the numbers are drawn as soon as the shop or its agent draws again.`;
+export function waitingText(proof: GameProof, round: number, expectedAt: string | null, now: number): string {
+  const head = `Waiting for public randomness (round ${round})…`;
+  const at = expectedAt === null ? NaN : Date.parse(expectedAt);
+  const voided = proof.status === 'voided';
+  if (Number.isNaN(at)) return head;
+  if (at > now) {
+    return `${head} Expected at ${clock(at)} (in ${span(at - now)}): ${
+      voided ? 'then the draws the voided game would have made are shown.' : 'nothing can be drawn before it exists.'
+    }`;
+  }
+  return `${head} It was due at ${clock(at)} (${span(now - at)} ago): ${
+    voided
+      ? 'the draws the voided game would have made are shown as soon as the server has fetched it.'
+      : 'the numbers are drawn as soon as the shop or its agent draws again.'
+  }`;
 }
 
 /**
@@ -112,8 +126,8 @@ export function ProtocolStatement({ proof, pins }: { proof: GameProof; pins: Ver
 /** Which chain the proof was checked against: the default pin, or one this page's link pins (said plainly). */
 function PinNote({ proof, pins }: { proof: GameProof; pins: VerifyPins }) {
   const chain = proof.beacon?.chainHash;
-  const linked = pins.linked && chain === pins.linked.chainHash && proof.beacon?.publicKey === pins.linked.publicKey;
-  const quicknet = DEFAULT_PINS.some((pin) => pin.chainHash === chain && pin.publicKey === proof.beacon?.publicKey);
+  const linked = pinsBeacon(pins.linked, proof.beacon);
+  const quicknet = DEFAULT_PINS.some((pin) => pinsBeacon(pin, proof.beacon));
   return (
     <div className="mt-2 space-y-1 pl-7 text-xs text-indigo-900 sm:text-sm">
       {linked ? (
@@ -132,11 +146,7 @@ function PinNote({ proof, pins }: { proof: GameProof; pins: VerifyPins }) {
           randomness cannot be relied on (see the Beacon chain check).
         </p>
       )}
-      {pins.malformed && (
-        <p role="note">
-          This link tries to pin another chain, but its chain hash or public key is not well formed: it was ignored.
-        </p>
-      )}
+      {pins.refused && <p data-testid="verify-pin-refused">{pins.refused}</p>}
     </div>
   );
 }
@@ -162,8 +172,8 @@ export function BeaconBlock({
   const publishedAt = round === null ? null : roundTimeMs(beacon, round);
   const frozenAt = proof.frozenAt === null ? null : Date.parse(proof.frozenAt);
   const signature = report?.checks.find((check) => check.name === 'Beacon signature');
-  const linked = pins.linked?.chainHash === beacon.chainHash && pins.linked.publicKey === beacon.publicKey;
-  const known = DEFAULT_PINS.find((pin) => pin.chainHash === beacon.chainHash && pin.publicKey === beacon.publicKey);
+  const linked = pinsBeacon(pins.linked, beacon);
+  const known = DEFAULT_PINS.find((pin) => pinsBeacon(pin, beacon));
   const pinned = Boolean(known) || linked;
   const chainName = known?.name ?? (linked ? 'Pinned by this link' : 'Not pinned');
   const waiting = waitingRound(proof);
@@ -183,10 +193,7 @@ export function BeaconBlock({
           className="mb-4 flex items-start gap-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200"
         >
           <Clock className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
-          <span>
-            <span className="font-semibold">Waiting for public randomness (round {waiting.round})…</span>{' '}
-            {expectedText(waiting.expectedAt, now)}
-          </span>
+          <span>{waitingText(proof, waiting.round, waiting.expectedAt, now)}</span>
         </p>
       )}
       <dl className="grid gap-x-6 gap-y-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
