@@ -15,6 +15,7 @@ import {
   screenshotOnFailure,
   sessionOf,
   signIn,
+  testBeacon,
   useBrowser,
   type Account,
 } from './support.ts';
@@ -46,6 +47,11 @@ type Screen = {
 let shop: Account;
 let settled: Game;
 let playing: Game;
+/** The demo agent's shops' games: one frozen (to finish or void), one voided after its freeze. */
+let frozen: Game;
+let voided: Game;
+/** The test beacon pinned on the verify page (`?chain=&publicKey=&genesisTime=&period=`). */
+let pin = '';
 
 const dialog = (name: string) => ({
   open: async (page: Page) => {
@@ -59,6 +65,26 @@ const dialog = (name: string) => ({
 });
 
 const heading = (name: string) => (page: Page) => page.getByRole('heading', { name, exact: true });
+
+/** A frozen game's action on the Games in progress tab, and the dialog it opens. */
+const inProgressDialog = (action: 'Finish' | 'Void', title: string) => ({
+  open: async (page: Page) => {
+    await page
+      .getByTestId('in-progress-drawing')
+      .getByRole('button', { name: new RegExp(`^${action} `) })
+      .first()
+      .click();
+    await page.getByRole('dialog', { name: title }).waitFor({ state: 'visible' });
+  },
+  close: dialog(title).close,
+});
+
+/** The upline's Games in progress tab of a sales-history screen. */
+const inProgress = (path: string): Screen => ({
+  name: 'sales history, games in progress',
+  path: () => `${path}?view=in-progress`,
+  ready: rows('in-progress-row'),
+});
 const rows = (testId: string) => (page: Page) => page.getByTestId(testId);
 
 /** A play-screen control that opens something and Escape closes. */
@@ -122,6 +148,7 @@ const SCREENS: Record<keyof typeof DEMO, Screen[]> = {
     { name: 'all transactions', path: () => '/admin/transactions', ready: rows('transaction-row') },
     { name: 'winner configurations', path: () => '/admin/winners', ready: rows('winner-row') },
     { name: 'sales history', path: () => '/admin/sales-history', ready: rows('sale-row') },
+    inProgress('/admin/sales-history'),
     { name: 'reports', path: () => '/admin/reports', ready: rows('report-row') },
     { name: 'audit trail', path: () => '/admin/audit', ready: rows('audit-row') },
     { name: 'statement', path: () => `/statements/${shop.id}`, ready: rows('statement-movement') },
@@ -149,6 +176,7 @@ const SCREENS: Record<keyof typeof DEMO, Screen[]> = {
     { name: 'users', path: () => '/superagent/users', ready: rows('user-row') },
     { name: 'add user dialog', path: () => '/superagent/users', ready: rows('user-row'), ...dialog('Add User') },
     { name: 'sales history', path: () => '/superagent/sales-history', ready: rows('sale-row') },
+    inProgress('/superagent/sales-history'),
     { name: 'reports', path: () => '/superagent/reports', ready: rows('report-row') },
     { name: 'audit trail', path: () => '/superagent/audit', ready: rows('audit-row') },
     ...common,
@@ -157,6 +185,19 @@ const SCREENS: Record<keyof typeof DEMO, Screen[]> = {
     { name: 'dashboard', path: () => '/agent/dashboard', ready: heading('Quick Actions') },
     { name: 'users', path: () => '/agent/users', ready: rows('user-row') },
     { name: 'sales history', path: () => '/agent/sales-history', ready: rows('sale-row') },
+    inProgress('/agent/sales-history'),
+    {
+      name: 'finish game dialog',
+      path: () => '/agent/sales-history?view=in-progress',
+      ready: rows('in-progress-row'),
+      ...inProgressDialog('Finish', 'Finish game'),
+    },
+    {
+      name: 'void game dialog',
+      path: () => '/agent/sales-history?view=in-progress',
+      ready: rows('in-progress-row'),
+      ...inProgressDialog('Void', 'Void game'),
+    },
     { name: 'reports', path: () => '/agent/reports', ready: rows('report-row') },
     { name: 'audit trail', path: () => '/agent/audit', ready: rows('audit-row') },
     ...common,
@@ -220,8 +261,18 @@ const PUBLIC: Screen[] = [
   { name: 'login', path: () => '/login', ready: (page) => page.getByLabel('Username') },
   {
     name: 'verify',
-    path: () => `/verify/${settled.code}`,
+    path: () => `/verify/${settled.code}?${pin}`,
     ready: (page) => page.getByText('Verified', { exact: true }),
+  },
+  {
+    name: 'verify, voided game',
+    path: () => `/verify/${voided.code}?${pin}`,
+    ready: rows('verify-unplayed-draw'),
+  },
+  {
+    name: 'verify, frozen game',
+    path: () => `/verify/${frozen.code}?${pin}`,
+    ready: rows('verify-beacon'),
   },
   { name: 'display, settled game', path: () => `/display/${settled.code}`, ready: rows('display-qr') },
   {
@@ -273,14 +324,15 @@ async function settle(page: Page, screen: Screen) {
   });
 }
 
-/** Moves to the path inside the single-page app (no reload: the session and caches stay). */
+/** Moves to the path (and query) inside the single-page app (no reload: the session and caches stay). */
 async function go(page: Page, path: string) {
-  if (new URL(page.url()).pathname === path) return;
+  const here = (url: URL) => `${url.pathname}${url.search}`;
+  if (here(new URL(page.url())) === path) return;
   await page.evaluate((to) => {
     history.pushState(null, '', to);
     dispatchEvent(new PopStateEvent('popstate', { state: null }));
   }, path);
-  await page.waitForURL((url) => url.pathname === path);
+  await page.waitForURL((url) => here(url) === path);
 }
 
 async function check(page: Page, role: string, screen: Screen) {
@@ -317,6 +369,25 @@ beforeAll(async () => {
     phoneNumber: `555-20${String(i).padStart(2, '0')}`,
   }));
   await call(`/api/games/${playing.id}/entries`, { method: 'PUT', body: { entries } });
+
+  // The demo agent's shops: a game frozen by its first draw (LOT-DRAW-2 waits for its round), and
+  // one frozen then voided by the agent.
+  const frozenShop = await player({ parentId: agent.userId, fullName: 'Axe Frozen Shop', games: 0, bet: 5 });
+  frozen = await playGame(login(frozenShop), sampleGame(5), { draws: 0 });
+  await apiAs(login(frozenShop), `/api/games/${frozen.id}/draws`, { body: { position: 1 } });
+  const voidShop = await player({ parentId: agent.userId, fullName: 'Axe Void Shop', games: 0, bet: 5 });
+  voided = await playGame(login(voidShop), sampleGame(5), { draws: 0 });
+  await apiAs(login(voidShop), `/api/games/${voided.id}/draws`, { body: { position: 1 } });
+  await apiAs(DEMO.agent, `/api/games/${voided.id}/void`, { body: { reason: 'accessibility test' } });
+
+  const beacon = testBeacon();
+  const info = (await (await fetch(`${beacon.url}/info`)).json()) as { genesis_time: number; period: number };
+  pin = new URLSearchParams({
+    chain: beacon.chainHash,
+    publicKey: beacon.publicKey,
+    genesisTime: String(info.genesis_time),
+    period: String(info.period),
+  }).toString();
 });
 
 describe('public pages', () => {

@@ -295,5 +295,11 @@ export const activitySchema = z.object({
     agent: change(z.number()),
     user: change(z.number()),
   }),
+  /**
+   * Games opened in the period whose outcome the upline cannot take on trust: those voided after
+   * their freeze, and the LOT-DRAW-1 ones (server randomness only) that were neither voided nor
+   * discarded. Each game counts once.
+   */
+  flaggedGames: z.object({ voided: z.number(), serverRandomness: z.number() }),
 });
 export type Activity = z.infer<typeof activitySchema>;

@@ -15,7 +15,6 @@ import { adminSalesQuery } from '../features/sales-history/api/get-admin-sales.t
 import { agentSalesQuery } from '../features/sales-history/api/get-agent-sales.ts';
 import { superagentSalesQuery } from '../features/sales-history/api/get-superagent-sales.ts';
 import { userSalesQuery } from '../features/sales-history/api/get-user-sales.ts';
-import { voidedCountQuery } from '../features/sales-history/api/get-voided-count.ts';
 import { statementQuery, statementQueryAt } from '../features/statements/api/get-statement.ts';
 import { balanceQuery } from '../features/transactions/api/get-balance.ts';
 import { moneyFlowQuery } from '../features/transactions/api/get-money-flow.ts';
@@ -54,21 +53,18 @@ export const loaders = {
     fetch(dashboardActivityQuery());
     for (const role of ['user', 'superagent', 'agent'] as const) fetch(roleCountQuery(role));
     fetch(recentTransactionsQuery());
-    fetch(voidedCountQuery());
   }),
   superagentDashboard: prefetching((fetch) => {
     fetch(dashboardActivityQuery());
     fetch(balanceQuery());
     fetch(scopedUsersQuery('agent'));
     fetch(scopedUsersQuery('user'));
-    fetch(voidedCountQuery());
     fetch(recentTransactionsQuery());
   }),
   agentDashboard: prefetching((fetch) => {
     fetch(dashboardActivityQuery());
     fetch(balanceQuery());
     fetch(scopedUsersQuery('user'));
-    fetch(voidedCountQuery());
     fetch(recentTransactionsQuery());
   }),
   userDashboard: prefetching((fetch) => {

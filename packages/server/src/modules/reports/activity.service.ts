@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { formatCents } from '@lot/domain/money';
 import type { Activity, ActivityFigures, ActivityQuery } from '@lot/domain/schemas/reports';
 import { queryRows, type Db } from '../../db/client.ts';
-import { games, users } from '../../db/schema.ts';
+import { gameRounds, games, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { readableByRecord, scopeCondition } from '../users/users.access.ts';
 import { DEFAULT_TIME_ZONE } from './reports.service.ts';
@@ -30,6 +30,7 @@ type BoundsRow = {
   previous_topups: string;
 };
 type AccountsRow = { role: string; current: string; previous: string };
+type FlaggedRow = { voided: string; server_randomness: string };
 
 const iso = (instant: Date | string) => new Date(instant).toISOString();
 
@@ -46,7 +47,8 @@ function figures(row: { games: string; pool: string; prizes: string; commission:
  * The activity report (docs/product/reports.md#activity): settled games per local day of the
  * period, scoped as the sales history is (the hierarchy recorded with each game, decision 006), with
  * the period just before it for comparison, the top-ups into the scope and the accounts created in
- * it. Three independent reads side by side.
+ * it, and the games opened in it that were voided or ran on server randomness only (LOT-DRAW-1).
+ * Four independent reads side by side.
  */
 export async function activity(db: Db, caller: Caller, query: ActivityQuery): Promise<Activity> {
   const timeZone = query.tz ?? DEFAULT_TIME_ZONE;
@@ -66,7 +68,7 @@ export async function activity(db: Db, caller: Caller, query: ActivityQuery): Pr
       ? sql`true`
       : sql`t.receiver_id IN (SELECT ${users.id} FROM ${users} WHERE ${scopeCondition(caller)})`;
 
-  const [days, [bounds], accounts] = await Promise.all([
+  const [days, [bounds], accounts, [flagged]] = await Promise.all([
     queryRows<DayRow>(
       db,
       sql`
@@ -105,8 +107,19 @@ export async function activity(db: Db, caller: Caller, query: ActivityQuery): Pr
         AND ${users.createdAt} >= ${previousStart} AND ${users.createdAt} < ${end}
       GROUP BY 1`,
     ),
+    // Games in progress count too: a LOT-DRAW-1 game is server randomness only from its opening on.
+    queryRows<FlaggedRow>(
+      db,
+      sql`
+      SELECT count(*) FILTER (WHERE ${gameRounds.status} = 'voided')::text AS voided,
+        count(*) FILTER (WHERE ${gameRounds.protocol} = 'LOT-DRAW-1'
+          AND ${gameRounds.status} NOT IN ('voided', 'discarded'))::text AS server_randomness
+      FROM ${gameRounds}
+      WHERE ${readableByRecord(caller, gameRounds) ?? sql`true`}
+        AND ${gameRounds.createdAt} >= ${start} AND ${gameRounds.createdAt} < ${end}`,
+    ),
   ]);
-  if (!bounds) throw new Error('activity query returned no row');
+  if (!bounds || !flagged) throw new Error('activity query returned no row');
 
   const sum = (rows: DayRow[]) => {
     const total = { games: 0n, pool: 0n, prizes: 0n, commission: 0n };
@@ -144,5 +157,6 @@ export async function activity(db: Db, caller: Caller, query: ActivityQuery): Pr
       previous: formatCents(BigInt(bounds.previous_topups)),
     },
     newAccounts: { superagent: created('superagent'), agent: created('agent'), user: created('user') },
+    flaggedGames: { voided: Number(flagged.voided), serverRandomness: Number(flagged.server_randomness) },
   };
 }

@@ -2,8 +2,9 @@ import { Link } from 'react-router';
 import { Ban, Wallet } from 'lucide-react';
 import { LinkList, type LinkItem } from '../../components/ui/link-list.tsx';
 import { Card, queryStat, type Stat } from '../../components/ui/panels.tsx';
+import type { Activity } from '@lot/domain/schemas/reports';
 import { count, money } from '../../lib/format.ts';
-import { useVoidedCount } from '../../features/sales-history/api/get-voided-count.ts';
+import { DASHBOARD_DAYS } from '../../features/reports/api/get-activity.ts';
 import { useBalance } from '../../features/transactions/api/get-balance.ts';
 import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
 
@@ -20,19 +21,34 @@ export function useBalanceStat(hint?: string): Stat {
 }
 
 /**
- * The Voided Games figure of the admin's, the super agent's and the agent's dashboards: games in
- * their scope voided after a draw, with the way to the list on their sales-history screen.
+ * The figure of the admin's, the super agent's and the agent's dashboards that counts the games of
+ * their scope opened in the last 30 days whose outcome cannot be taken on trust: voided after their
+ * freeze, or run on server randomness only (LOT-DRAW-1) — counted alike, each once
+ * (docs/product/reports.md#activity) — with the way to the voided list on their sales-history screen.
  */
-export function useVoidedGamesStat(historyPath: string): Stat {
-  const voided = useVoidedCount();
+export function useFlaggedGamesStat(
+  historyPath: string,
+  activity: { data: Activity | undefined; isError: boolean },
+): Stat {
+  const flagged = activity.data?.flaggedGames;
   return {
     testId: 'stat-voided-games',
-    label: 'Voided Games',
-    ...queryStat(voided, 'Failed to fetch voided games', (total) => count(total)),
+    label: 'Voided or server-randomness games',
+    ...queryStat(activity, 'Failed to fetch the activity', (data) =>
+      count(data.flaggedGames.voided + data.flaggedGames.serverRandomness),
+    ),
     hint: (
-      <Link to={`${historyPath}?view=voided`} className="font-semibold text-indigo-600 hover:text-indigo-700">
-        View voided games
-      </Link>
+      <>
+        {flagged && (
+          <span data-testid="flagged-breakdown" className="block">
+            {count(flagged.voided)} voided · {count(flagged.serverRandomness)} LOT-DRAW-1 (server randomness only), last{' '}
+            {DASHBOARD_DAYS} days
+          </span>
+        )}
+        <Link to={`${historyPath}?view=voided`} className="font-semibold text-indigo-600 hover:text-indigo-700">
+          View voided games
+        </Link>
+      </>
     ),
     icon: Ban,
   };

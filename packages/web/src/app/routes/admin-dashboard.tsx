@@ -1,6 +1,6 @@
 import { DollarSign, UserCheck, Users, UsersRound } from 'lucide-react';
 import { ActivityCard, newAccountsHint, topUpsChange, useDashboardActivity } from '../compositions/activity.tsx';
-import { useVoidedGamesStat } from '../compositions/dashboard.tsx';
+import { useFlaggedGamesStat } from '../compositions/dashboard.tsx';
 import { FIVE_STAT_GRID, fiveStatCell, queryStat, StatCard } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count, money } from '../../lib/format.ts';
@@ -9,7 +9,7 @@ import { RecentTransactionsCard } from '../../features/transactions/components/r
 
 /**
  * docs/product/screens.md#admin-dashboard: four cards with their real changes over the last 30
- * days, the voided games, the activity chart and the 5 latest transactions.
+ * days, the voided or server-randomness games, the activity chart and the 5 latest transactions.
  */
 export function AdminDashboardRoute() {
   const me = useCurrentUser();
@@ -17,8 +17,8 @@ export function AdminDashboardRoute() {
   const superagents = useRoleCount('superagent');
   const agents = useRoleCount('agent');
   const activity = useDashboardActivity();
+  const voided = useFlaggedGamesStat('/admin/sales-history', activity);
   const created = activity.data?.newAccounts;
-  const voided = useVoidedGamesStat('/admin/sales-history');
 
   return (
     <div className="space-y-6">

@@ -89,7 +89,7 @@ export function AdminSalesHistoryRoute() {
         query={{ role: owner?.role, userId: owner?.userId, from, to }}
       />
 
-      <HistoryCard title="Game History" from={from} to={to} pickerFiltered={owner !== null}>
+      <HistoryCard title="Game History" inProgress from={from} to={to} pickerFiltered={owner !== null}>
         <SalesResults query={sales} page={page} onPage={setPage} filtered={filtered} />
       </HistoryCard>
     </div>

@@ -6,7 +6,7 @@ import { useCurrentUser } from '../../lib/auth.tsx';
 import { count } from '../../lib/format.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
 import { ActivityCard, newAccountsHint, useDashboardActivity } from '../compositions/activity.tsx';
-import { RecentTransactionsAndLinks, useBalanceStat, useVoidedGamesStat } from '../compositions/dashboard.tsx';
+import { RecentTransactionsAndLinks, useBalanceStat, useFlaggedGamesStat } from '../compositions/dashboard.tsx';
 
 const QUICK_ACTIONS: LinkItem[] = [
   { to: '/agent/users', label: 'Go to Users', icon: Users },
@@ -19,10 +19,10 @@ const QUICK_ACTIONS: LinkItem[] = [
 export function AgentDashboardRoute() {
   const me = useCurrentUser();
   const balance = useBalanceStat();
-  const voided = useVoidedGamesStat('/agent/sales-history');
   const scoped = useScopedUsers('user');
   // docs/product/roles-and-scope.md#scope: an agent's users are those whose parent is the agent.
   const activity = useDashboardActivity();
+  const voided = useFlaggedGamesStat('/agent/sales-history', activity);
   const users = { ...scoped, data: scoped.data?.filter((user) => user.parentId === me.id) };
 
   return (

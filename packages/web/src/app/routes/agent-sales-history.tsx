@@ -65,7 +65,7 @@ export function AgentSalesHistoryRoute() {
 
       <ExportButtons path={`/api/sales-history/agent/${me.id}/export`} query={{ userId, from, to }} />
 
-      <HistoryCard title="Game History" from={from} to={to} hide={HIDDEN} pickerFiltered={userId !== null}>
+      <HistoryCard title="Game History" inProgress from={from} to={to} hide={HIDDEN} pickerFiltered={userId !== null}>
         <SalesResults query={sales} page={page} onPage={setPage} filtered={filtered} hide={HIDDEN} />
       </HistoryCard>
     </div>

@@ -5,7 +5,7 @@ import { useCurrentUser } from '../../lib/auth.tsx';
 import { count } from '../../lib/format.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
 import { ActivityCard, newAccountsHint, useDashboardActivity } from '../compositions/activity.tsx';
-import { RecentTransactionsAndLinks, useBalanceStat, useVoidedGamesStat } from '../compositions/dashboard.tsx';
+import { RecentTransactionsAndLinks, useBalanceStat, useFlaggedGamesStat } from '../compositions/dashboard.tsx';
 
 const QUICK_LINKS: LinkItem[] = [
   { to: '/superagent/agents', label: 'Manage Agents', icon: UsersRound },
@@ -18,10 +18,10 @@ const QUICK_LINKS: LinkItem[] = [
 export function SuperagentDashboardRoute() {
   const me = useCurrentUser();
   const balance = useBalanceStat();
-  const voided = useVoidedGamesStat('/superagent/sales-history');
   const agents = useScopedUsers('agent');
   const users = useScopedUsers('user');
   const activity = useDashboardActivity();
+  const voided = useFlaggedGamesStat('/superagent/sales-history', activity);
 
   return (
     <div className="space-y-6">

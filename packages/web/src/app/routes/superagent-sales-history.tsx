@@ -99,7 +99,7 @@ export function SuperagentSalesHistoryRoute() {
 
       <ExportButtons path={`/api/sales-history/superagent/${me.id}/export`} query={{ agentId, userId, from, to }} />
 
-      <HistoryCard title="Game History" from={from} to={to} pickerFiltered={filter.id !== null}>
+      <HistoryCard title="Game History" inProgress from={from} to={to} pickerFiltered={filter.id !== null}>
         <SalesResults query={sales} page={page} onPage={setPage} filtered={filtered} />
       </HistoryCard>
     </div>

@@ -1,14 +1,19 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { CheckCircle2, Clock, Loader2, Search, SearchX, ShieldAlert, ShieldCheck, XCircle } from 'lucide-react';
+import { CheckCircle2, Clock, Loader2, SearchX, ShieldAlert, ShieldCheck, XCircle } from 'lucide-react';
 import { formatBps } from '@lot/domain/game';
-import type { GameProof } from '@lot/domain/schemas/games';
-import { findOwnEntries, verifyProof, type ProofReport } from '@lot/domain/verify';
-import { Button } from '../../../components/ui/button.tsx';
-import { TextField } from '../../../components/ui/field.tsx';
+import type { GameDraw, GameProof } from '@lot/domain/schemas/games';
+import { verifyProof, type ProofReport } from '@lot/domain/verify';
 import { ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
 import { dateTime, money } from '../../../lib/format.ts';
-import { isNotFound, useGameProof } from '../api/get-game-proof.ts';
+import { gameProofQuery, isNotFound } from '../api/get-game-proof.ts';
+import { FindMyEntry } from './verify-find-entry.tsx';
+import { pinsFrom, type VerifyPins } from './verify-pins.ts';
+import { BeaconBlock, ProtocolStatement, useNow, waitingRound, waitingText } from './verify-protocol.tsx';
+
+/** Asked again while a game is in play or waits for round R: each draw (and R) shows without a reload. */
+const LIVE_REFRESH_MS = 3000;
 
 const STATUS_LABEL: Record<GameProof['status'], string> = {
   open: 'Open',
@@ -20,11 +25,23 @@ const STATUS_LABEL: Record<GameProof['status'], string> = {
 
 /**
  * The public proof of one game (/verify/{code}, no sign-in): the page fetches what the server
- * published, re-checks it in this browser (LOT-DRAW-1, docs/lot-draw-1.md) and says plainly whether
- * it holds; a participant can find their own entry by their name and phone.
+ * published, re-checks it in this browser (LOT-DRAW-2 or LOT-DRAW-1, verifyProof) against the beacon
+ * chains it pins (drand quicknet, or one `?chain=&publicKey=` pins) and says plainly whether it
+ * holds and what its protocol proves; a participant can find their own numbers. A game in play is
+ * asked for again every few seconds, so its freeze, round R and draws show as they happen.
  */
 export function VerifyPage({ code }: { code: string }) {
-  const proof = useGameProof(code);
+  const [params] = useSearchParams();
+  const pins = pinsFrom(params);
+  const proof = useQuery({
+    ...gameProofQuery(code),
+    refetchInterval: (query) => {
+      const proof = query.state.data;
+      return proof && (proof.status === 'open' || waitingRound(proof) || proof.status === 'drawing')
+        ? LIVE_REFRESH_MS
+        : false;
+    },
+  });
   return (
     <div className="min-h-screen bg-slate-50 text-slate-900">
       <header className="border-b border-slate-200 bg-white">
@@ -43,7 +60,7 @@ export function VerifyPage({ code }: { code: string }) {
             <ErrorPanel message="Failed to fetch the game's proof" onRetry={() => void proof.refetch()} />
           )
         ) : (
-          <ProofView proof={proof.data} />
+          <ProofView proof={proof.data} pins={pins} />
         )}
       </main>
     </div>
@@ -63,14 +80,36 @@ function NotFound({ code }: { code: string }) {
   );
 }
 
-function ProofView({ proof }: { proof: GameProof }) {
-  const report = useQuery({
-    queryKey: ['verify', proof.code, 'report', proof],
-    queryFn: () => verifyProof(proof),
+const ROLE_WORDS: Record<string, string> = { admin: 'admin', superagent: 'super agent', agent: 'agent', user: 'shop' };
+
+/** 'Not paid — game voided by agent J*** D***: reason', the words on every prize of a voided game. */
+function notPaidText(proof: GameProof): string {
+  const by = proof.voidedBy
+    ? ` by ${ROLE_WORDS[proof.voidedBy.role] ?? proof.voidedBy.role} ${proof.voidedBy.name}`
+    : '';
+  return `Not paid — game voided${by}: ${proof.voidReason ?? 'no reason given'}`;
+}
+
+/** The check in this browser, timed (the page's budget: docs/decisions/033-public-randomness-beacon.md). */
+async function timedCheck(proof: GameProof, pins: VerifyPins) {
+  const started = performance.now();
+  const report = await verifyProof(proof, pins.pins);
+  return { report, ms: performance.now() - started };
+}
+
+function ProofView({ proof, pins }: { proof: GameProof; pins: VerifyPins }) {
+  const check = useQuery({
+    queryKey: ['verify', proof.code, 'report', proof, pins.pins],
+    queryFn: () => timedCheck(proof, pins),
     retry: false,
     staleTime: Infinity,
   });
+  const report = check.data?.report;
+  const waiting = waitingRound(proof);
+  const now = useNow(waiting !== null);
   const drawnNumbers = new Set(proof.draws.map((d) => d.number));
+  const voided = proof.status === 'voided';
+  const notPaid = voided ? notPaidText(proof) : null;
   return (
     <>
       <section className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
@@ -98,57 +137,82 @@ function ProofView({ proof }: { proof: GameProof }) {
             {STATUS_LABEL[proof.status]}
           </span>
         </div>
-        <div className="mt-5">
-          <Verdict report={report.data} failed={report.isError ? String(report.error) : null} />
+        <div className="mt-5 space-y-4">
+          <Verdict
+            report={report}
+            ms={check.data?.ms}
+            failed={check.isError ? String(check.error) : null}
+            beacon={proof.algorithm === 'LOT-DRAW-2'}
+            status={proof.status}
+            waiting={waiting ? waitingText(proof, waiting.round, waiting.expectedAt, now) : null}
+          />
+          <ProtocolStatement proof={proof} pins={pins} />
         </div>
         {proof.voidReason && (
-          <p className="mt-4 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700 ring-1 ring-slate-200">
-            <span className="font-semibold">Voided:</span> {proof.voidReason}
-          </p>
+          <div
+            data-testid="verify-void"
+            className="mt-4 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700 ring-1 ring-slate-200"
+          >
+            <p>
+              <span className="font-semibold">
+                {voided ? 'Voided' : 'Discarded'}
+                {proof.voidedBy &&
+                  ` by ${ROLE_WORDS[proof.voidedBy.role] ?? proof.voidedBy.role} ${proof.voidedBy.name}`}
+                :
+              </span>{' '}
+              {proof.voidReason}
+            </p>
+            {voided && proof.frozenAt && (
+              <p className="mt-1 text-slate-600">
+                The draw had started, so the outcome was already fixed: below are the draws made and the ones the game
+                would have made. No prize was paid; the pool of {money(proof.pool)} went back to the shop.
+              </p>
+            )}
+          </div>
         )}
         <dl className="mt-5 grid grid-cols-2 gap-x-6 gap-y-4 sm:grid-cols-3 lg:grid-cols-6">
           <Fact label="Range" value={`${proof.startRange}–${proof.endRange}`} />
           <Fact label="Bet" value={money(proof.betAmount)} />
           <Fact label="Entries" value={String(proof.entries.length)} />
-          <Fact label="Pool" value={money(proof.pool)} testId="verify-pool" />
+          <Fact label={voided ? 'Pool (returned)' : 'Pool'} value={money(proof.pool)} testId="verify-pool" />
           <Fact label="Prizes paid" value={proof.totalPrize === null ? '—' : money(proof.totalPrize)} />
           <Fact label="Commission" value={proof.commission === null ? '—' : money(proof.commission)} />
         </dl>
       </section>
 
+      <BeaconBlock proof={proof} report={report} pins={pins} now={now} />
+
       <div className="grid gap-6 lg:grid-cols-2">
         <Section title="Draws">
           {proof.draws.length === 0 ? (
-            <p className="text-sm text-slate-500">Nothing has been drawn yet.</p>
+            <p className="text-sm text-slate-500">
+              {waiting && proof.status === 'drawing'
+                ? `Nothing has been drawn yet: the draws wait for round ${waiting.round}.`
+                : proof.status === 'voided' || proof.status === 'discarded'
+                  ? 'Nothing was drawn before the game was stopped.'
+                  : 'Nothing has been drawn yet.'}
+            </p>
           ) : (
-            <ol className="divide-y divide-slate-100">
-              {proof.draws.map((draw) => {
-                const prize = proof.prizes.find((p) => p.position === draw.position);
-                return (
-                  <li key={draw.position} data-testid="verify-draw" className="flex items-center gap-3 py-2.5">
-                    <span
-                      className={`flex h-11 w-12 shrink-0 items-center justify-center rounded-lg text-xl font-black ${
-                        draw.winner ? 'bg-emerald-600 text-white' : 'bg-slate-200 text-slate-700'
-                      }`}
-                    >
-                      {draw.number}
-                    </span>
-                    <span className="min-w-0 flex-1">
-                      <span className="block text-xs font-semibold text-slate-500 uppercase">
-                        #{draw.position} {prize?.name}
-                      </span>
-                      <span className="block truncate font-semibold">
-                        {draw.winner ? `${draw.winner.name} · ${draw.winner.phoneNumber}` : 'No winner'}
-                      </span>
-                      <span className="block text-xs text-slate-500">{dateTime(draw.drawnAt)}</span>
-                    </span>
-                    <span className="shrink-0 font-bold tabular-nums">
-                      {draw.winner ? money(draw.prizeAmount) : '—'}
-                    </span>
-                  </li>
-                );
-              })}
-            </ol>
+            <DrawList proof={proof} draws={proof.draws} testId="verify-draw" notPaid={notPaid} />
+          )}
+          {voided && proof.frozenAt && (
+            <div className="mt-4 border-t border-slate-200 pt-4">
+              <h3 className="text-sm font-semibold text-slate-700">Unplayed draws</h3>
+              <p className="mt-0.5 text-xs text-slate-500">
+                The draws the game would have made had it been finished: fixed at the freeze, never played.
+              </p>
+              {proof.unplayedDraws.length === 0 ? (
+                <p className="mt-2 text-sm text-slate-500">
+                  {proof.draws.length === proof.prizes.length
+                    ? 'None: every position was drawn before the void.'
+                    : proof.beacon && proof.beacon.signature === null
+                      ? `They appear once round ${proof.beacon.round ?? 'R'} is published.`
+                      : 'None.'}
+                </p>
+              ) : (
+                <DrawList proof={proof} draws={proof.unplayedDraws} testId="verify-unplayed-draw" notPaid={notPaid} />
+              )}
+            </div>
           )}
         </Section>
         <Section title="Prizes">
@@ -198,8 +262,15 @@ function ProofView({ proof }: { proof: GameProof }) {
 
       <Section title="Proof">
         <dl className="space-y-3 text-sm">
-          <Hash label="Algorithm" value={proof.algorithm} />
-          <Hash label="Commitment (SHA-256 of the seed, published when the game opened)" value={proof.commitment} />
+          <Hash label="Algorithm" value={proof.algorithm} testId="verify-algorithm" />
+          <Hash
+            label={
+              proof.algorithm === 'LOT-DRAW-2'
+                ? 'Commitment (SHA-256 of the protocol, the beacon chain and the seed, published when the game opened)'
+                : 'Commitment (SHA-256 of the seed, published when the game opened)'
+            }
+            value={proof.commitment}
+          />
           <Hash
             label="Entries digest (the game, its prizes and its entries, fixed before the first draw)"
             value={proof.entriesDigest}
@@ -211,24 +282,119 @@ function ProofView({ proof }: { proof: GameProof }) {
             testId="verify-seed"
           />
         </dl>
-        {report.data && <Checks report={report.data} />}
+        {report && <Checks report={report} />}
         <details className="mt-4 text-sm text-slate-600">
           <summary className="cursor-pointer font-semibold text-slate-700">How this check works</summary>
-          <p className="mt-2">
-            Before any participant was entered, the server chose a secret seed and published its SHA-256, the
-            commitment. Each entry is hashed (number, name and phone) and the game, its prizes and the entry hashes are
-            hashed together into the entries digest. Draw k is HMAC-SHA256(seed, digest:k:c): its first 4 bytes pick one
-            of the numbers not drawn yet, without bias. When the game ends the seed is revealed, and this page
-            recomputes the commitment, the digest, every draw, every prize and the commission in your browser.
-          </p>
+          {proof.algorithm === 'LOT-DRAW-2' ? (
+            <p className="mt-2">
+              When the game opened, the server chose a secret seed and published a commitment to it and to the beacon
+              chain. Each entry is hashed (number, name, phone and the entry code on the slip), and the game, its prizes
+              and the entry hashes are hashed together into the entries digest. The first draw froze the entries; the
+              draws then wait for round R of the public beacon, the first round published after the freeze, which nobody
+              could know at that moment. Draw k is HMAC-SHA256(seed, “LOT-DRAW-2:digest:randomness:k:c”): its first 4
+              bytes pick one of the numbers not drawn yet, without bias. This page checks R&apos;s signature against the
+              chain&apos;s public key and, once the seed is revealed, recomputes the commitment, the digest, every draw,
+              every prize and the commission in your browser.
+            </p>
+          ) : (
+            <p className="mt-2">
+              Before any participant was entered, the server chose a secret seed and published its SHA-256, the
+              commitment. Each entry is hashed (number, name and phone) and the game, its prizes and the entry hashes
+              are hashed together into the entries digest. Draw k is HMAC-SHA256(seed, digest:k:c): its first 4 bytes
+              pick one of the numbers not drawn yet, without bias. When the game ends the seed is revealed, and this
+              page recomputes the commitment, the digest, every draw, every prize and the commission in your browser.
+              Whoever held the seed before then could compute the draws in advance.
+            </p>
+          )}
         </details>
       </Section>
     </>
   );
 }
 
-/** The verdict in plain words: Verified, pending (the seed is still secret), or the check that failed. */
-function Verdict({ report, failed }: { report: ProofReport | undefined; failed: string | null }) {
+/** Draws in order: the number, the position and prize, the masked winner, and the prize or why it was not paid. */
+function DrawList({
+  proof,
+  draws,
+  testId,
+  notPaid,
+}: {
+  proof: GameProof;
+  draws: readonly GameDraw[];
+  testId: string;
+  /** A voided game: every prize reads this instead of its amount. */
+  notPaid: string | null;
+}) {
+  return (
+    <ol className="divide-y divide-slate-100">
+      {draws.map((draw) => {
+        const prize = proof.prizes.find((p) => p.position === draw.position);
+        return (
+          <li key={draw.position} data-testid={testId} className="flex items-center gap-3 py-2.5">
+            <span
+              className={`flex h-11 w-12 shrink-0 items-center justify-center rounded-lg text-xl font-black ${
+                draw.winner && !notPaid ? 'bg-emerald-600 text-white' : 'bg-slate-200 text-slate-700'
+              }`}
+            >
+              {draw.number}
+            </span>
+            <span className="min-w-0 flex-1">
+              <span className="block text-xs font-semibold text-slate-500 uppercase">
+                #{draw.position} {prize?.name}
+              </span>
+              <span className="block truncate font-semibold">
+                {draw.winner ? `${draw.winner.name} · ${draw.winner.phoneNumber}` : 'No winner'}
+              </span>
+              {notPaid ? (
+                <span data-testid="verify-not-paid" className="block text-xs break-words text-rose-700">
+                  {notPaid}
+                </span>
+              ) : (
+                <span className="block text-xs text-slate-500">{dateTime(draw.drawnAt)}</span>
+              )}
+            </span>
+            <span className="shrink-0 font-bold tabular-nums">
+              {draw.winner && !notPaid ? money(draw.prizeAmount) : '—'}
+            </span>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** What a verified game's checks established, for its protocol and how it ended. */
+function verifiedText(status: GameProof['status'], beacon: boolean): string {
+  const seed = 'Every check passed: the seed matches the commitment published when the game opened';
+  const round = beacon ? ', the public round is the first after the freeze and signed by a pinned chain' : '';
+  const from = beacon ? 'them' : 'it';
+  if (status === 'voided')
+    return `${seed}${round}, and the draws made and the unplayed ones follow from ${from}. No prize was paid.`;
+  if (status === 'discarded') return `${seed}. The game was discarded before anything was drawn.`;
+  return `${seed}${round}, and every draw, prize and the commission follow from ${from}.`;
+}
+
+/**
+ * The verdict in plain words: Verified, pending (the seed is still secret, or round R is awaited), or
+ * the checks that failed. `data-verify-ms` holds how long the check took in this browser.
+ */
+function Verdict({
+  report,
+  ms,
+  failed,
+  waiting,
+  beacon,
+  status,
+}: {
+  report: ProofReport | undefined;
+  ms: number | undefined;
+  failed: string | null;
+  /** A LOT-DRAW-2 game waiting for its round: what the pending verdict says. */
+  waiting: string | null;
+  /** LOT-DRAW-2: the verified verdict names the beacon too. */
+  beacon: boolean;
+  status: GameProof['status'];
+}) {
   if (failed)
     return (
       <p role="alert" className="flex items-start gap-3 rounded-xl bg-slate-100 p-4 text-slate-700">
@@ -242,30 +408,37 @@ function Verdict({ report, failed }: { report: ProofReport | undefined; failed: 
         <Loader2 className="h-5 w-5 animate-spin" aria-hidden="true" /> Checking the game in this browser...
       </p>
     );
+  const timing = ms === undefined ? {} : { 'data-verify-ms': ms.toFixed(1) };
   if (report.verdict === 'verified')
     return (
       <div
         data-testid="verdict"
         data-verdict="verified"
+        {...timing}
         className="rounded-xl bg-emerald-50 p-4 ring-1 ring-emerald-200"
       >
         <p className="flex items-center gap-2 text-2xl font-black text-emerald-800">
           <CheckCircle2 className="h-7 w-7" aria-hidden="true" /> Verified
         </p>
-        <p className="mt-1 text-sm text-emerald-900">
-          Every check passed: the seed matches the commitment published when the game opened, and every draw, prize and
-          the commission follow from it.
-        </p>
+        <p className="mt-1 text-sm text-emerald-900">{verifiedText(status, beacon)}</p>
       </div>
     );
   if (report.verdict === 'pending')
     return (
-      <div data-testid="verdict" data-verdict="pending" className="rounded-xl bg-amber-50 p-4 ring-1 ring-amber-200">
+      <div
+        data-testid="verdict"
+        data-verdict="pending"
+        data-waiting-for={report.waitingFor ?? undefined}
+        {...timing}
+        className="rounded-xl bg-amber-50 p-4 ring-1 ring-amber-200"
+      >
         <p className="flex items-center gap-2 text-2xl font-black text-amber-800">
           <Clock className="h-7 w-7" aria-hidden="true" /> Pending
         </p>
         <p className="mt-1 text-sm text-amber-900">
-          The game is still in play: the seed is revealed when the game ends. Everything that can be checked now passed.
+          {waiting
+            ? `${waiting} Everything that can be checked now passed.`
+            : 'The game is still in play: the seed is revealed when the game ends. Everything that can be checked now passed.'}
         </p>
       </div>
     );
@@ -275,6 +448,7 @@ function Verdict({ report, failed }: { report: ProofReport | undefined; failed: 
       role="alert"
       data-testid="verdict"
       data-verdict="failed"
+      {...timing}
       className="rounded-xl bg-rose-50 p-4 ring-1 ring-rose-200"
     >
       <p className="flex items-center gap-2 text-2xl font-black text-rose-800">
@@ -282,7 +456,7 @@ function Verdict({ report, failed }: { report: ProofReport | undefined; failed: 
       </p>
       <ul className="mt-2 space-y-1 text-sm text-rose-900">
         {failures.map((check) => (
-          <li key={check.name}>
+          <li key={check.name} data-testid="verdict-failure" data-check={check.name}>
             <span className="font-semibold">{check.name} failed:</span> {check.detail}
           </li>
         ))}
@@ -295,95 +469,25 @@ function Checks({ report }: { report: ProofReport }) {
   return (
     <ul className="mt-4 grid gap-1.5 text-sm sm:grid-cols-2" aria-label="Checks">
       {report.checks.map((check) => (
-        <li key={check.name} data-testid="verify-check" data-ok={check.ok} className="flex min-w-0 items-start gap-2">
+        <li
+          key={check.name}
+          data-testid="verify-check"
+          data-check={check.name}
+          data-ok={check.ok}
+          className={`flex min-w-0 items-start gap-2 ${check.ok ? '' : '-mx-2 rounded-md bg-rose-50 px-2 py-1 ring-1 ring-rose-200'}`}
+        >
           {check.ok ? (
             <CheckCircle2 className="mt-0.5 h-4 w-4 shrink-0 text-emerald-600" aria-label="passed" />
           ) : (
             <XCircle className="mt-0.5 h-4 w-4 shrink-0 text-rose-600" aria-label="failed" />
           )}
           <span className="min-w-0 break-words">
-            <span className="font-semibold">{check.name}</span> <span className="text-slate-500">{check.detail}</span>
+            <span className={`font-semibold ${check.ok ? '' : 'text-rose-800'}`}>{check.name}</span>{' '}
+            <span className={check.ok ? 'text-slate-500' : 'text-rose-800'}>{check.detail}</span>
           </span>
         </li>
       ))}
     </ul>
-  );
-}
-
-/** A participant types their name and phone as they gave them: the page hashes them here and looks for the entry. */
-function FindMyEntry({ proof }: { proof: GameProof }) {
-  const [name, setName] = useState('');
-  const [phone, setPhone] = useState('');
-  const [result, setResult] = useState<{ number: number | null } | null>(null);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!name.trim() || !phone.trim()) {
-      setError('Type your name and your phone number as you gave them to the shop.');
-      return;
-    }
-    setError(null);
-    setPending(true);
-    try {
-      setResult({ number: (await findOwnEntries(proof, { name, phoneNumber: phone }))[0] ?? null });
-    } catch (failure) {
-      setError(`This browser could not check it (${String(failure)}).`);
-    } finally {
-      setPending(false);
-    }
-  };
-
-  const draw = result?.number != null ? proof.draws.find((d) => d.number === result.number) : undefined;
-  return (
-    <Section title="Find my entry">
-      <form
-        noValidate
-        onSubmit={(event) => void submit(event)}
-        className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end"
-      >
-        <TextField label="Your name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
-        <TextField
-          label="Your phone number"
-          type="tel"
-          autoComplete="tel"
-          value={phone}
-          onChange={(e) => setPhone(e.target.value)}
-        />
-        <Button type="submit" disabled={pending} className="sm:mb-px">
-          {pending ? (
-            <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />
-          ) : (
-            <Search className="h-4 w-4" aria-hidden="true" />
-          )}
-          Find
-        </Button>
-      </form>
-      <p className="mt-2 text-xs text-slate-500">Checked in this browser: what you type is not sent anywhere.</p>
-      {error && (
-        <p role="alert" className="mt-3 text-sm text-rose-600">
-          {error}
-        </p>
-      )}
-      {result && (
-        <p
-          role="status"
-          data-testid="own-entry"
-          className={`mt-3 rounded-lg px-3 py-2 text-sm font-semibold ${
-            result.number === null ? 'bg-slate-100 text-slate-700' : 'bg-emerald-50 text-emerald-800'
-          }`}
-        >
-          {result.number === null
-            ? 'No entry matches that name and phone number. Type them exactly as you gave them to the shop.'
-            : `Your entry is number ${result.number}${
-                draw
-                  ? `: it was drawn for position ${draw.position}${draw.winner ? `, prize ${money(draw.prizeAmount)}` : ''}.`
-                  : '.'
-              }`}
-        </p>
-      )}
-    </Section>
   );
 }
 

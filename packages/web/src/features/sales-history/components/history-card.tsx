@@ -5,22 +5,26 @@ import { Card, EmptyState, ErrorPanel, Spinner } from '../../../components/ui/pa
 import { useFilterPage } from '../../../lib/use-filter-page.ts';
 import { SALES_PAGE_SIZE } from '../api/sales-page.ts';
 import { useVoidedGames } from '../api/get-voided-games.ts';
+import { GamesInProgress } from './games-in-progress.tsx';
 import { VoidedGamesTable, type VoidedColumn } from './voided-games-table.tsx';
 
-type View = 'played' | 'voided';
+type View = 'played' | 'voided' | 'in-progress';
 
-/** The view is in the address (?view=voided), so a dashboard's Voided Games card can open it. */
+const VIEWS: readonly View[] = ['played', 'voided', 'in-progress'];
+
+/** The view is in the address (?view=voided, ?view=in-progress), so a dashboard's card can open it. */
 function useView(): [View, (view: View) => void] {
   const [params, setParams] = useSearchParams();
-  const view: View = params.get('view') === 'voided' ? 'voided' : 'played';
+  const asked = params.get('view');
+  const view: View = VIEWS.find((v) => v === asked) ?? 'played';
   return [
     view,
     (next) =>
       setParams(
         (current) => {
           const changed = new URLSearchParams(current);
-          if (next === 'voided') changed.set('view', 'voided');
-          else changed.delete('view');
+          if (next === 'played') changed.delete('view');
+          else changed.set('view', next);
           return changed;
         },
         { replace: true },
@@ -29,8 +33,9 @@ function useView(): [View, (view: View) => void] {
 }
 
 /**
- * A history screen's list card: the games played (the screen's own table) or, on the Voided games
- * tab, the games voided after a draw, paged by the server with the screen's date filter.
+ * A history screen's list card: the games played (the screen's own table), on the Voided games tab
+ * the games voided after a draw, paged by the server with the screen's date filter, and — for the
+ * upline — on the Games in progress tab the games their shops have open or frozen, to finish or void.
  */
 export function HistoryCard({
   title,
@@ -38,6 +43,7 @@ export function HistoryCard({
   to,
   hide,
   pickerFiltered = false,
+  inProgress = false,
   children,
 }: {
   title: string;
@@ -47,9 +53,12 @@ export function HistoryCard({
   hide?: readonly VoidedColumn[];
   /** A person is chosen in the filters: the voided list does not narrow by person, so it says so. */
   pickerFiltered?: boolean;
+  /** The upline's screens: the Games in progress tab (the user's own history has none). */
+  inProgress?: boolean;
   children: ReactNode;
 }) {
-  const [view, setView] = useView();
+  const [asked, setView] = useView();
+  const view = asked === 'in-progress' && !inProgress ? 'played' : asked;
   const tab = (value: View, label: string) => (
     <button
       type="button"
@@ -70,10 +79,17 @@ export function HistoryCard({
         <div role="tablist" aria-label="Which games" className="flex rounded-lg bg-slate-100 p-1">
           {tab('played', 'Played')}
           {tab('voided', 'Voided games')}
+          {inProgress && tab('in-progress', 'Games in progress')}
         </div>
       }
     >
-      {view === 'played' ? children : <VoidedGames from={from} to={to} hide={hide} pickerFiltered={pickerFiltered} />}
+      {view === 'played' ? (
+        children
+      ) : view === 'voided' ? (
+        <VoidedGames from={from} to={to} hide={hide} pickerFiltered={pickerFiltered} />
+      ) : (
+        <GamesInProgress showParent={!hide?.includes('parent')} filtered={pickerFiltered || Boolean(from || to)} />
+      )}
     </Card>
   );
 }

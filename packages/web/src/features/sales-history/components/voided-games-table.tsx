@@ -3,6 +3,7 @@ import { ShieldCheck } from 'lucide-react';
 import type { GameSummary } from '@lot/domain/schemas/games';
 import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
 import { dateTime, money } from '../../../lib/format.ts';
+import { ProtocolBadge } from './protocol-badge.tsx';
 
 export type VoidedColumn = 'date' | 'user' | 'parent' | 'range' | 'bet' | 'pool' | 'drawn' | 'reason';
 
@@ -86,27 +87,29 @@ const COLUMNS: (Column<GameSummary> & { key: VoidedColumn | 'verify' })[] = [
   },
   {
     key: 'verify',
-    header: 'Verify',
-    hiddenHeader: true,
-    align: 'right',
-    className: 'order-7 col-span-6 md:text-right md:whitespace-nowrap',
+    header: 'Proof',
+    className: 'order-7 col-span-6 md:w-44 md:min-w-44',
     render: (game) => (
-      <Link
-        to={`/verify/${game.code}`}
-        title={`Verify game ${game.code}`}
-        className="inline-flex w-full items-center justify-center gap-1.5 rounded-lg px-2.5 py-1.5 text-sm font-semibold text-indigo-600 ring-1 ring-indigo-200 hover:bg-indigo-50 md:w-auto md:ring-0"
-      >
-        <ShieldCheck className="h-4 w-4" aria-hidden="true" />
-        {/* The code is long: on a wide table the link says Verify and the code is for screen readers. */}
-        Verify <span className="font-mono md:sr-only">{game.code}</span>
-      </Link>
+      <div className="flex flex-col gap-2 text-xs md:items-start">
+        <ProtocolBadge protocol={game.protocol} />
+        <Link
+          to={`/verify/${game.code}`}
+          title={`Verify game ${game.code}`}
+          className="inline-flex w-full items-center justify-center gap-1.5 rounded-lg px-2.5 py-1.5 text-sm font-semibold text-indigo-600 ring-1 ring-indigo-200 hover:bg-indigo-50 md:-ml-2.5 md:w-auto md:py-0.5 md:ring-0"
+        >
+          <ShieldCheck className="h-4 w-4" aria-hidden="true" />
+          {/* The code is long: on a wide table the link says Verify and the code is for screen readers. */}
+          Verify <span className="font-mono md:sr-only">{game.code}</span>
+        </Link>
+      </div>
     ),
   },
 ];
 
 /**
  * Games voided after a draw (their held pool returned to the player): when, whose, the range, bet
- * and pool, how far the draw got, why, by whom and when, and the way to the game's public proof.
+ * and pool, how far the draw got, why, by whom and when, and its proof: the protocol (LOT-DRAW-1
+ * labelled) and the way to the game's public proof.
  */
 export function VoidedGamesTable({
   games,

@@ -1,0 +1,10 @@
+import type { Game } from '@lot/domain/schemas/games';
+import { api } from '../../../lib/api-client.ts';
+
+/**
+ * POST /api/games/{id}/void as the shop's upline: a frozen game is voided (its held pool returns to
+ * the shop, no prize is paid, the proof shows the draws it would have made); the reason is required.
+ */
+export function voidGame(gameId: number, reason: string): Promise<Game> {
+  return api<Game>(`/api/games/${gameId}/void`, { method: 'POST', body: { reason } });
+}

@@ -1,0 +1,94 @@
+import { useState } from 'react';
+import { VOID_REASON_REQUIRED, type GameSummary } from '@lot/domain/schemas/games';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { money } from '../../../lib/format.ts';
+import { voidGame } from '../api/void-game.ts';
+
+/**
+ * The upline voids a shop's frozen game, with a reason (required): the outcome was fixed at the
+ * freeze, so voiding pays no prize and returns the held pool to the shop; the proof then shows the
+ * draws the game would have made, and who voided it and why.
+ */
+export function VoidGameDialog({
+  game,
+  onClose,
+  onVoided,
+}: {
+  /** The frozen game (null: closed). */
+  game: GameSummary | null;
+  onClose: () => void;
+  onVoided: (game: GameSummary) => void;
+}) {
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
+
+  const forget = () => {
+    setReason('');
+    setReasonError(null);
+  };
+
+  return (
+    <ConfirmDialog
+      open={game !== null}
+      title="Void game"
+      size="md"
+      confirmLabel="Void Game"
+      pendingLabel="Voiding..."
+      validate={() => {
+        if (reason.trim() === '') setReasonError(VOID_REASON_REQUIRED);
+        return reason.trim() !== '';
+      }}
+      onConfirm={async () => {
+        if (!game) return null;
+        try {
+          await voidGame(game.id, reason.trim());
+        } catch (error) {
+          return errorMessage(error, 'The game could not be voided. Try again.');
+        }
+        forget();
+        onVoided(game);
+        return null;
+      }}
+      onClose={() => {
+        forget();
+        onClose();
+      }}
+    >
+      {game && (
+        <div className="space-y-3 text-slate-700">
+          <p>
+            Void <strong>{game.user.fullName}</strong>’s game{' '}
+            <span className="font-mono text-sm break-all">{game.code}</span>? Its draw has started, so its outcome is
+            already fixed: voiding stops it, <strong>no prize is paid</strong>, and the pool of{' '}
+            <strong>{money(game.pool)}</strong> held for it goes back to the shop. The game’s public proof will show the
+            draws it would have made, and your role, name and reason.
+          </p>
+          <div>
+            <label htmlFor="upline-void-reason" className="mb-1 block text-sm font-medium text-slate-700">
+              Reason
+            </label>
+            <textarea
+              id="upline-void-reason"
+              rows={3}
+              maxLength={500}
+              value={reason}
+              aria-invalid={reasonError ? true : undefined}
+              aria-describedby={reasonError ? 'upline-void-reason-error' : undefined}
+              onChange={(event) => {
+                setReason(event.target.value);
+                if (event.target.value.trim()) setReasonError(null);
+              }}
+              className="block w-full rounded-lg border-0 px-3 py-2 text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-indigo-600"
+            />
+            {reasonError && (
+              <p id="upline-void-reason-error" role="alert" className="mt-1 text-sm text-rose-600">
+                {reasonError}
+              </p>
+            )}
+          </div>
+        </div>
+      )}
+    </ConfirmDialog>
+  );
+}
