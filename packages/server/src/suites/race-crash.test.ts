@@ -437,7 +437,15 @@ describe(`race and crash (${TEST_DB})`, () => {
 
       // Every ended game's public proof verifies against the test beacon's chain, pinned as a
       // verifier pins it: a voided frozen game's too, once its round is known.
-      const pins = [{ chainHash: chain.chainHash, publicKey: chain.publicKey, name: 'test beacon' }];
+      const pins = [
+        {
+          chainHash: chain.chainHash,
+          publicKey: chain.publicKey,
+          genesisTime: chain.genesisTime,
+          period: chain.period,
+          name: 'test beacon',
+        },
+      ];
       const proofsChecked = { verified: 0 };
       for (const game of played) {
         if (game.status === 'open' || game.status === 'drawing') continue;
