@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { commitmentFingerprint } from '@lot/domain/draw';
 import { maskName, maskPhone } from '@lot/domain/mask';
-import type { Game, SlipPrint } from '@lot/domain/schemas/games';
+import type { Game, GameDraw, SlipPrint } from '@lot/domain/schemas/games';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
 import { dateTime, money } from '../../../lib/format.ts';
 import { groupInFours, protocolText, voidedNotPaidText } from './draw-protocol.ts';
@@ -196,15 +196,9 @@ export function ResultSlip({
       {!settled && game.voidReason && <p className="slip-reason">Reason: {game.voidReason}</p>}
       <ol className="slip-draws">
         {game.draws.map((draw) => {
-          const prize = game.prizes.find((p) => p.position === draw.position);
           return (
             <li key={draw.position} className="slip-draw" data-testid="slip-draw">
-              <span className="slip-draw-head">
-                <span>
-                  #{draw.position} {prize?.name}
-                </span>
-                <span className="slip-draw-number">{draw.number}</span>
-              </span>
+              <DrawHead game={game} draw={draw} />
               {draw.winner ? (
                 <span className="slip-draw-winner">
                   <span>
@@ -222,15 +216,9 @@ export function ResultSlip({
           <li className="slip-draw">Nothing was drawn.</li>
         )}
         {game.unplayedDraws.map((draw) => {
-          const prize = game.prizes.find((p) => p.position === draw.position);
           return (
             <li key={draw.position} className="slip-draw slip-draw-unplayed" data-testid="slip-unplayed">
-              <span className="slip-draw-head">
-                <span>
-                  #{draw.position} {prize?.name}
-                </span>
-                <span className="slip-draw-number">{draw.number}</span>
-              </span>
+              <DrawHead game={game} draw={draw} />
               <span className="slip-draw-winner">
                 {draw.winner ? `${maskName(draw.winner.name)} · ${maskPhone(draw.winner.phoneNumber)}` : 'No winner'}
               </span>
@@ -250,5 +238,18 @@ export function ResultSlip({
         {game.endedAt && <Row label="Ended">{slipDateTime(game.endedAt)}</Row>}
       </dl>
     </SlipFrame>
+  );
+}
+
+/** A drawn (or unplayed) position's line: its place, its prize's name and the number. */
+function DrawHead({ game, draw }: { game: Game; draw: GameDraw }) {
+  const prize = game.prizes.find((p) => p.position === draw.position);
+  return (
+    <span className="slip-draw-head">
+      <span>
+        #{draw.position} {prize?.name}
+      </span>
+      <span className="slip-draw-number">{draw.number}</span>
+    </span>
   );
 }
