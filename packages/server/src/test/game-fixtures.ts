@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
+import { toHex } from '@lot/domain/draw';
 import { formatCents } from '@lot/domain/money';
-import type { DrawResult, DrawWaiting, Game } from '@lot/domain/schemas/games';
+import type { DrawResult, DrawWaiting, Game, GameProof } from '@lot/domain/schemas/games';
 import type { Sale, SaleDetail } from '@lot/domain/schemas/sales-history';
 import { queryRows } from '../db/client.ts';
 import type { Member } from './hierarchy.ts';
@@ -254,3 +255,30 @@ export async function listGames(t: TestApp, token: string, url: string): Promise
 export function sortedIds(ids: number[]): number[] {
   return [...ids].sort((a, b) => a - b);
 }
+
+/** GET /api/verify/{code}, which must answer: the public proof. */
+export async function proofOf(t: TestApp, code: string): Promise<GameProof> {
+  const response = await t.request(null, { method: 'GET', url: `/api/verify/${code}` });
+  expectStatus(response, 200);
+  return response.json<GameProof>();
+}
+
+/** The seed of a game in progress, as only the server can read it (sealed with SEED_KEY). */
+export async function seedOf(t: TestApp, game: Pick<Game, 'id' | 'code'>): Promise<string> {
+  const [row] = await queryRows<{ seed: Uint8Array }>(
+    t.database.db,
+    sql`SELECT seed FROM game_rounds WHERE id = ${game.id}`,
+  );
+  if (!row) throw new Error(`no game ${game.id}`);
+  return toHex(t.app.seeds.open(game.code, row.seed));
+}
+
+export type GameAuditRow = { action: string; actor_id: number; details: Record<string, unknown>; at: string };
+
+/** A game's audit rows in order; `at` as text, to compare with other columns written by the same statement. */
+export const gameAuditOf = (t: TestApp, gameId: number) =>
+  queryRows<GameAuditRow>(
+    t.database.db,
+    sql`SELECT action, actor_id, details, at::text AS at FROM audit_log
+      WHERE target_kind = 'game' AND target_id = ${gameId} ORDER BY id`,
+  );

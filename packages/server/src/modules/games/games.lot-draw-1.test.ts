@@ -1,12 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitmentOf, drawSequence, toHex } from '@lot/domain/draw';
+import { commitmentOf, drawSequence } from '@lot/domain/draw';
 import { MESSAGES } from '@lot/domain/messages';
-import type { DrawResult, DrawWaiting, Game, GameProof } from '@lot/domain/schemas/games';
+import type { DrawResult, DrawWaiting, Game } from '@lot/domain/schemas/games';
 import { verifyProof } from '@lot/domain/verify';
 import { buildApp } from '../../app.ts';
-import { queryRows } from '../../db/client.ts';
 import { verifyAudit } from '../audit/audit-chain.ts';
 import { checkLedger } from '../balance/ledger.ts';
 import { BEACON_UNREACHABLE, type DrawBeaconMode } from './draw-beacon.ts';
@@ -15,11 +14,14 @@ import {
   configureWinners,
   drawCall,
   expectNoEffect,
+  gameAuditOf,
   openGame,
   openGameCall,
   participants,
   passRound,
+  proofOf,
   putEntries,
+  seedOf,
   voidCall,
 } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
@@ -57,28 +59,6 @@ afterAll(async () => {
 });
 
 const get = (token: string | null, url: string) => t.request(token, { method: 'GET', url });
-
-async function proofOf(code: string): Promise<GameProof> {
-  const response = await get(null, `/api/verify/${code}`);
-  expectStatus(response, 200);
-  return response.json<GameProof>();
-}
-
-async function seedOf(game: Pick<Game, 'id' | 'code'>): Promise<string> {
-  const [row] = await queryRows<{ seed: Uint8Array }>(
-    t.database.db,
-    sql`SELECT seed FROM game_rounds WHERE id = ${game.id}`,
-  );
-  if (!row) throw new Error(`no game ${game.id}`);
-  return toHex(t.app.seeds.open(game.code, row.seed));
-}
-
-const auditOf = (gameId: number) =>
-  queryRows<{ action: string; details: Record<string, unknown>; at: string }>(
-    t.database.db,
-    sql`SELECT action, details, at::text AS at FROM audit_log
-      WHERE target_kind = 'game' AND target_id = ${gameId} ORDER BY id`,
-  );
 
 describe('winner settings no game can be opened with', () => {
   it('no active settings, own or global: "No winner settings configured!"', async () => {
@@ -131,7 +111,7 @@ describe('a LOT-DRAW-1 game (DRAW_BEACON off)', () => {
     expectStatus(opened, 201);
     game = opened.json<Game>();
     expect(game).toMatchObject({ protocol: 'LOT-DRAW-1', beacon: null, frozenAt: null });
-    expect(game.commitment).toBe(await commitmentOf(await seedOf(game)));
+    expect(game.commitment).toBe(await commitmentOf(await seedOf(t, game)));
     const list = (await get(h.A1.token, '/api/games?status=open')).json<{ id: number; protocol: string }[]>();
     expect(list.find((g) => g.id === game.id)?.protocol).toBe('LOT-DRAW-1');
   });
@@ -146,7 +126,7 @@ describe('a LOT-DRAW-1 game (DRAW_BEACON off)', () => {
     expect(game.frozenAt).not.toBeNull();
     expect(game.draws).toHaveLength(1);
     expect(await balanceOf(t, h.U1.id)).toBe(before - 2000);
-    const rows = await auditOf(game.id);
+    const rows = await gameAuditOf(t, game.id);
     const frozen = rows.find((row) => row.action === 'game.frozen');
     const drawn = rows.find((row) => row.action === 'game.drawn');
     expect(frozen?.details).toMatchObject({ protocol: 'LOT-DRAW-1', entries: 4, pool: '20.00' });
@@ -162,7 +142,7 @@ describe('a LOT-DRAW-1 game (DRAW_BEACON off)', () => {
       game = response.json<DrawResult>().game;
     }
     expect(game.status).toBe('settled');
-    const proof = await proofOf(game.code);
+    const proof = await proofOf(t, game.code);
     expect(proof).toMatchObject({ algorithm: 'LOT-DRAW-1', beacon: null, serverSeed: game.serverSeed });
     expect(await drawSequence(game.serverSeed ?? '', proof.entriesDigest, game, 3)).toEqual(
       game.draws.map((d) => d.number),
@@ -181,7 +161,7 @@ describe('a LOT-DRAW-1 game (DRAW_BEACON off)', () => {
     const response = await voidCall(t, h.A1.token, next.id, 'Customer left');
     expectStatus(response, 200);
     const voided = response.json<Game>();
-    const proof = await proofOf(next.code);
+    const proof = await proofOf(t, next.code);
     const all = await drawSequence(voided.serverSeed ?? '', proof.entriesDigest, voided, 3);
     expect(voided.draws.map((d) => d.number)).toEqual(all.slice(0, 1));
     expect(voided.unplayedDraws.map((d) => d.number)).toEqual(all.slice(1));

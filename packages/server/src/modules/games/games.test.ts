@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstRoundAfter, roundTimeMs } from '@lot/domain/beacon';
-import { commitmentOf2, drawAt, drawSequence, toHex } from '@lot/domain/draw';
+import { commitmentOf2, drawAt, drawSequence } from '@lot/domain/draw';
 import { MESSAGES } from '@lot/domain/messages';
 import type { MoneyResult } from '@lot/domain/schemas/balance';
 import type { DrawResult, DrawWaiting, Game, GameProof, GameSummary } from '@lot/domain/schemas/games';
@@ -27,13 +27,16 @@ import {
   drawPosition,
   expectNoEffect,
   freeze,
+  gameAuditOf,
   openGame,
   openGameCall,
   participants,
   passRound,
   postGame,
+  proofOf,
   putEntries,
   salePayload,
+  seedOf,
   snapshot,
   voidCall,
 } from '../../test/game-fixtures.ts';
@@ -93,12 +96,6 @@ afterAll(async () => {
 
 const get = (token: string | null, url: string) => t.request(token, { method: 'GET', url });
 
-async function proofOf(code: string): Promise<GameProof> {
-  const response = await get(null, `/api/verify/${code}`);
-  expectStatus(response, 200);
-  return response.json<GameProof>();
-}
-
 async function ledgerRow(id: number | null) {
   const [row] = await queryRows<{ type: string; user_id: number; amount: string; status: string; description: string }>(
     t.database.db,
@@ -106,16 +103,6 @@ async function ledgerRow(id: number | null) {
   );
   return row;
 }
-
-type AuditRow = { action: string; actor_id: number; details: Record<string, unknown>; at: string };
-
-/** The game's audit rows in order; `at` as text, to compare with other columns written by the same statement. */
-const auditOf = (gameId: number) =>
-  queryRows<AuditRow>(
-    t.database.db,
-    sql`SELECT action, actor_id, details, at::text AS at FROM audit_log
-      WHERE target_kind = 'game' AND target_id = ${gameId} ORDER BY id`,
-  );
 
 /** The game row's own timestamps and its hold's, as text. */
 async function timesOf(gameId: number) {
@@ -126,16 +113,6 @@ async function timesOf(gameId: number) {
   );
   if (!row) throw new Error(`no game ${gameId}`);
   return row;
-}
-
-/** The seed of a game in progress, as only the server can read it (sealed with SEED_KEY). */
-async function seedOf(game: Pick<Game, 'id' | 'code'>): Promise<string> {
-  const [row] = await queryRows<{ seed: Uint8Array }>(
-    t.database.db,
-    sql`SELECT seed FROM game_rounds WHERE id = ${game.id}`,
-  );
-  if (!row) throw new Error(`no game ${game.id}`);
-  return toHex(t.app.seeds.open(game.code, row.seed));
 }
 
 /** Draws k = from.length + 1 … count recomputed with drawAt, after the numbers `from`. */
@@ -199,7 +176,7 @@ describe('opening a game', () => {
     expect(game.code).toMatch(/^[A-Za-z0-9_-]{22}$/);
     // The commitment binds the protocol and the beacon to the seed (decision 036).
     expect(game.commitment).toBe(
-      await commitmentOf2(await seedOf(game), { chainHash, publicKey, genesisTime, period }),
+      await commitmentOf2(await seedOf(t, game), { chainHash, publicKey, genesisTime, period }),
     );
     expect(game.prizes.map((p) => [p.position, p.percentBps, p.name])).toEqual([
       [1, 5000, 'First'],
@@ -365,8 +342,8 @@ describe('a whole game', () => {
       message: 'The draw has started: the participants can no longer change',
     });
     // One audit row names R, written with the hold (the same transaction: the same now()).
-    const proof = await proofOf(game.code);
-    const frozen = (await auditOf(game.id)).filter((row) => row.action === 'game.frozen');
+    const proof = await proofOf(t, game.code);
+    const frozen = (await gameAuditOf(t, game.id)).filter((row) => row.action === 'game.frozen');
     expect(frozen).toHaveLength(1);
     expect(frozen[0]).toMatchObject({
       actor_id: h.U1.id,
@@ -473,7 +450,7 @@ describe('a whole game', () => {
     const drawn = game.draws.map((d) => d.number);
     expect(new Set(drawn).size).toBe(3);
     // Recomputed here from the revealed seed, the proof's digest and round R's randomness.
-    const proof = await proofOf(game.code);
+    const proof = await proofOf(t, game.code);
     const randomness = beacon.sign(R).randomness;
     expect(await recompute(game.serverSeed ?? '', proof.entriesDigest, game, [], 3, randomness)).toEqual(drawn);
     expect(await drawSequence(game.serverSeed ?? '', proof.entriesDigest, game, 3, randomness)).toEqual(drawn);
@@ -596,7 +573,7 @@ describe('entries: one nonce per person', () => {
   });
 
   it('findOwnEntries with name, phone and nonce finds every number a person holds, and nothing without the nonce', async () => {
-    const proof = await proofOf(game.code);
+    const proof = await proofOf(t, game.code);
     const anaNonce = nonceOf(game, 9) ?? '';
     expect(await findOwnEntries(proof, { ...ana, nonce: anaNonce })).toEqual([9, 15]);
     // As printed on the slip, in groups, or in capitals.
@@ -646,7 +623,7 @@ describe('the pool, the balance and concurrency', () => {
       sql`SELECT count(*)::int AS n FROM transactions WHERE user_id = ${h.U3.id} AND status = 'pending'`,
     );
     expect(Number(held?.n)).toBe(1);
-    expect((await auditOf(game.id)).filter((row) => row.action === 'game.frozen')).toHaveLength(1);
+    expect((await gameAuditOf(t, game.id)).filter((row) => row.action === 'game.frozen')).toHaveLength(1);
 
     passRound(t, freezes[0]?.json<DrawWaiting>() ?? { expectedAt: '' });
     const answers = await Promise.all(Array.from({ length: 8 }, () => drawCall(t, h.U3.token, game.id, 1)));
@@ -656,7 +633,7 @@ describe('the pool, the balance and concurrency', () => {
     expect(await balanceOf(t, h.U3.id)).toBe(before - 5000);
     const current = (await get(h.U3.token, '/api/games/current')).json<Game>();
     expect(current.draws).toHaveLength(1);
-    expect((await auditOf(game.id)).filter((row) => row.action === 'game.drawn')).toHaveLength(1);
+    expect((await gameAuditOf(t, game.id)).filter((row) => row.action === 'game.drawn')).toHaveLength(1);
     // The last position (the global scheme has two), four times at once: settled exactly once.
     const last = await Promise.all(Array.from({ length: 4 }, () => drawCall(t, h.U3.token, game.id, 2)));
     expect(new Set(last.map((a) => a.statusCode))).toEqual(new Set([200]));
@@ -668,7 +645,7 @@ describe('the pool, the balance and concurrency', () => {
       sql`SELECT count(*)::int AS n FROM games WHERE transaction_id = ${settled?.transactionId ?? 0}`,
     );
     expect(Number(games?.n)).toBe(1);
-    expect((await auditOf(game.id)).map((row) => row.action)).toEqual([
+    expect((await gameAuditOf(t, game.id)).map((row) => row.action)).toEqual([
       'game.opened',
       'game.entries_changed',
       'game.frozen',
@@ -700,7 +677,9 @@ describe('the pool, the balance and concurrency', () => {
         expectStatus(drawn, 409);
         expect(await balanceOf(t, h.U4.id)).toBe(before + 3000);
       }
-      const ends = (await auditOf(game.id)).filter((row) => ['game.settled', 'game.voided'].includes(row.action));
+      const ends = (await gameAuditOf(t, game.id)).filter((row) =>
+        ['game.settled', 'game.voided'].includes(row.action),
+      );
       expect(ends.map((row) => row.action)).toEqual([final.status === 'settled' ? 'game.settled' : 'game.voided']);
     }
     expect((await checkLedger(t.database.db)).ok).toBe(true);
@@ -837,7 +816,7 @@ describe('a frozen game: fixed, finished or voided by the upline', () => {
       });
       expect(await balanceOf(t, h.U1.id)).toBe(shopBefore);
       if (upline.role !== 'admin') expect(await balanceOf(t, upline.id)).toBe(uplineBefore);
-      const rows = await auditOf(game.id);
+      const rows = await gameAuditOf(t, game.id);
       expect(rows.map((row) => [row.action, row.actor_id])).toEqual([
         ['game.opened', h.U1.id],
         ['game.entries_changed', h.U1.id],
@@ -847,7 +826,7 @@ describe('a frozen game: fixed, finished or voided by the upline', () => {
         ['game.drawn', upline.id],
         ['game.settled', upline.id],
       ]);
-      const proof = await proofOf(game.code);
+      const proof = await proofOf(t, game.code);
       expect((await verifyProof(proof, pins)).verdict).toBe('verified');
     }
     expect((await checkLedger(t.database.db)).ok).toBe(true);
@@ -877,7 +856,7 @@ describe('a frozen game: fixed, finished or voided by the upline', () => {
       expect(await balanceOf(t, h.U1.id)).toBe(before + 4000);
       expect(await ledgerRow(voided.transactionId)).toMatchObject({ status: 'voided', amount: '4000' });
       // The two draws it would have made after the first, recomputed from the seed, the digest and R.
-      const proof = await proofOf(game.code);
+      const proof = await proofOf(t, game.code);
       const randomness = voided.beacon?.randomness ?? undefined;
       expect(randomness).toBe(beacon.sign(voided.beacon?.round ?? 0).randomness);
       const drawn = voided.draws.map((d) => d.number);
@@ -891,7 +870,7 @@ describe('a frozen game: fixed, finished or voided by the upline', () => {
       // None paid: no sales-history record, no winners.
       expect(voided.saleId).toBeNull();
       // One audit row, by the upline, written by the void's statement (the same now() as ended_at).
-      const rows = await auditOf(game.id);
+      const rows = await gameAuditOf(t, game.id);
       const ends = rows.filter((row) => row.action === 'game.voided');
       expect(ends).toHaveLength(1);
       expect(ends[0]).toMatchObject({
@@ -936,12 +915,12 @@ describe('a frozen game: fixed, finished or voided by the upline', () => {
       beacon: { round: waiting.waitingForRound, signature: null, randomness: null },
     });
     expect(voided.serverSeed).toMatch(/^[0-9a-f]{64}$/);
-    const early = await proofOf(game.code);
+    const early = await proofOf(t, game.code);
     expect(early.unplayedDraws).toEqual([]);
     expect(early.beacon?.signature).toBeNull();
 
     passRound(t, waiting);
-    const proof = await proofOf(game.code);
+    const proof = await proofOf(t, game.code);
     const signed = beacon.sign(waiting.waitingForRound);
     expect(proof.beacon).toMatchObject({
       round: signed.round,
@@ -966,7 +945,7 @@ describe('a frozen game: fixed, finished or voided by the upline', () => {
     const voided = response.json<Game>();
     const signed = beacon.sign(waiting.waitingForRound);
     expect(voided.beacon).toMatchObject({ signature: signed.signature, randomness: signed.randomness });
-    const proof = await proofOf(game.code);
+    const proof = await proofOf(t, game.code);
     const unplayed = await recompute(voided.serverSeed ?? '', proof.entriesDigest, voided, [], 3, signed.randomness);
     expect(voided.unplayedDraws.map((d) => [d.position, d.number])).toEqual(unplayed.map((n, i) => [i + 1, n]));
     expect((await verifyProof(proof, pins)).verdict).toBe('verified');
@@ -1015,7 +994,7 @@ describe('the beacon in trouble at round R', () => {
       randomness: signed.randomness,
     });
     const settled = await drawAll(t, h.U1, drawn.json<DrawResult>().game);
-    const proof = await proofOf(game.code);
+    const proof = await proofOf(t, game.code);
     expect(settled.draws.map((d) => d.number)).toEqual(
       await drawSequence(settled.serverSeed ?? '', proof.entriesDigest, settled, 3, signed.randomness),
     );
@@ -1032,7 +1011,7 @@ describe('what a copy of the database, and the seed, reveal before round R', () 
     await endCurrent(h.U1);
     game = await openGame(t, h.U1, { numbers: [5, 23, 42, 77, 91], end: 100 });
     const backup = await backupBytes();
-    seed = await seedOf(game);
+    seed = await seedOf(t, game);
     const seedBytes = Buffer.from(seed, 'hex');
     expect(seedBytes).toHaveLength(32);
     for (const bytes of backup) {
@@ -1122,7 +1101,7 @@ describe('every step of a game writes its audit row with it', () => {
     const last = await drawCall(t, h.U2.token, id, 2);
     expectStatus(last, 200);
     const game = last.json<DrawResult>().game;
-    const rows = await auditOf(id);
+    const rows = await gameAuditOf(t, id);
     expect(rows.map((row) => row.action)).toEqual([
       'game.opened',
       'game.entries_changed',
@@ -1226,7 +1205,7 @@ describe('void', () => {
       expect(list.json<GameSummary[]>().some((g) => g.id === game.id)).toBe(false);
     }
     // The proof of a voided game reveals its seed, says who voided it (masked), and checks out.
-    const proof = await proofOf(game.code);
+    const proof = await proofOf(t, game.code);
     expect(proof.voidedBy).toEqual({ role: 'agent', name: 'A*** T***' });
     expect((await verifyProof(proof, pins)).verdict).toBe('verified');
   });
