@@ -3,19 +3,27 @@
 // 375 px), with a LOT-DRAW-2 game played through: participants chosen, the draw waiting for its
 // beacon round (with its countdown), each draw, the settled game, its slips; and the shop's
 // LOT-DRAW-1 demo games (labelled), the Numbers Left overlay and every theme:
-//   node scripts/screenshot-game.mjs BASE_URL OUT_DIR username password
+//   node scripts/screenshot-game.mjs BASE_URL OUT_DIR username password [BEACON_URL]
 // The server must draw against a beacon (DRAW_BEACON=required, e.g. the test beacon with
-// `--period 3`); the shop needs a balance, and its demo games (npm run seed:demo) for the LOT-DRAW-1 shots.
+// `--period 3`); the shop needs a balance, and its demo games (npm run seed:demo) for the LOT-DRAW-1
+// shots. BEACON_URL (a chain other than drand quicknet) is pinned on the display, so its end-of-game
+// check can verify the game.
 import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
-const [base, out, username, password] = process.argv.slice(2);
+const [base, out, username, password, beaconUrl] = process.argv.slice(2);
 if (!password) throw new Error('usage: screenshot-game.mjs BASE_URL OUT_DIR username password');
 mkdirSync(out, { recursive: true });
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-quic'],
 });
+/** The display's address query pinning BEACON_URL's chain (key, genesis, period from the beacon itself). */
+let pins = '';
+if (beaconUrl) {
+  const info = await (await fetch(`${beaconUrl}/info`)).json();
+  pins = `?${new URLSearchParams({ chain: info.hash, publicKey: info.public_key, genesisTime: String(info.genesis_time), period: String(info.period) })}`;
+}
 const players = ['Ana Lopez', 'Ben Okafor', 'Carla Diaz', 'Dev Patel', 'Eli Moreau', 'Fay Chen'];
 
 async function signIn(page) {
@@ -113,7 +121,7 @@ for (const [name, viewport, room] of [
   }
   await page.getByRole('radio', { name: 'Blue' }).click();
   const code = (await page.getByTestId('game-code').textContent()).trim();
-  await display.goto(`${base}/display/${code}`);
+  await display.goto(`${base}/display/${code}${pins}`);
   await display.getByTestId('display-connection').filter({ hasText: 'Live' }).waitFor();
 
   // The first press freezes the game; the draw waits for its beacon round.

@@ -499,7 +499,7 @@ describe(`authorization matrix (${TEST_DB})`, () => {
         failures.push(
           `${label}: expected ${expectedStatus}, got ${response.statusCode} ${response.body.slice(0, 160)}`,
         );
-      } else if (need && !(typeof cell.expected === 'number')) {
+      } else if (need && typeof cell.expected !== 'number') {
         const caller = people[RELATIONS[cell.caller].caller] as Person;
         const position = (request.payload as { position?: number } | undefined)?.position ?? 0;
         const returned = ends ? (await balanceOf(t, target.id)) - balance : 0;

@@ -199,7 +199,7 @@ const positionOf = (m: Model, a: Extract<Action, { kind: 'draw' }>) =>
   (gameOf(m, a.of ?? a.by)?.draws ?? 0) + 1 + a.step;
 
 /** The beacon's period (the test app's beacon: 3 s), which a tick moves the clock on by. */
-let PERIOD_MS = 3_000;
+let periodMs = 3_000;
 /** The app's clock, which stands still between ticks. */
 let clockNow = () => 0;
 
@@ -233,7 +233,7 @@ function drawExpected(m: Model, by: Who, of: Who, position: number): Expected {
         game.roundAt = Date.parse(waiting.expectedAt);
         // R is the first round strictly after the freeze.
         expect(game.roundAt, `round ${game.round} for a freeze at ${frozenAt}`).toBeGreaterThan(frozenAt);
-        expect(game.roundAt - PERIOD_MS, `round ${game.round} for a freeze at ${frozenAt}`).toBeLessThanOrEqual(
+        expect(game.roundAt - periodMs, `round ${game.round} for a freeze at ${frozenAt}`).toBeLessThanOrEqual(
           frozenAt,
         );
       },
@@ -661,7 +661,7 @@ async function runSequence(actions: Action[]): Promise<void> {
     /** What the server must answer from the key instead of running the call. */
     let fromKey: { status: number; body?: unknown } | undefined;
     if (action.kind === 'tick') {
-      t.advanceClock(PERIOD_MS);
+      t.advanceClock(periodMs);
       kinds.tick = (kinds.tick ?? 0) + 1;
       continue;
     }
@@ -914,7 +914,7 @@ const regressions = JSON.parse(
 
 beforeAll(async () => {
   t = await createStoppedClockApp();
-  PERIOD_MS = (t.beacon?.chain.period ?? 3) * 1000;
+  periodMs = (t.beacon?.chain.period ?? 3) * 1000;
   clockNow = t.now;
   const [admin] = await queryRows<{ id: number }>(t.database.db, sql`SELECT id FROM users WHERE username = 'admin'`);
   adminId = Number(admin?.id);

@@ -19,7 +19,7 @@ import {
 import { SeedKeyMismatch } from '../lib/seed-box.ts';
 import { checkLedger } from '../modules/balance/ledger.ts';
 import { verifyAudit } from '../modules/audit/audit-chain.ts';
-import type { DrawResult, Game } from '@lot/domain/schemas/games';
+import type { DrawResult, DrawWaiting, Game } from '@lot/domain/schemas/games';
 import { configureWinners, drawAll, drawCall, openGame } from '../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy } from '../test/hierarchy.ts';
 import { createMoneyTestApp, expectStatus, fund, money } from '../test/money-fixtures.ts';
@@ -72,12 +72,19 @@ async function finishesAsTheOriginal(t: TestApp, restored: Database, h: Hierarch
   try {
     const numbers: number[] = [];
     for (const { position } of original.draws) {
-      const response = await app.inject({
-        method: 'POST',
-        url: `/api/games/${original.id}/draws`,
-        headers: { authorization: `Bearer ${h.U1.token}` },
-        payload: { position },
-      });
+      const draw = () =>
+        app.inject({
+          method: 'POST',
+          url: `/api/games/${original.id}/draws`,
+          headers: { authorization: `Bearer ${h.U1.token}` },
+          payload: { position },
+        });
+      let response = await draw();
+      // A server just started answers that it waits until it has checked the beacon: asked again, as a client does.
+      for (let asked = 1; response.statusCode === 202 && asked < 20; asked++) {
+        await new Promise((resolve) => setTimeout(resolve, response.json<DrawWaiting>().retryAfterMs));
+        response = await draw();
+      }
       expectStatus(response, 200);
       numbers.push(response.json<DrawResult>().number);
     }

@@ -6,7 +6,7 @@ import { commitmentFingerprint } from '@lot/domain/draw';
 import { formatBps, numbersInRange, prizeFor } from '@lot/domain/game';
 import { decimalToCents, formatMoney } from '@lot/domain/money';
 import type { GameDraw, GameProof } from '@lot/domain/schemas/games';
-import { DEFAULT_PINS, verifyProof, type PinnedChain, type ProofReport } from '@lot/domain/verify';
+import { verifyProof, type PinnedChain, type ProofReport } from '@lot/domain/verify';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
 import { awaitedRound } from '../hooks/beacon-wait.ts';
 import { BeaconWaitView } from './beacon-wait-view.tsx';
@@ -14,6 +14,7 @@ import { protocolOf, protocolText, voidedNotPaidText } from './draw-protocol.ts'
 import { FullscreenToggle } from './fullscreen-toggle.tsx';
 import { useGameStream, type StreamConnection } from '../hooks/use-game-stream.ts';
 import { GAME_THEMES, type GameTheme, type ThemeName } from './game-theme.ts';
+import { pinsFrom } from './verify-pins.ts';
 import { largeColumns } from './number-grid.tsx';
 import './display-page.css';
 
@@ -71,21 +72,13 @@ export function DisplayPage({ code, themeName }: { code: string; themeName: Them
 
 /**
  * The beacon chains the end-of-game check trusts: drand quicknet, and another chain only when the
- * address pins it whole (`?chain=HASH&publicKey=HEX&genesisTime=S&period=S`, as on /verify/{code}):
+ * address pins it whole, as on /verify/{code} (`?chain=HASH&publicKey=HEX&genesisTime=S&period=S`):
  * the game's own claim about its beacon is never taken for it.
  */
 function usePins(): readonly PinnedChain[] {
   const [search] = useSearchParams();
-  const chainHash = search.get('chain')?.toLowerCase() ?? '';
-  const publicKey = search.get('publicKey')?.toLowerCase() ?? '';
-  const genesisTime = Number(search.get('genesisTime') ?? Number.NaN);
-  const period = Number(search.get('period') ?? Number.NaN);
-  return useMemo(() => {
-    const whole = chainHash && publicKey && Number.isSafeInteger(genesisTime) && Number.isSafeInteger(period);
-    return whole
-      ? [...DEFAULT_PINS, { chainHash, publicKey, genesisTime, period, name: 'pinned chain' }]
-      : DEFAULT_PINS;
-  }, [chainHash, publicKey, genesisTime, period]);
+  const query = search.toString();
+  return useMemo(() => pinsFrom(new URLSearchParams(query)).pins, [query]);
 }
 
 /** Small and out of the way: the customers need the game, the shop needs to see the screen is live. */

@@ -78,7 +78,6 @@ export function FindMyEntry({ proof }: { proof: GameProof }) {
           label="Entry code (on your slip)"
           autoComplete="off"
           spellCheck={false}
-          className="font-mono"
           value={nonce}
           onChange={(e) => setNonce(e.target.value)}
           hint={fromSlip ? 'Filled in from your slip’s QR code.' : 'Games from before entry codes: leave it empty.'}

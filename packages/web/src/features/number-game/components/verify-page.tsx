@@ -435,7 +435,7 @@ function Verdict({
         <p className="flex items-center gap-2 text-2xl font-black text-amber-800">
           <Clock className="h-7 w-7" aria-hidden="true" /> Pending
         </p>
-        <p className="mt-1 text-sm text-amber-900">
+        <p className="mt-1 text-sm text-amber-900" data-testid={waiting ? 'verify-waiting' : undefined}>
           {waiting
             ? `${waiting} Everything that can be checked now passed.`
             : 'The game is still in play: the seed is revealed when the game ends. Everything that can be checked now passed.'}

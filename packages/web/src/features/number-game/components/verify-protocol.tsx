@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { AlertTriangle, CheckCircle2, Clock, Globe2, Link2, XCircle } from 'lucide-react';
+import { AlertTriangle, CheckCircle2, Globe2, Link2, XCircle } from 'lucide-react';
 import { roundTimeMs } from '@lot/domain/beacon';
 import { DEFAULT_PINS, type ProofReport } from '@lot/domain/verify';
 import type { GameBeacon, GameProof } from '@lot/domain/schemas/games';
@@ -67,7 +67,8 @@ export function waitingText(proof: GameProof, round: number, expectedAt: string 
   const voided = proof.status === 'voided';
   if (Number.isNaN(at)) return head;
   if (at > now) {
-    return `${head} Expected at ${clock(at)} (in ${span(at - now)}): ${
+    const soon = at - now < 1000 ? 'any moment now' : `in ${span(at - now)}`;
+    return `${head} Expected at ${clock(at)} (${soon}): ${
       voided ? 'then the draws the voided game would have made are shown.' : 'nothing can be drawn before it exists.'
     }`;
   }
@@ -186,16 +187,6 @@ export function BeaconBlock({
       <h2 id="verify-beacon-title" className="mb-3 text-base font-semibold">
         Public randomness
       </h2>
-      {waiting && (
-        <p
-          role="status"
-          data-testid="verify-waiting"
-          className="mb-4 flex items-start gap-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200"
-        >
-          <Clock className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
-          <span>{waitingText(proof, waiting.round, waiting.expectedAt, now)}</span>
-        </p>
-      )}
       <dl className="grid gap-x-6 gap-y-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
         <Item label="Chain">
           <span className="font-semibold">{chainName}</span>{' '}
@@ -222,8 +213,15 @@ export function BeaconBlock({
               {clock(publishedAt)}
               {frozenAt !== null && (
                 <span className="block text-xs text-slate-500">
-                  {span(publishedAt - frozenAt)} after the freeze
-                  {waiting && publishedAt > now ? `, in ${span(publishedAt - now)}` : ''}
+                  {publishedAt - frozenAt < 10_000
+                    ? `${((publishedAt - frozenAt) / 1000).toFixed(1)} s`
+                    : span(publishedAt - frozenAt)}{' '}
+                  after the freeze
+                  {waiting && publishedAt > now
+                    ? publishedAt - now < 1000
+                      ? ', any moment now'
+                      : `, in ${span(publishedAt - now)}`
+                    : ''}
                 </span>
               )}
             </>

@@ -25,7 +25,7 @@ const COLUMNS: (Column<GameSummary> & { key: VoidedColumn | 'verify' })[] = [
     key: 'parent',
     header: 'Parent',
     className:
-      'order-3 col-span-6 -mt-1 text-xs text-slate-500 md:mt-0 md:text-sm md:whitespace-nowrap md:text-slate-700',
+      'order-3 col-span-6 -mt-1 text-xs text-slate-500 md:mt-0 md:text-sm md:text-slate-700',
     render: (game) => (
       <>
         <span className="md:hidden">Parent: </span>
@@ -72,7 +72,7 @@ const COLUMNS: (Column<GameSummary> & { key: VoidedColumn | 'verify' })[] = [
     key: 'reason',
     header: 'Reason',
     label: 'Reason',
-    className: 'order-6 col-span-6 text-slate-700 md:min-w-52',
+    className: 'order-6 col-span-6 text-slate-700 md:min-w-40',
     render: (game) => (
       <>
         <span data-testid="voided-reason" className="block break-words">
@@ -88,7 +88,7 @@ const COLUMNS: (Column<GameSummary> & { key: VoidedColumn | 'verify' })[] = [
   {
     key: 'verify',
     header: 'Proof',
-    className: 'order-7 col-span-6 md:w-44 md:min-w-44',
+    className: 'order-7 col-span-6 md:w-40 md:min-w-40',
     render: (game) => (
       <div className="flex flex-col gap-2 text-xs md:items-start">
         <ProtocolBadge protocol={game.protocol} />
