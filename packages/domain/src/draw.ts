@@ -11,6 +11,8 @@ export const DRAW_ALGORITHM = 'LOT-DRAW-1';
 export const DRAW_ALGORITHM_2 = 'LOT-DRAW-2';
 export const DRAW_PROTOCOLS = [DRAW_ALGORITHM, DRAW_ALGORITHM_2] as const;
 export type DrawProtocol = (typeof DRAW_PROTOCOLS)[number];
+/** How every screen, slip and proof labels a LOT-DRAW-1 game (decision 036). */
+export const SERVER_RANDOMNESS_ONLY = 'Server randomness only: whoever holds the seed could know the outcome';
 
 /** The part of Web Crypto used here, typed locally so the domain needs no DOM or Node types. */
 type Subtle = {

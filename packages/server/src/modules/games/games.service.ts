@@ -206,8 +206,11 @@ async function readGame(ctx: GamesContext, where: SQL | undefined, db: Db | Tx =
   return toGame(row, ctx.seeds);
 }
 
-export function getGame(ctx: GamesContext, caller: Caller, id: number): Promise<Game> {
-  return readGame(ctx, and(eq(gameRounds.id, id), readableBy(caller)));
+/** A game as the caller may read it; one voided before its beacon round came gets the round once it exists. */
+export async function getGame(ctx: GamesContext, caller: Caller, id: number): Promise<Game> {
+  const [found] = await selectRounds(ctx.db).where(and(eq(gameRounds.id, id), readableBy(caller)));
+  if (!found) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
+  return toGame({ ...found, round: await completeVoidedBeacon(ctx, found.round) }, ctx.seeds);
 }
 
 /** The caller's game in progress (open or drawing), so any device carries on with it. */

@@ -6,7 +6,7 @@ import type { GameBeacon } from '@lot/domain/schemas/games';
  * (docs/lot-draw-2.md): LOT-DRAW-2 names its public randomness, the drand round R once the draw
  * started; a LOT-DRAW-1 game (server randomness only) always carries this warning, word for word.
  */
-export const SERVER_RANDOMNESS_ONLY = 'Server randomness only: whoever holds the seed could know the outcome';
+import { SERVER_RANDOMNESS_ONLY } from '@lot/domain/draw';
 
 export type DrawProtocol = 'LOT-DRAW-1' | 'LOT-DRAW-2';
 

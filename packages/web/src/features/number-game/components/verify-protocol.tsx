@@ -6,7 +6,7 @@ import type { GameBeacon, GameProof } from '@lot/domain/schemas/games';
 import { pins as pinsBeacon, shortHex, type VerifyPins } from './verify-pins.ts';
 
 /** The label every LOT-DRAW-1 game carries, wherever it is shown (decision 033). */
-export const SERVER_RANDOMNESS_ONLY = 'Server randomness only: whoever holds the seed could know the outcome';
+import { SERVER_RANDOMNESS_ONLY } from '@lot/domain/draw';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 

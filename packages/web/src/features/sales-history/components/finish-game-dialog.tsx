@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { CheckCircle2, Clock, Loader2, ShieldCheck } from 'lucide-react';
 import type { Game, GameSummary } from '@lot/domain/schemas/games';
+import { SERVER_RANDOMNESS_ONLY } from '@lot/domain/draw';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError } from '../../../components/ui/field.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
@@ -129,7 +130,7 @@ export function FinishGameDialog({
         )}
         {game.protocol === 'LOT-DRAW-1' && (
           <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">
-            LOT-DRAW-1 — Server randomness only: whoever holds the seed could know the outcome.
+            LOT-DRAW-1 — {SERVER_RANDOMNESS_ONLY}.
           </p>
         )}
 

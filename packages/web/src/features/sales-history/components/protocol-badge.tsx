@@ -2,7 +2,7 @@ import { Globe2, ShieldAlert } from 'lucide-react';
 import type { GameSummary } from '@lot/domain/schemas/games';
 
 /** The label every LOT-DRAW-1 game carries wherever it is shown (decision 033). */
-export const SERVER_RANDOMNESS_ONLY = 'Server randomness only: whoever holds the seed could know the outcome';
+import { SERVER_RANDOMNESS_ONLY } from '@lot/domain/draw';
 
 /** The protocol of a game: LOT-DRAW-2's public randomness, or LOT-DRAW-1 labelled for what it is. */
 export function ProtocolBadge({ protocol }: { protocol: GameSummary['protocol'] }) {

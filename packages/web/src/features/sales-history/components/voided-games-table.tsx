@@ -24,8 +24,7 @@ const COLUMNS: (Column<GameSummary> & { key: VoidedColumn | 'verify' })[] = [
   {
     key: 'parent',
     header: 'Parent',
-    className:
-      'order-3 col-span-6 -mt-1 text-xs text-slate-500 md:mt-0 md:text-sm md:text-slate-700',
+    className: 'order-3 col-span-6 -mt-1 text-xs text-slate-500 md:mt-0 md:text-sm md:text-slate-700',
     render: (game) => (
       <>
         <span className="md:hidden">Parent: </span>
