@@ -106,6 +106,8 @@ type ModelGame = {
   roundAt?: number;
   /** Who ended it (a void, or the deletion of its player). */
   endedBy?: Who;
+  /** Voided once R's time had come: the void fetched R (its signature kept for the proof). */
+  roundFetchedAtVoid?: boolean;
 };
 
 type Person = {
@@ -268,6 +270,7 @@ function voidExpected(m: Model, by: Who, of: Who, reasoned: boolean): Expected {
     status: 200,
     apply: () => {
       if (frozen) m.people[game.by].balance += pool(game);
+      if (frozen && game.roundAt !== undefined && clockNow() >= game.roundAt) game.roundFetchedAtVoid = true;
       game.status = frozen ? 'voided' : 'discarded';
       game.endedBy = by;
     },
@@ -513,7 +516,8 @@ async function runSequence(actions: Action[]): Promise<void> {
   };
   /**
    * The model's games as they must be stored: the ledger row is the held pool's, from the freeze on;
-   * R from the freeze on, and from the first draw on R's signature as the beacon signs R.
+   * R from the freeze on, and from the first draw (or a void once R's time had come) on R's signature
+   * as the beacon signs R.
    */
   const modelGames = (m: Model) =>
     [...m.games.values()]
@@ -529,7 +533,10 @@ async function runSequence(actions: Action[]): Promise<void> {
             : `${{ drawing: 'pending', settled: 'completed', voided: 'voided' }[g.status]}:${pool(g)}`,
         protocol: 'LOT-DRAW-2',
         round: g.round ?? null,
-        signature: g.draws > 0 && g.round !== undefined ? (t.beacon?.sign(g.round).signature ?? '') : null,
+        signature:
+          (g.draws > 0 || g.roundFetchedAtVoid) && g.round !== undefined
+            ? (t.beacon?.sign(g.round).signature ?? '')
+            : null,
         endedBy: g.endedBy === undefined ? null : ids[g.endedBy],
       }));
 
