@@ -1,20 +1,44 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { DrawResult, Game, GameProof } from '@lot/domain/schemas/games';
-import { apiAs, baseUrl, DEMO, freshUser, login } from './support.ts';
+import { apiAs, baseUrl, DEMO, drawPosition, freshUser, login, sessionOf, testBeacon } from './support.ts';
 
 /**
- * A whole game played through the API on the real server, then checked from outside with
- * scripts/verify-game.mjs, the independent LOT-DRAW-1 verifier: pending while the seed is secret,
- * verified once the last draw has settled the game.
+ * A whole LOT-DRAW-2 game played through the API on the real server (its beacon: the browser tests'
+ * local test beacon), then checked from outside with scripts/verify-game.mjs, the independent
+ * verifier, pinned to that beacon's chain with --chain … as anyone pinning a chain would: pending
+ * while the seed is secret, verified once the last draw has settled the game, and each forgery
+ * failing with its named check.
  */
 
 const script = fileURLToPath(new URL('../scripts/verify-game.mjs', import.meta.url));
 
-function verifyGame(address: string): Promise<{ code: number; stdout: string }> {
+/** --chain, --public-key, --genesis-time and --period of the test beacon, from its own /info. */
+async function pinArgs(): Promise<string[]> {
+  const beacon = testBeacon();
+  const info = (await (await fetch(`${beacon.url}/${beacon.chainHash}/info`)).json()) as {
+    genesis_time: number;
+    period: number;
+  };
+  return [
+    '--chain',
+    beacon.chainHash,
+    '--public-key',
+    beacon.publicKey,
+    '--genesis-time',
+    String(info.genesis_time),
+    '--period',
+    String(info.period),
+  ];
+}
+
+function verifyGame(address: string, pins: string[] = []): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [script, address], { timeout: 30_000 }, (error, stdout) =>
+    execFile(process.execPath, [script, address, ...pins], { timeout: 30_000 }, (error, stdout) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout }),
     );
   });
@@ -49,14 +73,17 @@ describe('scripts/verify-game.mjs against the running server', () => {
     await apiAs<Game>(as, `/api/games/${opened.id}/entries`, { method: 'PUT', body: { entries: PARTICIPANTS } });
 
     const page = `${baseUrl()}/verify/${opened.code}`;
+    const pins = await pinArgs();
+    const call = await sessionOf(as);
     const positions = opened.prizes.length;
     expect(positions).toBe(3);
+    expect(opened.protocol).toBe('LOT-DRAW-2');
     let last: DrawResult | undefined;
     for (let position = 1; position <= positions; position++) {
-      last = await apiAs<DrawResult>(as, `/api/games/${opened.id}/draws`, { body: { position } });
+      last = await drawPosition(call, opened.id, position);
       if (position === 1) {
         // The seed is still secret: nothing wrong so far, but nothing can be recomputed yet.
-        const pending = await verifyGame(page);
+        const pending = await verifyGame(page, pins);
         expect(lastLine(pending.stdout)).toMatch(/^Pending: /);
         expect(pending.code).toBe(2);
       }
@@ -64,10 +91,15 @@ describe('scripts/verify-game.mjs against the running server', () => {
     expect(last?.game.status).toBe('settled');
     expect(last?.game.commitment).toBe(opened.commitment);
 
-    const { code, stdout } = await verifyGame(page);
+    const { code, stdout } = await verifyGame(page, pins);
     expect(stdout).not.toContain('✗');
     expect(lastLine(stdout)).toBe('Verified');
     expect(code).toBe(0);
+
+    // Without the pin, the test beacon is no chain the script trusts.
+    const unpinned = await verifyGame(page);
+    expect(lastLine(unpinned.stdout)).toMatch(/^FAILED: .*Beacon chain/);
+    expect(unpinned.code).toBe(1);
 
     // The public proof (no sign-in) reveals the seed now, and no participant's name or phone.
     const response = await fetch(`${baseUrl()}/api/verify/${opened.code}`);
@@ -80,5 +112,30 @@ describe('scripts/verify-game.mjs against the running server', () => {
       expect(text).not.toContain(p.name);
       expect(text).not.toContain(p.phoneNumber);
     }
+
+    // Forgeries of the saved proof each fail with the check that catches them.
+    const dir = mkdtempSync(join(tmpdir(), 'lot-verify-'));
+    const flip = (hex: string) => hex.slice(0, -1) + (hex.endsWith('0') ? '1' : '0');
+    const forged = async (name: string, change: (p: GameProof) => void) => {
+      const copy = JSON.parse(text) as GameProof;
+      change(copy);
+      const file = join(dir, `${name}.json`);
+      writeFileSync(file, JSON.stringify(copy));
+      return verifyGame(file, pins);
+    };
+    const signature = await forged('signature', (p) => {
+      if (p.beacon?.signature) p.beacon.signature = flip(p.beacon.signature);
+    });
+    expect(lastLine(signature.stdout)).toMatch(/^FAILED: .*Beacon signature/);
+    const early = await forged('round', (p) => {
+      if (p.beacon?.round) p.beacon.round -= 1;
+    });
+    expect(lastLine(early.stdout)).toMatch(/^FAILED: .*Beacon round/);
+    const entry = await forged('entry', (p) => {
+      const first = p.entries[0];
+      if (first) first.entryHash = flip(first.entryHash);
+    });
+    expect(lastLine(entry.stdout)).toMatch(/^FAILED: .*Entries digest/);
+    for (const result of [signature, early, entry]) expect(result.code).toBe(1);
   });
 });
