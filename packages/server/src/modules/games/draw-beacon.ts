@@ -124,9 +124,14 @@ export class DrawBeacon {
    * The beacon a game opening now names, or null for LOT-DRAW-1 (mode off, or auto while the beacon
    * is unreachable). Required and unreachable: refused (503).
    */
+  /** The start-up check of the beacon, waited for at most START_CHECK_MS. */
+  private started(): Promise<unknown> {
+    return Promise.race([this.checked, new Promise((resolve) => setTimeout(resolve, START_CHECK_MS).unref())]);
+  }
+
   async pinForNewGame(): Promise<BeaconPin | null> {
     if (this.mode === 'off') return null;
-    await Promise.race([this.checked, new Promise((resolve) => setTimeout(resolve, START_CHECK_MS).unref())]);
+    await this.started();
     if (this.reachable && this.chain) {
       const { chainHash, publicKey, genesisTime, period } = this.chain;
       return { chainHash, publicKey, genesisTime, period };
@@ -140,6 +145,17 @@ export class DrawBeacon {
     return firstRoundAfter(pin, frozenAt);
   }
 
+  /**
+   * Whether round R is already public: a server whose clock runs behind the beacon would name a
+   * round that exists, whose randomness anyone (the seed's holder included) could already use. A
+   * relay that does not answer is no evidence either way: false.
+   */
+  async alreadyPublished(pin: BeaconPin, round: number): Promise<boolean> {
+    await this.started();
+    const client = pin.chainHash === this.chain?.chainHash ? this.client : undefined;
+    return client ? (client.cached(round) ?? (await client.round(round))) !== undefined : false;
+  }
+
   /** Starts fetching round R in the background once its time comes (retried with backoff). */
   prefetch(pin: BeaconPin, round: number): void {
     if (this.client && pin.chainHash === this.chain?.chainHash) this.client.prefetch(round);
@@ -150,6 +166,7 @@ export class DrawBeacon {
    * expectedAt), or no relay answered it (ask again shortly; the game waits, never takes another round).
    */
   async round(pin: BeaconPin, round: number): Promise<RoundState> {
+    await this.started();
     const expectedAt = roundTimeMs(pin, round);
     const now = this.now();
     if (now < expectedAt) {

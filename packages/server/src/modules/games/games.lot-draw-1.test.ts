@@ -9,7 +9,7 @@ import { buildApp } from '../../app.ts';
 import { verifyAudit } from '../audit/audit-chain.ts';
 import { checkLedger } from '../balance/ledger.ts';
 import { BEACON_UNREACHABLE, type DrawBeaconMode } from './draw-beacon.ts';
-import { OPERATOR_CANNOT_VOID_FROZEN } from './games.service.ts';
+import { CLOCK_BEHIND_BEACON, OPERATOR_CANNOT_VOID_FROZEN } from './games.service.ts';
 import {
   configureWinners,
   drawCall,
@@ -286,5 +286,37 @@ describe('DRAW_BEACON: which protocol a new game gets', () => {
     const refused = await call(h.U1, { method: 'POST', url: '/api/games', payload: openBody });
     expectStatus(refused, 503);
     expect(refused.json()).toMatchObject({ message: BEACON_UNREACHABLE });
+  });
+
+  it('a server whose clock is behind the beacon does not freeze a game on a round already public: 503, nothing held', async () => {
+    const beacon = await relay('none');
+    // This server's clock runs an hour behind the beacon's (t.now).
+    const app: FastifyInstance = await buildApp({
+      database: t.database,
+      jwtSecret: t.jwtSecret,
+      totpKey: t.totpKey,
+      seedKey: t.seedKey,
+      logLevel: 'silent',
+      serveWeb: false,
+      clock: () => t.now() - 3_600_000,
+      beacon: { mode: 'required', urls: [beacon.url], chainHash: beacon.chain.chainHash },
+    });
+    await app.ready();
+    closing.push(() => app.close());
+    const call = (options: InjectOptions) =>
+      app.inject({ ...options, headers: { authorization: `Bearer ${h.U1.token}` } });
+    const opened = await call({ method: 'POST', url: '/api/games', payload: openBody });
+    expectStatus(opened, 201);
+    const game = opened.json<Game>();
+    expectStatus(await putEntries(t, h.U1.token, game.id, participants([1, 2, 3])), 200);
+    await expectNoEffect(
+      t,
+      () => call({ method: 'POST', url: `/api/games/${game.id}/draws`, payload: { position: 1 } }),
+      503,
+      {
+        message: CLOCK_BEHIND_BEACON,
+      },
+    );
+    expectStatus(await voidCall(t, h.U1.token, game.id, 'cleanup'), 200);
   });
 });

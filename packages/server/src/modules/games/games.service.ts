@@ -432,6 +432,8 @@ function stillMoving(): AppError {
   return new AppError('CONFLICT', 'The game is changing on another device: try again');
 }
 
+export const CLOCK_BEHIND_BEACON =
+  "The server's clock is behind the public randomness beacon, so the draw cannot start safely: ask the administrator to set the server's time";
 export const UPLINE_CANNOT_START = 'Only the shop that runs a game can start its draw';
 export const OPERATOR_CANNOT_VOID_FROZEN =
   'The draw has started, so its outcome is fixed: this game can no longer be voided by its shop. Ask your agent or an admin to finish or void it';
@@ -484,6 +486,11 @@ export async function drawNext(
     if (!digest) throw new Error('a drawing game has no entries digest');
     const freezeAt = new Date(ctx.beacon.now());
     const targetRound = freezing ? (pin ? DrawBeacon.targetRound(pin, freezeAt.getTime()) : null) : round.beaconRound;
+    if (freezing && pin && targetRound !== null && (await ctx.beacon.alreadyPublished(pin, targetRound))) {
+      // The server's clock is behind the beacon: R is public already, so freezing now would let
+      // whoever holds the seed know the outcome. Nothing is frozen (decision 036).
+      throw new AppError('UNAVAILABLE', CLOCK_BEHIND_BEACON);
+    }
 
     // LOT-DRAW-2: nothing is drawn before round R exists and is verified.
     let randomness: string | undefined;
