@@ -34,6 +34,8 @@ const START_CHECK_MS = 3_000;
 const RECHECK_MS = 30_000;
 /** A round's time has passed but no relay had it: ask again after this long (the client backs off too). */
 const UNREACHABLE_RETRY_MS = 1_000;
+/** How far behind the beacon the server's clock may be before a freeze is refused. */
+const SKEW_TOLERANCE_MS = 1_000;
 /** A round this late that no relay answers means the beacon is down, not slow. */
 const OVERDUE_MS = 10_000;
 /** Relays publish a round a moment after its time. */
@@ -153,7 +155,10 @@ export class DrawBeacon {
   async alreadyPublished(pin: BeaconPin, round: number): Promise<boolean> {
     await this.started();
     const client = pin.chainHash === this.chain?.chainHash ? this.client : undefined;
-    return client ? (client.cached(round) ?? (await client.round(round))) !== undefined : false;
+    const got = client ? (client.cached(round) ?? (await client.round(round))) : undefined;
+    // R may come out while it is asked for (it is at most a period away): only a round the beacon
+    // had well before our clock reached its time says our clock is behind.
+    return got !== undefined && this.now() < roundTimeMs(pin, round) - SKEW_TOLERANCE_MS;
   }
 
   /** Starts fetching round R in the background once its time comes (retried with backoff). */
