@@ -225,6 +225,8 @@ export const games = pgTable(
       .notNull()
       .unique()
       .references(() => transactions.id),
+    /** The shop's game number, copied from its round (null for a sale without one). */
+    number: integer('number'),
     createdAt: createdAt(),
   },
   // Ascending indexes: lists read them backwards for ORDER BY created_at DESC, id DESC.
@@ -356,8 +358,18 @@ export const gameRounds = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id),
+    /**
+     * The shop's game number: 1, 2, 3… per shop without gaps, given by a trigger from
+     * `shop_counters` in the inserting transaction (migration 0014, decision 037), whatever the
+     * insert says (so inserts leave it out: the 0 here is replaced).
+     */
+    number: integer('number')
+      .notNull()
+      .$defaultFn(() => 0),
     parentId: integer('parent_id').references(() => users.id),
     superagentId: integer('superagent_id').references(() => users.id),
+    /** The shop's shift that was open when the game froze (its bets are that shift's cash). */
+    shiftId: integer('shift_id').references(() => shifts.id),
     status: text('status', { enum: ['open', 'drawing', 'settled', 'voided', 'discarded'] })
       .notNull()
       .default('open'),
@@ -431,6 +443,10 @@ export const gameRounds = pgTable(
     index('game_rounds_parent_idx').on(t.parentId, t.status, t.createdAt),
     index('game_rounds_superagent_idx').on(t.superagentId, t.status, t.createdAt),
     index('game_rounds_status_idx').on(t.status, t.createdAt),
+    unique('game_rounds_user_number_uq').on(t.userId, t.number),
+    index('game_rounds_shift_idx')
+      .on(t.shiftId)
+      .where(sql`${t.shiftId} IS NOT NULL`),
   ],
 );
 
@@ -588,3 +604,144 @@ export const auditHeads = pgTable('audit_heads', {
   /** The hash the newest row links to: the trigger moves the head on in one UPDATE and reads it back. */
   prevHash: bytea('prev_hash').notNull(),
 });
+
+/**
+ * Per shop: the last game number and the last Z report number given (decision 037). Each is moved
+ * on by one in the transaction that uses it, so a number is never skipped or given twice.
+ */
+export const shopCounters = pgTable(
+  'shop_counters',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id),
+    games: integer('games').notNull().default(0),
+    zReports: integer('z_reports').notNull().default(0),
+  },
+  (t) => [check('shop_counters_ck', sql`${t.games} >= 0 AND ${t.zReports} >= 0`)],
+);
+
+/** The admin's business settings: one row. */
+export const businessSettings = pgTable(
+  'business_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    /** Days a prize may be claimed after its game settled. */
+    claimPeriodDays: integer('claim_period_days').notNull().default(90),
+    /** Whether any shop of the same agent may pay a prize (else only the shop that ran the game). */
+    claimsAnyShopOfAgent: boolean('claims_any_shop_of_agent').notNull().default(false),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedBy: integer('updated_by').references(() => users.id),
+  },
+  (t) => [
+    check('business_settings_one_row_ck', sql`${t.id} = 1`),
+    check('business_settings_claim_period_ck', sql`${t.claimPeriodDays} BETWEEN 1 AND 3650`),
+  ],
+);
+
+/**
+ * A shop's shift: opened with a float, closed with the counted cash. The close gives it the shop's
+ * next Z number and its Z report (what was computed at the close, kept as it was); a trigger refuses
+ * any change to a closed shift and any delete (migration 0014). One open shift per shop.
+ */
+export const shifts = pgTable(
+  'shifts',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    parentId: integer('parent_id').references(() => users.id),
+    superagentId: integer('superagent_id').references(() => users.id),
+    openedAt: timestamp('opened_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    openedBy: integer('opened_by')
+      .notNull()
+      .references(() => users.id),
+    openingFloat: bigint('opening_float', { mode: 'number' }).notNull(),
+    closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
+    closedBy: integer('closed_by').references(() => users.id),
+    expectedCash: bigint('expected_cash', { mode: 'number' }),
+    countedCash: bigint('counted_cash', { mode: 'number' }),
+    /** counted − expected: positive over, negative short. */
+    variance: bigint('variance', { mode: 'number' }),
+    varianceReason: text('variance_reason'),
+    zNumber: integer('z_number'),
+    /** The Z report as computed at the close. */
+    zReport: jsonb('z_report'),
+  },
+  (t) => [
+    check('shifts_float_ck', sql`${t.openingFloat} >= 0`),
+    check(
+      'shifts_close_ck',
+      sql`(${t.closedAt} IS NULL) = (${t.zNumber} IS NULL)
+        AND (${t.closedAt} IS NULL) = (${t.countedCash} IS NULL)
+        AND (${t.closedAt} IS NULL) = (${t.expectedCash} IS NULL)
+        AND (${t.closedAt} IS NULL) = (${t.zReport} IS NULL)
+        AND (${t.countedCash} IS NULL OR (${t.countedCash} >= 0 AND ${t.variance} = ${t.countedCash} - ${t.expectedCash}))
+        AND (${t.variance} IS NULL OR ${t.variance} = 0 OR ${t.varianceReason} IS NOT NULL)`,
+    ),
+    unique('shifts_user_z_uq').on(t.userId, t.zNumber),
+    uniqueIndex('shifts_one_open_uq')
+      .on(t.userId)
+      .where(sql`${t.closedAt} IS NULL`),
+    index('shifts_user_idx').on(t.userId, t.openedAt),
+    index('shifts_parent_idx').on(t.parentId, t.openedAt),
+    index('shifts_superagent_idx').on(t.superagentId, t.openedAt),
+    index('shifts_opened_idx').on(t.openedAt),
+  ],
+);
+
+/**
+ * Every prize of a settled game is a claim (decision 038): unpaid until paid once — when, at which
+ * shop, by whom, to whom — or expired after the claim period. The game's shop, its parent and
+ * superagent are copied for the hierarchy's lists, as for sales.
+ */
+export const prizeClaims = pgTable(
+  'prize_claims',
+  {
+    winnerId: integer('winner_id')
+      .primaryKey()
+      .references(() => gameWinners.id),
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => gameRounds.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    parentId: integer('parent_id').references(() => users.id),
+    superagentId: integer('superagent_id').references(() => users.id),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    status: text('status', { enum: ['unpaid', 'paid', 'expired'] })
+      .notNull()
+      .default('unpaid'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date' }),
+    /** The shop (its operator's account) that paid. */
+    paidBy: integer('paid_by').references(() => users.id),
+    /** The paying shop's shift open at the payout. */
+    shiftId: integer('shift_id').references(() => shifts.id),
+    claimerName: text('claimer_name'),
+    claimerIdNumber: text('claimer_id_number'),
+    /** Payout receipts printed: the second and later are COPY. */
+    receiptPrints: integer('receipt_prints').notNull().default(0),
+  },
+  (t) => [
+    check('prize_claims_amount_ck', sql`${t.amount} > 0`),
+    check('prize_claims_status_ck', sql`${t.status} IN ('unpaid', 'paid', 'expired')`),
+    check(
+      'prize_claims_paid_ck',
+      sql`(${t.status} = 'paid') = (${t.paidAt} IS NOT NULL)
+        AND (${t.paidAt} IS NULL) = (${t.paidBy} IS NULL)
+        AND (${t.paidAt} IS NULL) = (${t.claimerName} IS NULL)`,
+    ),
+    index('prize_claims_game_idx').on(t.gameId),
+    index('prize_claims_user_idx').on(t.userId, t.status, t.createdAt),
+    index('prize_claims_parent_idx').on(t.parentId, t.status, t.createdAt),
+    index('prize_claims_superagent_idx').on(t.superagentId, t.status, t.createdAt),
+    index('prize_claims_status_idx').on(t.status, t.expiresAt),
+    index('prize_claims_shift_idx')
+      .on(t.shiftId)
+      .where(sql`${t.shiftId} IS NOT NULL`),
+  ],
+);

@@ -151,12 +151,13 @@ export function drawStatement(write: DrawWrite): SQL {
     ? sql`,
       sale AS (
         INSERT INTO games (user_id, parent_id, superagent_id, start_range, end_range, bet_amount, pool,
-          total_prize, commission, selected_count, winners_count, game_data, transaction_id)
+          total_prize, commission, selected_count, winners_count, game_data, transaction_id, number)
         SELECT ${write.userId}::int, ${settlement.sale.parentId}::int, ${settlement.sale.superagentId}::int,
           ${settlement.sale.startRange}::int, ${settlement.sale.endRange}::int, ${settlement.sale.betAmount}::bigint,
           ${write.pool}::bigint, ${settlement.sale.totalPrize}::bigint, ${settlement.sale.commission}::bigint,
           ${settlement.sale.selectedCount}::int, ${settlement.winners.length}::int,
-          ${JSON.stringify(settlement.sale.gameData)}::jsonb, ledger.id
+          ${JSON.stringify(settlement.sale.gameData)}::jsonb, ledger.id,
+          (SELECT number FROM game_rounds WHERE id = ${read.id}::int)
         FROM ledger
         RETURNING id
       ),
@@ -172,6 +173,16 @@ export function drawStatement(write: DrawWrite): SQL {
             prize_amount: w.prizeAmount,
           })),
         )}::jsonb) AS w(number int, name text, phone_number text, position int, prize_amount bigint)
+        RETURNING id, prize_amount
+      ),
+      claimed AS (
+        -- Every prize is a claim, payable for the claim period (decision 038).
+        INSERT INTO prize_claims (winner_id, game_id, user_id, parent_id, superagent_id, amount, expires_at)
+        SELECT won.id, ${read.id}::int, ${write.userId}::int, ${settlement.sale.parentId}::int,
+          ${settlement.sale.superagentId}::int, won.prize_amount,
+          now() + make_interval(days => (SELECT claim_period_days FROM business_settings WHERE id = 1))
+        FROM won
+        WHERE won.prize_amount > 0
       )`
     : sql``;
   return sql`
