@@ -711,6 +711,8 @@ export const prizeClaims = pgTable(
     parentId: integer('parent_id').references(() => users.id),
     superagentId: integer('superagent_id').references(() => users.id),
     amount: bigint('amount', { mode: 'number' }).notNull(),
+    /** The winner's entry code (the nonce on its entry slip; null for entries from before codes). */
+    entryCode: text('entry_code'),
     status: text('status', { enum: ['unpaid', 'paid', 'expired'] })
       .notNull()
       .default('unpaid'),
@@ -736,6 +738,7 @@ export const prizeClaims = pgTable(
         AND (${t.paidAt} IS NULL) = (${t.claimerName} IS NULL)`,
     ),
     index('prize_claims_game_idx').on(t.gameId),
+    index('prize_claims_entry_code_idx').on(t.entryCode),
     index('prize_claims_user_idx').on(t.userId, t.status, t.createdAt),
     index('prize_claims_parent_idx').on(t.parentId, t.status, t.createdAt),
     index('prize_claims_superagent_idx').on(t.superagentId, t.status, t.createdAt),

@@ -15,6 +15,7 @@ CREATE TABLE "prize_claims" (
 	"parent_id" integer,
 	"superagent_id" integer,
 	"amount" bigint NOT NULL,
+	"entry_code" text,
 	"status" text DEFAULT 'unpaid' NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL,
@@ -82,6 +83,7 @@ ALTER TABLE "shifts" ADD CONSTRAINT "shifts_opened_by_users_id_fk" FOREIGN KEY (
 ALTER TABLE "shifts" ADD CONSTRAINT "shifts_closed_by_users_id_fk" FOREIGN KEY ("closed_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "shop_counters" ADD CONSTRAINT "shop_counters_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "prize_claims_game_idx" ON "prize_claims" USING btree ("game_id");--> statement-breakpoint
+CREATE INDEX "prize_claims_entry_code_idx" ON "prize_claims" USING btree ("entry_code");--> statement-breakpoint
 CREATE INDEX "prize_claims_user_idx" ON "prize_claims" USING btree ("user_id","status","created_at");--> statement-breakpoint
 CREATE INDEX "prize_claims_parent_idx" ON "prize_claims" USING btree ("parent_id","status","created_at");--> statement-breakpoint
 CREATE INDEX "prize_claims_superagent_idx" ON "prize_claims" USING btree ("superagent_id","status","created_at");--> statement-breakpoint
@@ -120,8 +122,9 @@ CREATE TRIGGER game_rounds_number BEFORE INSERT ON game_rounds FOR EACH ROW EXEC
 INSERT INTO business_settings (id) VALUES (1);--> statement-breakpoint
 -- Every prize of a settled game is a claim (decision 038): the prizes won before this release are
 -- unpaid, or expired when their game settled more than the claim period (90 days) ago.
-INSERT INTO prize_claims (winner_id, game_id, user_id, parent_id, superagent_id, amount, status, created_at, expires_at)
+INSERT INTO prize_claims (winner_id, game_id, user_id, parent_id, superagent_id, amount, entry_code, status, created_at, expires_at)
 SELECT w.id, g.id, g.user_id, g.parent_id, g.superagent_id, w.prize_amount,
+  (SELECT e->>'nonce' FROM jsonb_array_elements(g.entries) e WHERE (e->>'number')::int = w.number LIMIT 1),
   CASE WHEN COALESCE(g.ended_at, g.created_at) + interval '90 days' <= now() THEN 'expired' ELSE 'unpaid' END,
   COALESCE(g.ended_at, g.created_at), COALESCE(g.ended_at, g.created_at) + interval '90 days'
 FROM game_rounds g JOIN game_winners w ON w.game_id = g.sale_id

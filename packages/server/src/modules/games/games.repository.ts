@@ -173,13 +173,15 @@ export function drawStatement(write: DrawWrite): SQL {
             prize_amount: w.prizeAmount,
           })),
         )}::jsonb) AS w(number int, name text, phone_number text, position int, prize_amount bigint)
-        RETURNING id, prize_amount
+        RETURNING id, number, prize_amount
       ),
       claimed AS (
         -- Every prize is a claim, payable for the claim period (decision 038).
-        INSERT INTO prize_claims (winner_id, game_id, user_id, parent_id, superagent_id, amount, expires_at)
+        INSERT INTO prize_claims (winner_id, game_id, user_id, parent_id, superagent_id, amount, entry_code, expires_at)
         SELECT won.id, ${read.id}::int, ${write.userId}::int, ${settlement.sale.parentId}::int,
           ${settlement.sale.superagentId}::int, won.prize_amount,
+          (SELECT e.nonce FROM jsonb_to_recordset(${JSON.stringify(read.entries)}::jsonb) AS e(number int, nonce text)
+            WHERE e.number = won.number),
           now() + make_interval(days => (SELECT claim_period_days FROM business_settings WHERE id = 1))
         FROM won
         WHERE won.prize_amount > 0
