@@ -163,6 +163,7 @@ async function toGame({ round, player: user, voider: by }: RoundRow, seeds: Seed
   const seed = ENDED.includes(round.status) ? seedHex(round, seeds) : null;
   return {
     id: round.id,
+    number: round.number,
     code: round.code,
     status: round.status,
     userId: round.userId,
@@ -687,6 +688,7 @@ export async function listGames(
     const parentId = round.parentId;
     return {
       id: round.id,
+      number: round.number,
       code: round.code,
       status: round.status,
       openedAt: round.createdAt.toISOString(),
@@ -753,6 +755,7 @@ export async function gameProof(ctx: GamesContext, code: string): Promise<GamePr
     algorithm: round.protocol,
     code: round.code,
     shopName: row.player.shopName?.trim() || row.player.fullName,
+    number: round.number,
     status: round.status,
     openedAt: game.openedAt,
     endedAt: game.endedAt,

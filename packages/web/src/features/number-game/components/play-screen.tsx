@@ -5,6 +5,7 @@ import { AlertTriangle, Globe, Loader2, Lock, Printer, RotateCcw, ShieldCheck, V
 import { commitmentFingerprint } from '@lot/domain/draw';
 import {
   formatBps,
+  gameTitle,
   GAME_RULES,
   numbersLeft,
   parsePercentToBps,
@@ -551,8 +552,8 @@ export function PlayScreen({
 }
 
 /**
- * The game's public code and the fingerprint of the server's commitment to its seed, shown from
- * the moment it opens: a participant can note them and later check the game at /verify/{code}.
+ * The game's name ("Game #N", its shop's game number), its public code and the fingerprint of the
+ * server's commitment to its seed, shown from the moment it opens: a participant can note them and later check the game at /verify/{code}.
  */
 function GameIdentity({ game, theme }: { game: Game; theme: GameTheme }) {
   return (
@@ -561,7 +562,9 @@ function GameIdentity({ game, theme }: { game: Game; theme: GameTheme }) {
       className={`grid gap-x-6 gap-y-2 rounded-2xl px-4 py-3 sm:grid-cols-2 lg:grid-cols-1 ${theme.panel}`}
     >
       <div className="min-w-0">
-        <dt className={`text-xs font-semibold uppercase ${theme.muted}`}>Game</dt>
+        <dt data-testid="game-number" className={`text-xs font-semibold uppercase ${theme.muted}`}>
+          {gameTitle(game.number)}
+        </dt>
         <dd data-testid="game-code" className="font-mono text-lg font-bold break-all">
           {game.code}
         </dd>
