@@ -57,10 +57,12 @@ export function PlayActions({
             type="button"
             onClick={onReset}
             disabled={resetDisabled}
-            className={`inline-flex shrink-0 items-center justify-center gap-2 rounded-2xl px-4 py-3 text-base font-bold disabled:opacity-50 sm:text-lg lg:px-6 ${theme.secondary}`}
+            title={reset}
+            className={`inline-flex shrink-0 items-center justify-center gap-2 min-w-14 rounded-2xl px-4 py-3 text-base font-bold disabled:opacity-50 sm:text-lg lg:px-6 ${theme.secondary}`}
           >
             <RotateCcw className="h-5 w-5" aria-hidden="true" />
-            {reset}
+            {/* On a phone the icon alone, so Check Winner keeps one line; its name stays the same. */}
+            <span className="max-sm:sr-only">{reset}</span>
           </button>
         )}
       </div>
