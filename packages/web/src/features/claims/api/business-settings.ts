@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { BusinessSettings } from './claim-types.ts';
+import type { BusinessSettings } from '@lot/domain/schemas/claims';
 import { api } from '../../../lib/api-client.ts';
 
 export const businessSettingsKey = ['admin', 'business-settings'] as const;

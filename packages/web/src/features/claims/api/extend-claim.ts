@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ClaimExtendInput, PrizeClaim } from './claim-types.ts';
+import type { ClaimExtendInput, PrizeClaim } from '@lot/domain/schemas/claims';
 import { api } from '../../../lib/api-client.ts';
 import { claimsQueryKey } from './get-claims.ts';
 

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ClaimsPage, ClaimStatus } from './claim-types.ts';
+import type { ClaimsList, ClaimStatus } from '@lot/domain/schemas/claims';
 import { api } from '../../../lib/api-client.ts';
 
 export const CLAIMS_PAGE_SIZE = 20;
@@ -26,8 +26,8 @@ export const claimsFilterQuery = ({ status, userId, from, to }: Omit<ClaimsQuery
 });
 
 /** GET /api/claims: one page of the caller's claims (scoped by the server), newest first, with totals. */
-export function getClaims(query: ClaimsQuery): Promise<ClaimsPage> {
-  return api<ClaimsPage>('/api/claims', {
+export function getClaims(query: ClaimsQuery): Promise<ClaimsList> {
+  return api<ClaimsList>('/api/claims', {
     query: { ...claimsFilterQuery(query), page: query.page, pageSize: CLAIMS_PAGE_SIZE },
   });
 }

@@ -1,4 +1,4 @@
-import type { ClaimLookup } from './claim-types.ts';
+import type { ClaimLookup } from '@lot/domain/schemas/claims';
 import { api } from '../../../lib/api-client.ts';
 import type { ClaimKey } from '../components/entry-code.ts';
 

@@ -1,4 +1,4 @@
-import type { ClaimPayInput, PayoutReceipt, PrizeClaim } from './claim-types.ts';
+import type { ClaimPayInput, PayoutReceipt, PrizeClaim } from '@lot/domain/schemas/claims';
 import { api } from '../../../lib/api-client.ts';
 
 export type PaidClaim = { claim: PrizeClaim; receipt: PayoutReceipt };

@@ -1,4 +1,4 @@
-import type { PayoutReceipt } from './claim-types.ts';
+import type { PayoutReceipt } from '@lot/domain/schemas/claims';
 import { api } from '../../../lib/api-client.ts';
 
 /** GET /api/claims/{winnerId}/receipt: a paid claim's receipt (for a copy). */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { BusinessSettings } from '../api/claim-types.ts';
+import type { BusinessSettings } from '@lot/domain/schemas/claims';
 import { useBusinessSettings, useSaveBusinessSettings } from '../api/business-settings.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError, TextField } from '../../../components/ui/field.tsx';

@@ -1,3 +1,5 @@
+import { ENTRY_CODE_INVALID } from '@lot/domain/schemas/claims';
+
 /**
  * What the shop scanned or typed to find a winner's claim (docs/product/game.md#prize-claims): an
  * entry slip's QR code (`<origin>/verify/<gameCode>#n=<entryCode>`) or its entry code typed, 16 hex
@@ -11,7 +13,7 @@ const ENTRY_CODE = /^[0-9a-f]{16}$/;
 
 export const NOT_AN_ENTRY_SLIP = 'This QR code is not a BOCH BOCH entry slip. Scan the entry slip or type its code.';
 export const RESULT_SLIP = 'This is a result slip. Scan the winner’s entry slip or type its entry code.';
-export const BAD_ENTRY_CODE = 'An entry code is 16 characters, 0–9 and a–f, as printed on the entry slip.';
+export const BAD_ENTRY_CODE = ENTRY_CODE_INVALID;
 
 /** A typed entry code, normalised: lower case, without spaces and dashes; null when it is not one. */
 export function normaliseEntryCode(typed: string): string | null {

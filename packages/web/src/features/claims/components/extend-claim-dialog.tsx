@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { PrizeClaim } from '../api/claim-types.ts';
+import type { PrizeClaim } from '@lot/domain/schemas/claims';
 import { useExtendClaim } from '../api/extend-claim.ts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
@@ -51,7 +51,8 @@ export function ExtendClaimDialog({ claim, onClose }: { claim: PrizeClaim; onClo
       }}
     >
       <p className="text-sm text-slate-600">
-        Game #{claim.gameNumber} at {claim.shopName}: #{claim.position} {claim.prizeName}, {money(claim.amount)}.{' '}
+        {claim.gameNumber === null ? 'The game' : `Game #${claim.gameNumber}`} at {claim.shopName}: #{claim.position}{' '}
+        {claim.prizeName}, {money(claim.amount)}.{' '}
         {claim.status === 'expired'
           ? `It expired on ${dateTime(claim.expiresAt)}.`
           : `It can be collected until ${dateTime(claim.expiresAt)}.`}{' '}

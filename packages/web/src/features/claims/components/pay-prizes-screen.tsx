@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, Keyboard, Printer, RotateCcw } from 'lucide-react';
-import { claimPayInputSchema, type ClaimLookup, type PrizeClaim } from '../api/claim-types.ts';
+import { claimPayInputSchema, type ClaimLookup, type PrizeClaim } from '@lot/domain/schemas/claims';
 import { lookupClaim } from '../api/lookup-claim.ts';
 import { payClaim, type PaidClaim } from '../api/pay-claim.ts';
 import { countReceiptPrint, getPayoutReceipt } from '../api/payout-receipt.ts';
@@ -241,7 +241,8 @@ function ClaimView({
     <Card
       title={
         <span>
-          Game #{game.number} <span className="font-mono text-sm font-medium text-slate-500">{game.code}</span>
+          {game.number === null ? 'Game' : `Game #${game.number}`}{' '}
+          <span className="font-mono text-sm font-medium text-slate-500">{game.code}</span>
         </span>
       }
       actions={
@@ -258,7 +259,7 @@ function ClaimView({
         </div>
         <div>
           <dt className="text-slate-500">Drawn</dt>
-          <dd className="font-medium text-slate-900">{dateTime(game.settledAt)}</dd>
+          <dd className="font-medium text-slate-900">{game.settledAt ? dateTime(game.settledAt) : '—'}</dd>
         </div>
         <div className="col-span-2 sm:col-span-1">
           <dt className="text-slate-500">Winner</dt>

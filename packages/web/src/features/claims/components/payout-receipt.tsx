@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { PayoutReceipt as Receipt } from '../api/claim-types.ts';
+import type { PayoutReceipt as Receipt } from '@lot/domain/schemas/claims';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
 import { dateTime, money } from '../../../lib/format.ts';
 import type { SlipWidth } from '../../../lib/slip-width.ts';
@@ -49,10 +49,11 @@ export function PayoutReceipt({
       )}
       <dl className="receipt-rows">
         <Row label="Game">
-          #{game.number} · <span className="receipt-mono">{game.code}</span>
+          {game.number !== null && `#${game.number} · `}
+          <span className="receipt-mono">{game.code}</span>
         </Row>
         <Row label="Shop">{game.shopName}</Row>
-        <Row label="Drawn">{dateTime(game.settledAt)}</Row>
+        {game.settledAt && <Row label="Drawn">{dateTime(game.settledAt)}</Row>}
         <Row label="Prize">
           #{claim.position} {claim.prizeName}
         </Row>

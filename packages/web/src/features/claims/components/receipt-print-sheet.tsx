@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
-import type { PayoutReceipt as Receipt } from '../api/claim-types.ts';
+import type { PayoutReceipt as Receipt } from '@lot/domain/schemas/claims';
 import { isThermal, type SlipWidth } from '../../../lib/slip-width.ts';
 import { PayoutReceipt } from './payout-receipt.tsx';
 

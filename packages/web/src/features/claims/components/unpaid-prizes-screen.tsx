@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { dayRange } from '@lot/domain/dates';
 import type { Role } from '@lot/domain/roles';
-import type { PrizeClaim } from '../api/claim-types.ts';
+import type { PrizeClaim } from '@lot/domain/schemas/claims';
 import { CLAIMS_PAGE_SIZE, claimsFilterQuery, useClaims, type ClaimStatusFilter } from '../api/get-claims.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
@@ -45,7 +45,7 @@ function columns(role: Role, onExtend: (claim: PrizeClaim) => void): Column<Priz
       className: 'order-1 col-span-2 font-medium text-slate-900',
       render: (claim) => (
         <span>
-          #{claim.gameNumber}{' '}
+          {claim.gameNumber !== null && `#${claim.gameNumber} `}
           <a href={`/verify/${claim.gameCode}`} className="font-mono text-xs text-indigo-600 hover:underline">
             {claim.gameCode}
           </a>
