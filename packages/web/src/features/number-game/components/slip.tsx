@@ -3,6 +3,7 @@ import { commitmentFingerprint } from '@lot/domain/draw';
 import { maskName, maskPhone } from '@lot/domain/mask';
 import type { Game, GameDraw, SlipPrint } from '@lot/domain/schemas/games';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
+import { claimStatusText } from '../../../lib/claim-status.ts';
 import { dateTime, money } from '../../../lib/format.ts';
 import { groupInFours, protocolText, voidedNotPaidText } from './draw-protocol.ts';
 import type { SlipWidth } from './slip-width.ts';
@@ -208,6 +209,11 @@ export function ResultSlip({
                 </span>
               ) : (
                 <span className="slip-draw-winner">No winner</span>
+              )}
+              {draw.claim && (
+                <span className="slip-claim" data-testid="slip-claim">
+                  {claimStatusText(draw.claim)}
+                </span>
               )}
             </li>
           );
