@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { maskName } from '@lot/domain/mask';
 import type { Game } from '@lot/domain/schemas/games';
 import {
@@ -22,7 +22,7 @@ import {
 } from './support.ts';
 
 /**
- * docs/product/game.md#prize-claims: a shop pays a prize by scanning the winner's entry slip with
+ * docs/product/money.md#prize-claims: a shop pays a prize by scanning the winner's entry slip with
  * the camera. Chromium's fake camera plays a video of the slip's QR code (made here from the code
  * the slip prints); the payout receipt prints and is read back from the PDF; a second scan of the
  * same slip is refused with where and when it was paid, and offers only a COPY of the receipt.
@@ -124,7 +124,6 @@ beforeAll(async () => {
     };
   });
   page = await context.newPage();
-  screenshotOnFailure(page);
   await signIn(page, login(shop));
 });
 
@@ -134,6 +133,8 @@ afterAll(async () => {
 });
 
 describe('Pay prizes', () => {
+  beforeEach(() => screenshotOnFailure(page));
+
   it('pays a prize found by scanning the entry slip and prints the payout receipt', async () => {
     const draw = game.draws[0];
     if (!draw?.winner) throw new Error('no winner');
@@ -159,7 +160,7 @@ describe('Pay prizes', () => {
 
     const printed = await printedReceipt('first');
     expect(printed.width).toBeCloseTo((80 * 72) / 25.4, 0);
-    expect(printed.text).toContain('Payout receipt');
+    expect(printed.text).toContain('BOCH BOCH · PAYOUT RECEIPT');
     expect(printed.text).toContain(CLAIMER);
     expect(printed.text).toContain(game.code);
     expect(printed.text).not.toContain('COPY');

@@ -9,7 +9,7 @@ export type ClaimState = {
 };
 
 /**
- * A prize's claim in words (docs/product/game.md#prize-claims): "Paid {date}, {shop}", "Not paid
+ * A prize's claim in words (docs/product/money.md#prize-claims): "Paid {date}, {shop}", "Not paid
  * yet" or "Expired". Shared by the Pay prizes screen, the proof, the result slip, the customer
  * display and the winners page.
  */

@@ -7,7 +7,7 @@ import { Card, Spinner } from '../../../components/ui/panels.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 
-/** The admin's business settings for prize claims (docs/product/game.md#prize-claims). */
+/** The admin's business settings for prize claims (docs/product/money.md#prize-claims). */
 export function BusinessSettingsCard() {
   const settings = useBusinessSettings();
   return (

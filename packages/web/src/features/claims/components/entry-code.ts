@@ -1,7 +1,7 @@
 import { ENTRY_CODE_INVALID } from '@lot/domain/schemas/claims';
 
 /**
- * What the shop scanned or typed to find a winner's claim (docs/product/game.md#prize-claims): an
+ * What the shop scanned or typed to find a winner's claim (docs/product/money.md#prize-claims): an
  * entry slip's QR code (`<origin>/verify/<gameCode>#n=<entryCode>`) or its entry code typed, 16 hex
  * characters (case, spaces and dashes ignored, as the slip prints it in groups of four).
  */

@@ -9,7 +9,7 @@ import { dateTime, money } from '../../../lib/format.ts';
 
 /**
  * The admin gives a winner more days to collect an unpaid or expired prize
- * (docs/product/game.md#prize-claims): how many and why (the reason goes into the audit trail).
+ * (docs/product/money.md#prize-claims): how many and why (the reason goes into the audit trail).
  */
 export function ExtendClaimDialog({ claim, onClose }: { claim: PrizeClaim; onClose: () => void }) {
   const extend = useExtendClaim();

@@ -21,7 +21,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /**
- * A payout receipt (docs/product/game.md#prize-claims): which prize of which game was paid, to
+ * A payout receipt (docs/product/money.md#prize-claims): which prize of which game was paid, to
  * whom, where and when, and a QR code to the game's proof. Black on white, in millimetres for the
  * shop's slip paper; the print after the first says COPY.
  */

@@ -313,7 +313,7 @@ function ProofView({ proof, pins }: { proof: GameProof; pins: VerifyPins }) {
   );
 }
 
-/** A prize's claim under its winner (docs/product/game.md#prize-claims). */
+/** A prize's claim under its winner (docs/product/money.md#prize-claims). */
 const CLAIM_TONE: Record<ClaimStatus, string> = {
   paid: 'block text-xs font-semibold text-emerald-700',
   unpaid: 'block text-xs font-semibold text-amber-700',
