@@ -348,7 +348,11 @@ function PrizeRow({
         <span className="shrink-0 text-lg font-bold text-slate-900 tabular-nums">{money(prize.amount)}</span>
       </div>
       {refusal && !justPaid && (
-        <p role="alert" data-testid="claim-refusal" className="rounded-lg bg-amber-50 p-2 text-sm text-amber-800">
+        <p
+          role="alert"
+          data-testid="claim-refusal"
+          className="rounded-lg bg-rose-50 px-3 py-2 text-sm font-semibold text-rose-800 ring-1 ring-rose-200"
+        >
           {refusal}
         </p>
       )}

@@ -42,14 +42,18 @@ function columns(role: Role, onExtend: (claim: PrizeClaim) => void): Column<Priz
     {
       key: 'game',
       header: 'Game',
-      className: 'order-1 col-span-2 font-medium text-slate-900',
+      className: 'order-1 font-medium text-slate-900',
       render: (claim) => (
-        <span>
-          {claim.gameNumber !== null && `#${claim.gameNumber} `}
-          <a href={`/verify/${claim.gameCode}`} className="font-mono text-xs text-indigo-600 hover:underline">
+        <>
+          {claim.gameNumber === null ? 'Game' : `#${claim.gameNumber}`}
+          <a
+            href={`/verify/${claim.gameCode}`}
+            title={`Verify game ${claim.gameCode}`}
+            className="block max-w-36 truncate font-mono text-xs font-normal text-indigo-600 hover:underline"
+          >
             {claim.gameCode}
           </a>
-        </span>
+        </>
       ),
     },
     ...(role === 'user'
@@ -67,7 +71,7 @@ function columns(role: Role, onExtend: (claim: PrizeClaim) => void): Column<Priz
       key: 'prize',
       header: 'Prize',
       label: 'Prize',
-      className: 'order-4 text-slate-700',
+      className: 'order-4 col-span-2 text-slate-700 md:col-span-1',
       render: (claim) => `#${claim.position} ${claim.prizeName} · ${claim.number}`,
     },
     {
@@ -92,17 +96,10 @@ function columns(role: Role, onExtend: (claim: PrizeClaim) => void): Column<Priz
       ),
     },
     {
-      key: 'won',
-      header: 'Won',
-      label: 'Won',
-      className: 'order-6 text-xs text-slate-600 md:text-sm',
-      render: (claim) => <time dateTime={claim.createdAt}>{dateTime(claim.createdAt)}</time>,
-    },
-    {
       key: 'expires',
       header: 'Collect by',
       label: 'Collect by',
-      className: 'order-7 text-xs text-slate-600 md:text-sm',
+      className: 'order-7 col-span-2 text-xs text-slate-600 md:col-span-1 md:text-sm',
       render: (claim) =>
         claim.status === 'paid' ? '—' : <time dateTime={claim.expiresAt}>{dateTime(claim.expiresAt)}</time>,
     },
@@ -218,7 +215,7 @@ export function UnpaidPrizesScreen({
         {shopsFailed && <p className="mt-3 text-sm text-rose-600">Failed to fetch shops</p>}
       </Card>
 
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid grid-cols-2 gap-4">
         <StatCard
           label="Prizes"
           value={<span data-testid="claims-total-count">{claims.data ? count(claims.data.totals.count) : '—'}</span>}
@@ -249,8 +246,8 @@ export function UnpaidPrizesScreen({
               rowData={(claim) => ({ 'data-status': claim.status })}
               // On a phone a card: game and amount; shop and prize; status; the dates; the action.
               rowClassName="grid grid-cols-2 items-center gap-x-3 gap-y-1.5 bg-white md:hover:bg-slate-50"
-              cellClassName="md:px-4 md:py-3 md:whitespace-nowrap"
-              minWidth="md:min-w-[880px]"
+              cellClassName="md:px-3 md:py-3"
+              minWidth="md:min-w-[760px]"
             />
             <Pagination page={page} pageSize={CLAIMS_PAGE_SIZE} total={claims.data.total} onPage={setPage} />
           </div>
