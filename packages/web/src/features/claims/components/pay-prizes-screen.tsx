@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
@@ -38,6 +38,15 @@ export function PayPrizesScreen() {
   const [readError, setReadError] = useState<string | null>(null);
   const [width, setWidth] = useState<SlipWidth>(loadSlipWidth);
   const [job, setJob] = useState<ReceiptJob | null>(null);
+
+  // On a phone the result is under the scanner: bring it up when a slip has been read.
+  const resultRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const result = resultRef.current;
+    if (key && result && result.getBoundingClientRect().top > window.innerHeight * 0.6) {
+      result.scrollIntoView({ block: 'start' });
+    }
+  }, [key]);
 
   const onScan = (text: string) => {
     const read = readScannedCode(text);
@@ -87,7 +96,7 @@ export function PayPrizesScreen() {
             </SelectField>
           </div>
         </Card>
-        <div aria-live="polite">
+        <div aria-live="polite" ref={resultRef} className="scroll-mt-20">
           {key ? (
             <LookupResult
               key={`${key.code ?? ''}:${key.entry}`}
