@@ -39,15 +39,6 @@ export function PayPrizesScreen() {
   const [width, setWidth] = useState<SlipWidth>(loadSlipWidth);
   const [job, setJob] = useState<ReceiptJob | null>(null);
 
-  // On a phone the result is under the scanner: bring it up when a slip has been read.
-  const resultRef = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const result = resultRef.current;
-    if (key && result && result.getBoundingClientRect().top > window.innerHeight * 0.6) {
-      result.scrollIntoView({ block: 'start' });
-    }
-  }, [key]);
-
   const onScan = (text: string) => {
     const read = readScannedCode(text);
     if (!read.ok) {
@@ -96,7 +87,7 @@ export function PayPrizesScreen() {
             </SelectField>
           </div>
         </Card>
-        <div aria-live="polite" ref={resultRef} className="scroll-mt-20">
+        <div aria-live="polite">
           {key ? (
             <LookupResult
               key={`${key.code ?? ''}:${key.entry}`}
@@ -187,32 +178,49 @@ function LookupResult({
     staleTime: 0,
   });
   const [paid, setPaid] = useState<PaidClaim[]>([]);
+  // On a phone the answer is under the scanner: bring it up once it has come.
+  const answerRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const answer = answerRef.current;
+    if (lookup.status !== 'pending' && answer && answer.getBoundingClientRect().top > window.innerHeight * 0.6) {
+      answer.scrollIntoView({ block: 'start' });
+    }
+  }, [lookup.status]);
 
-  if (lookup.isPending) return <Spinner label="Looking up the entry slip..." />;
-  if (lookup.isError) {
-    const known = lookup.error instanceof ApiError && lookup.error.status !== 0 && lookup.error.status < 500;
-    return (
-      <ErrorPanel
-        message={errorMessage(lookup.error, 'Failed to look up the entry slip')}
-        onRetry={known ? undefined : () => void lookup.refetch()}
-      >
-        <Button variant="secondary" onClick={onDone}>
-          Scan another slip
-        </Button>
-      </ErrorPanel>
-    );
-  }
   return (
-    <ClaimView
-      lookup={lookup.data}
-      paid={paid}
-      onPaid={(done) => {
-        setPaid(done);
-        void lookup.refetch();
-      }}
-      onPrint={onPrint}
-      onDone={onDone}
-    />
+    <div ref={answerRef} className="scroll-mt-20">
+      {lookup.isPending ? (
+        <Spinner label="Looking up the entry slip..." />
+      ) : lookup.isError ? (
+        <LookupFailed error={lookup.error} onRetry={() => void lookup.refetch()} onDone={onDone} />
+      ) : (
+        <ClaimView
+          lookup={lookup.data}
+          paid={paid}
+          onPaid={(done) => {
+            setPaid(done);
+            void lookup.refetch();
+          }}
+          onPrint={onPrint}
+          onDone={onDone}
+        />
+      )}
+    </div>
+  );
+}
+
+function LookupFailed({ error, onRetry, onDone }: { error: Error; onRetry: () => void; onDone: () => void }) {
+  // The server's refusals (unknown code, no prize, not drawn yet) are answers: trying again changes nothing.
+  const answered = error instanceof ApiError && error.status !== 0 && error.status < 500;
+  return (
+    <ErrorPanel
+      message={errorMessage(error, 'Failed to look up the entry slip')}
+      onRetry={answered ? undefined : onRetry}
+    >
+      <Button variant="secondary" onClick={onDone}>
+        Scan another slip
+      </Button>
+    </ErrorPanel>
   );
 }
 
