@@ -151,6 +151,7 @@ const SCREENS: Record<keyof typeof DEMO, Screen[]> = {
     inProgress('/admin/sales-history'),
     { name: 'reports', path: () => '/admin/reports', ready: rows('report-row') },
     { name: 'audit trail', path: () => '/admin/audit', ready: rows('audit-row') },
+    { name: 'unpaid prizes', path: () => '/admin/unpaid-prizes', ready: rows('claim-row') },
     { name: 'statement', path: () => `/statements/${shop.id}`, ready: rows('statement-movement') },
     {
       // A set-up begun and left (it changes nothing until a code confirms it).
@@ -240,6 +241,8 @@ const SCREENS: Record<keyof typeof DEMO, Screen[]> = {
     },
     { name: 'slips', path: () => `/user/number-game/slips/${settled.id}`, ready: heading('Slips') },
     { name: 'day close', path: () => '/user/day-close', ready: heading('Day Close') },
+    { name: 'pay prizes', path: () => '/user/pay-prizes', ready: heading('Pay Prizes') },
+    { name: 'unpaid prizes', path: () => '/user/unpaid-prizes', ready: rows('claim-row') },
     ...common,
     {
       name: 'play screen, game discarded elsewhere',

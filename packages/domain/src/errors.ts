@@ -16,6 +16,11 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNPROCESSABLE: 422,
+  /** Prize claims (decision 038): the entry won nothing; a prize paid already; expired; another shop's. */
+  NO_PRIZE: 404,
+  ALREADY_PAID: 409,
+  CLAIM_EXPIRED: 409,
+  OTHER_SHOP: 403,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
@@ -38,13 +43,20 @@ export class AppError extends Error {
   readonly fieldErrors: FieldErrors | undefined;
   /** Seconds, for RATE_LIMITED: sent as Retry-After. */
   readonly retryAfter: number | undefined;
+  /** More of the body a client acts on (an ALREADY_PAID refusal carries the claim); the route's schema declares it. */
+  readonly extra: Record<string, unknown> | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { fieldErrors?: FieldErrors; retryAfter?: number } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { fieldErrors?: FieldErrors; retryAfter?: number; extra?: Record<string, unknown> } = {},
+  ) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.fieldErrors = options.fieldErrors;
     this.retryAfter = options.retryAfter;
+    this.extra = options.extra;
   }
 
   get status(): number {
@@ -52,9 +64,10 @@ export class AppError extends Error {
   }
 
   toBody(): ErrorBody {
-    return this.fieldErrors
+    const body: ErrorBody = this.fieldErrors
       ? { message: this.message, code: this.code, fieldErrors: this.fieldErrors }
       : { message: this.message, code: this.code };
+    return this.extra ? { ...this.extra, ...body } : body;
   }
 
   /** A field-level validation failure: the message is the field's message. */

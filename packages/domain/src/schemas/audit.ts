@@ -29,6 +29,11 @@ export const AUDIT_ACTIONS = [
   'game.drawn',
   'game.voided',
   'game.settled',
+  'claim.paid',
+  'claim.refused',
+  'claim.expired',
+  'claim.extended',
+  'settings.updated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -57,9 +62,14 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'game.drawn': 'Number drawn',
   'game.voided': 'Game voided',
   'game.settled': 'Game settled',
+  'claim.paid': 'Prize paid',
+  'claim.refused': 'Prize claim refused',
+  'claim.expired': 'Prize expired',
+  'claim.extended': 'Prize claim extended',
+  'settings.updated': 'Business settings changed',
 };
 
-export const AUDIT_TARGET_KINDS = ['user', 'transaction', 'winner', 'game'] as const;
+export const AUDIT_TARGET_KINDS = ['user', 'transaction', 'winner', 'game', 'claim'] as const;
 
 const userRef = z.object({ id: z.number().int(), username: z.string(), fullName: z.string() });
 

@@ -86,6 +86,23 @@ export const gamePrizeSchema = z.object({
 });
 export type GamePrize = z.infer<typeof gamePrizeSchema>;
 
+/** Where a prize's claim stands (decision 038). */
+export const CLAIM_STATUSES = ['unpaid', 'paid', 'expired'] as const;
+export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
+
+/**
+ * A prize's claim as the public proof, the result slip and the display show it: no claimer, no ID.
+ * Null for a draw without a prize to claim (no winner, a prize of zero, a game not settled).
+ */
+export const claimStatusSchema = z.object({
+  status: z.enum(CLAIM_STATUSES),
+  paidAt: z.string().nullable(),
+  /** The shop that paid it. */
+  shopName: z.string().nullable(),
+  expiresAt: z.string(),
+});
+export type ClaimStatusInfo = z.infer<typeof claimStatusSchema>;
+
 export const gameDrawSchema = z.object({
   /** The draw's place in order, 1 for the first: it pays the prize at the same place in `prizes`. */
   position: z.number(),
@@ -93,6 +110,8 @@ export const gameDrawSchema = z.object({
   drawnAt: z.string(),
   winner: entry.nullable(),
   prizeAmount: z.string(),
+  /** The prize's claim once the game is settled (absent or null otherwise). */
+  claim: claimStatusSchema.nullable().optional(),
 });
 export type GameDraw = z.infer<typeof gameDrawSchema>;
 

@@ -61,6 +61,8 @@ type Person = {
   roundAt?: number;
   /** The number its position 1 drew, once drawn. */
   first?: number;
+  /** Position 1's prize of a game it played with every number entered (users): its claim. */
+  prize?: { winnerId: number; code: string; nonce: string };
 };
 
 let t: TestApp;
@@ -113,6 +115,12 @@ function unplayedBody(target: Person) {
   return { ...oldClientPayload({ ...game, draws }), userId: target.id };
 }
 const roundOf = (target: Person) => target.round ?? 2_147_483_647;
+/** The target's prize, or for someone who never plays U1's. */
+function prizeOf(target: Person) {
+  const prize = target.prize ?? people.U1?.prize;
+  if (!prize) throw new Error('no prize');
+  return prize;
+}
 
 const drawOf =
   (position: number) =>
@@ -243,6 +251,30 @@ const REQUESTS: Record<CallName, (target: Person) => InjectOptions> = {
   backup: () => ({ method: 'GET', url: '/api/admin/backup' }),
   'audit trail': () => ({ method: 'GET', url: '/api/audit' }),
   'audit export': () => ({ method: 'GET', url: '/api/audit/export?format=csv' }),
+  'look up prize of': (p) => ({
+    method: 'GET',
+    url: `/api/claims/lookup?code=${prizeOf(p).code}&n=${prizeOf(p).nonce}`,
+  }),
+  'pay prize of': (p) => ({
+    method: 'POST',
+    url: `/api/claims/${prizeOf(p).winnerId}/pay`,
+    payload: { claimerName: 'Matrix Winner' },
+  }),
+  'read receipt of': (p) => ({ method: 'GET', url: `/api/claims/${prizeOf(p).winnerId}/receipt` }),
+  'print receipt of': (p) => ({ method: 'POST', url: `/api/claims/${prizeOf(p).winnerId}/receipt/prints` }),
+  'extend prize of': (p) => ({
+    method: 'POST',
+    url: `/api/claims/${prizeOf(p).winnerId}/extend`,
+    payload: { days: 1, reason: 'Matrix' },
+  }),
+  'unpaid prizes': () => ({ method: 'GET', url: '/api/claims' }),
+  'unpaid prizes export': () => ({ method: 'GET', url: '/api/claims/export?format=csv' }),
+  'business settings': () => ({ method: 'GET', url: '/api/admin/business-settings' }),
+  'change business settings': () => ({
+    method: 'PUT',
+    url: '/api/admin/business-settings',
+    payload: { claimPeriodDays: 90, claimsAnyShopOfAgent: false },
+  }),
 };
 
 /** What a list answers per item, to find the target in it (a user's id, or its settled game's). */
@@ -435,6 +467,16 @@ beforeAll(async () => {
     person.settled = settled;
     person.game = settled.saleId ?? 0;
     person.state = 'none';
+    // Every number entered: position 1 has a winner, whose prize is the claim the claims calls name.
+    const all = Array.from({ length: 20 }, (_, i) => i + 1);
+    const won = await drawAll(t, member(person), await openGame(t, member(person), { numbers: all, bet: '1.00' }));
+    const [claim] = await queryRows<{ winner_id: number; entry_code: string }>(
+      t.database.db,
+      sql`SELECT c.winner_id, c.entry_code FROM prize_claims c JOIN game_winners w ON w.id = c.winner_id
+        WHERE c.game_id = ${won.id} AND w.position = 1`,
+    );
+    if (!claim) throw new Error(`no claim for ${key}`);
+    person.prize = { winnerId: Number(claim.winner_id), code: won.code, nonce: claim.entry_code };
   }
   // Eleven accounts (an Argon2 hash each) and three games: over a minute on a loaded machine.
 }, 180_000);

@@ -97,7 +97,16 @@ export type CallName =
   | 'notifications'
   | 'backup'
   | 'audit trail'
-  | 'audit export';
+  | 'audit export'
+  | 'look up prize of'
+  | 'pay prize of'
+  | 'read receipt of'
+  | 'print receipt of'
+  | 'extend prize of'
+  | 'unpaid prizes'
+  | 'unpaid prizes export'
+  | 'business settings'
+  | 'change business settings';
 
 /** Scope (docs/product/roles-and-scope.md#scope): admin everyone; superagent self + its agents + users under it or them; agent self + its users; user self. */
 const inScope = {
@@ -129,6 +138,9 @@ const SHOP_CANNOT_VOID_FROZEN: Refusal = {
   message:
     'The draw has started, so its outcome is fixed: this game can no longer be voided by its shop. Ask your agent or an admin to finish or void it',
 };
+
+/** A shop paying a prize of a sibling shop's game while the admin's setting is off. */
+const OTHER_SHOP: Refusal = { status: 403, message: 'Only the shop that ran this game can pay this prize' };
 
 export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
   'get user': inScope,
@@ -485,6 +497,60 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
   // hierarchy's entries); a plain user none.
   'audit trail': { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 403 } },
   'audit export': { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 403 } },
+
+  // Prize claims (decision 038). The target's prize: position 1 of a game it played with every
+  // number entered (a non-player names U1's). Only a shop looks up and pays prizes: its own game's,
+  // a sibling shop's found but not payable (the admin's setting is off), another agent's not found.
+  'look up prize of': {
+    admin: { other: 403 },
+    superagent: { grandchild: 403, other: 403 },
+    agent: { child: 403, other: 403 },
+    user: { self: 200, sibling: 200, other: 404 },
+  },
+  // U1 pays its own prize here (the receipts below are of that payout).
+  'pay prize of': {
+    admin: { other: 403 },
+    superagent: { grandchild: 403, other: 403 },
+    agent: { child: 403, other: 403 },
+    user: { self: 200, sibling: OTHER_SHOP, other: 404 },
+  },
+  // A receipt is read (and its prints counted) by the game's shop, the payer and their hierarchy;
+  // a prize not paid has none (409: U5's).
+  'read receipt of': {
+    admin: { grandchild: 200, other: 409 },
+    superagent: { grandchild: 200, other: 404 },
+    agent: { child: 200, other: 404 },
+    user: { self: 200, sibling: 404, other: 404 },
+  },
+  'print receipt of': {
+    admin: { grandchild: 200, other: 409 },
+    superagent: { grandchild: 200, other: 404 },
+    agent: { child: 200, other: 404 },
+    user: { self: 200, sibling: 404, other: 404 },
+  },
+  // Only the admin extends a claim.
+  'extend prize of': {
+    admin: { other: 200 },
+    superagent: { grandchild: 403, other: 403 },
+    agent: { child: 403, other: 403 },
+    user: { self: 403, sibling: 403, other: 403 },
+  },
+  // The Unpaid prizes list and its export: every role, its own scope.
+  'unpaid prizes': { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 200 } },
+  'unpaid prizes export': {
+    admin: { none: 200 },
+    superagent: { none: 200 },
+    agent: { none: 200 },
+    user: { none: 200 },
+  },
+  // The admin's business settings (claim period, who may pay).
+  'business settings': { admin: { none: 200 }, superagent: { none: 403 }, agent: { none: 403 }, user: { none: 403 } },
+  'change business settings': {
+    admin: { none: 200 },
+    superagent: { none: 403 },
+    agent: { none: 403 },
+    user: { none: 403 },
+  },
 };
 
 /**

@@ -468,6 +468,14 @@ function writeEndpoints() {
         url: `/api/games/${games.uplineVoid.id}/void`,
         base: { reason: 'fuzz by the agent' },
       },
+      // Prize claims (decision 038): no prize has this id, so a body that passes is a 404.
+      ...CLAIM_WRITES().map(({ token, url, base }) => ({ token, method: 'POST', url, base })),
+      {
+        token: t.adminToken,
+        method: 'PUT',
+        url: '/api/admin/business-settings',
+        base: { claimPeriodDays: 90, claimsAnyShopOfAgent: false },
+      },
     ] as {
       token: string;
       method: InjectOptions['method'];
@@ -632,8 +640,16 @@ const BODY_KINDS: { kind: string; bodies: HostileBody[] }[] = [
   },
 ];
 
+/** The prize claims' write calls with a body, on a prize id no claim has. */
+const CLAIM_WRITES = () => [
+  { token: h.U1.token, url: '/api/claims/2147483647/pay', base: { claimerName: 'Fuzz', claimerIdNumber: 'ID-1' } },
+  { token: t.adminToken, url: '/api/claims/2147483647/extend', base: { days: 7, reason: 'fuzz' } },
+];
+
 /** Every write call, fed whole bodies. */
 const bodyTargets = () => [
+  ...CLAIM_WRITES().map(({ token, url }) => ({ token, url, method: 'POST' as const })),
+  { token: t.adminToken, url: '/api/admin/business-settings', method: 'PUT' as const },
   { token: t.adminToken, url: '/api/balance/topup', method: 'POST' as const },
   { token: h.U1.token, url: '/api/balance/transfer', method: 'POST' as const },
   { token: t.adminToken, url: '/api/users', method: 'POST' as const },
@@ -1179,6 +1195,10 @@ describe(`hostile input (${TEST_DB})`, () => {
         { method: 'POST', url: (id) => `/api/games/${id}/draws`, token: h.A1.token },
         { method: 'POST', url: (id) => `/api/games/${id}/void`, token: h.A1.token },
         { method: 'POST', url: (id) => `/api/games/${id}/draws`, token: t.adminToken },
+        { method: 'POST', url: (id) => `/api/claims/${id}/pay`, token: h.U1.token },
+        { method: 'POST', url: (id) => `/api/claims/${id}/extend`, token: t.adminToken },
+        { method: 'GET', url: (id) => `/api/claims/${id}/receipt`, token: t.adminToken },
+        { method: 'POST', url: (id) => `/api/claims/${id}/receipt/prints`, token: h.U1.token },
       ];
       /** A valid body for each kind of call, so that only the id is wrong. */
       const bodyFor = (url: string) =>
@@ -1188,7 +1208,11 @@ describe(`hostile input (${TEST_DB})`, () => {
             ? { position: 1 }
             : url.endsWith('/void')
               ? { reason: 'fuzz' }
-              : { fullName: 'Changed' };
+              : url.endsWith('/pay')
+                ? { claimerName: 'Fuzz' }
+                : url.endsWith('/extend')
+                  ? { days: 1, reason: 'fuzz' }
+                  : { fullName: 'Changed' };
       for (const u of urls)
         for (const id of BAD_IDS)
           await probe({
@@ -1248,6 +1272,7 @@ describe(`hostile input (${TEST_DB})`, () => {
         '/api/games',
         '/api/search',
         '/api/notifications',
+        '/api/claims',
       ];
       for (const list of lists)
         for (const query of BAD_QUERIES) {

@@ -21,6 +21,8 @@ const TABLES = [
   'branch_daily',
   'money_daily',
   'slip_prints',
+  'prize_claims',
+  'business_settings',
   'audit_log',
   'audit_heads',
 ] as const;

@@ -45,6 +45,8 @@ const screens = {
   reports: () => import('./routes/reports.tsx').then((m) => ({ default: m.ReportsRoute })),
   twoFactorSetup: () => import('./routes/two-factor-setup.tsx').then((m) => ({ default: m.TwoFactorSetupRoute })),
   audit: () => import('./routes/audit.tsx').then((m) => ({ default: m.AuditRoute })),
+  payPrizes: () => import('./routes/pay-prizes.tsx').then((m) => ({ default: m.PayPrizesRoute })),
+  unpaidPrizes: () => import('./routes/unpaid-prizes.tsx').then((m) => ({ default: m.UnpaidPrizesRoute })),
 };
 
 /**
@@ -117,6 +119,7 @@ export const routes: RouteObject[] = [
             { path: 'winners', lazy: lazy(screens.adminWinners) },
             { path: 'sales-history', lazy: lazy(screens.adminSalesHistory), loader: loader('adminSalesHistory') },
             { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
+            { path: 'unpaid-prizes', lazy: lazy(screens.unpaidPrizes) },
             { path: 'audit', lazy: lazy(screens.audit) },
           ]),
           roleGroup('superagent', [
@@ -129,6 +132,7 @@ export const routes: RouteObject[] = [
               loader: loader('superagentSalesHistory'),
             },
             { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
+            { path: 'unpaid-prizes', lazy: lazy(screens.unpaidPrizes) },
             { path: 'audit', lazy: lazy(screens.audit) },
           ]),
           roleGroup('agent', [
@@ -140,6 +144,7 @@ export const routes: RouteObject[] = [
               loader: loader('agentSalesHistory'),
             },
             { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
+            { path: 'unpaid-prizes', lazy: lazy(screens.unpaidPrizes) },
             { path: 'audit', lazy: lazy(screens.audit) },
           ]),
           roleGroup('user', [
@@ -157,6 +162,8 @@ export const routes: RouteObject[] = [
               lazy: lazy(screens.numberGame),
             },
             { path: 'day-close', lazy: lazy(screens.userDayClose), loader: loader('userDayClose') },
+            { path: 'pay-prizes', lazy: lazy(screens.payPrizes) },
+            { path: 'unpaid-prizes', lazy: lazy(screens.unpaidPrizes) },
             { path: 'number-game/slips/:gameId', lazy: lazy(screens.numberGameSlips) },
           ]),
           {

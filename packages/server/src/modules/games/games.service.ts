@@ -43,6 +43,7 @@ import { findLiveUserById } from '../users/users.repository.ts';
 import { effectiveWinners } from '../winners/winners.repository.ts';
 import { nodeDrawCrypto } from './draw-crypto.ts';
 import { gameChanged } from './game-events.ts';
+import { claimStatusesOf } from '../claims/claims.repository.ts';
 import { DrawBeacon } from './draw-beacon.ts';
 import {
   beaconOf,
@@ -201,17 +202,33 @@ async function toGame({ round, player: user, voider: by }: RoundRow, seeds: Seed
 /** Who may read a game: the hierarchy recorded with it (admin all), as for sales. */
 const readableBy = (caller: Caller) => readableByRecord(caller, gameRounds);
 
+/**
+ * A settled game's draws with their prizes' claims (decision 038): what the result slip, the proof
+ * and the display show (paid where and when, or until when it may be claimed).
+ */
+async function withClaims(db: Db | Tx, round: Round, game: Game): Promise<Game> {
+  if (round.status !== 'settled') return game;
+  const claims = await claimStatusesOf(db, round.id);
+  const prizes = prizesOf(round);
+  const claimOf = (d: GameDraw) => {
+    const prize = prizes[d.position - 1];
+    return { ...d, claim: (prize && claims.get(prize.position)) ?? null };
+  };
+  return { ...game, draws: game.draws.map(claimOf) };
+}
+
 async function readGame(ctx: GamesContext, where: SQL | undefined, db: Db | Tx = ctx.db): Promise<Game> {
   const [row] = await selectRounds(db).where(where);
   if (!row) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
-  return toGame(row, ctx.seeds);
+  return withClaims(db, row.round, await toGame(row, ctx.seeds));
 }
 
 /** A game as the caller may read it; one voided before its beacon round came gets the round once it exists. */
 export async function getGame(ctx: GamesContext, caller: Caller, id: number): Promise<Game> {
   const [found] = await selectRounds(ctx.db).where(and(eq(gameRounds.id, id), readableBy(caller)));
   if (!found) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
-  return toGame({ ...found, round: await completeVoidedBeacon(ctx, found.round) }, ctx.seeds);
+  const round = await completeVoidedBeacon(ctx, found.round);
+  return withClaims(ctx.db, round, await toGame({ ...found, round }, ctx.seeds));
 }
 
 /**
@@ -744,7 +761,7 @@ export async function gameProof(ctx: GamesContext, code: string): Promise<GamePr
   const [found] = await selectRounds(ctx.db).where(eq(gameRounds.code, code));
   if (!found) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
   const row = { ...found, round: await completeVoidedBeacon(ctx, found.round) };
-  const game = await toGame(row, ctx.seeds);
+  const game = await withClaims(ctx.db, row.round, await toGame(row, ctx.seeds));
   const { round } = row;
   const mask = (e: Participant) => ({
     number: e.number,
@@ -756,7 +773,7 @@ export async function gameProof(ctx: GamesContext, code: string): Promise<GamePr
       .sort((a, b) => a.number - b.number)
       .map(async (e) => ({ ...mask(e), entryHash: await entryHash(e) })),
   );
-  const maskDraw = (d: GameDraw) => ({ ...d, winner: d.winner && mask(d.winner) });
+  const maskDraw = (d: GameDraw) => ({ ...d, winner: d.winner && mask(d.winner), claim: d.claim ?? null });
   return {
     algorithm: round.protocol,
     code: round.code,

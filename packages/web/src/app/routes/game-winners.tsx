@@ -6,6 +6,9 @@ import { MESSAGES } from '@lot/domain/messages';
 import { Card, ErrorPanel, PageHeading, Spinner } from '../../components/ui/panels.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { dateTime } from '../../lib/format.ts';
+import type { PrizeClaim } from '@lot/domain/schemas/claims';
+import { useGameClaims } from '../../features/claims/api/get-game-claims.ts';
+import { ClaimStatusLine } from '../../features/claims/components/claim-status-line.tsx';
 import { useSale } from '../../features/sales-history/api/get-sale.ts';
 import { GameSummary } from '../../features/sales-history/components/game-summary.tsx';
 import { GameWinners } from '../../features/sales-history/components/game-winners.tsx';
@@ -34,6 +37,12 @@ function gameId(param: string | undefined): number | null {
   return id >= 1 && Number.isSafeInteger(id) ? id : null;
 }
 
+/** Where a winner's prize claim stands (nothing while loading, or for a prize of zero). */
+function WinnerClaim({ claims, winnerId }: { claims: Map<number, PrizeClaim> | undefined; winnerId: number }) {
+  const claim = claims?.get(winnerId);
+  return claim ? <ClaimStatusLine claim={claim} /> : null;
+}
+
 function NotFound() {
   return (
     <Card>
@@ -55,6 +64,7 @@ function NotFound() {
 export function GameWinnersRoute() {
   const id = gameId(useParams().id);
   const game = useSale(id);
+  const claims = useGameClaims(game.data?.createdAt ?? null);
 
   if (id === null || (game.isError && game.error instanceof ApiError && [400, 404].includes(game.error.status)))
     return <NotFound />;
@@ -77,7 +87,10 @@ export function GameWinnersRoute() {
         </PageHeading>
         <GameSummary game={data} />
         <Card title="Winners">
-          <GameWinners winners={data.winners} />
+          <GameWinners
+            winners={data.winners}
+            claimOf={(winnerId) => <WinnerClaim claims={claims.data} winnerId={winnerId} />}
+          />
         </Card>
         <Card title="All Selected Numbers">
           <SelectedNumbersGrid game={data} />

@@ -9,6 +9,7 @@ import { ProfileCard } from '../../features/profile/components/profile-card.tsx'
 import { ProfileForm } from '../../features/profile/components/profile-form.tsx';
 import { SessionsCard } from '../../features/sessions/components/sessions-card.tsx';
 import { TwoFactorPolicyCard } from '../../features/two-factor/components/policy-card.tsx';
+import { BusinessSettingsCard } from '../../features/claims/components/business-settings-card.tsx';
 import { TwoFactorCard } from '../../features/two-factor/components/two-factor-card.tsx';
 
 /**
@@ -62,6 +63,7 @@ export function ProfileRoute() {
         <div className="space-y-6">
           <TwoFactorCard />
           {role === 'admin' && <TwoFactorPolicyCard />}
+          {role === 'admin' && <BusinessSettingsCard />}
         </div>
         <div className="lg:col-span-2">
           <SessionsCard />

@@ -8,6 +8,7 @@ import { decimalToCents, formatMoney } from '@lot/domain/money';
 import type { GameDraw, GameProof } from '@lot/domain/schemas/games';
 import { verifyProof, type PinnedChain, type ProofReport } from '@lot/domain/verify';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
+import { claimStatusText } from '../../../lib/claim-status.ts';
 import { awaitedRound } from '../hooks/beacon-wait.ts';
 import { BeaconWaitView } from './beacon-wait-view.tsx';
 import { protocolOf, protocolText, voidedNotPaidText } from './draw-protocol.ts';
@@ -432,6 +433,14 @@ function Prizes({
                         : winner
                           ? `${winner.name} · ${winner.phoneNumber}`
                           : 'No winner'}
+                    </span>
+                  )}
+                  {draw?.claim && (
+                    <span
+                      data-testid="display-claim"
+                      className="block text-base font-semibold break-words sm:text-lg 2xl:text-2xl"
+                    >
+                      {claimStatusText(draw.claim)}
                     </span>
                   )}
                 </span>

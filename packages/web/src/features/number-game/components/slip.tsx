@@ -4,6 +4,7 @@ import { gameTitle } from '@lot/domain/game';
 import { maskName, maskPhone } from '@lot/domain/mask';
 import type { Game, GameDraw, SlipPrint } from '@lot/domain/schemas/games';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
+import { claimStatusText } from '../../../lib/claim-status.ts';
 import { dateTime, money } from '../../../lib/format.ts';
 import { groupInFours, protocolText, voidedNotPaidText } from './draw-protocol.ts';
 import type { SlipWidth } from './slip-width.ts';
@@ -212,6 +213,11 @@ export function ResultSlip({
                 </span>
               ) : (
                 <span className="slip-draw-winner">No winner</span>
+              )}
+              {draw.claim && (
+                <span className="slip-claim" data-testid="slip-claim">
+                  {claimStatusText(draw.claim)}
+                </span>
               )}
             </li>
           );

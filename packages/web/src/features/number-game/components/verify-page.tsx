@@ -3,9 +3,10 @@ import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, Clock, Loader2, SearchX, ShieldAlert, ShieldCheck, XCircle } from 'lucide-react';
 import { formatBps, gameTitle } from '@lot/domain/game';
-import type { GameDraw, GameProof } from '@lot/domain/schemas/games';
+import type { ClaimStatus, GameDraw, GameProof } from '@lot/domain/schemas/games';
 import { verifyProof, type ProofReport } from '@lot/domain/verify';
 import { ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
+import { claimStatusText } from '../../../lib/claim-status.ts';
 import { dateTime, money } from '../../../lib/format.ts';
 import { gameProofQuery, isNotFound } from '../api/get-game-proof.ts';
 import { FindMyEntry } from './verify-find-entry.tsx';
@@ -314,6 +315,13 @@ function ProofView({ proof, pins }: { proof: GameProof; pins: VerifyPins }) {
   );
 }
 
+/** A prize's claim under its winner (docs/product/money.md#prize-claims). */
+const CLAIM_TONE: Record<ClaimStatus, string> = {
+  paid: 'block text-xs font-semibold text-emerald-700',
+  unpaid: 'block text-xs font-semibold text-amber-700',
+  expired: 'block text-xs font-semibold text-rose-700',
+};
+
 /** Draws in order: the number, the position and prize, the masked winner, and the prize or why it was not paid. */
 function DrawList({
   proof,
@@ -353,6 +361,15 @@ function DrawList({
                 </span>
               ) : (
                 <span className="block text-xs text-slate-500">{dateTime(draw.drawnAt)}</span>
+              )}
+              {draw.claim && (
+                <span
+                  data-testid="verify-claim"
+                  data-status={draw.claim.status}
+                  className={CLAIM_TONE[draw.claim.status]}
+                >
+                  {claimStatusText(draw.claim)}
+                </span>
               )}
             </span>
             <span className="shrink-0 font-bold tabular-nums">

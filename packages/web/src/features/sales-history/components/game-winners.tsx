@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Phone, Trophy } from 'lucide-react';
 import type { SaleDetail } from '@lot/domain/schemas/sales-history';
 import { EmptyState } from '../../../components/ui/panels.tsx';
@@ -5,8 +6,17 @@ import { money } from '../../../lib/format.ts';
 
 const MEDAL = ['bg-amber-400 text-amber-950', 'bg-slate-300 text-slate-800', 'bg-orange-300 text-orange-950'];
 
-/** docs/product/screens.md#game-winners: the game's winners by position, with name, phone and prize. */
-export function GameWinners({ winners }: { winners: SaleDetail['winners'] }) {
+/**
+ * docs/product/screens.md#game-winners: the game's winners by position, with name, phone and prize;
+ * `claimOf` adds where each prize's claim stands (the screen composes it from the claims feature).
+ */
+export function GameWinners({
+  winners,
+  claimOf,
+}: {
+  winners: SaleDetail['winners'];
+  claimOf?: (winnerId: number) => ReactNode;
+}) {
   if (winners.length === 0) return <EmptyState message="No winners in this game." />;
   const sorted = [...winners].sort((a, b) => a.position - b.position || a.id - b.id);
   return (
@@ -33,6 +43,7 @@ export function GameWinners({ winners }: { winners: SaleDetail['winners'] }) {
               <Phone className="h-3.5 w-3.5" aria-hidden="true" />
               <span data-testid="winner-phone">{winner.phoneNumber}</span>
             </p>
+            {claimOf?.(winner.id)}
           </div>
           <span className="inline-flex items-center gap-1 rounded-md bg-amber-50 px-2 py-1 text-sm font-semibold text-amber-800 ring-1 ring-amber-200 ring-inset">
             <Trophy className="h-3.5 w-3.5" aria-hidden="true" />

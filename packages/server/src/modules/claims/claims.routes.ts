@@ -1,0 +1,176 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '@lot/domain/errors';
+import {
+  businessSettingsSchema,
+  claimExtendInputSchema,
+  claimLookupQuerySchema,
+  claimLookupSchema,
+  claimPaidSchema,
+  claimPayInputSchema,
+  claimsExportQuerySchema,
+  claimsListSchema,
+  claimsQuerySchema,
+  payoutReceiptSchema,
+  prizeClaimSchema,
+  receiptPrintSchema,
+  winnerIdParamsSchema,
+} from '@lot/domain/schemas/claims';
+import { exportFileName, sendExport } from '../../lib/export.ts';
+import { errorResponses } from '../../plugins/errors.ts';
+import { startExpirySweep } from './claims.sweep.ts';
+import {
+  CLAIM_EXPORT_COLUMNS,
+  exportPrizeClaims,
+  extendPrize,
+  getBusinessSettings,
+  getReceipt,
+  listPrizeClaims,
+  lookupClaims,
+  payPrize,
+  printReceipt,
+  putBusinessSettings,
+} from './claims.service.ts';
+
+const errors = errorResponses(400, 401, 403, 404, 409, 422);
+const idempotencyHeaders = z.object({
+  'idempotency-key': z.string().optional().describe('Replays of the same request with this key pay once'),
+});
+/** A second claim's refusal carries the claim as paid, so the client can print the COPY receipt. */
+const refusalSchema = errorBodySchema.extend({ claim: prizeClaimSchema.optional() });
+
+/** Prize claims (decision 038, docs/product/money.md#prize-claims) and the admin's business settings. */
+export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const ctx = { db: app.db };
+  startExpirySweep(app, ctx);
+  app.addHook('onRequest', app.authenticate);
+
+  app.get(
+    '/api/claims/lookup',
+    {
+      preValidation: app.requireRole('user'),
+      schema: {
+        tags: ['claims'],
+        description:
+          "A winning entry's prizes, by a scanned slip (code + n) or a typed entry code (entry), among the games of the shops the caller may pay for.",
+        querystring: claimLookupQuerySchema,
+        response: { 200: claimLookupSchema, ...errors },
+      },
+    },
+    (request) => lookupClaims(ctx, request.caller, request.query),
+  );
+
+  app.post(
+    '/api/claims/:winnerId/pay',
+    {
+      preValidation: app.requireRole('user'),
+      schema: {
+        tags: ['claims'],
+        description: 'Pays a prize once, in cash (no balance moves); a second claim is a 409 naming the first payout.',
+        params: winnerIdParamsSchema,
+        headers: idempotencyHeaders,
+        body: claimPayInputSchema,
+        response: { 200: claimPaidSchema, ...errors, 409: refusalSchema },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await payPrize(
+        ctx,
+        request.caller,
+        request.params.winnerId,
+        request.body,
+        request.headers['idempotency-key'],
+      );
+      if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+      return outcome.result;
+    },
+  );
+
+  app.get(
+    '/api/claims/:winnerId/receipt',
+    {
+      schema: {
+        tags: ['claims'],
+        params: winnerIdParamsSchema,
+        response: { 200: payoutReceiptSchema, ...errors },
+      },
+    },
+    (request) => getReceipt(ctx, request.caller, request.params.winnerId),
+  );
+
+  app.post(
+    '/api/claims/:winnerId/receipt/prints',
+    {
+      schema: {
+        tags: ['claims'],
+        description: 'Counts a print of the payout receipt: a print after the first is a COPY.',
+        params: winnerIdParamsSchema,
+        response: { 200: receiptPrintSchema, ...errors },
+      },
+    },
+    (request) => printReceipt(ctx, request.caller, request.params.winnerId),
+  );
+
+  app.post(
+    '/api/claims/:winnerId/extend',
+    {
+      preValidation: app.requireRole('admin'),
+      schema: {
+        tags: ['claims'],
+        params: winnerIdParamsSchema,
+        body: claimExtendInputSchema,
+        response: { 200: prizeClaimSchema, ...errors },
+      },
+    },
+    (request) => extendPrize(ctx, request.caller, request.params.winnerId, request.body),
+  );
+
+  app.get(
+    '/api/claims',
+    {
+      schema: {
+        tags: ['claims'],
+        description: "The Unpaid prizes list (status unpaid by default) of the caller's scope, newest first.",
+        querystring: claimsQuerySchema,
+        response: { 200: claimsListSchema, ...errors },
+      },
+    },
+    (request) => listPrizeClaims(ctx, request.caller, request.query),
+  );
+
+  app.get(
+    '/api/claims/export',
+    {
+      schema: {
+        tags: ['claims'],
+        description: 'The prize claims list as a CSV or Excel file, every row (docs/product/reports.md#exports).',
+        querystring: claimsExportQuerySchema,
+        response: errors,
+      },
+    },
+    async (request, reply) => {
+      const { format, tz, ...query } = request.query;
+      const pages = await exportPrizeClaims(ctx, request.caller, query);
+      const fileName = exportFileName(`prizes-${query.status}`, query, tz);
+      return sendExport(reply, format, tz ?? 'UTC', { fileName, columns: CLAIM_EXPORT_COLUMNS, pages });
+    },
+  );
+
+  app.get(
+    '/api/admin/business-settings',
+    {
+      preValidation: app.requireRole('admin'),
+      schema: { tags: ['admin'], response: { 200: businessSettingsSchema, ...errors } },
+    },
+    () => getBusinessSettings(ctx),
+  );
+
+  app.put(
+    '/api/admin/business-settings',
+    {
+      preValidation: app.requireRole('admin'),
+      schema: { tags: ['admin'], body: businessSettingsSchema, response: { 200: businessSettingsSchema, ...errors } },
+    },
+    (request) => putBusinessSettings(ctx, request.caller, request.body),
+  );
+};

@@ -1,0 +1,371 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { AppError } from '@lot/domain/errors';
+import { maskName, maskPhone } from '@lot/domain/mask';
+import { formatCents } from '@lot/domain/money';
+import type {
+  BusinessSettings,
+  ClaimExtendInput,
+  ClaimLookup,
+  ClaimLookupQuery,
+  ClaimPaid,
+  ClaimPayInput,
+  ClaimsExportQuery,
+  ClaimsList,
+  ClaimsQuery,
+  PayoutReceipt,
+  PrizeClaim,
+  ReceiptPrint,
+} from '@lot/domain/schemas/claims';
+import type { Db } from '../../db/client.ts';
+import { keysetPages, type ExportColumn } from '../../lib/export.ts';
+import type { Caller } from '../../plugins/auth.ts';
+import { claimOf, storedAnswer, type Idempotent } from '../balance/idempotency.ts';
+import { gameChanged } from '../games/game-events.ts';
+import {
+  auditRefusal,
+  claimsOfEntry,
+  countReceiptPrint,
+  expireDue,
+  exportPage,
+  extendClaim,
+  findClaim,
+  gameOfEntry,
+  listClaims,
+  payClaim,
+  readSettings,
+  writeSettings,
+  type BusinessSettingsRow,
+  type ClaimRow,
+  type ListFilter,
+} from './claims.repository.ts';
+
+/**
+ * Prize claims (decision 038, docs/product/money.md#prize-claims): a shop finds a winning entry by
+ * its slip's code, pays the prize in cash once, prints the payout receipt; the hierarchy lists what
+ * is unpaid; the admin extends a claim and sets the claim period and who may pay.
+ */
+
+export const CLAIM_MESSAGES = {
+  notFound: 'Prize not found',
+  unknownEntry: 'No entry slip has this code',
+  noPrize: 'This entry won no prize',
+  notDrawn: 'This game has not been drawn yet',
+  otherShop: 'Only the shop that ran this game can pay this prize',
+  notPaid: 'This prize has not been paid',
+  paidCannotExtend: 'This prize was paid: its claim cannot be extended',
+} as const;
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+/** `YYYY-MM-DD HH:MM` in UTC, as the refusals name a time. */
+const minuteOf = (value: Date | string) => iso(value).slice(0, 16).replace('T', ' ');
+const dayOf = (value: Date | string) => iso(value).slice(0, 10);
+
+export const alreadyPaidMessage = (shop: string, at: Date | string) => `Already paid at ${shop} on ${minuteOf(at)}`;
+export const expiredMessage = (at: Date | string) => `This prize expired on ${dayOf(at)}`;
+
+/** An unpaid claim past its time is expired, whether or not the sweep has marked it yet. */
+function statusOf(row: ClaimRow): ClaimRow['status'] {
+  return row.status === 'unpaid' && new Date(row.expires_at).getTime() <= Date.now() ? 'expired' : row.status;
+}
+
+/** The shops a shop may pay for, as a condition on the game's shop (`shop`): itself, and its siblings. */
+function payableShops(caller: Caller, alias: 'shop' | 'u'): SQL {
+  const table = sql.raw(alias);
+  return caller.parentId === null
+    ? sql`${table}.id = ${caller.id}::int`
+    : sql`(${table}.id = ${caller.id}::int OR ${table}.parent_id = ${caller.parentId}::int)`;
+}
+
+/**
+ * Who may read a claim: the hierarchy recorded with it (admin all), and for a shop also the claims
+ * it paid (their receipts); `paidToo` false for the lists (a shop lists its own games' prizes).
+ */
+function readable(caller: Caller, paidToo: boolean): SQL {
+  switch (caller.role) {
+    case 'admin':
+      return sql`true`;
+    case 'superagent':
+      return sql`c.superagent_id = ${caller.id}::int`;
+    case 'agent':
+      return sql`c.parent_id = ${caller.id}::int`;
+    default:
+      return paidToo
+        ? sql`(c.user_id = ${caller.id}::int OR c.paid_by = ${caller.id}::int)`
+        : sql`c.user_id = ${caller.id}::int`;
+  }
+}
+
+/** Whether the caller (a shop) may pay the claim's prize: its own game, or a sibling's when the setting allows. */
+function allowedToPay(caller: Caller, row: ClaimRow, settings: BusinessSettingsRow): boolean {
+  if (caller.role !== 'user') return false;
+  if (row.user_id === caller.id) return true;
+  return settings.claims_any_shop_of_agent && caller.parentId !== null && row.shop_parent_id === caller.parentId;
+}
+
+function toPrizeClaim(row: ClaimRow, caller: Caller, settings: BusinessSettingsRow): PrizeClaim {
+  const status = statusOf(row);
+  const allowed = allowedToPay(caller, row, settings);
+  const refusal =
+    status === 'paid'
+      ? alreadyPaidMessage(row.paid_at_shop ?? '', row.paid_at ?? row.created_at)
+      : status === 'expired'
+        ? expiredMessage(row.expires_at)
+        : caller.role === 'user' && !allowed
+          ? CLAIM_MESSAGES.otherShop
+          : null;
+  // The claimer is the business of the game's shop, the paying shop and the hierarchy above them.
+  const seesClaimer = caller.role !== 'user' || row.user_id === caller.id || row.paid_by === caller.id;
+  return {
+    winnerId: row.winner_id,
+    gameId: row.game_id,
+    gameCode: row.game_code,
+    gameNumber: row.game_number === null ? null : Number(row.game_number),
+    shopName: row.shop_name,
+    position: Number(row.position),
+    prizeName: row.prize_name,
+    number: Number(row.number),
+    amount: formatCents(Number(row.amount)),
+    status,
+    createdAt: iso(row.created_at),
+    expiresAt: iso(row.expires_at),
+    paidAt: row.paid_at === null ? null : iso(row.paid_at),
+    paidAtShop: row.paid_at_shop,
+    claimerName: seesClaimer ? row.claimer_name : null,
+    claimerIdNumber: seesClaimer ? row.claimer_id_number : null,
+    mayPay: allowed && status === 'unpaid',
+    refusal,
+  };
+}
+
+const settledAt = (row: ClaimRow) => (row.settled_at === null ? null : iso(row.settled_at));
+
+function toReceipt(row: ClaimRow, caller: Caller, settings: BusinessSettingsRow): PayoutReceipt {
+  return {
+    claim: toPrizeClaim(row, caller, settings),
+    game: {
+      code: row.game_code,
+      number: row.game_number === null ? null : Number(row.game_number),
+      shopName: row.shop_name,
+      settledAt: settledAt(row),
+    },
+    winner: { name: maskName(row.winner_name), phoneNumber: maskPhone(row.winner_phone) },
+    printCount: Number(row.receipt_prints),
+  };
+}
+
+/** The claims module's collaborators: the database (the sweep runs before every read of claims). */
+export type ClaimsContext = { db: Db };
+
+/**
+ * GET /api/claims/lookup (a shop): the prizes of an entry, found by a scanned slip (game code and
+ * entry code) or a typed entry code, among the games of the shops the caller may pay for.
+ */
+export async function lookupClaims(ctx: ClaimsContext, caller: Caller, query: ClaimLookupQuery): Promise<ClaimLookup> {
+  const entryCode = query.entry ?? query.n;
+  if (entryCode === undefined) throw AppError.field('entry', CLAIM_MESSAGES.unknownEntry);
+  await expireDue(ctx.db);
+  const [settings, game] = await Promise.all([
+    readSettings(ctx.db),
+    gameOfEntry(ctx.db, entryCode, query.entry === undefined ? (query.code ?? null) : null, payableShops(caller, 'u')),
+  ]);
+  if (!game) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.unknownEntry);
+  if (game.status === 'open' || game.status === 'drawing') throw new AppError('CONFLICT', CLAIM_MESSAGES.notDrawn);
+  const rows = await claimsOfEntry(ctx.db, entryCode, game.id, payableShops(caller, 'shop'));
+  const first = rows[0];
+  if (!first) throw new AppError('NO_PRIZE', CLAIM_MESSAGES.noPrize);
+  return {
+    game: {
+      id: first.game_id,
+      code: first.game_code,
+      number: first.game_number === null ? null : Number(first.game_number),
+      shopName: first.shop_name,
+      settledAt: settledAt(first),
+      protocol: first.protocol,
+    },
+    winner: { name: maskName(first.winner_name), phoneNumber: maskPhone(first.winner_phone) },
+    prizes: rows.map((row) => toPrizeClaim(row, caller, settings)),
+  };
+}
+
+/** The refusal of a claim the pay statement did not pay: paid already (audited), expired, or not payable. */
+async function refusalOf(ctx: ClaimsContext, caller: Caller, row: ClaimRow, settings: BusinessSettingsRow) {
+  const claim = toPrizeClaim(row, caller, settings);
+  if (claim.status === 'paid') {
+    await auditRefusal(ctx.db, { actorId: caller.id, address: caller.address ?? null, claim: row });
+    return new AppError('ALREADY_PAID', alreadyPaidMessage(claim.paidAtShop ?? '', claim.paidAt ?? ''), {
+      extra: { claim },
+    });
+  }
+  if (claim.status === 'expired') return new AppError('CLAIM_EXPIRED', expiredMessage(row.expires_at));
+  return undefined;
+}
+
+async function paidAnswer(ctx: ClaimsContext, caller: Caller, winnerId: number): Promise<ClaimPaid> {
+  const [row, settings] = await Promise.all([
+    findClaim(ctx.db, winnerId, readable(caller, true)),
+    readSettings(ctx.db),
+  ]);
+  if (!row) throw new Error('a paid claim could not be read back');
+  const receipt = toReceipt(row, caller, settings);
+  return { claim: receipt.claim, receipt };
+}
+
+/**
+ * POST /api/claims/{winnerId}/pay (a shop): pays the prize once (decision 038). Who may pay is
+ * checked first (another agent's game is a 404, a sibling shop's a 403 unless the setting allows
+ * it); the payout is one statement. With an Idempotency-Key a replay answers the payout again;
+ * any other second claim is refused with the first payout's shop and time (and audited).
+ */
+export async function payPrize(
+  ctx: ClaimsContext,
+  caller: Caller,
+  winnerId: number,
+  input: ClaimPayInput,
+  key: string | undefined,
+): Promise<Idempotent<ClaimPaid>> {
+  const claim = key === undefined ? undefined : claimOf(caller.id, key, { op: 'claim.pay', winnerId, ...input });
+  await expireDue(ctx.db);
+  const [row, settings] = await Promise.all([
+    findClaim(ctx.db, winnerId, payableShops(caller, 'shop')),
+    readSettings(ctx.db),
+  ]);
+  if (!row) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
+  if (!allowedToPay(caller, row, settings)) throw new AppError('OTHER_SHOP', CLAIM_MESSAGES.otherShop);
+  const paid = await payClaim(ctx.db, {
+    winnerId,
+    payerId: caller.id,
+    address: caller.address ?? null,
+    claimerName: input.claimerName,
+    claimerIdNumber: input.claimerIdNumber || null,
+    claim,
+  });
+  if (paid) {
+    // Customer displays and open proofs of the game show the prize paid.
+    gameChanged(ctx.db, row.game_code);
+    return { result: await paidAnswer(ctx, caller, winnerId), replayed: false };
+  }
+  if (claim && (await storedAnswer<{ winnerId: number }>(ctx.db, claim))) {
+    return { result: await paidAnswer(ctx, caller, winnerId), replayed: true };
+  }
+  const now = await findClaim(ctx.db, winnerId, payableShops(caller, 'shop'));
+  const refusal = now && (await refusalOf(ctx, caller, now, settings));
+  if (refusal) throw refusal;
+  throw new Error('the pay statement neither paid nor found the claim paid or expired');
+}
+
+/** GET /api/claims/{winnerId}/receipt: a paid prize's receipt (its shop, the payer, their hierarchy). */
+export async function getReceipt(ctx: ClaimsContext, caller: Caller, winnerId: number): Promise<PayoutReceipt> {
+  const [row, settings] = await Promise.all([
+    findClaim(ctx.db, winnerId, readable(caller, true)),
+    readSettings(ctx.db),
+  ]);
+  if (!row) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
+  if (row.status !== 'paid') throw new AppError('CONFLICT', CLAIM_MESSAGES.notPaid);
+  return toReceipt(row, caller, settings);
+}
+
+/** POST /api/claims/{winnerId}/receipt/prints: counted in one statement; a print after the first is a COPY. */
+export async function printReceipt(ctx: ClaimsContext, caller: Caller, winnerId: number): Promise<ReceiptPrint> {
+  const row = await findClaim(ctx.db, winnerId, readable(caller, true));
+  if (!row) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
+  const printCount = await countReceiptPrint(ctx.db, winnerId);
+  if (printCount === undefined) throw new AppError('CONFLICT', CLAIM_MESSAGES.notPaid);
+  return { printCount, copy: printCount > 1 };
+}
+
+/** POST /api/claims/{winnerId}/extend (admin): more days for an unpaid or expired claim. */
+export async function extendPrize(
+  ctx: ClaimsContext,
+  caller: Caller,
+  winnerId: number,
+  input: ClaimExtendInput,
+): Promise<PrizeClaim> {
+  const outcome = await extendClaim(ctx.db, {
+    winnerId,
+    days: input.days,
+    reason: input.reason,
+    actorId: caller.id,
+    address: caller.address ?? null,
+  });
+  if (!outcome.found) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
+  if (!outcome.extended) throw new AppError('CONFLICT', CLAIM_MESSAGES.paidCannotExtend);
+  const [row, settings] = await Promise.all([findClaim(ctx.db, winnerId, sql`true`), readSettings(ctx.db)]);
+  if (!row) throw new Error('an extended claim could not be read back');
+  gameChanged(ctx.db, row.game_code);
+  return toPrizeClaim(row, caller, settings);
+}
+
+const filterOf = (caller: Caller, query: Omit<ClaimsQuery, 'page' | 'pageSize'>): ListFilter => ({
+  scope: readable(caller, false),
+  status: query.status,
+  userId: query.userId,
+  from: query.from,
+  to: query.to,
+});
+
+/** GET /api/claims: the Unpaid prizes list (by default), scoped, newest first, with totals. */
+export async function listPrizeClaims(ctx: ClaimsContext, caller: Caller, query: ClaimsQuery): Promise<ClaimsList> {
+  await expireDue(ctx.db);
+  const [list, settings] = await Promise.all([
+    listClaims(ctx.db, filterOf(caller, query), {
+      limit: query.pageSize,
+      offset: (query.page - 1) * query.pageSize,
+    }),
+    readSettings(ctx.db),
+  ]);
+  return {
+    items: list.rows.map((row) => toPrizeClaim(row, caller, settings)),
+    total: list.count,
+    page: query.page,
+    pageSize: query.pageSize,
+    totals: { count: list.count, amount: formatCents(list.amount) },
+  };
+}
+
+export const CLAIM_EXPORT_COLUMNS: ExportColumn<ClaimRow>[] = [
+  { header: 'Settled', type: 'time', value: (row) => row.created_key },
+  { header: 'Shop', type: 'text', value: (row) => row.shop_name },
+  { header: 'Game no.', type: 'integer', value: (row) => row.game_number },
+  { header: 'Game code', type: 'text', value: (row) => row.game_code },
+  { header: 'Position', type: 'integer', value: (row) => row.position },
+  { header: 'Prize', type: 'text', value: (row) => row.prize_name },
+  { header: 'Number', type: 'integer', value: (row) => row.number },
+  { header: 'Amount', type: 'money', value: (row) => row.amount },
+  { header: 'Status', type: 'text', value: (row) => statusOf(row) },
+  { header: 'Expires', type: 'time', value: (row) => new Date(row.expires_at) },
+  { header: 'Paid at', type: 'time', value: (row) => (row.paid_at === null ? null : new Date(row.paid_at)) },
+  { header: 'Paid at shop', type: 'text', value: (row) => row.paid_at_shop },
+  { header: 'Claimer', type: 'text', value: (row) => row.claimer_name },
+];
+
+/** GET /api/claims/export: the same rows as the list, every one, a keyset page at a time. */
+export async function exportPrizeClaims(
+  ctx: ClaimsContext,
+  caller: Caller,
+  query: Omit<ClaimsExportQuery, 'format' | 'tz'>,
+): Promise<AsyncIterable<ClaimRow[]>> {
+  await expireDue(ctx.db);
+  const filter = filterOf(caller, query);
+  return keysetPages(
+    (after: { at: string; id: number } | undefined, limit) => exportPage(ctx.db, filter, after, limit),
+    (row) => ({ at: row.created_key, id: row.winner_id }),
+  );
+}
+
+const settingsOf = (row: BusinessSettingsRow): BusinessSettings => ({
+  claimPeriodDays: Number(row.claim_period_days),
+  claimsAnyShopOfAgent: row.claims_any_shop_of_agent,
+});
+
+export async function getBusinessSettings(ctx: ClaimsContext): Promise<BusinessSettings> {
+  return settingsOf(await readSettings(ctx.db));
+}
+
+/** PUT /api/admin/business-settings: new claims take the period in force when their game settles. */
+export async function putBusinessSettings(
+  ctx: ClaimsContext,
+  caller: Caller,
+  input: BusinessSettings,
+): Promise<BusinessSettings> {
+  return settingsOf(await writeSettings(ctx.db, { ...input, actorId: caller.id, address: caller.address ?? null }));
+}

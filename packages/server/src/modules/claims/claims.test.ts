@@ -1,0 +1,255 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClaimLookup, ClaimPaid, ClaimsList, PayoutReceipt, PrizeClaim } from '@lot/domain/schemas/claims';
+import type { Game } from '@lot/domain/schemas/games';
+import { queryRows } from '../../db/client.ts';
+import { configureWinners, drawAll, openGame, proofOf } from '../../test/game-fixtures.ts';
+import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
+import { books, createMoneyTestApp, expectStatus, fund } from '../../test/money-fixtures.ts';
+import { TEST_DB, type TestApp } from '../../test/test-app.ts';
+
+/**
+ * Prize claims (decision 038): a prize is paid at most once, by the shop that ran the game (or a
+ * shop of the same agent when the admin allows it), moves no balance, expires after the claim
+ * period unless extended; the Unpaid prizes list follows the scope.
+ */
+
+let t: TestApp;
+let h: Hierarchy;
+/** U1's settled game (two prizes, every number entered: both have winners) and U2's. */
+let one: Game;
+let two: Game;
+
+const ALL = Array.from({ length: 20 }, (_, i) => i + 1);
+
+/** The claims of a game by prize position, with the winners' entry codes, as stored. */
+async function claimsOf(game: Game) {
+  return queryRows<{ winner_id: number; position: number; entry_code: string; amount: string; status: string }>(
+    t.database.db,
+    sql`SELECT c.winner_id, w.position, c.entry_code, c.amount::text, c.status FROM prize_claims c
+      JOIN game_winners w ON w.id = c.winner_id WHERE c.game_id = ${game.id} ORDER BY w.position`,
+  );
+}
+async function claimAt(game: Game, position: number) {
+  const claim = (await claimsOf(game)).find((c) => Number(c.position) === position);
+  if (!claim) throw new Error(`no claim at ${position}`);
+  return { ...claim, winner_id: Number(claim.winner_id) };
+}
+
+const pay = (member: Member, winnerId: number, key?: string, body: object = { claimerName: 'Walk-in Winner' }) =>
+  t.request(member.token, {
+    method: 'POST',
+    url: `/api/claims/${winnerId}/pay`,
+    payload: body,
+    headers: key === undefined ? {} : { 'idempotency-key': key },
+  });
+const get = (member: Member | string, url: string) =>
+  t.request(typeof member === 'string' ? member : member.token, { method: 'GET', url });
+const setAnyShop = async (on: boolean) =>
+  expectStatus(
+    await t.request(t.adminToken, {
+      method: 'PUT',
+      url: '/api/admin/business-settings',
+      payload: { claimPeriodDays: 90, claimsAnyShopOfAgent: on },
+    }),
+    200,
+  );
+const auditCount = async (action: string, winnerId: number) => {
+  const [row] = await queryRows<{ n: number }>(
+    t.database.db,
+    sql`SELECT count(*)::int AS n FROM audit_log WHERE action = ${action} AND target_id = ${winnerId}`,
+  );
+  return Number(row?.n);
+};
+
+beforeAll(async () => {
+  t = await createMoneyTestApp();
+  h = await buildHierarchy(t);
+  await configureWinners(t, null, [
+    { percent: '60', position: 1, name: 'First' },
+    { percent: '40', position: 2, name: 'Second' },
+  ]);
+  for (const member of [h.U1, h.U2]) await fund(t, member.id, '1000.00');
+  one = await drawAll(t, h.U1, await openGame(t, h.U1, { numbers: ALL, bet: '1.00' }));
+  two = await drawAll(t, h.U2, await openGame(t, h.U2, { numbers: ALL, bet: '1.00' }));
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+describe(`prize claims (${TEST_DB})`, () => {
+  it('a settled game has an unpaid claim per prize with the entry code; the lookup finds it by slip or typed code', async () => {
+    const claims = await claimsOf(one);
+    expect(claims.map((c) => [Number(c.position), c.amount, c.status])).toEqual([
+      [1, '1200', 'unpaid'],
+      [2, '800', 'unpaid'],
+    ]);
+    const winner = one.entries.find((e) => e.number === one.draws[0]?.number);
+    expect(claims[0]?.entry_code).toBe(winner?.nonce);
+    const scanned = await get(h.U1, `/api/claims/lookup?code=${one.code}&n=${winner?.nonce}`);
+    expectStatus(scanned, 200);
+    const found = scanned.json<ClaimLookup>();
+    expect(found.game).toMatchObject({ id: one.id, code: one.code, shopName: 'User One', protocol: 'LOT-DRAW-2' });
+    expect(found.winner.name).not.toBe(winner?.name);
+    expect(found.prizes).toEqual([
+      expect.objectContaining({ position: 1, prizeName: 'First', amount: '12.00', status: 'unpaid', mayPay: true }),
+    ]);
+    // Typed: upper case with spaces.
+    const typed = (winner?.nonce ?? '').toUpperCase().replace(/(.{4})/g, '$1 ');
+    const byEntry = await get(h.U1, `/api/claims/lookup?entry=${encodeURIComponent(typed)}`);
+    expect(byEntry.json<ClaimLookup>().prizes.map((p) => p.winnerId)).toEqual([Number(claims[0]?.winner_id)]);
+    // An entry that won nothing, an unknown code.
+    const loser = one.entries.find((e) => !one.draws.some((d) => d.number === e.number));
+    const none = await get(h.U1, `/api/claims/lookup?entry=${loser?.nonce}`);
+    expectStatus(none, 404);
+    expect(none.json()).toMatchObject({ code: 'NO_PRIZE', message: 'This entry won no prize' });
+    const unknown = await get(h.U1, '/api/claims/lookup?entry=0123456789abcdef');
+    expect(unknown.json()).toMatchObject({ code: 'NOT_FOUND', message: 'No entry slip has this code' });
+    // The public proof shows the claim, without the claimer.
+    const proof = await proofOf(t, one.code);
+    expect(proof.draws[0]?.claim).toMatchObject({ status: 'unpaid', paidAt: null, shopName: null });
+  });
+
+  it('who may pay: another agent’s shop 404, a sibling shop 403 until the setting allows it, upline 403', async () => {
+    const { winner_id: id } = await claimAt(one, 2);
+    expectStatus(await pay(h.U5, id), 404);
+    expectStatus(await pay(h.U3, id), 404);
+    expectStatus(await pay(h.A1, id), 403);
+    expectStatus(await pay(h.admin, id), 403);
+    const sibling = await pay(h.U2, id);
+    expectStatus(sibling, 403);
+    expect(sibling.json()).toMatchObject({
+      code: 'OTHER_SHOP',
+      message: 'Only the shop that ran this game can pay this prize',
+    });
+    await setAnyShop(true);
+    try {
+      const paid = await pay(h.U2, id, undefined, { claimerName: '  Ana  ', claimerIdNumber: 'ID-7' });
+      expectStatus(paid, 200);
+      expect(paid.json<ClaimPaid>().claim).toMatchObject({
+        status: 'paid',
+        paidAtShop: 'User Two',
+        claimerName: 'Ana',
+        claimerIdNumber: 'ID-7',
+      });
+    } finally {
+      await setAnyShop(false);
+    }
+    // The receipt: the game's shop and the payer read it; prints after the first are COPY.
+    const receipt = await get(h.U1, `/api/claims/${id}/receipt`);
+    expectStatus(receipt, 200);
+    expect(receipt.json<PayoutReceipt>()).toMatchObject({ printCount: 0, game: { code: one.code } });
+    const print = () => t.request(h.U2.token, { method: 'POST', url: `/api/claims/${id}/receipt/prints` });
+    expect((await print()).json()).toEqual({ printCount: 1, copy: false });
+    expect((await print()).json()).toEqual({ printCount: 2, copy: true });
+    expectStatus(await get(h.U5, `/api/claims/${id}/receipt`), 404);
+  });
+
+  it('ten concurrent payouts pay once, move no balance; the nine others and a later claim get the first payout', async () => {
+    const { winner_id: id } = await claimAt(one, 1);
+    const before = await books(t);
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => pay(h.U1, id, `pay-${id}-${i}`)));
+    const ok = answers.filter((a) => a.statusCode === 200);
+    expect(ok).toHaveLength(1);
+    const first = ok[0]?.json<ClaimPaid>().claim as PrizeClaim;
+    const message = `Already paid at User One on ${(first.paidAt ?? '').slice(0, 16).replace('T', ' ')}`;
+    for (const refused of answers.filter((a) => a.statusCode !== 200)) {
+      expectStatus(refused, 409);
+      expect(refused.json()).toMatchObject({ code: 'ALREADY_PAID', message, claim: { status: 'paid' } });
+    }
+    expect(await books(t)).toEqual({ ...before, keys: before.keys + 1 });
+    const later = await pay(h.U1, id, 'pay-later', { claimerName: 'Someone Else' });
+    expectStatus(later, 409);
+    expect(later.json()).toMatchObject({ message, claim: { paidAt: first.paidAt, claimerName: 'Walk-in Winner' } });
+    expect(await auditCount('claim.paid', id)).toBe(1);
+    expect(await auditCount('claim.refused', id)).toBe(10);
+    // The payout's key answers it again.
+    const key = answers.indexOf(ok[0] as (typeof answers)[number]);
+    const replay = await pay(h.U1, id, `pay-${id}-${key}`);
+    expectStatus(replay, 200);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect((await proofOf(t, one.code)).draws[0]?.claim).toMatchObject({ status: 'paid', shopName: 'User One' });
+  });
+
+  it('an unpaid claim past its time expires (audited); the admin extends it and it can be paid', async () => {
+    const { winner_id: id } = await claimAt(two, 1);
+    await t.database.db.execute(
+      sql`UPDATE prize_claims SET expires_at = now() - interval '1 day' WHERE winner_id = ${id}`,
+    );
+    const refused = await pay(h.U2, id);
+    expectStatus(refused, 409);
+    expect(refused.json()).toMatchObject({ code: 'CLAIM_EXPIRED' });
+    expect(refused.json<{ message: string }>().message).toMatch(/^This prize expired on \d{4}-\d{2}-\d{2}$/);
+    expect(await auditCount('claim.expired', id)).toBe(1);
+    expectStatus(
+      await t.request(h.A1.token, {
+        method: 'POST',
+        url: `/api/claims/${id}/extend`,
+        payload: { days: 7, reason: 'Winner was abroad' },
+      }),
+      403,
+    );
+    const extended = await t.request(t.adminToken, {
+      method: 'POST',
+      url: `/api/claims/${id}/extend`,
+      payload: { days: 7, reason: 'Winner was abroad' },
+    });
+    expectStatus(extended, 200);
+    const claim = extended.json<PrizeClaim>();
+    expect(claim.status).toBe('unpaid');
+    expect(Date.parse(claim.expiresAt) - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
+    expect(await auditCount('claim.extended', id)).toBe(1);
+    expectStatus(await pay(h.U2, id), 200);
+    const again = await t.request(t.adminToken, {
+      method: 'POST',
+      url: `/api/claims/${id}/extend`,
+      payload: { days: 7, reason: 'Again' },
+    });
+    expectStatus(again, 409);
+  });
+
+  it('the Unpaid prizes list follows the scope; the export has the same rows', async () => {
+    // Unpaid now: U2's second prize only.
+    const { winner_id: unpaid } = await claimAt(two, 2);
+    const listed = async (member: Member | string, query = '') => {
+      const response = await get(member, `/api/claims${query}`);
+      expectStatus(response, 200);
+      return response.json<ClaimsList>();
+    };
+    expect((await listed(h.U2)).items.map((c) => c.winnerId)).toEqual([unpaid]);
+    expect((await listed(h.U1)).items).toEqual([]);
+    for (const upline of [h.A1, h.S1, t.adminToken]) {
+      const list = await listed(upline);
+      expect(list.items.map((c) => c.winnerId)).toEqual([unpaid]);
+      expect(list.totals).toEqual({ count: 1, amount: '8.00' });
+    }
+    for (const outsider of [h.A2, h.S2, h.U5]) expect((await listed(outsider)).total).toBe(0);
+    const all = await listed(h.A1, '?status=all&pageSize=3');
+    expect(all).toMatchObject({ total: 4, pageSize: 3 });
+    expect(all.items).toHaveLength(3);
+    expect((await listed(h.U1, '?status=paid')).items.map((c) => c.position)).toEqual([2, 1]);
+    const csv = await get(h.A1, '/api/claims/export?format=csv&status=all');
+    expectStatus(csv, 200);
+    expect(csv.body.trim().split('\r\n')).toHaveLength(5);
+  });
+
+  it('business settings: the admin reads and changes them (audited); others 403; a game not drawn yet is a 409', async () => {
+    expectStatus(await get(h.A1, '/api/admin/business-settings'), 403);
+    const put = await t.request(t.adminToken, {
+      method: 'PUT',
+      url: '/api/admin/business-settings',
+      payload: { claimPeriodDays: 30, claimsAnyShopOfAgent: false },
+    });
+    expect(put.json()).toEqual({ claimPeriodDays: 30, claimsAnyShopOfAgent: false });
+    expect((await get(t.adminToken, '/api/admin/business-settings')).json()).toEqual(put.json());
+    const [audit] = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`SELECT count(*)::int AS n FROM audit_log WHERE action = 'settings.updated'`,
+    );
+    expect(Number(audit?.n)).toBe(3);
+    const open = await openGame(t, h.U1, { numbers: [1, 2] });
+    const early = await get(h.U1, `/api/claims/lookup?code=${open.code}&n=${open.entries[0]?.nonce}`);
+    expectStatus(early, 409);
+    expect(early.json()).toMatchObject({ message: 'This game has not been drawn yet' });
+  });
+});

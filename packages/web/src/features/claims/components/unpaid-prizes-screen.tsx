@@ -1,0 +1,260 @@
+import { useState } from 'react';
+import { dayRange } from '@lot/domain/dates';
+import type { Role } from '@lot/domain/roles';
+import type { PrizeClaim } from '@lot/domain/schemas/claims';
+import { CLAIMS_PAGE_SIZE, claimsFilterQuery, useClaims, type ClaimStatusFilter } from '../api/get-claims.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
+import { ExportButtons } from '../../../components/ui/export-buttons.tsx';
+import { SelectField, TextField } from '../../../components/ui/field.tsx';
+import { Pagination } from '../../../components/ui/pagination.tsx';
+import { Card, EmptyState, ErrorPanel, PageHeading, Spinner, StatCard } from '../../../components/ui/panels.tsx';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { claimStatusText } from '../../../lib/claim-status.ts';
+import { count, dateTime, money } from '../../../lib/format.ts';
+import { useFilterPage } from '../../../lib/use-filter-page.ts';
+import { ExtendClaimDialog } from './extend-claim-dialog.tsx';
+
+export type ShopOption = { id: number; name: string };
+
+const STATUSES: { value: ClaimStatusFilter; label: string }[] = [
+  { value: 'unpaid', label: 'Not paid yet' },
+  { value: 'expired', label: 'Expired' },
+  { value: 'paid', label: 'Paid' },
+  { value: 'all', label: 'All' },
+];
+
+const STATUS_TONE: Record<PrizeClaim['status'], string> = {
+  unpaid: 'bg-amber-50 text-amber-800 ring-amber-600/20',
+  paid: 'bg-emerald-50 text-emerald-700 ring-emerald-600/20',
+  expired: 'bg-rose-50 text-rose-700 ring-rose-600/20',
+};
+
+const EMPTY: Record<ClaimStatusFilter, string> = {
+  unpaid: 'No prize is waiting to be paid.',
+  expired: 'No prize has expired.',
+  paid: 'No prize has been paid.',
+  all: 'No prizes yet.',
+};
+
+function columns(role: Role, onExtend: (claim: PrizeClaim) => void): Column<PrizeClaim>[] {
+  const list: Column<PrizeClaim>[] = [
+    {
+      key: 'game',
+      header: 'Game',
+      className: 'order-1 font-medium text-slate-900',
+      render: (claim) => (
+        <>
+          {claim.gameNumber === null ? 'Game' : `#${claim.gameNumber}`}
+          <a
+            href={`/verify/${claim.gameCode}`}
+            title={`Verify game ${claim.gameCode}`}
+            className="block max-w-36 truncate font-mono text-xs font-normal text-indigo-600 hover:underline"
+          >
+            {claim.gameCode}
+          </a>
+        </>
+      ),
+    },
+    ...(role === 'user'
+      ? []
+      : [
+          {
+            key: 'shop',
+            header: 'Shop',
+            label: 'Shop',
+            className: 'order-3 truncate text-slate-700',
+            render: (claim: PrizeClaim) => claim.shopName,
+          },
+        ]),
+    {
+      key: 'prize',
+      header: 'Prize',
+      label: 'Prize',
+      className: 'order-4 col-span-2 text-slate-700 md:col-span-1',
+      render: (claim) => `#${claim.position} ${claim.prizeName} · ${claim.number}`,
+    },
+    {
+      key: 'amount',
+      header: 'Amount',
+      align: 'right',
+      className: 'order-2 text-right font-semibold text-slate-900 tabular-nums',
+      render: (claim) => money(claim.amount),
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      label: 'Status',
+      className: 'order-5 col-span-2',
+      render: (claim) => (
+        <span
+          data-testid="claim-row-status"
+          className={`inline-block rounded-md px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${STATUS_TONE[claim.status]}`}
+        >
+          {claimStatusText({ ...claim, shopName: claim.paidAtShop })}
+        </span>
+      ),
+    },
+    {
+      key: 'expires',
+      header: 'Collect by',
+      label: 'Collect by',
+      className: 'order-7 col-span-2 text-xs text-slate-600 md:col-span-1 md:text-sm',
+      render: (claim) =>
+        claim.status === 'paid' ? '—' : <time dateTime={claim.expiresAt}>{dateTime(claim.expiresAt)}</time>,
+    },
+  ];
+  if (role === 'admin') {
+    list.push({
+      key: 'actions',
+      header: 'Actions',
+      hiddenHeader: true,
+      className: 'order-8 col-span-2 md:text-right',
+      render: (claim) =>
+        claim.status === 'paid' ? null : (
+          <Button variant="secondary" className="px-3 py-1" onClick={() => onExtend(claim)}>
+            Extend
+          </Button>
+        ),
+    });
+  }
+  return list;
+}
+
+/**
+ * docs/product/screens.md#unpaid-prizes (/{role}/unpaid-prizes): the prizes won in the caller's
+ * scope (the server's), by status (not paid yet by default), shop and day won, with totals, a pager
+ * and the export; the admin may extend an unpaid or expired claim.
+ */
+export function UnpaidPrizesScreen({
+  role,
+  shops,
+  shopsFailed = false,
+}: {
+  role: Role;
+  /** The shops to filter by: none for a shop itself. */
+  shops: ShopOption[] | null;
+  shopsFailed?: boolean;
+}) {
+  const [status, setStatus] = useState<ClaimStatusFilter>('unpaid');
+  const [userId, setUserId] = useState<number | null>(null);
+  const [startDate, setStartDate] = useState('');
+  const [endDate, setEndDate] = useState('');
+  const [extending, setExtending] = useState<PrizeClaim | null>(null);
+  const range = dayRange(startDate || undefined, endDate || undefined);
+  const filter = { status, userId, ...range };
+  const [page, setPage] = useFilterPage(JSON.stringify(filter));
+  const claims = useClaims({ ...filter, page });
+  const narrowed = status !== 'unpaid' || userId !== null || startDate !== '' || endDate !== '';
+
+  return (
+    <div className="space-y-6">
+      <PageHeading title="Unpaid Prizes">
+        Prizes won in your games and whether they have been collected. A prize not collected within the claim period
+        expires.
+      </PageHeading>
+
+      <Card
+        title="Filters"
+        actions={
+          <Button
+            variant="secondary"
+            disabled={!narrowed}
+            onClick={() => {
+              setStatus('unpaid');
+              setUserId(null);
+              setStartDate('');
+              setEndDate('');
+            }}
+          >
+            Reset All Filters
+          </Button>
+        }
+      >
+        <div className={`grid gap-4 sm:grid-cols-2 ${shops ? 'lg:grid-cols-4' : 'lg:grid-cols-3'}`}>
+          <SelectField
+            label="Status"
+            value={status}
+            onChange={(event) => setStatus(STATUSES.find((s) => s.value === event.target.value)?.value ?? 'unpaid')}
+          >
+            {STATUSES.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
+          </SelectField>
+          {shops && (
+            <SelectField
+              label="Shop"
+              value={userId ?? ''}
+              onChange={(event) => setUserId(event.target.value ? Number(event.target.value) : null)}
+            >
+              <option value="">All shops</option>
+              {shops.map((shop) => (
+                <option key={shop.id} value={shop.id}>
+                  {shop.name}
+                </option>
+              ))}
+            </SelectField>
+          )}
+          <TextField
+            label="Won from"
+            type="date"
+            value={startDate}
+            max={endDate || undefined}
+            onChange={(event) => setStartDate(event.target.value)}
+          />
+          <TextField
+            label="Won until"
+            type="date"
+            value={endDate}
+            min={startDate || undefined}
+            onChange={(event) => setEndDate(event.target.value)}
+          />
+        </div>
+        {shopsFailed && <p className="mt-3 text-sm text-rose-600">Failed to fetch shops</p>}
+      </Card>
+
+      <div className="grid grid-cols-2 gap-4">
+        <StatCard
+          label="Prizes"
+          value={<span data-testid="claims-total-count">{claims.data ? count(claims.data.totals.count) : '—'}</span>}
+        />
+        <StatCard
+          label="Amount"
+          value={<span data-testid="claims-total-amount">{claims.data ? money(claims.data.totals.amount) : '—'}</span>}
+        />
+      </div>
+
+      <Card title="Prizes" actions={<ExportButtons path="/api/claims/export" query={claimsFilterQuery(filter)} />}>
+        {claims.isPending ? (
+          <Spinner />
+        ) : claims.isError ? (
+          <ErrorPanel
+            message={errorMessage(claims.error, 'Failed to load the prizes')}
+            onRetry={() => void claims.refetch()}
+          />
+        ) : claims.data.items.length === 0 ? (
+          <EmptyState message={EMPTY[status]} />
+        ) : (
+          <div className="space-y-4">
+            <DataTable
+              rows={claims.data.items}
+              columns={columns(role, setExtending)}
+              rowKey={(claim) => claim.winnerId}
+              rowTestId="claim-row"
+              rowData={(claim) => ({ 'data-status': claim.status })}
+              // On a phone a card: game and amount; shop and prize; status; the dates; the action.
+              rowClassName="grid grid-cols-2 items-center gap-x-3 gap-y-1.5 bg-white md:hover:bg-slate-50"
+              cellClassName="md:px-3 md:py-3"
+              minWidth="md:min-w-[760px]"
+            />
+            <Pagination page={page} pageSize={CLAIMS_PAGE_SIZE} total={claims.data.total} onPage={setPage} />
+          </div>
+        )}
+      </Card>
+
+      {extending && <ExtendClaimDialog claim={extending} onClose={() => setExtending(null)} />}
+    </div>
+  );
+}
