@@ -152,40 +152,39 @@ export async function reportRows(
   shift: { id: number; userId: number; openedAt: Date },
   until: Date,
 ): Promise<{ games: ShiftGameRow[]; paid: PrizePaidRow[]; unpaid: UnpaidPrizeRow[]; takeBacks: TakeBackRow[] }> {
-  const [games, paid, unpaid, takeBacks] = await Promise.all([
-    queryRows<ShiftGameRow>(
-      db,
-      sql`SELECT r.id, r.number, r.code, r.status, r.frozen_at, jsonb_array_length(r.entries) AS entries,
+  // One after another: inside the closing transaction they share its one connection.
+  const games = await queryRows<ShiftGameRow>(
+    db,
+    sql`SELECT r.id, r.number, r.code, r.status, r.frozen_at, jsonb_array_length(r.entries) AS entries,
           COALESCE(g.pool, t.amount, 0)::text AS pool, COALESCE(g.total_prize, 0)::text AS total_prize,
           COALESCE(g.commission, 0)::text AS commission
         FROM game_rounds r LEFT JOIN games g ON g.id = r.sale_id LEFT JOIN transactions t ON t.id = r.transaction_id
         WHERE r.shift_id = ${shift.id}::int
         ORDER BY r.frozen_at, r.id`,
-    ),
-    queryRows<PrizePaidRow>(
-      db,
-      sql`SELECT c.winner_id, r.number AS game_number, w.position, c.amount::text AS amount, c.paid_at, c.claimer_name
+  );
+  const paid = await queryRows<PrizePaidRow>(
+    db,
+    sql`SELECT c.winner_id, r.number AS game_number, w.position, c.amount::text AS amount, c.paid_at, c.claimer_name
         FROM prize_claims c JOIN game_rounds r ON r.id = c.game_id JOIN game_winners w ON w.id = c.winner_id
         WHERE c.shift_id = ${shift.id}::int AND c.status = 'paid'
         ORDER BY c.paid_at, c.winner_id`,
-    ),
-    queryRows<UnpaidPrizeRow>(
-      db,
-      sql`SELECT c.winner_id, r.number AS game_number, w.position, c.amount::text AS amount, c.expires_at
+  );
+  const unpaid = await queryRows<UnpaidPrizeRow>(
+    db,
+    sql`SELECT c.winner_id, r.number AS game_number, w.position, c.amount::text AS amount, c.expires_at
         FROM game_rounds r JOIN prize_claims c ON c.game_id = r.id JOIN game_winners w ON w.id = c.winner_id
         WHERE r.shift_id = ${shift.id}::int AND c.status = 'unpaid' AND c.expires_at > now()
         ORDER BY r.number, w.position`,
-    ),
-    queryRows<TakeBackRow>(
-      db,
-      sql`SELECT t.id, t.amount::text AS amount, t.created_at AS at, a.full_name AS by, t.description AS reason
+  );
+  const takeBacks = await queryRows<TakeBackRow>(
+    db,
+    sql`SELECT t.id, t.amount::text AS amount, t.created_at AS at, a.full_name AS by, t.description AS reason
         FROM transactions t JOIN users a ON a.id = t.actor_id
         WHERE t.type = 'takeback' AND t.user_id = ${shift.userId}::int
           AND t.created_at >= ${shift.openedAt.toISOString()}::timestamptz
           AND t.created_at <= ${until.toISOString()}::timestamptz
         ORDER BY t.created_at, t.id`,
-    ),
-  ]);
+  );
   return { games, paid, unpaid, takeBacks };
 }
 
