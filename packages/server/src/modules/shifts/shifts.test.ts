@@ -118,6 +118,7 @@ describe(`shifts (${TEST_DB})`, () => {
     );
     expect(audit.map((a) => a.action)).toEqual(['shift.opened', 'shift.closed']);
     expect(audit[1]?.details.zNumber).toBe(1);
+    expectStatus(await t.request(h.A1.token, { method: 'GET', url: '/api/audit?action=shift.closed' }), 200);
 
     // Closed is closed: the API refuses, and so does the database itself.
     const again = await close(h.U1, shift.id, { countedCash: '1', varianceReason: 'Try again' });
