@@ -213,9 +213,15 @@ export async function getGame(ctx: GamesContext, caller: Caller, id: number): Pr
   return toGame({ ...found, round: await completeVoidedBeacon(ctx, found.round) }, ctx.seeds);
 }
 
-/** The caller's game in progress (open or drawing), so any device carries on with it. */
-export function currentGame(ctx: GamesContext, caller: Caller): Promise<Game> {
-  return readGame(ctx, and(eq(gameRounds.userId, caller.id), sql`${gameRounds.status} IN ('open', 'drawing')`));
+/**
+ * The caller's game in progress (open or drawing), so any device carries on with it; null when
+ * there is none (no game is an ordinary state of the play screen, not a missing resource).
+ */
+export async function currentGame(ctx: GamesContext, caller: Caller): Promise<Game | null> {
+  const [row] = await selectRounds(ctx.db).where(
+    and(eq(gameRounds.userId, caller.id), sql`${gameRounds.status} IN ('open', 'drawing')`),
+  );
+  return row ? toGame(row, ctx.seeds) : null;
 }
 
 /**
