@@ -23,6 +23,8 @@ export const AUDIT_ACTIONS = [
   'winner.created',
   'winner.updated',
   'winner.deleted',
+  'shift.opened',
+  'shift.closed',
   'game.opened',
   'game.entries_changed',
   'game.frozen',
@@ -56,6 +58,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'winner.created': 'Winner setting created',
   'winner.updated': 'Winner setting edited',
   'winner.deleted': 'Winner setting deleted',
+  'shift.opened': 'Shift opened',
+  'shift.closed': 'Shift closed',
   'game.opened': 'Game opened',
   'game.entries_changed': 'Game entries changed',
   'game.frozen': 'Game frozen',
@@ -69,7 +73,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'settings.updated': 'Business settings changed',
 };
 
-export const AUDIT_TARGET_KINDS = ['user', 'transaction', 'winner', 'game', 'claim'] as const;
+export const AUDIT_TARGET_KINDS = ['user', 'transaction', 'winner', 'game', 'claim', 'shift'] as const;
 
 const userRef = z.object({ id: z.number().int(), username: z.string(), fullName: z.string() });
 

@@ -25,6 +25,8 @@ const TABLES = [
   'business_settings',
   'audit_log',
   'audit_heads',
+  'shifts',
+  'shop_counters',
 ] as const;
 
 export type World = Record<(typeof TABLES)[number], string>;

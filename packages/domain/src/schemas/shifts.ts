@@ -1,0 +1,206 @@
+import { z } from 'zod';
+import { hasTooManyDecimals, MAX_AMOUNT_CENTS, parseAmountToCents } from '../money.ts';
+import { MESSAGES } from '../messages.ts';
+import { idSchema } from './common.ts';
+import { exportFields } from './exports.ts';
+
+/** The quoted texts of the shifts (docs/product/shifts.md). */
+export const SHIFT_MESSAGES = {
+  alreadyOpen: 'A shift is already open',
+  alreadyClosed: 'This shift is already closed',
+  gameInProgress: 'Finish or discard the game in progress before closing the shift',
+  varianceReasonRequired: 'Give a reason for the difference',
+  varianceReasonMax: 'Reason must be at most 200 characters',
+  cashInvalid: 'Please enter a valid amount of 0 or more',
+} as const;
+
+/** The error codes a shift call answers besides the common ones. */
+export const SHIFT_ERROR_CODES = {
+  alreadyOpen: 'SHIFT_OPEN',
+  alreadyClosed: 'SHIFT_CLOSED',
+  gameInProgress: 'GAME_IN_PROGRESS',
+} as const;
+
+/**
+ * Cash in the drawer as typed (JSON number or string, 0 or more, at most two decimals, at most
+ * 1,000,000,000.00), parsed to integer cents. Like `amountSchema`, but zero is a valid count.
+ */
+export const cashSchema = z.unknown().transform((value, ctx) => {
+  const cents = parseAmountToCents(value);
+  if (cents !== null && cents > MAX_AMOUNT_CENTS) {
+    ctx.addIssue({ code: 'custom', message: MESSAGES.amountTooLarge });
+    return z.NEVER;
+  }
+  if (cents === null && hasTooManyDecimals(value)) {
+    ctx.addIssue({ code: 'custom', message: MESSAGES.amountDecimals });
+    return z.NEVER;
+  }
+  if (cents === null) {
+    ctx.addIssue({ code: 'custom', message: SHIFT_MESSAGES.cashInvalid });
+    return z.NEVER;
+  }
+  return cents;
+});
+
+/** POST /api/shifts: open the shop's shift with the cash put in the drawer. */
+export const openShiftInputSchema = z.strictObject({ openingFloat: cashSchema });
+export type OpenShiftInput = z.infer<typeof openShiftInputSchema>;
+
+/**
+ * POST /api/shifts/{id}/close: the cash counted in the drawer, and why it differs from the
+ * expected cash when it does (the server checks that, as only it knows the expected cash).
+ */
+export const closeShiftInputSchema = z.strictObject({
+  countedCash: cashSchema,
+  varianceReason: z
+    .string()
+    .trim()
+    .max(200, SHIFT_MESSAGES.varianceReasonMax)
+    .optional()
+    .transform((reason) => (reason === '' ? undefined : reason)),
+});
+export type CloseShiftInput = z.infer<typeof closeShiftInputSchema>;
+
+/** A shift. Amounts are decimal strings (cents exact); times ISO instants. */
+export const shiftSchema = z.object({
+  id: z.number(),
+  userId: z.number(),
+  shopName: z.string(),
+  parentName: z.string().nullable(),
+  openedAt: z.string(),
+  /** The name of who opened it. */
+  openedBy: z.string(),
+  openingFloat: z.string(),
+  closedAt: z.string().nullable(),
+  closedBy: z.string().nullable(),
+  /** Now, for an open shift; as computed at the close for a closed one. */
+  expectedCash: z.string(),
+  countedCash: z.string().nullable(),
+  /** counted − expected: negative is a shortage. */
+  variance: z.string().nullable(),
+  varianceReason: z.string().nullable(),
+  zNumber: z.number().nullable(),
+  /** Open and opened before today's UTC midnight, or closed on a later UTC day than opened. */
+  overMidnight: z.boolean(),
+});
+export type Shift = z.infer<typeof shiftSchema>;
+
+export const GAME_STATUSES_IN_SHIFT = ['open', 'drawing', 'settled', 'voided', 'discarded'] as const;
+
+/** The X report (an open shift, as of now) or the Z report (a closed shift, as stored at close). */
+export const shiftReportSchema = z.object({
+  kind: z.enum(['X', 'Z']),
+  shift: shiftSchema,
+  /** The games that froze in the shift, in freeze order. */
+  games: z.array(
+    z.object({
+      gameId: z.number(),
+      number: z.number(),
+      code: z.string(),
+      status: z.enum(GAME_STATUSES_IN_SHIFT),
+      frozenAt: z.string().nullable(),
+      entries: z.number(),
+      pool: z.string(),
+      totalPrize: z.string(),
+      commission: z.string(),
+    }),
+  ),
+  /** Prizes this shop paid out during the shift. */
+  prizesPaid: z.array(
+    z.object({
+      winnerId: z.number(),
+      gameNumber: z.number(),
+      position: z.number(),
+      amount: z.string(),
+      paidAt: z.string(),
+      claimerName: z.string(),
+    }),
+  ),
+  /** Prizes of the shift's games still unpaid (not counted in the cash). */
+  unpaidPrizes: z.array(
+    z.object({
+      winnerId: z.number(),
+      gameNumber: z.number(),
+      position: z.number(),
+      amount: z.string(),
+      expiresAt: z.string(),
+    }),
+  ),
+  /** Take-backs from the shop's balance during the shift: listed, not counted (they move balance, not cash). */
+  takeBacks: z.array(
+    z.object({ id: z.number(), amount: z.string(), at: z.string(), by: z.string(), reason: z.string().nullable() }),
+  ),
+  totals: z.object({
+    /** Settled games. */
+    games: z.number(),
+    betsCollected: z.string(),
+    prizesPaid: z.string(),
+    unpaidPrizes: z.string(),
+    takenBack: z.string(),
+    voidedGames: z.number(),
+  }),
+  expectedCash: z.string(),
+  countedCash: z.string().nullable(),
+  variance: z.string().nullable(),
+  generatedAt: z.string(),
+});
+export type ShiftReport = z.infer<typeof shiftReportSchema>;
+
+/** GET /api/shifts/current (the shop): its open shift and the X report, or nulls. */
+export const currentShiftSchema = z.object({
+  shift: shiftSchema.nullable(),
+  report: shiftReportSchema.nullable(),
+});
+export type CurrentShift = z.infer<typeof currentShiftSchema>;
+
+export const SHIFT_STATUSES = ['open', 'closed', 'all'] as const;
+
+/** A day (YYYY-MM-DD, a UTC day) or an ISO date-time. `to` as a day includes that whole day. */
+const instantOrDay = (name: string) =>
+  z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
+    error: `${name} must be a day as YYYY-MM-DD or an ISO date-time`,
+  });
+
+const shiftFilterFields = {
+  userId: idSchema.optional(),
+  status: z.enum(SHIFT_STATUSES, { error: 'status must be open, closed or all' }).default('all'),
+  /** Shifts opened at or after `from`, and at or before `to`. */
+  from: instantOrDay('from').optional(),
+  to: instantOrDay('to').optional(),
+};
+
+/** GET /api/shifts: the caller's scope, newest opened first. */
+export const listShiftsQuerySchema = z.strictObject({
+  ...shiftFilterFields,
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type ListShiftsQuery = z.infer<typeof listShiftsQuerySchema>;
+
+/** GET /api/shifts/export: the same filters, every row, as a file. */
+export const exportShiftsQuerySchema = z.strictObject({ ...shiftFilterFields, ...exportFields });
+export type ExportShiftsQuery = z.infer<typeof exportShiftsQuerySchema>;
+
+export const shiftListSchema = z.object({
+  items: z.array(shiftSchema),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+});
+export type ShiftList = z.infer<typeof shiftListSchema>;
+
+/** GET /api/shifts/summary (agent, super agent, admin): the dashboard card, over the caller's scope. */
+export const shiftSummarySchema = z.object({
+  open: z.number(),
+  /** Open shifts opened before today's UTC midnight. */
+  openOverMidnight: z.number(),
+  /** Shifts closed today (UTC). */
+  closedToday: z.number(),
+  /** Closes today with a negative variance (cash short). */
+  shortToday: z.number(),
+  /** The sum of today's variances, a signed decimal string. */
+  varianceToday: z.string(),
+});
+export type ShiftSummary = z.infer<typeof shiftSummarySchema>;
+
+export const shiftIdParamsSchema = z.strictObject({ id: idSchema });
