@@ -39,6 +39,8 @@ export type ClaimRow = {
   winner_phone: string;
   /** created_at exactly, as text: an export's keyset continues after it. */
   created_key: string;
+  /** The business setting read with the row: any shop of the same parent may pay. */
+  any_shop: boolean;
 };
 
 const shopName = (alias: string) => sql.raw(`COALESCE(NULLIF(btrim(${alias}.shop_name), ''), ${alias}.full_name)`);
@@ -52,7 +54,8 @@ const CLAIM_SELECT = sql`
     w.number, c.amount, c.status, c.created_at, c.expires_at, c.paid_at, c.paid_by,
     CASE WHEN c.paid_by IS NULL THEN NULL ELSE ${shopName('payer')} END AS paid_at_shop,
     c.claimer_name, c.claimer_id_number, c.receipt_prints, w.name AS winner_name, w.phone_number AS winner_phone,
-    c.created_at::text AS created_key
+    c.created_at::text AS created_key,
+    COALESCE((SELECT claims_any_shop_of_agent FROM business_settings WHERE id = 1), false) AS any_shop
   FROM prize_claims c
   JOIN game_rounds r ON r.id = c.game_id
   JOIN game_winners w ON w.id = c.winner_id
@@ -86,7 +89,10 @@ export async function expireDue(db: Db): Promise<number> {
 
 /** One claim by its winner id, when `visible` (a condition on c and shop) holds. */
 export async function findClaim(db: Db, winnerId: number, visible: SQL): Promise<ClaimRow | undefined> {
-  const [row] = await queryRows<ClaimRow>(db, sql`${CLAIM_SELECT} WHERE c.winner_id = ${winnerId} AND ${visible}`);
+  const [row] = await queryPrepared<ClaimRow>(
+    db,
+    sql`${CLAIM_SELECT} WHERE c.winner_id = ${winnerId}::int AND ${visible}`,
+  );
   return row;
 }
 
@@ -124,8 +130,8 @@ export async function gameOfEntry(
   return row;
 }
 
-/** What the pay statement answers: whether it paid. */
-type PayRow = { paid: boolean };
+/** What the pay statement answers when it paid: the payout as written. */
+export type Payout = Pick<ClaimRow, 'paid_at' | 'paid_at_shop' | 'claimer_name' | 'claimer_id_number'>;
 
 /**
  * Pays a claim in ONE statement (decision 038): lock the claim while it is still unpaid and not
@@ -145,9 +151,9 @@ export async function payClaim(
     claimerIdNumber: string | null;
     claim: Claim | undefined;
   },
-): Promise<boolean> {
+): Promise<Payout | undefined> {
   const { claim } = input;
-  const [row] = await queryPrepared<PayRow>(
+  const [row] = await queryPrepared<Payout>(
     db,
     sql`WITH candidate AS MATERIALIZED (
       SELECT winner_id, game_id, user_id, amount FROM prize_claims
@@ -173,7 +179,8 @@ export async function payClaim(
         claimer_id_number = ${input.claimerIdNumber}::text
       FROM candidate
       WHERE c.winner_id = candidate.winner_id AND c.status = 'unpaid' AND EXISTS (SELECT 1 FROM go)
-      RETURNING c.winner_id, c.game_id, c.user_id, c.amount, c.shift_id, c.paid_at
+      RETURNING c.winner_id, c.game_id, c.user_id, c.amount, c.shift_id, c.paid_at, c.claimer_name,
+        c.claimer_id_number
     ),
     audited AS (
       INSERT INTO audit_log (actor_id, address, action, target_kind, target_id, target_user_id, details, at)
@@ -183,9 +190,10 @@ export async function payClaim(
         paid_at
       FROM paid
     )
-    SELECT EXISTS (SELECT 1 FROM paid) AS paid`,
+    SELECT p.paid_at, ${shopName('payer')} AS paid_at_shop, p.claimer_name, p.claimer_id_number
+    FROM paid p JOIN users payer ON payer.id = ${input.payerId}::int`,
   );
-  return row?.paid === true;
+  return row;
 }
 
 /** The audit row of a refused second claim (who asked, and the first payout it was refused by). */
