@@ -45,7 +45,8 @@ export type ClaimRow = {
 
 const shopName = (alias: string) => sql.raw(`COALESCE(NULLIF(btrim(${alias}.shop_name), ''), ${alias}.full_name)`);
 
-const CLAIM_SELECT = sql`
+/** The claim rows of `from` (prize_claims, or the rows a statement just wrote) as `c`, with what they show. */
+const claimSelect = (from: SQL) => sql`
   SELECT c.winner_id, c.game_id, r.code AS game_code, r.number AS game_number, r.protocol,
     r.ended_at AS settled_at, ${shopName('shop')} AS shop_name, c.user_id, c.parent_id, c.superagent_id,
     shop.parent_id AS shop_parent_id, w.position,
@@ -56,11 +57,13 @@ const CLAIM_SELECT = sql`
     c.claimer_name, c.claimer_id_number, c.receipt_prints, w.name AS winner_name, w.phone_number AS winner_phone,
     c.created_at::text AS created_key,
     COALESCE((SELECT claims_any_shop_of_agent FROM business_settings WHERE id = 1), false) AS any_shop
-  FROM prize_claims c
+  FROM ${from} c
   JOIN game_rounds r ON r.id = c.game_id
   JOIN game_winners w ON w.id = c.winner_id
   JOIN users shop ON shop.id = c.user_id
   LEFT JOIN users payer ON payer.id = c.paid_by`;
+
+const CLAIM_SELECT = claimSelect(sql`prize_claims`);
 
 /**
  * Unpaid claims past their time become expired, each with an audit row without an actor (one
@@ -130,12 +133,9 @@ export async function gameOfEntry(
   return row;
 }
 
-/** What the pay statement answers when it paid: the payout as written. */
-export type Payout = Pick<ClaimRow, 'paid_at' | 'paid_at_shop' | 'claimer_name' | 'claimer_id_number'>;
-
 /**
- * Pays a claim in ONE statement (decision 038): lock the claim while it is still unpaid and not
- * expired (a concurrent payout waits here, then finds it paid and pays nothing), claim the
+ * Pays a claim in ONE statement (decision 038): lock the claim while it is still unpaid, not
+ * expired and `mayPay` holds (a concurrent payout waits here, then finds it paid and pays nothing), claim the
  * Idempotency-Key with it (decision 024), mark it paid with the paying shop's open shift (held FOR
  * SHARE, so the shift cannot close under the payout) and write the audit row. No balance moves:
  * the prize is paid in cash from the drawer. `mayPay` is the service's check of who may pay, as SQL
@@ -145,20 +145,22 @@ export async function payClaim(
   db: Db,
   input: {
     winnerId: number;
+    /** Who may pay, as a condition on the claim `c` and its game's shop `shop`. */
+    mayPay: SQL;
     payerId: number;
     address: string | null;
     claimerName: string;
     claimerIdNumber: string | null;
     claim: Claim | undefined;
   },
-): Promise<Payout | undefined> {
+): Promise<ClaimRow | undefined> {
   const { claim } = input;
-  const [row] = await queryPrepared<Payout>(
+  const [row] = await queryPrepared<ClaimRow>(
     db,
     sql`WITH candidate AS MATERIALIZED (
-      SELECT winner_id, game_id, user_id, amount FROM prize_claims
-      WHERE winner_id = ${input.winnerId}::int AND status = 'unpaid' AND expires_at > now()
-      FOR UPDATE
+      SELECT c.winner_id FROM prize_claims c JOIN users shop ON shop.id = c.user_id
+      WHERE c.winner_id = ${input.winnerId}::int AND c.status = 'unpaid' AND c.expires_at > now() AND ${input.mayPay}
+      FOR UPDATE OF c
     ),
     go AS (${
       claim
@@ -179,8 +181,7 @@ export async function payClaim(
         claimer_id_number = ${input.claimerIdNumber}::text
       FROM candidate
       WHERE c.winner_id = candidate.winner_id AND c.status = 'unpaid' AND EXISTS (SELECT 1 FROM go)
-      RETURNING c.winner_id, c.game_id, c.user_id, c.amount, c.shift_id, c.paid_at, c.claimer_name,
-        c.claimer_id_number
+      RETURNING c.*
     ),
     audited AS (
       INSERT INTO audit_log (actor_id, address, action, target_kind, target_id, target_user_id, details, at)
@@ -190,8 +191,7 @@ export async function payClaim(
         paid_at
       FROM paid
     )
-    SELECT p.paid_at, ${shopName('payer')} AS paid_at_shop, p.claimer_name, p.claimer_id_number
-    FROM paid p JOIN users payer ON payer.id = ${input.payerId}::int`,
+    ${claimSelect(sql`paid`)}`,
   );
   return row;
 }

@@ -153,6 +153,14 @@ function toReceipt(row: ClaimRow, caller: Caller): PayoutReceipt {
   };
 }
 
+/** `allowedToPay` as SQL on the claim `c` and its game's shop `shop`, for the pay statement. */
+function mayPaySql(caller: Caller): SQL {
+  if (caller.role !== 'user') return sql`false`;
+  if (caller.parentId === null) return sql`c.user_id = ${caller.id}::int`;
+  return sql`(c.user_id = ${caller.id}::int OR (shop.parent_id = ${caller.parentId}::int
+    AND COALESCE((SELECT claims_any_shop_of_agent FROM business_settings WHERE id = 1), false)))`;
+}
+
 /** The claims module's collaborators: the database (the sweep runs before every read of claims). */
 export type ClaimsContext = { db: Db };
 
@@ -221,11 +229,9 @@ export async function payPrize(
   key: string | undefined,
 ): Promise<Idempotent<ClaimPaid>> {
   const claim = key === undefined ? undefined : claimOf(caller.id, key, { op: 'claim.pay', winnerId, ...input });
-  const row = await findClaim(ctx.db, winnerId, payableShops(caller, 'shop'));
-  if (!row) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
-  if (!allowedToPay(caller, row)) throw new AppError('OTHER_SHOP', CLAIM_MESSAGES.otherShop);
   const paid = await payClaim(ctx.db, {
     winnerId,
+    mayPay: mayPaySql(caller),
     payerId: caller.id,
     address: caller.address ?? null,
     claimerName: input.claimerName,
@@ -234,10 +240,14 @@ export async function payPrize(
   });
   if (paid) {
     // Customer displays and open proofs of the game show the prize paid.
-    gameChanged(ctx.db, row.game_code);
-    return { result: paidAnswer({ ...row, ...paid, status: 'paid', paid_by: caller.id }, caller), replayed: false };
+    gameChanged(ctx.db, paid.game_code);
+    return { result: paidAnswer(paid, caller), replayed: false };
   }
-  // Not paid by this call: the statement refused a due claim itself; the sweep marks it now.
+  // Not paid by this call: why (outside the scope 404, a sibling's 403, a replay, paid, expired).
+  const row = await findClaim(ctx.db, winnerId, payableShops(caller, 'shop'));
+  if (!row) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
+  if (!allowedToPay(caller, row)) throw new AppError('OTHER_SHOP', CLAIM_MESSAGES.otherShop);
+  // The statement refused a due claim itself; the sweep marks it now.
   await expireDue(ctx.db);
   const now = await findClaim(ctx.db, winnerId, payableShops(caller, 'shop'));
   if (now && claim && (await storedAnswer<{ winnerId: number }>(ctx.db, claim))) {
