@@ -15,6 +15,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { healthScenario, staticScenario } from './http.ts';
+import { claimScenarios } from './claims.ts';
 import { exportScenarios } from './exports.ts';
 import { beaconScenarios, gameScenarios } from './games.ts';
 import { listScenarios, reportScenarios } from './history.ts';
@@ -83,6 +84,7 @@ const groups: { name: string; run: (pgUrl: () => string) => Promise<Row[]> }[] =
   { name: 'static', run: () => staticScenario(WEB_ROOT) },
   { name: 'money', run: (pgUrl) => postgresMoneyScenarios(pgUrl()) },
   { name: 'pglite', run: () => pgliteTransferScenario() },
+  { name: 'claims', run: (pgUrl) => claimScenarios(pgUrl()) },
   { name: 'games', run: (pgUrl) => gameScenarios(pgUrl()) },
   { name: 'beacon', run: (pgUrl) => beaconScenarios(pgUrl()) },
   { name: 'lists', run: (pgUrl) => listScenarios(pgUrl()) },

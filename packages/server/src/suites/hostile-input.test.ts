@@ -1204,64 +1204,68 @@ describe(`hostile input (${TEST_DB})`, () => {
   });
 
   describe('ids, paths, query strings and headers', () => {
-    it('bad ids in every path that takes one', async () => {
-      const urls: { method: InjectOptions['method']; url: (id: string) => string; token: string }[] = [
-        { method: 'GET', url: (id) => `/api/users/${id}`, token: t.adminToken },
-        { method: 'PUT', url: (id) => `/api/users/${id}`, token: t.adminToken },
-        { method: 'DELETE', url: (id) => `/api/users/${id}`, token: t.adminToken },
-        { method: 'GET', url: (id) => `/api/users/${id}/logo?t=${id}`, token: t.adminToken },
-        { method: 'GET', url: (id) => `/api/users/role/${id}`, token: t.adminToken },
-        { method: 'GET', url: (id) => `/api/users/parent/${id}/role/user`, token: t.adminToken },
-        { method: 'GET', url: (id) => `/api/balance/${id}`, token: t.adminToken },
-        { method: 'GET', url: (id) => `/api/winners/user/${id}`, token: t.adminToken },
-        { method: 'PUT', url: (id) => `/api/winners/${id}`, token: t.adminToken },
-        { method: 'DELETE', url: (id) => `/api/winners/${id}`, token: t.adminToken },
-        { method: 'GET', url: (id) => `/api/sales-history/${id}`, token: t.adminToken },
-        { method: 'GET', url: (id) => `/api/sales-history/user/${id}`, token: t.adminToken },
-        { method: 'GET', url: (id) => `/api/sales-history/superagent/${id}`, token: t.adminToken },
-        { method: 'GET', url: (id) => `/api/games/${id}`, token: t.adminToken },
-        { method: 'PUT', url: (id) => `/api/games/${id}/entries`, token: h.U1.token },
-        { method: 'POST', url: (id) => `/api/games/${id}/draws`, token: h.U3.token },
-        { method: 'POST', url: (id) => `/api/games/${id}/void`, token: h.U4.token },
-        { method: 'POST', url: (id) => `/api/games/${id}/draws`, token: h.A1.token },
-        { method: 'POST', url: (id) => `/api/games/${id}/void`, token: h.A1.token },
-        { method: 'POST', url: (id) => `/api/games/${id}/draws`, token: t.adminToken },
-        { method: 'POST', url: (id) => `/api/claims/${id}/pay`, token: h.U1.token },
-        { method: 'POST', url: (id) => `/api/claims/${id}/extend`, token: t.adminToken },
-        { method: 'GET', url: (id) => `/api/claims/${id}/receipt`, token: t.adminToken },
-        { method: 'POST', url: (id) => `/api/claims/${id}/receipt/prints`, token: h.U1.token },
-        { method: 'GET', url: (id) => `/api/shifts/${id}/report`, token: t.adminToken },
-        { method: 'POST', url: (id) => `/api/shifts/${id}/close`, token: shops.shift.token },
-      ];
-      /** A valid body for each kind of call, so that only the id is wrong. */
-      const bodyFor = (url: string) =>
-        url.endsWith('/entries')
-          ? { entries: participants([1]) }
-          : url.endsWith('/draws')
-            ? { position: 1 }
-            : url.endsWith('/void')
-              ? { reason: 'fuzz' }
-              : url.endsWith('/pay')
-                ? { claimerName: 'Fuzz' }
-                : url.endsWith('/extend')
-                  ? { days: 1, reason: 'fuzz' }
-                  : url.endsWith('/close')
-                    ? { countedCash: '1.00', varianceReason: 'fuzz' }
-                    : { fullName: 'Changed' };
-      for (const u of urls)
-        for (const id of BAD_IDS)
-          await probe({
-            label: `id ${id.slice(0, 20)}`,
-            token: u.token,
-            request: {
-              method: u.method,
-              url: u.url(id),
-              ...(u.method !== 'GET' && u.method !== 'DELETE' && { payload: bodyFor(u.url(id)) }),
-            },
-            mustRefuse: true,
-          });
-      expect(failures).toEqual([]);
-    });
+    it(
+      'bad ids in every path that takes one',
+      async () => {
+        const urls: { method: InjectOptions['method']; url: (id: string) => string; token: string }[] = [
+          { method: 'GET', url: (id) => `/api/users/${id}`, token: t.adminToken },
+          { method: 'PUT', url: (id) => `/api/users/${id}`, token: t.adminToken },
+          { method: 'DELETE', url: (id) => `/api/users/${id}`, token: t.adminToken },
+          { method: 'GET', url: (id) => `/api/users/${id}/logo?t=${id}`, token: t.adminToken },
+          { method: 'GET', url: (id) => `/api/users/role/${id}`, token: t.adminToken },
+          { method: 'GET', url: (id) => `/api/users/parent/${id}/role/user`, token: t.adminToken },
+          { method: 'GET', url: (id) => `/api/balance/${id}`, token: t.adminToken },
+          { method: 'GET', url: (id) => `/api/winners/user/${id}`, token: t.adminToken },
+          { method: 'PUT', url: (id) => `/api/winners/${id}`, token: t.adminToken },
+          { method: 'DELETE', url: (id) => `/api/winners/${id}`, token: t.adminToken },
+          { method: 'GET', url: (id) => `/api/sales-history/${id}`, token: t.adminToken },
+          { method: 'GET', url: (id) => `/api/sales-history/user/${id}`, token: t.adminToken },
+          { method: 'GET', url: (id) => `/api/sales-history/superagent/${id}`, token: t.adminToken },
+          { method: 'GET', url: (id) => `/api/games/${id}`, token: t.adminToken },
+          { method: 'PUT', url: (id) => `/api/games/${id}/entries`, token: h.U1.token },
+          { method: 'POST', url: (id) => `/api/games/${id}/draws`, token: h.U3.token },
+          { method: 'POST', url: (id) => `/api/games/${id}/void`, token: h.U4.token },
+          { method: 'POST', url: (id) => `/api/games/${id}/draws`, token: h.A1.token },
+          { method: 'POST', url: (id) => `/api/games/${id}/void`, token: h.A1.token },
+          { method: 'POST', url: (id) => `/api/games/${id}/draws`, token: t.adminToken },
+          { method: 'POST', url: (id) => `/api/claims/${id}/pay`, token: h.U1.token },
+          { method: 'POST', url: (id) => `/api/claims/${id}/extend`, token: t.adminToken },
+          { method: 'GET', url: (id) => `/api/claims/${id}/receipt`, token: t.adminToken },
+          { method: 'POST', url: (id) => `/api/claims/${id}/receipt/prints`, token: h.U1.token },
+          { method: 'GET', url: (id) => `/api/shifts/${id}/report`, token: t.adminToken },
+          { method: 'POST', url: (id) => `/api/shifts/${id}/close`, token: shops.shift.token },
+        ];
+        /** A valid body for each kind of call, so that only the id is wrong. */
+        const bodyFor = (url: string) =>
+          url.endsWith('/entries')
+            ? { entries: participants([1]) }
+            : url.endsWith('/draws')
+              ? { position: 1 }
+              : url.endsWith('/void')
+                ? { reason: 'fuzz' }
+                : url.endsWith('/pay')
+                  ? { claimerName: 'Fuzz' }
+                  : url.endsWith('/extend')
+                    ? { days: 1, reason: 'fuzz' }
+                    : url.endsWith('/close')
+                      ? { countedCash: '1.00', varianceReason: 'fuzz' }
+                      : { fullName: 'Changed' };
+        for (const u of urls)
+          for (const id of BAD_IDS)
+            await probe({
+              label: `id ${id.slice(0, 20)}`,
+              token: u.token,
+              request: {
+                method: u.method,
+                url: u.url(id),
+                ...(u.method !== 'GET' && u.method !== 'DELETE' && { payload: bodyFor(u.url(id)) }),
+              },
+              mustRefuse: true,
+            });
+        expect(failures).toEqual([]);
+      },
+      LIMIT,
+    );
 
     it('bad proof codes, signed in or not: anything but a game code is not found or refused', async () => {
       const codes = [
@@ -1295,49 +1299,51 @@ describe(`hostile input (${TEST_DB})`, () => {
       expect(failures).toEqual([]);
     });
 
-    it('bad query strings on every list: refused or ignored, never a crash', async () => {
-      const lists = [
-        '/api/users',
-        '/api/users/role/user',
-        '/api/transactions',
-        '/api/winners',
-        '/api/sales-history/filter',
-        `/api/sales-history/user/${h.U1.id}`,
-        `/api/sales-history/superagent/${h.S1.id}`,
-        '/api/games',
-        '/api/search',
-        '/api/notifications',
-        '/api/claims',
-        '/api/shifts',
-      ];
-      for (const list of lists)
-        for (const query of BAD_QUERIES) {
-          const status = await probe({
-            label: query.slice(0, 40),
-            token: t.adminToken,
-            request: { method: 'GET', url: `${list}?${query}` },
-            mustRefuse: false,
-          });
-          if (status === 200 && /^(limit=-1|limit=abc|offset=-5|from=not-a-date)$/.test(query))
-            failures.push(`${list}?${query}: accepted`);
-        }
-      // The header search's text, hostile or not, from every role: found or refused, never a crash
-      // (a lone surrogate goes as the bytes it would be, which no encoder makes).
-      for (const value of STRINGS.filter((v): v is string => typeof v === 'string'))
-        for (const token of [t.adminToken, h.S1.token, h.A1.token, h.U1.token])
-          await probe({
-            label: `search q=${short(value)}`,
-            token,
-            request: {
-              method: 'GET',
-              url: `/api/search?q=${value === '\ud800' ? '%ED%A0%80' : encodeURIComponent(value)}`,
-            },
-            mustRefuse: value.trim() === '' || [...value].length > 64 || value.includes('\u0000'),
-            pure: true,
-          });
-      expect(failures).toEqual([]);
-      // Eleven lists, each fed every bad query, and the search from every role: a minute on a busy machine.
-    }, 120_000);
+    it(
+      'bad query strings on every list: refused or ignored, never a crash',
+      async () => {
+        const lists = [
+          '/api/users',
+          '/api/users/role/user',
+          '/api/transactions',
+          '/api/winners',
+          '/api/sales-history/filter',
+          `/api/sales-history/user/${h.U1.id}`,
+          `/api/sales-history/superagent/${h.S1.id}`,
+          '/api/games',
+          '/api/search',
+          '/api/notifications',
+          '/api/claims',
+        ];
+        for (const list of lists)
+          for (const query of BAD_QUERIES) {
+            const status = await probe({
+              label: query.slice(0, 40),
+              token: t.adminToken,
+              request: { method: 'GET', url: `${list}?${query}` },
+              mustRefuse: false,
+            });
+            if (status === 200 && /^(limit=-1|limit=abc|offset=-5|from=not-a-date)$/.test(query))
+              failures.push(`${list}?${query}: accepted`);
+          }
+        // The header search's text, hostile or not, from every role: found or refused, never a crash
+        // (a lone surrogate goes as the bytes it would be, which no encoder makes).
+        for (const value of STRINGS.filter((v): v is string => typeof v === 'string'))
+          for (const token of [t.adminToken, h.S1.token, h.A1.token, h.U1.token])
+            await probe({
+              label: `search q=${short(value)}`,
+              token,
+              request: {
+                method: 'GET',
+                url: `/api/search?q=${value === '\ud800' ? '%ED%A0%80' : encodeURIComponent(value)}`,
+              },
+              mustRefuse: value.trim() === '' || [...value].length > 64 || value.includes('\u0000'),
+              pure: true,
+            });
+        expect(failures).toEqual([]);
+      },
+      LIMIT,
+    );
 
     it('bad idempotency keys: empty, blank, too long, not ASCII, control characters', async () => {
       for (const key of ['', ' ', 'x'.repeat(201), 'é', 'a\u0000b', 'a b', 'x'.repeat(8000)]) {

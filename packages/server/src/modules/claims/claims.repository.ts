@@ -39,11 +39,14 @@ export type ClaimRow = {
   winner_phone: string;
   /** created_at exactly, as text: an export's keyset continues after it. */
   created_key: string;
+  /** The business setting read with the row: any shop of the same parent may pay. */
+  any_shop: boolean;
 };
 
 const shopName = (alias: string) => sql.raw(`COALESCE(NULLIF(btrim(${alias}.shop_name), ''), ${alias}.full_name)`);
 
-const CLAIM_SELECT = sql`
+/** The claim rows of `from` (prize_claims, or the rows a statement just wrote) as `c`, with what they show. */
+const claimSelect = (from: SQL) => sql`
   SELECT c.winner_id, c.game_id, r.code AS game_code, r.number AS game_number, r.protocol,
     r.ended_at AS settled_at, ${shopName('shop')} AS shop_name, c.user_id, c.parent_id, c.superagent_id,
     shop.parent_id AS shop_parent_id, w.position,
@@ -52,12 +55,15 @@ const CLAIM_SELECT = sql`
     w.number, c.amount, c.status, c.created_at, c.expires_at, c.paid_at, c.paid_by,
     CASE WHEN c.paid_by IS NULL THEN NULL ELSE ${shopName('payer')} END AS paid_at_shop,
     c.claimer_name, c.claimer_id_number, c.receipt_prints, w.name AS winner_name, w.phone_number AS winner_phone,
-    c.created_at::text AS created_key
-  FROM prize_claims c
+    c.created_at::text AS created_key,
+    COALESCE((SELECT claims_any_shop_of_agent FROM business_settings WHERE id = 1), false) AS any_shop
+  FROM ${from} c
   JOIN game_rounds r ON r.id = c.game_id
   JOIN game_winners w ON w.id = c.winner_id
   JOIN users shop ON shop.id = c.user_id
   LEFT JOIN users payer ON payer.id = c.paid_by`;
+
+const CLAIM_SELECT = claimSelect(sql`prize_claims`);
 
 /**
  * Unpaid claims past their time become expired, each with an audit row without an actor (one
@@ -86,7 +92,10 @@ export async function expireDue(db: Db): Promise<number> {
 
 /** One claim by its winner id, when `visible` (a condition on c and shop) holds. */
 export async function findClaim(db: Db, winnerId: number, visible: SQL): Promise<ClaimRow | undefined> {
-  const [row] = await queryRows<ClaimRow>(db, sql`${CLAIM_SELECT} WHERE c.winner_id = ${winnerId} AND ${visible}`);
+  const [row] = await queryPrepared<ClaimRow>(
+    db,
+    sql`${CLAIM_SELECT} WHERE c.winner_id = ${winnerId}::int AND ${visible}`,
+  );
   return row;
 }
 
@@ -124,12 +133,9 @@ export async function gameOfEntry(
   return row;
 }
 
-/** What the pay statement answers: whether it paid. */
-type PayRow = { paid: boolean };
-
 /**
- * Pays a claim in ONE statement (decision 038): lock the claim while it is still unpaid and not
- * expired (a concurrent payout waits here, then finds it paid and pays nothing), claim the
+ * Pays a claim in ONE statement (decision 038): lock the claim while it is still unpaid, not
+ * expired and `mayPay` holds (a concurrent payout waits here, then finds it paid and pays nothing), claim the
  * Idempotency-Key with it (decision 024), mark it paid with the paying shop's open shift (held FOR
  * SHARE, so the shift cannot close under the payout) and write the audit row. No balance moves:
  * the prize is paid in cash from the drawer. `mayPay` is the service's check of who may pay, as SQL
@@ -139,20 +145,22 @@ export async function payClaim(
   db: Db,
   input: {
     winnerId: number;
+    /** Who may pay, as a condition on the claim `c` and its game's shop `shop`. */
+    mayPay: SQL;
     payerId: number;
     address: string | null;
     claimerName: string;
     claimerIdNumber: string | null;
     claim: Claim | undefined;
   },
-): Promise<boolean> {
+): Promise<ClaimRow | undefined> {
   const { claim } = input;
-  const [row] = await queryPrepared<PayRow>(
+  const [row] = await queryPrepared<ClaimRow>(
     db,
     sql`WITH candidate AS MATERIALIZED (
-      SELECT winner_id, game_id, user_id, amount FROM prize_claims
-      WHERE winner_id = ${input.winnerId}::int AND status = 'unpaid' AND expires_at > now()
-      FOR UPDATE
+      SELECT c.winner_id FROM prize_claims c JOIN users shop ON shop.id = c.user_id
+      WHERE c.winner_id = ${input.winnerId}::int AND c.status = 'unpaid' AND c.expires_at > now() AND ${input.mayPay}
+      FOR UPDATE OF c
     ),
     go AS (${
       claim
@@ -173,7 +181,7 @@ export async function payClaim(
         claimer_id_number = ${input.claimerIdNumber}::text
       FROM candidate
       WHERE c.winner_id = candidate.winner_id AND c.status = 'unpaid' AND EXISTS (SELECT 1 FROM go)
-      RETURNING c.winner_id, c.game_id, c.user_id, c.amount, c.shift_id, c.paid_at
+      RETURNING c.*
     ),
     audited AS (
       INSERT INTO audit_log (actor_id, address, action, target_kind, target_id, target_user_id, details, at)
@@ -183,9 +191,9 @@ export async function payClaim(
         paid_at
       FROM paid
     )
-    SELECT EXISTS (SELECT 1 FROM paid) AS paid`,
+    ${claimSelect(sql`paid`)}`,
   );
-  return row?.paid === true;
+  return row;
 }
 
 /** The audit row of a refused second claim (who asked, and the first payout it was refused by). */

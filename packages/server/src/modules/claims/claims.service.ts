@@ -96,15 +96,15 @@ function readable(caller: Caller, paidToo: boolean): SQL {
 }
 
 /** Whether the caller (a shop) may pay the claim's prize: its own game, or a sibling's when the setting allows. */
-function allowedToPay(caller: Caller, row: ClaimRow, settings: BusinessSettingsRow): boolean {
+function allowedToPay(caller: Caller, row: ClaimRow): boolean {
   if (caller.role !== 'user') return false;
   if (row.user_id === caller.id) return true;
-  return settings.claims_any_shop_of_agent && caller.parentId !== null && row.shop_parent_id === caller.parentId;
+  return row.any_shop && caller.parentId !== null && row.shop_parent_id === caller.parentId;
 }
 
-function toPrizeClaim(row: ClaimRow, caller: Caller, settings: BusinessSettingsRow): PrizeClaim {
+function toPrizeClaim(row: ClaimRow, caller: Caller): PrizeClaim {
   const status = statusOf(row);
-  const allowed = allowedToPay(caller, row, settings);
+  const allowed = allowedToPay(caller, row);
   const refusal =
     status === 'paid'
       ? alreadyPaidMessage(row.paid_at_shop ?? '', row.paid_at ?? row.created_at)
@@ -139,9 +139,9 @@ function toPrizeClaim(row: ClaimRow, caller: Caller, settings: BusinessSettingsR
 
 const settledAt = (row: ClaimRow) => (row.settled_at === null ? null : iso(row.settled_at));
 
-function toReceipt(row: ClaimRow, caller: Caller, settings: BusinessSettingsRow): PayoutReceipt {
+function toReceipt(row: ClaimRow, caller: Caller): PayoutReceipt {
   return {
-    claim: toPrizeClaim(row, caller, settings),
+    claim: toPrizeClaim(row, caller),
     game: {
       code: row.game_code,
       number: row.game_number === null ? null : Number(row.game_number),
@@ -151,6 +151,14 @@ function toReceipt(row: ClaimRow, caller: Caller, settings: BusinessSettingsRow)
     winner: { name: maskName(row.winner_name), phoneNumber: maskPhone(row.winner_phone) },
     printCount: Number(row.receipt_prints),
   };
+}
+
+/** `allowedToPay` as SQL on the claim `c` and its game's shop `shop`, for the pay statement. */
+function mayPaySql(caller: Caller): SQL {
+  if (caller.role !== 'user') return sql`false`;
+  if (caller.parentId === null) return sql`c.user_id = ${caller.id}::int`;
+  return sql`(c.user_id = ${caller.id}::int OR (shop.parent_id = ${caller.parentId}::int
+    AND COALESCE((SELECT claims_any_shop_of_agent FROM business_settings WHERE id = 1), false)))`;
 }
 
 /** The claims module's collaborators: the database (the sweep runs before every read of claims). */
@@ -164,10 +172,12 @@ export async function lookupClaims(ctx: ClaimsContext, caller: Caller, query: Cl
   const entryCode = query.entry ?? query.n;
   if (entryCode === undefined) throw AppError.field('entry', CLAIM_MESSAGES.unknownEntry);
   await expireDue(ctx.db);
-  const [settings, game] = await Promise.all([
-    readSettings(ctx.db),
-    gameOfEntry(ctx.db, entryCode, query.entry === undefined ? (query.code ?? null) : null, payableShops(caller, 'u')),
-  ]);
+  const game = await gameOfEntry(
+    ctx.db,
+    entryCode,
+    query.entry === undefined ? (query.code ?? null) : null,
+    payableShops(caller, 'u'),
+  );
   if (!game) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.unknownEntry);
   if (game.status === 'open' || game.status === 'drawing') throw new AppError('CONFLICT', CLAIM_MESSAGES.notDrawn);
   const rows = await claimsOfEntry(ctx.db, entryCode, game.id, payableShops(caller, 'shop'));
@@ -183,13 +193,13 @@ export async function lookupClaims(ctx: ClaimsContext, caller: Caller, query: Cl
       protocol: first.protocol,
     },
     winner: { name: maskName(first.winner_name), phoneNumber: maskPhone(first.winner_phone) },
-    prizes: rows.map((row) => toPrizeClaim(row, caller, settings)),
+    prizes: rows.map((row) => toPrizeClaim(row, caller)),
   };
 }
 
 /** The refusal of a claim the pay statement did not pay: paid already (audited), expired, or not payable. */
-async function refusalOf(ctx: ClaimsContext, caller: Caller, row: ClaimRow, settings: BusinessSettingsRow) {
-  const claim = toPrizeClaim(row, caller, settings);
+async function refusalOf(ctx: ClaimsContext, caller: Caller, row: ClaimRow) {
+  const claim = toPrizeClaim(row, caller);
   if (claim.status === 'paid') {
     await auditRefusal(ctx.db, { actorId: caller.id, address: caller.address ?? null, claim: row });
     return new AppError('ALREADY_PAID', alreadyPaidMessage(claim.paidAtShop ?? '', claim.paidAt ?? ''), {
@@ -200,13 +210,8 @@ async function refusalOf(ctx: ClaimsContext, caller: Caller, row: ClaimRow, sett
   return undefined;
 }
 
-async function paidAnswer(ctx: ClaimsContext, caller: Caller, winnerId: number): Promise<ClaimPaid> {
-  const [row, settings] = await Promise.all([
-    findClaim(ctx.db, winnerId, readable(caller, true)),
-    readSettings(ctx.db),
-  ]);
-  if (!row) throw new Error('a paid claim could not be read back');
-  const receipt = toReceipt(row, caller, settings);
+function paidAnswer(row: ClaimRow, caller: Caller): ClaimPaid {
+  const receipt = toReceipt(row, caller);
   return { claim: receipt.claim, receipt };
 }
 
@@ -224,15 +229,9 @@ export async function payPrize(
   key: string | undefined,
 ): Promise<Idempotent<ClaimPaid>> {
   const claim = key === undefined ? undefined : claimOf(caller.id, key, { op: 'claim.pay', winnerId, ...input });
-  await expireDue(ctx.db);
-  const [row, settings] = await Promise.all([
-    findClaim(ctx.db, winnerId, payableShops(caller, 'shop')),
-    readSettings(ctx.db),
-  ]);
-  if (!row) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
-  if (!allowedToPay(caller, row, settings)) throw new AppError('OTHER_SHOP', CLAIM_MESSAGES.otherShop);
   const paid = await payClaim(ctx.db, {
     winnerId,
+    mayPay: mayPaySql(caller),
     payerId: caller.id,
     address: caller.address ?? null,
     claimerName: input.claimerName,
@@ -241,27 +240,30 @@ export async function payPrize(
   });
   if (paid) {
     // Customer displays and open proofs of the game show the prize paid.
-    gameChanged(ctx.db, row.game_code);
-    return { result: await paidAnswer(ctx, caller, winnerId), replayed: false };
+    gameChanged(ctx.db, paid.game_code);
+    return { result: paidAnswer(paid, caller), replayed: false };
   }
-  if (claim && (await storedAnswer<{ winnerId: number }>(ctx.db, claim))) {
-    return { result: await paidAnswer(ctx, caller, winnerId), replayed: true };
-  }
+  // Not paid by this call: why (outside the scope 404, a sibling's 403, a replay, paid, expired).
+  const row = await findClaim(ctx.db, winnerId, payableShops(caller, 'shop'));
+  if (!row) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
+  if (!allowedToPay(caller, row)) throw new AppError('OTHER_SHOP', CLAIM_MESSAGES.otherShop);
+  // The statement refused a due claim itself; the sweep marks it now.
+  await expireDue(ctx.db);
   const now = await findClaim(ctx.db, winnerId, payableShops(caller, 'shop'));
-  const refusal = now && (await refusalOf(ctx, caller, now, settings));
+  if (now && claim && (await storedAnswer<{ winnerId: number }>(ctx.db, claim))) {
+    return { result: paidAnswer(now, caller), replayed: true };
+  }
+  const refusal = now && (await refusalOf(ctx, caller, now));
   if (refusal) throw refusal;
   throw new Error('the pay statement neither paid nor found the claim paid or expired');
 }
 
 /** GET /api/claims/{winnerId}/receipt: a paid prize's receipt (its shop, the payer, their hierarchy). */
 export async function getReceipt(ctx: ClaimsContext, caller: Caller, winnerId: number): Promise<PayoutReceipt> {
-  const [row, settings] = await Promise.all([
-    findClaim(ctx.db, winnerId, readable(caller, true)),
-    readSettings(ctx.db),
-  ]);
+  const row = await findClaim(ctx.db, winnerId, readable(caller, true));
   if (!row) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
   if (row.status !== 'paid') throw new AppError('CONFLICT', CLAIM_MESSAGES.notPaid);
-  return toReceipt(row, caller, settings);
+  return toReceipt(row, caller);
 }
 
 /** POST /api/claims/{winnerId}/receipt/prints: counted in one statement; a print after the first is a COPY. */
@@ -289,10 +291,10 @@ export async function extendPrize(
   });
   if (!outcome.found) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
   if (!outcome.extended) throw new AppError('CONFLICT', CLAIM_MESSAGES.paidCannotExtend);
-  const [row, settings] = await Promise.all([findClaim(ctx.db, winnerId, sql`true`), readSettings(ctx.db)]);
+  const row = await findClaim(ctx.db, winnerId, sql`true`);
   if (!row) throw new Error('an extended claim could not be read back');
   gameChanged(ctx.db, row.game_code);
-  return toPrizeClaim(row, caller, settings);
+  return toPrizeClaim(row, caller);
 }
 
 const filterOf = (caller: Caller, query: Omit<ClaimsQuery, 'page' | 'pageSize'>): ListFilter => ({
@@ -306,15 +308,12 @@ const filterOf = (caller: Caller, query: Omit<ClaimsQuery, 'page' | 'pageSize'>)
 /** GET /api/claims: the Unpaid prizes list (by default), scoped, newest first, with totals. */
 export async function listPrizeClaims(ctx: ClaimsContext, caller: Caller, query: ClaimsQuery): Promise<ClaimsList> {
   await expireDue(ctx.db);
-  const [list, settings] = await Promise.all([
-    listClaims(ctx.db, filterOf(caller, query), {
-      limit: query.pageSize,
-      offset: (query.page - 1) * query.pageSize,
-    }),
-    readSettings(ctx.db),
-  ]);
+  const list = await listClaims(ctx.db, filterOf(caller, query), {
+    limit: query.pageSize,
+    offset: (query.page - 1) * query.pageSize,
+  });
   return {
-    items: list.rows.map((row) => toPrizeClaim(row, caller, settings)),
+    items: list.rows.map((row) => toPrizeClaim(row, caller)),
     total: list.count,
     page: query.page,
     pageSize: query.pageSize,
