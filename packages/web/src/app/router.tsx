@@ -45,6 +45,9 @@ const screens = {
   reports: () => import('./routes/reports.tsx').then((m) => ({ default: m.ReportsRoute })),
   twoFactorSetup: () => import('./routes/two-factor-setup.tsx').then((m) => ({ default: m.TwoFactorSetupRoute })),
   audit: () => import('./routes/audit.tsx').then((m) => ({ default: m.AuditRoute })),
+  userShift: () => import('./routes/user-shift.tsx').then((m) => ({ default: m.UserShiftRoute })),
+  shifts: () => import('./routes/shifts.tsx').then((m) => ({ default: m.ShiftsRoute })),
+  shiftReport: () => import('./routes/shift-report.tsx').then((m) => ({ default: m.ShiftReportRoute })),
 };
 
 /**
@@ -108,6 +111,7 @@ export const routes: RouteObject[] = [
           { path: 'profile', lazy: lazy(screens.profile), loader: loader('profile') },
           { path: 'transactions', lazy: lazy(screens.transactions), loader: loader('transactions') },
           { path: 'statements/:userId', lazy: lazy(screens.statement), loader: loader('statement') },
+          { path: 'shifts/:shiftId', lazy: lazy(screens.shiftReport), loader: loader('shiftReport') },
           roleGroup('admin', [
             { path: 'dashboard', lazy: lazy(screens.adminDashboard), loader: loader('adminDashboard') },
             { path: 'users', lazy: lazy(screens.adminUsers) },
@@ -118,6 +122,7 @@ export const routes: RouteObject[] = [
             { path: 'sales-history', lazy: lazy(screens.adminSalesHistory), loader: loader('adminSalesHistory') },
             { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
             { path: 'audit', lazy: lazy(screens.audit) },
+            { path: 'shifts', lazy: lazy(screens.shifts), loader: loader('shifts') },
           ]),
           roleGroup('superagent', [
             { path: 'dashboard', lazy: lazy(screens.superagentDashboard), loader: loader('superagentDashboard') },
@@ -130,6 +135,7 @@ export const routes: RouteObject[] = [
             },
             { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
             { path: 'audit', lazy: lazy(screens.audit) },
+            { path: 'shifts', lazy: lazy(screens.shifts), loader: loader('shifts') },
           ]),
           roleGroup('agent', [
             { path: 'dashboard', lazy: lazy(screens.agentDashboard), loader: loader('agentDashboard') },
@@ -141,6 +147,7 @@ export const routes: RouteObject[] = [
             },
             { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
             { path: 'audit', lazy: lazy(screens.audit) },
+            { path: 'shifts', lazy: lazy(screens.shifts), loader: loader('shifts') },
           ]),
           roleGroup('user', [
             {
@@ -157,6 +164,7 @@ export const routes: RouteObject[] = [
               lazy: lazy(screens.numberGame),
             },
             { path: 'day-close', lazy: lazy(screens.userDayClose), loader: loader('userDayClose') },
+            { path: 'shift', lazy: lazy(screens.userShift), loader: loader('userShift') },
             { path: 'number-game/slips/:gameId', lazy: lazy(screens.numberGameSlips) },
           ]),
           {

@@ -2,6 +2,7 @@ import {
   ArrowLeftRight,
   CalendarCheck,
   ChartNoAxesColumn,
+  Clock,
   Dices,
   FileClock,
   History,
@@ -31,6 +32,7 @@ const ROLE_MENUS: Record<Role, MenuItem[]> = {
     { to: '/admin/sales-history', label: 'Sales History', icon: History },
     { to: '/admin/reports', label: 'Reports', icon: ChartNoAxesColumn },
     { to: '/admin/audit', label: 'Audit Trail', icon: FileClock },
+    { to: '/admin/shifts', label: 'Shifts', icon: Clock },
   ],
   superagent: [
     { to: '/superagent/dashboard', label: 'Dashboard', icon: LayoutDashboard },
@@ -39,6 +41,7 @@ const ROLE_MENUS: Record<Role, MenuItem[]> = {
     { to: '/superagent/sales-history', label: 'Sales History', icon: History },
     { to: '/superagent/reports', label: 'Reports', icon: ChartNoAxesColumn },
     { to: '/superagent/audit', label: 'Audit Trail', icon: FileClock },
+    { to: '/superagent/shifts', label: 'Shifts', icon: Clock },
   ],
   agent: [
     { to: '/agent/dashboard', label: 'Dashboard', icon: LayoutDashboard },
@@ -46,6 +49,7 @@ const ROLE_MENUS: Record<Role, MenuItem[]> = {
     { to: '/agent/sales-history', label: 'Sales History', icon: History },
     { to: '/agent/reports', label: 'Reports', icon: ChartNoAxesColumn },
     { to: '/agent/audit', label: 'Audit Trail', icon: FileClock },
+    { to: '/agent/shifts', label: 'Shifts', icon: Clock },
   ],
   user: [
     { to: '/user/dashboard', label: 'Dashboard', icon: LayoutDashboard },
@@ -53,6 +57,7 @@ const ROLE_MENUS: Record<Role, MenuItem[]> = {
     { to: '/user/winner-settings', label: 'Winner Settings', icon: ListOrdered },
     { to: '/sales-history', label: 'Game History', icon: History },
     { to: '/user/day-close', label: 'Day Close', icon: CalendarCheck },
+    { to: '/user/shift', label: 'Shift', icon: Clock },
   ],
 };
 
@@ -84,6 +89,9 @@ const TITLES: [RegExp, string][] = [
   [/^\/statements\/[^/]+$/, 'Statement'],
   [/\/reports$/, 'Reports'],
   [/\/audit$/, 'Audit Trail'],
+  [/^\/user\/shift$/, 'Shift'],
+  [/\/shifts$/, 'Shifts'],
+  [/^\/shifts\/[^/]+$/, 'Shift Report'],
 ];
 
 /** The header title, derived from the path; the browser tab shows it too (`{title} · LOT`). */
