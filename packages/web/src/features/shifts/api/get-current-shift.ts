@@ -7,7 +7,7 @@ export const X_REPORT_REFRESH_MS = 15_000;
 
 export const shiftsQueryKey = ['shifts'] as const;
 
-/** GET /api/shifts/current: the shop's open shift and its X report, or none (docs/product/shifts.md). */
+/** GET /api/shifts/current: the shop's open shift and its X report, or none (docs/product/screens.md#shift). */
 export const currentShiftQuery = () =>
   queryOptions({
     queryKey: [...shiftsQueryKey, 'current'],

@@ -14,7 +14,7 @@ import { useState } from 'react';
 
 /**
  * No shift open: the shop opens one with the cash it puts in the drawer to give change (the opening
- * float, zero allowed), checked by the API's own schema (docs/product/shifts.md).
+ * float, zero allowed), checked by the API's own schema (docs/product/screens.md#shift).
  */
 export function OpenShiftForm() {
   const open = useOpenShift();

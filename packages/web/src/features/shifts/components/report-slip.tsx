@@ -43,7 +43,7 @@ function Line({ left, right, detail }: { left: ReactNode; right: ReactNode; deta
 }
 
 /**
- * A shift's X or Z report as it prints (docs/product/shifts.md#printing): black on white, sized in
+ * A shift's X or Z report as it prints (docs/product/screens.md#printing-a-shift-report): black on white, sized in
  * millimetres for the shop's slip paper, the same 58 mm / 80 mm rolls and A4 sheet as the game's
  * slips. `printedAt` is the moment of this print.
  */

@@ -71,7 +71,7 @@ function Operator({ children }: { children: string }) {
 }
 
 /**
- * A shift's report on screen (docs/product/shifts.md): the cash the drawer should hold (opening float
+ * A shift's report on screen (docs/product/screens.md#shift): the cash the drawer should hold (opening float
  * + bets of the shift's settled games − prizes paid in it), what was counted and the difference for a
  * Z report, then the games, prizes paid, unpaid prizes and take-backs it lists.
  */
