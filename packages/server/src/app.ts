@@ -35,6 +35,7 @@ import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { shiftsRoutes } from './modules/shifts/shifts.routes.ts';
 import { LOGO_MAX_BYTES } from '@lot/domain/schemas/users';
 import type { TrustProxy } from './config.ts';
 
@@ -194,6 +195,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(searchRoutes);
   await app.register(notificationsRoutes);
   await app.register(adminRoutes, { database: options.database });
+  await app.register(shiftsRoutes);
 
   if (options.serveWeb !== false) await app.register(webPlugin, { root: options.webRoot });
   return app;

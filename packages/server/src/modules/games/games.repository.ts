@@ -97,7 +97,8 @@ export type DrawWrite = {
  * One draw as one statement (decision 030): it locks the round only if it still stands as read,
  * then — on the first draw — the player's balance (round, then balance: the order every game step
  * keeps), holds the pool with its ledger row, and — on the last — settles: the ledger row completed,
- * the sales-history record and its winners. No lock is held across a round trip. `locked` false:
+ * the sales-history record and its winners. The first draw also attaches the game to the shop's
+ * open shift. No lock is held across a round trip. `locked` false:
  * the round moved since it was read; `drawn` false with `locked`: the balance does not cover the pool.
  */
 export function drawStatement(write: DrawWrite): SQL {
@@ -194,11 +195,23 @@ export function drawStatement(write: DrawWrite): SQL {
         AND jsonb_array_length(draws) = ${read.drawn}::int
         ${first ? sql`AND entries = ${JSON.stringify(read.entries)}::jsonb` : sql``}
       FOR UPDATE
-    ),
+    ),${
+      first
+        ? sql`
+    -- The freeze attaches the game to the shop's open shift (docs/decisions/039): FOR SHARE, so a
+    -- close either waits for this game and counts it, or has closed the shift and none is attached.
+    shift AS MATERIALIZED (
+      SELECT id FROM shifts
+      WHERE user_id = ${write.userId}::int AND closed_at IS NULL AND EXISTS (SELECT 1 FROM r)
+      FOR SHARE
+    ),`
+        : sql``
+    }
     ${ledger}${settles},
     drawn AS (
       UPDATE game_rounds SET draws = ${JSON.stringify(write.draws)}::jsonb, entries_digest = ${write.digest}::text,
         transaction_id = ledger.id, status = ${settlement ? 'settled' : 'drawing'}::text
+        ${first ? sql`, shift_id = (SELECT id FROM shift)` : sql``}
         ${settlement ? sql`, sale_id = (SELECT id FROM sale), ended_at = now()` : sql``}
         ${write.freeze ? sql`, frozen_at = ${write.freeze.at.toISOString()}::timestamptz, beacon_round = ${write.freeze.beaconRound}::bigint` : sql``}
         ${write.beacon ? sql`, beacon_signature = ${write.beacon.signature}::text, beacon_randomness = ${write.beacon.randomness}::text` : sql``}

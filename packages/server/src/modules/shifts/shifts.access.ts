@@ -1,0 +1,31 @@
+import type { SQL } from 'drizzle-orm';
+import { AppError } from '@lot/domain/errors';
+import { MESSAGES } from '@lot/domain/messages';
+import { shifts } from '../../db/schema.ts';
+import type { Caller } from '../../plugins/auth.ts';
+import { readableByRecord } from '../users/users.access.ts';
+
+/**
+ * Who may do what with shifts (docs/product/shifts.md): every path of this module asks here first.
+ * A shift is read by its shop and the shop's hierarchy as recorded when it opened (admin all), like
+ * a game; an id outside that is a 404. Only a shop opens and closes its own shifts.
+ */
+export const shiftsAccess = {
+  /** The shifts a caller reads (one, a list, an export, the summary). */
+  read: (caller: Caller): SQL | undefined => readableByRecord(caller, shifts),
+
+  /** Opening and reading the current shift: a shop's own only. */
+  own(caller: Caller): void {
+    if (caller.role !== 'user') throw new AppError('FORBIDDEN', MESSAGES.forbidden);
+  },
+
+  /** Closing: the shop whose shift it is (the shift was found in the caller's reach first). */
+  close(caller: Caller, shift: { userId: number }): void {
+    if (caller.role !== 'user' || caller.id !== shift.userId) throw new AppError('FORBIDDEN', MESSAGES.forbidden);
+  },
+
+  /** The dashboard card is the upline's and the admin's. */
+  summary(caller: Caller): void {
+    if (caller.role === 'user') throw new AppError('FORBIDDEN', MESSAGES.forbidden);
+  },
+};

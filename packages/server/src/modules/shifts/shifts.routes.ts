@@ -1,0 +1,129 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  closeShiftInputSchema,
+  currentShiftSchema,
+  exportShiftsQuerySchema,
+  listShiftsQuerySchema,
+  openShiftInputSchema,
+  shiftIdParamsSchema,
+  shiftListSchema,
+  shiftReportSchema,
+  shiftSchema,
+  shiftSummarySchema,
+} from '@lot/domain/schemas/shifts';
+import { exportFileName, sendExport } from '../../lib/export.ts';
+import { errorResponses } from '../../plugins/errors.ts';
+import {
+  closeShift,
+  currentShift,
+  listShifts,
+  openShift,
+  SHIFT_EXPORT_COLUMNS,
+  shiftExportPages,
+  shiftReport,
+  shiftSummary,
+} from './shifts.service.ts';
+
+/** Shop shifts and their X/Z reports (docs/product/shifts.md, decision 039). */
+export const shiftsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+
+  app.post(
+    '/api/shifts',
+    {
+      schema: {
+        tags: ['shifts'],
+        description: 'The shop opens its shift with the cash put in the drawer (409 SHIFT_OPEN when one is open).',
+        body: openShiftInputSchema,
+        response: { 201: shiftSchema, ...errorResponses(400, 401, 403, 409) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await openShift(app.db, request.caller, request.body)),
+  );
+
+  app.get(
+    '/api/shifts/current',
+    {
+      schema: {
+        tags: ['shifts'],
+        description: "The shop's open shift and its X report (as of now), or nulls.",
+        response: { 200: currentShiftSchema, ...errorResponses(401, 403) },
+      },
+    },
+    (request) => currentShift(app.db, request.caller),
+  );
+
+  app.get(
+    '/api/shifts/summary',
+    {
+      schema: {
+        tags: ['shifts'],
+        description:
+          "The upline's dashboard card: open shifts (and those open since before today's UTC midnight), today's closes, short closes and their variance.",
+        response: { 200: shiftSummarySchema, ...errorResponses(401, 403) },
+      },
+    },
+    (request) => shiftSummary(app.db, request.caller),
+  );
+
+  app.get(
+    '/api/shifts',
+    {
+      schema: {
+        tags: ['shifts'],
+        description: "Shifts in the caller's reach (a shop its own), newest opened first, a page at a time.",
+        querystring: listShiftsQuerySchema,
+        response: { 200: shiftListSchema, ...errorResponses(400, 401) },
+      },
+    },
+    (request) => listShifts(app.db, request.caller, request.query),
+  );
+
+  app.get(
+    '/api/shifts/export',
+    {
+      schema: {
+        tags: ['shifts'],
+        description: 'The filtered shifts as a CSV or Excel file, every row, newest opened first.',
+        querystring: exportShiftsQuerySchema,
+        response: errorResponses(400, 401),
+      },
+    },
+    async (request, reply) => {
+      const { format, tz, ...query } = request.query;
+      return sendExport(reply, format, tz ?? 'UTC', {
+        fileName: exportFileName('shifts', query, tz),
+        columns: SHIFT_EXPORT_COLUMNS,
+        pages: shiftExportPages(app.db, request.caller, query),
+      });
+    },
+  );
+
+  app.get(
+    '/api/shifts/:id/report',
+    {
+      schema: {
+        tags: ['shifts'],
+        description: 'The X report of an open shift (as of now) or the Z report a closed one stored at its close.',
+        params: shiftIdParamsSchema,
+        response: { 200: shiftReportSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    (request) => shiftReport(app.db, request.caller, request.params.id),
+  );
+
+  app.post(
+    '/api/shifts/:id/close',
+    {
+      schema: {
+        tags: ['shifts'],
+        description:
+          'The shop closes its shift with the cash counted: the next Z number, the Z report stored; a difference needs a reason. 409 with a game in progress or when already closed.',
+        params: shiftIdParamsSchema,
+        body: closeShiftInputSchema,
+        response: { 200: shiftReportSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    (request) => closeShift(app.db, request.caller, request.params.id, request.body),
+  );
+};
