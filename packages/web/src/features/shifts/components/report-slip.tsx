@@ -6,6 +6,14 @@ import { varianceText } from './variance.tsx';
 import { decimalToCents } from '@lot/domain/money';
 import './report-slip.css';
 
+const GAME_STATUS: Record<ShiftReport['games'][number]['status'], string> = {
+  open: 'Open',
+  drawing: 'Drawing',
+  settled: 'Settled',
+  voided: 'Voided',
+  discarded: 'Discarded',
+};
+
 /** A printed date with its year: "Nov 26, 2026 · 7:34 PM". */
 function printedDateTime(value: string | Date): string {
   const [monthDay, time] = dateTime(value).split(', ');
@@ -90,7 +98,7 @@ export function ReportSlip({ report, width, printedAt }: { report: ShiftReport; 
         {report.games.map((game) => (
           <Line
             key={game.gameId}
-            left={`#${game.number} ${game.status}`}
+            left={`#${game.number} ${GAME_STATUS[game.status]}`}
             right={game.status === 'voided' ? `(${money(game.pool)})` : money(game.pool)}
             detail={`${count(game.entries)} ${game.entries === 1 ? 'entry' : 'entries'} · ${game.code}`}
           />

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import type { ShiftReport } from '@lot/domain/schemas/shifts';
-import { Figure } from '../../../components/ui/panels.tsx';
 import { count, dateTime, money } from '../../../lib/format.ts';
 import { Variance } from './variance.tsx';
 
@@ -8,7 +7,7 @@ import { Variance } from './variance.tsx';
 export const reportTitle = (report: ShiftReport) =>
   report.kind === 'Z' ? `Z report no. ${report.shift.zNumber ?? '—'}` : 'X report';
 
-const GAME_STATUS: Record<string, string> = {
+const GAME_STATUS: Record<ShiftReport['games'][number]['status'], string> = {
   open: 'Open',
   drawing: 'Drawing',
   settled: 'Settled',
@@ -62,9 +61,47 @@ function Line({
   );
 }
 
+/**
+ * One term of the cash sum: on a phone a row (label left, figure right, the operator before the
+ * label), from `sm` a box beside the others with the operators between them.
+ */
+function Term({
+  label,
+  op,
+  testId,
+  emphasis = false,
+  children,
+}: {
+  label: string;
+  op?: string;
+  testId: string;
+  emphasis?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div
+      className={`flex flex-1 items-baseline justify-between gap-3 rounded-xl px-4 py-2 ring-1 sm:block sm:py-3 ${
+        emphasis ? 'bg-indigo-50 ring-indigo-200' : 'bg-slate-50 ring-slate-200'
+      }`}
+    >
+      <p className="text-xs font-medium tracking-wide text-slate-600 uppercase">
+        {op && (
+          <span aria-hidden="true" className="sm:hidden">
+            {op}{' '}
+          </span>
+        )}
+        {label}
+      </p>
+      <p data-testid={testId} className="text-lg font-bold text-slate-900 tabular-nums sm:mt-1 sm:text-2xl">
+        {children}
+      </p>
+    </div>
+  );
+}
+
 function Operator({ children }: { children: string }) {
   return (
-    <span aria-hidden="true" className="self-center text-lg font-bold text-slate-500 sm:text-2xl">
+    <span aria-hidden="true" className="hidden self-center text-2xl font-bold text-slate-500 sm:block">
       {children}
     </span>
   );
@@ -133,35 +170,35 @@ export function ShiftReportView({ report }: { report: ShiftReport }) {
 
       <section aria-label="Cash" className="space-y-3">
         <div className="flex flex-col gap-2 sm:flex-row sm:items-stretch">
-          <Figure label="Opening float" testId="report-float" className="flex-1">
+          <Term label="Opening float" testId="report-float">
             {money(shift.openingFloat)}
-          </Figure>
+          </Term>
           <Operator>+</Operator>
-          <Figure label="Bets collected" testId="report-bets" className="flex-1">
+          <Term label="Bets collected" op="+" testId="report-bets">
             {money(totals.betsCollected)}
-          </Figure>
+          </Term>
           <Operator>−</Operator>
-          <Figure label="Prizes paid" testId="report-prizes-paid" className="flex-1">
+          <Term label="Prizes paid" op="−" testId="report-prizes-paid">
             {money(totals.prizesPaid)}
-          </Figure>
+          </Term>
           <Operator>=</Operator>
-          <Figure
+          <Term
             label={report.kind === 'X' ? 'Expected cash now' : 'Expected cash'}
+            op="="
             testId="report-expected"
             emphasis
-            className="flex-1"
           >
             {money(report.expectedCash)}
-          </Figure>
+          </Term>
         </div>
         {report.kind === 'Z' && (
           <div className="grid gap-2 sm:grid-cols-2">
-            <Figure label="Counted cash" testId="report-counted">
+            <Term label="Counted cash" testId="report-counted">
               {report.countedCash === null ? '—' : money(report.countedCash)}
-            </Figure>
-            <Figure label="Difference" testId="report-variance-figure">
+            </Term>
+            <Term label="Difference" testId="report-variance-figure">
               <Variance amount={report.variance} testId="report-variance" />
-            </Figure>
+            </Term>
             {shift.varianceReason && (
               <p data-testid="report-variance-reason" className="text-sm text-slate-700 sm:col-span-2">
                 <span className="font-semibold">Reason: </span>
@@ -204,7 +241,7 @@ export function ShiftReportView({ report }: { report: ShiftReport }) {
               testId="report-game"
               main={
                 <>
-                  Game {game.number} · {GAME_STATUS[game.status] ?? game.status} · {count(game.entries)}{' '}
+                  Game {game.number} · {GAME_STATUS[game.status]} · {count(game.entries)}{' '}
                   {game.entries === 1 ? 'entry' : 'entries'}
                 </>
               }
