@@ -45,6 +45,14 @@ let workDir: string;
 
 const printsRecorded = (target: Page) => target.evaluate(() => (window as Window & { prints?: number }).prints ?? 0);
 
+/** A new width, once the shell has laid itself out for it (the sidebar slides away below 768 px). */
+async function resize(target: Page, size: { width: number; height: number }) {
+  await target.setViewportSize(size);
+  await expect
+    .poll(() => target.locator('#sidebar').evaluate((aside) => aside.getBoundingClientRect().right))
+    .toBeLessThanOrEqual(size.width < 768 ? 0 : Infinity);
+}
+
 /** Keeps a screenshot of the screen as it is, and checks it with axe (no serious or critical violation). */
 async function shot(target: Page, name: string) {
   mkdirSync(SHOTS, { recursive: true });
@@ -117,9 +125,9 @@ describe('a shop’s shift', () => {
     await expect.poll(() => printsRecorded(page)).toBe(before + 1);
     expect(await page.getByTestId('report-print-sheet').textContent()).toContain('X report');
     await shot(page, 'shift-x-report-1280');
-    await page.setViewportSize(PHONE);
+    await resize(page, PHONE);
     await shot(page, 'shift-x-report-375');
-    await page.setViewportSize(DESKTOP);
+    await resize(page, DESKTOP);
   });
 
   it('refuses a close while a game is open, then closes short with a reason and prints the Z report at 58 mm', async () => {
@@ -139,9 +147,9 @@ describe('a shop’s shift', () => {
     expect(await visible(dialog.getByText('Give a reason for the difference'))).toBe(true);
     await dialog.getByLabel('Reason for the difference').fill(REASON);
     await shot(page, 'shift-close-dialog-1280');
-    await page.setViewportSize(PHONE);
+    await resize(page, PHONE);
     await shot(page, 'shift-close-dialog-375');
-    await page.setViewportSize(DESKTOP);
+    await resize(page, DESKTOP);
 
     // The open game stops the close: the server's words stay in the dialog, nothing is closed.
     await dialog.getByRole('button', { name: 'Close shift' }).click();
@@ -189,7 +197,7 @@ describe('a shop’s shift', () => {
     const past = page.getByTestId('shift-row');
     await expect.poll(() => past.count()).toBe(1);
     expect(await textOf(past.getByTestId('shift-z'))).toBe('Z 1');
-    await page.setViewportSize(PHONE);
+    await resize(page, PHONE);
     await shot(page, 'shift-z-report-done-375');
     await page.context().close();
   });
@@ -211,10 +219,10 @@ describe('the upline', () => {
     expect(await textOf(card.getByTestId('shifts-variance-today'))).toBe('Short $5.00');
     await card.scrollIntoViewIfNeeded();
     await upline.screenshot({ path: `${SHOTS}/shifts-dashboard-card-1280.png` });
-    await upline.setViewportSize(PHONE);
+    await resize(upline, PHONE);
     await card.scrollIntoViewIfNeeded();
     await upline.screenshot({ path: `${SHOTS}/shifts-dashboard-card-375.png` });
-    await upline.setViewportSize(DESKTOP);
+    await resize(upline, DESKTOP);
 
     await upline.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Shifts', exact: true }).click();
     await upline.waitForURL(/\/agent\/shifts$/);
@@ -225,9 +233,9 @@ describe('the upline', () => {
       expect(text).toContain(expected);
     expect(await row.getByTestId('shift-variance').getAttribute('class')).toContain('text-rose-700');
     await shot(upline, 'shifts-list-1280');
-    await upline.setViewportSize(PHONE);
+    await resize(upline, PHONE);
     await shot(upline, 'shifts-list-375');
-    await upline.setViewportSize(DESKTOP);
+    await resize(upline, DESKTOP);
 
     await row.getByRole('link', { name: /^Z report 1 of / }).click();
     await upline.waitForURL(/\/shifts\/\d+$/);

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { decimalToCents, parseAmountToCents } from '@lot/domain/money';
 import { closeShiftInputSchema, SHIFT_MESSAGES, type Shift, type ShiftReport } from '@lot/domain/schemas/shifts';
@@ -10,6 +11,7 @@ import { Modal } from '../../../components/ui/modal.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { money } from '../../../lib/format.ts';
 import { useCloseShift } from '../api/close-shift.ts';
+import { shiftsQueryKey } from '../api/get-current-shift.ts';
 import { Variance } from './variance.tsx';
 
 type CloseValues = { countedCash: number; varianceReason?: string };
@@ -79,6 +81,7 @@ function CloseShiftForm({
 }) {
   const expected = decimalToCents(expectedCash);
   const close = useCloseShift();
+  const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
@@ -104,8 +107,15 @@ function CloseShiftForm({
       const reason = countedCash === expected ? undefined : varianceReason?.trim();
       onClosed(await close.mutateAsync({ shiftId: shift.id, countedCash, varianceReason: reason }));
     } catch (error) {
+      // The shift as the server has it now (a game settled or a prize paid since, closed elsewhere).
+      void queryClient.invalidateQueries({ queryKey: shiftsQueryKey });
       const fields = error instanceof ApiError ? error.fieldErrors : undefined;
-      if (fields?.varianceReason) setError('varianceReason', { type: 'server', message: fields.varianceReason });
+      if (fields?.varianceReason) {
+        setError('varianceReason', { type: 'server', message: fields.varianceReason });
+        // No reason field on screen: the expected cash moved since the report was read.
+        if (countedCash === expected)
+          setFailure(`${fields.varianceReason}: the expected cash has changed since this report was read.`);
+      }
       if (fields?.countedCash) setError('countedCash', { type: 'server', message: fields.countedCash });
       if (!fields?.varianceReason && !fields?.countedCash)
         setFailure(errorMessage(error, 'The shift could not be closed. Try again.'));
