@@ -237,6 +237,14 @@ describe('the upline', () => {
     await shot(upline, 'shifts-list-375');
     await resize(upline, DESKTOP);
 
+    // The list exports as the other lists do: the filtered shifts as a CSV file.
+    const download = upline.waitForEvent('download');
+    await upline.getByRole('button', { name: 'CSV' }).click();
+    const csv = readFileSync(await (await download).path(), 'utf8');
+    expect(csv).toContain(SHOP);
+    expect(csv).toContain('125.00');
+    expect(csv).toContain('-5.00');
+
     await row.getByRole('link', { name: /^Z report 1 of / }).click();
     await upline.waitForURL(/\/shifts\/\d+$/);
     expect(await textOf(upline.getByTestId('shift-report-title'))).toBe('Z report no. 1');

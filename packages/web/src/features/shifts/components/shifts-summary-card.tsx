@@ -37,7 +37,13 @@ export function ShiftSummaryCard({ listPath }: { listPath: string }) {
         {
           label: 'Variance today',
           testId: 'shifts-variance-today',
-          value: <Variance amount={summary.data.varianceToday} />,
+          // No close today: nothing to compare, rather than an "Exact" nobody counted.
+          value:
+            summary.data.closedToday === 0 ? (
+              <span className="text-slate-500">—</span>
+            ) : (
+              <Variance amount={summary.data.varianceToday} />
+            ),
         },
       ]
     : [];

@@ -134,7 +134,7 @@ export function ShiftsTable({ shifts, hide = [] }: { shifts: readonly Shift[]; h
       rowClassName="grid grid-cols-6 gap-x-3 gap-y-2 bg-white md:hover:bg-slate-50"
       minWidth="md:min-w-[860px]"
       cellClassName="md:px-3 md:py-3"
-      headerClassName="px-3 py-3"
+      headerClassName="px-3 py-3 whitespace-nowrap"
       labels="stacked"
     />
   );
