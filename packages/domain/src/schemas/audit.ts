@@ -63,7 +63,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'game.settled': 'Game settled',
 };
 
-export const AUDIT_TARGET_KINDS = ['user', 'transaction', 'winner', 'game'] as const;
+export const AUDIT_TARGET_KINDS = ['user', 'transaction', 'winner', 'game', 'shift'] as const;
 
 const userRef = z.object({ id: z.number().int(), username: z.string(), fullName: z.string() });
 

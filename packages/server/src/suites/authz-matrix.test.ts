@@ -61,6 +61,8 @@ type Person = {
   roundAt?: number;
   /** The number its position 1 drew, once drawn. */
   first?: number;
+  /** Its shift (users): opened in the setup. */
+  shift?: number;
 };
 
 let t: TestApp;
@@ -243,15 +245,28 @@ const REQUESTS: Record<CallName, (target: Person) => InjectOptions> = {
   backup: () => ({ method: 'GET', url: '/api/admin/backup' }),
   'audit trail': () => ({ method: 'GET', url: '/api/audit' }),
   'audit export': () => ({ method: 'GET', url: '/api/audit/export?format=csv' }),
+  'read shift of': (p) => ({ method: 'GET', url: `/api/shifts/${p.shift ?? 2_147_483_647}/report` }),
+  'list shifts of': () => ({ method: 'GET', url: '/api/shifts?pageSize=200' }),
+  'export shifts': () => ({ method: 'GET', url: '/api/shifts/export?format=csv' }),
+  'shift summary': () => ({ method: 'GET', url: '/api/shifts/summary' }),
+  'current shift': () => ({ method: 'GET', url: '/api/shifts/current' }),
+  'close shift of': (p) => ({
+    method: 'POST',
+    url: `/api/shifts/${p.shift ?? 2_147_483_647}/close`,
+    payload: { countedCash: '0', varianceReason: 'Matrix' },
+  }),
+  'open shift': () => ({ method: 'POST', url: '/api/shifts', payload: { openingFloat: '0' } }),
 };
 
 /** What a list answers per item, to find the target in it (a user's id, or its settled game's). */
 const LISTED_ID: Partial<Record<CallName, (target: Person) => number>> = {
   'list games of': (p) => settledOf(p).id,
   'search game of': (p) => settledOf(p).id,
+  'list shifts of': (p) => p.shift ?? 0,
 };
 /** Where a call that is no plain list keeps the items the target is looked for in. */
 const LISTED_IN: Partial<Record<CallName, (body: Record<string, unknown>) => unknown>> = {
+  'list shifts of': (body) => body.items,
   'search for': (body) => body.people,
   'search game of': (body) => body.games,
 };
@@ -270,6 +285,8 @@ const NEEDS: Partial<Record<CallName, Exclude<RoundState, 'unknown'> | 'in progr
   'void waiting game of': 'waiting',
   'void drawing game of': 'drawing',
   'open game': 'none',
+  // A shift closes only with no game in progress.
+  'close shift of': 'none',
 };
 /** Where the target's game stands after the call succeeded as the policy says. */
 const AFTER: Partial<Record<CallName, RoundState>> = {
@@ -282,6 +299,7 @@ const AFTER: Partial<Record<CallName, RoundState>> = {
   'void open game of': 'none',
   'void waiting game of': 'none',
   'void drawing game of': 'none',
+  'close shift of': 'none',
 };
 
 const member = (p: Person): Member => ({ id: p.id, username: '', fullName: '', role: p.role, token: p.token });
@@ -435,6 +453,13 @@ beforeAll(async () => {
     person.settled = settled;
     person.game = settled.saleId ?? 0;
     person.state = 'none';
+    const shift = await t.request(person.token, {
+      method: 'POST',
+      url: '/api/shifts',
+      payload: { openingFloat: '50' },
+    });
+    expectStatus(shift, 201);
+    person.shift = shift.json<{ id: number }>().id;
   }
   // Eleven accounts (an Argon2 hash each) and three games: over a minute on a loaded machine.
 }, 180_000);

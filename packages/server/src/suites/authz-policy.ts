@@ -97,7 +97,14 @@ export type CallName =
   | 'notifications'
   | 'backup'
   | 'audit trail'
-  | 'audit export';
+  | 'audit export'
+  | 'read shift of'
+  | 'list shifts of'
+  | 'export shifts'
+  | 'shift summary'
+  | 'current shift'
+  | 'close shift of'
+  | 'open shift';
 
 /** Scope (docs/product/roles-and-scope.md#scope): admin everyone; superagent self + its agents + users under it or them; agent self + its users; user self. */
 const inScope = {
@@ -485,6 +492,39 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
   // hierarchy's entries); a plain user none.
   'audit trail': { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 403 } },
   'audit export': { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 403 } },
+
+  // Shifts (decision 039, docs/product/shifts.md). The targets are users with a shift open; a shift
+  // is read like a game, by its shop and the hierarchy recorded with it (admin all).
+  // GET /api/shifts/{id}/report of the target's shift.
+  'read shift of': {
+    admin: { other: 200 },
+    superagent: { grandchild: 200, other: 404 },
+    agent: { child: 200, other: 404 },
+    user: { self: 200, sibling: 404, other: 404 },
+  },
+  // GET /api/shifts: the target's shift is listed only in the caller's reach.
+  'list shifts of': {
+    admin: { other: 'listed' },
+    superagent: { grandchild: 'listed', other: 'absent' },
+    agent: { child: 'listed', other: 'absent' },
+    user: { self: 'listed', sibling: 'absent', other: 'absent' },
+  },
+  'export shifts': { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 200 } },
+  // GET /api/shifts/summary: the upline's dashboard card.
+  'shift summary': { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 403 } },
+  // GET /api/shifts/current: a shop's own.
+  'current shift': { admin: { none: 403 }, superagent: { none: 403 }, agent: { none: 403 }, user: { none: 200 } },
+  // POST /api/shifts/{id}/close: only the shop closes its shift; its upline and the admin may read it
+  // but not close it (403); outside the caller's reach it is not found (404). The shop's own close
+  // succeeds (its game in progress ended first), so it comes before 'open shift', which then opens anew.
+  'close shift of': {
+    admin: { other: 403 },
+    superagent: { grandchild: 403, other: 404 },
+    agent: { child: 403, other: 404 },
+    user: { self: 200, sibling: 404, other: 404 },
+  },
+  // POST /api/shifts: a shop opens its own shift; the other roles have no drawer.
+  'open shift': { admin: { none: 403 }, superagent: { none: 403 }, agent: { none: 403 }, user: { none: 201 } },
 };
 
 /**

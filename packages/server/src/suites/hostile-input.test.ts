@@ -89,8 +89,12 @@ const BAD_AMOUNTS: unknown[] = [
   '',
   '١٢',
 ];
-/** 0 % is a valid percentage (a position that pays nothing); 0.00 is no amount. */
+/**
+ * 0 % is a valid percentage (a position that pays nothing), and an empty drawer a valid float or
+ * count (decision 039); 0.00 is no amount.
+ */
 const ZERO: unknown[] = [0, -0];
+const ZERO_ALLOWED = ['percent', 'openingFloat', 'countedCash'];
 /** Strings of every hostile kind; some are valid text for a free-text field, none may crash anything. */
 const STRINGS: unknown[] = [
   '',
@@ -150,7 +154,7 @@ function mutations(base: Record<string, unknown>, amounts: string[] = []): Mutat
     for (const value of STRINGS) out.push({ kind: 'string', ...set(field, value), mustRefuse: false });
     for (const value of NUMBERS) out.push({ kind: 'number', ...set(field, value), mustRefuse: false });
     if (amounts.includes(field))
-      for (const value of BAD_AMOUNTS.filter((v) => field !== 'percent' || !ZERO.includes(v)))
+      for (const value of BAD_AMOUNTS.filter((v) => !ZERO_ALLOWED.includes(field) || !ZERO.includes(v)))
         out.push({ kind: 'amount', ...set(field, value), mustRefuse: true });
   }
   for (const extra of [
@@ -295,7 +299,9 @@ const games = {} as Record<'entries' | 'draws' | 'void' | 'waiting' | 'uplineVoi
  * The shops of the games in the waiting, drawing and voided states: the hierarchy's users each have
  * a game already, or (U2) see their sessions ended by the calls fed to PUT /api/users.
  */
-const shops = {} as Record<'waiting' | 'drawing' | 'voided', Member>;
+const shops = {} as Record<'waiting' | 'drawing' | 'voided' | 'shift', Member>;
+/** shop_shift's open shift: the shift calls are fed it (decision 039). */
+let shiftId: number;
 
 /** A shop under A1, signed in. */
 async function extraShop(username: string): Promise<Member> {
@@ -326,6 +332,14 @@ beforeAll(async () => {
   shops.waiting = await extraShop('shop_waiting');
   shops.drawing = await extraShop('shop_drawing');
   shops.voided = await extraShop('shop_voided');
+  shops.shift = await extraShop('shop_shift');
+  const shift = await t.request(shops.shift.token, {
+    method: 'POST',
+    url: '/api/shifts',
+    payload: { openingFloat: '10' },
+  });
+  expectStatus(shift, 201);
+  shiftId = shift.json<{ id: number }>().id;
   for (const member of [h.U1, h.A1, h.U3, h.U4, h.U5, shops.waiting, shops.drawing, shops.voided])
     await fund(t, member.id, '100000.00');
   // Every number of the range entered, so that both draws win: no total or commission of the body is 0.
@@ -467,6 +481,21 @@ function writeEndpoints() {
         method: 'POST',
         url: `/api/games/${games.uplineVoid.id}/void`,
         base: { reason: 'fuzz by the agent' },
+      },
+      // Shifts: a second open is refused (409); the close's first valid body closes it, then 409.
+      {
+        token: shops.shift.token,
+        method: 'POST',
+        url: '/api/shifts',
+        base: { openingFloat: '10.00' },
+        amounts: ['openingFloat'],
+      },
+      {
+        token: shops.shift.token,
+        method: 'POST',
+        url: `/api/shifts/${shiftId}/close`,
+        base: { countedCash: '10.00', varianceReason: 'fuzz' },
+        amounts: ['countedCash'],
       },
     ] as {
       token: string;
@@ -648,6 +677,8 @@ const bodyTargets = () => [
   { token: h.A1.token, url: `/api/games/${games.waiting.id}/draws`, method: 'POST' as const },
   { token: h.A1.token, url: `/api/games/${games.drawing.id}/draws`, method: 'POST' as const },
   { token: h.A3.token, url: `/api/games/${games.uplineVoid.id}/void`, method: 'POST' as const },
+  { token: shops.shift.token, url: '/api/shifts', method: 'POST' as const },
+  { token: shops.shift.token, url: `/api/shifts/${shiftId}/close`, method: 'POST' as const },
 ];
 
 // ------------------------------------------------------------------ ids, codes, queries
@@ -1179,6 +1210,8 @@ describe(`hostile input (${TEST_DB})`, () => {
         { method: 'POST', url: (id) => `/api/games/${id}/draws`, token: h.A1.token },
         { method: 'POST', url: (id) => `/api/games/${id}/void`, token: h.A1.token },
         { method: 'POST', url: (id) => `/api/games/${id}/draws`, token: t.adminToken },
+        { method: 'GET', url: (id) => `/api/shifts/${id}/report`, token: t.adminToken },
+        { method: 'POST', url: (id) => `/api/shifts/${id}/close`, token: shops.shift.token },
       ];
       /** A valid body for each kind of call, so that only the id is wrong. */
       const bodyFor = (url: string) =>
@@ -1188,7 +1221,9 @@ describe(`hostile input (${TEST_DB})`, () => {
             ? { position: 1 }
             : url.endsWith('/void')
               ? { reason: 'fuzz' }
-              : { fullName: 'Changed' };
+              : url.endsWith('/close')
+                ? { countedCash: '1.00', varianceReason: 'fuzz' }
+                : { fullName: 'Changed' };
       for (const u of urls)
         for (const id of BAD_IDS)
           await probe({
@@ -1248,6 +1283,7 @@ describe(`hostile input (${TEST_DB})`, () => {
         '/api/games',
         '/api/search',
         '/api/notifications',
+        '/api/shifts',
       ];
       for (const list of lists)
         for (const query of BAD_QUERIES) {
@@ -1275,7 +1311,8 @@ describe(`hostile input (${TEST_DB})`, () => {
             pure: true,
           });
       expect(failures).toEqual([]);
-    });
+      // Eleven lists, each fed every bad query, and the search from every role: a minute on a busy machine.
+    }, 120_000);
 
     it('bad idempotency keys: empty, blank, too long, not ASCII, control characters', async () => {
       for (const key of ['', ' ', 'x'.repeat(201), 'é', 'a\u0000b', 'a b', 'x'.repeat(8000)]) {

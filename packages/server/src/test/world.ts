@@ -23,6 +23,8 @@ const TABLES = [
   'slip_prints',
   'audit_log',
   'audit_heads',
+  'shifts',
+  'shop_counters',
 ] as const;
 
 export type World = Record<(typeof TABLES)[number], string>;

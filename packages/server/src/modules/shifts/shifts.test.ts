@@ -118,6 +118,7 @@ describe(`shifts (${TEST_DB})`, () => {
     );
     expect(audit.map((a) => a.action)).toEqual(['shift.opened', 'shift.closed']);
     expect(audit[1]?.details.zNumber).toBe(1);
+    expectStatus(await t.request(h.A1.token, { method: 'GET', url: '/api/audit?action=shift.closed' }), 200);
 
     // Closed is closed: the API refuses, and so does the database itself.
     const again = await close(h.U1, shift.id, { countedCash: '1', varianceReason: 'Try again' });
@@ -252,5 +253,14 @@ describe(`shifts (${TEST_DB})`, () => {
       sql`SELECT shift_id FROM game_rounds WHERE id = ${after.id}`,
     );
     expect(none?.shift_id).toBeNull();
+    // Every game and payout attached to a closed shift is in its stored Z report.
+    const [missing] = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`SELECT (SELECT count(*) FROM game_rounds r JOIN shifts s ON s.id = r.shift_id WHERE s.closed_at IS NOT NULL
+          AND NOT (s.z_report->'games') @> jsonb_build_array(jsonb_build_object('gameId', r.id)))
+        + (SELECT count(*) FROM prize_claims c JOIN shifts s ON s.id = c.shift_id WHERE s.closed_at IS NOT NULL
+          AND NOT (s.z_report->'prizesPaid') @> jsonb_build_array(jsonb_build_object('winnerId', c.winner_id))) AS n`,
+    );
+    expect(Number(missing?.n)).toBe(0);
   });
 });
