@@ -27,10 +27,10 @@ const closeFormSchema = (expected: number) =>
   });
 
 /**
- * Close shift (docs/product/screens.md#shift): the counted cash, the difference from the expected
- * cash shown as it is typed, a reason when they differ; the dialog itself is the confirmation
- * (decision 019). A refusal (a game in progress) stays readable in it; done, the caller gets the Z
- * report.
+ * Close shift (docs/product/screens.md#shift, the rules in docs/product/shifts.md#closing): the
+ * counted cash, the difference from the expected cash shown as it is typed, a reason when they
+ * differ; the dialog itself is the confirmation (decision 019). A refusal (a game in progress)
+ * stays readable in it; done, the caller gets the Z report.
  */
 export function CloseShiftDialog({
   open,

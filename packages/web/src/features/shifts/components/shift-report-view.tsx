@@ -108,9 +108,9 @@ function Operator({ children }: { children: string }) {
 }
 
 /**
- * A shift's report on screen (docs/product/screens.md#shift): the cash the drawer should hold (opening float
- * + bets of the shift's settled games − prizes paid in it), what was counted and the difference for a
- * Z report, then the games, prizes paid, unpaid prizes and take-backs it lists.
+ * A shift's report on screen (docs/product/shifts.md#expected-cash): the cash the drawer should hold
+ * (opening float + bets of the shift's settled games − prizes paid in it), what was counted and the
+ * difference for a Z report, then the games, prizes paid, unpaid prizes and take-backs it lists.
  */
 export function ShiftReportView({ report }: { report: ShiftReport }) {
   const { shift, totals } = report;
