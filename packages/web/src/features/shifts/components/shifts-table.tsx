@@ -127,7 +127,12 @@ export function ShiftsTable({ shifts, hide = [] }: { shifts: readonly Shift[]; h
   return (
     <DataTable
       rows={shifts}
-      columns={COLUMNS.filter((column) => !hide.includes(column.key))}
+      columns={COLUMNS.filter((column) => !hide.includes(column.key)).map((column) =>
+        // Without the shop, the Z number heads a phone card alone.
+        column.key === 'z' && hide.includes('shop')
+          ? { ...column, className: 'order-1 col-span-6 font-semibold tabular-nums md:text-right md:whitespace-nowrap' }
+          : column,
+      )}
       rowKey={(shift) => shift.id}
       rowTestId="shift-row"
       rowData={(shift) => ({ 'data-shift-id': String(shift.id) })}
