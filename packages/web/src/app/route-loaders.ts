@@ -21,6 +21,10 @@ import { moneyFlowQuery } from '../features/transactions/api/get-money-flow.ts';
 import { recentTransactionsQuery } from '../features/transactions/api/get-recent-transactions.ts';
 import { transactionsQuery } from '../features/transactions/api/get-transactions.ts';
 import { scopedUsersQuery } from '../features/users/api/get-scoped-users.ts';
+import { currentShiftQuery } from '../features/shifts/api/get-current-shift.ts';
+import { shiftReportQuery } from '../features/shifts/api/get-shift-report.ts';
+import { NO_SHIFTS_FILTER, shiftsFilterAt, shiftsQuery } from '../features/shifts/api/get-shifts.ts';
+import { shiftSummaryQuery } from '../features/shifts/api/get-shifts-summary.ts';
 
 type Prefetch = <Data, Key extends QueryKey>(options: FetchQueryOptions<Data, Error, Data, Key>) => void;
 type Start = (prefetch: Prefetch, user: SessionUser, args: LoaderFunctionArgs) => void;
@@ -51,11 +55,13 @@ const searchOf = ({ request }: LoaderFunctionArgs) => new URL(request.url).searc
 export const loaders = {
   adminDashboard: prefetching((fetch) => {
     fetch(dashboardActivityQuery());
+    fetch(shiftSummaryQuery());
     for (const role of ['user', 'superagent', 'agent'] as const) fetch(roleCountQuery(role));
     fetch(recentTransactionsQuery());
   }),
   superagentDashboard: prefetching((fetch) => {
     fetch(dashboardActivityQuery());
+    fetch(shiftSummaryQuery());
     fetch(balanceQuery());
     fetch(scopedUsersQuery('agent'));
     fetch(scopedUsersQuery('user'));
@@ -63,6 +69,7 @@ export const loaders = {
   }),
   agentDashboard: prefetching((fetch) => {
     fetch(dashboardActivityQuery());
+    fetch(shiftSummaryQuery());
     fetch(balanceQuery());
     fetch(scopedUsersQuery('user'));
     fetch(recentTransactionsQuery());
@@ -95,6 +102,15 @@ export const loaders = {
     fetch(activityQuery({ from: query.from, to: query.to, timeZone: query.timeZone }));
   }),
   userDayClose: prefetching((fetch, _user, args) => fetch(dayCloseQuery(dayCloseQueryAt(searchOf(args))))),
+  userShift: prefetching((fetch) => {
+    fetch(currentShiftQuery());
+    fetch(shiftsQuery({ ...NO_SHIFTS_FILTER, status: 'closed' }, 1));
+  }),
+  shifts: prefetching((fetch, _user, args) => fetch(shiftsQuery(shiftsFilterAt(searchOf(args)), 1))),
+  shiftReport: prefetching((fetch, _user, args) => {
+    const shiftId = Number(args.params.shiftId);
+    if (Number.isInteger(shiftId) && shiftId > 0) fetch(shiftReportQuery(shiftId));
+  }),
   numberGamePlay: prefetching((fetch) => {
     fetch(playGameQuery(queryClient));
     fetch(effectiveWinnersQuery());

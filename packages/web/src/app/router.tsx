@@ -47,6 +47,9 @@ const screens = {
   audit: () => import('./routes/audit.tsx').then((m) => ({ default: m.AuditRoute })),
   payPrizes: () => import('./routes/pay-prizes.tsx').then((m) => ({ default: m.PayPrizesRoute })),
   unpaidPrizes: () => import('./routes/unpaid-prizes.tsx').then((m) => ({ default: m.UnpaidPrizesRoute })),
+  userShift: () => import('./routes/user-shift.tsx').then((m) => ({ default: m.UserShiftRoute })),
+  shifts: () => import('./routes/shifts.tsx').then((m) => ({ default: m.ShiftsRoute })),
+  shiftReport: () => import('./routes/shift-report.tsx').then((m) => ({ default: m.ShiftReportRoute })),
 };
 
 /**
@@ -110,6 +113,7 @@ export const routes: RouteObject[] = [
           { path: 'profile', lazy: lazy(screens.profile), loader: loader('profile') },
           { path: 'transactions', lazy: lazy(screens.transactions), loader: loader('transactions') },
           { path: 'statements/:userId', lazy: lazy(screens.statement), loader: loader('statement') },
+          { path: 'shifts/:shiftId', lazy: lazy(screens.shiftReport), loader: loader('shiftReport') },
           roleGroup('admin', [
             { path: 'dashboard', lazy: lazy(screens.adminDashboard), loader: loader('adminDashboard') },
             { path: 'users', lazy: lazy(screens.adminUsers) },
@@ -121,6 +125,7 @@ export const routes: RouteObject[] = [
             { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
             { path: 'unpaid-prizes', lazy: lazy(screens.unpaidPrizes) },
             { path: 'audit', lazy: lazy(screens.audit) },
+            { path: 'shifts', lazy: lazy(screens.shifts), loader: loader('shifts') },
           ]),
           roleGroup('superagent', [
             { path: 'dashboard', lazy: lazy(screens.superagentDashboard), loader: loader('superagentDashboard') },
@@ -134,6 +139,7 @@ export const routes: RouteObject[] = [
             { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
             { path: 'unpaid-prizes', lazy: lazy(screens.unpaidPrizes) },
             { path: 'audit', lazy: lazy(screens.audit) },
+            { path: 'shifts', lazy: lazy(screens.shifts), loader: loader('shifts') },
           ]),
           roleGroup('agent', [
             { path: 'dashboard', lazy: lazy(screens.agentDashboard), loader: loader('agentDashboard') },
@@ -146,6 +152,7 @@ export const routes: RouteObject[] = [
             { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
             { path: 'unpaid-prizes', lazy: lazy(screens.unpaidPrizes) },
             { path: 'audit', lazy: lazy(screens.audit) },
+            { path: 'shifts', lazy: lazy(screens.shifts), loader: loader('shifts') },
           ]),
           roleGroup('user', [
             {
@@ -164,6 +171,7 @@ export const routes: RouteObject[] = [
             { path: 'day-close', lazy: lazy(screens.userDayClose), loader: loader('userDayClose') },
             { path: 'pay-prizes', lazy: lazy(screens.payPrizes) },
             { path: 'unpaid-prizes', lazy: lazy(screens.unpaidPrizes) },
+            { path: 'shift', lazy: lazy(screens.userShift), loader: loader('userShift') },
             { path: 'number-game/slips/:gameId', lazy: lazy(screens.numberGameSlips) },
           ]),
           {

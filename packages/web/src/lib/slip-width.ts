@@ -1,8 +1,9 @@
 import { STORAGE_KEYS } from './storage.ts';
 
 /**
- * The paper a shop prints slips on (docs/product/game.md#slips; payout receipts too): a 58 mm or 80 mm thermal roll, one
- * slip per page as long as the slip, or an A4/Letter sheet with several slips. Kept per device.
+ * The paper a shop prints slips on (docs/product/game.md#slips), payout receipts and shift reports
+ * too: a 58 mm or 80 mm thermal roll, one slip per page as long as the slip, or an A4/Letter sheet
+ * with several slips. Kept per device.
  */
 export const SLIP_WIDTHS = ['58mm', '80mm', 'a4'] as const;
 export type SlipWidth = (typeof SLIP_WIDTHS)[number];

@@ -6,6 +6,7 @@ import { useCurrentUser } from '../../lib/auth.tsx';
 import { count, money } from '../../lib/format.ts';
 import { useRoleCount } from '../../features/admin-dashboard/api/get-role-count.ts';
 import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
+import { ShiftSummaryCard } from '../../features/shifts/components/shifts-summary-card.tsx';
 
 /**
  * docs/product/screens.md#admin-dashboard: four cards with their real changes over the last 30
@@ -77,6 +78,8 @@ export function AdminDashboardRoute() {
           />
         </div>
       </div>
+
+      <ShiftSummaryCard listPath="/admin/shifts" />
 
       <ActivityCard activity={activity} scope="everyone's games" />
 

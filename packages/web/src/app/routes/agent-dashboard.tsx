@@ -7,6 +7,7 @@ import { count } from '../../lib/format.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
 import { ActivityCard, newAccountsHint, useDashboardActivity } from '../compositions/activity.tsx';
 import { RecentTransactionsAndLinks, useBalanceStat, useFlaggedGamesStat } from '../compositions/dashboard.tsx';
+import { ShiftSummaryCard } from '../../features/shifts/components/shifts-summary-card.tsx';
 
 const QUICK_ACTIONS: LinkItem[] = [
   { to: '/agent/users', label: 'Go to Users', icon: Users },
@@ -59,6 +60,8 @@ export function AgentDashboardRoute() {
           voided,
         ]}
       />
+
+      <ShiftSummaryCard listPath="/agent/shifts" />
 
       <ActivityCard activity={activity} scope="games of your users" />
 

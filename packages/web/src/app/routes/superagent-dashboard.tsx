@@ -6,6 +6,7 @@ import { count } from '../../lib/format.ts';
 import { useScopedUsers } from '../../features/users/api/get-scoped-users.ts';
 import { ActivityCard, newAccountsHint, useDashboardActivity } from '../compositions/activity.tsx';
 import { RecentTransactionsAndLinks, useBalanceStat, useFlaggedGamesStat } from '../compositions/dashboard.tsx';
+import { ShiftSummaryCard } from '../../features/shifts/components/shifts-summary-card.tsx';
 
 const QUICK_LINKS: LinkItem[] = [
   { to: '/superagent/agents', label: 'Manage Agents', icon: UsersRound },
@@ -57,6 +58,8 @@ export function SuperagentDashboardRoute() {
           voided,
         ]}
       />
+
+      <ShiftSummaryCard listPath="/superagent/shifts" />
 
       <ActivityCard activity={activity} scope="games of your agents and users" />
 

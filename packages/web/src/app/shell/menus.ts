@@ -2,6 +2,7 @@ import {
   ArrowLeftRight,
   CalendarCheck,
   ChartNoAxesColumn,
+  Clock,
   Dices,
   FileClock,
   HandCoins,
@@ -34,6 +35,7 @@ const ROLE_MENUS: Record<Role, MenuItem[]> = {
     { to: '/admin/unpaid-prizes', label: 'Unpaid Prizes', icon: Hourglass },
     { to: '/admin/reports', label: 'Reports', icon: ChartNoAxesColumn },
     { to: '/admin/audit', label: 'Audit Trail', icon: FileClock },
+    { to: '/admin/shifts', label: 'Shifts', icon: Clock },
   ],
   superagent: [
     { to: '/superagent/dashboard', label: 'Dashboard', icon: LayoutDashboard },
@@ -43,6 +45,7 @@ const ROLE_MENUS: Record<Role, MenuItem[]> = {
     { to: '/superagent/unpaid-prizes', label: 'Unpaid Prizes', icon: Hourglass },
     { to: '/superagent/reports', label: 'Reports', icon: ChartNoAxesColumn },
     { to: '/superagent/audit', label: 'Audit Trail', icon: FileClock },
+    { to: '/superagent/shifts', label: 'Shifts', icon: Clock },
   ],
   agent: [
     { to: '/agent/dashboard', label: 'Dashboard', icon: LayoutDashboard },
@@ -51,6 +54,7 @@ const ROLE_MENUS: Record<Role, MenuItem[]> = {
     { to: '/agent/unpaid-prizes', label: 'Unpaid Prizes', icon: Hourglass },
     { to: '/agent/reports', label: 'Reports', icon: ChartNoAxesColumn },
     { to: '/agent/audit', label: 'Audit Trail', icon: FileClock },
+    { to: '/agent/shifts', label: 'Shifts', icon: Clock },
   ],
   user: [
     { to: '/user/dashboard', label: 'Dashboard', icon: LayoutDashboard },
@@ -60,6 +64,7 @@ const ROLE_MENUS: Record<Role, MenuItem[]> = {
     { to: '/user/winner-settings', label: 'Winner Settings', icon: ListOrdered },
     { to: '/sales-history', label: 'Game History', icon: History },
     { to: '/user/day-close', label: 'Day Close', icon: CalendarCheck },
+    { to: '/user/shift', label: 'Shift', icon: Clock },
   ],
 };
 
@@ -93,6 +98,9 @@ const TITLES: [RegExp, string][] = [
   [/^\/statements\/[^/]+$/, 'Statement'],
   [/\/reports$/, 'Reports'],
   [/\/audit$/, 'Audit Trail'],
+  [/^\/user\/shift$/, 'Shift'],
+  [/\/shifts$/, 'Shifts'],
+  [/^\/shifts\/[^/]+$/, 'Shift Report'],
 ];
 
 /** The header title, derived from the path; the browser tab shows it too (`{title} · LOT`). */

@@ -1,0 +1,135 @@
+import type { ReactNode } from 'react';
+import type { ShiftReport } from '@lot/domain/schemas/shifts';
+import type { SlipWidth } from '../../../lib/slip-width.ts';
+import { count, dateTime, money } from '../../../lib/format.ts';
+import { varianceText } from './variance.tsx';
+import { decimalToCents } from '@lot/domain/money';
+import './report-slip.css';
+
+const GAME_STATUS: Record<ShiftReport['games'][number]['status'], string> = {
+  open: 'Open',
+  drawing: 'Drawing',
+  settled: 'Settled',
+  voided: 'Voided',
+  discarded: 'Discarded',
+};
+
+/** A printed date with its year: "Nov 26, 2026 · 7:34 PM". */
+function printedDateTime(value: string | Date): string {
+  const [monthDay, time] = dateTime(value).split(', ');
+  return `${monthDay}, ${new Date(value).getFullYear()} · ${time}`;
+}
+
+function Row({ label, children, strong = false }: { label: string; children: ReactNode; strong?: boolean }) {
+  return (
+    <div className={`report-slip-row${strong ? ' report-slip-strong' : ''}`}>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function Part({ title, empty, children }: { title: string; empty: boolean; children: ReactNode }) {
+  return (
+    <section className="report-slip-part">
+      <h4 className="report-slip-part-title">{title}</h4>
+      {empty ? <p className="report-slip-none">None</p> : <ul className="report-slip-lines">{children}</ul>}
+    </section>
+  );
+}
+
+function Line({ left, right, detail }: { left: ReactNode; right: ReactNode; detail?: ReactNode }) {
+  return (
+    <li className="report-slip-line">
+      <span className="report-slip-line-head">
+        <span>{left}</span>
+        <span className="report-slip-amount">{right}</span>
+      </span>
+      {detail && <span className="report-slip-detail">{detail}</span>}
+    </li>
+  );
+}
+
+/**
+ * A shift's X or Z report as it prints (docs/product/screens.md#printing-a-shift-report): black on white, sized in
+ * millimetres for the shop's slip paper, the same 58 mm / 80 mm rolls and A4 sheet as the game's
+ * slips. `printedAt` is the moment of this print.
+ */
+export function ReportSlip({ report, width, printedAt }: { report: ShiftReport; width: SlipWidth; printedAt: Date }) {
+  const { shift, totals } = report;
+  const title = report.kind === 'Z' ? `Z report no. ${shift.zNumber ?? '—'}` : 'X report';
+  return (
+    <article className="report-slip" data-width={width} data-testid="report-slip" aria-label={title}>
+      <p className="report-slip-shop">{shift.shopName}</p>
+      <p className="report-slip-title">{title}</p>
+      {report.kind === 'X' && <p className="report-slip-note">Shift still open: not a closing report</p>}
+      <dl className="report-slip-rows">
+        <Row label="Opened">{printedDateTime(shift.openedAt)}</Row>
+        <Row label="By">{shift.openedBy}</Row>
+        {shift.closedAt && <Row label="Closed">{printedDateTime(shift.closedAt)}</Row>}
+        {shift.closedBy && <Row label="By">{shift.closedBy}</Row>}
+      </dl>
+      <dl className="report-slip-rows report-slip-cash">
+        <Row label="Opening float">{money(shift.openingFloat)}</Row>
+        <Row label="+ Bets collected">{money(totals.betsCollected)}</Row>
+        <Row label="− Prizes paid">{money(totals.prizesPaid)}</Row>
+        <Row label="= Expected cash" strong>
+          {money(report.expectedCash)}
+        </Row>
+        {report.kind === 'Z' && report.countedCash !== null && (
+          <>
+            <Row label="Counted cash" strong>
+              {money(report.countedCash)}
+            </Row>
+            <Row label="Difference" strong>
+              {report.variance === null ? '—' : varianceText(decimalToCents(report.variance))}
+            </Row>
+          </>
+        )}
+      </dl>
+      {shift.varianceReason && <p className="report-slip-reason">Reason: {shift.varianceReason}</p>}
+      <dl className="report-slip-rows">
+        <Row label="Games">{count(totals.games)}</Row>
+        <Row label="Voided games">{count(totals.voidedGames)}</Row>
+        <Row label="Unpaid prizes">{money(totals.unpaidPrizes)}</Row>
+        <Row label="Taken back">{money(totals.takenBack)}</Row>
+      </dl>
+      <Part title="Games" empty={report.games.length === 0}>
+        {report.games.map((game) => (
+          <Line
+            key={game.gameId}
+            left={`#${game.number} ${GAME_STATUS[game.status]}`}
+            right={game.status === 'voided' ? `(${money(game.pool)})` : money(game.pool)}
+            detail={`${count(game.entries)} ${game.entries === 1 ? 'entry' : 'entries'} · ${game.code}`}
+          />
+        ))}
+      </Part>
+      <Part title="Prizes paid" empty={report.prizesPaid.length === 0}>
+        {report.prizesPaid.map((prize) => (
+          <Line
+            key={prize.winnerId}
+            left={`#${prize.gameNumber} pos. ${prize.position}`}
+            right={money(prize.amount)}
+            detail={prize.claimerName}
+          />
+        ))}
+      </Part>
+      <Part title="Unpaid prizes" empty={report.unpaidPrizes.length === 0}>
+        {report.unpaidPrizes.map((prize) => (
+          <Line
+            key={prize.winnerId}
+            left={`#${prize.gameNumber} pos. ${prize.position}`}
+            right={money(prize.amount)}
+            detail={`until ${printedDateTime(prize.expiresAt)}`}
+          />
+        ))}
+      </Part>
+      <Part title="Take-backs" empty={report.takeBacks.length === 0}>
+        {report.takeBacks.map((takeBack) => (
+          <Line key={takeBack.id} left={takeBack.by} right={money(takeBack.amount)} detail={takeBack.reason} />
+        ))}
+      </Part>
+      <p className="report-slip-footer">Printed {printedDateTime(printedAt)}</p>
+    </article>
+  );
+}
