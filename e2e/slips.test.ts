@@ -17,6 +17,7 @@ import {
   login,
   PHONE,
   playGame,
+  publicUrl,
   screenshotOnFailure,
   sessionOf,
   signIn,
@@ -54,7 +55,8 @@ const printedTexts: string[] = [];
 const SERVER_RANDOMNESS_ONLY = 'Server randomness only: whoever holds the seed could know the outcome';
 
 const slipsUrl = () => `/user/number-game/slips/${game.id}`;
-const verifyUrl = () => `${baseUrl()}/verify/${game.code}`;
+/** Under the server's PUBLIC_URL (e2e/global-setup.ts), not the address the tests open. */
+const verifyUrl = () => `${publicUrl()}/verify/${game.code}`;
 /** An entry slip's QR code: the proof, the person's nonce after `#` (never sent to a server). */
 const entryUrl = (number: number) => `${verifyUrl()}#n=${nonceOf(number)}`;
 function nonceOf(number: number): string {
@@ -265,6 +267,15 @@ describe('slips of a played game', () => {
     for (const draw of game.draws) {
       expect(resultText).toContain(draw.winner ? maskName(draw.winner.name) : 'No winner');
     }
+    // PUBLIC_URL is set: the printed link and every QR code start with it, and no warning shows.
+    expect(publicUrl()).not.toBe(baseUrl());
+    expect(await result.locator('.slip-url').innerText()).toBe(verifyUrl());
+    expect(await result.locator('.slip-proof').getAttribute('data-qr')).toBe(verifyUrl());
+    for (const entry of ENTRIES) {
+      const proof = page.locator(`[data-testid="entry-slip"][data-number="${entry.number}"] .slip-proof`);
+      expect(await proof.getAttribute('data-qr')).toBe(entryUrl(entry.number));
+    }
+    expect(await page.getByTestId('public-url-warning').count()).toBe(0);
     // The logo came with the session: it shows on the slips once loaded.
     await visible(page.locator('[data-testid="entry-slip"] img.slip-logo'));
     mkdirSync('test-results/screenshots', { recursive: true });
@@ -274,6 +285,32 @@ describe('slips of a played game', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await page.screenshot({ path: 'test-results/screenshots/slips-page-375.png', fullPage: true });
     await page.setViewportSize(DESKTOP);
+  });
+
+  it('without PUBLIC_URL links use the address the page came in on, and a local one is warned of', async () => {
+    screenshotOnFailure(page);
+    // What a server without PUBLIC_URL answers to a page opened on 127.0.0.1.
+    await page.route('**/api/public-url', (route) =>
+      route.fulfill({ json: { publicUrl: baseUrl(), configured: false } }),
+    );
+    try {
+      await page.reload();
+      const warning = page.getByTestId('public-url-warning');
+      await visible(warning);
+      const text = await warning.innerText();
+      expect(text).toContain('Customers’ phones cannot open these QR codes');
+      expect(text).toContain(baseUrl());
+      expect(text).toContain('PUBLIC_URL');
+      expect(await page.getByTestId('result-slip').locator('.slip-url').innerText()).toBe(
+        `${baseUrl()}/verify/${game.code}`,
+      );
+      await page.screenshot({ path: 'test-results/screenshots/slips-page-warning-1280.png' });
+    } finally {
+      await page.unroute('**/api/public-url');
+    }
+    await page.reload();
+    await visible(page.getByTestId('result-slip'));
+    expect(await page.getByTestId('public-url-warning').count()).toBe(0);
   });
 
   it('prints on a 58 mm roll: every entry slip and the result slip, one page each, 58 mm wide, the QR code opening the proof', async () => {
@@ -447,7 +484,7 @@ describe('slips of a game frozen, then voided by an admin', () => {
     expect(printed.pages).toHaveLength(1);
     expect(printed.text).toContain(notPaid);
     expect(printed.text).toContain(`drand round ${voided.beacon?.round}`);
-    expect(await decodeQr(printed.images[0] ?? Buffer.alloc(0))).toEqual([`${baseUrl()}/verify/${voided.code}`]);
+    expect(await decodeQr(printed.images[0] ?? Buffer.alloc(0))).toEqual([`${publicUrl()}/verify/${voided.code}`]);
     for (const entry of ENTRIES) {
       for (const word of entry.name.split(/\s+/)) expect(printed.text).not.toMatch(new RegExp(`\\b${word}\\b`));
     }
