@@ -248,7 +248,7 @@ describe('scripts/verify-game.mjs on LOT-DRAW-2', () => {
   it('verifies the game voided after its first draw, recomputing its unplayed draws', async () => {
     const proof = await buildVoidedProof();
     const { code, stdout } = await run(file(proof));
-    expect(stdout).toContain('✓ Unplayed draw 3: 1; the proof says 1');
+    expect(stdout).toContain('✓ Unplayed draw 3: 3; the proof says 3');
     expect(lastLine(stdout)).toBe('Verified');
     expect(code).toBe(0);
   });
