@@ -435,6 +435,15 @@ describe('slips of a game not ended', () => {
     expect(await page.getByTestId('entry-slip').count()).toBe(0);
     expect(await page.getByRole('button', { name: /Print/ }).count()).toBe(0);
 
+    // Its public proof says that and nothing else: no verdict of checks, no draws, no void.
+    await page.goto(`/verify/${opened.code}`);
+    const verdict = page.getByTestId('verdict');
+    await visible(verdict);
+    expect(await verdict.getAttribute('data-verdict')).toBe('discarded');
+    expect(await verdict.innerText()).toBe('Discarded — nothing was drawn');
+    const proofText = await page.locator('main').innerText();
+    expect(proofText).not.toMatch(/Verified|Voided|Not verified|Pending|Find my entry/);
+
     await page.goto('/user/number-game/slips/999999999');
     await visible(page.getByText('Game Not Found'));
   });

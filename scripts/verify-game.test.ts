@@ -69,12 +69,22 @@ describe('scripts/verify-game.mjs', () => {
     expect(code).toBe(0);
   });
 
-  it('verifies voided and discarded games', async () => {
-    for (const proof of [
-      await buildProof(WORKED_EXAMPLE, { status: 'voided', drawCount: 2 }),
-      await buildProof(WORKED_EXAMPLE, { status: 'discarded' }),
-    ])
-      expect((await run(file(proof))).code).toBe(0);
+  it('verifies voided games', async () => {
+    const { code, stdout } = await run(file(await buildProof(WORKED_EXAMPLE, { status: 'voided', drawCount: 2 })));
+    expect(lastLine(stdout)).toBe('Verified');
+    expect(code).toBe(0);
+  });
+
+  it('says only "Discarded — nothing was drawn" of a discarded game, and checks one that lists draws (failing)', async () => {
+    for (const example of [WORKED_EXAMPLE, WORKED_EXAMPLE_2]) {
+      const { code, stdout } = await run(file(await buildProof(example, { status: 'discarded' })));
+      expect(stdout).toBe('Discarded — nothing was drawn\n');
+      expect(code).toBe(0);
+    }
+    const drawn = await buildProof(WORKED_EXAMPLE, { status: 'discarded', drawCount: 1 });
+    const { code, stdout } = await run(file(drawn));
+    expect(lastLine(stdout)).toMatch(/^FAILED: .*Draw count/);
+    expect(code).toBe(1);
   });
 
   it('agrees with the domain on varied games (ranges, codes, Unicode names, many prizes)', async () => {

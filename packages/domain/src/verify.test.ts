@@ -13,7 +13,7 @@ import {
 } from './draw-example.ts';
 import { maskName, maskPhone } from './mask.ts';
 import type { GameProof } from './schemas/games.ts';
-import { DEFAULT_PINS, findOwnEntries, verifyProof, type PinnedChain } from './verify.ts';
+import { DEFAULT_PINS, findOwnEntries, isCleanlyDiscarded, verifyProof, type PinnedChain } from './verify.ts';
 
 const clone = (proof: GameProof): GameProof => JSON.parse(JSON.stringify(proof));
 const flipLast = (hex: string) => hex.slice(0, -1) + (hex.endsWith('0') ? '1' : '0');
@@ -533,6 +533,14 @@ describe('verifyProof on LOT-DRAW-2', () => {
       const game = onBeacon(pin, 4_810_403, realRound(4_810_403).signature);
       expect(await failedChecks(await buildProof(game))).toEqual(['Beacon chain']);
     }
+  });
+});
+
+describe('isCleanlyDiscarded', () => {
+  it('is a discarded proof with no draws, not one that lists draws nor another status', async () => {
+    expect(isCleanlyDiscarded(await buildProof(WORKED_EXAMPLE, { status: 'discarded' }))).toBe(true);
+    expect(isCleanlyDiscarded(await buildProof(WORKED_EXAMPLE, { status: 'discarded', drawCount: 1 }))).toBe(false);
+    expect(isCleanlyDiscarded(await buildProof(WORKED_EXAMPLE, { status: 'voided' }))).toBe(false);
   });
 });
 

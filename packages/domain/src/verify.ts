@@ -58,6 +58,16 @@ export const DEFAULT_PINS: readonly PinnedChain[] = [
 
 const ENDED = new Set(['settled', 'voided', 'discarded']);
 
+/** What a discarded game's proof says, and all it says (docs/product/game.md#discarded-proof). */
+export const DISCARDED_TEXT = 'Discarded — nothing was drawn';
+
+/**
+ * A discarded game that is what it says: stopped before its first draw, so there is nothing to
+ * check. A proof that says discarded but lists draws is checked like any other (and fails).
+ */
+export const isCleanlyDiscarded = (proof: Pick<GameProof, 'status' | 'draws' | 'unplayedDraws'>): boolean =>
+  proof.status === 'discarded' && proof.draws.length === 0 && proof.unplayedDraws.length === 0;
+
 export async function verifyProof(proof: GameProof, pins: readonly PinnedChain[] = DEFAULT_PINS): Promise<ProofReport> {
   const checks: ProofCheck[] = [];
   const check = (name: string, ok: boolean, detail: string) => checks.push({ name, ok, detail });
