@@ -209,6 +209,18 @@ async function clickPrint(target: Page, name: string) {
     .toBeGreaterThan(before);
 }
 
+/** The white beside the printed marks on a page image (200 dpi), left and right, in millimetres. */
+async function sideMargins(png: Buffer): Promise<{ left: number; right: number }> {
+  const { default: sharp } = await import('sharp');
+  const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
+  let [first, last] = [info.width, -1];
+  for (let y = 0; y < info.height; y++)
+    for (let x = 0; x < info.width; x++)
+      if ((data[y * info.width + x] ?? 255) < 128) [first, last] = [Math.min(first, x), Math.max(last, x)];
+  const mm = 25.4 / 200;
+  return { left: first * mm, right: (info.width - 1 - last) * mm };
+}
+
 /** Each page is the roll's width and at least as long as its slip: nothing is cut or spills over. */
 function expectRollPages(printed: Printed, paperMm: number) {
   printed.pages.forEach((size, index) => {
@@ -374,6 +386,10 @@ describe('slips of a played game', () => {
     expect(printed.pages).toHaveLength(1);
     expect(Math.abs((printed.pages[0]?.width ?? 0) - 210 * MM_TO_PT)).toBeLessThan(1);
     expect(copies(printed.text)).toEqual(ENTRIES.map(() => 'COPY · printed 2 times'));
+    // The two columns sit in the middle of the sheet: as much white on the left as on the right.
+    const margins = await sideMargins(printed.images[0] ?? Buffer.alloc(0));
+    expect(margins.left).toBeGreaterThanOrEqual(10);
+    expect(Math.abs(margins.left - margins.right)).toBeLessThan(1);
     keepScreenshot(printed.images[0], 'slips-a4');
 
     await page.reload();
