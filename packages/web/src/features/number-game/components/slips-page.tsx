@@ -63,8 +63,8 @@ function UnreachableLinks({ base }: { base: string }) {
       <div className="min-w-0 space-y-1">
         <p className="font-semibold">Customers’ phones cannot open these QR codes</p>
         <p>
-          The slips link to <span className="font-mono break-all">{base}</span>, a local address that a phone outside
-          this computer or its network cannot reach. Ask whoever runs the LOT server to set{' '}
+          The slips link to <span className="font-mono break-all">{base}</span>, a local address a customer’s phone
+          cannot reach. Ask whoever runs the LOT server to set{' '}
           <span className="font-mono font-semibold">PUBLIC_URL</span> to the address customers use (such as
           https://lot.example.com) and restart it.
         </p>
