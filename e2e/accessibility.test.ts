@@ -236,7 +236,7 @@ const SCREENS: Record<keyof typeof DEMO, Screen[]> = {
     {
       name: 'game winners',
       path: () => `/game-winners/${settled.saleId}`,
-      ready: (page) => heading(`Game #${settled.saleId}`)(page),
+      ready: (page) => heading(`Game #${settled.number}`)(page),
     },
     { name: 'slips', path: () => `/user/number-game/slips/${settled.id}`, ready: heading('Slips') },
     { name: 'day close', path: () => '/user/day-close', ready: heading('Day Close') },

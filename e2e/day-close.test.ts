@@ -26,7 +26,7 @@ import {
 
 /**
  * The day close screen (docs/product/screens.md#day-close): a shop's day — money in from the admin
- * and the upline, a transfer out, settled games, a game voided after its first draw — as the sheet
+ * and the upline, a transfer out, money taken back by the upline, settled games, a game voided after its first draw — as the sheet
  * shows it in the browser's own time zone, adding up, agreeing with the API, and printed on A4.
  */
 
@@ -42,7 +42,7 @@ const tag = `dc${Date.now().toString(36)}`;
 
 let shop: Account;
 let shopName: string;
-const money = { topup: '200.00', transferIn: '300.00', transferOut: '45.50' };
+const money = { topup: '200.00', transferIn: '300.00', transferOut: '45.50', takenBack: '25.00' };
 const settled: Game[] = [];
 let voided: Game;
 
@@ -96,6 +96,9 @@ beforeAll(async () => {
   await apiAs(DEMO.admin, '/api/balance/topup', { body: { userId: shop.id, amount: money.topup } });
   const asShop = await sessionOf(login(shop));
   await asShop('/api/balance/transfer', { body: { receiverId: neighbour.id, amount: money.transferOut } });
+  await apiAs(login(agent), '/api/balance/take-back', {
+    body: { userId: shop.id, amount: money.takenBack, reason: 'Till short' },
+  });
   await asShop('/api/winners', { body: { name: 'First', percent: '50', position: 1, isActive: true } });
   await asShop('/api/winners', { body: { name: 'Second', percent: '25', position: 2, isActive: true } });
 
@@ -121,6 +124,7 @@ describe('day close screen', () => {
     expect(await amountOf(page, 'movement-transfers-in')).toBe(decimalToCents(money.transferIn));
     expect(await amountOf(page, 'movement-transfers-out')).toBe(-decimalToCents(money.transferOut));
     expect(await amountOf(page, 'movement-corrections')).toBe(0);
+    expect(await amountOf(page, 'movement-taken-back')).toBe(-decimalToCents(money.takenBack));
     expect(await amountOf(page, 'movement-pools-held')).toBe(-held);
     expect(await amountOf(page, 'movement-pools-returned')).toBe(pool([voided]));
 
@@ -138,6 +142,7 @@ describe('day close screen', () => {
       'movement-transfers-in',
       'movement-transfers-out',
       'movement-corrections',
+      'movement-taken-back',
       'movement-pools-held',
       'movement-pools-returned',
     ];
@@ -185,6 +190,20 @@ describe('day close screen', () => {
     await page.getByRole('button', { name: 'Next day' }).click();
     await page.waitForURL(/\/user\/day-close$/);
     expect(await hidden(page.getByTestId('day-close-quiet'))).toBe(true);
+    expect(await read(page, 'day-close-day')).toContain(written(zoneDay()));
+
+    // A day in the address that is not a day, or is still to come, is refused and said, never another day shown.
+    for (const [asked, why] of [
+      ['garbage', 'date must be a day as YYYY-MM-DD'],
+      [zoneDay(1), `date cannot be after today (${zoneDay()} in ${ZONE})`],
+    ] as const) {
+      await page.goto(`/user/day-close?date=${asked}`);
+      const refusal = page.getByRole('alert').filter({ hasText: `No day close for “${asked}”: ${why}.` });
+      expect(await visible(refusal, 15_000), asked).toBe(true);
+      expect(await hidden(page.getByTestId('day-close-sheet'))).toBe(true);
+    }
+    await page.getByRole('button', { name: 'Show today' }).click();
+    await page.waitForURL(/\/user\/day-close$/);
     expect(await read(page, 'day-close-day')).toContain(written(zoneDay()));
     await page.context().close();
   });
@@ -237,6 +256,7 @@ describe('day close screen', () => {
       'Closing balance',
       closing,
       'Game pools held',
+      'Taken back',
     ]) {
       // Some labels print in capitals, as they show.
       expect(text.toLowerCase()).toContain(expected.toLowerCase());

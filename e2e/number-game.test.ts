@@ -1,6 +1,7 @@
-import type { Page, Request, Route } from 'playwright-core';
+import type { Locator, Page, Request, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { commitmentFingerprint } from '@lot/domain/draw';
+import { maskName, maskPhone } from '@lot/domain/mask';
 import type { Game, GameSummary } from '@lot/domain/schemas/games';
 import type { Sale, SaleDetail } from '@lot/domain/schemas/sales-history';
 import { axeViolations, describeViolations } from './axe.ts';
@@ -47,10 +48,7 @@ const balanceOf = async (user: Account) => (await apiAs<{ amount: string }>(logi
 /** The player's game in play as the server has it, or null. */
 async function currentGame(user: Account): Promise<Game | null> {
   const call = await sessionOf(login(user));
-  return call<Game>('/api/games/current').catch((error: Error) => {
-    if (error.message.includes(': 404 ')) return null;
-    throw error;
-  });
+  return call<Game | null>('/api/games/current');
 }
 
 const checkWinner = (page: Page) => page.getByRole('button', { name: /^Check Winner/ });
@@ -62,6 +60,17 @@ const pressCheckWinner = (page: Page) => checkWinner(page).click({ force: true }
 const grid = (page: Page) => page.getByRole('group', { name: 'Numbers' });
 const tile = (page: Page, number: number) => grid(page).getByRole('button', { name: String(number), exact: true });
 const alertText = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
+/** The operator's Show names toggle (a pressed button while names show in full). */
+const showNames = (scope: Page | Locator) => scope.getByRole('button', { name: 'Show names' });
+
+/** Whether the element is wholly inside the window as it is scrolled now. */
+async function inViewport(page: Page, locator: Locator): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const size = page.viewportSize();
+  return (
+    !!box && !!size && box.y >= 0 && box.y + box.height <= size.height && box.x >= 0 && box.x + box.width <= size.width
+  );
+}
 
 async function openGame(page: Page, user: Account, prizeCount = 2) {
   await signIn(page, login(user));
@@ -163,10 +172,17 @@ describe('BOCH BOCH', () => {
 
   it('a full game run by the server: participants, the wait for the beacon round, every draw with its winner popup, settled once, and its public proof', async () => {
     const user = await player('100');
-    const page = await openPage(browser());
+    // The size of a shop's laptop screen: Check Winner must be in view without scrolling.
+    const page = await openPage(browser(), { width: 1280, height: 900 });
     const legacy = requestsTo(page, 'POST', /^\/api\/sales-history$/);
     const draws = requestsTo(page, 'POST', /^\/api\/games\/\d+\/draws$/);
+    // Loading the screen without a game is no failure: no 4xx or 5xx answer (and no console error for one).
+    const failed: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
     await openGame(page, user);
+    expect(failed).toEqual([]);
     await visible(page.getByTestId('game-balance').filter({ hasText: '$100.00' }));
     await setup(page, 1, 3, '5');
     // No game before the first participant: nothing on the server yet.
@@ -178,6 +194,24 @@ describe('BOCH BOCH', () => {
       [3, 'Carla Diaz'],
     ]);
     for (const [number, name] of people) await choose(page, number, name);
+    expect(failed).toEqual([]);
+    expect(await inViewport(page, checkWinner(page))).toBe(true);
+
+    // The screen faces the customers: names and phones are masked as on the public pages until the
+    // operator presses Show names, and masked again with a second press.
+    const selectedNames = () => page.getByTestId('selected-name').allTextContents();
+    expect(await selectedNames()).toEqual(['A*** L***', 'B*** O***', 'C*** D***']);
+    expect(await page.getByTestId('selected-row').first().textContent()).toBe('1A*** L*******1001');
+    expect(await page.getByText('Ana Lopez').count()).toBe(0);
+    expect(await showNames(page).getAttribute('aria-pressed')).toBe('false');
+    await showNames(page).click();
+    expect(await selectedNames()).toEqual([...people.values()]);
+    expect(await page.getByTestId('selected-row').first().textContent()).toBe('1Ana Lopez555-1001');
+    await showNames(page).press('Enter');
+    expect(await showNames(page).getAttribute('aria-pressed')).toBe('false');
+    expect(await selectedNames()).toEqual(['A*** L***', 'B*** O***', 'C*** D***']);
+    // The balance covers the pool: no warning.
+    expect(await page.getByTestId('pool-over-balance').count()).toBe(0);
 
     // The first participant opened the game: its code and commitment fingerprint are on screen.
     const opened = await currentGame(user);
@@ -239,7 +273,15 @@ describe('BOCH BOCH', () => {
       const popup = page.getByRole('dialog', { name: 'We Have a Winner!' });
       await visible(popup);
       const number = Number(await popup.getByTestId('winner-number').textContent());
-      expect(await popup.getByTestId('winner-name').textContent()).toBe(people.get(number));
+      const name = people.get(number) ?? '';
+      // Masked at first; once the operator shows names they stay shown for the next popup.
+      if (position === 1) {
+        expect(await popup.getByTestId('winner-name').textContent()).toBe(maskName(name));
+        expect(await popup.getByTestId('winner-phone').textContent()).toBe(maskPhone(`555-${1000 + number}`));
+        await showNames(popup).click();
+      }
+      expect(await popup.getByTestId('winner-name').textContent()).toBe(name);
+      expect(await popup.getByTestId('winner-phone').textContent()).toBe(`555-${1000 + number}`);
       expect(drawn).not.toContain(number);
       drawn.push(number);
       await popup.getByRole('button', { name: 'Continue' }).click();
@@ -683,6 +725,8 @@ describe('BOCH BOCH', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await choose(page, 12, 'Lea Stone');
     await visible(page.getByText('Selected Numbers (1)'));
+    expect(await page.getByTestId('selected-name').textContent()).toBe('L*** S***');
+    await showNames(page).click();
 
     // A chosen number opens with its participant, to correct them or give the number back.
     await tile(page, 12).click();
@@ -701,13 +745,34 @@ describe('BOCH BOCH', () => {
     // With nobody left the bet is open again; changing it discards the empty game, and the next
     // participant opens a new one with the new bet.
     expect(await page.getByLabel('Bet Amount').isDisabled()).toBe(false);
-    await page.getByLabel('Bet Amount').fill('3');
+    await page.getByLabel('Bet Amount').fill('15');
     await expect.poll(() => currentGame(user)).toBeNull();
     await choose(page, 12, 'Lea Stone');
     const reopened = await currentGame(user);
-    expect(reopened?.betAmount).toBe('3.00');
+    expect(reopened?.betAmount).toBe('15.00');
     expect(await page.getByTestId('game-code').textContent()).toBe(reopened?.code);
     expect(reopened?.code).not.toBe(firstCode);
+    expect(await page.getByTestId('pool-over-balance').count()).toBe(0);
+
+    // A second $15 bet would make a pool the $20 balance does not cover: said before the customer
+    // pays, in the dialog, and beside the entries once taken (the draw would be refused).
+    await tile(page, 13).click();
+    expect(await dialog.getByTestId('participant-pool-warning').textContent()).toBe(
+      'With this participant the pool is $30.00, more than your balance of $20.00: the draw will be refused.',
+    );
+    await dialog.getByLabel('Name').fill('Max Roe');
+    await dialog.getByLabel('Phone Number').fill('555-1013');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await visible(page.getByTestId('pool-over-balance'))).toBe(true);
+    expect(await page.getByTestId('pool-over-balance').textContent()).toBe(
+      'The pool of $30.00 is more than your balance of $20.00: the draw will be refused. Take no more bets until the balance is topped up.',
+    );
+    // Check Winner stays within reach on a phone: in view at the top of the page and at its foot.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    expect(await inViewport(page, checkWinner(page))).toBe(true);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    expect(await inViewport(page, checkWinner(page))).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
     await page.getByRole('radio', { name: 'Green' }).click();

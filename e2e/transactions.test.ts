@@ -305,19 +305,28 @@ describe('transactions screen', () => {
     expect(await row.getByTestId('transaction-amount').textContent()).toBe('$12.00');
   });
 
-  it('the Game type lists only game rows, and the totals cover every page of the filtered set', async () => {
-    // 1,000.00 topped up, then 11 sample games at 1.00 (a pool of 3.00 each): 12 rows, two pages.
+  it('the Game and Taken back types list only their rows, and the totals cover every page of the filtered set', async () => {
+    // 1,000.00 topped up, then 11 sample games at 1.00 (a pool of 3.00 each), then 25.00 taken back by
+    // the admin: 13 rows, two pages.
     const shop = await player({ fullName: `Totals Shop ${tag}`, games: 11, bet: 1 });
+    await apiAs(DEMO.admin, '/api/balance/take-back', {
+      body: { userId: shop.id, amount: '25.00', reason: 'Till short' },
+    });
     const page = await openPage(browser());
     await openTransactions(page, shop);
     const totals = async () =>
       Promise.all(
         ['total-count', 'total-in', 'total-out', 'total-net'].map((id) => page.getByTestId(id).textContent()),
       );
-    await expect.poll(() => textOf(page.getByTestId('total-count'))).toBe('12');
-    expect(await totals()).toEqual(['12', '+$1,000.00', '-$33.00', '+$967.00']);
-    // The net of every row is the balance.
-    expect(await page.getByTestId('balance').textContent()).toBe('$967.00');
+    await expect.poll(() => textOf(page.getByTestId('total-count'))).toBe('13');
+    // The take-back is money out: the net of every row is the balance.
+    expect(await totals()).toEqual(['13', '+$1,000.00', '-$58.00', '+$942.00']);
+    expect(await page.getByTestId('balance').textContent()).toBe('$942.00');
+
+    await page.getByLabel('Transaction type').selectOption({ label: 'Taken back' });
+    await expect.poll(() => textOf(page.getByTestId('total-count'))).toBe('1');
+    expect(await totals()).toEqual(['1', '$0.00', '-$25.00', '-$25.00']);
+    expect(await rows(page).count()).toBe(1);
 
     await page.getByLabel('Transaction type').selectOption({ label: 'Game' });
     await expect.poll(() => textOf(page.getByTestId('total-count'))).toBe('11');

@@ -26,7 +26,7 @@ const tag = `u${Date.now().toString(36)}`;
 
 type Transaction = { type: string; userId: number; receiverId: number | null; amount: string };
 type Winner = { name: string; percent: string; position: number; isActive: boolean };
-type Sale = { id: number; winningNumbersCount: number };
+type Sale = { id: number; number: number | null; winningNumbersCount: number };
 type SaleDetail = Sale & {
   startRange: number;
   endRange: number;
@@ -374,7 +374,7 @@ describe('game winners detail', () => {
     const game = await apiAs<SaleDetail>(login(shop), `/api/sales-history/${played.saleId}`);
     expect(game.winners).toHaveLength(2);
     const page = await openAs(login(shop), `/game-winners/${game.id}`);
-    await visible(page.getByRole('heading', { name: `Game #${game.id}` }));
+    await visible(page.getByRole('heading', { name: `Game #${game.number}` }));
     const byPosition = [...game.winners].sort((a, b) => a.position - b.position);
     expect(await page.getByTestId('game-winner').getByTestId('winner-name').allTextContents()).toEqual(
       byPosition.map((w) => w.name),
@@ -437,7 +437,7 @@ describe('game winners detail', () => {
     expect(await panel.getByRole('link', { name: 'Back to History' }).isVisible()).toBe(true);
     await page.unroute(`**/api/sales-history/${sale.id}`);
     await panel.getByRole('button', { name: 'Try Again' }).click();
-    expect(await visible(page.getByRole('heading', { name: `Game #${sale.id}` }))).toBe(true);
+    expect(await visible(page.getByRole('heading', { name: `Game #${sale.number}` }))).toBe(true);
   });
 });
 

@@ -50,8 +50,8 @@ const api = async (page, path, init = {}) =>
 /** The server keeps the game in play: an open one is reset; a frozen one is drawn to its end. */
 async function endGame(page) {
   const current = await api(page, '/api/games/current');
-  if (current.status !== 200) return;
   const game = current.body;
+  if (current.status !== 200 || !game) return;
   if (game.status === 'open') {
     await api(page, `/api/games/${game.id}/void`, { method: 'POST', body: { reason: 'Screenshots' } });
     return;

@@ -288,6 +288,7 @@ export async function buildProof(game: ExampleGame, options: ProofOptions = {}):
     algorithm: v2 ? DRAW_ALGORITHM_2 : DRAW_ALGORITHM,
     code: game.code,
     shopName: game.shopName,
+    number: 1,
     status,
     openedAt: times.openedAt,
     endedAt: ended ? (options.endedAt ?? times.endedAt) : null,

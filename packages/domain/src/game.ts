@@ -88,3 +88,11 @@ export function numbersLeft(
   const taken = new Set([...selected, ...drawn]);
   return numbersInRange(start, end).filter((n) => !taken.has(n));
 }
+
+/**
+ * How a person reads a game's name: "Game #N", N its shop's game number (1, 2, 3… per shop;
+ * docs/product/game.md#game-numbers, decision 037). A sale without a round has no number: "Game".
+ */
+export function gameTitle(number: number | null | undefined): string {
+  return number === null || number === undefined ? 'Game' : `Game #${number}`;
+}

@@ -99,6 +99,8 @@ export type GameDraw = z.infer<typeof gameDrawSchema>;
 /** A game as its player (or someone above them) sees it: names and phones in full. */
 export const gameSchema = z.object({
   id: z.number(),
+  /** The shop's game number (1, 2, 3… per shop, without gaps; decision 037): what people read as "Game #N". */
+  number: z.number(),
   code: z.string(),
   status: z.enum(GAME_STATUSES),
   userId: z.number(),
@@ -162,6 +164,8 @@ export type DrawWaiting = z.infer<typeof drawWaitingSchema>;
 /** A row of the games lists (voided games for the upline, the admin and the player). */
 export const gameSummarySchema = z.object({
   id: z.number(),
+  /** The shop's game number (1, 2, 3… per shop, without gaps; decision 037): what people read as "Game #N". */
+  number: z.number(),
   code: z.string(),
   status: z.enum(GAME_STATUSES),
   openedAt: z.string(),
@@ -196,6 +200,8 @@ export const gameProofSchema = z.object({
   algorithm: z.string(),
   code: z.string(),
   shopName: z.string(),
+  /** The shop's game number ("Game #N" at shopName; decision 037). */
+  number: z.number(),
   status: z.enum(GAME_STATUSES),
   openedAt: z.string(),
   endedAt: z.string().nullable(),

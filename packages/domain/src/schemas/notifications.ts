@@ -38,6 +38,8 @@ export const notificationSchema = z.discriminatedUnion('kind', [
     key: z.string(),
     at: z.string(),
     code: z.string(),
+    /** The shop's game number of the voided game ("Game #N"; decision 037). */
+    gameNumber: z.number(),
     player: personSchema,
     reason: z.string().nullable(),
   }),

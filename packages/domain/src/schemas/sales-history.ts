@@ -138,6 +138,11 @@ const gameWinnerSchema = z.object({
 
 export const saleSchema = z.object({
   id: z.number(),
+  /**
+   * The shop's game number, the one its round has ("Game #N"; decision 037); null for a record
+   * without a round (none is made so any more).
+   */
+  number: z.number().nullable(),
   userId: z.number(),
   createdAt: z.string(),
   startRange: z.number(),

@@ -25,6 +25,8 @@ export type SearchPerson = z.infer<typeof searchPersonSchema>;
 export const searchGameSchema = z.object({
   /** The server-run game's id. */
   id: z.number(),
+  /** Its shop's game number ("Game #N"; decision 037): beside the player's name, since shops repeat numbers. */
+  number: z.number(),
   /** Its public code: the verify page's address. */
   code: z.string(),
   status: z.enum(GAME_STATUSES),

@@ -1,21 +1,10 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { verifyAudit } from '../modules/audit/audit-chain.ts';
-import { freshPostgres, TEST_DB } from '../test/test-app.ts';
-import { openDatabase, queryRows, type Database, type Db } from './client.ts';
+import { runCleanups, upgradeWith as upgradeBefore, type Cleanups } from '../test/migrations.ts';
+import { TEST_DB } from '../test/test-app.ts';
+import { queryRows, type Database, type Db } from './client.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from './errors.ts';
-import * as schema from './schema.ts';
 import { ensureAdmin } from './seed.ts';
 
 /**
@@ -24,51 +13,12 @@ import { ensureAdmin } from './seed.ts';
  * opens it, which applies 0013 and whatever follows.
  */
 
-const migrations = fileURLToPath(new URL('./migrations', import.meta.url));
-type Journal = { entries: { idx: number; tag: string }[] };
-
-/** A copy of the migrations folder that ends before `tag`. */
-function migrationsBefore(tag: string): string {
-  const folder = mkdtempSync(join(tmpdir(), 'lot-migrations-'));
-  const journal = JSON.parse(readFileSync(join(migrations, 'meta', '_journal.json'), 'utf8')) as Journal;
-  const upTo = journal.entries.findIndex((entry) => entry.tag === tag);
-  expect(upTo).toBeGreaterThan(0);
-  const entries = journal.entries.slice(0, upTo);
-  mkdirSync(join(folder, 'meta'));
-  writeFileSync(join(folder, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries }));
-  for (const entry of entries) copyFileSync(join(migrations, `${entry.tag}.sql`), join(folder, `${entry.tag}.sql`));
-  return folder;
-}
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+const cleanups: Cleanups = [];
+afterAll(() => runCleanups(cleanups));
 
 /** A database migrated up to 0012 (given `seed`), then opened through openDatabase. */
-async function upgradeWith(seed: (db: Db) => Promise<void>): Promise<Database> {
-  const before = migrationsBefore('0013_lot_draw_2');
-  cleanups.push(() => rmSync(before, { recursive: true, force: true }));
-  if (TEST_DB === 'postgres') {
-    const fresh = await freshPostgres();
-    cleanups.push(fresh.drop);
-    const client = new pg.Client({ connectionString: fresh.url });
-    await client.connect();
-    const db = drizzlePg({ client, schema });
-    await migratePg(db, { migrationsFolder: before });
-    await seed(db as unknown as Db);
-    await client.end();
-    return openDatabase({ kind: 'postgres', url: fresh.url });
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), 'lot-pglite-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const client = new PGlite({ dataDir, extensions: { pg_trgm } });
-  const db = drizzlePglite({ client, schema });
-  await migratePglite(db, { migrationsFolder: before });
-  await seed(db as unknown as Db);
-  await client.close();
-  return openDatabase({ kind: 'pglite', dataDir });
-}
+const upgradeWith = (seed: (db: Db) => Promise<void>): Promise<Database> =>
+  upgradeBefore('0013_lot_draw_2', cleanups, seed);
 
 type Row = { id: number; user_id: number | null; position: number; is_active: boolean };
 

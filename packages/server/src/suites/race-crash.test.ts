@@ -369,9 +369,13 @@ describe(`race and crash (${TEST_DB})`, () => {
         if (opened.status === 409) {
           // The answer to an earlier attempt was lost: that game is ours, open and empty.
           const current = await untilAnswered('GET', '/api/games/current', me.token);
-          body = current.body as GameBody;
-          if (current.status !== 200 || body.status !== 'open' || body.betAmount !== formatCents(bet))
+          // null (200) when the player has no game in progress: unexpected here.
+          const held = current.body as GameBody | null;
+          if (current.status !== 200 || held?.status !== 'open' || held.betAmount !== formatCents(bet)) {
             unexpected.push(`open 409, then current ${current.status} ${JSON.stringify(current.body)}`);
+            return;
+          }
+          body = held;
         } else if (opened.status !== 201) {
           unexpected.push(`open ${opened.status} ${JSON.stringify(opened.body)}`);
           return;

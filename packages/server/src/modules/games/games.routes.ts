@@ -63,7 +63,14 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/games/current',
-    { preValidation: player, schema: { tags: ['games'], response: gameResponse } },
+    {
+      preValidation: player,
+      schema: {
+        tags: ['games'],
+        description: "The caller's game in progress (open or drawing), or null when there is none.",
+        response: { 200: gameSchema.nullable(), ...errors },
+      },
+    },
     (request) => currentGame(ctx, request.caller),
   );
 

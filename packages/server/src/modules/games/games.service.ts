@@ -165,6 +165,7 @@ async function toGame({ round, player: user, voider: by }: RoundRow, seeds: Seed
   const seed = ENDED.includes(round.status) ? seedHex(round, seeds) : null;
   return {
     id: round.id,
+    number: round.number,
     code: round.code,
     status: round.status,
     userId: round.userId,
@@ -215,9 +216,15 @@ export async function getGame(ctx: GamesContext, caller: Caller, id: number): Pr
   return toGame({ ...found, round: await completeVoidedBeacon(ctx, found.round) }, ctx.seeds);
 }
 
-/** The caller's game in progress (open or drawing), so any device carries on with it. */
-export function currentGame(ctx: GamesContext, caller: Caller): Promise<Game> {
-  return readGame(ctx, and(eq(gameRounds.userId, caller.id), sql`${gameRounds.status} IN ('open', 'drawing')`));
+/**
+ * The caller's game in progress (open or drawing), so any device carries on with it; null when
+ * there is none (no game is an ordinary state of the play screen, not a missing resource).
+ */
+export async function currentGame(ctx: GamesContext, caller: Caller): Promise<Game | null> {
+  const [row] = await selectRounds(ctx.db).where(
+    and(eq(gameRounds.userId, caller.id), sql`${gameRounds.status} IN ('open', 'drawing')`),
+  );
+  return row ? toGame(row, ctx.seeds) : null;
 }
 
 /**
@@ -692,6 +699,7 @@ export async function listGames(
     const parentId = round.parentId;
     return {
       id: round.id,
+      number: round.number,
       code: round.code,
       status: round.status,
       openedAt: round.createdAt.toISOString(),
@@ -758,6 +766,7 @@ export async function gameProof(ctx: GamesContext, code: string): Promise<GamePr
     algorithm: round.protocol,
     code: round.code,
     shopName: row.player.shopName?.trim() || row.player.fullName,
+    number: round.number,
     status: round.status,
     openedAt: game.openedAt,
     endedAt: game.endedAt,

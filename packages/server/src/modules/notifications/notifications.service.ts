@@ -65,6 +65,7 @@ export async function listNotifications(db: Db, caller: Caller): Promise<Notific
       .select({
         id: gameRounds.id,
         code: gameRounds.code,
+        gameNumber: gameRounds.number,
         at: gameRounds.endedAt,
         reason: gameRounds.voidReason,
         player: { id: player.id, username: player.username, fullName: player.fullName },
@@ -111,6 +112,7 @@ export async function listNotifications(db: Db, caller: Caller): Promise<Notific
       key: `voided-${row.id}`,
       at: (row.at ?? new Date(0)).toISOString(),
       code: row.code,
+      gameNumber: row.gameNumber,
       player: row.player,
       reason: row.reason,
     })),

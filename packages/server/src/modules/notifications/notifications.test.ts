@@ -64,7 +64,12 @@ describe(`GET /api/notifications (${TEST_DB})`, () => {
     expect(items.map((item) => item.kind)).toEqual(['signinFailed', 'voided', 'takenBack', 'received', 'received']);
     const [failure, voidedGame, takeBack, transfer, topUp] = items;
     expect(failure).toMatchObject({ kind: 'signinFailed', address: '203.0.113.9' });
-    expect(voidedGame).toMatchObject({ kind: 'voided', code: voided.code, reason: 'Power cut' });
+    expect(voidedGame).toMatchObject({
+      kind: 'voided',
+      code: voided.code,
+      gameNumber: voided.number,
+      reason: 'Power cut',
+    });
     expect(takeBack).toMatchObject({ kind: 'takenBack', amount: '5.00', reason: 'Wrong shop', by: { id: h.A1.id } });
     expect(transfer).toMatchObject({ kind: 'received', type: 'transfer', amount: '25.00', from: { id: h.A1.id } });
     expect(topUp).toMatchObject({ kind: 'received', type: 'topup', amount: '100.00', from: { id: h.admin.id } });

@@ -11,13 +11,14 @@ import type { TestApp } from '../../test/test-app.ts';
 
 /**
  * The day close (docs/product/money.md#day-close, decision 014): random days of activity of one
- * shop — top-ups, transfers in and out, corrections, games settled the same day, held one day and
+ * shop — top-ups, transfers in and out, corrections, take-backs, games settled the same day, held one day and
  * settled or voided the next — each moved to a chosen instant. Every day's figures equal a model
  * of those instants, opening + movements = closing to the cent, one day's closing is the next
  * day's opening, and today's closing is the current balance; in UTC and in a zone with a DST change.
  */
 
-type Kind = 'topupsIn' | 'transfersIn' | 'transfersOut' | 'corrections' | 'gamePoolsHeld' | 'gamePoolsReturned';
+type Kind =
+  'topupsIn' | 'transfersIn' | 'transfersOut' | 'corrections' | 'takenBack' | 'gamePoolsHeld' | 'gamePoolsReturned';
 type Move = { at: number; kind: Kind; cents: number };
 type Settled = { at: number; numbers: number; pool: number; prizes: number };
 type Voided = { at: number };
@@ -87,9 +88,13 @@ beforeAll(async () => {
   await fund(t, h.U1.id, '500.00');
   moves.push({ at: next(), kind: 'topupsIn', cents: 50_000 });
   await lastTransactionAt(t, clock);
+  // Every run has a take-back (the audit's case: the sheet's lines must still sum to its net).
+  expectStatus(await money(t, h.A1.token, 'take-back', { userId: h.U1.id, amount: '25.00', reason: 'till' }), 200);
+  moves.push({ at: next(), kind: 'takenBack', cents: 2_500 });
+  await lastTransactionAt(t, clock);
   const steps = 16;
   for (let step = 0; step < steps; step++) {
-    const choice = random(0, 6);
+    const choice = random(0, 7);
     const amount = random(1, 4_000);
     if (choice === 0) {
       await fund(t, h.U1.id, formatCents(amount));
@@ -104,6 +109,10 @@ beforeAll(async () => {
       const body = { userId: h.U1.id, amount: formatCents(amount), description: 'till count' };
       expectStatus(await money(t, t.adminToken, 'decrease', body), 200);
       moves.push({ at: next(), kind: 'corrections', cents: amount });
+    } else if (choice === 7) {
+      const body = { userId: h.U1.id, amount: formatCents(amount), reason: 'till' };
+      expectStatus(await money(t, h.A1.token, 'take-back', body), 200);
+      moves.push({ at: next(), kind: 'takenBack', cents: amount });
     } else {
       await playGame(choice === 4 ? 'same-day' : choice === 5 ? 'next-day' : 'voided');
       continue;
@@ -132,6 +141,7 @@ const SIGN: Record<Kind, number> = {
   transfersIn: 1,
   transfersOut: -1,
   corrections: -1,
+  takenBack: -1,
   gamePoolsHeld: -1,
   gamePoolsReturned: 1,
 };
@@ -158,6 +168,7 @@ function expected(from: number, to: number) {
       transfersIn: formatCents(sum('transfersIn')),
       transfersOut: formatCents(sum('transfersOut')),
       corrections: formatCents(sum('corrections')),
+      takenBack: formatCents(sum('takenBack')),
       gamePoolsHeld: formatCents(sum('gamePoolsHeld')),
       gamePoolsReturned: formatCents(sum('gamePoolsReturned')),
       net: formatCents(net),
@@ -190,9 +201,11 @@ describe(`day close (seed ${SEED})`, () => {
             cents(m.transfersIn) -
             cents(m.transfersOut) -
             cents(m.corrections) -
+            cents(m.takenBack) -
             cents(m.gamePoolsHeld) +
             cents(m.gamePoolsReturned),
         ).toBe(cents(report.closingBalance));
+        expect(cents(report.openingBalance) + cents(m.net)).toBe(cents(report.closingBalance));
         if (previous) {
           expect(report.openingBalance).toBe(previous.closingBalance);
           expect(report.from).toBe(previous.to);
@@ -237,5 +250,28 @@ describe(`day close (seed ${SEED})`, () => {
     expect(await status(h.U1.token, `${date}&tz=Mars/Olympus`)).toBe(400);
     expect(await status(h.U1.token, `${date}&tz=${encodeURIComponent("UTC'; --")}`)).toBe(400);
     expect(await status('', date)).toBe(401);
+  });
+
+  it('a day still to come or not a day is refused with a clear message, whoever asks', async () => {
+    const refusal = async (token: string, query: string) => {
+      const response = await t.request(token, { method: 'GET', url: `/api/reports/day-close?${query}` });
+      expectStatus(response, 400);
+      return response.json<{ message: string; fieldErrors?: Record<string, string> }>();
+    };
+    // Tomorrow in UTC; in a zone 14 hours ahead, its today is accepted and its tomorrow refused.
+    const utcToday = new Date().toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const ahead = new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Kiritimati' }).format(new Date());
+    const afterAhead = new Date(Date.parse(`${ahead}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const message = `date cannot be after today (${utcToday} in UTC)`;
+    expect(await refusal(h.U1.token, `date=${tomorrow}`)).toMatchObject({ message, fieldErrors: { date: message } });
+    expect((await refusal(h.A1.token, `date=9999-12-31&userId=${h.U1.id}`)).message).toBe(message);
+    expect((await refusal(h.U1.token, `date=${afterAhead}&tz=Pacific/Kiritimati`)).message).toBe(
+      `date cannot be after today (${ahead} in Pacific/Kiritimati)`,
+    );
+    expect((await dayClose(h.U1.token, `date=${ahead}&tz=Pacific/Kiritimati`)).date).toBe(ahead);
+    for (const garbage of ['garbage', '2026-13-01', '', '2026-1-5']) {
+      expect((await refusal(h.U1.token, `date=${garbage}`)).message, garbage).toBe('date must be a day as YYYY-MM-DD');
+    }
   });
 });

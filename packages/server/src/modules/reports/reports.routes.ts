@@ -31,7 +31,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['reports'],
         description:
-          "A shop's local day: games, every balance movement, opening and closing balance (opening + movements = closing). The day is in `tz` (default UTC).",
+          "A shop's local day: games, every balance movement, opening and closing balance (opening + movements = closing). The day is in `tz` (default UTC); a day after today there is refused (400).",
         querystring: dayCloseQuerySchema,
         response: { 200: dayCloseSchema, ...errorResponses(400, 401, 403, 404) },
       },

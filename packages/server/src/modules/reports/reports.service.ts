@@ -29,6 +29,13 @@ type Totals = {
   closing: string;
 };
 
+/** The local day (YYYY-MM-DD) of an instant in a time zone. */
+function dayIn(timeZone: string, instant: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    instant,
+  );
+}
+
 /**
  * Whose day close the caller may read: a user their own (another's is a role rule: 403); the
  * upline and the admin a user in their scope (outside it: 404, as if missing).
@@ -59,8 +66,13 @@ async function shopOf(db: Db, caller: Caller, userId: number | undefined): Promi
  * closing is the current balance.
  */
 export async function dayClose(db: Db, caller: Caller, query: DayCloseQuery): Promise<DayClose> {
-  const shop = await shopOf(db, caller, query.userId);
   const timeZone = query.tz ?? DEFAULT_TIME_ZONE;
+  // A day still to come has no close: refused rather than answered as an empty or partial day.
+  const today = dayIn(timeZone, new Date());
+  if (query.date > today) {
+    throw AppError.field('date', `date cannot be after today (${today} in ${timeZone})`);
+  }
+  const shop = await shopOf(db, caller, query.userId);
   const u = shop.id;
   const [row] = await queryRows<Totals>(
     db,

@@ -108,7 +108,7 @@ describe(`sales-history exports (${TEST_DB}, seed ${SEED})`, () => {
       const [header = [], ...body] = rows;
       expect(header).toEqual([
         'Date',
-        'Game ID',
+        'Game #',
         'Username',
         'Full name',
         'Agent',
@@ -122,7 +122,8 @@ describe(`sales-history exports (${TEST_DB}, seed ${SEED})`, () => {
       ]);
       expect(body).toHaveLength(total);
       expect(body.reduce((sum, row) => sum + cents(row[11] ?? ''), 0)).toBe(commission);
-      expect(new Set(body.map((row) => row[1])).size).toBe(total);
+      // A game is its shop's number at its shop (decision 037): no pair twice.
+      expect(new Set(body.map((row) => `${row[2]} #${row[1]}`)).size).toBe(total);
 
       const excel = await get(member, withFormat(exportPath, 'xlsx'));
       expectStatus(excel, 200);

@@ -19,6 +19,8 @@ const parent = alias(users, 'parent');
  */
 export type SaleRow = {
   id: number;
+  /** The shop's game number (null for a record without a round). */
+  number: number | null;
   user_id: number;
   parent_id: number | null;
   created_at: string;
@@ -36,7 +38,7 @@ export type SaleRow = {
 };
 
 /** The columns of a `SaleRow`, and the game's player and the parent recorded with it. */
-const SALE_COLUMNS = sql`${games.id}, ${games.userId}, ${games.parentId}, ${games.createdAt}, ${player.username},
+const SALE_COLUMNS = sql`${games.id}, ${games.number}, ${games.userId}, ${games.parentId}, ${games.createdAt}, ${player.username},
     ${player.fullName}, ${parent.fullName} AS parent_name, ${games.startRange}, ${games.endRange}, ${games.betAmount},
     ${games.selectedCount}, ${games.pool}, ${games.totalPrize}, ${games.winnersCount}, ${games.commission}`;
 const SALE_SOURCE = sql`${games} JOIN ${users} player ON ${player.id} = ${games.userId}

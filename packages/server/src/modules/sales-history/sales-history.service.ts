@@ -24,6 +24,7 @@ import {
 function toSale(row: SaleRow): Sale {
   return {
     id: row.id,
+    number: row.number,
     userId: row.user_id,
     createdAt: new Date(row.created_at).toISOString(),
     startRange: row.start_range,
@@ -128,7 +129,8 @@ export function filterSales(db: Db, caller: Caller, query: AdminSalesQuery): Pro
 /** The columns of a sales-history export: what the list shows, plus the pool. */
 export const SALE_EXPORT_COLUMNS: ExportColumn<SaleRow>[] = [
   { header: 'Date', type: 'time', value: (row) => row.created_at },
-  { header: 'Game ID', type: 'integer', value: (row) => row.id },
+  // The shop's game number people read ("Game #N", decision 037); beside the shop's names.
+  { header: 'Game #', type: 'integer', value: (row) => row.number },
   { header: 'Username', type: 'text', value: (row) => row.username },
   { header: 'Full name', type: 'text', value: (row) => row.full_name },
   { header: 'Agent', type: 'text', value: (row) => row.parent_name },

@@ -7,13 +7,13 @@ import { containsPattern, startsPattern } from '../../db/sql.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { readableByRecord, scopeCondition } from '../users/users.access.ts';
 
-/** A game's number as people write it: `12` or `#12`, within the range of an id. */
+/** A game's number as people write it: `12` or `#12` (its shop's game number, decision 037). */
 const GAME_NUMBER = /^#?(\d{1,10})$/;
 
 /**
  * The header's search (docs/product/screens.md#header, decision 022): live people in the caller's
- * scope, and the games the caller may read whose code is the text or whose number (the game's or
- * its sales record's) it is.
+ * scope, and the games the caller may read whose code is the text or whose shop game number it is
+ * (the same number at several shops finds each of them; the list names the shop beside it).
  */
 export async function search(db: Db, caller: Caller, q: string): Promise<SearchResult> {
   const [people, games] = await Promise.all([searchPeople(db, caller, q), searchGames(db, caller, q)]);
@@ -78,11 +78,12 @@ async function searchGames(db: Db, caller: Caller, q: string): Promise<SearchGam
   const matches: SQL[] = [eq(gameRounds.code, q)];
   const number = GAME_NUMBER.exec(q)?.[1];
   if (number !== undefined && Number(number) <= 2_147_483_647) {
-    matches.push(eq(gameRounds.id, Number(number)), eq(gameRounds.saleId, Number(number)));
+    matches.push(eq(gameRounds.number, Number(number)));
   }
   const rows = await db
     .select({
       id: gameRounds.id,
+      number: gameRounds.number,
       code: gameRounds.code,
       status: gameRounds.status,
       saleId: gameRounds.saleId,

@@ -12,7 +12,7 @@ import type { TestApp } from '../../test/test-app.ts';
 /**
  * GET /api/transactions' totals of the whole filtered set (docs/product/screens.md#transactions):
  * X-Total-In, X-Total-Out and X-Total-Net, computed by the database, equal the rows of every page
- * signed as the screen signs them, for each filter (the game type too) and each caller's scope;
+ * signed as the screen signs them, for each filter (the game and take-back types too) and each caller's scope;
  * unfiltered, a caller's net is their balance and the admin's the sum of all balances.
  */
 
@@ -36,12 +36,14 @@ beforeAll(async () => {
   await fund(t, h.U1.id, '200.00');
   await fund(t, h.U2.id, '50.00');
   await fund(t, h.A1.id, '100.00');
-  const moves: [Member, 'transfer' | 'decrease', Record<string, unknown>][] = [
+  const moves: [Member, 'transfer' | 'decrease' | 'take-back', Record<string, unknown>][] = [
     [h.A1, 'transfer', { receiverId: h.U1.id, amount: '30.00' }],
     [h.U1, 'transfer', { receiverId: h.U2.id, amount: '12.34' }],
     [h.U2, 'transfer', { receiverId: h.U1.id, amount: '3.00' }],
     [h.admin, 'decrease', { userId: h.U1.id, amount: '1.50', description: 'Till count' }],
     [h.A1, 'transfer', { receiverId: h.U2.id, amount: '7.77' }],
+    // The agent takes money back from its shop: out for the shop, in for the agent.
+    [h.A1, 'take-back', { userId: h.U1.id, amount: '2.25', reason: 'Till short' }],
   ];
   for (const [member, call, body] of moves) expectStatus(await money(t, member.token, call, body), 200);
   // Enough rows for several pages.
@@ -64,7 +66,9 @@ afterAll(() => t?.close());
 /** A row as the transactions screen signs it for the viewer (transaction-view.ts): +1 in, -1 out, 0 neither. */
 function signFor(row: Transaction, viewerId: number): number {
   if (row.type === 'topup') return 1;
-  if (row.type === 'transfer') return row.receiverId === viewerId ? 1 : row.userId === viewerId ? -1 : 0;
+  if (row.type === 'transfer' || row.type === 'takeback') {
+    return row.receiverId === viewerId ? 1 : row.userId === viewerId ? -1 : 0;
+  }
   if (row.type === 'game') return row.status === 'voided' ? 0 : -1;
   return -1; // a correction
 }
@@ -99,7 +103,15 @@ async function allPages(member: Member, filter: string, size: number) {
   return { rows, totals };
 }
 
-const FILTERS = ['', '&type=topup', '&type=transfer', '&type=decrease', '&type=game', '&search=user_two'];
+const FILTERS = [
+  '',
+  '&type=topup',
+  '&type=transfer',
+  '&type=decrease',
+  '&type=game',
+  '&type=takeback',
+  '&search=user_two',
+];
 
 describe('GET /api/transactions: totals of the whole filtered set', () => {
   it.each(['U1', 'U2', 'A1', 'admin'] as const)(
@@ -150,6 +162,29 @@ describe('GET /api/transactions: totals of the whole filtered set', () => {
     const admin = await allPages(h.admin, '&type=game', 10);
     expect(admin.totals.count).toBe('4');
     expect(admin.totals.out).toBe(formatCents(pool(games.settled) + pool(games.drawing) + pool(games.otherShop)));
+  });
+
+  it('the takeback type: out of the shop it was taken from, into the agent who took it; the admin sees it move nothing', async () => {
+    const taken = { count: '1', amount: '2.25' };
+    expect((await allPages(h.U1, '&type=takeback', 10)).totals).toEqual({
+      ...taken,
+      in: '0.00',
+      out: '2.25',
+      net: '-2.25',
+    });
+    expect((await allPages(h.A1, '&type=takeback', 10)).totals).toEqual({
+      ...taken,
+      in: '2.25',
+      out: '0.00',
+      net: '2.25',
+    });
+    expect((await allPages(h.admin, '&type=takeback', 10)).totals).toEqual({
+      ...taken,
+      in: '0.00',
+      out: '0.00',
+      net: '0.00',
+    });
+    expect((await allPages(h.U2, '&type=takeback', 10)).totals.count).toBe('0');
   });
 
   it('an unknown type is refused', async () => {

@@ -59,15 +59,16 @@ function toTransaction(row: Row): Transaction {
 
 /**
  * The filtered set's totals as the caller's table signs its rows (docs/product/money.md#ledger,
- * docs/product/screens.md#transactions): money in is a top-up or a transfer to the caller; money
- * out a transfer the caller sent, a correction, or a game's pool unless the game was voided (its
- * pool came back); a transfer between two other people, seen by the admin, is neither. So the
- * caller's unfiltered net is their balance, and the admin's is the sum of all balances.
+ * docs/product/screens.md#transactions): money in is a top-up, a transfer to the caller or money the
+ * caller took back; money out a transfer the caller sent, a correction, money taken back from the
+ * caller, or a game's pool unless the game was voided (its pool came back); a transfer or take-back
+ * between two other people, seen by the admin, is neither. So the caller's unfiltered net is their
+ * balance, and the admin's is the sum of all balances.
  */
 const moneyIn = (callerId: number) =>
-  sql`(${transactions.type} = 'topup' OR (${transactions.type} = 'transfer' AND ${transactions.receiverId} = ${callerId}))`;
+  sql`(${transactions.type} = 'topup' OR (${transactions.type} IN ('transfer', 'takeback') AND ${transactions.receiverId} = ${callerId}))`;
 const moneyOut = (callerId: number) =>
-  sql`(${transactions.type} = 'decrease' OR (${transactions.type} = 'game' AND ${transactions.status} <> 'voided') OR (${transactions.type} = 'transfer' AND ${transactions.userId} = ${callerId} AND ${transactions.receiverId} IS DISTINCT FROM ${callerId}))`;
+  sql`(${transactions.type} = 'decrease' OR (${transactions.type} = 'game' AND ${transactions.status} <> 'voided') OR (${transactions.type} IN ('transfer', 'takeback') AND ${transactions.userId} = ${callerId} AND ${transactions.receiverId} IS DISTINCT FROM ${callerId}))`;
 
 export type TransactionTotals = {
   total: number;

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { ArrowLeft, SearchX } from 'lucide-react';
 import { Link, useParams } from 'react-router';
+import { gameTitle } from '@lot/domain/game';
 import { MESSAGES } from '@lot/domain/messages';
 import { Card, ErrorPanel, PageHeading, Spinner } from '../../components/ui/panels.tsx';
 import { ApiError } from '../../lib/api-client.ts';
@@ -71,7 +72,7 @@ export function GameWinnersRoute() {
     const data = game.data;
     body = (
       <>
-        <PageHeading title={`Game #${data.id}`}>
+        <PageHeading title={gameTitle(data.number)}>
           Played <time dateTime={data.createdAt}>{dateTime(data.createdAt)}</time>
         </PageHeading>
         <GameSummary game={data} />

@@ -24,6 +24,7 @@ const TYPE_OPTIONS: { value: TransactionTypeFilter; label: string }[] = [
   { value: 'topup', label: 'Top Up' },
   { value: 'transfer', label: 'Transfer' },
   { value: 'game', label: 'Game' },
+  { value: 'takeback', label: 'Taken back' },
 ];
 
 /**

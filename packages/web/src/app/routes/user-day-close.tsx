@@ -4,7 +4,7 @@ import { useSearchParams } from 'react-router';
 import { ChevronLeft, ChevronRight, Printer } from 'lucide-react';
 import { Button } from '../../components/ui/button.tsx';
 import { ErrorPanel, PageHeading, Spinner } from '../../components/ui/panels.tsx';
-import { errorMessage } from '../../lib/api-client.ts';
+import { ApiError, errorMessage } from '../../lib/api-client.ts';
 import { dayCloseQueryAt, useDayClose } from '../../features/day-close/api/get-day-close.ts';
 import { DayCloseSheet } from '../../features/day-close/components/day-close-sheet.tsx';
 import { isDay, localDay, shiftDay } from '../../lib/periods.ts';
@@ -31,19 +31,27 @@ function usePrintedAt(): Date {
   return printedAt;
 }
 
+/** The server's refusal of the asked day (not a day, or after today): asking again will not help. */
+function isRefusedDay(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 400 && error.fieldErrors?.date !== undefined;
+}
+
 /**
  * docs/product/screens.md#day-close (/user/day-close): the shop's own day close for a local day of
  * the browser's time zone (today by default, never after today), previous and next day, printable
- * on A4 without the shell. The day is kept in the address (?date=YYYY-MM-DD).
+ * on A4 without the shell. The day is kept in the address (?date=YYYY-MM-DD); one there that is not
+ * a day or is after today shows the server's refusal and a way back to today, never another day.
  */
 export function UserDayCloseRoute() {
   const [params, setParams] = useSearchParams();
   const today = localDay();
   const query = dayCloseQueryAt(params);
   const { date } = query;
+  // The address's day is one the sheet can show; else the server refuses it and the screen says so.
+  const showable = isDay(date) && date <= today;
   // What the picker holds when it is not a day to show (cleared, or after today); else the day.
   const [rejected, setRejected] = useState<string | null>(null);
-  const draft = rejected ?? date;
+  const draft = rejected ?? (isDay(date) ? date : '');
   const report = useDayClose(query);
   const printedAt = usePrintedAt();
 
@@ -51,7 +59,8 @@ export function UserDayCloseRoute() {
     setRejected(null);
     setParams(day === today ? {} : { date: day }, { replace: true });
   };
-  const future = isDay(draft) && draft > today;
+  // A later day typed into the picker; one from the address is the server's refusal below, said once.
+  const future = rejected !== null && isDay(rejected) && rejected > today;
 
   return (
     <div className="space-y-6">
@@ -83,11 +92,11 @@ export function UserDayCloseRoute() {
           />
         </div>
         <div className="flex gap-2">
-          <Button variant="secondary" onClick={() => show(shiftDay(date, -1))}>
+          <Button variant="secondary" disabled={!showable} onClick={() => show(shiftDay(date, -1))}>
             <ChevronLeft className="h-4 w-4" aria-hidden="true" />
             Previous day
           </Button>
-          <Button variant="secondary" disabled={date >= today} onClick={() => show(shiftDay(date, 1))}>
+          <Button variant="secondary" disabled={!showable || date >= today} onClick={() => show(shiftDay(date, 1))}>
             Next day
             <ChevronRight className="h-4 w-4" aria-hidden="true" />
           </Button>
@@ -104,10 +113,18 @@ export function UserDayCloseRoute() {
       </div>
 
       {report.isError && !report.isFetching ? (
-        <ErrorPanel
-          message={errorMessage(report.error, 'Failed to load the day close')}
-          onRetry={() => void report.refetch()}
-        />
+        isRefusedDay(report.error) ? (
+          <ErrorPanel message={`No day close for “${date}”: ${report.error.message}.`}>
+            <Button variant="secondary" onClick={() => show(today)}>
+              Show today
+            </Button>
+          </ErrorPanel>
+        ) : (
+          <ErrorPanel
+            message={errorMessage(report.error, 'Failed to load the day close')}
+            onRetry={() => void report.refetch()}
+          />
+        )
       ) : report.data ? (
         <DayCloseSheet report={report.data} isToday={date === today} printedAt={printedAt} />
       ) : (

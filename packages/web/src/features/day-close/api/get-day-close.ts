@@ -1,17 +1,19 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DayClose } from '@lot/domain/schemas/reports';
 import { api } from '../../../lib/api-client.ts';
-import { browserTimeZone, isDay, localDay } from '../../../lib/periods.ts';
+import { browserTimeZone, localDay } from '../../../lib/periods.ts';
 import { SCREEN_FRESH_MS } from '../../../lib/query-client.ts';
 
 /** A day close asked for: the local day (YYYY-MM-DD) and the zone it is a day of. */
 export type DayCloseQuery = { date: string; timeZone: string };
 
-/** The day a screen at this address closes: ?date= if it is a day up to today, else today. */
+/**
+ * The day a screen at this address closes: ?date= as written, else today. A ?date= that is not a
+ * day, or is after today, is asked as it is: the server refuses it and the screen shows why, rather
+ * than quietly showing another day.
+ */
 export function dayCloseQueryAt(params: URLSearchParams): DayCloseQuery {
-  const today = localDay();
-  const asked = params.get('date');
-  return { date: isDay(asked) && asked <= today ? asked : today, timeZone: browserTimeZone() };
+  return { date: params.get('date') || localDay(), timeZone: browserTimeZone() };
 }
 
 /** GET /api/reports/day-close (docs/product/money.md#day-close): the signed-in shop's own day. */

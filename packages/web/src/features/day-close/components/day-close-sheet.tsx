@@ -18,6 +18,7 @@ function movementsOf(report: DayClose): Movement[] {
     { testId: 'movement-transfers-in', label: 'Transfers in', amount: m.transfersIn, direction: 1 },
     { testId: 'movement-transfers-out', label: 'Transfers out', amount: m.transfersOut, direction: -1 },
     { testId: 'movement-corrections', label: 'Corrections', amount: m.corrections, direction: -1 },
+    { testId: 'movement-taken-back', label: 'Taken back', amount: m.takenBack, direction: -1 },
     { testId: 'movement-pools-held', label: 'Game pools held', amount: m.gamePoolsHeld, direction: -1 },
     { testId: 'movement-pools-returned', label: 'Game pools returned', amount: m.gamePoolsReturned, direction: 1 },
   ];

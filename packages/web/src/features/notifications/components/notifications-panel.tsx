@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ArrowDownLeft, ArrowUpRight, Ban, ShieldAlert } from 'lucide-react';
+import { gameTitle } from '@lot/domain/game';
 import type { Notification } from '@lot/domain/schemas/notifications';
 import { dateTime, money } from '../../../lib/format.ts';
 
@@ -48,7 +49,7 @@ function describe(item: Notification, userId: number): { text: ReactNode; href: 
       return {
         text: (
           <>
-            Game of {item.player.fullName} voided{item.reason ? `: ${item.reason}` : ''}
+            {gameTitle(item.gameNumber)} of {item.player.fullName} voided{item.reason ? `: ${item.reason}` : ''}
           </>
         ),
         href: `/verify/${item.code}`,

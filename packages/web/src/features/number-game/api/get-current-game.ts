@@ -1,17 +1,12 @@
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Game } from '@lot/domain/schemas/games';
-import { api, ApiError } from '../../../lib/api-client.ts';
+import { api } from '../../../lib/api-client.ts';
 import { isEnded, playGameQueryKey } from './games-cache.ts';
 import { getGame } from './get-game.ts';
 
-/** GET /api/games/current: the caller's open or drawing game, null when there is none (404). */
-export async function getCurrentGame(): Promise<Game | null> {
-  try {
-    return await api<Game>('/api/games/current');
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return null;
-    throw error;
-  }
+/** GET /api/games/current: the caller's open or drawing game, null when there is none. */
+export function getCurrentGame(): Promise<Game | null> {
+  return api<Game | null>('/api/games/current');
 }
 
 /**

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { AlertTriangle, CheckCircle2, Globe, Loader2, SearchX, ShieldAlert, XCircle } from 'lucide-react';
 import { commitmentFingerprint } from '@lot/domain/draw';
-import { formatBps, numbersInRange, prizeFor } from '@lot/domain/game';
+import { formatBps, gameTitle, numbersInRange, prizeFor } from '@lot/domain/game';
 import { decimalToCents, formatMoney } from '@lot/domain/money';
 import type { GameDraw, GameProof } from '@lot/domain/schemas/games';
 import { verifyProof, type PinnedChain, type ProofReport } from '@lot/domain/verify';
@@ -41,13 +41,20 @@ export function DisplayPage({ code, themeName }: { code: string; themeName: Them
   return (
     <div className={`flex min-h-screen flex-col ${theme.page}`} data-theme={themeName} data-testid="display">
       <header className="flex flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 sm:px-8 sm:py-5">
-        <p
-          data-testid="display-shop"
-          className="min-w-0 flex-1 truncate text-2xl font-bold sm:text-4xl 2xl:text-5xl"
-          title={proof?.shopName}
-        >
-          {proof?.shopName ?? ''}
-        </p>
+        <div className="min-w-0 flex-1">
+          <p
+            data-testid="display-shop"
+            className="truncate text-2xl font-bold sm:text-4xl 2xl:text-5xl"
+            title={proof?.shopName}
+          >
+            {proof?.shopName ?? ''}
+          </p>
+          {proof && (
+            <p data-testid="display-game-number" className="text-lg font-bold sm:text-2xl 2xl:text-3xl">
+              {gameTitle(proof.number)}
+            </p>
+          )}
+        </div>
         <h1 className="order-first w-full text-center text-2xl font-black tracking-[0.3em] sm:order-none sm:w-auto sm:text-5xl 2xl:text-6xl">
           BOCH BOCH
         </h1>

@@ -3,6 +3,7 @@ import { formatBps, prizeFor, type Participant } from '@lot/domain/game';
 import { decimalToCents, formatMoney, type Cents } from '@lot/domain/money';
 import type { GameDraw } from '@lot/domain/schemas/games';
 import type { GameTheme } from './game-theme.ts';
+import { NamesToggle, shownName, shownPhone, type NamesView } from './names-privacy.tsx';
 
 /** A prize position as the screen shows it: the game's snapshot once open, the live settings before. */
 export type PrizeLine = { position: number; name: string; percentBps: number };
@@ -12,25 +13,47 @@ export function Panel({
   theme,
   children,
   testId,
+  action,
 }: {
   title: ReactNode;
   theme: GameTheme;
   children: ReactNode;
   testId?: string;
+  /** A control beside the title. */
+  action?: ReactNode;
 }) {
   return (
     <section data-testid={testId} className={`rounded-2xl p-4 sm:p-5 ${theme.panel}`}>
-      <h2 className="mb-3 text-lg font-bold tracking-wide uppercase sm:text-xl">{title}</h2>
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-lg font-bold tracking-wide uppercase sm:text-xl">{title}</h2>
+        {action}
+      </div>
       {children}
     </section>
   );
 }
 
-/** Before the draw: who chose which number. */
-export function SelectedNumbersPanel({ selected, theme }: { selected: Participant[]; theme: GameTheme }) {
+/** Before the draw: who chose which number (masked unless `names.reveal`), and (`children`) what is to be said about the entries. */
+export function SelectedNumbersPanel({
+  selected,
+  theme,
+  names,
+  children,
+}: {
+  selected: Participant[];
+  theme: GameTheme;
+  names: NamesView;
+  children?: ReactNode;
+}) {
   const sorted = [...selected].sort((a, b) => a.number - b.number);
   return (
-    <Panel title={`Selected Numbers (${selected.length})`} theme={theme} testId="selected-panel">
+    <Panel
+      title={`Selected Numbers (${selected.length})`}
+      theme={theme}
+      testId="selected-panel"
+      action={selected.length > 0 && <NamesToggle names={names} className={theme.secondary} />}
+    >
+      {children && <div className="mb-3">{children}</div>}
       {sorted.length === 0 ? (
         <p className={theme.muted}>Tap a number to add a participant.</p>
       ) : (
@@ -48,8 +71,12 @@ export function SelectedNumbersPanel({ selected, theme }: { selected: Participan
                 {p.number}
               </span>
               <span className="min-w-0 flex-1">
-                <span className="block truncate text-lg font-semibold">{p.name}</span>
-                <span className={`block truncate text-sm ${theme.muted}`}>{p.phoneNumber}</span>
+                <span data-testid="selected-name" className="block text-lg font-semibold break-words">
+                  {shownName(p.name, names.reveal)}
+                </span>
+                <span className={`block truncate text-sm ${theme.muted}`}>
+                  {shownPhone(p.phoneNumber, names.reveal)}
+                </span>
               </span>
             </li>
           ))}
@@ -64,14 +91,21 @@ export function WinnersPanel({
   prizes,
   draws,
   theme,
+  names,
 }: {
   prizes: readonly PrizeLine[];
   draws: readonly GameDraw[];
   theme: GameTheme;
+  names: NamesView;
 }) {
   const byPosition = new Map(draws.map((d) => [d.position, d]));
   return (
-    <Panel title="Winners" theme={theme} testId="winners-panel">
+    <Panel
+      title="Winners"
+      theme={theme}
+      testId="winners-panel"
+      action={draws.some((d) => d.winner) && <NamesToggle names={names} className={theme.secondary} />}
+    >
       <ol className="space-y-2">
         {prizes.map((prize) => {
           const draw = byPosition.get(prize.position);
@@ -91,9 +125,12 @@ export function WinnersPanel({
                   <span className={`block text-lg ${theme.muted}`}>Not drawn yet</span>
                 ) : (
                   <>
-                    <span className="block truncate text-lg font-bold">{winner ? winner.name : 'No winner'}</span>
+                    {/* A long name wraps rather than being cut short on a phone. */}
+                    <span data-testid="winner-row-name" className="block text-lg font-bold break-words">
+                      {winner ? shownName(winner.name, names.reveal) : 'No winner'}
+                    </span>
                     <span className={`block truncate text-sm ${theme.muted}`}>
-                      {winner ? winner.phoneNumber : 'N/A'}
+                      {winner ? shownPhone(winner.phoneNumber, names.reveal) : 'N/A'}
                     </span>
                   </>
                 )}
@@ -134,21 +171,21 @@ export function PrizePanel({
           {formatMoney(poolCents)}
         </span>
       </div>
-      {status ??
-        (prizes && (
-          <ul className="space-y-1.5">
-            {prizes.map((prize) => (
-              <li key={prize.position} data-testid="prize-row" className="flex items-baseline justify-between gap-3">
-                <span className="min-w-0 truncate text-lg">
-                  {prize.name} <span className={`text-sm ${theme.muted}`}>({formatBps(prize.percentBps)}%)</span>
-                </span>
-                <span className="text-xl font-bold tabular-nums">
-                  {formatMoney(prizeFor(poolCents, prize.percentBps))}
-                </span>
-              </li>
-            ))}
-          </ul>
-        ))}
+      {status}
+      {prizes && prizes.length > 0 && (
+        <ul className="space-y-1.5">
+          {prizes.map((prize) => (
+            <li key={prize.position} data-testid="prize-row" className="flex items-baseline justify-between gap-3">
+              <span className="min-w-0 truncate text-lg">
+                {prize.name} <span className={`text-sm ${theme.muted}`}>({formatBps(prize.percentBps)}%)</span>
+              </span>
+              <span className="text-xl font-bold tabular-nums">
+                {formatMoney(prizeFor(poolCents, prize.percentBps))}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
       {commissionCents !== null && (
         <div className="mt-3 flex items-baseline justify-between gap-3 border-t border-current/20 pt-3">
           <span className="text-lg font-semibold">Commission</span>

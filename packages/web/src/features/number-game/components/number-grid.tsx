@@ -1,6 +1,7 @@
 import type { CSSProperties } from 'react';
 import { numbersInRange, type Participant } from '@lot/domain/game';
 import type { GameTheme } from './game-theme.ts';
+import { shownName } from './names-privacy.tsx';
 
 type TileState = 'free' | 'selected' | 'winner' | 'drawn';
 
@@ -35,6 +36,7 @@ export function NumberGrid({
   selected,
   drawn,
   locked,
+  reveal,
   theme,
   onPick,
 }: {
@@ -43,6 +45,8 @@ export function NumberGrid({
   selected: ReadonlyMap<number, Participant>;
   drawn: readonly number[];
   locked: boolean;
+  /** The participants' names in full (the operator's Show names), else masked. */
+  reveal: boolean;
   theme: GameTheme;
   onPick: (number: number) => void;
 }) {
@@ -89,7 +93,7 @@ export function NumberGrid({
                 aria-hidden="true"
                 className="hidden max-w-full truncate px-1 text-xs font-semibold sm:block lg:text-lg"
               >
-                {participant.name}
+                {shownName(participant.name, reveal)}
               </span>
             )}
           </button>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Loader2 } from 'lucide-react';
+import { AlertTriangle, Loader2 } from 'lucide-react';
 import type { Participant } from '@lot/domain/game';
 import { participantFormSchema } from '@lot/domain/schemas/sales-history';
 import { Button } from '../../../components/ui/button.tsx';
@@ -14,17 +14,20 @@ import { useRememberedParticipants } from '../api/get-participants.ts';
  * already chosen opens with its participant, to correct the details or give the number back. The
  * dialog stays open until the server has the list: a refusal or a lost connection is said here and
  * what was typed stays in the fields for another try. `onSave` and `onRemove` answer null once the
- * server has the list, else the reason to show.
+ * server has the list, else the reason to show. `poolWarning`: said for a new participant whose bet
+ * makes the pool more than the balance, before the customer pays.
  */
 export function ParticipantModal({
   number,
   participant,
+  poolWarning,
   onSave,
   onRemove,
   onClose,
 }: {
   number: number | null;
   participant: Participant | null;
+  poolWarning: string | null;
   onSave: (participant: Participant) => Promise<string | null>;
   onRemove: (number: number) => Promise<string | null>;
   onClose: () => void;
@@ -36,6 +39,7 @@ export function ParticipantModal({
           key={number}
           number={number}
           participant={participant}
+          poolWarning={participant ? null : poolWarning}
           onSave={onSave}
           onRemove={onRemove}
           onClose={onClose}
@@ -48,12 +52,14 @@ export function ParticipantModal({
 function ParticipantForm({
   number,
   participant,
+  poolWarning,
   onSave,
   onRemove,
   onClose,
 }: {
   number: number;
   participant: Participant | null;
+  poolWarning: string | null;
   onSave: (participant: Participant) => Promise<string | null>;
   onRemove: (number: number) => Promise<string | null>;
   onClose: () => void;
@@ -101,6 +107,15 @@ function ParticipantForm({
         </span>
         <span>Who is playing this number?</span>
       </p>
+      {poolWarning && (
+        <p
+          data-testid="participant-pool-warning"
+          className="flex items-start gap-2 rounded-lg bg-amber-100 px-3 py-2 text-sm font-semibold text-amber-950 ring-1 ring-amber-400"
+        >
+          <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+          <span>{poolWarning}</span>
+        </p>
+      )}
       <TextField label="Name" autoComplete="off" error={errors.name?.message} {...register('name')} />
       <TextField
         label="Phone Number"

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { commitmentFingerprint } from '@lot/domain/draw';
+import { gameTitle } from '@lot/domain/game';
 import { maskName, maskPhone } from '@lot/domain/mask';
 import type { Game, GameDraw, SlipPrint } from '@lot/domain/schemas/games';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
@@ -77,13 +78,16 @@ function SlipFrame({
         <p className="slip-shop-name">{shop.name}</p>
       </header>
       <p className="slip-title">BOCH BOCH · {kind}</p>
+      <p className="slip-game" data-testid="slip-game-number">
+        {gameTitle(game.number)}
+      </p>
       {print?.copy && (
         <p className="slip-copy" data-testid="slip-copy">
           {copyText(print.printCount)}
         </p>
       )}
       <dl className="slip-rows">
-        <Row label="Game">
+        <Row label="Code">
           <span className="slip-mono">{game.code}</span>
         </Row>
         <Row label="Seed">

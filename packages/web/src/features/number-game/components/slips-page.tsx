@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Printer, SearchX, TriangleAlert } from 'lucide-react';
 import { Link } from 'react-router';
+import { gameTitle } from '@lot/domain/game';
 import { MESSAGES } from '@lot/domain/messages';
 import type { Game, SlipPrint, SlipPrintInput } from '@lot/domain/schemas/games';
 import { useLogo } from '../../../components/ui/avatar.tsx';
@@ -174,7 +175,10 @@ export function SlipsPage({ gameId, player }: { gameId: number | null; player: {
   return (
     <Frame>
       <PageHeading title="Slips">
-        Game <span className="font-mono font-semibold break-all text-slate-700">{data.code}</span> ·{' '}
+        <span data-testid="slips-game-number" className="font-semibold text-slate-700">
+          {gameTitle(data.number)}
+        </span>{' '}
+        · <span className="font-mono break-all text-slate-700">{data.code}</span> ·{' '}
         <span data-testid="slips-game-status">{STATUS_LABEL[data.status]}</span>
       </PageHeading>
 

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, Clock, Loader2, SearchX, ShieldAlert, ShieldCheck, XCircle } from 'lucide-react';
-import { formatBps } from '@lot/domain/game';
+import { formatBps, gameTitle } from '@lot/domain/game';
 import type { GameDraw, GameProof } from '@lot/domain/schemas/games';
 import { DISCARDED_TEXT, isCleanlyDiscarded, verifyProof, type ProofReport } from '@lot/domain/verify';
 import { ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
@@ -118,7 +118,9 @@ function ProofHeading({ proof }: { proof: GameProof }) {
   return (
     <div className="flex flex-wrap items-start justify-between gap-4">
       <div className="min-w-0">
-        <p className="text-sm font-medium text-slate-500">{proof.shopName}</p>
+        <p className="text-sm font-medium text-slate-500">
+          {proof.shopName} · <span data-testid="verify-game-number">{gameTitle(proof.number)}</span>
+        </p>
         <h1 className="mt-1 font-mono text-xl font-bold break-all sm:text-4xl" data-testid="verify-code">
           {proof.code}
         </h1>

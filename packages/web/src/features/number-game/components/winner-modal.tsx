@@ -1,6 +1,7 @@
 import { Trophy } from 'lucide-react';
 import { formatMoney, type Cents } from '@lot/domain/money';
 import { Modal } from '../../../components/ui/modal.tsx';
+import { NamesToggle, shownName, shownPhone, type NamesView } from './names-privacy.tsx';
 
 export type DrawnWinner = {
   number: number;
@@ -10,8 +11,19 @@ export type DrawnWinner = {
   prizeAmount: Cents;
 };
 
-/** We Have a Winner!: shown only when the drawn number belongs to a participant. */
-export function WinnerModal({ winner, onContinue }: { winner: DrawnWinner | null; onContinue: () => void }) {
+/**
+ * We Have a Winner!: shown only when the drawn number belongs to a participant, the name and phone
+ * masked unless `names.reveal`; its Show names comes after Continue, so Continue has the focus.
+ */
+export function WinnerModal({
+  winner,
+  names,
+  onContinue,
+}: {
+  winner: DrawnWinner | null;
+  names: NamesView;
+  onContinue: () => void;
+}) {
   return (
     <Modal open={winner !== null} title="We Have a Winner!" size="lg" onClose={onContinue}>
       {winner && (
@@ -23,13 +35,16 @@ export function WinnerModal({ winner, onContinue }: { winner: DrawnWinner | null
           >
             {winner.number}
           </p>
-          <div>
-            <p data-testid="winner-name" className="text-3xl font-bold text-slate-900 sm:text-5xl">
-              {winner.name}
+          <div className="min-w-0">
+            {/* A long name wraps (within a word too) rather than being cut short on a phone. */}
+            <p data-testid="winner-name" className="text-3xl font-bold break-words text-slate-900 sm:text-5xl">
+              {shownName(winner.name, names.reveal)}
             </p>
-            <p className="text-lg text-slate-600">{winner.phoneNumber}</p>
+            <p data-testid="winner-phone" className="text-lg text-slate-600">
+              {shownPhone(winner.phoneNumber, names.reveal)}
+            </p>
           </div>
-          <p className="text-xl text-slate-700 sm:text-2xl">
+          <p className="text-xl break-words text-slate-700 sm:text-2xl">
             {winner.prizeName}:{' '}
             <span className="text-3xl font-black text-emerald-700 sm:text-4xl">{formatMoney(winner.prizeAmount)}</span>
           </p>
@@ -40,6 +55,9 @@ export function WinnerModal({ winner, onContinue }: { winner: DrawnWinner | null
           >
             Continue
           </button>
+          <div className="flex justify-center">
+            <NamesToggle names={names} className="bg-slate-100 text-slate-800 hover:bg-slate-200" />
+          </div>
         </div>
       )}
     </Modal>

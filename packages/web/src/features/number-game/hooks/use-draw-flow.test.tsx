@@ -16,6 +16,7 @@ function frozenGame(dueInMs: number, drawn = false): Game {
   const due = new Date(NOW + dueInMs).toISOString();
   return {
     id: 7,
+    number: 3,
     code: 'G7CODE',
     status: 'drawing',
     userId: 1,

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { CheckCircle2, Clock, Loader2, ShieldCheck } from 'lucide-react';
+import { gameTitle } from '@lot/domain/game';
 import type { Game, GameSummary } from '@lot/domain/schemas/games';
 import { SERVER_RANDOMNESS_ONLY } from '@lot/domain/draw';
 import { Button } from '../../../components/ui/button.tsx';
@@ -115,14 +116,14 @@ export function FinishGameDialog({
       <div className="space-y-4 text-slate-700">
         {phase === 'done' ? (
           <p>
-            <strong>{game.user.fullName}</strong>’s game{' '}
-            <span className="font-mono text-sm break-all">{game.code}</span> was drawn to the end by the server:
+            <strong>{game.user.fullName}</strong>’s {gameTitle(game.number)} (
+            <span className="font-mono text-sm break-all">{game.code}</span>) was drawn to the end by the server:
           </p>
         ) : (
           <p>
             Draw the {remaining === 1 ? 'last remaining position' : `${remaining} remaining positions`} of{' '}
-            <strong>{game.user.fullName}</strong>’s game{' '}
-            <span className="font-mono text-sm break-all">{game.code}</span>. The server draws them from the frozen
+            <strong>{game.user.fullName}</strong>’s {gameTitle(game.number)} (
+            <span className="font-mono text-sm break-all">{game.code}</span>). The server draws them from the frozen
             entries
             {game.protocol === 'LOT-DRAW-2' ? ' and the public randomness round named at the freeze' : ''}: nobody
             chooses a number. Winners are paid from the pool of {money(game.pool)} and the game is settled.

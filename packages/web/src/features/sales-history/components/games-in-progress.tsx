@@ -2,16 +2,18 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Ban, Play, ShieldCheck } from 'lucide-react';
+import { gameTitle } from '@lot/domain/game';
 import type { GameSummary } from '@lot/domain/schemas/games';
 import { Button } from '../../../components/ui/button.tsx';
 import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { EmptyState, ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
-import { dateTime, money } from '../../../lib/format.ts';
+import { money } from '../../../lib/format.ts';
 import { useGamesInProgress, type InProgressStatus } from '../api/get-games-in-progress.ts';
 import { gamesListQueryKey } from '../api/get-voided-games.ts';
 import { SALES_PAGE_SIZE, salesHistoryQueryKey } from '../api/sales-page.ts';
 import { FinishGameDialog } from './finish-game-dialog.tsx';
+import { GameAt } from './game-at.tsx';
 import { ProtocolBadge } from './protocol-badge.tsx';
 import { VoidGameDialog } from './void-game-dialog.tsx';
 
@@ -39,7 +41,7 @@ function columns(status: InProgressStatus, showParent: boolean, actions: Actions
       header: 'Opened',
       className:
         'order-2 col-span-3 text-right text-xs whitespace-nowrap text-slate-500 md:text-left md:text-sm md:text-slate-600',
-      render: (game) => <time dateTime={game.openedAt}>{dateTime(game.openedAt)}</time>,
+      render: (game) => <GameAt number={game.number} at={game.openedAt} />,
     },
     {
       key: 'protocol',
@@ -223,7 +225,7 @@ export function GamesInProgress({ showParent = true, filtered = false }: { showP
         onVoided={(game) => {
           setVoiding(null);
           setNotice(
-            `${game.user.fullName}'s game ${game.code} was voided: the pool of ${money(game.pool)} went back to the shop.`,
+            `${game.user.fullName}'s ${gameTitle(game.number)} (${game.code}) was voided: the pool of ${money(game.pool)} went back to the shop.`,
           );
           changed();
         }}

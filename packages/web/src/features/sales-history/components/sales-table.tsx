@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import type { Sale } from '@lot/domain/schemas/sales-history';
 import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
-import { dateTime, money } from '../../../lib/format.ts';
+import { money } from '../../../lib/format.ts';
+import { GameAt } from './game-at.tsx';
 
 export type SalesColumn =
   'date' | 'user' | 'parent' | 'range' | 'betAmount' | 'totalPrize' | 'commission' | 'selected' | 'winners';
@@ -19,7 +20,7 @@ const COLUMNS: SalesColumnSpec[] = [
   {
     key: 'date',
     header: 'Date',
-    render: (sale) => <time dateTime={sale.createdAt}>{dateTime(sale.createdAt)}</time>,
+    render: (sale) => <GameAt number={sale.number} at={sale.createdAt} />,
   },
   {
     key: 'user',

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { gameTitle } from '@lot/domain/game';
 import { VOID_REASON_REQUIRED, type GameSummary } from '@lot/domain/schemas/games';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
@@ -58,8 +59,8 @@ export function VoidGameDialog({
       {game && (
         <div className="space-y-3 text-slate-700">
           <p>
-            Void <strong>{game.user.fullName}</strong>’s game{' '}
-            <span className="font-mono text-sm break-all">{game.code}</span>? Its draw has started, so its outcome is
+            Void <strong>{game.user.fullName}</strong>’s {gameTitle(game.number)} (
+            <span className="font-mono text-sm break-all">{game.code}</span>)? Its draw has started, so its outcome is
             already fixed: voiding stops it, <strong>no prize is paid</strong>, and the pool of{' '}
             <strong>{money(game.pool)}</strong> held for it goes back to the shop. The game’s public proof will show the
             draws it would have made, and your role, name and reason.

@@ -3,6 +3,7 @@ import { ShieldCheck } from 'lucide-react';
 import type { GameSummary } from '@lot/domain/schemas/games';
 import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
 import { dateTime, money } from '../../../lib/format.ts';
+import { GameAt } from './game-at.tsx';
 import { ProtocolBadge } from './protocol-badge.tsx';
 
 export type VoidedColumn = 'date' | 'user' | 'parent' | 'range' | 'bet' | 'pool' | 'drawn' | 'reason';
@@ -13,7 +14,7 @@ const COLUMNS: (Column<GameSummary> & { key: VoidedColumn | 'verify' })[] = [
     header: 'Date',
     className:
       'order-2 col-span-3 text-right text-xs whitespace-nowrap text-slate-500 md:text-left md:text-sm md:text-slate-600',
-    render: (game) => <time dateTime={game.openedAt}>{dateTime(game.openedAt)}</time>,
+    render: (game) => <GameAt number={game.number} at={game.openedAt} />,
   },
   {
     key: 'user',

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { gameTitle } from '@lot/domain/game';
 import { ROLE_LABELS } from '@lot/domain/roles';
 import type { GameStatus } from '@lot/domain/schemas/games';
 import { dateTime } from '../../../lib/format.ts';
@@ -69,7 +70,7 @@ export default function SearchResults({ listboxId, options, activeId, onPick, on
               <span className="min-w-0 flex-1">
                 <span className="block truncate font-mono text-xs font-medium text-slate-900">{option.game.code}</span>
                 <span className="block truncate text-xs text-slate-500">
-                  Game {option.game.id} · {option.game.player.fullName} · {GAME_STATUS[option.game.status]} ·{' '}
+                  {gameTitle(option.game.number)} · {option.game.player.fullName} · {GAME_STATUS[option.game.status]} ·{' '}
                   {dateTime(option.game.createdAt)}
                 </span>
               </span>

@@ -5,8 +5,8 @@ import { apiPage } from '../../../lib/api-client.ts';
 /** docs/product/screens.md: transactions are shown 10 to a page. */
 export const TRANSACTIONS_PAGE_SIZE = 10;
 
-/** The filter the screen offers (docs/product/screens.md#transactions: all, topup, transfer, game). */
-export type TransactionTypeFilter = 'all' | 'topup' | 'transfer' | 'game';
+/** The filter the screen offers (docs/product/screens.md#transactions: all, topup, transfer, game, takeback). */
+export type TransactionTypeFilter = 'all' | 'topup' | 'transfer' | 'game' | 'takeback';
 
 export type TransactionsQuery = {
   page: number;
