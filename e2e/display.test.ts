@@ -19,6 +19,7 @@ import {
   freshUser,
   login,
   PHONE,
+  publicUrl,
   screenshotOnFailure,
   sessionOf,
   signIn,
@@ -205,9 +206,9 @@ describe('customer display', () => {
       settled.draws.map((d) => (d.winner ? `${d.winner.name} · ${d.winner.phoneNumber}` : 'No winner')),
     );
     await page.screenshot({ path: `${SCREENSHOTS}/display-blue-settled-live.png` });
-    expect(await qrIn(page, page.getByTestId('display-qr'))).toEqual([`${baseUrl()}/verify/${game.code}`]);
+    expect(await qrIn(page, page.getByTestId('display-qr'))).toEqual([`${publicUrl()}/verify/${game.code}`]);
     expect(await page.getByTestId('display-verify-url').textContent()).toBe(
-      `${new URL(baseUrl()).host}/verify/${game.code}`,
+      `${new URL(publicUrl()).host}/verify/${game.code}`,
     );
     await page.context().close();
   });
@@ -277,7 +278,7 @@ describe('customer display', () => {
           'Not paid — game voided by Admin A***: The power went out',
       ),
     );
-    expect(await qrIn(page, page.getByTestId('display-qr'))).toEqual([`${baseUrl()}/verify/${game.code}`]);
+    expect(await qrIn(page, page.getByTestId('display-qr'))).toEqual([`${publicUrl()}/verify/${game.code}`]);
     await page.screenshot({ path: `${SCREENSHOTS}/display-green-voided-frozen.png` });
     await page.context().close();
   });
@@ -333,7 +334,8 @@ describe('customer display', () => {
     await page.getByRole('button', { name: 'Customer display' }).click();
     const dialog = page.getByRole('dialog', { name: 'Customer display' });
     await visible(dialog);
-    const url = `${baseUrl()}/display/${game.code}?theme=orange`;
+    // Under PUBLIC_URL, not the address this page was opened on; the new window opens it.
+    const url = `${publicUrl()}/display/${game.code}?theme=orange`;
     expect(await dialog.getByTestId('customer-display-url').textContent()).toBe(url);
     await page.screenshot({ path: `${SCREENSHOTS}/play-customer-display-offer.png` });
     expect(await qrIn(page, dialog.getByTestId('customer-display-qr'))).toEqual([url]);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { freePort } from '../packages/server/src/test/server-process.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -11,6 +12,11 @@ declare module 'vitest' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
   export interface ProvidedContext {
     baseUrl: string;
+    /**
+     * The server's PUBLIC_URL: `http://lot.test:<port>`, a name Chromium maps to the server
+     * (support.ts), so QR codes and shared links differ from the address the tests open.
+     */
+    publicUrl: string;
     /** The local test beacon the server's LOT-DRAW-2 games wait for (1 s rounds on the real clock). */
     beacon: { url: string; chainHash: string; publicKey: string };
   }
@@ -37,7 +43,8 @@ function startBeacon(): Promise<{ child: ChildProcess; info: { url: string; chai
 /**
  * Builds the web app, seeds a fresh embedded database with the demo hierarchy and starts the real
  * server on a free port, as `npm start` would, its LOT-DRAW-2 games drawn against a local test
- * beacon with 1 s rounds. Every browser test file talks to this server.
+ * beacon with 1 s rounds, its public links under PUBLIC_URL. Every browser test file talks to this
+ * server.
  */
 export default async function setup(project: TestProject) {
   // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build: test (and
@@ -52,12 +59,17 @@ export default async function setup(project: TestProject) {
   const beacon = await startBeacon();
   project.provide('beacon', beacon.info);
   const dataDir = mkdtempSync(join(tmpdir(), 'lot-e2e-'));
+  // A known port, so PUBLIC_URL can name it before the server starts.
+  const port = await freePort();
+  const publicUrl = `http://lot.test:${port}`;
+  project.provide('publicUrl', publicUrl);
   const env = {
     ...process.env,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
-    PORT: '0',
+    PORT: String(port),
+    PUBLIC_URL: publicUrl,
     DRAW_BEACON: 'required',
     DRAW_BEACON_URL: beacon.info.url,
     DRAW_BEACON_CHAIN: beacon.info.chainHash,

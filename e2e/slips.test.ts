@@ -17,6 +17,7 @@ import {
   login,
   PHONE,
   playGame,
+  publicUrl,
   screenshotOnFailure,
   sessionOf,
   signIn,
@@ -54,7 +55,8 @@ const printedTexts: string[] = [];
 const SERVER_RANDOMNESS_ONLY = 'Server randomness only: whoever holds the seed could know the outcome';
 
 const slipsUrl = () => `/user/number-game/slips/${game.id}`;
-const verifyUrl = () => `${baseUrl()}/verify/${game.code}`;
+/** Under the server's PUBLIC_URL (e2e/global-setup.ts), not the address the tests open. */
+const verifyUrl = () => `${publicUrl()}/verify/${game.code}`;
 /** An entry slip's QR code: the proof, the person's nonce after `#` (never sent to a server). */
 const entryUrl = (number: number) => `${verifyUrl()}#n=${nonceOf(number)}`;
 function nonceOf(number: number): string {
@@ -207,6 +209,18 @@ async function clickPrint(target: Page, name: string) {
     .toBeGreaterThan(before);
 }
 
+/** The white beside the printed marks on a page image (200 dpi), left and right, in millimetres. */
+async function sideMargins(png: Buffer): Promise<{ left: number; right: number }> {
+  const { default: sharp } = await import('sharp');
+  const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
+  let [first, last] = [info.width, -1];
+  for (let y = 0; y < info.height; y++)
+    for (let x = 0; x < info.width; x++)
+      if ((data[y * info.width + x] ?? 255) < 128) [first, last] = [Math.min(first, x), Math.max(last, x)];
+  const mm = 25.4 / 200;
+  return { left: first * mm, right: (info.width - 1 - last) * mm };
+}
+
 /** Each page is the roll's width and at least as long as its slip: nothing is cut or spills over. */
 function expectRollPages(printed: Printed, paperMm: number) {
   printed.pages.forEach((size, index) => {
@@ -265,6 +279,15 @@ describe('slips of a played game', () => {
     for (const draw of game.draws) {
       expect(resultText).toContain(draw.winner ? maskName(draw.winner.name) : 'No winner');
     }
+    // PUBLIC_URL is set: the printed link and every QR code start with it, and no warning shows.
+    expect(publicUrl()).not.toBe(baseUrl());
+    expect(await result.locator('.slip-url').innerText()).toBe(verifyUrl());
+    expect(await result.locator('.slip-proof').getAttribute('data-qr')).toBe(verifyUrl());
+    for (const entry of ENTRIES) {
+      const proof = page.locator(`[data-testid="entry-slip"][data-number="${entry.number}"] .slip-proof`);
+      expect(await proof.getAttribute('data-qr')).toBe(entryUrl(entry.number));
+    }
+    expect(await page.getByTestId('public-url-warning').count()).toBe(0);
     // The logo came with the session: it shows on the slips once loaded.
     await visible(page.locator('[data-testid="entry-slip"] img.slip-logo'));
     mkdirSync('test-results/screenshots', { recursive: true });
@@ -274,6 +297,32 @@ describe('slips of a played game', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await page.screenshot({ path: 'test-results/screenshots/slips-page-375.png', fullPage: true });
     await page.setViewportSize(DESKTOP);
+  });
+
+  it('without PUBLIC_URL links use the address the page came in on, and a local one is warned of', async () => {
+    screenshotOnFailure(page);
+    // What a server without PUBLIC_URL answers to a page opened on 127.0.0.1.
+    await page.route('**/api/public-url', (route) =>
+      route.fulfill({ json: { publicUrl: baseUrl(), configured: false } }),
+    );
+    try {
+      await page.reload();
+      const warning = page.getByTestId('public-url-warning');
+      await visible(warning);
+      const text = await warning.innerText();
+      expect(text).toContain('Customers’ phones cannot open these QR codes');
+      expect(text).toContain(baseUrl());
+      expect(text).toContain('PUBLIC_URL');
+      expect(await page.getByTestId('result-slip').locator('.slip-url').innerText()).toBe(
+        `${baseUrl()}/verify/${game.code}`,
+      );
+      await page.screenshot({ path: 'test-results/screenshots/slips-page-warning-1280.png' });
+    } finally {
+      await page.unroute('**/api/public-url');
+    }
+    await page.reload();
+    await visible(page.getByTestId('result-slip'));
+    expect(await page.getByTestId('public-url-warning').count()).toBe(0);
   });
 
   it('prints on a 58 mm roll: every entry slip and the result slip, one page each, 58 mm wide, the QR code opening the proof', async () => {
@@ -337,6 +386,10 @@ describe('slips of a played game', () => {
     expect(printed.pages).toHaveLength(1);
     expect(Math.abs((printed.pages[0]?.width ?? 0) - 210 * MM_TO_PT)).toBeLessThan(1);
     expect(copies(printed.text)).toEqual(ENTRIES.map(() => 'COPY · printed 2 times'));
+    // The two columns sit in the middle of the sheet: as much white on the left as on the right.
+    const margins = await sideMargins(printed.images[0] ?? Buffer.alloc(0));
+    expect(margins.left).toBeGreaterThanOrEqual(10);
+    expect(Math.abs(margins.left - margins.right)).toBeLessThan(1);
     keepScreenshot(printed.images[0], 'slips-a4');
 
     await page.reload();
@@ -398,6 +451,15 @@ describe('slips of a game not ended', () => {
     expect(await page.getByTestId('entry-slip').count()).toBe(0);
     expect(await page.getByRole('button', { name: /Print/ }).count()).toBe(0);
 
+    // Its public proof says that and nothing else: no verdict of checks, no draws, no void.
+    await page.goto(`/verify/${opened.code}`);
+    const verdict = page.getByTestId('verdict');
+    await visible(verdict);
+    expect(await verdict.getAttribute('data-verdict')).toBe('discarded');
+    expect(await verdict.innerText()).toBe('Discarded — nothing was drawn');
+    const proofText = await page.locator('main').innerText();
+    expect(proofText).not.toMatch(/Verified|Voided|Not verified|Pending|Find my entry/);
+
     await page.goto('/user/number-game/slips/999999999');
     await visible(page.getByText('Game Not Found'));
   });
@@ -447,7 +509,7 @@ describe('slips of a game frozen, then voided by an admin', () => {
     expect(printed.pages).toHaveLength(1);
     expect(printed.text).toContain(notPaid);
     expect(printed.text).toContain(`drand round ${voided.beacon?.round}`);
-    expect(await decodeQr(printed.images[0] ?? Buffer.alloc(0))).toEqual([`${baseUrl()}/verify/${voided.code}`]);
+    expect(await decodeQr(printed.images[0] ?? Buffer.alloc(0))).toEqual([`${publicUrl()}/verify/${voided.code}`]);
     for (const entry of ENTRIES) {
       for (const word of entry.name.split(/\s+/)) expect(printed.text).not.toMatch(new RegExp(`\\b${word}\\b`));
     }

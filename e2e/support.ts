@@ -4,6 +4,8 @@ import { afterAll, beforeAll, inject, onTestFailed } from 'vitest';
 import type { DrawResult, DrawWaiting, Game } from '@lot/domain/schemas/games';
 
 export const baseUrl = () => inject('baseUrl');
+/** The server's PUBLIC_URL (global-setup.ts): what QR codes and shared links start with. */
+export const publicUrl = () => inject('publicUrl');
 /** The test beacon's chain, to pin on the verify page (`?chain=…&publicKey=…`) as a verifier would. */
 export const testBeacon = () => inject('beacon');
 
@@ -26,6 +28,9 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
   '--disable-quic',
+  // PUBLIC_URL's host (global-setup.ts) is the test server: a link followed from a QR code's
+  // address opens it.
+  '--host-resolver-rules=MAP lot.test 127.0.0.1',
 ];
 
 /** One Chromium per test file (Debian's, never a downloaded one). */
@@ -34,7 +39,8 @@ export function useBrowser(): () => Browser {
   beforeAll(async () => {
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
+      // Like an https deployment, PUBLIC_URL's pages are a secure context (Web Crypto checks the proof).
+      args: [...CHROMIUM_ARGS, `--unsafely-treat-insecure-origin-as-secure=${publicUrl()}`],
     });
   });
   afterAll(async () => {

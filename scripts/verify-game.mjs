@@ -13,7 +13,9 @@
 // genesis time and the period decide which round is R). Prints every check, named as the verify
 // page names it, then `Verified` (exit 0), `Pending: …` (exit 2: nothing wrong so far, but the seed
 // is revealed when the game ends, or the beacon round is not in the proof yet) or `FAILED: …` and
-// the failed checks' names (exit 1, also for a proof or options that cannot be read).
+// the failed checks' names (exit 1, also for a proof or options that cannot be read). A game
+// discarded before its first draw has nothing to check: the one line `Discarded — nothing was
+// drawn` (exit 0); a proof that says discarded but lists draws is checked, and fails.
 import { createHash, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
@@ -422,6 +424,10 @@ async function main() {
       if (!Array.isArray(proof?.[list])) throw new Error(`the proof has no ${list} list`);
     if (proof.unplayedDraws != null && !Array.isArray(proof.unplayedDraws))
       throw new Error('the proof has no unplayedDraws list');
+    if (proof.status === 'discarded' && proof.draws.length === 0 && !proof.unplayedDraws?.length) {
+      console.log('Discarded — nothing was drawn');
+      return 0;
+    }
     result = await verify(proof, args.pins);
   } catch (error) {
     console.log(`FAILED: ${error instanceof Error ? error.message : String(error)}`);

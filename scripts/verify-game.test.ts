@@ -69,12 +69,22 @@ describe('scripts/verify-game.mjs', () => {
     expect(code).toBe(0);
   });
 
-  it('verifies voided and discarded games', async () => {
-    for (const proof of [
-      await buildProof(WORKED_EXAMPLE, { status: 'voided', drawCount: 2 }),
-      await buildProof(WORKED_EXAMPLE, { status: 'discarded' }),
-    ])
-      expect((await run(file(proof))).code).toBe(0);
+  it('verifies voided games', async () => {
+    const { code, stdout } = await run(file(await buildProof(WORKED_EXAMPLE, { status: 'voided', drawCount: 2 })));
+    expect(lastLine(stdout)).toBe('Verified');
+    expect(code).toBe(0);
+  });
+
+  it('says only "Discarded — nothing was drawn" of a discarded game, and checks one that lists draws (failing)', async () => {
+    for (const example of [WORKED_EXAMPLE, WORKED_EXAMPLE_2]) {
+      const { code, stdout } = await run(file(await buildProof(example, { status: 'discarded' })));
+      expect(stdout).toBe('Discarded — nothing was drawn\n');
+      expect(code).toBe(0);
+    }
+    const drawn = await buildProof(WORKED_EXAMPLE, { status: 'discarded', drawCount: 1 });
+    const { code, stdout } = await run(file(drawn));
+    expect(lastLine(stdout)).toMatch(/^FAILED: .*Draw count/);
+    expect(code).toBe(1);
   });
 
   it('agrees with the domain on varied games (ranges, codes, Unicode names, many prizes)', async () => {
@@ -248,7 +258,7 @@ describe('scripts/verify-game.mjs on LOT-DRAW-2', () => {
   it('verifies the game voided after its first draw, recomputing its unplayed draws', async () => {
     const proof = await buildVoidedProof();
     const { code, stdout } = await run(file(proof));
-    expect(stdout).toContain('✓ Unplayed draw 3: 1; the proof says 1');
+    expect(stdout).toContain('✓ Unplayed draw 3: 3; the proof says 3');
     expect(lastLine(stdout)).toBe('Verified');
     expect(code).toBe(0);
   });

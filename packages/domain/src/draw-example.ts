@@ -19,6 +19,7 @@ import {
   DRAW_ALGORITHM_2,
   entriesDigest,
   entryHash,
+  entryHashText,
   toHex,
   type BeaconPin,
   type DrawStep,
@@ -38,7 +39,7 @@ import type { GameBeacon, GameDraw, GameProof, GameStatus } from './schemas/game
  * (renderRejectionExample, renderWorkedExample2 and renderVoidedExample likewise).
  */
 
-export type ExampleEntry = { number: number; name: string; phoneNumber: string; nonce?: string };
+export type ExampleEntry = { number: number; name: string; phoneNumber: string; nonce?: string; canonical?: boolean };
 
 /** A LOT-DRAW-2 example's beacon: the chain the game names when it opens, and round R with its signature. */
 export type ExampleBeacon = { name: string; chain: BeaconPin; round: number; signature: string };
@@ -117,9 +118,10 @@ const QUICKNET_PIN: BeaconPin = {
 
 /**
  * The LOT-DRAW-2 worked example: LOT-DRAW-1's game (same seed 00 … 1f, range, bet, prizes and
- * participants), each participant with the nonce printed on their slip, on drand quicknet. The
- * entries freeze 1.2 s before round 4810403's time, so that round is R. The nonces are fixed (the
- * first 16 hex digits of SHA-256 of `LOT example nonce {i}.17`, i = 1…4 in order of number): the
+ * participants), each participant with the nonce printed on their slip and hashed in canonical
+ * form, on drand quicknet. The entries freeze 1.2 s before round 4810403's time, so that round is
+ * R. The nonces are fixed (the first 16 hex digits of SHA-256 of `LOT example nonce {i}.13`, i = 1…4
+ * in order of number): the
  * first of a few hundred such sets that gives the example a winner on draw 1 and another later, so
  * the voided example shows a winner left unpaid. A real nonce is 8 bytes from the server's generator.
  */
@@ -127,10 +129,16 @@ export const WORKED_EXAMPLE_2: ExampleGame = {
   ...WORKED_EXAMPLE,
   code: 'EXAMPLE-3',
   entries: [
-    { number: 1, name: 'John Doe', phoneNumber: '09171234567', nonce: '73c81d82ccdae29d' },
-    { number: 3, name: 'María José Núñez', phoneNumber: '+63 917 555 0199', nonce: '098526dbc1f2b0c1' },
-    { number: 16, name: 'Li Wei', phoneNumber: '0917-888-4321', nonce: '4629bc6546aab389' },
-    { number: 18, name: 'Ana Santos', phoneNumber: '09998765432', nonce: '2e3a910df65397b8' },
+    { number: 1, name: 'John Doe', phoneNumber: '09171234567', nonce: '7d7c373ea110b5f1', canonical: true },
+    {
+      number: 3,
+      name: 'María José Núñez',
+      phoneNumber: '+63 917 555 0199',
+      nonce: 'a94dea869168c01e',
+      canonical: true,
+    },
+    { number: 16, name: 'Li Wei', phoneNumber: '0917-888-4321', nonce: '7e176766c5aad1aa', canonical: true },
+    { number: 18, name: 'Ana Santos', phoneNumber: '09998765432', nonce: 'ab3f985dcf04250b', canonical: true },
   ],
   beacon: { name: 'drand quicknet', chain: QUICKNET_PIN, ...EXAMPLE_ROUND },
   times: {
@@ -164,7 +172,7 @@ type Computed = {
 
 const sortedPrizes = (game: ExampleGame) => [...game.prizes].sort((a, b) => a.position - b.position);
 const sortedEntries = (game: ExampleGame) => [...game.entries].sort((a, b) => a.number - b.number);
-const hashedText = (e: ExampleEntry) => `${e.number}\n${e.name}\n${e.phoneNumber}${e.nonce ? `\n${e.nonce}` : ''}`;
+const hashedText = (e: ExampleEntry) => entryHashText(e);
 
 async function compute(game: ExampleGame, drawCount: number): Promise<Computed> {
   const commitment = game.beacon

@@ -154,9 +154,11 @@ describe('docs/lot-draw-2.md', () => {
     expect(roundTimeMs(QUICKNET, beacon.round) - frozenAt).toBe(1200);
     expect(firstRoundAfter(QUICKNET, frozenAt)).toBe(beacon.round);
     expect(roundTimeMs(QUICKNET, beacon.round - 1)).toBeLessThanOrEqual(frozenAt);
-    // The same four participants as LOT-DRAW-1's example, each with a nonce of 16 hex characters.
-    expect(WORKED_EXAMPLE_2.entries.map(({ nonce: _, ...e }) => e)).toEqual(WORKED_EXAMPLE.entries);
+    // The same four participants as LOT-DRAW-1's example, each with a nonce of 16 hex characters,
+    // hashed in canonical form as every entry since 26 November 2026.
+    expect(WORKED_EXAMPLE_2.entries.map(({ nonce: _, canonical: __, ...e }) => e)).toEqual(WORKED_EXAMPLE.entries);
     for (const e of WORKED_EXAMPLE_2.entries) expect(e.nonce).toMatch(/^[0-9a-f]{16}$/);
+    for (const e of WORKED_EXAMPLE_2.entries) expect(e.canonical).toBe(true);
     expect(WORKED_EXAMPLE_2.serverSeed).toBe(WORKED_EXAMPLE.serverSeed);
   });
 
@@ -233,7 +235,8 @@ describe('docs/lot-draw-2.md', () => {
 
   it('states the formulas the code implements', () => {
     expect(page2).toContain('JSON.stringify(["LOT-DRAW-2", chainHash, publicKey, genesisTime, period, seedHex])');
-    expect(page2).toContain('number + "\\n" + name + "\\n" + phoneNumber + "\\n" + nonce');
+    expect(page2).toContain('number + "\\n" + canonicalName + "\\n" + canonicalPhone + "\\n" + nonce');
+    expect(page2).toContain('number + "\\n" + name + "\\n" + phoneNumber');
     expect(page2).toContain('JSON.stringify([code, startRange, endRange, betCents, prizes, entries])');
     expect(page2).toContain('"LOT-DRAW-2:" + entriesDigest + ":" + randomness + ":" + k + ":" + c');
     expect(page2).toContain('limit     = floor(2^32 / n) × n');

@@ -124,19 +124,45 @@ export function commitmentText2(seedHex: string, beacon: BeaconPin): string {
  * LOT-DRAW-2 — a random nonce the server drew when the person's first entry was added, printed on
  * their slip (docs/lot-draw-2.md#entries). Without the nonce the hash cannot be matched to a person.
  */
-export type DrawEntry = { number: number; name: string; phoneNumber: string; nonce?: string | null };
+export type DrawEntry = {
+  number: number;
+  name: string;
+  phoneNumber: string;
+  nonce?: string | null;
+  /** Hashed in canonical form (`canonicalName`, `canonicalPhone`): every entry added since 26 November 2026. */
+  canonical?: boolean;
+};
 export type DrawPrize = { position: number; percentBps: number };
 
 /** A nonce: 8 random bytes as 16 lowercase hex characters. */
 export const NONCE_PATTERN = /^[0-9a-f]{16}$/;
 
 /**
+ * A name as a person is recognised by (docs/lot-draw-2.md#entries): lower case, decomposed (NFKD)
+ * with its combining marks removed, without any white space — `María  José` and `maria jose` are
+ * both `mariajose`.
+ */
+export const canonicalName = (name: string): string =>
+  name.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '').replace(/\s+/gu, '');
+
+/** A phone number as a person is recognised by: its digits only (`+63 917-555` is `63917555`). */
+export const canonicalPhone = (phoneNumber: string): string => phoneNumber.replace(/\D/g, '');
+
+/** The text an entry's hash covers (`entryHash`). */
+export function entryHashText(entry: DrawEntry): string {
+  const text = entry.canonical
+    ? `${entry.number}\n${canonicalName(entry.name)}\n${canonicalPhone(entry.phoneNumber)}`
+    : `${entry.number}\n${entry.name}\n${entry.phoneNumber}`;
+  return entry.nonce ? `${text}\n${entry.nonce}` : text;
+}
+
+/**
  * entryHash = hex SHA-256 of `number + "\n" + name + "\n" + phoneNumber` (UTF-8), with
- * `"\n" + nonce` appended when the entry has one.
+ * `"\n" + nonce` appended when the entry has one; name and phone in canonical form for a
+ * canonical entry, as typed (trimmed) for older ones.
  */
 export function entryHash(entry: DrawEntry): Promise<string> {
-  const text = `${entry.number}\n${entry.name}\n${entry.phoneNumber}`;
-  return sha256Hex(entry.nonce ? `${text}\n${entry.nonce}` : text);
+  return sha256Hex(entryHashText(entry));
 }
 
 export type DigestInput = {

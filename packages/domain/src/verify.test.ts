@@ -2,7 +2,7 @@ import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { describe, expect, it } from 'vitest';
 import { BEACON_DST, chainHashOf, QUICKNET, randomnessOf, roundMessage, roundTimeMs } from './beacon.ts';
 import quicknet from './beacon-fixtures/quicknet.json';
-import { entryHash } from './draw.ts';
+import { canonicalName, canonicalPhone, entryHash } from './draw.ts';
 import {
   buildProof,
   buildVoidedProof,
@@ -13,7 +13,7 @@ import {
 } from './draw-example.ts';
 import { maskName, maskPhone } from './mask.ts';
 import type { GameProof } from './schemas/games.ts';
-import { DEFAULT_PINS, findOwnEntries, verifyProof, type PinnedChain } from './verify.ts';
+import { DEFAULT_PINS, findOwnEntries, isCleanlyDiscarded, verifyProof, type PinnedChain } from './verify.ts';
 
 const clone = (proof: GameProof): GameProof => JSON.parse(JSON.stringify(proof));
 const flipLast = (hex: string) => hex.slice(0, -1) + (hex.endsWith('0') ? '1' : '0');
@@ -536,38 +536,85 @@ describe('verifyProof on LOT-DRAW-2', () => {
   });
 });
 
+describe('isCleanlyDiscarded', () => {
+  it('is a discarded proof with no draws, not one that lists draws nor another status', async () => {
+    expect(isCleanlyDiscarded(await buildProof(WORKED_EXAMPLE, { status: 'discarded' }))).toBe(true);
+    expect(isCleanlyDiscarded(await buildProof(WORKED_EXAMPLE, { status: 'discarded', drawCount: 1 }))).toBe(false);
+    expect(isCleanlyDiscarded(await buildProof(WORKED_EXAMPLE, { status: 'voided' }))).toBe(false);
+  });
+});
+
 describe('findOwnEntries on LOT-DRAW-2', () => {
-  const john = { name: 'John Doe', phoneNumber: '09171234567', nonce: '73c81d82ccdae29d' };
-  /** The worked example with John Doe on a second number, 7, sharing his nonce. */
-  const twoNumbers = () =>
+  const nonceOf = (number: number) => WORKED_EXAMPLE_2.entries.find((e) => e.number === number)?.nonce ?? '';
+  const john = { name: 'John Doe', phoneNumber: '09171234567', nonce: nonceOf(1) };
+  const maria = { name: 'María José Núñez', phoneNumber: '+63 917 555 0199', nonce: nonceOf(3) };
+  /** The worked example with John Doe on two more numbers, 7 and 12, typed differently, sharing his nonce. */
+  const threeNumbers = () =>
     buildProof({
       ...WORKED_EXAMPLE_2,
-      entries: [...WORKED_EXAMPLE_2.entries, { number: 7, ...john }],
+      entries: [
+        ...WORKED_EXAMPLE_2.entries,
+        { number: 7, ...john, canonical: true },
+        { number: 12, name: 'JOHN  DOE', phoneNumber: '0917 123 4567', nonce: john.nonce, canonical: true },
+      ],
     });
 
   it('with the nonce finds every number the person holds', async () => {
-    const proof = await twoNumbers();
-    expect(await findOwnEntries(proof, john)).toEqual([1, 7]);
-    // As read off a slip: spaces and capitals do not matter; the name and phone are trimmed.
-    expect(
-      await findOwnEntries(proof, { name: ' John Doe ', phoneNumber: '09171234567 ', nonce: '73C8 1D82 CCDA E29D' }),
-    ).toEqual([1, 7]);
-    expect(
-      await findOwnEntries(await buildProof(WORKED_EXAMPLE_2), {
-        name: 'María José Núñez',
-        phoneNumber: '+63 917 555 0199',
-        nonce: '098526dbc1f2b0c1',
-      }),
-    ).toEqual([3]);
+    const proof = await threeNumbers();
+    expect(await findOwnEntries(proof, john)).toEqual([1, 7, 12]);
+    // As read off a slip: spaces, dashes and capitals do not matter; the name and phone are trimmed.
+    const grouped = john.nonce.toUpperCase().replace(/(.{4})(?!$)/g, '$1 ');
+    expect(await findOwnEntries(proof, { name: ' John Doe ', phoneNumber: '09171234567 ', nonce: grouped })).toEqual([
+      1, 7, 12,
+    ]);
+    expect(await findOwnEntries(proof, { ...john, nonce: grouped.replace(/ /g, '-') })).toEqual([1, 7, 12]);
+    expect(await findOwnEntries(await buildProof(WORKED_EXAMPLE_2), maria)).toEqual([3]);
   });
 
-  it('finds nothing with a wrong nonce, without the nonce, or with another person’s nonce', async () => {
-    const proof = await twoNumbers();
-    expect(await findOwnEntries(proof, { ...john, nonce: '73c81d82ccdae29e' })).toEqual([]);
+  it.each([
+    ['case', { name: 'john doe', phoneNumber: '09171234567' }],
+    ['spacing', { name: 'John   Doe', phoneNumber: '0917 123 4567' }],
+    ['no space', { name: 'johndoe', phoneNumber: '0917-123-4567' }],
+    ['a tab and a no-break space', { name: 'John\t\u00a0Doe', phoneNumber: '(0917) 123.4567' }],
+  ])('matches the name and phone whatever their %s', async (_what, typed) => {
+    expect(await findOwnEntries(await threeNumbers(), { ...typed, nonce: john.nonce })).toEqual([1, 7, 12]);
+  });
+
+  it('matches a name whatever its accents, in composed or decomposed form, and a phone by its digits', async () => {
+    const proof = await buildProof(WORKED_EXAMPLE_2);
+    for (const name of [
+      'Maria Jose Nunez',
+      'MARÍA JOSÉ NÚÑEZ',
+      'mari\u0301a jose\u0301 nu\u0301n\u0303ez',
+      'MariaJoseNunez',
+    ])
+      expect(await findOwnEntries(proof, { ...maria, name }), name).toEqual([3]);
+    for (const phoneNumber of ['+639175550199', '63-917-555-0199', '(+63) 917 555 0199'])
+      expect(await findOwnEntries(proof, { ...maria, phoneNumber }), phoneNumber).toEqual([3]);
+    expect(canonicalName('María  José')).toBe('mariajose');
+    expect(canonicalPhone('+63 917-555 0199')).toBe('639175550199');
+  });
+
+  it('finds nothing with a wrong nonce, without the nonce, with another person’s nonce, or another name or phone', async () => {
+    const proof = await threeNumbers();
+    expect(await findOwnEntries(proof, { ...john, nonce: flipLast(john.nonce) })).toEqual([]);
     expect(await findOwnEntries(proof, { ...john, nonce: undefined })).toEqual([]);
     expect(await findOwnEntries(proof, { ...john, nonce: '' })).toEqual([]);
-    expect(await findOwnEntries(proof, { ...john, nonce: '098526dbc1f2b0c1' })).toEqual([]);
+    expect(await findOwnEntries(proof, { ...john, nonce: maria.nonce })).toEqual([]);
     expect(await findOwnEntries(proof, { ...john, phoneNumber: '09171234568' })).toEqual([]);
+    expect(await findOwnEntries(proof, { ...john, phoneNumber: '+09171234567 1' })).toEqual([]);
+    expect(await findOwnEntries(proof, { ...john, name: 'John Doe Jr' })).toEqual([]);
+    expect(await findOwnEntries(proof, { ...john, name: 'Jon Doe' })).toEqual([]);
+  });
+
+  it('finds entries hashed as typed (before 26 November 2026) with the name and phone exactly as typed', async () => {
+    const asTyped = await buildProof({
+      ...WORKED_EXAMPLE_2,
+      entries: WORKED_EXAMPLE_2.entries.map(({ canonical: _, ...e }) => e),
+    });
+    expect(await findOwnEntries(asTyped, maria)).toEqual([3]);
+    expect(await findOwnEntries(asTyped, { ...maria, name: ' María José Núñez ' })).toEqual([3]);
+    expect(await findOwnEntries(asTyped, { ...maria, name: 'Maria Jose Nunez' })).toEqual([]);
   });
 
   it('still finds legacy entries (no nonce) by name and phone, with or without a nonce typed', async () => {

@@ -6,6 +6,7 @@ import {
   DRAW_ALGORITHM,
   DRAW_ALGORITHM_2,
   entriesDigest,
+  type DrawEntry,
   entryHash,
   fromHex,
   SEED_BYTES,
@@ -56,6 +57,16 @@ export const DEFAULT_PINS: readonly PinnedChain[] = [
 ];
 
 const ENDED = new Set(['settled', 'voided', 'discarded']);
+
+/** What a discarded game's proof says, and all it says (docs/product/game.md#discarded-proof). */
+export const DISCARDED_TEXT = 'Discarded — nothing was drawn';
+
+/**
+ * A discarded game that is what it says: stopped before its first draw, so there is nothing to
+ * check. A proof that says discarded but lists draws is checked like any other (and fails).
+ */
+export const isCleanlyDiscarded = (proof: Pick<GameProof, 'status' | 'draws' | 'unplayedDraws'>): boolean =>
+  proof.status === 'discarded' && proof.draws.length === 0 && proof.unplayedDraws.length === 0;
 
 export async function verifyProof(proof: GameProof, pins: readonly PinnedChain[] = DEFAULT_PINS): Promise<ProofReport> {
   const checks: ProofCheck[] = [];
@@ -341,21 +352,29 @@ export async function verifyProof(proof: GameProof, pins: readonly PinnedChain[]
 
 /**
  * A participant types their name and phone, and the nonce printed on their slip (or read from its
- * QR code): every number they hold in the game, ascending (empty when none matches). Entries from
- * before LOT-DRAW-2 carry no nonce and are found by name and phone alone, whether or not a nonce is
- * typed; an entry with a nonce is found only with its nonce.
+ * QR code): every number they hold in the game, ascending (empty when none matches). Entries added
+ * since names and phones are hashed in canonical form match whatever the case, spacing and accents
+ * of the name and whatever the punctuation of the phone (docs/lot-draw-2.md#entries); older ones
+ * match the name and phone as typed. Entries from before LOT-DRAW-2 carry no nonce and are found
+ * by name and phone alone, whether or not a nonce is typed; an entry with a nonce is found only
+ * with its nonce.
  */
 export async function findOwnEntries(
   proof: Pick<GameProof, 'entries'>,
   typed: { name: string; phoneNumber: string; nonce?: string | null },
 ): Promise<number[]> {
-  const nonce = typed.nonce?.replace(/\s+/g, '').toLowerCase() || null;
+  const nonce = typed.nonce?.replace(/[\s-]+/g, '').toLowerCase() || null;
   const person = { name: typed.name.trim(), phoneNumber: typed.phoneNumber.trim() };
   const found: number[] = [];
   for (const entry of proof.entries) {
-    const legacy = await entryHash({ number: entry.number, ...person });
-    const salted = nonce ? await entryHash({ number: entry.number, ...person, nonce }) : null;
-    if (entry.entryHash === legacy || entry.entryHash === salted) found.push(entry.number);
+    const plain: DrawEntry = { number: entry.number, ...person };
+    const forms = nonce ? [plain, { ...plain, nonce, canonical: true }, { ...plain, nonce }] : [plain];
+    for (const form of forms) {
+      if ((await entryHash(form)) === entry.entryHash) {
+        found.push(entry.number);
+        break;
+      }
+    }
   }
   return found.sort((a, b) => a - b);
 }

@@ -37,6 +37,7 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { claimsRoutes } from './modules/claims/claims.routes.ts';
 import { shiftsRoutes } from './modules/shifts/shifts.routes.ts';
+import { publicUrlRoutes } from './modules/public-url/public-url.routes.ts';
 import { LOGO_MAX_BYTES } from '@lot/domain/schemas/users';
 import type { TrustProxy } from './config.ts';
 
@@ -74,6 +75,8 @@ export type AppOptions = {
   metricsAllow?: string[];
   /** Fastify's trustProxy (TRUST_PROXY): off by default, so X-Forwarded-For is not believed. */
   trustProxy?: TrustProxy;
+  /** PUBLIC_URL: the base of every public link; unset, the address each request came in on. */
+  publicUrl?: string;
 };
 
 /** Fastify reads a hop count as "trust the nearest n proxies"; its types only take that as a function. */
@@ -182,6 +185,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(docsPlugin);
 
   await app.register(healthRoutes);
+  await app.register(publicUrlRoutes, { publicUrl: options.publicUrl });
   await app.register(authRoutes, { totpKey: options.totpKey, clock: options.clock });
   await app.register(usersRoutes);
   await app.register(balanceRoutes);

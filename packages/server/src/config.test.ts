@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       metricsAllow: ['127.0.0.1', '::1'],
       trustProxy: false,
+      publicUrl: undefined,
       // The embedded database plays LOT-DRAW-1 while drand's quicknet cannot be reached.
       beacon: { mode: 'auto', urls: DEFAULT_BEACON_URLS, chainHash: QUICKNET.chainHash },
     });
@@ -55,6 +56,7 @@ describe('loadConfig', () => {
         LOG_LEVEL: 'warn',
         METRICS_ALLOW: '10.0.0.0/8, 192.168.1.5,fd00::/8',
         TRUST_PROXY: '10.0.0.1,10.1.0.0/16',
+        PUBLIC_URL: 'https://Lot.Example.com/',
         DRAW_BEACON: 'auto',
         DRAW_BEACON_URL: ' http://127.0.0.1:8081/ , https://relay.example.org/drand//',
         DRAW_BEACON_CHAIN: 'ab'.repeat(32),
@@ -72,6 +74,7 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       metricsAllow: ['10.0.0.0/8', '192.168.1.5', 'fd00::/8'],
       trustProxy: ['10.0.0.1', '10.1.0.0/16'],
+      publicUrl: 'https://lot.example.com',
       beacon: {
         mode: 'auto',
         urls: ['http://127.0.0.1:8081', 'https://relay.example.org/drand'],
@@ -101,6 +104,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: '',
       METRICS_ALLOW: '',
       TRUST_PROXY: '',
+      PUBLIC_URL: '',
       DRAW_BEACON: '',
       DRAW_BEACON_URL: '',
       DRAW_BEACON_CHAIN: '',
@@ -115,6 +119,29 @@ describe('loadConfig', () => {
   it.each(['abc', '70000', '-1', '3000.5', ' ', '0x10', '1e3', '80 80'])('refuses PORT=%j', (port) => {
     const error = configError({ PORT: port });
     expect(error.message).toContain('PORT');
+  });
+
+  it('reads PUBLIC_URL as an origin without its trailing slash, and refuses anything else in one line naming it', () => {
+    expect(loadConfig({ PUBLIC_URL: 'http://192.168.1.20:3000' }).publicUrl).toBe('http://192.168.1.20:3000');
+    expect(loadConfig({ PUBLIC_URL: ' https://lot.example.com:443/ ' }).publicUrl).toBe('https://lot.example.com');
+    expect(loadConfig({ PUBLIC_URL: 'http://[fd00::1]:8080' }).publicUrl).toBe('http://[fd00::1]:8080');
+    for (const url of [
+      'lot.example.com',
+      'ftp://lot.example.com',
+      'http:lot.example.com',
+      'https://lot.example.com/lot',
+      'https://lot.example.com/?a=1',
+      'https://lot.example.com/?',
+      'https://lot.example.com/#top',
+      'https://user:pw@lot.example.com',
+      'https://',
+      ' ',
+    ]) {
+      const lines = configError({ PUBLIC_URL: url }).message.split('\n').slice(1);
+      expect(lines, url).toEqual([
+        '  PUBLIC_URL: must be an http:// or https:// address without a path, query or fragment, e.g. https://lot.example.com',
+      ]);
+    }
   });
 
   it('refuses a DATABASE_URL that is not postgres://', () => {

@@ -25,6 +25,34 @@ const addressList = z
   .transform((text) => text.split(',').map((item) => item.trim()))
   .refine((items) => items.every(isAddressOrRange), 'must be a comma-separated list of IP addresses or CIDR ranges');
 
+/**
+ * PUBLIC_URL: the address customers reach LOT at (docs/product/runtime-and-security.md#public-url).
+ * An http or https origin: no path (the app is served at the root), query, fragment or credentials;
+ * a trailing slash is dropped, so links append `/verify/…` to it.
+ */
+function parsePublicUrl(text: string, ctx: z.RefinementCtx): string {
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (
+    !url ||
+    !['http:', 'https:'].includes(url.protocol) ||
+    !/^https?:\/\/[^\s/?#]+/i.test(text) ||
+    url.pathname !== '/' ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    text.includes('?') ||
+    text.includes('#') ||
+    url.username !== '' ||
+    url.password !== ''
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be an http:// or https:// address without a path, query or fragment, e.g. https://lot.example.com',
+    });
+    return z.NEVER;
+  }
+  return url.origin;
+}
+
 /** Fastify's `trustProxy`: every proxy, a number of hops, or the proxies' addresses and ranges. */
 export type TrustProxy = boolean | number | string[];
 
@@ -78,6 +106,8 @@ const envSchema = z
     ).transform((v) => v ?? QUICKNET.chainHash),
     // Off by default: X-Forwarded-For is believed only from proxies the operator names.
     TRUST_PROXY: optional(z.string().transform(parseTrustProxy)).transform((v): TrustProxy => v ?? false),
+    // Unset: links use the address each request came in on.
+    PUBLIC_URL: optional(z.string().trim().transform(parsePublicUrl)),
   })
   .superRefine((env, ctx) => {
     if (env.DATABASE_URL && !env.JWT_SECRET) {
@@ -119,6 +149,8 @@ export type Config = {
   /** Who may read GET /metrics (addresses and CIDR ranges). */
   metricsAllow: string[];
   trustProxy: TrustProxy;
+  /** PUBLIC_URL without its trailing slash: the base of every printed and shared link; unset: the request's. */
+  publicUrl: string | undefined;
   /** LOT-DRAW-2's beacon (decision 033): required by default on PostgreSQL, auto on the embedded database. */
   beacon: { mode: 'required' | 'auto' | 'off'; urls: string[]; chainHash: string };
 };
@@ -146,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     metricsAllow: e.METRICS_ALLOW,
     trustProxy: e.TRUST_PROXY,
+    publicUrl: e.PUBLIC_URL,
     beacon: {
       mode: e.DRAW_BEACON ?? (e.DATABASE_URL ? 'required' : 'auto'),
       urls: e.DRAW_BEACON_URL,

@@ -29,6 +29,7 @@ async function start(config: Config, database: Database) {
       logLevel: config.logLevel,
       metricsAllow: config.metricsAllow,
       trustProxy: config.trustProxy,
+      publicUrl: config.publicUrl,
       beacon: config.beacon,
     });
   } catch (error) {

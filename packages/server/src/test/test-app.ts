@@ -58,7 +58,7 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
-export type TestAppOptions = Pick<AppOptions, 'metricsAllow' | 'trustProxy' | 'clock'> & {
+export type TestAppOptions = Pick<AppOptions, 'metricsAllow' | 'trustProxy' | 'clock' | 'publicUrl'> & {
   beacon?: DrawBeaconMode;
   /**
    * The app's and the beacon's clock stands still but for `advanceClock`: a test that must stay
@@ -103,6 +103,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     serveWeb: false,
     metricsAllow: options.metricsAllow,
     trustProxy: options.trustProxy,
+    publicUrl: options.publicUrl,
     clock,
     beacon: beacon ? { mode, urls: [beacon.url], chainHash: beacon.chain.chainHash } : undefined,
   });

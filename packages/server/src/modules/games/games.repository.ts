@@ -8,13 +8,20 @@ import type { Caller } from '../../plugins/auth.ts';
 /** A game's row and the readers of its JSON columns, shared by the games service and the sales history. */
 export type Prize = DrawPrize & { name: string };
 export type StoredDraw = { number: number; drawnAt: string };
-/** An entry as stored: the nonce is null on entries from before LOT-DRAW-2 (decision 033). */
-export type StoredEntry = Participant & { nonce: string | null };
+/**
+ * An entry as stored: the nonce is null on entries from before LOT-DRAW-2 (decision 033);
+ * `canonical` marks the entries whose hash takes the name and phone in canonical form
+ * (docs/lot-draw-2.md#entries), every entry written since.
+ */
+export type StoredEntry = Participant & { nonce: string | null; canonical?: boolean };
 export type Round = typeof gameRounds.$inferSelect;
 
 export const prizesOf = (round: Round) => round.prizes as Prize[];
 export const entriesOf = (round: Round): StoredEntry[] =>
-  (round.entries as (Participant & { nonce?: string | null })[]).map((e) => ({ ...e, nonce: e.nonce ?? null }));
+  (round.entries as (Participant & { nonce?: string | null; canonical?: boolean })[]).map((e) => ({
+    ...e,
+    nonce: e.nonce ?? null,
+  }));
 export const drawsOf = (round: Round) => round.draws as StoredDraw[];
 /** The beacon a LOT-DRAW-2 game pinned when it opened; null for LOT-DRAW-1. */
 export const beaconOf = (round: Round) => round.beacon as BeaconPin | null;

@@ -7,6 +7,8 @@ import {
   drawAt,
   DRAW_ALGORITHM,
   DRAW_ALGORITHM_2,
+  canonicalName,
+  canonicalPhone,
   entriesDigest,
   entryHash,
   SEED_BYTES,
@@ -350,8 +352,11 @@ function ended(round: Round): AppError {
   return new AppError('CONFLICT', `This game has ended (${round.status})`);
 }
 
-/** A person in a game: the same name and phone (as typed, trimmed) share one nonce. */
-const personKey = (e: Participant) => JSON.stringify([e.name.trim(), e.phoneNumber.trim()]);
+/**
+ * A person in a game: the same name and phone share one nonce, whatever the case, spacing and
+ * accents of the name and the punctuation of the phone (docs/lot-draw-2.md#entries).
+ */
+const personKey = (e: Participant) => JSON.stringify([canonicalName(e.name), canonicalPhone(e.phoneNumber)]);
 
 /**
  * Each entry's nonce (docs/lot-draw-2.md#entries): kept for a person already in the game, drawn at
@@ -368,7 +373,7 @@ function withNonces(previous: StoredEntry[], entries: Participant[]): StoredEntr
       nonce = randomBytes(8).toString('hex');
       nonces.set(key, nonce);
     }
-    return { number: entry.number, name: entry.name, phoneNumber: entry.phoneNumber, nonce };
+    return { number: entry.number, name: entry.name, phoneNumber: entry.phoneNumber, nonce, canonical: true };
   });
 }
 

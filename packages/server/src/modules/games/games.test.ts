@@ -514,6 +514,8 @@ describe('entries: one nonce per person', () => {
   const ben = { name: 'Ben Okafor', phoneNumber: '+1-555-0102' };
   /** Another person: the same name, another phone. */
   const otherAna = { name: 'Ana Lopez', phoneNumber: '555 0999' };
+  /** Ana again, typed another way: the same person (docs/lot-draw-2.md#entries). */
+  const anaAgain = { name: ' ana  LÓPEZ', phoneNumber: '555-0101-234' };
   let game: Game;
   const nonceOf = (g: Game, number: number) => g.entries.find((e) => e.number === number)?.nonce;
 
@@ -540,11 +542,13 @@ describe('entries: one nonce per person', () => {
       { number: 7, ...ben },
       { number: 12, ...otherAna },
       { number: 15, ...ana },
+      { number: 18, ...anaAgain },
     ]);
     expectStatus(second, 200);
     game = second.json<Game>();
     expect(nonceOf(game, 9)).toBe(anaNonce);
     expect(nonceOf(game, 15)).toBe(anaNonce);
+    expect(nonceOf(game, 18)).toBe(anaNonce);
     expect(nonceOf(game, 7)).toBe(benNonce);
     expect(nonceOf(game, 12)).toMatch(/^[0-9a-f]{16}$/);
     expect(new Set([anaNonce, benNonce, nonceOf(game, 12)]).size).toBe(3);
@@ -555,12 +559,18 @@ describe('entries: one nonce per person', () => {
     expectStatus(response, 200);
     const proof = response.json<GameProof>();
     const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-    expect(proof.entries.map((e) => e.number)).toEqual([7, 9, 12, 15]);
+    expect(proof.entries.map((e) => e.number)).toEqual([7, 9, 12, 15, 18]);
     for (const entry of game.entries) {
       const shown = proof.entries.find((e) => e.number === entry.number);
-      const text = `${entry.number}\n${entry.name}\n${entry.phoneNumber}`;
+      // The name and phone in canonical form: lower case, accents and spaces gone; digits only.
+      const name = entry.name
+        .toLowerCase()
+        .normalize('NFKD')
+        .replace(/\p{M}|\s/gu, '');
+      const text = `${entry.number}\n${name}\n${entry.phoneNumber.replace(/\D/g, '')}`;
       expect(shown?.entryHash).toBe(sha256(`${text}\n${entry.nonce}`));
       expect(response.body).not.toContain(sha256(text));
+      expect(response.body).not.toContain(sha256(`${entry.number}\n${entry.name}\n${entry.phoneNumber}`));
       expect(response.body).not.toContain(entry.nonce);
     }
     expect(Object.keys(proof.entries[0] ?? {}).sort()).toEqual(['entryHash', 'name', 'number', 'phoneNumber']);
@@ -569,6 +579,7 @@ describe('entries: one nonce per person', () => {
       ['A*** L***', '****1234'],
       ['A*** L***', '****0999'],
       ['A*** L***', '****1234'],
+      ['a*** L***', '****1234'],
     ]);
     for (const entry of proof.entries) {
       expect(entry.name).toMatch(/^\S\*{3}( \S\*{3})*$/);
@@ -579,10 +590,13 @@ describe('entries: one nonce per person', () => {
   it('findOwnEntries with name, phone and nonce finds every number a person holds, and nothing without the nonce', async () => {
     const proof = await proofOf(t, game.code);
     const anaNonce = nonceOf(game, 9) ?? '';
-    expect(await findOwnEntries(proof, { ...ana, nonce: anaNonce })).toEqual([9, 15]);
-    // As printed on the slip, in groups, or in capitals.
+    expect(await findOwnEntries(proof, { ...ana, nonce: anaNonce })).toEqual([9, 15, 18]);
+    // As printed on the slip, in groups, or in capitals; the name and phone typed another way.
     expect(await findOwnEntries(proof, { ...ana, nonce: anaNonce.toUpperCase().replace(/(.{4})/g, '$1 ') })).toEqual([
-      9, 15,
+      9, 15, 18,
+    ]);
+    expect(await findOwnEntries(proof, { name: 'ANA LÓPEZ', phoneNumber: '5550101234', nonce: anaNonce })).toEqual([
+      9, 15, 18,
     ]);
     expect(await findOwnEntries(proof, { ...otherAna, nonce: nonceOf(game, 12) ?? '' })).toEqual([12]);
     expect(await findOwnEntries(proof, { ...ben, nonce: nonceOf(game, 7) ?? '' })).toEqual([7]);

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ExternalLink, MonitorPlay } from 'lucide-react';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
+import { publicHref, usePublicBase } from '../../../lib/public-url.ts';
 import type { GameTheme, ThemeName } from './game-theme.ts';
 
 /**
@@ -19,7 +20,8 @@ export function CustomerDisplayOffer({
   theme: GameTheme;
 }) {
   const [open, setOpen] = useState(false);
-  const url = `${window.location.origin}/display/${encodeURIComponent(code)}?theme=${themeName}`;
+  const { base } = usePublicBase();
+  const url = base && publicHref(base, `/display/${encodeURIComponent(code)}?theme=${themeName}`);
   return (
     <>
       <button
@@ -33,21 +35,25 @@ export function CustomerDisplayOffer({
       <Modal open={open} title="Customer display" onClose={() => setOpen(false)} size="sm">
         <div className="flex flex-col items-center gap-4 text-center text-slate-700">
           <p>Show this game live on a screen facing your customers. Scan the code with a phone or a smart TV.</p>
-          <div data-testid="customer-display-qr">
-            <QrCode value={url} label={`QR code of ${url}`} className="h-56 w-56" />
-          </div>
-          <p data-testid="customer-display-url" className="font-mono text-sm break-all text-slate-900">
-            {url}
-          </p>
-          <a
-            href={url}
-            target="_blank"
-            rel="noopener"
-            className="inline-flex items-center gap-2 rounded-lg bg-indigo-600 px-4 py-2 font-semibold text-white hover:bg-indigo-700"
-          >
-            <ExternalLink className="h-4 w-4" aria-hidden="true" />
-            Open in a new window
-          </a>
+          {url && (
+            <>
+              <div data-testid="customer-display-qr">
+                <QrCode value={url} label={`QR code of ${url}`} className="h-56 w-56" />
+              </div>
+              <p data-testid="customer-display-url" className="font-mono text-sm break-all text-slate-900">
+                {url}
+              </p>
+              <a
+                href={url}
+                target="_blank"
+                rel="noopener"
+                className="inline-flex items-center gap-2 rounded-lg bg-indigo-600 px-4 py-2 font-semibold text-white hover:bg-indigo-700"
+              >
+                <ExternalLink className="h-4 w-4" aria-hidden="true" />
+                Open in a new window
+              </a>
+            </>
+          )}
         </div>
       </Modal>
     </>

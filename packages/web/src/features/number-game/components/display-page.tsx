@@ -9,6 +9,7 @@ import type { GameDraw, GameProof } from '@lot/domain/schemas/games';
 import { verifyProof, type PinnedChain, type ProofReport } from '@lot/domain/verify';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
 import { claimStatusText } from '../../../lib/claim-status.ts';
+import { publicHref, usePublicBase } from '../../../lib/public-url.ts';
 import { awaitedRound } from '../hooks/beacon-wait.ts';
 import { BeaconWaitView } from './beacon-wait-view.tsx';
 import { protocolOf, protocolText, voidedNotPaidText } from './draw-protocol.ts';
@@ -502,8 +503,10 @@ function Spotlight({
 
 /** How the game ended: settled (checked here, with the way to check it yourself) or voided. */
 function Outcome({ proof, pins, theme }: { proof: GameProof; pins: readonly PinnedChain[]; theme: GameTheme }) {
-  const verifyUrl = `${window.location.origin}/verify/${proof.code}`;
-  const shortUrl = `${window.location.host}/verify/${proof.code}`;
+  // The public base (lib/public-url.ts): the way to check shows once it is known.
+  const { base } = usePublicBase();
+  const verifyUrl = base && publicHref(base, `/verify/${proof.code}`);
+  const shortUrl = base && `${new URL(base).host}/verify/${proof.code}`;
   return (
     <section data-testid="display-outcome" className={`rounded-2xl p-4 sm:p-5 ${theme.panel}`}>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center 2xl:gap-6">
@@ -523,18 +526,24 @@ function Outcome({ proof, pins, theme }: { proof: GameProof; pins: readonly Pinn
               </p>
             </div>
           )}
-          <p className={`mt-3 text-base 2xl:text-xl ${theme.muted}`}>Check it yourself:</p>
-          <p data-testid="display-verify-url" className="font-mono text-base font-bold break-all 2xl:text-xl">
-            {shortUrl}
-          </p>
+          {shortUrl && (
+            <>
+              <p className={`mt-3 text-base 2xl:text-xl ${theme.muted}`}>Check it yourself:</p>
+              <p data-testid="display-verify-url" className="font-mono text-base font-bold break-all 2xl:text-xl">
+                {shortUrl}
+              </p>
+            </>
+          )}
         </div>
-        <div data-testid="display-qr" className="shrink-0 self-center">
-          <QrCode
-            value={verifyUrl}
-            label={`QR code of ${verifyUrl}`}
-            className="h-44 w-44 rounded-lg sm:h-48 sm:w-48 2xl:h-64 2xl:w-64"
-          />
-        </div>
+        {verifyUrl && (
+          <div data-testid="display-qr" className="shrink-0 self-center">
+            <QrCode
+              value={verifyUrl}
+              label={`QR code of ${verifyUrl}`}
+              className="h-44 w-44 rounded-lg sm:h-48 sm:w-48 2xl:h-64 2xl:w-64"
+            />
+          </div>
+        )}
       </div>
     </section>
   );

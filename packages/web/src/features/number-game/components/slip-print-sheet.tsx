@@ -33,7 +33,18 @@ function pageRules(sheet: HTMLElement, width: SlipWidth): string {
  * these print. Once laid out (and the logo decoded) the page rules are written and the browser's
  * print dialog opens.
  */
-export function SlipPrintSheet({ job, game, shop }: { job: PrintJob; game: Game; shop: SlipShop }) {
+export function SlipPrintSheet({
+  job,
+  game,
+  shop,
+  base,
+}: {
+  job: PrintJob;
+  game: Game;
+  shop: SlipShop;
+  /** The public base of the slips' links (lib/public-url.ts). */
+  base: string;
+}) {
   const sheetRef = useRef<HTMLDivElement>(null);
   const styleRef = useRef<HTMLStyleElement>(null);
 
@@ -61,11 +72,19 @@ export function SlipPrintSheet({ job, game, shop }: { job: PrintJob; game: Game;
       <style ref={styleRef} />
       {job.prints.map((print) => {
         if (print.kind === 'result') {
-          return <ResultSlip key="result" game={game} shop={shop} width={job.width} print={print} />;
+          return <ResultSlip key="result" game={game} shop={shop} width={job.width} base={base} print={print} />;
         }
         const entry = game.entries.find((e) => e.number === print.number);
         return entry ? (
-          <EntrySlip key={entry.number} game={game} entry={entry} shop={shop} width={job.width} print={print} />
+          <EntrySlip
+            key={entry.number}
+            game={game}
+            entry={entry}
+            shop={shop}
+            width={job.width}
+            base={base}
+            print={print}
+          />
         ) : null;
       })}
     </div>,

@@ -6,6 +6,7 @@ import type { Game, GameDraw, SlipPrint } from '@lot/domain/schemas/games';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
 import { claimStatusText } from '../../../lib/claim-status.ts';
 import { dateTime, money } from '../../../lib/format.ts';
+import { publicHref } from '../../../lib/public-url.ts';
 import { groupInFours, protocolText, voidedNotPaidText } from './draw-protocol.ts';
 import type { SlipWidth } from './slip-width.ts';
 import './slip.css';
@@ -21,16 +22,16 @@ function slipDateTime(value: string): string {
   return `${monthDay}, ${new Date(value).getFullYear()} · ${time}`;
 }
 
-/** The public proof page a slip's QR code opens. */
-export const verifyUrl = (code: string) => `${window.location.origin}/verify/${code}`;
+/** The public proof page a slip's QR code opens, under the public base (lib/public-url.ts). */
+export const verifyUrl = (base: string, code: string) => publicHref(base, `/verify/${code}`);
 
 /**
  * An entry slip's QR code: the proof, with the person's nonce in the fragment (`#n=…`), which a
  * browser never sends to a server, so it stays out of every log; the proof page reads it to find
  * the person's numbers.
  */
-export const entryVerifyUrl = (code: string, nonce: string | null) =>
-  nonce ? `${verifyUrl(code)}#n=${nonce}` : verifyUrl(code);
+export const entryVerifyUrl = (base: string, code: string, nonce: string | null) =>
+  nonce ? `${verifyUrl(base, code)}#n=${nonce}` : verifyUrl(base, code);
 
 /** "COPY · printed 2 times": a slip printed before says so (docs/product/game.md#slips). */
 export const copyText = (printCount: number) => `COPY · printed ${printCount} times`;
@@ -47,11 +48,14 @@ function SlipFrame({
   print,
   testId,
   number,
-  qrUrl = verifyUrl(game.code),
+  base,
+  qrUrl = verifyUrl(base, game.code),
   children,
 }: {
   kind: 'Entry slip' | 'Result slip';
   game: Game;
+  /** The public base of the links (lib/public-url.ts). */
+  base: string;
   shop: SlipShop;
   width: SlipWidth;
   print: SlipPrint | null;
@@ -61,7 +65,7 @@ function SlipFrame({
   qrUrl?: string;
   children: ReactNode;
 }) {
-  const url = verifyUrl(game.code);
+  const url = verifyUrl(base, game.code);
   return (
     <article
       className="slip"
@@ -93,7 +97,7 @@ function SlipFrame({
       </dl>
       <Protocol game={game} />
       {children}
-      <div className="slip-proof">
+      <div className="slip-proof" data-qr={qrUrl}>
         <QrCode value={qrUrl} label={`QR code: ${qrUrl}`} className="slip-qr" />
         <div className="slip-proof-text-block">
           <p className="slip-proof-text">Scan to check this game</p>
@@ -136,12 +140,14 @@ export function EntrySlip({
   entry,
   shop,
   width,
+  base,
   print = null,
 }: {
   game: Game;
   entry: Entry;
   shop: SlipShop;
   width: SlipWidth;
+  base: string;
   print?: SlipPrint | null;
 }) {
   return (
@@ -153,7 +159,8 @@ export function EntrySlip({
       print={print}
       testId="entry-slip"
       number={entry.number}
-      qrUrl={entryVerifyUrl(game.code, entry.nonce)}
+      base={base}
+      qrUrl={entryVerifyUrl(base, game.code, entry.nonce)}
     >
       <div className="slip-number">
         <span className="slip-number-label">Number</span>
@@ -181,11 +188,13 @@ export function ResultSlip({
   game,
   shop,
   width,
+  base,
   print = null,
 }: {
   game: Game;
   shop: SlipShop;
   width: SlipWidth;
+  base: string;
   print?: SlipPrint | null;
 }) {
   const settled = game.status === 'settled';
@@ -194,7 +203,7 @@ export function ResultSlip({
     game.voidReason,
   );
   return (
-    <SlipFrame kind="Result slip" game={game} shop={shop} width={width} print={print} testId="result-slip">
+    <SlipFrame kind="Result slip" game={game} shop={shop} width={width} base={base} print={print} testId="result-slip">
       <p className="slip-status" data-testid="slip-status">
         {settled ? 'Settled' : 'Voided'}
       </p>

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, Printer, SearchX } from 'lucide-react';
+import { ArrowLeft, Printer, SearchX, TriangleAlert } from 'lucide-react';
 import { Link } from 'react-router';
 import { gameTitle } from '@lot/domain/game';
 import { MESSAGES } from '@lot/domain/messages';
@@ -10,6 +10,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card, ErrorPanel, PageHeading, Spinner } from '../../../components/ui/panels.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { count, dateTime } from '../../../lib/format.ts';
+import { usePublicBase } from '../../../lib/public-url.ts';
 import { useGame } from '../api/get-game.ts';
 import { slipsQueryKey, useSlips } from '../api/get-slips.ts';
 import { printSlip } from '../api/print-slip.ts';
@@ -48,6 +49,31 @@ function BackToGame() {
   );
 }
 
+/**
+ * Without PUBLIC_URL the slips link to the address this page was opened on; when that is local
+ * (localhost, a private or link-local address) a customer's phone cannot open it
+ * (docs/product/runtime-and-security.md#public-url).
+ */
+function UnreachableLinks({ base }: { base: string }) {
+  return (
+    <div
+      data-testid="public-url-warning"
+      className="flex gap-3 rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-300"
+    >
+      <TriangleAlert className="mt-0.5 h-5 w-5 shrink-0 text-amber-700" aria-hidden="true" />
+      <div className="min-w-0 space-y-1">
+        <p className="font-semibold">Customers’ phones cannot open these QR codes</p>
+        <p>
+          The slips link to <span className="font-mono break-all">{base}</span>, a local address a customer’s phone
+          cannot reach. Ask whoever runs the LOT server to set{' '}
+          <span className="font-mono font-semibold">PUBLIC_URL</span> to the address customers use (such as
+          https://lot.example.com) and restart it.
+        </p>
+      </div>
+    </div>
+  );
+}
+
 function NotFound() {
   return (
     <Card>
@@ -70,6 +96,7 @@ export function SlipsPage({ gameId, player }: { gameId: number | null; player: {
   const game = useGame(gameId);
   const slips = useSlips(game.data && game.data.status !== 'discarded' ? game.data.id : null);
   const logoUrl = useLogo(player.id, player.hasLogo);
+  const { base, unreachable } = usePublicBase();
   const queryClient = useQueryClient();
   const [width, setWidth] = useState<SlipWidth>(loadSlipWidth);
   const [job, setJob] = useState<PrintJob | null>(null);
@@ -95,7 +122,7 @@ export function SlipsPage({ gameId, player }: { gameId: number | null; player: {
         <ErrorPanel message="Failed to fetch the game" onRetry={() => void game.refetch()} />
       </Frame>
     );
-  if (game.isPending)
+  if (game.isPending || base === null)
     return (
       <Frame>
         <Spinner label="Loading the game's slips..." />
@@ -154,6 +181,8 @@ export function SlipsPage({ gameId, player }: { gameId: number | null; player: {
         · <span className="font-mono break-all text-slate-700">{data.code}</span> ·{' '}
         <span data-testid="slips-game-status">{STATUS_LABEL[data.status]}</span>
       </PageHeading>
+
+      {data.status !== 'discarded' && unreachable && <UnreachableLinks base={base} />}
 
       {data.status === 'discarded' ? (
         <Card>
@@ -224,7 +253,7 @@ export function SlipsPage({ gameId, player }: { gameId: number | null; player: {
                 {entries.map((entry) => (
                   <li key={entry.number} className="max-w-full space-y-2">
                     <div className="overflow-hidden rounded-lg shadow-sm ring-1 ring-slate-200">
-                      <EntrySlip game={data} entry={entry} shop={shop} width={width} />
+                      <EntrySlip game={data} entry={entry} shop={shop} width={width} base={base} />
                     </div>
                     <div className="flex flex-wrap items-center justify-between gap-2">
                       <PrintCount print={printOf('entry', entry.number)} testId={`print-count-${entry.number}`} />
@@ -248,7 +277,7 @@ export function SlipsPage({ gameId, player }: { gameId: number | null; player: {
             {ended ? (
               <div className="inline-block max-w-full space-y-2">
                 <div className="overflow-hidden rounded-lg shadow-sm ring-1 ring-slate-200">
-                  <ResultSlip game={data} shop={shop} width={width} />
+                  <ResultSlip game={data} shop={shop} width={width} base={base} />
                 </div>
                 <div className="flex flex-wrap items-center justify-between gap-2">
                   <PrintCount print={printOf('result', null)} testId="print-count-result" />
@@ -266,7 +295,7 @@ export function SlipsPage({ gameId, player }: { gameId: number | null; player: {
           </section>
         </>
       )}
-      {job && <SlipPrintSheet key={job.id} job={job} game={data} shop={shop} />}
+      {job && <SlipPrintSheet key={job.id} job={job} game={data} shop={shop} base={base} />}
     </Frame>
   );
 }

@@ -18,9 +18,10 @@ export function nonceFromFragment(hash: string): string {
 const normalized = (code: string) => code.replace(/[\s-]+/g, '').toLowerCase();
 
 /**
- * A participant types their name and phone as they gave them and the entry code from their slip
- * (filled in when the page was opened from the slip's QR code): the page hashes them here and lists
- * every number they hold in the game. Games from before entry codes are found by name and phone.
+ * A participant types their name and phone and the entry code from their slip (filled in when the
+ * page was opened from the slip's QR code): the page hashes them here and lists every number they
+ * hold in the game, whatever the case, spacing and accents of the name and the punctuation of the
+ * phone (docs/product/game.md#find-my-entry). Games from before entry codes are found by name and phone.
  */
 export function FindMyEntry({ proof }: { proof: GameProof }) {
   const [fromSlip] = useState(() => nonceFromFragment(window.location.hash));
@@ -101,8 +102,8 @@ export function FindMyEntry({ proof }: { proof: GameProof }) {
         <div role="status" data-testid="own-entry" data-numbers={found.join(',')} className="mt-3">
           {found.length === 0 ? (
             <p className="rounded-lg bg-slate-100 px-3 py-2 text-sm font-semibold text-slate-700">
-              No entry matches that name, phone number and entry code. Type them exactly as you gave them to the shop,
-              and the code as printed on your slip.
+              No entry matches that name, phone number and entry code. Type the name and phone number you gave the shop
+              (capitals, spaces and accents do not matter) and the code as printed on your slip.
             </p>
           ) : (
             <>

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, Clock, Loader2, SearchX, ShieldAlert, ShieldCheck, XCircle } from 'lucide-react';
 import { formatBps, gameTitle } from '@lot/domain/game';
 import type { ClaimStatus, GameDraw, GameProof } from '@lot/domain/schemas/games';
-import { verifyProof, type ProofReport } from '@lot/domain/verify';
+import { DISCARDED_TEXT, isCleanlyDiscarded, verifyProof, type ProofReport } from '@lot/domain/verify';
 import { ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
 import { claimStatusText } from '../../../lib/claim-status.ts';
 import { dateTime, money } from '../../../lib/format.ts';
@@ -98,7 +98,59 @@ async function timedCheck(proof: GameProof, pins: VerifyPins) {
   return { report, ms: performance.now() - started };
 }
 
+/** A discarded game: who ran it and when, and that nothing was drawn — nothing to check (docs/product/game.md#discarded-proof). */
+function DiscardedView({ proof }: { proof: GameProof }) {
+  return (
+    <section className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
+      <ProofHeading proof={proof} />
+      <p
+        data-testid="verdict"
+        data-verdict="discarded"
+        className="mt-5 rounded-xl bg-slate-100 p-4 text-2xl font-black text-slate-700"
+      >
+        {DISCARDED_TEXT}
+      </p>
+    </section>
+  );
+}
+
+/** The shop, the game's code, when it opened and ended, and its status. */
+function ProofHeading({ proof }: { proof: GameProof }) {
+  return (
+    <div className="flex flex-wrap items-start justify-between gap-4">
+      <div className="min-w-0">
+        <p className="text-sm font-medium text-slate-500">
+          {proof.shopName} · <span data-testid="verify-game-number">{gameTitle(proof.number)}</span>
+        </p>
+        <h1 className="mt-1 font-mono text-xl font-bold break-all sm:text-4xl" data-testid="verify-code">
+          {proof.code}
+        </h1>
+        <p className="mt-1 text-sm text-slate-500">
+          Opened {dateTime(proof.openedAt)}
+          {proof.endedAt && ` · ended ${dateTime(proof.endedAt)}`}
+        </p>
+      </div>
+      <span
+        data-testid="verify-status"
+        className={`rounded-full px-3 py-1 text-sm font-semibold ring-1 ring-inset ${
+          proof.status === 'settled'
+            ? 'bg-emerald-50 text-emerald-700 ring-emerald-600/20'
+            : proof.status === 'voided' || proof.status === 'discarded'
+              ? 'bg-slate-100 text-slate-600 ring-slate-500/20'
+              : 'bg-amber-50 text-amber-700 ring-amber-600/20'
+        }`}
+      >
+        {STATUS_LABEL[proof.status]}
+      </span>
+    </div>
+  );
+}
+
 function ProofView({ proof, pins }: { proof: GameProof; pins: VerifyPins }) {
+  return isCleanlyDiscarded(proof) ? <DiscardedView proof={proof} /> : <CheckedProofView proof={proof} pins={pins} />;
+}
+
+function CheckedProofView({ proof, pins }: { proof: GameProof; pins: VerifyPins }) {
   const check = useQuery({
     queryKey: ['verify', proof.code, 'report', proof, pins.pins],
     queryFn: () => timedCheck(proof, pins),
@@ -114,32 +166,7 @@ function ProofView({ proof, pins }: { proof: GameProof; pins: VerifyPins }) {
   return (
     <>
       <section className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
-        <div className="flex flex-wrap items-start justify-between gap-4">
-          <div className="min-w-0">
-            <p className="text-sm font-medium text-slate-500">
-              {proof.shopName} · <span data-testid="verify-game-number">{gameTitle(proof.number)}</span>
-            </p>
-            <h1 className="mt-1 font-mono text-xl font-bold break-all sm:text-4xl" data-testid="verify-code">
-              {proof.code}
-            </h1>
-            <p className="mt-1 text-sm text-slate-500">
-              Opened {dateTime(proof.openedAt)}
-              {proof.endedAt && ` · ended ${dateTime(proof.endedAt)}`}
-            </p>
-          </div>
-          <span
-            data-testid="verify-status"
-            className={`rounded-full px-3 py-1 text-sm font-semibold ring-1 ring-inset ${
-              proof.status === 'settled'
-                ? 'bg-emerald-50 text-emerald-700 ring-emerald-600/20'
-                : proof.status === 'voided' || proof.status === 'discarded'
-                  ? 'bg-slate-100 text-slate-600 ring-slate-500/20'
-                  : 'bg-amber-50 text-amber-700 ring-amber-600/20'
-            }`}
-          >
-            {STATUS_LABEL[proof.status]}
-          </span>
-        </div>
+        <ProofHeading proof={proof} />
         <div className="mt-5 space-y-4">
           <Verdict
             report={report}
@@ -389,7 +416,6 @@ function verifiedText(status: GameProof['status'], beacon: boolean): string {
   const from = beacon ? 'them' : 'it';
   if (status === 'voided')
     return `${seed}${round}, and the draws made and the unplayed ones follow from ${from}. No prize was paid.`;
-  if (status === 'discarded') return `${seed}. The game was discarded before anything was drawn.`;
   return `${seed}${round}, and every draw, prize and the commission follow from ${from}.`;
 }
 
