@@ -7,9 +7,12 @@ import { drawNext, openGame, replaceEntries, voidGame, type GamesContext } from 
 import type { SeedBox } from '../lib/seed-box.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { createWinner } from '../modules/winners/winners.service.ts';
+import { payPrize } from '../modules/claims/claims.service.ts';
+import { closeShift, currentShift, openShift } from '../modules/shifts/shifts.service.ts';
+import { decimalToCents } from '@lot/domain/money';
 import type { Caller } from '../plugins/auth.ts';
 import type { Db } from './client.ts';
-import { balances, users } from './schema.ts';
+import { balances, prizeClaims, users } from './schema.ts';
 
 type NewUser = {
   username: string;
@@ -172,6 +175,10 @@ export async function seedDemo(db: Db, seeds: SeedBox): Promise<{ seeded: boolea
   await createWinner(db, as('user1'), { name: 'Runner-up', percent: 3000, position: 2, isActive: true });
   const beacon = new DrawBeacon({ mode: 'off', urls: [], chainHash: '' });
   const ctx: GamesContext = { db, seeds, beacon };
+  // user1's and user2's games fall in a shift (docs/product/shifts.md): user1's is still open,
+  // user2's closed short with a reason, so the Shift screen, the Shifts list and its card have both.
+  await openShift(db, as('user1'), { openingFloat: 10_000 });
+  await openShift(db, as('user2'), { openingFloat: 5_000 });
   for (const [username, games] of [
     ['user1', 3],
     ['user2', 2],
@@ -179,6 +186,22 @@ export async function seedDemo(db: Db, seeds: SeedBox): Promise<{ seeded: boolea
     ['user6', 1],
   ] as const) {
     for (let g = 0; g < games; g++) await playDemoGame(ctx, as(username), g + id(username));
+  }
+  // user1 has paid its first prize in cash (the rest are on the Unpaid prizes list).
+  const [prize] = await db
+    .select({ winnerId: prizeClaims.winnerId })
+    .from(prizeClaims)
+    .where(eq(prizeClaims.userId, id('user1')))
+    .orderBy(prizeClaims.winnerId)
+    .limit(1);
+  if (prize) await payPrize({ db }, as('user1'), prize.winnerId, { claimerName: 'Ana Lopez' }, undefined);
+  const user2 = (await currentShift(db, as('user2'))).shift;
+  if (user2) {
+    const expected = (await currentShift(db, as('user2'))).report?.expectedCash ?? '0';
+    await closeShift(db, as('user2'), user2.id, {
+      countedCash: decimalToCents(expected) - 500,
+      varianceReason: 'A $5 note given as change twice',
+    });
   }
   // One game voided by its agent after its first draw, so the upline's voided list has something to show.
   await playDemoGame(ctx, as('user2'), 7, { draws: 1, voider: as('agent1') });
