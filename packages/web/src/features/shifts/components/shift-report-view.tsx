@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { gameTitle } from '@lot/domain/game';
 import type { ShiftReport } from '@lot/domain/schemas/shifts';
 import { count, dateTime, money } from '../../../lib/format.ts';
 import { Variance } from './variance.tsx';
@@ -241,7 +242,7 @@ export function ShiftReportView({ report }: { report: ShiftReport }) {
               testId="report-game"
               main={
                 <>
-                  Game {game.number} · {GAME_STATUS[game.status]} · {count(game.entries)}{' '}
+                  {gameTitle(game.number)} · {GAME_STATUS[game.status]} · {count(game.entries)}{' '}
                   {game.entries === 1 ? 'entry' : 'entries'}
                 </>
               }
@@ -276,7 +277,7 @@ export function ShiftReportView({ report }: { report: ShiftReport }) {
             <Line
               key={prize.winnerId}
               testId="report-paid-prize"
-              main={`Game ${prize.gameNumber} · position ${prize.position}`}
+              main={`${gameTitle(prize.gameNumber)} · position ${prize.position}`}
               detail={`${prize.claimerName} · ${dateTime(prize.paidAt)}`}
               amount={money(prize.amount)}
             />
@@ -291,7 +292,7 @@ export function ShiftReportView({ report }: { report: ShiftReport }) {
             <Line
               key={prize.winnerId}
               testId="report-unpaid-prize"
-              main={`Game ${prize.gameNumber} · position ${prize.position}`}
+              main={`${gameTitle(prize.gameNumber)} · position ${prize.position}`}
               detail={`Can be claimed until ${dateTime(prize.expiresAt)}`}
               amount={money(prize.amount)}
             />
