@@ -15,6 +15,7 @@ import {
   freshUser,
   login,
   playGame,
+  publicUrl,
   screenshotOnFailure,
   signIn,
   visible,
@@ -97,7 +98,7 @@ beforeAll(async () => {
   const won = game.draws[0]?.winner;
   const nonce = game.entries.find((entry) => entry.number === won?.number)?.nonce;
   if (!won || !nonce) throw new Error('the game has no winner with an entry code');
-  slipUrl = `${baseUrl()}/verify/${game.code}#n=${nonce}`;
+  slipUrl = `${publicUrl()}/verify/${game.code}#n=${nonce}`;
   const video = join(workDir, 'slip.y4m');
   await qrVideo(slipUrl, video);
 
@@ -164,7 +165,7 @@ describe('Pay prizes', () => {
     expect(printed.text).toContain(CLAIMER);
     expect(printed.text).toContain(game.code);
     expect(printed.text).not.toContain('COPY');
-    expect(await decodeQr(printed.images[0] ?? Buffer.alloc(0))).toEqual([`${baseUrl()}/verify/${game.code}`]);
+    expect(await decodeQr(printed.images[0] ?? Buffer.alloc(0))).toEqual([`${publicUrl()}/verify/${game.code}`]);
   });
 
   it('refuses a second payment of the same slip and prints only a COPY of its receipt', async () => {

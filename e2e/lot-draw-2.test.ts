@@ -223,7 +223,11 @@ describe("the agent's Games in progress tab", () => {
     await dialog.getByLabel('Reason').fill('The shop lost power mid-game');
     await dialog.getByRole('button', { name: 'Void Game' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await visible(page.getByText(`game ${game.code} was voided`));
+    await visible(
+      page.getByText(
+        `Void Shop's Game #${game.number} (${game.code}) was voided: the pool of $6.00 went back to the shop.`,
+      ),
+    );
     await expect.poll(() => row.count()).toBe(0);
     expect(await apiAs<{ amount: string }>(login(owner), '/api/balance')).toMatchObject({ amount: '1000.00' });
 

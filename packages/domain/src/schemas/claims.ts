@@ -141,11 +141,13 @@ const claimsFilterFields = {
     .enum([...CLAIM_STATUSES, 'all'], { error: 'status must be unpaid, paid, expired or all' })
     .default('unpaid'),
   userId: idSchema.optional(),
+  /** One settled game's claims: those whose winner row belongs to this sale (the winners page). */
+  saleId: idSchema.optional(),
   from: z.iso.datetime({ offset: true, error: 'from must be an ISO date-time' }).optional(),
   to: z.iso.datetime({ offset: true, error: 'to must be an ISO date-time' }).optional(),
 };
 
-/** GET /api/claims: the Unpaid prizes list (scoped; newest first; from/to bound the settlement time). */
+/** GET /api/claims: the Unpaid prizes list (scoped; newest first; from/to bound the settlement time; saleId picks one game). */
 export const claimsQuerySchema = z.strictObject({
   ...claimsFilterFields,
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),

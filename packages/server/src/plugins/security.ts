@@ -31,7 +31,9 @@ const OPTIONS: HelmetOptions = {
       imgSrc: ["'self'", 'data:', 'blob:'],
       mediaSrc: ["'self'", 'blob:'],
       styleSrc: ["'self'", "'unsafe-inline'"],
-      scriptSrc: ["'self'"],
+      // 'wasm-unsafe-eval' lets the page compile WebAssembly (the Pay prizes QR reader, served from
+      // 'self'); it allows no eval of JavaScript. docs/product/runtime-and-security.md#headers
+      scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
       connectSrc: ["'self'"],
       objectSrc: ["'none'"],
       frameAncestors: ["'none'"],

@@ -257,6 +257,7 @@ export type ListFilter = {
   scope: SQL;
   status: 'unpaid' | 'paid' | 'expired' | 'all';
   userId?: number;
+  saleId?: number;
   from?: string;
   to?: string;
 };
@@ -265,6 +266,9 @@ function listWhere(filter: ListFilter): SQL {
   const parts: SQL[] = [filter.scope];
   if (filter.status !== 'all') parts.push(sql`c.status = ${filter.status}`);
   if (filter.userId !== undefined) parts.push(sql`c.user_id = ${filter.userId}::int`);
+  // The claim's winner row belongs to the sale (game_winners.game_id is the sale's id).
+  if (filter.saleId !== undefined)
+    parts.push(sql`c.winner_id IN (SELECT id FROM game_winners WHERE game_id = ${filter.saleId}::int)`);
   if (filter.from) parts.push(sql`c.created_at >= ${filter.from}::timestamptz`);
   if (filter.to) parts.push(sql`c.created_at <= ${filter.to}::timestamptz`);
   return sql.join(parts, sql` AND `);

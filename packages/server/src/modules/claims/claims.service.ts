@@ -301,6 +301,7 @@ const filterOf = (caller: Caller, query: Omit<ClaimsQuery, 'page' | 'pageSize'>)
   scope: readable(caller, false),
   status: query.status,
   userId: query.userId,
+  saleId: query.saleId,
   from: query.from,
   to: query.to,
 });

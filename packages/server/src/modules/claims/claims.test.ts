@@ -231,6 +231,22 @@ describe(`prize claims (${TEST_DB})`, () => {
     const csv = await get(h.A1, '/api/claims/export?format=csv&status=all');
     expectStatus(csv, 200);
     expect(csv.body.trim().split('\r\n')).toHaveLength(5);
+
+    // One game's claims by its sale (the winners page), still scoped; the export filters alike.
+    const [sale] = await queryRows<{ sale_id: number }>(
+      t.database.db,
+      sql`SELECT sale_id FROM game_rounds WHERE id = ${two.id}`,
+    );
+    const saleId = Number(sale?.sale_id);
+    const ofSale = await listed(h.U2, `?status=all&saleId=${saleId}`);
+    expect(ofSale.items.map((c) => [c.gameId, c.position])).toEqual([
+      [two.id, 2],
+      [two.id, 1],
+    ]);
+    expect((await listed(h.U1, `?status=all&saleId=${saleId}`)).total).toBe(0);
+    const saleCsv = await get(h.A1, `/api/claims/export?format=csv&status=all&saleId=${saleId}`);
+    expect(saleCsv.body.trim().split('\r\n')).toHaveLength(3);
+    expectStatus(await get(h.U2, '/api/claims?saleId=x'), 400);
   });
 
   it('business settings: the admin reads and changes them (audited); others 403; a game not drawn yet is a 409', async () => {

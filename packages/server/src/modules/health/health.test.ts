@@ -34,7 +34,7 @@ describe('health and docs', () => {
       const response = await t.request(null, { method: 'GET', url });
       expect(response.headers['content-security-policy']).toBe(
         "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'none';" +
-          "img-src 'self' data: blob:;object-src 'none';script-src 'self';script-src-attr 'none';" +
+          "img-src 'self' data: blob:;object-src 'none';script-src 'self' 'wasm-unsafe-eval';script-src-attr 'none';" +
           "style-src 'self' 'unsafe-inline';upgrade-insecure-requests;media-src 'self' blob:;connect-src 'self'",
       );
       expect(response.headers).toMatchObject({

@@ -64,7 +64,7 @@ function NotFound() {
 export function GameWinnersRoute() {
   const id = gameId(useParams().id);
   const game = useSale(id);
-  const claims = useGameClaims(game.data?.createdAt ?? null);
+  const claims = useGameClaims(game.data ? id : null);
 
   if (id === null || (game.isError && game.error instanceof ApiError && [400, 404].includes(game.error.status)))
     return <NotFound />;

@@ -13,6 +13,7 @@ import { Card, ErrorPanel, PageHeading, Spinner } from '../../../components/ui/p
 import { useToast } from '../../../components/ui/toast.tsx';
 import { ApiError, errorMessage, newIdempotencyKey } from '../../../lib/api-client.ts';
 import { dateTime, money } from '../../../lib/format.ts';
+import { usePublicBase } from '../../../lib/public-url.ts';
 import {
   loadSlipWidth,
   saveSlipWidth,
@@ -38,6 +39,8 @@ export function PayPrizesScreen() {
   const [readError, setReadError] = useState<string | null>(null);
   const [width, setWidth] = useState<SlipWidth>(loadSlipWidth);
   const [job, setJob] = useState<ReceiptJob | null>(null);
+  // Asked now, so a receipt prints at once; a job waits until the base is known.
+  const { base } = usePublicBase();
 
   const onScan = (text: string) => {
     const read = readScannedCode(text);
@@ -104,7 +107,7 @@ export function PayPrizesScreen() {
           )}
         </div>
       </div>
-      {job && <ReceiptPrintSheet job={job} />}
+      {job && base !== null && <ReceiptPrintSheet key={job.id} job={job} base={base} />}
     </div>
   );
 }

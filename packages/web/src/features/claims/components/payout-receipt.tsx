@@ -2,11 +2,12 @@ import type { ReactNode } from 'react';
 import type { PayoutReceipt as Receipt } from '@lot/domain/schemas/claims';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
 import { dateTime, money } from '../../../lib/format.ts';
+import { publicHref } from '../../../lib/public-url.ts';
 import type { SlipWidth } from '../../../lib/slip-width.ts';
 import './payout-receipt.css';
 
-/** The public proof of the game a prize was won in (what the receipt's QR code opens). */
-export const proofUrl = (code: string) => `${window.location.origin}/verify/${code}`;
+/** The public proof of the game a prize was won in (what the receipt's QR code opens), on the public base. */
+export const proofUrl = (base: string, code: string) => publicHref(base, `/verify/${code}`);
 
 /** "COPY · printed 2 times", as on the slips. */
 export const receiptCopyText = (printCount: number) => `COPY · printed ${printCount} times`;
@@ -30,14 +31,17 @@ export function PayoutReceipt({
   width,
   printCount,
   copy,
+  base,
 }: {
   receipt: Receipt;
   width: SlipWidth;
   printCount: number;
   copy: boolean;
+  /** The public base of the proof link (lib/public-url.ts). */
+  base: string;
 }) {
   const { claim, game, winner } = receipt;
-  const url = proofUrl(game.code);
+  const url = proofUrl(base, game.code);
   return (
     <article className="receipt" data-width={width} data-testid="payout-receipt" aria-label="Payout receipt">
       <p className="receipt-shop">{claim.paidAtShop ?? game.shopName}</p>

@@ -4,9 +4,9 @@ import { Button } from '../../../components/ui/button.tsx';
 
 /**
  * Reading an entry slip's QR code with the device's camera (docs/product/screens.md#pay-prizes).
- * The frames are decoded in the page by jsQR (pure JavaScript, loaded when the camera starts: no
- * WebAssembly, nothing fetched from elsewhere, so it works offline and under our CSP). The camera
- * runs only while the shop is scanning: it stops on a read, on Stop and when the screen closes.
+ * The frames are decoded in the page by zxing-cpp in WebAssembly (./qr-reader.ts, loaded when the
+ * camera starts, served by our own server, so it works offline). The camera runs only while the
+ * shop is scanning: it stops on a read, on Stop and when the screen closes.
  */
 
 type State = { kind: 'idle' } | { kind: 'starting' } | { kind: 'scanning' } | { kind: 'failed'; message: string };
@@ -20,9 +20,12 @@ export const CAMERA_DENIED =
 export const CAMERA_UNAVAILABLE = 'No camera can be used on this device. Type the entry code below.';
 export const CAMERA_NEEDS_HTTPS =
   'The camera works only on a secure (https) address of this site. Type the entry code below.';
+export const READER_FAILED = 'The QR code reader could not be loaded. Reload the page, or type the entry code below.';
 
 function cameraFailure(error: unknown): string {
   const name = error instanceof DOMException ? error.name : '';
+  if (name === 'InsecureContext') return CAMERA_NEEDS_HTTPS;
+  if (name === 'ReaderFailed') return READER_FAILED;
   if (name === 'NotAllowedError' || name === 'SecurityError') return CAMERA_DENIED;
   return CAMERA_UNAVAILABLE;
 }
@@ -52,11 +55,12 @@ export function QrScanner({ onRead }: { onRead: (text: string) => boolean }) {
     const start = async () => {
       if (!window.isSecureContext) throw new DOMException('insecure', 'InsecureContext');
       if (!navigator.mediaDevices?.getUserMedia) throw new DOMException('none', 'NotFoundError');
-      const [media, { default: jsQR }] = await Promise.all([
+      const [media, readQr] = await Promise.all([
         navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' }, audio: false }),
-        import('jsqr'),
+        import('./qr-reader.ts').then(({ loadQrReader }) => loadQrReader()).catch(() => null),
       ]);
       stream = media;
+      if (!readQr) throw new DOMException('reader', 'ReaderFailed');
       const video = videoRef.current;
       if (stopped || !video) return;
       video.srcObject = media;
@@ -65,7 +69,7 @@ export function QrScanner({ onRead }: { onRead: (text: string) => boolean }) {
       setState({ kind: 'scanning' });
       const canvas = document.createElement('canvas');
       const context = canvas.getContext('2d', { willReadFrequently: true });
-      const tick = () => {
+      const tick = async () => {
         if (stopped || !context) return;
         if (video.videoWidth > 0) {
           const scale = Math.min(1, SCAN_WIDTH / video.videoWidth);
@@ -73,25 +77,25 @@ export function QrScanner({ onRead }: { onRead: (text: string) => boolean }) {
           canvas.height = Math.round(video.videoHeight * scale);
           context.drawImage(video, 0, 0, canvas.width, canvas.height);
           const image = context.getImageData(0, 0, canvas.width, canvas.height);
-          const code = jsQR(image.data, image.width, image.height, { inversionAttempts: 'dontInvert' });
+          const text = await readQr(image);
+          if (stopped) return;
           const now = Date.now();
-          if (code?.data && (code.data !== last.text || now - last.at > 3000)) {
-            last = { text: code.data, at: now };
-            if (onReadRef.current(code.data)) {
+          if (text && (text !== last.text || now - last.at > 3000)) {
+            last = { text, at: now };
+            if (onReadRef.current(text)) {
               setState({ kind: 'idle' });
               return;
             }
           }
         }
-        timer = setTimeout(tick, SCAN_EVERY_MS);
+        timer = setTimeout(() => void tick().catch(() => undefined), SCAN_EVERY_MS);
       };
-      tick();
+      await tick();
     };
 
     start().catch((error: unknown) => {
       if (stopped) return;
-      const insecure = error instanceof DOMException && error.name === 'InsecureContext';
-      setState({ kind: 'failed', message: insecure ? CAMERA_NEEDS_HTTPS : cameraFailure(error) });
+      setState({ kind: 'failed', message: cameraFailure(error) });
     });
     return () => {
       stopped = true;

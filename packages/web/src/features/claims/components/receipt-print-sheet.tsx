@@ -24,9 +24,10 @@ function pageRule(sheet: HTMLElement, width: SlipWidth): string {
 
 /**
  * The receipts of a print job under <body>, beside the app, which the print style hides (as the
- * slips print): laid out, the page rule written, then the browser's print dialog.
+ * slips print): laid out, the page rule written, then the browser's print dialog. `base` is the
+ * public base of the receipts' proof links (lib/public-url.ts).
  */
-export function ReceiptPrintSheet({ job }: { job: ReceiptJob }) {
+export function ReceiptPrintSheet({ job, base }: { job: ReceiptJob; base: string }) {
   const sheetRef = useRef<HTMLDivElement>(null);
   const styleRef = useRef<HTMLStyleElement>(null);
 
@@ -48,6 +49,7 @@ export function ReceiptPrintSheet({ job }: { job: ReceiptJob }) {
           width={job.width}
           printCount={printCount}
           copy={copy}
+          base={base}
         />
       ))}
     </div>,
