@@ -1,7 +1,6 @@
-import { useEffect, useRef } from 'react';
-import { createPortal } from 'react-dom';
 import type { PayoutReceipt as Receipt } from '@lot/domain/schemas/claims';
-import { isThermal, type SlipWidth } from '../../../lib/slip-width.ts';
+import { PrintSheet } from '../../../components/ui/print-sheet.tsx';
+import type { SlipWidth } from '../../../lib/slip-width.ts';
 import { PayoutReceipt } from './payout-receipt.tsx';
 
 /** Receipts to print, each with the server's count of its print (the second and later are COPY). */
@@ -11,37 +10,13 @@ export type ReceiptJob = {
   receipts: { receipt: Receipt; printCount: number; copy: boolean }[];
 };
 
-const MM_PER_PX = 25.4 / 96;
-
-/** A thermal roll's page is as long as the longest receipt (measured, a millimetre to spare); A4 has margins. */
-function pageRule(sheet: HTMLElement, width: SlipWidth): string {
-  if (!isThermal(width)) return '@page { size: A4; margin: 10mm; }';
-  const lengths = [...sheet.querySelectorAll<HTMLElement>('.receipt')].map(
-    (receipt) => Math.ceil(receipt.getBoundingClientRect().height * MM_PER_PX) + 1,
-  );
-  return `@page { size: ${width === '58mm' ? 58 : 80}mm ${Math.max(...lengths, 40)}mm; margin: 0; }`;
-}
-
 /**
- * The receipts of a print job under <body>, beside the app, which the print style hides (as the
- * slips print): laid out, the page rule written, then the browser's print dialog. `base` is the
- * public base of the receipts' proof links (lib/public-url.ts).
+ * The receipts of a print job on a print sheet (as the slips print). `base` is the public base of
+ * the receipts' proof links (lib/public-url.ts).
  */
 export function ReceiptPrintSheet({ job, base }: { job: ReceiptJob; base: string }) {
-  const sheetRef = useRef<HTMLDivElement>(null);
-  const styleRef = useRef<HTMLStyleElement>(null);
-
-  useEffect(() => {
-    const sheet = sheetRef.current;
-    const style = styleRef.current;
-    if (!sheet || !style) return;
-    style.textContent = pageRule(sheet, job.width);
-    window.print();
-  }, [job]);
-
-  return createPortal(
-    <div ref={sheetRef} className="receipt-print-sheet" data-width={job.width} data-testid="receipt-print-sheet">
-      <style ref={styleRef} />
+  return (
+    <PrintSheet job={job} width={job.width} className="receipt-print-sheet" testId="receipt-print-sheet">
       {job.receipts.map(({ receipt, printCount, copy }) => (
         <PayoutReceipt
           key={receipt.claim.winnerId}
@@ -52,7 +27,6 @@ export function ReceiptPrintSheet({ job, base }: { job: ReceiptJob; base: string
           base={base}
         />
       ))}
-    </div>,
-    document.body,
+    </PrintSheet>
   );
 }
