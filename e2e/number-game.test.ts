@@ -333,7 +333,7 @@ describe('BOCH BOCH', () => {
     await ledger.goto('/transactions');
     const gameLink = ledger.getByTestId('transaction-game').first();
     await visible(gameLink);
-    expect(await gameLink.textContent()).toBe('Game played with 3 numbers, 2 winners');
+    expect(await gameLink.textContent()).toBe(`Game #${game.number} · Game played with 3 numbers, 2 winners`);
     expect(await gameLink.getAttribute('href')).toBe(`/verify/${game.code}`);
     await ledger.context().close();
 

@@ -96,6 +96,8 @@ export const transactionSchema = z.object({
   receiver: party.nullable(),
   /** The public code of the game a `game` row belongs to (its verify page), else null. */
   gameCode: z.string().nullable(),
+  /** That game's number at its shop ("Game #N", docs/product/game.md#game-numbers), else null. */
+  gameNumber: z.number().nullable(),
 });
 export type Transaction = z.infer<typeof transactionSchema>;
 

@@ -133,6 +133,8 @@ export const statementMovementSchema = z.object({
   counterparty: statementParty.nullable(),
   /** A game's public code (its verify page). */
   gameCode: z.string().nullable(),
+  /** That game's number at its shop ("Game #N"). */
+  gameNumber: z.number().nullable(),
 });
 export type StatementMovement = z.infer<typeof statementMovementSchema>;
 

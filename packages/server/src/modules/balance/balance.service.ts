@@ -138,7 +138,7 @@ export function moveStatement(move: Move, claim?: Claim): SQL {
           'createdAt', to_char(l.at AT TIME ZONE 'UTC', ${ISO_INSTANT}::text),
           'user', ${partyJson(said.sender)},
           'receiver', ${said.receiver === null ? sql`NULL::jsonb` : partyJson(said.receiver)},
-          'gameCode', NULL),
+          'gameCode', NULL, 'gameNumber', NULL),
         'balance', jsonb_build_object('userId', ${move.balanceOf}::int, 'amount', ${decimal(sql`s.amount + s.delta`)})
       ) AS body
       FROM ledger l

@@ -122,6 +122,7 @@ describe('POST /api/balance/topup', () => {
         user: party(h.admin),
         receiver: party(h.U1),
         gameCode: null,
+        gameNumber: null,
       },
       balance: { userId: h.U1.id, amount: formatCents((before.balances[h.U1.id] ?? 0) + 5000) },
     });
@@ -181,6 +182,7 @@ describe('POST /api/balance/transfer: who may send to whom', () => {
         user: party(from),
         receiver: party(to),
         gameCode: null,
+        gameNumber: null,
       },
       // The sender's new balance, not the receiver's.
       balance: { userId: from.id, amount: formatCents(senderBefore - moved) },
@@ -313,6 +315,7 @@ describe('POST /api/balance/decrease', () => {
         user: party(member),
         receiver: null,
         gameCode: null,
+        gameNumber: null,
       },
       balance: { userId: member.id, amount: formatCents(have - 250) },
     });

@@ -496,6 +496,7 @@ describe('a whole game', () => {
     expect(rows.find((r) => r.id === game.transactionId)).toMatchObject({
       status: 'completed',
       gameCode: game.code,
+      gameNumber: game.number,
       description: expect.stringMatching(/^Game played with 4 numbers, \d winners$/),
     });
   });

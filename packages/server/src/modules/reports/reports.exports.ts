@@ -82,6 +82,7 @@ export async function statementExport(
     description: null,
     counterparty: null,
     gameCode: null,
+    gameNumber: null,
   });
   const lines = (movements: StatementMovement[]) => movements.map((m) => ({ ...m, at: new Date(m.at) }));
   return {

@@ -19,34 +19,34 @@ function movesOf(userId: number): SQL {
   const u = userId;
   return sql`
     SELECT t.id AS tx, t.created_at AS at, 0 AS rank, 'topup' AS kind, t.amount AS amount, t.user_id AS other,
-        NULL::text AS description, NULL::text AS code
+        NULL::text AS description, NULL::text AS code, NULL::int AS game_number
       FROM transactions t WHERE t.receiver_id = ${u} AND t.type = 'topup' AND t.status = 'completed'
     UNION ALL
-    SELECT t.id, t.created_at, 0, 'transferIn', t.amount, t.user_id, NULL, NULL
+    SELECT t.id, t.created_at, 0, 'transferIn', t.amount, t.user_id, NULL, NULL, NULL
       FROM transactions t WHERE t.receiver_id = ${u} AND t.type = 'transfer' AND t.status = 'completed'
     UNION ALL
-    SELECT t.id, t.created_at, 0, 'transferOut', -t.amount, t.receiver_id, NULL, NULL
+    SELECT t.id, t.created_at, 0, 'transferOut', -t.amount, t.receiver_id, NULL, NULL, NULL
       FROM transactions t WHERE t.user_id = ${u} AND t.type = 'transfer' AND t.status = 'completed'
     UNION ALL
-    SELECT t.id, t.created_at, 0, 'correction', -t.amount, t.actor_id, t.description, NULL
+    SELECT t.id, t.created_at, 0, 'correction', -t.amount, t.actor_id, t.description, NULL, NULL
       FROM transactions t WHERE t.user_id = ${u} AND t.type = 'decrease' AND t.status = 'completed'
     UNION ALL
-    SELECT t.id, t.created_at, 0, 'takeBackIn', t.amount, t.user_id, t.description, NULL
+    SELECT t.id, t.created_at, 0, 'takeBackIn', t.amount, t.user_id, t.description, NULL, NULL
       FROM transactions t WHERE t.receiver_id = ${u} AND t.type = 'takeback' AND t.status = 'completed'
     UNION ALL
-    SELECT t.id, t.created_at, 0, 'takeBackOut', -t.amount, t.receiver_id, t.description, NULL
+    SELECT t.id, t.created_at, 0, 'takeBackOut', -t.amount, t.receiver_id, t.description, NULL, NULL
       FROM transactions t WHERE t.user_id = ${u} AND t.type = 'takeback' AND t.status = 'completed'
     UNION ALL
-    SELECT t.id, t.created_at, 1, 'gamePoolHeld', -t.amount, NULL, NULL, r.code
+    SELECT t.id, t.created_at, 1, 'gamePoolHeld', -t.amount, NULL, NULL, r.code, r.number
       FROM transactions t LEFT JOIN game_rounds r ON r.transaction_id = t.id
       WHERE t.user_id = ${u} AND t.type = 'game' AND t.status IN ('pending', 'completed', 'voided')
     UNION ALL
-    SELECT g.transaction_id, g.created_at, 2, 'gameSettled', 0, NULL, t.description, r.code
+    SELECT g.transaction_id, g.created_at, 2, 'gameSettled', 0, NULL, t.description, r.code, r.number
       FROM games g JOIN transactions t ON t.id = g.transaction_id
       LEFT JOIN game_rounds r ON r.transaction_id = g.transaction_id
       WHERE g.user_id = ${u}
     UNION ALL
-    SELECT t.id, COALESCE(r.ended_at, t.created_at), 3, 'gamePoolReturned', t.amount, NULL, r.void_reason, r.code
+    SELECT t.id, COALESCE(r.ended_at, t.created_at), 3, 'gamePoolReturned', t.amount, NULL, r.void_reason, r.code, r.number
       FROM transactions t LEFT JOIN game_rounds r ON r.transaction_id = t.id
       WHERE t.user_id = ${u} AND t.type = 'game' AND t.status = 'voided'`;
 }
@@ -69,6 +69,7 @@ type MovementRow = {
   running: string;
   description: string | null;
   code: string | null;
+  game_number: number | null;
   other_id: number | null;
   other_username: string | null;
   other_full_name: string | null;
@@ -108,7 +109,7 @@ export async function statement(db: Db, caller: Caller, userId: number, query: S
       SELECT m.*, sum(m.amount) OVER (ORDER BY m.at, m.rank, m.tx ROWS UNBOUNDED PRECEDING) AS running
       FROM moves m, bounds b WHERE m.at >= b.period_start AND m.at < b.period_end
     )
-    SELECT p.tx, p.at, p.kind, p.amount::text AS amount, p.running::text AS running, p.description, p.code,
+    SELECT p.tx, p.at, p.kind, p.amount::text AS amount, p.running::text AS running, p.description, p.code, p.game_number,
       o.id AS other_id, o.username AS other_username, o.full_name AS other_full_name
     FROM period p LEFT JOIN users o ON o.id = p.other
     ORDER BY p.at, p.rank, p.tx
@@ -131,6 +132,7 @@ export async function statement(db: Db, caller: Caller, userId: number, query: S
         ? null
         : { id: Number(row.other_id), username: row.other_username, fullName: row.other_full_name ?? '' },
     gameCode: row.code,
+    gameNumber: row.game_number === null ? null : Number(row.game_number),
   }));
   const first = rows[0];
   const pageOpening = first ? opening + BigInt(first.running) - BigInt(first.amount) : null;

@@ -186,7 +186,10 @@ describe(`statements (${TEST_DB}, seed ${SEED})`, () => {
       expect(row).toMatchObject({ counterparty: { id: h.A1.id, fullName: 'Agent One' }, description: 'weekly recall' });
     for (const kind of ['gamePoolHeld', 'gameSettled', 'gamePoolReturned'] as const) {
       expect(of(kind).length).toBeGreaterThan(0);
-      for (const row of of(kind)) expect(row.gameCode).toMatch(/^[\w-]{10,}$/);
+      for (const row of of(kind)) {
+        expect(row.gameCode).toMatch(/^[\w-]{10,}$/);
+        expect(row.gameNumber).toBeGreaterThan(0);
+      }
     }
     for (const row of of('gamePoolReturned')) expect(row.description).toBe('customer left');
     for (const row of of('gameSettled')) expect(row.amount).toBe('0.00');

@@ -25,6 +25,7 @@ const columns = {
   receiverUsername: receiver.username,
   receiverFullName: receiver.fullName,
   gameCode: gameRounds.code,
+  gameNumber: gameRounds.number,
 };
 
 function selectTransactions(db: Db | Tx) {
@@ -54,6 +55,7 @@ function toTransaction(row: Row): Transaction {
         ? { id: row.receiverId, username: row.receiverUsername, fullName: row.receiverFullName ?? '' }
         : null,
     gameCode: row.gameCode,
+    gameNumber: row.gameNumber,
   };
 }
 

@@ -116,6 +116,7 @@ describe('GET /api/transactions: who sees what', () => {
       user: { id: h.A1.id, username: h.A1.username, fullName: h.A1.fullName },
       receiver: { id: h.U1.id, username: h.U1.username, fullName: h.U1.fullName },
       gameCode: null,
+      gameNumber: null,
     });
     const correction = all.find((row) => row.type === 'decrease' && row.userId === h.U1.id);
     expect(correction).toMatchObject({

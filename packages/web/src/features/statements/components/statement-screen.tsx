@@ -1,6 +1,7 @@
 import { useSearchParams } from 'react-router';
 import { Printer } from 'lucide-react';
 import type { Statement, StatementMovement } from '@lot/domain/schemas/reports';
+import { gameTitle } from '@lot/domain/game';
 import { decimalToCents, formatMoney } from '@lot/domain/money';
 import { Button } from '../../../components/ui/button.tsx';
 import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
@@ -71,7 +72,8 @@ const COLUMNS: Column<StatementMovement>[] = [
     label: 'Details',
     className: 'order-6 col-span-2 text-slate-600 break-words print:[overflow-wrap:anywhere]',
     render: (movement) => {
-      const parts = [movement.gameCode ? `Game ${movement.gameCode}` : null, movement.description].filter(Boolean);
+      const game = movement.gameNumber !== null ? gameTitle(movement.gameNumber) : movement.gameCode ? 'Game' : null;
+      const parts = [game, movement.description].filter(Boolean);
       return parts.length > 0 ? parts.join(' · ') : <span className="text-slate-500">—</span>;
     },
   },

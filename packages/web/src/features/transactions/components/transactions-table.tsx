@@ -1,3 +1,4 @@
+import { gameTitle } from '@lot/domain/game';
 import { Link } from 'react-router';
 import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
 import { EmptyState } from '../../../components/ui/panels.tsx';
@@ -26,10 +27,14 @@ const TYPE_TONE: Record<string, string> = {
 
 type Row = { tx: LedgerRow; view: TransactionView };
 
-/** A game's row: what the game was ('Game played with N numbers, M winners'), linked to its public proof. */
+/**
+ * A game's row: which game ("Game #N", the shop's number) and what it was ('Game played with N
+ * numbers, M winners'), linked to its public proof.
+ */
 function GameLine({ tx }: { tx: LedgerRow }) {
   if (tx.type !== 'game') return null;
-  const text = tx.description ?? (tx.gameCode ? `Game ${tx.gameCode}` : null);
+  const text =
+    [tx.gameNumber === null ? null : gameTitle(tx.gameNumber), tx.description].filter(Boolean).join(' · ') || null;
   if (!text) return null;
   return tx.gameCode ? (
     <Link
