@@ -45,6 +45,14 @@ export type ClaimRow = {
 
 const shopName = (alias: string) => sql.raw(`COALESCE(NULLIF(btrim(${alias}.shop_name), ''), ${alias}.full_name)`);
 
+/**
+ * A claim's status as every read shows it: an unpaid claim past its time is expired whether or not
+ * the sweep (expireDue) has marked it yet, so reads never write.
+ */
+const CLAIM_STATUS = sql.raw(
+  `CASE WHEN c.status = 'unpaid' AND c.expires_at <= now() THEN 'expired' ELSE c.status END`,
+);
+
 /** The claim rows of `from` (prize_claims, or the rows a statement just wrote) as `c`, with what they show. */
 const claimSelect = (from: SQL) => sql`
   SELECT c.winner_id, c.game_id, r.code AS game_code, r.number AS game_number, r.protocol,
@@ -52,7 +60,7 @@ const claimSelect = (from: SQL) => sql`
     shop.parent_id AS shop_parent_id, w.position,
     COALESCE((SELECT p->>'name' FROM jsonb_array_elements(r.prizes) p
       WHERE (p->>'position')::int = w.position LIMIT 1), 'Prize ' || w.position) AS prize_name,
-    w.number, c.amount, c.status, c.created_at, c.expires_at, c.paid_at, c.paid_by,
+    w.number, c.amount, ${CLAIM_STATUS} AS status, c.created_at, c.expires_at, c.paid_at, c.paid_by,
     CASE WHEN c.paid_by IS NULL THEN NULL ELSE ${shopName('payer')} END AS paid_at_shop,
     c.claimer_name, c.claimer_id_number, c.receipt_prints, w.name AS winner_name, w.phone_number AS winner_phone,
     c.created_at::text AS created_key,
@@ -67,7 +75,8 @@ const CLAIM_SELECT = claimSelect(sql`prize_claims`);
 
 /**
  * Unpaid claims past their time become expired, each with an audit row without an actor (one
- * statement). A concurrent sweep waits on the rows this one changes and then finds them no longer
+ * statement); the server runs it every minute (claims.sweep.ts), reads derive the status meanwhile
+ * (CLAIM_STATUS). A concurrent sweep waits on the rows this one changes and then finds them no longer
  * unpaid, so a claim expires once. Answers how many expired.
  */
 export async function expireDue(db: Db): Promise<number> {
@@ -264,7 +273,11 @@ export type ListFilter = {
 
 function listWhere(filter: ListFilter): SQL {
   const parts: SQL[] = [filter.scope];
-  if (filter.status !== 'all') parts.push(sql`c.status = ${filter.status}`);
+  // The status as CLAIM_STATUS derives it, written so the (…, status, created_at) indexes still serve it.
+  if (filter.status === 'paid') parts.push(sql`c.status = 'paid'`);
+  if (filter.status === 'unpaid') parts.push(sql`c.status = 'unpaid' AND c.expires_at > now()`);
+  if (filter.status === 'expired')
+    parts.push(sql`c.status IN ('unpaid', 'expired') AND (c.status = 'expired' OR c.expires_at <= now())`);
   if (filter.userId !== undefined) parts.push(sql`c.user_id = ${filter.userId}::int`);
   // The claim's winner row belongs to the sale (game_winners.game_id is the sale's id).
   if (filter.saleId !== undefined)
@@ -310,10 +323,7 @@ export function exportPage(
   );
 }
 
-/**
- * The claims of a game's prizes as the proof, the result slip and the display show them, by prize
- * position. An unpaid claim past its time shows as expired even before the sweep reaches it.
- */
+/** The claims of a game's prizes as the proof, the result slip and the display show them, by prize position. */
 export async function claimStatusesOf(db: Db | Tx, gameId: number): Promise<Map<number, ClaimStatusInfo>> {
   const rows = await queryPrepared<{
     position: number;
@@ -323,8 +333,7 @@ export async function claimStatusesOf(db: Db | Tx, gameId: number): Promise<Map<
     expires_at: Date | string;
   }>(
     db,
-    sql`SELECT w.position, CASE WHEN c.status = 'unpaid' AND c.expires_at <= now() THEN 'expired' ELSE c.status END
-        AS status, c.paid_at, CASE WHEN c.paid_by IS NULL THEN NULL ELSE ${shopName('payer')} END AS shop_name,
+    sql`SELECT w.position, ${CLAIM_STATUS} AS status, c.paid_at, CASE WHEN c.paid_by IS NULL THEN NULL ELSE ${shopName('payer')} END AS shop_name,
         c.expires_at
       FROM prize_claims c JOIN game_winners w ON w.id = c.winner_id LEFT JOIN users payer ON payer.id = c.paid_by
       WHERE c.game_id = ${gameId}::int`,

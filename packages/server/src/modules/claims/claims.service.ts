@@ -25,7 +25,6 @@ import {
   auditRefusal,
   claimsOfEntry,
   countReceiptPrint,
-  expireDue,
   exportPage,
   extendClaim,
   findClaim,
@@ -63,11 +62,6 @@ const dayOf = (value: Date | string) => iso(value).slice(0, 10);
 export const alreadyPaidMessage = (shop: string, at: Date | string) => `Already paid at ${shop} on ${minuteOf(at)}`;
 export const expiredMessage = (at: Date | string) => `This prize expired on ${dayOf(at)}`;
 
-/** An unpaid claim past its time is expired, whether or not the sweep has marked it yet. */
-function statusOf(row: ClaimRow): ClaimRow['status'] {
-  return row.status === 'unpaid' && new Date(row.expires_at).getTime() <= Date.now() ? 'expired' : row.status;
-}
-
 /** The shops a shop may pay for, as a condition on the game's shop (`shop`): itself, and its siblings. */
 function payableShops(caller: Caller, alias: 'shop' | 'u'): SQL {
   const table = sql.raw(alias);
@@ -103,7 +97,7 @@ function allowedToPay(caller: Caller, row: ClaimRow): boolean {
 }
 
 function toPrizeClaim(row: ClaimRow, caller: Caller): PrizeClaim {
-  const status = statusOf(row);
+  const { status } = row;
   const allowed = allowedToPay(caller, row);
   const refusal =
     status === 'paid'
@@ -161,7 +155,7 @@ function mayPaySql(caller: Caller): SQL {
     AND COALESCE((SELECT claims_any_shop_of_agent FROM business_settings WHERE id = 1), false)))`;
 }
 
-/** The claims module's collaborators: the database (the sweep runs before every read of claims). */
+/** The claims module's collaborators: the database. Reads derive an expired status; they never sweep. */
 export type ClaimsContext = { db: Db };
 
 /**
@@ -171,7 +165,6 @@ export type ClaimsContext = { db: Db };
 export async function lookupClaims(ctx: ClaimsContext, caller: Caller, query: ClaimLookupQuery): Promise<ClaimLookup> {
   const entryCode = query.entry ?? query.n;
   if (entryCode === undefined) throw AppError.field('entry', CLAIM_MESSAGES.unknownEntry);
-  await expireDue(ctx.db);
   const game = await gameOfEntry(
     ctx.db,
     entryCode,
@@ -247,13 +240,11 @@ export async function payPrize(
   const row = await findClaim(ctx.db, winnerId, payableShops(caller, 'shop'));
   if (!row) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
   if (!allowedToPay(caller, row)) throw new AppError('OTHER_SHOP', CLAIM_MESSAGES.otherShop);
-  // The statement refused a due claim itself; the sweep marks it now.
-  await expireDue(ctx.db);
-  const now = await findClaim(ctx.db, winnerId, payableShops(caller, 'shop'));
-  if (now && claim && (await storedAnswer<{ winnerId: number }>(ctx.db, claim))) {
-    return { result: paidAnswer(now, caller), replayed: true };
+  if (claim && (await storedAnswer<{ winnerId: number }>(ctx.db, claim))) {
+    return { result: paidAnswer(row, caller), replayed: true };
   }
-  const refusal = now && (await refusalOf(ctx, caller, now));
+  // A due claim the statement refused reads as expired (this read's now() is not earlier): CLAIM_EXPIRED.
+  const refusal = await refusalOf(ctx, caller, row);
   if (refusal) throw refusal;
   throw new Error('the pay statement neither paid nor found the claim paid or expired');
 }
@@ -308,7 +299,6 @@ const filterOf = (caller: Caller, query: Omit<ClaimsQuery, 'page' | 'pageSize'>)
 
 /** GET /api/claims: the Unpaid prizes list (by default), scoped, newest first, with totals. */
 export async function listPrizeClaims(ctx: ClaimsContext, caller: Caller, query: ClaimsQuery): Promise<ClaimsList> {
-  await expireDue(ctx.db);
   const list = await listClaims(ctx.db, filterOf(caller, query), {
     limit: query.pageSize,
     offset: (query.page - 1) * query.pageSize,
@@ -331,7 +321,7 @@ export const CLAIM_EXPORT_COLUMNS: ExportColumn<ClaimRow>[] = [
   { header: 'Prize', type: 'text', value: (row) => row.prize_name },
   { header: 'Number', type: 'integer', value: (row) => row.number },
   { header: 'Amount', type: 'money', value: (row) => row.amount },
-  { header: 'Status', type: 'text', value: (row) => statusOf(row) },
+  { header: 'Status', type: 'text', value: (row) => row.status },
   { header: 'Expires', type: 'time', value: (row) => new Date(row.expires_at) },
   { header: 'Paid at', type: 'time', value: (row) => (row.paid_at === null ? null : new Date(row.paid_at)) },
   { header: 'Paid at shop', type: 'text', value: (row) => row.paid_at_shop },
@@ -344,7 +334,6 @@ export async function exportPrizeClaims(
   caller: Caller,
   query: Omit<ClaimsExportQuery, 'format' | 'tz'>,
 ): Promise<AsyncIterable<ClaimRow[]>> {
-  await expireDue(ctx.db);
   const filter = filterOf(caller, query);
   return keysetPages(
     (after: { at: string; id: number } | undefined, limit) => exportPage(ctx.db, filter, after, limit),

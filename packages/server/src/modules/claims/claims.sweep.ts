@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { expireDue } from './claims.repository.ts';
 import type { ClaimsContext } from './claims.service.ts';
 
-/** How often the server process expires unpaid claims past their time (reads sweep before they read too). */
+/** How often the server process expires unpaid claims past their time (reads derive it meanwhile). */
 export const EXPIRY_SWEEP_MS = 60_000;
 
 /**

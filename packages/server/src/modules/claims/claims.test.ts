@@ -7,6 +7,7 @@ import { configureWinners, drawAll, openGame, proofOf } from '../../test/game-fi
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
 import { books, createMoneyTestApp, expectStatus, fund } from '../../test/money-fixtures.ts';
 import { TEST_DB, type TestApp } from '../../test/test-app.ts';
+import { expireDue } from './claims.repository.ts';
 
 /**
  * Prize claims (decision 038): a prize is paid at most once, by the shop that ran the game (or a
@@ -180,6 +181,21 @@ describe(`prize claims (${TEST_DB})`, () => {
     expectStatus(refused, 409);
     expect(refused.json()).toMatchObject({ code: 'CLAIM_EXPIRED' });
     expect(refused.json<{ message: string }>().message).toMatch(/^This prize expired on \d{4}-\d{2}-\d{2}$/);
+    // Reads show it expired before the sweep marks it: the list's status filter, its totals, the export.
+    const ids = async (status: string) =>
+      (await get(h.U2, `/api/claims?status=${status}`)).json<ClaimsList>().items.map((c) => c.winnerId);
+    expect(await ids('unpaid')).not.toContain(id);
+    expect(await ids('expired')).toEqual([id]);
+    const expiredList = (await get(h.A1, '/api/claims?status=expired')).json<ClaimsList>();
+    expect(expiredList.totals).toEqual({ count: 1, amount: '12.00' });
+    expect(expiredList.items[0]).toMatchObject({ winnerId: id, status: 'expired', mayPay: false });
+    const csv = (await get(h.U2, '/api/claims/export?format=csv&status=expired')).body.trim().split('\r\n');
+    expect(csv).toHaveLength(2);
+    expect(csv[1]).toContain(',expired,');
+    // The sweep (every minute in the server) records it once, with its audit row.
+    await expireDue(t.database.db);
+    await expireDue(t.database.db);
+    expect((await claimAt(two, 1)).status).toBe('expired');
     expect(await auditCount('claim.expired', id)).toBe(1);
     expectStatus(
       await t.request(h.A1.token, {
