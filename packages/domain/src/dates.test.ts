@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayRange, formatDateTime } from './dates.ts';
+import { dayIn, dayRange, formatDateTime } from './dates.ts';
 
 describe('dayRange', () => {
   it('runs from the first to the last millisecond of the local days', () => {
@@ -53,5 +53,14 @@ describe('formatDateTime', () => {
 
   it('refuses an invalid date as Intl does', () => {
     expect(() => formatDateTime('not a date')).toThrow(RangeError);
+  });
+});
+
+describe('dayIn', () => {
+  it('is the day the instant falls on in the zone', () => {
+    const instant = new Date('2026-03-01T03:00:00Z');
+    expect(dayIn('UTC', instant)).toBe('2026-03-01');
+    expect(dayIn('America/New_York', instant)).toBe('2026-02-28');
+    expect(dayIn('Asia/Tokyo', new Date('2026-12-31T15:00:00Z'))).toBe('2027-01-01');
   });
 });

@@ -17,6 +17,13 @@ export function dayRange(startDate?: string, endDate?: string): { from?: string;
   };
 }
 
+/** The local day (YYYY-MM-DD) an instant falls on in an IANA time zone. */
+export function dayIn(timeZone: string, instant: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    instant,
+  );
+}
+
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /**

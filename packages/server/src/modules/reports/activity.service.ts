@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { dayIn } from '@lot/domain/dates';
 import { formatCents } from '@lot/domain/money';
 import type { Activity, ActivityFigures, ActivityQuery } from '@lot/domain/schemas/reports';
 import { queryRows, type Db } from '../../db/client.ts';
@@ -12,13 +13,6 @@ const DAY_MS = 86_400_000;
 /** A local day as YYYY-MM-DD moved by whole days (calendar arithmetic, no time zone involved). */
 function addDays(day: string, days: number): string {
   return new Date(Date.parse(day) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** Today's date in a time zone, as YYYY-MM-DD. */
-function todayIn(timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    new Date(),
-  );
 }
 
 type DayRow = { day: string; games: string; pool: string; prizes: string; commission: string };
@@ -52,7 +46,7 @@ function figures(row: { games: string; pool: string; prizes: string; commission:
  */
 export async function activity(db: Db, caller: Caller, query: ActivityQuery): Promise<Activity> {
   const timeZone = query.tz ?? DEFAULT_TIME_ZONE;
-  const lastDay = query.days !== undefined ? todayIn(timeZone) : (query.to ?? '');
+  const lastDay = query.days !== undefined ? dayIn(timeZone, new Date()) : (query.to ?? '');
   const firstDay = query.days !== undefined ? addDays(lastDay, 1 - query.days) : (query.from ?? '');
   const length = Math.round((Date.parse(lastDay) - Date.parse(firstDay)) / DAY_MS) + 1;
   const previousFirstDay = addDays(firstDay, -length);

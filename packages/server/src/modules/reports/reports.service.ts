@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { dayIn } from '@lot/domain/dates';
 import { AppError } from '@lot/domain/errors';
 import { formatCents } from '@lot/domain/money';
 import type { DayClose, DayCloseQuery } from '@lot/domain/schemas/reports';
@@ -28,13 +29,6 @@ type Totals = {
   pools_returned: string;
   closing: string;
 };
-
-/** The local day (YYYY-MM-DD) of an instant in a time zone. */
-function dayIn(timeZone: string, instant: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    instant,
-  );
-}
 
 /**
  * Whose day close the caller may read: a user their own (another's is a role rule: 403); the

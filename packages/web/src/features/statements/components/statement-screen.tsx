@@ -1,6 +1,7 @@
 import { useSearchParams } from 'react-router';
 import { Printer } from 'lucide-react';
 import type { Statement, StatementMovement } from '@lot/domain/schemas/reports';
+import { dayIn } from '@lot/domain/dates';
 import { gameTitle } from '@lot/domain/game';
 import { decimalToCents, formatMoney } from '@lot/domain/money';
 import { Button } from '../../../components/ui/button.tsx';
@@ -124,7 +125,7 @@ function StatementSheet({
           @{statement.username} ·{' '}
           <span data-testid="statement-period" className="font-semibold text-slate-900">
             {formatPeriod({
-              from: localDate(statement.from, statement.timeZone),
+              from: dayIn(statement.timeZone, new Date(statement.from)),
               to: lastDay(statement.to, statement.timeZone),
             })}
           </span>
@@ -185,16 +186,9 @@ function StatementSheet({
   );
 }
 
-/** The local day (YYYY-MM-DD) an instant falls on in a zone. */
-function localDate(instant: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    new Date(instant),
-  );
-}
-
 /** The last day of a period whose end (exclusive) is `instant`. */
 function lastDay(instant: string, timeZone: string): string {
-  return localDate(new Date(Date.parse(instant) - 1).toISOString(), timeZone);
+  return dayIn(timeZone, new Date(Date.parse(instant) - 1));
 }
 
 /**
