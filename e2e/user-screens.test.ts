@@ -35,7 +35,7 @@ type SaleDetail = Sale & {
   commission: string;
   selectedNumbersCount: number;
   gameData: { selectedNumbers: { number: number }[] };
-  winners: { number: number; name: string; phoneNumber: string; position: number; prizeAmount: string }[];
+  winners: { id: number; number: number; name: string; phoneNumber: string; position: number; prizeAmount: string }[];
 };
 
 /** Cents from an API amount, and back to how the screen shows money. */
@@ -373,9 +373,18 @@ describe('game winners detail', () => {
     if (played.saleId === null) throw new Error('the game did not settle');
     const game = await apiAs<SaleDetail>(login(shop), `/api/sales-history/${played.saleId}`);
     expect(game.winners).toHaveLength(2);
+    const byPosition = [...game.winners].sort((a, b) => a.position - b.position);
+    // The first prize is paid at the shop, the second not yet: each winner says where its claim stands.
+    await apiAs(login(shop), `/api/claims/${byPosition[0]?.id}/pay`, { body: { claimerName: 'Walk-in Winner' } });
     const page = await openAs(login(shop), `/game-winners/${game.id}`);
     await visible(page.getByRole('heading', { name: `Game #${game.number}` }));
-    const byPosition = [...game.winners].sort((a, b) => a.position - b.position);
+    const claims = page.getByTestId('game-winner').getByTestId('claim-status');
+    await expect
+      .poll(() => claims.evaluateAll((items) => items.map((item) => item.getAttribute('data-status'))))
+      .toEqual(['paid', 'unpaid']);
+    const [paid, unpaid] = await claims.allTextContents();
+    expect(paid).toMatch(new RegExp(`^Paid .+, Wanda Winners ${tag}$`));
+    expect(unpaid).toBe('Not paid yet');
     expect(await page.getByTestId('game-winner').getByTestId('winner-name').allTextContents()).toEqual(
       byPosition.map((w) => w.name),
     );

@@ -64,9 +64,10 @@ describe(`migration 0014: one game number per shop (${TEST_DB})`, () => {
       const b = (ids.b = await shop(db, 'shop_b'));
       // Inserted out of order: the number follows when each opened (then the id, for a tie).
       ids.a3 = await round(db, a, '2026-11-03T10:00:00Z', 'discarded');
-      ids.a1 = await round(db, a, '2026-11-01T10:00:00Z', 'settled');
+      ids.a1 = await round(db, a, '2026-11-01T10:00:00Z', 'discarded');
       ids.b1 = await round(db, b, '2026-11-02T10:00:00Z', 'settled');
-      ids.a2 = await round(db, a, '2026-11-02T10:00:00Z', 'discarded');
+      // The shop's second round is its first sale: the sale takes the round's number, 2, not a count of sales.
+      ids.a2 = await round(db, a, '2026-11-02T10:00:00Z', 'settled');
       ids.a4 = await round(db, a, '2026-11-03T10:00:00Z', 'open');
       // A sale without a round (only the bench makes them).
       ids.lone = (await sale(db, a, '2026-11-04T10:00:00Z'))[1];
@@ -89,6 +90,14 @@ describe(`migration 0014: one game number per shop (${TEST_DB})`, () => {
     expect(sales.filter((row) => row.round !== null).every((row) => row.number === row.round)).toBe(true);
     expect(sales.filter((row) => row.round !== null)).toHaveLength(2);
     expect(sales.find((row) => row.id === ids.lone)?.number).toBeNull();
+    const saleNumbers = await queryRows<{ round: number; number: number | null }>(
+      db,
+      sql`SELECT g.id AS round, s.number FROM games s JOIN game_rounds g ON g.sale_id = s.id`,
+    );
+    expect(Object.fromEntries(saleNumbers.map((row) => [row.round, row.number]))).toEqual({
+      [ids.a2!]: 2,
+      [ids.b1!]: 1,
+    });
 
     // The counters start after the numbers given: a shop's next round follows its last, a new shop starts at 1.
     const c = await shop(db, 'shop_c');

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCents } from '@lot/domain/money';
 import type { Statement, StatementMovement } from '@lot/domain/schemas/reports';
+import { queryRows } from '../../db/client.ts';
 import { checkLedger } from '../balance/ledger.ts';
 import { configureWinners, openGame, voidCall } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
@@ -74,6 +75,9 @@ beforeAll(async () => {
   await fund(t, h.A1.id, '100000.00');
   moves.A1.push({ at: BASE - 86_400_000 * 10, kind: 'topup', cents: 10_000_000 });
   await lastTransactionAt(t, BASE - 86_400_000 * 10);
+  // Another shop's round first (opened, then discarded: no money moves), so no game's id is its number.
+  const other = await openGame(t, h.U2, { numbers: [1] });
+  expectStatus(await voidCall(t, h.U2.token, other.id, 'Not played'), 200);
   await fund(t, h.U1.id, '500.00');
   moves.U1.push({ at: next(), kind: 'topup', cents: 50_000 });
   await lastTransactionAt(t, clock);
@@ -184,11 +188,18 @@ describe(`statements (${TEST_DB}, seed ${SEED})`, () => {
       expect(row).toMatchObject({ counterparty: { id: h.admin.id }, description: 'till count' });
     for (const row of of('takeBackOut'))
       expect(row).toMatchObject({ counterparty: { id: h.A1.id, fullName: 'Agent One' }, description: 'weekly recall' });
+    // The shop's own number of each game (decision 037), as the game carries it.
+    const rounds = await queryRows<{ code: string; number: number }>(
+      t.database.db,
+      sql`SELECT code, number FROM game_rounds WHERE user_id = ${h.U1.id}`,
+    );
+    const numberOf = new Map(rounds.map((round) => [round.code, Number(round.number)]));
     for (const kind of ['gamePoolHeld', 'gameSettled', 'gamePoolReturned'] as const) {
       expect(of(kind).length).toBeGreaterThan(0);
       for (const row of of(kind)) {
         expect(row.gameCode).toMatch(/^[\w-]{10,}$/);
         expect(row.gameNumber).toBeGreaterThan(0);
+        expect(row.gameNumber).toBe(numberOf.get(row.gameCode ?? ''));
       }
     }
     for (const row of of('gamePoolReturned')) expect(row.description).toBe('customer left');
