@@ -2,17 +2,10 @@ import type { ReactNode } from 'react';
 import type { ShiftReport } from '@lot/domain/schemas/shifts';
 import type { SlipWidth } from '../../../lib/slip-width.ts';
 import { count, dateTime, money } from '../../../lib/format.ts';
+import { entriesText, GAME_STATUS, reportTitle } from './report-text.ts';
 import { varianceText } from './variance.tsx';
 import { decimalToCents } from '@lot/domain/money';
 import './report-slip.css';
-
-const GAME_STATUS: Record<ShiftReport['games'][number]['status'], string> = {
-  open: 'Open',
-  drawing: 'Drawing',
-  settled: 'Settled',
-  voided: 'Voided',
-  discarded: 'Discarded',
-};
 
 /** A printed date with its year: "Nov 26, 2026 · 7:34 PM". */
 function printedDateTime(value: string | Date): string {
@@ -57,7 +50,7 @@ function Line({ left, right, detail }: { left: ReactNode; right: ReactNode; deta
  */
 export function ReportSlip({ report, width, printedAt }: { report: ShiftReport; width: SlipWidth; printedAt: Date }) {
   const { shift, totals } = report;
-  const title = report.kind === 'Z' ? `Z report no. ${shift.zNumber ?? '—'}` : 'X report';
+  const title = reportTitle(report);
   return (
     <article className="report-slip" data-width={width} data-testid="report-slip" aria-label={title}>
       <p className="report-slip-shop">{shift.shopName}</p>
@@ -100,7 +93,7 @@ export function ReportSlip({ report, width, printedAt }: { report: ShiftReport; 
             key={game.gameId}
             left={`#${game.number} ${GAME_STATUS[game.status]}`}
             right={game.status === 'voided' ? `(${money(game.pool)})` : money(game.pool)}
-            detail={`${count(game.entries)} ${game.entries === 1 ? 'entry' : 'entries'} · ${game.code}`}
+            detail={`${entriesText(game.entries)} · ${game.code}`}
           />
         ))}
       </Part>

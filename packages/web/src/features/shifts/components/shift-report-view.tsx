@@ -2,19 +2,8 @@ import type { ReactNode } from 'react';
 import { gameTitle } from '@lot/domain/game';
 import type { ShiftReport } from '@lot/domain/schemas/shifts';
 import { count, dateTime, money } from '../../../lib/format.ts';
+import { entriesText, GAME_STATUS, reportTitle } from './report-text.ts';
 import { Variance } from './variance.tsx';
-
-/** A report's title: "X report" while the shift is open, "Z report no. 7" once closed. */
-export const reportTitle = (report: ShiftReport) =>
-  report.kind === 'Z' ? `Z report no. ${report.shift.zNumber ?? '—'}` : 'X report';
-
-const GAME_STATUS: Record<ShiftReport['games'][number]['status'], string> = {
-  open: 'Open',
-  drawing: 'Drawing',
-  settled: 'Settled',
-  voided: 'Voided',
-  discarded: 'Discarded',
-};
 
 function Section({
   title,
@@ -242,8 +231,7 @@ export function ShiftReportView({ report }: { report: ShiftReport }) {
               testId="report-game"
               main={
                 <>
-                  {gameTitle(game.number)} · {GAME_STATUS[game.status]} · {count(game.entries)}{' '}
-                  {game.entries === 1 ? 'entry' : 'entries'}
+                  {gameTitle(game.number)} · {GAME_STATUS[game.status]} · {entriesText(game.entries)}
                 </>
               }
               detail={
