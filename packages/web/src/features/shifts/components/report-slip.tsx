@@ -1,17 +1,11 @@
 import type { ReactNode } from 'react';
 import type { ShiftReport } from '@lot/domain/schemas/shifts';
 import type { SlipWidth } from '../../../lib/slip-width.ts';
-import { count, dateTime, money } from '../../../lib/format.ts';
+import { count, money, slipDateTime } from '../../../lib/format.ts';
 import { entriesText, GAME_STATUS, reportTitle } from './report-text.ts';
 import { varianceText } from './variance.tsx';
 import { decimalToCents } from '@lot/domain/money';
 import './report-slip.css';
-
-/** A printed date with its year: "Nov 26, 2026 · 7:34 PM". */
-function printedDateTime(value: string | Date): string {
-  const [monthDay, time] = dateTime(value).split(', ');
-  return `${monthDay}, ${new Date(value).getFullYear()} · ${time}`;
-}
 
 function Row({ label, children, strong = false }: { label: string; children: ReactNode; strong?: boolean }) {
   return (
@@ -57,9 +51,9 @@ export function ReportSlip({ report, width, printedAt }: { report: ShiftReport; 
       <p className="report-slip-title">{title}</p>
       {report.kind === 'X' && <p className="report-slip-note">Shift still open: not a closing report</p>}
       <dl className="report-slip-rows">
-        <Row label="Opened">{printedDateTime(shift.openedAt)}</Row>
+        <Row label="Opened">{slipDateTime(shift.openedAt)}</Row>
         <Row label="By">{shift.openedBy}</Row>
-        {shift.closedAt && <Row label="Closed">{printedDateTime(shift.closedAt)}</Row>}
+        {shift.closedAt && <Row label="Closed">{slipDateTime(shift.closedAt)}</Row>}
         {shift.closedBy && <Row label="By">{shift.closedBy}</Row>}
       </dl>
       <dl className="report-slip-rows report-slip-cash">
@@ -113,7 +107,7 @@ export function ReportSlip({ report, width, printedAt }: { report: ShiftReport; 
             key={prize.winnerId}
             left={`#${prize.gameNumber} pos. ${prize.position}`}
             right={money(prize.amount)}
-            detail={`until ${printedDateTime(prize.expiresAt)}`}
+            detail={`until ${slipDateTime(prize.expiresAt)}`}
           />
         ))}
       </Part>
@@ -122,7 +116,7 @@ export function ReportSlip({ report, width, printedAt }: { report: ShiftReport; 
           <Line key={takeBack.id} left={takeBack.by} right={money(takeBack.amount)} detail={takeBack.reason} />
         ))}
       </Part>
-      <p className="report-slip-footer">Printed {printedDateTime(printedAt)}</p>
+      <p className="report-slip-footer">Printed {slipDateTime(printedAt)}</p>
     </article>
   );
 }
