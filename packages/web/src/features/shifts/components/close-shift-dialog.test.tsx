@@ -67,6 +67,7 @@ describe('CloseShiftDialog', () => {
   it('shows the difference as it is typed and asks for a reason before sending a close that differs', async () => {
     const sent = serve();
     const { counted, submit } = open();
+    expect(screen.getByTestId('close-difference').textContent).toBe('—');
     fireEvent.change(counted, { target: { value: '125' } });
     expect(screen.getByTestId('close-difference').textContent).toBe('Short $5.00');
     fireEvent.change(counted, { target: { value: '132.5' } });
