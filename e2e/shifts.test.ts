@@ -245,12 +245,28 @@ describe('the upline', () => {
     expect(csv).toContain('125.00');
     expect(csv).toContain('-5.00');
 
+    // The filters: no open shift; the shop picked by name; Reset filters brings every shift back.
+    const total = upline.getByTestId('shifts-total');
+    await upline.getByLabel('Status').selectOption('open');
+    await expect.poll(() => textOf(total)).toBe('0 shifts');
+    expect(await visible(upline.getByText('No shifts match these filters.'))).toBe(true);
+    await upline.getByRole('button', { name: 'Reset filters' }).click();
+    await expect.poll(() => row.count()).toBe(1);
+    await upline.getByLabel('Shop', { exact: true }).selectOption({ label: `${SHOP} (${user.username})` });
+    await expect.poll(() => textOf(total)).toBe('1 shift');
+    await upline.getByRole('button', { name: 'Reset filters' }).click();
+
     await row.getByRole('link', { name: /^Z report 1 of / }).click();
     await upline.waitForURL(/\/shifts\/\d+$/);
     expect(await textOf(upline.getByTestId('shift-report-title'))).toBe('Z report no. 1');
     expect(await textOf(upline.getByTestId('report-variance'))).toBe('Short $5.00');
     expect(await visible(upline.getByRole('button', { name: 'Print Z report' }))).toBe(true);
     await shot(upline, 'shift-report-page-1280');
+
+    // The list's address can name the status (docs/product/screens.md): ?status=open finds none.
+    await upline.goto('/agent/shifts?status=open');
+    expect(await upline.getByLabel('Status').inputValue()).toBe('open');
+    await expect.poll(() => textOf(total)).toBe('0 shifts');
     await context.close();
   });
 });

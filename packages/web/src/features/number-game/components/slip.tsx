@@ -5,7 +5,7 @@ import { maskName, maskPhone } from '@lot/domain/mask';
 import type { Game, GameDraw, SlipPrint } from '@lot/domain/schemas/games';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
 import { claimStatusText } from '../../../lib/claim-status.ts';
-import { dateTime, money } from '../../../lib/format.ts';
+import { money, slipDateTime } from '../../../lib/format.ts';
 import { publicHref } from '../../../lib/public-url.ts';
 import { groupInFours, protocolText, voidedNotPaidText } from './draw-protocol.ts';
 import type { SlipWidth } from './slip-width.ts';
@@ -15,12 +15,6 @@ import './slip.css';
 export type SlipShop = { name: string; logoUrl: string | null };
 
 type Entry = Game['entries'][number];
-
-/** A slip's date with its year, in this device's zone: "Nov 23, 2026 · 7:34 PM". */
-function slipDateTime(value: string): string {
-  const [monthDay, time] = dateTime(value).split(', ');
-  return `${monthDay}, ${new Date(value).getFullYear()} · ${time}`;
-}
 
 /** The public proof page a slip's QR code opens, under the public base (lib/public-url.ts). */
 export const verifyUrl = (base: string, code: string) => publicHref(base, `/verify/${code}`);

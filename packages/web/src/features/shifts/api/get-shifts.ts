@@ -13,7 +13,7 @@ export type ShiftsFilter = { status: ShiftStatus; userId: number | null; fromDay
 
 export const NO_SHIFTS_FILTER: ShiftsFilter = { status: 'all', userId: null, fromDay: '', toDay: '' };
 
-/** The filter a list address names (`?status=open`, as the dashboard card links it). */
+/** The filter a list address names (`?status=open` or `closed`, docs/product/screens.md#shifts). */
 export function shiftsFilterAt(search: URLSearchParams): ShiftsFilter {
   const status = search.get('status');
   return { ...NO_SHIFTS_FILTER, status: status === 'open' || status === 'closed' ? status : 'all' };

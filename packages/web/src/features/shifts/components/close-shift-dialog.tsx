@@ -150,7 +150,7 @@ function CloseShiftForm({
       <p className="flex items-baseline justify-between gap-3 text-sm" aria-live="polite">
         <span className="text-slate-600">Difference</span>
         <span data-testid="close-difference">
-          {difference === null ? <span className="text-slate-500">—</span> : <Variance amount={difference} />}
+          <Variance amount={difference} />
         </span>
       </p>
       {difference !== null && difference !== 0 && (

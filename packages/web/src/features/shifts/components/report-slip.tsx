@@ -1,24 +1,11 @@
 import type { ReactNode } from 'react';
 import type { ShiftReport } from '@lot/domain/schemas/shifts';
 import type { SlipWidth } from '../../../lib/slip-width.ts';
-import { count, dateTime, money } from '../../../lib/format.ts';
+import { count, money, slipDateTime } from '../../../lib/format.ts';
+import { entriesText, GAME_STATUS, reportTitle } from './report-text.ts';
 import { varianceText } from './variance.tsx';
 import { decimalToCents } from '@lot/domain/money';
 import './report-slip.css';
-
-const GAME_STATUS: Record<ShiftReport['games'][number]['status'], string> = {
-  open: 'Open',
-  drawing: 'Drawing',
-  settled: 'Settled',
-  voided: 'Voided',
-  discarded: 'Discarded',
-};
-
-/** A printed date with its year: "Nov 26, 2026 · 7:34 PM". */
-function printedDateTime(value: string | Date): string {
-  const [monthDay, time] = dateTime(value).split(', ');
-  return `${monthDay}, ${new Date(value).getFullYear()} · ${time}`;
-}
 
 function Row({ label, children, strong = false }: { label: string; children: ReactNode; strong?: boolean }) {
   return (
@@ -57,16 +44,16 @@ function Line({ left, right, detail }: { left: ReactNode; right: ReactNode; deta
  */
 export function ReportSlip({ report, width, printedAt }: { report: ShiftReport; width: SlipWidth; printedAt: Date }) {
   const { shift, totals } = report;
-  const title = report.kind === 'Z' ? `Z report no. ${shift.zNumber ?? '—'}` : 'X report';
+  const title = reportTitle(report);
   return (
     <article className="report-slip" data-width={width} data-testid="report-slip" aria-label={title}>
       <p className="report-slip-shop">{shift.shopName}</p>
       <p className="report-slip-title">{title}</p>
       {report.kind === 'X' && <p className="report-slip-note">Shift still open: not a closing report</p>}
       <dl className="report-slip-rows">
-        <Row label="Opened">{printedDateTime(shift.openedAt)}</Row>
+        <Row label="Opened">{slipDateTime(shift.openedAt)}</Row>
         <Row label="By">{shift.openedBy}</Row>
-        {shift.closedAt && <Row label="Closed">{printedDateTime(shift.closedAt)}</Row>}
+        {shift.closedAt && <Row label="Closed">{slipDateTime(shift.closedAt)}</Row>}
         {shift.closedBy && <Row label="By">{shift.closedBy}</Row>}
       </dl>
       <dl className="report-slip-rows report-slip-cash">
@@ -100,7 +87,7 @@ export function ReportSlip({ report, width, printedAt }: { report: ShiftReport; 
             key={game.gameId}
             left={`#${game.number} ${GAME_STATUS[game.status]}`}
             right={game.status === 'voided' ? `(${money(game.pool)})` : money(game.pool)}
-            detail={`${count(game.entries)} ${game.entries === 1 ? 'entry' : 'entries'} · ${game.code}`}
+            detail={`${entriesText(game.entries)} · ${game.code}`}
           />
         ))}
       </Part>
@@ -120,7 +107,7 @@ export function ReportSlip({ report, width, printedAt }: { report: ShiftReport; 
             key={prize.winnerId}
             left={`#${prize.gameNumber} pos. ${prize.position}`}
             right={money(prize.amount)}
-            detail={`until ${printedDateTime(prize.expiresAt)}`}
+            detail={`until ${slipDateTime(prize.expiresAt)}`}
           />
         ))}
       </Part>
@@ -129,7 +116,7 @@ export function ReportSlip({ report, width, printedAt }: { report: ShiftReport; 
           <Line key={takeBack.id} left={takeBack.by} right={money(takeBack.amount)} detail={takeBack.reason} />
         ))}
       </Part>
-      <p className="report-slip-footer">Printed {printedDateTime(printedAt)}</p>
+      <p className="report-slip-footer">Printed {slipDateTime(printedAt)}</p>
     </article>
   );
 }

@@ -11,7 +11,8 @@ import { NO_SHIFTS_FILTER, SHIFTS_PAGE_SIZE, useShifts } from '../api/get-shifts
 import { CloseShiftDialog } from './close-shift-dialog.tsx';
 import { OpenShiftForm } from './open-shift-form.tsx';
 import { PaperChoice } from './paper-choice.tsx';
-import { ShiftReportView, reportTitle } from './shift-report-view.tsx';
+import { reportTitle } from './report-text.ts';
+import { ShiftReportView } from './shift-report-view.tsx';
 import { ShiftsTable } from './shifts-table.tsx';
 import { useReportPrinter } from './use-report-printer.tsx';
 
