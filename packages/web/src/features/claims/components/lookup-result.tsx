@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, RotateCcw } from 'lucide-react';
+import { gameTitle } from '@lot/domain/game';
 import type { ClaimLookup } from '@lot/domain/schemas/claims';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
@@ -108,8 +109,7 @@ function ClaimView({
     <Card
       title={
         <span>
-          {game.number === null ? 'Game' : `Game #${game.number}`}{' '}
-          <span className="font-mono text-sm font-medium text-slate-500">{game.code}</span>
+          {gameTitle(game.number)} <span className="font-mono text-sm font-medium text-slate-500">{game.code}</span>
         </span>
       }
       actions={
