@@ -1,3 +1,4 @@
+import { useCallback, useState } from 'react';
 import { STORAGE_KEYS } from './storage.ts';
 
 /**
@@ -25,4 +26,14 @@ export function loadSlipWidth(): SlipWidth {
 
 export function saveSlipWidth(width: SlipWidth) {
   localStorage.setItem(STORAGE_KEYS.slipWidth, width);
+}
+
+/** The paper chosen on this device, and a setter that keeps the choice. */
+export function useSlipWidth(): [SlipWidth, (width: SlipWidth) => void] {
+  const [width, setWidth] = useState<SlipWidth>(loadSlipWidth);
+  const choose = useCallback((next: SlipWidth) => {
+    saveSlipWidth(next);
+    setWidth(next);
+  }, []);
+  return [width, choose];
 }

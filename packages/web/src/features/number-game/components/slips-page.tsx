@@ -1,13 +1,12 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, Printer, SearchX, TriangleAlert } from 'lucide-react';
-import { Link } from 'react-router';
+import { Printer } from 'lucide-react';
 import { gameTitle } from '@lot/domain/game';
-import { MESSAGES } from '@lot/domain/messages';
 import type { Game, SlipPrint, SlipPrintInput } from '@lot/domain/schemas/games';
 import { useLogo } from '../../../components/ui/avatar.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, ErrorPanel, PageHeading, Spinner } from '../../../components/ui/panels.tsx';
+import { PaperChoice } from '../../../components/ui/paper-choice.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { count, dateTime } from '../../../lib/format.ts';
 import { usePublicBase } from '../../../lib/public-url.ts';
@@ -16,7 +15,8 @@ import { slipsQueryKey, useSlips } from '../api/get-slips.ts';
 import { printSlip } from '../api/print-slip.ts';
 import { EntrySlip, ResultSlip, type SlipShop } from './slip.tsx';
 import { SlipPrintSheet, type PrintJob } from './slip-print-sheet.tsx';
-import { loadSlipWidth, saveSlipWidth, SLIP_WIDTH_LABELS, SLIP_WIDTHS, type SlipWidth } from './slip-width.ts';
+import { NotFound, SlipsFrame, UnreachableLinks } from './slips-page-parts.tsx';
+import { useSlipWidth } from './slip-width.ts';
 
 const STATUS_LABEL: Record<Game['status'], string> = {
   open: 'Open',
@@ -37,55 +37,6 @@ function PrintCount({ print, testId }: { print: SlipPrint | undefined; testId: s
   );
 }
 
-function BackToGame() {
-  return (
-    <Link
-      to="/user/number-game/play"
-      className="inline-flex items-center gap-1.5 text-sm font-semibold text-indigo-600 hover:text-indigo-700"
-    >
-      <ArrowLeft className="h-4 w-4" aria-hidden="true" />
-      Back to the game
-    </Link>
-  );
-}
-
-/**
- * Without PUBLIC_URL the slips link to the address this page was opened on; when that is local
- * (localhost, a private or link-local address) a customer's phone cannot open it
- * (docs/product/runtime-and-security.md#public-url).
- */
-function UnreachableLinks({ base }: { base: string }) {
-  return (
-    <div
-      data-testid="public-url-warning"
-      className="flex gap-3 rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-300"
-    >
-      <TriangleAlert className="mt-0.5 h-5 w-5 shrink-0 text-amber-700" aria-hidden="true" />
-      <div className="min-w-0 space-y-1">
-        <p className="font-semibold">Customers’ phones cannot open these QR codes</p>
-        <p>
-          The slips link to <span className="font-mono break-all">{base}</span>, a local address a customer’s phone
-          cannot reach. Ask whoever runs the LOT server to set{' '}
-          <span className="font-mono font-semibold">PUBLIC_URL</span> to the address customers use (such as
-          https://lot.example.com) and restart it.
-        </p>
-      </div>
-    </div>
-  );
-}
-
-function NotFound() {
-  return (
-    <Card>
-      <div className="flex flex-col items-center gap-3 py-10 text-center">
-        <SearchX className="h-10 w-10 text-slate-300" aria-hidden="true" />
-        <h2 className="text-xl font-semibold text-slate-900">{MESSAGES.gameNotFound}</h2>
-        <p className="max-w-sm text-sm text-slate-500">There is no game of yours at this address.</p>
-      </div>
-    </Card>
-  );
-}
-
 /**
  * docs/product/screens.md#slips (/user/number-game/slips/{gameId}): the entry slips of a game's
  * participants and, once it ended, its result slip, previewed at the paper width chosen on this
@@ -98,7 +49,7 @@ export function SlipsPage({ gameId, player }: { gameId: number | null; player: {
   const logoUrl = useLogo(player.id, player.hasLogo);
   const { base, unreachable } = usePublicBase();
   const queryClient = useQueryClient();
-  const [width, setWidth] = useState<SlipWidth>(loadSlipWidth);
+  const [width, setWidth] = useSlipWidth();
   const [job, setJob] = useState<PrintJob | null>(null);
   const [pending, setPending] = useState<string | null>(null);
   const [printError, setPrintError] = useState<string | null>(null);
@@ -112,21 +63,21 @@ export function SlipsPage({ gameId, player }: { gameId: number | null; player: {
 
   if (gameId === null || (game.isError && game.error instanceof ApiError && [400, 404].includes(game.error.status)))
     return (
-      <Frame>
+      <SlipsFrame>
         <NotFound />
-      </Frame>
+      </SlipsFrame>
     );
   if (game.isError)
     return (
-      <Frame>
+      <SlipsFrame>
         <ErrorPanel message="Failed to fetch the game" onRetry={() => void game.refetch()} />
-      </Frame>
+      </SlipsFrame>
     );
   if (game.isPending || base === null)
     return (
-      <Frame>
+      <SlipsFrame>
         <Spinner label="Loading the game's slips..." />
-      </Frame>
+      </SlipsFrame>
     );
 
   const data = game.data;
@@ -135,11 +86,6 @@ export function SlipsPage({ gameId, player }: { gameId: number | null; player: {
   const entries = [...data.entries].sort((a, b) => a.number - b.number);
   const printOf = (kind: SlipPrint['kind'], number: number | null) =>
     slips.data?.find((slip) => slip.kind === kind && slip.number === number);
-
-  const chooseWidth = (next: SlipWidth) => {
-    setWidth(next);
-    saveSlipWidth(next);
-  };
 
   /** Records each slip's print (the server's count decides COPY), then prints them; a failure prints nothing. */
   const print = async (key: string, targets: SlipPrintInput[]) => {
@@ -173,7 +119,7 @@ export function SlipsPage({ gameId, player }: { gameId: number | null; player: {
   );
 
   return (
-    <Frame>
+    <SlipsFrame>
       <PageHeading title="Slips">
         <span data-testid="slips-game-number" className="font-semibold text-slate-700">
           {gameTitle(data.number)}
@@ -194,29 +140,7 @@ export function SlipsPage({ gameId, player }: { gameId: number | null; player: {
         <>
           <Card>
             <div className="flex flex-wrap items-end justify-between gap-4">
-              <fieldset>
-                <legend className="text-sm font-medium text-slate-700">Paper</legend>
-                <div className="mt-1.5 inline-flex rounded-lg bg-slate-100 p-1">
-                  {SLIP_WIDTHS.map((option) => (
-                    <label
-                      key={option}
-                      className={`cursor-pointer rounded-md px-3 py-1.5 text-sm font-semibold has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500 ${
-                        width === option ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600 hover:text-slate-900'
-                      }`}
-                    >
-                      <input
-                        type="radio"
-                        name="slip-width"
-                        value={option}
-                        checked={width === option}
-                        onChange={() => chooseWidth(option)}
-                        className="sr-only"
-                      />
-                      {SLIP_WIDTH_LABELS[option]}
-                    </label>
-                  ))}
-                </div>
-              </fieldset>
+              <PaperChoice width={width} onChange={setWidth} />
               {entries.length > 0 &&
                 printButton(
                   'all',
@@ -296,15 +220,6 @@ export function SlipsPage({ gameId, player }: { gameId: number | null; player: {
         </>
       )}
       {job && <SlipPrintSheet key={job.id} job={job} game={data} shop={shop} base={base} />}
-    </Frame>
-  );
-}
-
-function Frame({ children }: { children: ReactNode }) {
-  return (
-    <div className="space-y-6">
-      <BackToGame />
-      {children}
-    </div>
+    </SlipsFrame>
   );
 }

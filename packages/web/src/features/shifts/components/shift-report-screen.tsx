@@ -4,7 +4,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card, ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useShiftReport } from '../api/get-shift-report.ts';
-import { PaperChoice } from './paper-choice.tsx';
+import { PaperChoice } from '../../../components/ui/paper-choice.tsx';
 import { ShiftReportView } from './shift-report-view.tsx';
 import { useReportPrinter } from './use-report-printer.tsx';
 

@@ -10,7 +10,7 @@ import { useCurrentShift } from '../api/get-current-shift.ts';
 import { NO_SHIFTS_FILTER, SHIFTS_PAGE_SIZE, useShifts } from '../api/get-shifts.ts';
 import { CloseShiftDialog } from './close-shift-dialog.tsx';
 import { OpenShiftForm } from './open-shift-form.tsx';
-import { PaperChoice } from './paper-choice.tsx';
+import { PaperChoice } from '../../../components/ui/paper-choice.tsx';
 import { reportTitle } from './report-text.ts';
 import { ShiftReportView } from './shift-report-view.tsx';
 import { ShiftsTable } from './shifts-table.tsx';

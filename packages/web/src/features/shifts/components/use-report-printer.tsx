@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ShiftReport } from '@lot/domain/schemas/shifts';
-import { loadSlipWidth, saveSlipWidth, type SlipWidth } from '../../../lib/slip-width.ts';
+import { useSlipWidth } from '../../../lib/slip-width.ts';
 import { ReportPrintSheet, type ReportPrintJob } from './report-print-sheet.tsx';
 
 /**
@@ -8,7 +8,7 @@ import { ReportPrintSheet, type ReportPrintJob } from './report-print-sheet.tsx'
  * renders the report off screen and opens the print dialog; `sheet` is what the screen renders for it.
  */
 export function useReportPrinter() {
-  const [width, setWidthState] = useState<SlipWidth>(loadSlipWidth);
+  const [width, setWidth] = useSlipWidth();
   const [job, setJob] = useState<ReportPrintJob | null>(null);
 
   // Once the dialog closes, the printed report leaves the page.
@@ -16,11 +16,6 @@ export function useReportPrinter() {
     const done = () => setJob(null);
     window.addEventListener('afterprint', done);
     return () => window.removeEventListener('afterprint', done);
-  }, []);
-
-  const setWidth = useCallback((next: SlipWidth) => {
-    setWidthState(next);
-    saveSlipWidth(next);
   }, []);
 
   const print = useCallback(

@@ -1,10 +1,23 @@
-import { SLIP_WIDTH_LABELS, SLIP_WIDTHS, type SlipWidth } from '../../../lib/slip-width.ts';
+import { useId } from 'react';
+import { SLIP_WIDTH_LABELS, SLIP_WIDTHS, type SlipWidth } from '../../lib/slip-width.ts';
 
-/** The paper reports print on: the slips' choice (58 mm, 80 mm, A4 / Letter), kept on this device. */
-export function PaperChoice({ width, onChange }: { width: SlipWidth; onChange: (width: SlipWidth) => void }) {
+/**
+ * The paper slips, payout receipts and shift reports print on (58 mm, 80 mm, A4 / Letter;
+ * lib/slip-width.ts): one setting, kept on this device, chosen here on every screen that prints.
+ */
+export function PaperChoice({
+  width,
+  onChange,
+  label = 'Paper',
+}: {
+  width: SlipWidth;
+  onChange: (width: SlipWidth) => void;
+  label?: string;
+}) {
+  const name = useId();
   return (
     <fieldset>
-      <legend className="text-sm font-medium text-slate-700">Paper</legend>
+      <legend className="text-sm font-medium text-slate-700">{label}</legend>
       <div className="mt-1.5 inline-flex rounded-lg bg-slate-100 p-1">
         {SLIP_WIDTHS.map((option) => (
           <label
@@ -15,7 +28,7 @@ export function PaperChoice({ width, onChange }: { width: SlipWidth; onChange: (
           >
             <input
               type="radio"
-              name="report-paper"
+              name={name}
               value={option}
               checked={width === option}
               onChange={() => onChange(option)}
