@@ -1,29 +1,28 @@
-import { useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
+import { useEffect, useState, type CSSProperties, type ReactNode } from 'react';
 import { AlertTriangle, CheckCircle2, Globe, Loader2, SearchX, ShieldAlert, XCircle } from 'lucide-react';
 import { commitmentFingerprint } from '@lot/domain/draw';
 import { formatBps, gameTitle, numbersInRange, prizeFor } from '@lot/domain/game';
 import { decimalToCents, formatMoney } from '@lot/domain/money';
 import type { GameDraw, GameProof } from '@lot/domain/schemas/games';
-import { verifyProof, type PinnedChain, type ProofReport } from '@lot/domain/verify';
+import type { PinnedChain, ProofReport } from '@lot/domain/verify';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
 import { claimStatusText } from '../../../lib/claim-status.ts';
+import { money } from '../../../lib/format.ts';
 import { publicHref, usePublicBase } from '../../../lib/public-url.ts';
 import { awaitedRound } from '../hooks/beacon-wait.ts';
 import { BeaconWaitView } from './beacon-wait-view.tsx';
-import { protocolOf, protocolText, voidedNotPaidText } from './draw-protocol.ts';
+import { protocolOf, protocolText, voidedNotPaidText, winnerText } from './draw-protocol.ts';
 import { FullscreenToggle } from './fullscreen-toggle.tsx';
 import { useGameStream, type StreamConnection } from '../hooks/use-game-stream.ts';
+import { usePins } from '../hooks/use-pins.ts';
+import { useProofCheck } from '../hooks/use-proof-check.ts';
 import { GAME_THEMES, type GameTheme, type ThemeName } from './game-theme.ts';
-import { pinsFrom } from './verify-pins.ts';
 import { largeColumns } from './number-grid.tsx';
 import './display-page.css';
 
 /** How long a new draw stays large before it settles into the list. */
 export const SPOTLIGHT_MS = 3_500;
 
-const money = (amount: string) => formatMoney(decimalToCents(amount));
 /** 50.00 → 50, 12.50 → 12.5: a share as a room reads it. */
 const percent = (bps: number) => formatBps(bps).replace(/\.?0+$/, '');
 const WAIT_NOTE = 'The numbers are fixed. The draw uses this public random number, which nobody can know in advance.';
@@ -37,7 +36,7 @@ const WAIT_NOTE = 'The numbers are fixed. The draw uses this public random numbe
 export function DisplayPage({ code, themeName }: { code: string; themeName: ThemeName }) {
   const theme = GAME_THEMES[themeName];
   const { proof, connection } = useGameStream(code);
-  const pins = usePins();
+  const { pins } = usePins();
 
   return (
     <div className={`flex min-h-screen flex-col ${theme.page}`} data-theme={themeName} data-testid="display">
@@ -77,17 +76,6 @@ export function DisplayPage({ code, themeName }: { code: string; themeName: Them
       )}
     </div>
   );
-}
-
-/**
- * The beacon chains the end-of-game check trusts: drand quicknet, and another chain only when the
- * address pins it whole, as on /verify/{code} (`?chain=HASH&publicKey=HEX&genesisTime=S&period=S`):
- * the game's own claim about its beacon is never taken for it.
- */
-function usePins(): readonly PinnedChain[] {
-  const [search] = useSearchParams();
-  const query = search.toString();
-  return useMemo(() => pinsFrom(new URLSearchParams(query)).pins, [query]);
 }
 
 /** Small and out of the way: the customers need the game, the shop needs to see the screen is live. */
@@ -414,7 +402,7 @@ function Prizes({
                   {wouldHave ? (
                     <span data-testid="display-not-paid" className="block">
                       <span className="block text-xl font-bold break-words sm:text-2xl 2xl:text-3xl">
-                        {wouldHave.winner ? `${wouldHave.winner.name} · ${wouldHave.winner.phoneNumber}` : 'No winner'}
+                        {winnerText(wouldHave.winner)}
                       </span>
                       <span className="block text-base font-semibold break-words sm:text-lg 2xl:text-2xl">
                         {notPaid}
@@ -431,9 +419,7 @@ function Prizes({
                             ? 'Next draw'
                             : `Next draw · round ${waitingFor}`
                           : 'Not drawn yet'
-                        : winner
-                          ? `${winner.name} · ${winner.phoneNumber}`
-                          : 'No winner'}
+                        : winnerText(winner)}
                     </span>
                   )}
                   {draw?.claim && (
@@ -550,28 +536,23 @@ function Outcome({ proof, pins, theme }: { proof: GameProof; pins: readonly Pinn
 }
 
 function SettledVerdict({ proof, pins, theme }: { proof: GameProof; pins: readonly PinnedChain[]; theme: GameTheme }) {
-  const report = useQuery({
-    queryKey: ['display', proof.code, 'report', proof, pins],
-    queryFn: () => verifyProof(proof, pins),
-    retry: false,
-    staleTime: Infinity,
-  });
-  if (report.isError) {
+  const check = useProofCheck(proof, pins);
+  if (check.isError) {
     return (
       <p role="alert" className="flex items-start gap-3 text-xl font-semibold 2xl:text-2xl">
         <ShieldAlert className="h-8 w-8 shrink-0" aria-hidden="true" />
-        This screen could not run the check ({String(report.error)}). Scan the code to check it on your phone.
+        This screen could not run the check ({String(check.error)}). Scan the code to check it on your phone.
       </p>
     );
   }
-  if (!report.data) {
+  if (!check.data) {
     return (
       <p role="status" className="flex items-center gap-3 text-xl font-semibold 2xl:text-3xl">
         <Loader2 className="h-8 w-8 animate-spin" aria-hidden="true" /> Checking the game...
       </p>
     );
   }
-  return <Verdict report={report.data} round={proof.beacon?.round ?? null} theme={theme} />;
+  return <Verdict report={check.data.report} round={proof.beacon?.round ?? null} theme={theme} />;
 }
 
 function Verdict({ report, round, theme }: { report: ProofReport; round: number | null; theme: GameTheme }) {
