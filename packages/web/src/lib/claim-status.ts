@@ -1,12 +1,8 @@
+import type { ClaimStatus, ClaimStatusInfo } from '@lot/domain/schemas/games';
 import { dateTime } from './format.ts';
 
 /** A prize's claim as the public proof, the result slip and the display carry it. */
-export type ClaimState = {
-  status: 'unpaid' | 'paid' | 'expired';
-  paidAt: string | null;
-  /** The shop that paid it. */
-  shopName: string | null;
-};
+export type ClaimState = Pick<ClaimStatusInfo, 'status' | 'paidAt' | 'shopName'>;
 
 /**
  * A prize's claim in words (docs/product/money.md#prize-claims): "Paid {date}, {shop}", "Not paid
@@ -20,3 +16,10 @@ export function claimStatusText(claim: ClaimState): string {
   }
   return claim.status === 'expired' ? 'Expired' : 'Not paid yet';
 }
+
+/** The colour a claim's words take on a light page: paid green, not paid yet amber, expired red. */
+export const CLAIM_STATUS_TONE: Record<ClaimStatus, string> = {
+  paid: 'text-emerald-700',
+  unpaid: 'text-amber-700',
+  expired: 'text-rose-700',
+};

@@ -38,3 +38,7 @@ export function voidedNotPaidText(voidedBy: { role: string; name: string } | nul
 
 /** An entry's nonce as printed for reading aloud or typing: in fours, `a1b2 c3d4 e5f6 0718`. */
 export const groupInFours = (text: string) => text.match(/.{1,4}/g)?.join(' ') ?? '';
+
+/** A draw's winner as the public proof names them, masked: "J*** D*** · ****4567", or "No winner". */
+export const winnerText = (winner: { name: string; phoneNumber: string } | null) =>
+  winner ? `${winner.name} · ${winner.phoneNumber}` : 'No winner';

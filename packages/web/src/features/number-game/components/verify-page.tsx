@@ -1,16 +1,18 @@
 import type { ReactNode } from 'react';
-import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, Clock, Loader2, SearchX, ShieldAlert, ShieldCheck, XCircle } from 'lucide-react';
 import { formatBps, gameTitle } from '@lot/domain/game';
-import type { ClaimStatus, GameDraw, GameProof } from '@lot/domain/schemas/games';
-import { DISCARDED_TEXT, isCleanlyDiscarded, verifyProof, type ProofReport } from '@lot/domain/verify';
+import type { GameDraw, GameProof } from '@lot/domain/schemas/games';
+import { DISCARDED_TEXT, isCleanlyDiscarded, type ProofReport } from '@lot/domain/verify';
 import { ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
-import { claimStatusText } from '../../../lib/claim-status.ts';
+import { CLAIM_STATUS_TONE, claimStatusText } from '../../../lib/claim-status.ts';
 import { dateTime, money } from '../../../lib/format.ts';
 import { gameProofQuery, isNotFound } from '../api/get-game-proof.ts';
+import { usePins } from '../hooks/use-pins.ts';
+import { useProofCheck } from '../hooks/use-proof-check.ts';
+import { winnerText } from './draw-protocol.ts';
 import { FindMyEntry } from './verify-find-entry.tsx';
-import { pinsFrom, type VerifyPins } from './verify-pins.ts';
+import type { VerifyPins } from './verify-pins.ts';
 import { BeaconBlock, ProtocolStatement, useNow, waitingRound, waitingText } from './verify-protocol.tsx';
 
 /** Asked again while a game is in play or waits for round R: each draw (and R) shows without a reload. */
@@ -32,8 +34,7 @@ const STATUS_LABEL: Record<GameProof['status'], string> = {
  * asked for again every few seconds, so its freeze, round R and draws show as they happen.
  */
 export function VerifyPage({ code }: { code: string }) {
-  const [params] = useSearchParams();
-  const pins = pinsFrom(params);
+  const pins = usePins();
   const proof = useQuery({
     ...gameProofQuery(code),
     refetchInterval: (query) => {
@@ -91,13 +92,6 @@ function notPaidText(proof: GameProof): string {
   return `Not paid — game voided${by}: ${proof.voidReason ?? 'no reason given'}`;
 }
 
-/** The check in this browser, timed (the page's budget: docs/decisions/033-public-randomness-beacon.md). */
-async function timedCheck(proof: GameProof, pins: VerifyPins) {
-  const started = performance.now();
-  const report = await verifyProof(proof, pins.pins);
-  return { report, ms: performance.now() - started };
-}
-
 /** A discarded game: who ran it and when, and that nothing was drawn — nothing to check (docs/product/game.md#discarded-proof). */
 function DiscardedView({ proof }: { proof: GameProof }) {
   return (
@@ -151,12 +145,7 @@ function ProofView({ proof, pins }: { proof: GameProof; pins: VerifyPins }) {
 }
 
 function CheckedProofView({ proof, pins }: { proof: GameProof; pins: VerifyPins }) {
-  const check = useQuery({
-    queryKey: ['verify', proof.code, 'report', proof, pins.pins],
-    queryFn: () => timedCheck(proof, pins),
-    retry: false,
-    staleTime: Infinity,
-  });
+  const check = useProofCheck(proof, pins.pins);
   const report = check.data?.report;
   const waiting = waitingRound(proof);
   const now = useNow(waiting !== null);
@@ -342,13 +331,6 @@ function CheckedProofView({ proof, pins }: { proof: GameProof; pins: VerifyPins 
   );
 }
 
-/** A prize's claim under its winner (docs/product/money.md#prize-claims). */
-const CLAIM_TONE: Record<ClaimStatus, string> = {
-  paid: 'block text-xs font-semibold text-emerald-700',
-  unpaid: 'block text-xs font-semibold text-amber-700',
-  expired: 'block text-xs font-semibold text-rose-700',
-};
-
 /** Draws in order: the number, the position and prize, the masked winner, and the prize or why it was not paid. */
 function DrawList({
   proof,
@@ -379,9 +361,7 @@ function DrawList({
               <span className="block text-xs font-semibold text-slate-500 uppercase">
                 #{draw.position} {prize?.name}
               </span>
-              <span className="block truncate font-semibold">
-                {draw.winner ? `${draw.winner.name} · ${draw.winner.phoneNumber}` : 'No winner'}
-              </span>
+              <span className="block truncate font-semibold">{winnerText(draw.winner)}</span>
               {notPaid ? (
                 <span data-testid="verify-not-paid" className="block text-xs break-words text-rose-700">
                   {notPaid}
@@ -393,7 +373,7 @@ function DrawList({
                 <span
                   data-testid="verify-claim"
                   data-status={draw.claim.status}
-                  className={CLAIM_TONE[draw.claim.status]}
+                  className={`block text-xs font-semibold ${CLAIM_STATUS_TONE[draw.claim.status]}`}
                 >
                   {claimStatusText(draw.claim)}
                 </span>
