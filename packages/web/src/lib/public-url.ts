@@ -23,7 +23,7 @@ export type PublicBase = {
 };
 
 /**
- * The public base for building links with `publicHref`. Should the server not answer, the page's
+ * The public base for building links with `publicLink` (or `proofLink`). Should the server not answer, the page's
  * own address stands in (what a link would have used before PUBLIC_URL existed).
  */
 export function usePublicBase(): PublicBase {
@@ -38,5 +38,5 @@ export function usePublicBase(): PublicBase {
   };
 }
 
-/** A public link: the base followed by a path (`/verify/{code}`, `/display/{code}?theme=…`). */
-export const publicHref = (base: string, path: string): string => publicLink(base, path);
+/** A game's public proof page, the link its slips, receipts and display print. */
+export const proofLink = (base: string, code: string): string => publicLink(base, `/verify/${code}`);

@@ -1,16 +1,10 @@
 import type { ReactNode } from 'react';
 import type { PayoutReceipt as Receipt } from '@lot/domain/schemas/claims';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
-import { dateTime, money } from '../../../lib/format.ts';
-import { publicHref } from '../../../lib/public-url.ts';
+import { copyText, dateTime, money } from '../../../lib/format.ts';
+import { proofLink } from '../../../lib/public-url.ts';
 import type { SlipWidth } from '../../../lib/slip-width.ts';
 import './payout-receipt.css';
-
-/** The public proof of the game a prize was won in (what the receipt's QR code opens), on the public base. */
-export const proofUrl = (base: string, code: string) => publicHref(base, `/verify/${code}`);
-
-/** "COPY · printed 2 times", as on the slips. */
-export const receiptCopyText = (printCount: number) => `COPY · printed ${printCount} times`;
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -41,14 +35,14 @@ export function PayoutReceipt({
   base: string;
 }) {
   const { claim, game, winner } = receipt;
-  const url = proofUrl(base, game.code);
+  const url = proofLink(base, game.code);
   return (
     <article className="receipt" data-width={width} data-testid="payout-receipt" aria-label="Payout receipt">
       <p className="receipt-shop">{claim.paidAtShop ?? game.shopName}</p>
       <p className="receipt-title">BOCH BOCH · Payout receipt</p>
       {copy && (
         <p className="receipt-copy" data-testid="receipt-copy">
-          {receiptCopyText(printCount)}
+          {copyText(printCount)}
         </p>
       )}
       <dl className="receipt-rows">

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { ExternalLink, MonitorPlay } from 'lucide-react';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
-import { publicHref, usePublicBase } from '../../../lib/public-url.ts';
+import { publicLink } from '@lot/domain/public-url';
+import { usePublicBase } from '../../../lib/public-url.ts';
 import type { GameTheme, ThemeName } from './game-theme.ts';
 
 /**
@@ -21,7 +22,7 @@ export function CustomerDisplayOffer({
 }) {
   const [open, setOpen] = useState(false);
   const { base } = usePublicBase();
-  const url = base && publicHref(base, `/display/${encodeURIComponent(code)}?theme=${themeName}`);
+  const url = base && publicLink(base, `/display/${encodeURIComponent(code)}?theme=${themeName}`);
   return (
     <>
       <button

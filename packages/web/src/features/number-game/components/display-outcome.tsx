@@ -2,7 +2,7 @@ import { CheckCircle2, Loader2, ShieldAlert, XCircle } from 'lucide-react';
 import type { GameProof } from '@lot/domain/schemas/games';
 import type { PinnedChain, ProofReport } from '@lot/domain/verify';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
-import { publicHref, usePublicBase } from '../../../lib/public-url.ts';
+import { proofLink, usePublicBase } from '../../../lib/public-url.ts';
 import { useProofCheck } from '../hooks/use-proof-check.ts';
 import type { GameTheme } from './game-theme.ts';
 
@@ -18,7 +18,7 @@ export function DisplayOutcome({
 }) {
   // The public base (lib/public-url.ts): the way to check shows once it is known.
   const { base } = usePublicBase();
-  const verifyUrl = base && publicHref(base, `/verify/${proof.code}`);
+  const verifyUrl = base && proofLink(base, proof.code);
   const shortUrl = base && `${new URL(base).host}/verify/${proof.code}`;
   return (
     <section data-testid="display-outcome" className={`rounded-2xl p-4 sm:p-5 ${theme.panel}`}>

@@ -5,10 +5,10 @@ import { maskName, maskPhone } from '@lot/domain/mask';
 import type { Game, GameDraw, SlipPrint } from '@lot/domain/schemas/games';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
 import { claimStatusText } from '../../../lib/claim-status.ts';
-import { money, slipDateTime } from '../../../lib/format.ts';
-import { publicHref } from '../../../lib/public-url.ts';
+import { copyText, money, slipDateTime } from '../../../lib/format.ts';
+import { proofLink } from '../../../lib/public-url.ts';
 import { groupInFours, protocolText, voidedNotPaidText } from './draw-protocol.ts';
-import type { SlipWidth } from './slip-width.ts';
+import type { SlipWidth } from '../../../lib/slip-width.ts';
 import './slip.css';
 
 /** Who printed the slip: the shop's name (its full name without one) and its logo, when it has one. */
@@ -16,19 +16,13 @@ export type SlipShop = { name: string; logoUrl: string | null };
 
 type Entry = Game['entries'][number];
 
-/** The public proof page a slip's QR code opens, under the public base (lib/public-url.ts). */
-export const verifyUrl = (base: string, code: string) => publicHref(base, `/verify/${code}`);
-
 /**
  * An entry slip's QR code: the proof, with the person's nonce in the fragment (`#n=…`), which a
  * browser never sends to a server, so it stays out of every log; the proof page reads it to find
  * the person's numbers.
  */
 export const entryVerifyUrl = (base: string, code: string, nonce: string | null) =>
-  nonce ? `${verifyUrl(base, code)}#n=${nonce}` : verifyUrl(base, code);
-
-/** "COPY · printed 2 times": a slip printed before says so (docs/product/game.md#slips). */
-export const copyText = (printCount: number) => `COPY · printed ${printCount} times`;
+  nonce ? `${proofLink(base, code)}#n=${nonce}` : proofLink(base, code);
 
 /**
  * One slip as it prints (docs/product/game.md#slips): black on white, sized in millimetres for the
@@ -43,7 +37,7 @@ function SlipFrame({
   testId,
   number,
   base,
-  qrUrl = verifyUrl(base, game.code),
+  qrUrl = proofLink(base, game.code),
   children,
 }: {
   kind: 'Entry slip' | 'Result slip';
@@ -59,7 +53,7 @@ function SlipFrame({
   qrUrl?: string;
   children: ReactNode;
 }) {
-  const url = verifyUrl(base, game.code);
+  const url = proofLink(base, game.code);
   return (
     <article
       className="slip"

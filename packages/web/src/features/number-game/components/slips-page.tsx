@@ -16,7 +16,7 @@ import { printSlip } from '../api/print-slip.ts';
 import { EntrySlip, ResultSlip, type SlipShop } from './slip.tsx';
 import { SlipPrintSheet, type PrintJob } from './slip-print-sheet.tsx';
 import { NotFound, SlipsFrame, UnreachableLinks } from './slips-page-parts.tsx';
-import { useSlipWidth } from './slip-width.ts';
+import { useSlipWidth } from '../../../lib/slip-width.ts';
 
 const STATUS_LABEL: Record<Game['status'], string> = {
   open: 'Open',
