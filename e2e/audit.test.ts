@@ -13,6 +13,10 @@ describe('audit trail', () => {
     const shop = await freshUser('user', { parentId: agent.id, fullName: `Audit Shop ${tag}` });
     await apiAs(DEMO.admin, '/api/balance/topup', { body: { userId: agent.id, amount: '25.00' } });
     await apiAs(login(agent), '/api/balance/transfer', { body: { receiverId: shop.id, amount: '5.00' } });
+    // A shop in no branch of this agent's sends money to its shop (decision 048: masked to the agent).
+    const outsider = await freshUser('user', { fullName: `Outside Shop ${tag}` });
+    await apiAs(DEMO.admin, '/api/balance/topup', { body: { userId: outsider.id, amount: '3.00' } });
+    await apiAs(login(outsider), '/api/balance/transfer', { body: { receiverId: shop.id, amount: '1.00' } });
 
     const page = await openPage(browser());
     await signIn(page, DEMO.admin);
@@ -44,15 +48,22 @@ describe('audit trail', () => {
     expect(await visible(page.getByText('No audit entries match these filters'))).toBe(true);
     await page.context().close();
 
-    // The agent's screen, on a phone: its own transfer, never the admin's sign-in.
+    // The agent's screen, on a phone: its own transfer, never the admin's sign-in; whoever acted from
+    // outside its hierarchy (the admin, the outside shop) only as a masked name, without an address.
     const phone = await openPage(browser(), PHONE);
     await signIn(phone, login(agent));
     await phone.goto('/agent/audit');
     await visible(phone.getByTestId('audit-row'));
     const actions = async () => (await phone.getByTestId('audit-action').allTextContents()).map((t) => t.trim());
     await expect.poll(actions).toContain('Transfer');
-    const actors = (await phone.getByTestId('audit-actor').allTextContents()).map((t) => t.trim());
-    expect(actors.every((a) => a === agent.username || a === 'admin' || a === '—')).toBe(true);
+    const shown = phone.locator('[data-testid="audit-actor"]:not([data-masked])');
+    const actors = (await shown.allTextContents()).map((t) => t.trim());
+    expect(actors.every((a) => a === agent.username || a === shop.username || a === '—')).toBe(true);
+    const masked = phone
+      .getByTestId('audit-row')
+      .filter({ has: phone.locator('[data-masked="true"]', { hasText: 'O*** S***' }) });
+    expect(await textOf(masked.getByTestId('audit-target'))).toBe(shop.username);
+    expect(await textOf(masked)).not.toContain(outsider.username);
     await phone.getByLabel('Actor', { exact: true }).fill('admin');
     await phone.getByLabel('Action', { exact: true }).selectOption({ label: 'Signed in' });
     await expect.poll(() => textOf(phone.getByTestId('audit-total'))).toBe('0 entries');

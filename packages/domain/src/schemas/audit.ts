@@ -76,18 +76,29 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
 export const AUDIT_TARGET_KINDS = ['user', 'transaction', 'winner', 'game', 'claim', 'shift'] as const;
 
 const userRef = z.object({ id: z.number().int(), username: z.string(), fullName: z.string() });
+/**
+ * Someone outside the reader's hierarchy when the row was written (decision 048): their name masked
+ * as public pages mask it (`maskName`), and nothing else of them: no id, no username, no address.
+ */
+const maskedRef = z.object({ masked: z.literal(true), name: z.string() });
+export const auditPersonSchema = z.union([userRef, maskedRef]);
+export type AuditPerson = z.infer<typeof auditPersonSchema>;
+/** A person the reader may see in full. */
+export const isShownPerson = (person: AuditPerson | null): person is z.infer<typeof userRef> =>
+  person !== null && !('masked' in person);
 
 export const auditEntrySchema = z.object({
   id: z.number().int(),
   chain: z.number().int(),
   seq: z.number().int(),
   at: z.string(),
-  actor: userRef.nullable(),
+  actor: auditPersonSchema.nullable(),
+  /** The actor's client address; null when the actor is masked. */
   address: z.string().nullable(),
   action: z.enum(AUDIT_ACTIONS),
   targetKind: z.enum(AUDIT_TARGET_KINDS).nullable(),
   targetId: z.number().int().nullable(),
-  targetUser: userRef.nullable(),
+  targetUser: auditPersonSchema.nullable(),
   details: z.record(z.string(), z.unknown()),
   /** The row's SHA-256, hex: what `npm run audit:verify` recomputes. */
   hash: z.string(),

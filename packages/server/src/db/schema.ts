@@ -582,6 +582,13 @@ export const auditLog = pgTable(
     /** The user the action is about: what the hierarchy's view of the trail is scoped by. */
     targetUserId: integer('target_user_id'),
     details: jsonb('details').notNull().default({}),
+    /**
+     * Who above the actor, and above the target user, may read the row: their parent and super
+     * agent as the row's rule takes them (decision 048), set by the trigger `audit_log_scope`. Not
+     * part of the hashed content: a reading index of the record, not the record.
+     */
+    actorScope: integer('actor_scope').array(),
+    targetScope: integer('target_scope').array(),
     prevHash: bytea('prev_hash')
       .notNull()
       .default(sql`'\\x'::bytea`),

@@ -1,8 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { maskName } from '@lot/domain/mask';
 import type { Role } from '@lot/domain/roles';
+import { isShownPerson, type AuditEntry, type AuditPerson } from '@lot/domain/schemas/audit';
 import type { DrawResult, DrawWaiting, Game } from '@lot/domain/schemas/games';
+import type { Notification, Notifications } from '@lot/domain/schemas/notifications';
+import type { SearchResult } from '@lot/domain/schemas/search';
 import { queryRows } from '../db/client.ts';
 import { configureWinners, drawAll, drawCall, openGame, participants, voidCall } from '../test/game-fixtures.ts';
 import { oldClientPayload } from '../test/old-client.ts';
@@ -17,6 +21,13 @@ import {
   POLICY,
   PUBLIC_CALLS,
   PURE_CALLS,
+  SCOPE_AUDIT,
+  SCOPE_BELL,
+  SCOPE_SEARCH,
+  type AuditSight,
+  type BellEvent,
+  type ScopeEvent,
+  type ScopeViewer,
   UNAUTHENTICATED_CALLERS,
   UNAUTHENTICATED_STATUS,
   type CallName,
@@ -617,3 +628,189 @@ describe(`authorization matrix (${TEST_DB})`, () => {
     // About a thousand requests, each followed by a read of the whole world: minutes on a busy machine.
   }, 600_000);
 });
+
+describe(`what the audit trail, the bell and the search show (${TEST_DB}; decision 048)`, () => {
+  it('each viewer reads the bodies the policy writes, a moved shop included', async () => {
+    const person = (key: string) => people[key] as Person;
+    const start = await lastAuditId();
+    // U5 (S2's) pays U1 (S1's) from an address of its own.
+    expectStatus(
+      await t.request(person('U5').token, {
+        method: 'POST',
+        url: '/api/balance/transfer',
+        payload: { receiverId: person('U1').id, amount: '1.00' },
+        remoteAddress: '198.51.100.7',
+      }),
+      200,
+    );
+    // The shop M, created under A1, topped up, its game frozen and voided by the admin; moved to A3; again.
+    const created = await t.request(t.adminToken, {
+      method: 'POST',
+      url: '/api/users',
+      payload: {
+        username: 'm_moved',
+        password: PASSWORD,
+        fullName: 'Moved Shop',
+        role: 'user',
+        parentId: person('A1').id,
+      },
+    });
+    expectStatus(created, 201);
+    const id = created.json<{ id: number }>().id;
+    const shop: Person = { key: 'M', id, role: 'user', token: await t.app.openSession({ id, tokenVersion: 0 }) };
+    people.M = shop;
+    const games: number[] = [];
+    const topUps: number[] = [];
+    let moveId = 0;
+    for (const parent of ['A1', 'A3']) {
+      if (parent === 'A3') {
+        expectStatus(
+          await t.request(t.adminToken, {
+            method: 'PUT',
+            url: `/api/users/${id}`,
+            payload: { parentId: person('A3').id },
+          }),
+          200,
+        );
+        // The move writes one row.
+        moveId = await lastAuditId();
+      }
+      topUps.push((await fund(t, id, '20.00')).transaction.id);
+      const game = await openGame(t, member(shop), { numbers: [1, 2], bet: '1.00' });
+      expectStatus(await drawCall(t, shop.token, game.id, 1), 202);
+      expectStatus(await voidCall(t, t.adminToken, game.id, 'Matrix'), 200);
+      games.push(game.id);
+    }
+    const [oldGame, newGame] = games as [number, number];
+    const failures: string[] = [];
+
+    // The audit trail: every row of the story, classified from the admin's full view.
+    const read = async (token: string) => {
+      const response = await t.request(token, { method: 'GET', url: '/api/audit?limit=500' });
+      expectStatus(response, 200);
+      return response.json<AuditEntry[]>().filter((entry) => entry.id > start);
+    };
+    const idOf = (p: AuditPerson | null) => (isShownPerson(p) ? p.id : undefined);
+    const eventOf = (entry: AuditEntry): ScopeEvent | undefined => {
+      const actor = idOf(entry.actor);
+      const under = entry.id < moveId ? 'A1' : 'A3';
+      if (entry.action === 'money.transfer' && actor === person('U5').id) return 'U5 pays U1';
+      if (idOf(entry.targetUser) !== id) return undefined;
+      if (entry.action === 'user.created') return 'admin creates M under A1';
+      if (entry.id === moveId) return 'admin moves M from A1 to A3';
+      return actor === id ? `M plays ${under === 'A1' ? 'under A1' : 'under A3'}` : `admin acts on M under ${under}`;
+    };
+    const story = (await read(t.adminToken)).map((entry) => ({ id: entry.id, event: eventOf(entry), entry }));
+    for (const row of story)
+      if (!row.event) failures.push(`audit row ${row.entry.action} #${row.id} is not in the story`);
+    expect(story.find((row) => row.id === moveId)?.entry.action).toBe('user.updated');
+    const fullNames = new Map<number, string>();
+    for (const row of story)
+      for (const p of [row.entry.actor, row.entry.targetUser]) if (isShownPerson(p)) fullNames.set(p.id, p.fullName);
+    const expectedPerson = (p: AuditPerson | null, shown: 'full' | 'masked') =>
+      shown === 'full' || !isShownPerson(p) ? p : { masked: true, name: maskName(fullNames.get(p.id) ?? '') };
+    for (const viewer of Object.keys(SCOPE_AUDIT['U5 pays U1']) as ScopeViewer[]) {
+      const seen = new Map((await read(person(viewer).token)).map((entry) => [entry.id, entry]));
+      for (const row of story) {
+        const sight: AuditSight = SCOPE_AUDIT[row.event as ScopeEvent][viewer];
+        const got = seen.get(row.id);
+        const label = `audit × ${viewer} × ${row.event} (${row.entry.action} #${row.id})`;
+        if (sight === 'absent') {
+          if (got) failures.push(`${label}: expected absent, got ${JSON.stringify(got)}`);
+          continue;
+        }
+        const want = {
+          ...row.entry,
+          actor: expectedPerson(row.entry.actor, sight.actor),
+          targetUser: expectedPerson(row.entry.targetUser, sight.target),
+          address: sight.actor === 'full' ? row.entry.address : null,
+        };
+        if (JSON.stringify(got) !== JSON.stringify(want))
+          failures.push(`${label}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+      }
+      seen.forEach((entry, entryId) => {
+        if (!story.some((row) => row.id === entryId))
+          failures.push(`audit × ${viewer}: a row outside the story #${entryId}`);
+      });
+    }
+
+    // The bell: the story's events each one hears of, and who is named in them.
+    const bellKey: Record<BellEvent, (nth: number) => string> = {
+      'U1 receives from U5': () => `received-${story.find((row) => row.event === 'U5 pays U1')?.entry.targetId}`,
+      'M topped up': (nth) => `received-${topUps[nth]}`,
+      'M game voided under A1': () => `voided-${oldGame}`,
+      'M game voided under A3': () => `voided-${newGame}`,
+    };
+    for (const [viewer, events] of Object.entries(SCOPE_BELL)) {
+      const response = await t.request(person(viewer).token, { method: 'GET', url: '/api/notifications' });
+      expectStatus(response, 200);
+      const keys = events.map((event, i) => bellKey[event](events.slice(0, i).filter((e) => e === event).length));
+      const ofStory = new Set(
+        Object.values(SCOPE_BELL)
+          .flat()
+          .flatMap((event) => [0, 1].map(bellKey[event])),
+      );
+      const items = response.json<Notifications>().items.filter((item) => ofStory.has(item.key));
+      const got = items.map((item) => item.key);
+      if (JSON.stringify([...got].sort()) !== JSON.stringify([...keys].sort()))
+        failures.push(`bell × ${viewer}: expected ${keys.join(', ') || 'none'}, got ${got.join(', ') || 'none'}`);
+      for (const item of items) {
+        const named = namedIn(item);
+        const expected =
+          item.kind === 'voided'
+            ? id
+            : item.key === bellKey['M topped up'](0) || item.key === bellKey['M topped up'](1)
+              ? people.admin?.id
+              : person('U5').id;
+        if (!named || named.id !== expected || !named.username)
+          failures.push(`bell × ${viewer} × ${item.key}: names ${JSON.stringify(named)}`);
+      }
+    }
+
+    // The header search, after the move: M as the scope holds it now, its games as recorded.
+    const codes = await queryRows<{ id: number; code: string }>(
+      t.database.db,
+      sql`SELECT id, code FROM game_rounds WHERE id IN (${oldGame}, ${newGame})`,
+    );
+    const codeOf = (gameId: number) => codes.find((row) => Number(row.id) === gameId)?.code ?? '';
+    for (const [viewer, sees] of Object.entries(SCOPE_SEARCH)) {
+      const search = async (q: string) => {
+        const response = await t.request(person(viewer).token, { method: 'GET', url: `/api/search?q=${q}` });
+        expectStatus(response, 200);
+        return response.json<SearchResult>();
+      };
+      const found = await search('m_moved');
+      const wantPeople = sees.person ? [{ id, username: 'm_moved', fullName: 'Moved Shop' }] : [];
+      const gotPeople = found.people.map((p) => ({ id: p.id, username: p.username, fullName: p.fullName }));
+      if (JSON.stringify(gotPeople) !== JSON.stringify(wantPeople))
+        failures.push(
+          `search × ${viewer} × M: expected ${JSON.stringify(wantPeople)}, got ${JSON.stringify(gotPeople)}`,
+        );
+      for (const [which, gameId] of [
+        ['oldGame', oldGame],
+        ['newGame', newGame],
+      ] as const) {
+        const result = await search(codeOf(gameId));
+        const got = result.games.map((g) => [g.id, g.player.id]);
+        const want = sees[which] ? [[gameId, id]] : [];
+        if (JSON.stringify(got) !== JSON.stringify(want) || result.people.length > 0)
+          failures.push(
+            `search × ${viewer} × ${which}: expected ${JSON.stringify(want)}, got ${JSON.stringify(result)}`,
+          );
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+});
+
+async function lastAuditId(): Promise<number> {
+  const [row] = await queryRows<{ id: string | null }>(t.database.db, sql`SELECT max(id)::text AS id FROM audit_log`);
+  return Number(row?.id ?? 0);
+}
+
+/** The person a bell item names: who sent the money, or whose game was voided. */
+function namedIn(item: Notification): { id: number; username: string } | null | undefined {
+  if (item.kind === 'received') return item.from;
+  if (item.kind === 'voided') return item.player;
+  return undefined;
+}

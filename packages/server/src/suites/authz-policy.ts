@@ -618,3 +618,82 @@ export function statusOf(outcome: Outcome): number {
   return outcome === 'waits' ? 202 : 200;
 }
 export const UNAUTHENTICATED_CALLERS: Unauthenticated[] = ['anonymous', 'expired', 'deleted'];
+
+/**
+ * Bodies, not only statuses (decision 048): what the audit trail, the bell and the header search
+ * show each viewer of one story, written from docs/product/runtime-and-security.md#audit-trail and
+ * the rule games are read by (the hierarchy recorded with them). The story, on the matrix's tree
+ * (S1 ─ A1 ─ U1, A2; S2 ─ A3 ─ U5): U5 pays U1 across branches; the admin creates a shop M under
+ * A1 and tops it up; M opens a game and freezes it, the admin voids it; the admin moves M to A3;
+ * then the same again under A3. A viewer sees an audit row when its actor or its target was in the
+ * viewer's hierarchy as the row records it, and whoever of the two was not only as a masked name
+ * (no id, no username, and no address when it is the actor): 'full' or 'masked', or 'absent'.
+ */
+export type ScopeViewer = 'admin' | 'S1' | 'A1' | 'A2' | 'S2' | 'A3';
+export type ScopeEvent =
+  | 'U5 pays U1'
+  | 'admin creates M under A1'
+  | 'admin acts on M under A1'
+  | 'M plays under A1'
+  | 'admin moves M from A1 to A3'
+  | 'admin acts on M under A3'
+  | 'M plays under A3';
+type Shown = 'full' | 'masked';
+export type AuditSight = { actor: Shown; target: Shown } | 'absent';
+
+const FF = { actor: 'full', target: 'full' } as const;
+const MF = { actor: 'masked', target: 'full' } as const;
+const FM = { actor: 'full', target: 'masked' } as const;
+const ONLY = (sights: Partial<Record<ScopeViewer, AuditSight>>): Record<ScopeViewer, AuditSight> => ({
+  admin: FF,
+  S1: 'absent',
+  A1: 'absent',
+  A2: 'absent',
+  S2: 'absent',
+  A3: 'absent',
+  ...sights,
+});
+
+/** GET /api/audit: each row of the story as each viewer reads it. */
+export const SCOPE_AUDIT: Record<ScopeEvent, Record<ScopeViewer, AuditSight>> = {
+  // The payer is S2's, the payee S1's: each side sees its own in full and the other masked.
+  'U5 pays U1': ONLY({ S1: MF, A1: MF, S2: FM, A3: FM }),
+  // The admin is above everyone: masked to the hierarchy, which sees its own shop in full.
+  'admin creates M under A1': ONLY({ S1: MF, A1: MF }),
+  'admin acts on M under A1': ONLY({ S1: MF, A1: MF }),
+  'M plays under A1': ONLY({ S1: FF, A1: FF }),
+  // A move is both hierarchies'.
+  'admin moves M from A1 to A3': ONLY({ S1: MF, A1: MF, S2: MF, A3: MF }),
+  // After it, M's rows are its new hierarchy's only, as its games are; its old ones stay with A1.
+  'admin acts on M under A3': ONLY({ S2: MF, A3: MF }),
+  'M plays under A3': ONLY({ S2: FF, A3: FF }),
+};
+
+/**
+ * GET /api/notifications: which of the story's events each one's bell holds (money received; a
+ * game voided by someone else in the hierarchy recorded with it), the person in it in full: the
+ * receiver of money is told who sent it, the upline whose shop's game was voided.
+ */
+export type BellEvent = 'U1 receives from U5' | 'M topped up' | 'M game voided under A1' | 'M game voided under A3';
+export const SCOPE_BELL: Record<ScopeViewer | 'U1' | 'U5' | 'M', BellEvent[]> = {
+  admin: [],
+  S1: ['M game voided under A1'],
+  A1: ['M game voided under A1'],
+  A2: [],
+  S2: ['M game voided under A3'],
+  A3: ['M game voided under A3'],
+  U1: ['U1 receives from U5'],
+  U5: [],
+  M: ['M topped up', 'M game voided under A1', 'M topped up', 'M game voided under A3'],
+};
+
+/** GET /api/search after the move: M by its username (people as the scope holds them now), and its two games by code. */
+export const SCOPE_SEARCH: Record<ScopeViewer | 'M', { person: boolean; oldGame: boolean; newGame: boolean }> = {
+  admin: { person: true, oldGame: true, newGame: true },
+  S1: { person: false, oldGame: true, newGame: false },
+  A1: { person: false, oldGame: true, newGame: false },
+  A2: { person: false, oldGame: false, newGame: false },
+  S2: { person: true, oldGame: false, newGame: true },
+  A3: { person: true, oldGame: false, newGame: true },
+  M: { person: true, oldGame: true, newGame: true },
+};

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditEntry } from '@lot/domain/schemas/audit';
+import { isShownPerson, type AuditEntry, type AuditPerson } from '@lot/domain/schemas/audit';
 import type { Game } from '@lot/domain/schemas/games';
 import { queryRows } from '../../db/client.ts';
 import { buildHierarchy, createMember, PASSWORD, type Hierarchy, type Member } from '../../test/hierarchy.ts';
@@ -17,6 +17,9 @@ beforeAll(async () => {
   h = await buildHierarchy(t);
 });
 afterAll(() => t.close());
+
+/** The id of a person an entry shows in full (a masked one has none). */
+const idOf = (person: AuditPerson | null) => (isShownPerson(person) ? person.id : undefined);
 
 type Row = {
   id: string;
@@ -356,9 +359,9 @@ describe(`audit trail (${TEST_DB})`, () => {
 
     const transfers = await list(t.adminToken, '?action=money.transfer&actor=super_one');
     expect(transfers.items.length).toBeGreaterThan(0);
-    expect(transfers.items.every((e) => e.action === 'money.transfer' && e.actor?.id === h.S1.id)).toBe(true);
+    expect(transfers.items.every((e) => e.action === 'money.transfer' && idOf(e.actor) === h.S1.id)).toBe(true);
     const byTarget = await list(t.adminToken, `?target=agent_one&action=money.correction`);
-    expect(byTarget.items.map((e) => e.targetUser?.id)).toEqual([h.A1.id]);
+    expect(byTarget.items.map((e) => idOf(e.targetUser))).toEqual([h.A1.id]);
     const future = await list(
       t.adminToken,
       `?from=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`,
@@ -372,15 +375,14 @@ describe(`audit trail (${TEST_DB})`, () => {
 
     // S1 sees its own hierarchy (S1, A1, A2, their users) and not S2's; A1 only itself and its users.
     const mine = (await list(h.S1.token, '?limit=500')).items;
-    const s1Tree = [h.S1, h.A1, h.A2, h.U1, h.U2, h.U3, h.U4, h.U6].map((m) => m.id);
     expect(mine.length).toBeGreaterThan(0);
-    for (const entry of mine) {
-      expect([entry.actor?.id, entry.targetUser?.id].some((id) => id !== undefined && s1Tree.includes(id))).toBe(true);
-    }
-    expect(mine.some((e) => e.actor?.id === h.S2.id || e.targetUser?.id === h.S2.id)).toBe(false);
+    // Each entry is about someone of S1's hierarchy (as it stood then; a user since deleted stays
+    // named), shown in full.
+    for (const entry of mine) expect([entry.actor, entry.targetUser].some(isShownPerson)).toBe(true);
+    expect(mine.some((e) => idOf(e.actor) === h.S2.id || idOf(e.targetUser) === h.S2.id)).toBe(false);
     const agent = (await list(h.A1.token, '?limit=500')).items;
-    expect(agent.some((e) => e.targetUser?.id === h.S1.id && e.actor?.id !== h.A1.id)).toBe(false);
-    expect(agent.some((e) => e.action === 'money.transfer' && e.targetUser?.id === h.A1.id)).toBe(true);
+    expect(agent.some((e) => idOf(e.targetUser) === h.S1.id && idOf(e.actor) !== h.A1.id)).toBe(false);
+    expect(agent.some((e) => e.action === 'money.transfer' && idOf(e.targetUser) === h.A1.id)).toBe(true);
 
     expectStatus(await t.request(h.U1.token, { method: 'GET', url: '/api/audit' }), 403);
     expectStatus(await t.request(h.U1.token, { method: 'GET', url: '/api/audit/export?format=csv' }), 403);
@@ -394,6 +396,102 @@ describe(`audit trail (${TEST_DB})`, () => {
     const lines = csv.body.trim().split(/\r?\n/);
     expect(lines[0]).toContain('Action');
     expect(lines.slice(1).every((line) => line.includes('money.topup'))).toBe(true);
+  });
+
+  it('the hierarchy reads rows about its people as they stood then; a counterpart outside it is masked (decision 048)', async () => {
+    const list = async (member: Member, query = '') => {
+      const response = await t.request(member.token, { method: 'GET', url: `/api/audit?limit=500${query}` });
+      expectStatus(response, 200);
+      return response.json<AuditEntry[]>();
+    };
+    const start = await lastId();
+    const since = (entries: AuditEntry[]) => entries.filter((e) => e.id > start);
+
+    // U5, in S2's branch, sends money to U1 in S1's, from an address of its own.
+    await fund(t, h.U5.id, '10.00');
+    const transfer = await t.request(h.U5.token, {
+      method: 'POST',
+      url: '/api/balance/transfer',
+      payload: { receiverId: h.U1.id, amount: '1.00' },
+      remoteAddress: '198.51.100.7',
+    });
+    expectStatus(transfer, 200);
+    const sent = (entries: AuditEntry[]) =>
+      since(entries).filter((e) => e.action === 'money.transfer' && e.details.to === h.U1.id);
+
+    // A1 and S1 see the row about their U1, the sender masked: no id, no username, no address.
+    for (const viewer of [h.A1, h.S1]) {
+      const [row, ...more] = sent(await list(viewer));
+      expect(more).toEqual([]);
+      expect(row?.actor).toEqual({ masked: true, name: 'U*** F***' });
+      expect(row?.address).toBeNull();
+      expect(row?.targetUser).toEqual({ id: h.U1.id, username: 'user_one', fullName: 'User One' });
+      expect(JSON.stringify(row)).not.toMatch(/user_five|User Five|198\.51\.100\.7/);
+      // Nor does a filter tell who it was.
+      expect(sent(await list(viewer, '&actor=user_five'))).toEqual([]);
+      expect(sent(await list(viewer, `&userId=${h.U5.id}`))).toEqual([]);
+    }
+    // A3, U5's agent, sees its own U5 in full with the address, and U1 masked; A2 nothing.
+    const [theirs] = sent(await list(h.A3));
+    expect(theirs?.actor).toEqual({ id: h.U5.id, username: 'user_five', fullName: 'User Five' });
+    expect(theirs?.address).toBe('198.51.100.7');
+    expect(theirs?.targetUser).toEqual({ masked: true, name: 'U*** O***' });
+    expect(sent(await list(h.A2))).toEqual([]);
+    // The export masks the same way.
+    const csv = await t.request(h.A1.token, {
+      method: 'GET',
+      url: '/api/audit/export?format=csv&action=money.transfer',
+    });
+    expectStatus(csv, 200);
+    expect(csv.body).toContain('U*** F***');
+    expect(csv.body).not.toMatch(/user_five|198\.51\.100\.7/);
+
+    await configureWinners(t, null, [{ percent: '50', position: 1 }]);
+    // A shop plays under A1, then the admin moves it to A3 in S2's branch, where it plays again.
+    const shop = await createMember(t, {
+      username: 'moving_shop',
+      fullName: 'Moving Shop',
+      role: 'user',
+      parentId: h.A1.id,
+    });
+    await fund(t, shop.id, '50.00');
+    const before = await openGameCall(t, shop.token, { startRange: 1, endRange: 20, betAmount: '1.00' });
+    expectStatus(before, 201);
+    const moveAt = await lastId();
+    expectStatus(
+      await t.request(t.adminToken, { method: 'PUT', url: `/api/users/${shop.id}`, payload: { parentId: h.A3.id } }),
+      200,
+    );
+    const [move] = await rowsAfter(moveAt);
+    await fund(t, shop.id, '5.00');
+    expectStatus(await voidCall(t, shop.token, before.json<Game>().id, 'moved'), 200);
+    const after = await openGameCall(t, shop.token, { startRange: 1, endRange: 20, betAmount: '1.00' });
+    expectStatus(after, 201);
+    const gameRows = (entries: AuditEntry[]) =>
+      since(entries)
+        .filter((e) => e.action.startsWith('game.') || e.action.startsWith('money.') || e.action === 'user.updated')
+        .filter((e) => idOf(e.targetUser) === shop.id)
+        .map((e) => `${e.action} ${e.targetKind === 'game' ? e.targetId : ''}`.trim());
+    const oldGame = before.json<Game>().id;
+    const newGame = after.json<Game>().id;
+    // The rule of games (readableByRecord): a game stays with the hierarchy it was played under…
+    for (const [viewer, status] of [
+      [h.A1, [200, 404]],
+      [h.A3, [404, 200]],
+    ] as const) {
+      const seen = [];
+      for (const id of [oldGame, newGame])
+        seen.push((await t.request(viewer.token, { method: 'GET', url: `/api/games/${id}` })).statusCode);
+      expect(seen).toEqual(status);
+    }
+    // …and so does each audit row: a row about a game goes with the game (its void after the move
+    // stays A1's), any other row with the hierarchy the shop stood in then; the move is both's.
+    const underA1 = ['money.topup', `game.opened ${oldGame}`, 'user.updated', `game.voided ${oldGame}`];
+    const underA3 = ['user.updated', 'money.topup', `game.opened ${newGame}`];
+    expect(move).toMatchObject({ action: 'user.updated', target_user_id: shop.id });
+    for (const viewer of [h.A1, h.S1]) expect(gameRows(await list(viewer)).reverse()).toEqual(underA1);
+    for (const viewer of [h.A3, h.S2]) expect(gameRows(await list(viewer)).reverse()).toEqual(underA3);
+    expect(gameRows(await list(h.A2))).toEqual([]);
   });
 
   it('audit:verify names the first row edited, removed or inserted behind the triggers', async () => {

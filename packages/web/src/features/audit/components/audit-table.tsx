@@ -1,4 +1,4 @@
-import { AUDIT_ACTION_LABELS, type AuditEntry } from '@lot/domain/schemas/audit';
+import { AUDIT_ACTION_LABELS, isShownPerson, type AuditEntry, type AuditPerson } from '@lot/domain/schemas/audit';
 import { MESSAGES } from '@lot/domain/messages';
 import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
 import { EmptyState } from '../../../components/ui/panels.tsx';
@@ -12,7 +12,27 @@ const TONE: Record<string, string> = {
   game: 'bg-violet-50 text-violet-700',
 };
 
-const person = (p: AuditEntry['actor']) => (p ? p.username : '—');
+const OUTSIDE = 'Outside your hierarchy';
+
+/**
+ * A person as the server gave them: the username (the full name on hover), or for someone outside
+ * the reader's hierarchy the masked name, set apart (decision 048).
+ */
+function Person({ person, testId, fallback = '—' }: { person: AuditPerson | null; testId: string; fallback?: string }) {
+  if (isShownPerson(person))
+    return (
+      <span data-testid={testId} title={person.fullName}>
+        {person.username}
+      </span>
+    );
+  if (person)
+    return (
+      <span data-testid={testId} data-masked="true" title={OUTSIDE} className="text-slate-500 italic">
+        {person.name}
+      </span>
+    );
+  return <span data-testid={testId}>{fallback}</span>;
+}
 
 /** Shown first, in this order; the rest follow as stored. */
 const FIRST = ['amount', 'description', 'reason', 'username'];
@@ -70,11 +90,7 @@ const COLUMNS: Column<AuditEntry>[] = [
     header: 'Actor',
     label: 'By',
     className: 'order-3 truncate text-slate-900',
-    render: (entry) => (
-      <span data-testid="audit-actor" title={entry.actor?.fullName}>
-        {person(entry.actor)}
-      </span>
-    ),
+    render: (entry) => <Person person={entry.actor} testId="audit-actor" />,
   },
   {
     key: 'target',
@@ -82,13 +98,11 @@ const COLUMNS: Column<AuditEntry>[] = [
     label: 'On',
     className: 'order-4 truncate text-right text-slate-900 md:text-left',
     render: (entry) => (
-      <span data-testid="audit-target" title={entry.targetUser?.fullName}>
-        {entry.targetUser
-          ? entry.targetUser.username
-          : entry.targetKind
-            ? `${entry.targetKind} ${entry.targetId ?? ''}`
-            : '—'}
-      </span>
+      <Person
+        person={entry.targetUser}
+        testId="audit-target"
+        fallback={entry.targetKind ? `${entry.targetKind} ${entry.targetId ?? ''}` : '—'}
+      />
     ),
   },
   {
