@@ -36,6 +36,17 @@ function seesTarget(caller: Caller): SQL {
   return sql`(${auditLog.targetUserId} = ${caller.id} OR ${caller.id}::int = ANY(${auditLog.targetScope}))`;
 }
 
+/**
+ * Named in full on a row the caller reads: someone in its hierarchy then, or its own upline (whose
+ * name it already knows from its profile); the upline's address stays hidden all the same.
+ */
+function namesActor(caller: Caller): SQL {
+  return sql`(${seesActor(caller)} OR ${auditLog.actorId} IS NOT DISTINCT FROM ${caller.parentId}::int)`;
+}
+function namesTarget(caller: Caller): SQL {
+  return sql`(${seesTarget(caller)} OR ${auditLog.targetUserId} IS NOT DISTINCT FROM ${caller.parentId}::int)`;
+}
+
 function auditScope(caller: Caller): SQL | undefined {
   if (caller.role === 'user') throw new AppError('FORBIDDEN', MESSAGES.auditUsersOnly);
   if (caller.role === 'admin') return undefined;
@@ -44,11 +55,11 @@ function auditScope(caller: Caller): SQL | undefined {
 
 type AuditFilter = Omit<ListAuditQuery, 'limit' | 'offset'>;
 
-/** The filters: a person filter matches only someone the caller sees in full on that row, so it never names a masked one. */
+/** The filters: a person filter matches only someone the caller sees named on that row, so it never names a masked one. */
 function auditWhere(caller: Caller, query: AuditFilter): SQL | undefined {
   const conditions: (SQL | undefined)[] = [auditScope(caller)];
-  const actorShown = seesActor(caller);
-  const targetShown = seesTarget(caller);
+  const actorShown = namesActor(caller);
+  const targetShown = namesTarget(caller);
   if (query.action) conditions.push(eq(auditLog.action, query.action));
   if (query.actor) conditions.push(and(personMatches(actor, auditLog.actorId, query.actor), actorShown));
   if (query.target) {
@@ -84,6 +95,7 @@ function entryColumns(caller: Caller) {
     actorUsername: actor.username,
     actorFullName: actor.fullName,
     actorShown: sql<boolean>`${seesActor(caller)}`.mapWith(Boolean),
+    actorNamed: sql<boolean>`${namesActor(caller)}`.mapWith(Boolean),
     address: auditLog.address,
     action: auditLog.action,
     targetKind: auditLog.targetKind,
@@ -91,7 +103,7 @@ function entryColumns(caller: Caller) {
     targetUserId: auditLog.targetUserId,
     targetUsername: targetUser.username,
     targetFullName: targetUser.fullName,
-    targetShown: sql<boolean>`${seesTarget(caller)}`.mapWith(Boolean),
+    targetNamed: sql<boolean>`${namesTarget(caller)}`.mapWith(Boolean),
     details: auditLog.details,
     hash: auditLog.hash,
   };
@@ -125,12 +137,12 @@ function toEntry(row: EntryRow): AuditEntry {
     chain: row.chain,
     seq: row.seq,
     at: row.at.toISOString(),
-    actor: person(row.actorId, row.actorUsername, row.actorFullName, row.actorShown),
+    actor: person(row.actorId, row.actorUsername, row.actorFullName, row.actorNamed),
     address: row.actorShown ? row.address : null,
     action: row.action as AuditAction,
     targetKind: row.targetKind as AuditEntry['targetKind'],
     targetId: row.targetId,
-    targetUser: person(row.targetUserId, row.targetUsername, row.targetFullName, row.targetShown),
+    targetUser: person(row.targetUserId, row.targetUsername, row.targetFullName, row.targetNamed),
     details: (row.details ?? {}) as Record<string, unknown>,
     hash: row.hash.toString('hex'),
   };
@@ -166,7 +178,7 @@ export const AUDIT_EXPORT_COLUMNS: ExportColumn<EntryRow>[] = [
   { header: 'Time', type: 'time', value: (row) => row.at },
   { header: 'ID', type: 'integer', value: (row) => row.id },
   { header: 'Action', type: 'text', value: (row) => row.action },
-  { header: 'Actor', type: 'text', value: (row) => personCell(row.actorUsername, row.actorFullName, row.actorShown) },
+  { header: 'Actor', type: 'text', value: (row) => personCell(row.actorUsername, row.actorFullName, row.actorNamed) },
   { header: 'Address', type: 'text', value: (row) => (row.actorShown ? row.address : null) },
   {
     header: 'Target',
@@ -176,7 +188,7 @@ export const AUDIT_EXPORT_COLUMNS: ExportColumn<EntryRow>[] = [
   {
     header: 'Target user',
     type: 'text',
-    value: (row) => personCell(row.targetUsername, row.targetFullName, row.targetShown),
+    value: (row) => personCell(row.targetUsername, row.targetFullName, row.targetNamed),
   },
   { header: 'Details', type: 'text', value: (row) => JSON.stringify(row.details ?? {}) },
   { header: 'Chain', type: 'integer', value: (row) => row.chain },

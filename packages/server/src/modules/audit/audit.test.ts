@@ -445,6 +445,20 @@ describe(`audit trail (${TEST_DB})`, () => {
     expectStatus(csv, 200);
     expect(csv.body).toContain('U*** F***');
     expect(csv.body).not.toMatch(/user_five|198\.51\.100\.7/);
+    // Its own upline is named (A1 knows S1 from its profile), the upline's address still hidden.
+    await fund(t, h.S1.id, '10.00');
+    expectStatus(
+      await t.request(h.S1.token, {
+        method: 'POST',
+        url: '/api/balance/transfer',
+        payload: { receiverId: h.A1.id, amount: '1.00' },
+        remoteAddress: '198.51.100.8',
+      }),
+      200,
+    );
+    const [fromUpline] = since(await list(h.A1, '&action=money.transfer')).filter((e) => e.details.to === h.A1.id);
+    expect(fromUpline?.actor).toEqual({ id: h.S1.id, username: h.S1.username, fullName: h.S1.fullName });
+    expect(fromUpline?.address).toBeNull();
 
     await configureWinners(t, null, [{ percent: '50', position: 1 }]);
     // A shop plays under A1, then the admin moves it to A3 in S2's branch, where it plays again.
