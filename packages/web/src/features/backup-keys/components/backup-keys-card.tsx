@@ -112,7 +112,9 @@ function KeyRow({ backupKey: key, onRevoke }: { backupKey: BackupKey; onRevoke: 
   const revoked = key.revokedAt !== null;
   return (
     <li className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3 last:pb-0" data-testid="backup-key">
-      <span className={`rounded-lg p-2 ${revoked ? 'bg-slate-50 text-slate-300' : 'bg-indigo-50 text-indigo-600'}`}>
+      <span
+        className={`hidden rounded-lg p-2 sm:block ${revoked ? 'bg-slate-50 text-slate-300' : 'bg-indigo-50 text-indigo-600'}`}
+      >
         <KeyRound className="h-5 w-5" aria-hidden="true" />
       </span>
       <div className="min-w-0 flex-1 text-sm">

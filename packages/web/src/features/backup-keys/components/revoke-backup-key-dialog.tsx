@@ -31,8 +31,8 @@ export function RevokeBackupKeyDialog({ backupKey, onClose }: { backupKey: Backu
       onClose={onClose}
     >
       <p className="text-sm text-slate-600">
-        Are you sure you want to revoke the backup key {backupKey?.name}? Backups that use it stop working at once, and
-        it cannot be turned back on.
+        Are you sure you want to revoke the backup key “{backupKey?.name}”? Backups that use it stop working at once,
+        and it cannot be turned back on.
       </p>
     </ConfirmDialog>
   );
