@@ -5,6 +5,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@lot/domain/messages';
+import { axeViolations, describeViolations } from './axe.ts';
 import { BACKUP_KEY_PATTERN } from '@lot/domain/schemas/backup';
 import { exitOf, startServer } from '../packages/server/src/test/server-process.ts';
 import {
@@ -218,6 +219,8 @@ describe('backup keys', () => {
     await card.getByRole('button', { name: 'Copy', exact: true }).click();
     await visible(card.getByRole('button', { name: 'Copied', exact: true }));
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    const violations = await axeViolations(page);
+    expect(violations, describeViolations('profile with a new backup key', violations)).toEqual([]);
 
     const backup = () =>
       fetch(`${baseUrl()}/api/admin/backup`, { headers: { authorization: `Bearer ${secret}` } }).then((r) => r.status);
