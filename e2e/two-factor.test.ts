@@ -5,13 +5,29 @@ import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@lot/domain/messages';
+import { axeViolations, describeViolations } from './axe.ts';
+import { BACKUP_KEY_PATTERN } from '@lot/domain/schemas/backup';
 import { exitOf, startServer } from '../packages/server/src/test/server-process.ts';
-import { DESKTOP, freshUser, openPage, PHONE, signIn, textOf, useBrowser, visible, type Account } from './support.ts';
+import {
+  baseUrl,
+  DEMO,
+  DESKTOP,
+  freshUser,
+  hidden,
+  openPage,
+  PHONE,
+  signIn,
+  textOf,
+  useBrowser,
+  visible,
+  type Account,
+} from './support.ts';
 
 /**
  * Two-factor sign-in and sessions (docs/decisions/028-two-factor-and-sessions.md): set up from the
  * profile with a code computed here as an authenticator app would, then a sign-in with the code
- * step, and the profile's sessions.
+ * step, and the profile's sessions; the admin's backup keys, which take a backup without a code
+ * (decision 041).
  */
 
 const browser = useBrowser();
@@ -185,5 +201,47 @@ describe('a role that requires two-factor sign-in', () => {
       await exitOf(server.child);
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('backup keys', () => {
+  it('the admin makes one on the profile, sees and copies it once, and it takes the backup until revoked after a confirmation', async () => {
+    const page = await openPage(browser());
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl() });
+    await signIn(page, DEMO.admin);
+    await page.goto('/profile');
+    const card = page.locator('section', { has: page.getByRole('heading', { name: 'Backup keys' }) });
+    const name = `e2e cron ${Date.now()}`;
+    await card.getByLabel('Key name').fill(name);
+    await card.getByRole('button', { name: 'Create key' }).click();
+    const secret = await card.getByLabel('The new backup key').inputValue();
+    expect(secret).toMatch(BACKUP_KEY_PATTERN);
+    await card.getByRole('button', { name: 'Copy', exact: true }).click();
+    await visible(card.getByRole('button', { name: 'Copied', exact: true }));
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    const violations = await axeViolations(page);
+    expect(violations, describeViolations('profile with a new backup key', violations)).toEqual([]);
+
+    const backup = () =>
+      fetch(`${baseUrl()}/api/admin/backup`, { headers: { authorization: `Bearer ${secret}` } }).then((r) => r.status);
+    expect(await backup()).toBe(200);
+
+    // Shown once: gone when saved, and never again after a reload; the list tells its last use.
+    await card.getByRole('button', { name: 'I have saved the key' }).click();
+    await hidden(card.getByTestId('new-backup-key'));
+    await page.reload();
+    const row = card.getByTestId('backup-key').filter({ hasText: name });
+    await visible(row);
+    expect(await textOf(row)).toContain('Last used');
+    expect(await textOf(card)).not.toContain(secret.slice(10));
+
+    await row.getByRole('button', { name: `Revoke backup key ${name}`, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke backup key' });
+    expect(await textOf(dialog)).toContain(`revoke the backup key “${name}”?`);
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await hidden(dialog);
+    expect(await visible(page.getByText(MESSAGES.backupKeyRevoked))).toBe(true);
+    await expect.poll(() => textOf(row)).toContain('Revoked');
+    expect(await backup()).toBe(401);
   });
 });

@@ -77,6 +77,14 @@ export const MESSAGES = {
   sessionEnded: 'Session ended',
   otherSessionsEnded: 'Other sessions ended',
   signedOut: 'Signed out',
+  // Backup keys (docs/product/runtime-and-security.md#backup-keys, decision 041)
+  backupKeyNameRequired: 'Name is required',
+  backupKeyNameMax: 'Name must be at most 60 characters',
+  backupKeyNameInUse: 'A backup key with this name exists already',
+  backupKeyCreated: 'Backup key created',
+  backupKeyRevoked: 'Backup key revoked',
+  backupKeyAlreadyRevoked: 'This backup key is revoked already',
+  backupKeyInvalid: 'This backup key is not valid: it was revoked, or never existed',
   auditUsersOnly: 'Only the admin, super agents and agents read the audit trail',
   auditEmpty: 'No audit entries match these filters',
 } as const;

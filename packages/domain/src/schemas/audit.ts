@@ -36,6 +36,9 @@ export const AUDIT_ACTIONS = [
   'claim.expired',
   'claim.extended',
   'settings.updated',
+  'backup.downloaded',
+  'backup.key_created',
+  'backup.key_revoked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -71,9 +74,12 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'claim.expired': 'Prize expired',
   'claim.extended': 'Prize claim extended',
   'settings.updated': 'Business settings changed',
+  'backup.downloaded': 'Backup downloaded',
+  'backup.key_created': 'Backup key created',
+  'backup.key_revoked': 'Backup key revoked',
 };
 
-export const AUDIT_TARGET_KINDS = ['user', 'transaction', 'winner', 'game', 'claim', 'shift'] as const;
+export const AUDIT_TARGET_KINDS = ['user', 'transaction', 'winner', 'game', 'claim', 'shift', 'backup_key'] as const;
 
 const userRef = z.object({ id: z.number().int(), username: z.string(), fullName: z.string() });
 /**

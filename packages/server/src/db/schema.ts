@@ -561,6 +561,39 @@ export const twoFactorRoles = pgTable(
 );
 
 /**
+ * Backup keys (decision 041): what `npm run backup` signs the copy's call with when nobody can type
+ * a code. Only a SHA-256 of each key is kept (the key is 256 random bits); a revoked key stays
+ * listed. Names are unique among the keys not revoked, so the audit trail's name means one key.
+ */
+export const backupKeys = pgTable(
+  'backup_keys',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    /** SHA-256 of the whole key, hex. */
+    keyHash: text('key_hash').notNull(),
+    /** The key's first characters, to tell keys apart in the list (`lotbk_AbCd`). */
+    hint: text('hint').notNull(),
+    createdAt: createdAt(),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    lastUsedAddress: text('last_used_address'),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    revokedBy: integer('revoked_by').references(() => users.id),
+  },
+  (t) => [
+    unique('backup_keys_key_hash_uq').on(t.keyHash),
+    uniqueIndex('backup_keys_live_name_uq')
+      .on(sql`lower(${t.name})`)
+      .where(sql`${t.revokedAt} IS NULL`),
+    check('backup_keys_name_ck', sql`char_length(${t.name}) BETWEEN 1 AND 60`),
+    check('backup_keys_revoked_ck', sql`(${t.revokedAt} IS NULL) = (${t.revokedBy} IS NULL)`),
+  ],
+);
+
+/**
  * The audit trail (decision 029): one append-only row per change made through the API. A BEFORE
  * INSERT trigger (in the migration) gives every row its chain (the actor's id, 0 without one),
  * its place in that chain and its hash: SHA-256 of the previous row's hash and the row's own

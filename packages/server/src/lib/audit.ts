@@ -13,7 +13,7 @@ export type AuditRecord = {
   /** The address the request came from (`request.ip`, decision 026). */
   address: string | null;
   action: AuditAction;
-  targetKind?: 'user' | 'transaction' | 'winner' | 'game' | 'claim' | 'shift';
+  targetKind?: 'user' | 'transaction' | 'winner' | 'game' | 'claim' | 'shift' | 'backup_key';
   targetId?: number | null;
   /** The user the change is about: the hierarchy sees an entry when its actor or this user is in its scope. */
   targetUserId?: number | null;

@@ -610,6 +610,8 @@ export const PUBLIC_CALLS: Partial<Record<CallName, Outcome>> = {
 };
 /** Calls that change nothing even when they succeed: the matrix checks every table after them too. */
 export const PURE_CALLS: readonly CallName[] = ['record game for', 'draw in waiting game of', 'replay draw in game of'];
+/** Reads that record themselves in the audit trail when they succeed: a copy of the database handed out (decision 041). */
+export const AUDITED_READS: readonly CallName[] = ['backup'];
 
 /** The status an outcome answers. */
 export function statusOf(outcome: Outcome): number {

@@ -490,6 +490,8 @@ function writeEndpoints() {
         url: '/api/admin/business-settings',
         base: { claimPeriodDays: 90, claimsAnyShopOfAgent: false },
       },
+      // Backup keys (decision 041): a name that passes makes a key; the same name again is a 409.
+      { token: t.adminToken, method: 'POST', url: '/api/admin/backup-keys', base: { name: 'fuzzed key' } },
       // Shifts: a second open is refused (409); the close's first valid body closes it, then 409.
       {
         token: shops.shift.token,
@@ -679,6 +681,7 @@ const CLAIM_WRITES = () => [
 const bodyTargets = () => [
   ...CLAIM_WRITES().map(({ token, url }) => ({ token, url, method: 'POST' as const })),
   { token: t.adminToken, url: '/api/admin/business-settings', method: 'PUT' as const },
+  { token: t.adminToken, url: '/api/admin/backup-keys', method: 'POST' as const },
   { token: t.adminToken, url: '/api/balance/topup', method: 'POST' as const },
   { token: h.U1.token, url: '/api/balance/transfer', method: 'POST' as const },
   { token: t.adminToken, url: '/api/users', method: 'POST' as const },

@@ -138,10 +138,28 @@ describe(`restore drill (${TEST_DB})`, () => {
     ]);
     const frozen = await openGame(t, h.U1, { numbers: [3, 5, 8], bet: '2.00' });
     expectStatus(await drawCall(t, h.U1.token, frozen.id, 1), 202);
+    // As cron takes it while the admins must sign in with two-factor: with a backup key (decision 041).
+    const key = await t.request(t.adminToken, {
+      method: 'POST',
+      url: '/api/admin/backup-keys',
+      payload: { name: 'restore drill' },
+    });
+    expectStatus(key, 201);
+    expectStatus(
+      await t.request(t.adminToken, {
+        method: 'PUT',
+        url: '/api/admin/two-factor-policy',
+        payload: { roles: ['admin'] },
+      }),
+      200,
+    );
     const atBackup = await world(t);
     expect((await checkLedger(t.database.db)).ok).toBe(true);
 
-    const response = await t.request(t.adminToken, { method: 'GET', url: '/api/admin/backup' });
+    const response = await t.request(key.json<{ secret: string }>().secret, {
+      method: 'GET',
+      url: '/api/admin/backup',
+    });
     if (TEST_DB === 'pglite') {
       // The embedded database: the running server takes the copy (one process only).
       expectStatus(response, 200);

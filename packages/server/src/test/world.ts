@@ -27,6 +27,7 @@ const TABLES = [
   'audit_heads',
   'shifts',
   'shop_counters',
+  'backup_keys',
 ] as const;
 
 export type World = Record<(typeof TABLES)[number], string>;

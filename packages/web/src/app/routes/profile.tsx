@@ -11,10 +11,12 @@ import { SessionsCard } from '../../features/sessions/components/sessions-card.t
 import { TwoFactorPolicyCard } from '../../features/two-factor/components/policy-card.tsx';
 import { BusinessSettingsCard } from '../../features/claims/components/business-settings-card.tsx';
 import { TwoFactorCard } from '../../features/two-factor/components/two-factor-card.tsx';
+import { BackupKeysCard } from '../../features/backup-keys/components/backup-keys-card.tsx';
 
 /**
  * docs/product/screens.md#profile: who you are, Edit Profile, and Change Password; then sign-in
- * security: two-factor sign-in, the sessions, and for the admin the two-factor policy.
+ * security: two-factor sign-in, the sessions, and for the admin the two-factor policy, the business
+ * settings and the backup keys.
  */
 export function ProfileRoute() {
   const { id, role } = useCurrentUser();
@@ -65,8 +67,9 @@ export function ProfileRoute() {
           {role === 'admin' && <TwoFactorPolicyCard />}
           {role === 'admin' && <BusinessSettingsCard />}
         </div>
-        <div className="lg:col-span-2">
+        <div className="space-y-6 lg:col-span-2">
           <SessionsCard />
+          {role === 'admin' && <BackupKeysCard />}
         </div>
       </div>
     </div>

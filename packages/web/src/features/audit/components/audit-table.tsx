@@ -10,6 +10,7 @@ const TONE: Record<string, string> = {
   money: 'bg-emerald-50 text-emerald-700',
   winner: 'bg-amber-50 text-amber-800',
   game: 'bg-violet-50 text-violet-700',
+  backup: 'bg-orange-50 text-orange-700',
 };
 
 const OUTSIDE = 'Outside your hierarchy';

@@ -1,0 +1,138 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { AppError } from '@lot/domain/errors';
+import { MESSAGES } from '@lot/domain/messages';
+import {
+  BACKUP_KEY_PREFIX,
+  type BackupKey,
+  type CreateBackupKeyInput,
+  type CreatedBackupKey,
+  type RevokedBackupKey,
+} from '@lot/domain/schemas/backup';
+import type { Db } from '../../db/client.ts';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
+import { byCaller, recordAudit } from '../../lib/audit.ts';
+import type { Caller } from '../../plugins/auth.ts';
+import {
+  insertKey,
+  keyRow,
+  liveKeyByHash,
+  listKeyRows,
+  markKeyUsed,
+  revokeKeyRow,
+  type BackupKeyRow,
+} from './backup-keys.repository.ts';
+
+/**
+ * Backup keys (decision 041, docs/product/runtime-and-security.md#backup-keys): an admin makes a
+ * named key for `npm run backup` under cron; the key takes the backup and nothing else, every use
+ * is an audit row, and a revoked key is refused.
+ */
+
+/** What is stored of a key: SHA-256 of all of it. The key is 256 random bits, so no salt or slow hash is needed. */
+export const hashBackupKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/** The key's first characters, shown in the list to tell keys apart (24 of its 256 bits). */
+const hintOf = (key: string) => key.slice(0, BACKUP_KEY_PREFIX.length + 4);
+
+const who = (id: number | null, username: string | null) =>
+  id !== null && username !== null ? { id, username } : null;
+
+function toKey(row: BackupKeyRow): BackupKey {
+  return {
+    id: row.id,
+    name: row.name,
+    hint: row.hint,
+    createdAt: row.createdAt.toISOString(),
+    createdBy: who(row.createdById, row.createdByUsername),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    lastUsedAddress: row.lastUsedAddress,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    revokedBy: who(row.revokedById, row.revokedByUsername),
+  };
+}
+
+export async function listBackupKeys(db: Db): Promise<BackupKey[]> {
+  return (await listKeyRows(db)).map(toKey);
+}
+
+/** A new key: its row and its secret, which the answer carries this once and the database never holds. */
+export async function createBackupKey(db: Db, caller: Caller, input: CreateBackupKeyInput): Promise<CreatedBackupKey> {
+  const secret = `${BACKUP_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+  const hint = hintOf(secret);
+  try {
+    const id = await db.transaction(async (tx) => {
+      const created = await insertKey(tx, {
+        name: input.name,
+        keyHash: hashBackupKey(secret),
+        hint,
+        createdBy: caller.id,
+      });
+      await recordAudit(tx, {
+        ...byCaller(caller),
+        action: 'backup.key_created',
+        targetKind: 'backup_key',
+        targetId: created,
+        details: { name: input.name, hint },
+      });
+      return created;
+    });
+    const row = await keyRow(db, id);
+    if (!row) throw new Error('backup key vanished after its insert');
+    return { key: toKey(row), secret, message: MESSAGES.backupKeyCreated };
+  } catch (error) {
+    if (pgErrorCode(error) === UNIQUE_VIOLATION)
+      throw new AppError('CONFLICT', MESSAGES.backupKeyNameInUse, {
+        fieldErrors: { name: MESSAGES.backupKeyNameInUse },
+      });
+    throw error;
+  }
+}
+
+/** Revokes a key (it stays listed); a revoked one is a 409, a missing one a 404. */
+export async function revokeBackupKey(db: Db, caller: Caller, id: number): Promise<RevokedBackupKey> {
+  const revoked = await db.transaction(async (tx) => {
+    const row = await revokeKeyRow(tx, id, caller.id);
+    if (!row) return undefined;
+    await recordAudit(tx, {
+      ...byCaller(caller),
+      action: 'backup.key_revoked',
+      targetKind: 'backup_key',
+      targetId: id,
+      details: { name: row.name },
+    });
+    return row;
+  });
+  const row = await keyRow(db, id);
+  if (!row) throw new AppError('NOT_FOUND', MESSAGES.notFound);
+  if (!revoked) throw new AppError('CONFLICT', MESSAGES.backupKeyAlreadyRevoked);
+  return { key: toKey(row), message: MESSAGES.backupKeyRevoked };
+}
+
+/** Who takes a backup: an admin signed in, or a backup key. */
+export type BackupTaker = { caller: Caller } | { key: { id: number; name: string }; address: string };
+
+/** The key a request presents, if it is one and not revoked; otherwise 401. */
+export async function authenticateBackupKey(db: Db, key: string): Promise<{ id: number; name: string }> {
+  const found = await liveKeyByHash(db, hashBackupKey(key));
+  if (!found) throw new AppError('UNAUTHORIZED', MESSAGES.backupKeyInvalid);
+  return found;
+}
+
+/** One audit row per copy handed out (and the key's last use), after the copy was taken. */
+export async function recordBackupTaken(db: Db, taker: BackupTaker, bytes: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    if ('caller' in taker) {
+      await recordAudit(tx, { ...byCaller(taker.caller), action: 'backup.downloaded', details: { bytes } });
+      return;
+    }
+    await markKeyUsed(tx, taker.key.id, taker.address);
+    await recordAudit(tx, {
+      actorId: null,
+      address: taker.address,
+      action: 'backup.downloaded',
+      targetKind: 'backup_key',
+      targetId: taker.key.id,
+      details: { key: taker.key.name, bytes },
+    });
+  });
+}
