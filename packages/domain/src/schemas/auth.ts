@@ -115,4 +115,5 @@ export const sessionSchema = z.object({
   lastUsedAt: z.string(),
   current: z.boolean(),
 });
+z.globalRegistry.add(sessionSchema, { id: 'Session' });
 export type Session = z.infer<typeof sessionSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema } from './common.ts';
+import { idSchema, moneyAmountSchema } from './common.ts';
 import { CLAIM_STATUSES, DRAW_PROTOCOL_VALUES } from './games.ts';
 import { exportFields } from './exports.ts';
 
@@ -46,7 +46,7 @@ export const prizeClaimSchema = z.object({
   prizeName: z.string(),
   /** The winning number. */
   number: z.number(),
-  amount: z.string(),
+  amount: moneyAmountSchema,
   status: z.enum(CLAIM_STATUSES),
   createdAt: z.string(),
   expiresAt: z.string(),
@@ -60,6 +60,7 @@ export const prizeClaimSchema = z.object({
   /** Why the caller may not pay it (already paid, expired, another shop), or null. */
   refusal: z.string().nullable(),
 });
+z.globalRegistry.add(prizeClaimSchema, { id: 'PrizeClaim' });
 export type PrizeClaim = z.infer<typeof prizeClaimSchema>;
 
 const maskedWinner = z.object({ name: z.string(), phoneNumber: z.string() });
@@ -111,6 +112,7 @@ export const payoutReceiptSchema = z.object({
   /** Receipts printed so far: a print after the first is a COPY. */
   printCount: z.number(),
 });
+z.globalRegistry.add(payoutReceiptSchema, { id: 'PayoutReceipt' });
 export type PayoutReceipt = z.infer<typeof payoutReceiptSchema>;
 
 /** 200 from POST /api/claims/{winnerId}/pay. */
@@ -165,7 +167,7 @@ export const claimsListSchema = z.object({
   page: z.number(),
   pageSize: z.number(),
   /** Over every row the filters match, not just the page. */
-  totals: z.object({ count: z.number(), amount: z.string() }),
+  totals: z.object({ count: z.number(), amount: moneyAmountSchema }),
 });
 export type ClaimsList = z.infer<typeof claimsListSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
+import { moneyAmountSchema } from './common.ts';
 import { betSchema, endSchema, participantSchema, startSchema } from './sales-history.ts';
 
 /**
@@ -82,7 +83,7 @@ export const gamePrizeSchema = z.object({
   percent: z.string(),
   percentBps: z.number(),
   /** floor(pool × percent / 100) for the pool as it stands. */
-  prizeAmount: z.string(),
+  prizeAmount: moneyAmountSchema,
 });
 export type GamePrize = z.infer<typeof gamePrizeSchema>;
 
@@ -109,7 +110,7 @@ export const gameDrawSchema = z.object({
   number: z.number(),
   drawnAt: z.string(),
   winner: entry.nullable(),
-  prizeAmount: z.string(),
+  prizeAmount: moneyAmountSchema,
   /** The prize's claim once the game is settled (absent or null otherwise). */
   claim: claimStatusSchema.nullable().optional(),
 });
@@ -126,8 +127,8 @@ export const gameSchema = z.object({
   user: person.extend({ shopName: z.string().nullable() }),
   startRange: z.number(),
   endRange: z.number(),
-  betAmount: z.string(),
-  pool: z.string(),
+  betAmount: moneyAmountSchema,
+  pool: moneyAmountSchema,
   prizes: z.array(gamePrizeSchema),
   /** LOT-DRAW-2: public randomness after the freeze; LOT-DRAW-1: server randomness only. */
   protocol: z.enum(DRAW_PROTOCOL_VALUES),
@@ -140,8 +141,8 @@ export const gameSchema = z.object({
   /** A voided game after its freeze: the draws it would have made had it been finished, none paid. */
   unplayedDraws: z.array(gameDrawSchema),
   /** Known once settled. */
-  totalPrize: z.string().nullable(),
-  commission: z.string().nullable(),
+  totalPrize: moneyAmountSchema.nullable(),
+  commission: moneyAmountSchema.nullable(),
   /** The sales-history record of a settled game. */
   saleId: z.number().nullable(),
   /** The ledger row that holds the pool from the first draw on. */
@@ -153,13 +154,14 @@ export const gameSchema = z.object({
   /** Revealed once the game has ended (settled, voided or discarded). */
   serverSeed: z.string().nullable(),
 });
+z.globalRegistry.add(gameSchema, { id: 'Game' });
 export type Game = z.infer<typeof gameSchema>;
 
 export const drawResultSchema = z.object({
   position: z.number(),
   number: z.number(),
   winner: entry.nullable(),
-  prizeAmount: z.string(),
+  prizeAmount: moneyAmountSchema,
   game: gameSchema,
 });
 export type DrawResult = z.infer<typeof drawResultSchema>;
@@ -191,8 +193,8 @@ export const gameSummarySchema = z.object({
   endedAt: z.string().nullable(),
   startRange: z.number(),
   endRange: z.number(),
-  betAmount: z.string(),
-  pool: z.string(),
+  betAmount: moneyAmountSchema,
+  pool: moneyAmountSchema,
   entriesCount: z.number(),
   drawsCount: z.number(),
   prizesCount: z.number(),
@@ -201,6 +203,7 @@ export const gameSummarySchema = z.object({
   voidedBy: person.nullable(),
   user: person.extend({ parent: z.object({ id: z.number(), fullName: z.string() }).nullable() }),
 });
+z.globalRegistry.add(gameSummarySchema, { id: 'GameSummary' });
 export type GameSummary = z.infer<typeof gameSummarySchema>;
 
 /** GET /api/games: the caller's scope (admin all, upline by the hierarchy recorded with the game). */
@@ -226,7 +229,7 @@ export const gameProofSchema = z.object({
   endedAt: z.string().nullable(),
   startRange: z.number(),
   endRange: z.number(),
-  betAmount: z.string(),
+  betAmount: moneyAmountSchema,
   betCents: z.number(),
   prizes: z.array(z.object({ position: z.number(), name: z.string(), percentBps: z.number(), percent: z.string() })),
   entries: z.array(z.object({ number: z.number(), name: z.string(), phoneNumber: z.string(), entryHash: z.string() })),
@@ -240,15 +243,16 @@ export const gameProofSchema = z.object({
   draws: z.array(gameDrawSchema),
   /** A voided game after its freeze: the draws it would have made, none paid (winners masked). */
   unplayedDraws: z.array(gameDrawSchema),
-  pool: z.string(),
+  pool: moneyAmountSchema,
   /** Known once settled. */
-  totalPrize: z.string().nullable(),
-  commission: z.string().nullable(),
+  totalPrize: moneyAmountSchema.nullable(),
+  commission: moneyAmountSchema.nullable(),
   voidReason: z.string().nullable(),
   /** Who voided or discarded it: their role and masked name. */
   voidedBy: z.object({ role: z.string(), name: z.string() }).nullable(),
   serverSeed: z.string().nullable(),
 });
+z.globalRegistry.add(gameProofSchema, { id: 'GameProof' });
 export type GameProof = z.infer<typeof gameProofSchema>;
 
 /** The slips of a game (docs/product/game.md#slips): an entry slip per participant, one result slip. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { moneyAmountSchema } from './common.ts';
 
 /** How far back the bell looks (docs/product/screens.md#header, decision 022). */
 export const NOTIFICATION_DAYS = 7;
@@ -22,14 +23,14 @@ export const notificationSchema = z.discriminatedUnion('kind', [
     key: z.string(),
     at: z.string(),
     type: z.enum(['topup', 'transfer']),
-    amount: z.string(),
+    amount: moneyAmountSchema,
     from: personSchema.nullable(),
   }),
   z.object({
     kind: z.literal('takenBack'),
     key: z.string(),
     at: z.string(),
-    amount: z.string(),
+    amount: moneyAmountSchema,
     by: personSchema.nullable(),
     reason: z.string().nullable(),
   }),
@@ -50,6 +51,7 @@ export const notificationSchema = z.discriminatedUnion('kind', [
     address: z.string(),
   }),
 ]);
+z.globalRegistry.add(notificationSchema, { id: 'Notification' });
 export type Notification = z.infer<typeof notificationSchema>;
 
 export const notificationsSchema = z.object({ items: z.array(notificationSchema) });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema } from './common.ts';
+import { idSchema, moneyAmountSchema } from './common.ts';
 
 /** An IANA time zone name the runtime knows (Intl), e.g. `Europe/Madrid` or `UTC`. */
 export function isTimeZone(name: string): boolean {
@@ -41,28 +41,29 @@ export const dayCloseSchema = z.object({
     voided: z.number(),
     /** Numbers sold in the settled games. */
     numbersSold: z.number(),
-    pool: z.string(),
-    prizes: z.string(),
-    commission: z.string(),
+    pool: moneyAmountSchema,
+    prizes: moneyAmountSchema,
+    commission: moneyAmountSchema,
   }),
   movements: z.object({
-    topupsIn: z.string(),
-    transfersIn: z.string(),
-    transfersOut: z.string(),
+    topupsIn: moneyAmountSchema,
+    transfersIn: moneyAmountSchema,
+    transfersOut: moneyAmountSchema,
     /** Admin corrections (decreases). */
-    corrections: z.string(),
+    corrections: moneyAmountSchema,
     /** Money taken back from the shop by its upline or the admin (take-backs). */
-    takenBack: z.string(),
+    takenBack: moneyAmountSchema,
     /** Pools held by the first draw of a game that day. */
-    gamePoolsHeld: z.string(),
+    gamePoolsHeld: moneyAmountSchema,
     /** Pools returned by a void that day. */
-    gamePoolsReturned: z.string(),
+    gamePoolsReturned: moneyAmountSchema,
     /** The sum of the above, with its signs. */
-    net: z.string(),
+    net: moneyAmountSchema,
   }),
-  openingBalance: z.string(),
-  closingBalance: z.string(),
+  openingBalance: moneyAmountSchema,
+  closingBalance: moneyAmountSchema,
 });
+z.globalRegistry.add(dayCloseSchema, { id: 'DayClose' });
 export type DayClose = z.infer<typeof dayCloseSchema>;
 
 /** The formats every list exports to (docs/product/reports.md#exports). */
@@ -124,9 +125,9 @@ export const statementMovementSchema = z.object({
   at: z.string(),
   kind: z.enum(STATEMENT_KINDS),
   /** Signed: money in positive, money out negative. */
-  amount: z.string(),
+  amount: moneyAmountSchema,
   /** The balance after this movement. */
-  balance: z.string(),
+  balance: moneyAmountSchema,
   /** The reason of a correction or take-back, a settled game's summary, a void's reason. */
   description: z.string().nullable(),
   /** Who was on the other side: a transfer's other party, the admin of a top-up or correction, the one who took money back or the one it was taken from. */
@@ -153,17 +154,18 @@ export const statementSchema = z.object({
   /** The period's start (inclusive) and end (exclusive) as instants. */
   from: z.string(),
   to: z.string(),
-  openingBalance: z.string(),
-  closingBalance: z.string(),
+  openingBalance: moneyAmountSchema,
+  closingBalance: moneyAmountSchema,
   /** Money in and money out over the whole period (not only this page). */
-  totalIn: z.string(),
-  totalOut: z.string(),
+  totalIn: moneyAmountSchema,
+  totalOut: moneyAmountSchema,
   total: z.number(),
   limit: z.number(),
   offset: z.number(),
-  pageOpeningBalance: z.string(),
+  pageOpeningBalance: moneyAmountSchema,
   movements: z.array(statementMovementSchema),
 });
+z.globalRegistry.add(statementSchema, { id: 'Statement' });
 export type Statement = z.infer<typeof statementSchema>;
 
 /** GET /api/reports/downline (docs/product/reports.md#downline-report). */
@@ -181,15 +183,15 @@ const downlineFigures = z.object({
   /** Settled games of the subtree, as recorded with each game (decision 006), and their sums. */
   settledGames: z.number(),
   numbersSold: z.number(),
-  pool: z.string(),
-  prizes: z.string(),
-  commission: z.string(),
+  pool: moneyAmountSchema,
+  prizes: moneyAmountSchema,
+  commission: moneyAmountSchema,
   voidedGames: z.number(),
   /** Money that crossed the subtree's edge: top-ups into it, transfers in and out of it, take-backs out of it. */
-  topUps: z.string(),
-  transfersReceived: z.string(),
-  transfersSent: z.string(),
-  takenBack: z.string(),
+  topUps: moneyAmountSchema,
+  transfersReceived: moneyAmountSchema,
+  transfersSent: moneyAmountSchema,
+  takenBack: moneyAmountSchema,
 });
 export type DownlineFigures = z.infer<typeof downlineFigures>;
 
@@ -215,6 +217,7 @@ export const downlineSchema = z.object({
   rows: z.array(downlineRowSchema),
   totals: downlineFigures,
 });
+z.globalRegistry.add(downlineSchema, { id: 'DownlineReport' });
 export type Downline = z.infer<typeof downlineSchema>;
 
 /** The longest period the activity report answers, in days (docs/product/reports.md#activity). */
@@ -265,9 +268,9 @@ export type ActivityQuery = z.infer<typeof activityQuerySchema>;
 /** Settled games and their sums: amounts are decimal strings (cents exact). */
 const activityFigures = z.object({
   games: z.number(),
-  pool: z.string(),
-  prizes: z.string(),
-  commission: z.string(),
+  pool: moneyAmountSchema,
+  prizes: moneyAmountSchema,
+  commission: moneyAmountSchema,
 });
 export type ActivityFigures = z.infer<typeof activityFigures>;
 
@@ -290,7 +293,7 @@ export const activitySchema = z.object({
   /** The period of the same number of days just before this one. */
   previous: activityFigures.extend({ from: z.string(), to: z.string() }),
   /** Top-ups into the accounts in scope (everyone's for the admin): money that entered the system. */
-  topUps: change(z.string()),
+  topUps: change(moneyAmountSchema),
   /** Accounts in scope created in the period and in the one before (still live). */
   newAccounts: z.object({
     superagent: change(z.number()),
@@ -304,4 +307,5 @@ export const activitySchema = z.object({
    */
   flaggedGames: z.object({ voided: z.number(), serverRandomness: z.number() }),
 });
+z.globalRegistry.add(activitySchema, { id: 'ActivityReport' });
 export type Activity = z.infer<typeof activitySchema>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GAME_RULES } from '../game.ts';
 import { hasTooManyDecimals, MAX_AMOUNT_CENTS, parseAmountToCents } from '../money.ts';
 import { MESSAGES } from '../messages.ts';
-import { idSchema } from './common.ts';
+import { decimalInputMeta, idSchema, moneyAmountSchema } from './common.ts';
 
 /** A money value that may be zero (a prize, a prize total, the pool), parsed to cents. */
 const moneySchema = z.unknown().transform((value, ctx) => {
@@ -13,6 +13,10 @@ const moneySchema = z.unknown().transform((value, ctx) => {
   }
   return cents;
 });
+z.globalRegistry.add(
+  moneySchema,
+  decimalInputMeta(undefined, 'An amount of money: 0 or more, at most two decimals.', 0, false),
+);
 
 /**
  * The client's commission (pool − prizes). Negative when the settings pay out more than the pool:
@@ -41,6 +45,15 @@ export const betSchema = z.unknown().transform((value, ctx) => {
   }
   return cents;
 });
+z.globalRegistry.add(
+  betSchema,
+  decimalInputMeta(
+    'Bet',
+    'The bet per number: at least the minimum bet, at most two decimals (docs/product/game.md).',
+    0,
+    true,
+  ),
+);
 
 const numberSchema = z.number().int().min(GAME_RULES.minNumber).max(GAME_RULES.maxNumber);
 export const startSchema = z
@@ -133,7 +146,7 @@ const gameWinnerSchema = z.object({
   name: z.string(),
   phoneNumber: z.string(),
   position: z.number(),
-  prizeAmount: z.string(),
+  prizeAmount: moneyAmountSchema,
 });
 
 export const saleSchema = z.object({
@@ -147,9 +160,9 @@ export const saleSchema = z.object({
   createdAt: z.string(),
   startRange: z.number(),
   endRange: z.number(),
-  betAmount: z.string(),
-  totalPrize: z.string(),
-  commission: z.string(),
+  betAmount: moneyAmountSchema,
+  totalPrize: moneyAmountSchema,
+  commission: moneyAmountSchema,
   selectedNumbersCount: z.number(),
   winningNumbersCount: z.number(),
   user: z.object({
@@ -159,6 +172,7 @@ export const saleSchema = z.object({
     parent: z.object({ id: z.number(), fullName: z.string() }).nullable(),
   }),
 });
+z.globalRegistry.add(saleSchema, { id: 'Sale' });
 export type Sale = z.infer<typeof saleSchema>;
 
 export const saleDetailSchema = saleSchema.extend({
@@ -166,14 +180,15 @@ export const saleDetailSchema = saleSchema.extend({
     selectedNumbers: z.array(z.object({ number: z.number(), name: z.string(), phoneNumber: z.string() })),
     winningNumbers: z.array(z.number()),
     drawCount: z.number(),
-    totalPrizePool: z.string(),
+    totalPrizePool: moneyAmountSchema,
     startRange: z.number(),
     endRange: z.number(),
-    betAmount: z.string(),
+    betAmount: moneyAmountSchema,
   }),
   winners: z.array(gameWinnerSchema),
   transactionId: z.number(),
 });
+z.globalRegistry.add(saleDetailSchema, { id: 'SaleDetail' });
 export type SaleDetail = z.infer<typeof saleDetailSchema>;
 
 export const salesQuerySchema = z.strictObject({

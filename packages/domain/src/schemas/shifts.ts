@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hasTooManyDecimals, MAX_AMOUNT_CENTS, parseAmountToCents } from '../money.ts';
 import { MESSAGES } from '../messages.ts';
-import { idSchema } from './common.ts';
+import { decimalInputMeta, idSchema, moneyAmountSchema } from './common.ts';
 import { exportFields } from './exports.ts';
 
 /** The quoted texts of the shifts (docs/product/shifts.md). */
@@ -41,6 +41,15 @@ export const cashSchema = z.unknown().transform((value, ctx) => {
   }
   return cents;
 });
+z.globalRegistry.add(
+  cashSchema,
+  decimalInputMeta(
+    'Cash',
+    'Cash counted in the drawer: 0 or more, at most two decimals, at most 1000000000.00.',
+    0,
+    false,
+  ),
+);
 
 /** POST /api/shifts: open the shop's shift with the cash put in the drawer. */
 export const openShiftInputSchema = z.strictObject({ openingFloat: cashSchema });
@@ -70,19 +79,20 @@ export const shiftSchema = z.object({
   openedAt: z.string(),
   /** The name of who opened it. */
   openedBy: z.string(),
-  openingFloat: z.string(),
+  openingFloat: moneyAmountSchema,
   closedAt: z.string().nullable(),
   closedBy: z.string().nullable(),
   /** Now, for an open shift; as computed at the close for a closed one. */
-  expectedCash: z.string(),
-  countedCash: z.string().nullable(),
+  expectedCash: moneyAmountSchema,
+  countedCash: moneyAmountSchema.nullable(),
   /** counted − expected: negative is a shortage. */
-  variance: z.string().nullable(),
+  variance: moneyAmountSchema.nullable(),
   varianceReason: z.string().nullable(),
   zNumber: z.number().nullable(),
   /** Open and opened before today's UTC midnight, or closed on a later UTC day than opened. */
   overMidnight: z.boolean(),
 });
+z.globalRegistry.add(shiftSchema, { id: 'Shift' });
 export type Shift = z.infer<typeof shiftSchema>;
 
 export const GAME_STATUSES_IN_SHIFT = ['open', 'drawing', 'settled', 'voided', 'discarded'] as const;
@@ -100,9 +110,9 @@ export const shiftReportSchema = z.object({
       status: z.enum(GAME_STATUSES_IN_SHIFT),
       frozenAt: z.string().nullable(),
       entries: z.number(),
-      pool: z.string(),
-      totalPrize: z.string(),
-      commission: z.string(),
+      pool: moneyAmountSchema,
+      totalPrize: moneyAmountSchema,
+      commission: moneyAmountSchema,
     }),
   ),
   /** Prizes this shop paid out during the shift. */
@@ -111,7 +121,7 @@ export const shiftReportSchema = z.object({
       winnerId: z.number(),
       gameNumber: z.number(),
       position: z.number(),
-      amount: z.string(),
+      amount: moneyAmountSchema,
       paidAt: z.string(),
       claimerName: z.string(),
     }),
@@ -122,28 +132,35 @@ export const shiftReportSchema = z.object({
       winnerId: z.number(),
       gameNumber: z.number(),
       position: z.number(),
-      amount: z.string(),
+      amount: moneyAmountSchema,
       expiresAt: z.string(),
     }),
   ),
   /** Take-backs from the shop's balance during the shift: listed, not counted (they move balance, not cash). */
   takeBacks: z.array(
-    z.object({ id: z.number(), amount: z.string(), at: z.string(), by: z.string(), reason: z.string().nullable() }),
+    z.object({
+      id: z.number(),
+      amount: moneyAmountSchema,
+      at: z.string(),
+      by: z.string(),
+      reason: z.string().nullable(),
+    }),
   ),
   totals: z.object({
     /** Settled games. */
     games: z.number(),
-    betsCollected: z.string(),
-    prizesPaid: z.string(),
-    unpaidPrizes: z.string(),
-    takenBack: z.string(),
+    betsCollected: moneyAmountSchema,
+    prizesPaid: moneyAmountSchema,
+    unpaidPrizes: moneyAmountSchema,
+    takenBack: moneyAmountSchema,
     voidedGames: z.number(),
   }),
-  expectedCash: z.string(),
-  countedCash: z.string().nullable(),
-  variance: z.string().nullable(),
+  expectedCash: moneyAmountSchema,
+  countedCash: moneyAmountSchema.nullable(),
+  variance: moneyAmountSchema.nullable(),
   generatedAt: z.string(),
 });
+z.globalRegistry.add(shiftReportSchema, { id: 'ShiftReport' });
 export type ShiftReport = z.infer<typeof shiftReportSchema>;
 
 /** GET /api/shifts/current (the shop): its open shift and the X report, or nulls. */
@@ -199,7 +216,7 @@ export const shiftSummarySchema = z.object({
   /** Closes today with a negative variance (cash short). */
   shortToday: z.number(),
   /** The sum of today's variances, a signed decimal string. */
-  varianceToday: z.string(),
+  varianceToday: moneyAmountSchema,
 });
 export type ShiftSummary = z.infer<typeof shiftSummarySchema>;
 

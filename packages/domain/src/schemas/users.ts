@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
 import { ROLES, USER_STATUSES } from '../roles.ts';
-import { idSchema, listQuerySchema, parentIdSchema } from './common.ts';
+import { idSchema, listQuerySchema, moneyAmountSchema, parentIdSchema } from './common.ts';
 
 /** docs/product/runtime-and-security.md#logos: a logo is a JPG, PNG or GIF "up to 5MB" (checked by content on the server). */
 export const LOGO_MAX_BYTES = 5 * 1024 * 1024;
@@ -56,8 +56,11 @@ export type CreateUserInput = z.infer<typeof createUserInputSchema>;
  * a form may send the whole record. A blank password means "keep the current one".
  */
 export const updateUserInputSchema = z.strictObject({
-  username: z.string().optional(),
-  role: z.string().optional(),
+  username: z.string().meta({ maxLength: 50, description: 'Ignored: usernames never change.' }).optional(),
+  role: z
+    .string()
+    .meta({ enum: [...ROLES], description: 'Ignored: roles never change.' })
+    .optional(),
   password: z
     .preprocess((value) => (value === '' || value === null ? undefined : value), passwordSchema.optional())
     .optional(),
@@ -96,13 +99,15 @@ export const userSchema = z.object({
   parentId: z.number().nullable(),
   hasLogo: z.boolean(),
   createdAt: z.string(),
-  balance: z.object({ amount: z.string() }),
+  balance: z.object({ amount: moneyAmountSchema }),
   parent: z.object({ id: z.number(), username: z.string(), fullName: z.string() }).nullable(),
 });
+z.globalRegistry.add(userSchema, { id: 'User' });
 export type User = z.infer<typeof userSchema>;
 
 /** What a plain user sees of other users: enough to pick a transfer receiver. */
 export const publicUserSchema = z.object(userBase);
+z.globalRegistry.add(publicUserSchema, { id: 'PublicUser' });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
 export { idSchema };

@@ -10,6 +10,7 @@ import {
   revokedBackupKeySchema,
 } from '@lot/domain/schemas/backup';
 import type { Database } from '../../db/client.ts';
+import { binaryBody } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import { backupDatabase } from './backup.service.ts';
 import {
@@ -56,10 +57,26 @@ export const adminRoutes: FastifyPluginAsyncZod<{ database: Database }> = async 
       schema: {
         operationId: 'downloadBackup',
         tags: ['admin'],
+        operationId: 'downloadBackup',
         description:
           "A consistent copy of the embedded (PGlite) database: its data directory as a gzipped tar, taken between two transactions. `npm run backup` calls it while the server runs; `npm run restore` loads it into an empty DATA_DIR. On PostgreSQL it answers 409: pg_dump backs that up. Authorization: an admin's session token, or a backup key (`Authorization: Bearer lotbk_…`, decision 041), which no other call accepts. Every copy handed out is an audit row (`backup.downloaded`).",
         querystring: z.object({}).strict(),
-        response: { 200: z.any(), ...errorResponses(400, 401, 403, 409) },
+        response: {
+          200: {
+            description: 'The gzipped tar of the data directory.',
+            content: { 'application/gzip': { schema: binaryBody(2 ** 40) } },
+          },
+          ...errorResponses(400, 401, 403, 409),
+        },
+        responseHeaders: {
+          200: {
+            'Content-Disposition': {
+              type: 'string',
+              description: 'attachment; filename="lot-{yyyymmddThhmmss}.tar.gz"',
+            },
+            'Cache-Control': { type: 'string', description: 'no-store' },
+          },
+        },
       },
     },
     async (request, reply) => {

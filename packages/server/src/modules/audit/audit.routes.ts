@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditEntrySchema, listAuditQuerySchema } from '@lot/domain/schemas/audit';
 import { exportFields } from '@lot/domain/schemas/exports';
+import { exportHeaders, exportResponse, totalCountHeader } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import { exportFileName, sendExport } from '../../lib/export.ts';
 import { AUDIT_EXPORT_COLUMNS, auditExportPages, listAudit } from './audit.service.ts';
@@ -14,6 +15,8 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['audit'],
+        operationId: 'listAuditEntries',
+        responseHeaders: { 200: totalCountHeader },
         description:
           'The audit trail (decision 029), newest first: the admin reads every entry, a super agent or an agent those whose actor or target user is in its hierarchy. X-Total-Count holds the filtered count.',
         querystring: listAuditQuerySchema,
@@ -32,9 +35,11 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['audit'],
+        operationId: 'exportAuditEntries',
         description: 'The filtered audit entries as a CSV or Excel file, every row, newest first.',
         querystring: listAuditQuerySchema.omit({ limit: true, offset: true }).extend(exportFields),
-        response: errorResponses(400, 401, 403),
+        response: { ...exportResponse, ...errorResponses(400, 401, 403) },
+        responseHeaders: exportHeaders,
       },
     },
     async (request, reply) => {

@@ -51,6 +51,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     {
       schema: {
         tags: ['auth'],
+        operationId: 'signIn',
         description:
           'Signs in with a password. For a user with two-factor sign-in the answer is `{ twoFactorRequired: true, challenge }` and no session: `POST /api/auth/signin/code` finishes it.',
         security: [],
@@ -78,6 +79,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     {
       schema: {
         tags: ['auth'],
+        operationId: 'signInWithCode',
         description:
           'The second step of a sign-in with two-factor: the challenge and a 6-digit code from the authenticator app, or a recovery code. Wrong codes count towards the sign-in throttle.',
         security: [],
@@ -102,7 +104,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     {
       onRequest: app.authenticate,
       config: { allowBeforeTwoFactor: true },
-      schema: { tags: ['auth'], response: { 200: messageSchema, ...errorResponses(401) } },
+      schema: { tags: ['auth'], operationId: 'signOut', response: { 200: messageSchema, ...errorResponses(401) } },
     },
     async (request) => signout(app.db, request.caller.id, request.session.id),
   );
@@ -113,6 +115,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       onRequest: app.authenticate,
       schema: {
         tags: ['auth'],
+        operationId: 'changePassword',
         body: changePasswordInputSchema,
         response: {
           200: changePasswordResponseSchema,
@@ -128,7 +131,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     {
       onRequest: app.authenticate,
       config: { allowBeforeTwoFactor: true },
-      schema: { tags: ['auth'], response: { 200: twoFactorStatusSchema, ...errorResponses(401) } },
+      schema: {
+        tags: ['auth'],
+        operationId: 'getTwoFactorStatus',
+        response: { 200: twoFactorStatusSchema, ...errorResponses(401) },
+      },
     },
     async (request) => twoFactor.status(request.caller),
   );
@@ -140,6 +147,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       config: { allowBeforeTwoFactor: true },
       schema: {
         tags: ['auth'],
+        operationId: 'startTwoFactorEnrolment',
         description:
           'Starts the set-up: a new secret (as text and as an otpauth:// URI for a QR code), waiting for its first code.',
         response: { 200: twoFactorEnrolmentSchema, ...errorResponses(401, 409) },
@@ -159,6 +167,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       config: { allowBeforeTwoFactor: true },
       schema: {
         tags: ['auth'],
+        operationId: 'confirmTwoFactorEnrolment',
         description:
           "Confirms the set-up with a first code: two-factor sign-in is on, the caller's other sessions end, and ten one-time recovery codes are answered, this once.",
         body: twoFactorCodeInputSchema,
@@ -177,6 +186,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       onRequest: app.authenticate,
       schema: {
         tags: ['auth'],
+        operationId: 'disableTwoFactor',
         description:
           "Turns two-factor sign-in off with a code or a recovery code (refused while the role requires it); the caller's other sessions end.",
         body: twoFactorCodeInputSchema,
@@ -193,6 +203,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       onRequest: app.authenticate,
       schema: {
         tags: ['auth'],
+        operationId: 'listSessions',
         description: "The caller's active sessions: this one (`current`) first, then the most recently used.",
         response: { 200: z.array(sessionSchema), ...errorResponses(401, 403) },
       },
@@ -206,6 +217,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       onRequest: app.authenticate,
       schema: {
         tags: ['auth'],
+        operationId: 'endSession',
         params: z.strictObject({ id: z.uuid() }),
         response: { 200: messageSchema, ...errorResponses(400, 401, 403, 404) },
       },
@@ -217,7 +229,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/auth/sessions/end-others',
     {
       onRequest: app.authenticate,
-      schema: { tags: ['auth'], response: { 200: messageSchema, ...errorResponses(401, 403) } },
+      schema: {
+        tags: ['auth'],
+        operationId: 'endOtherSessions',
+        response: { 200: messageSchema, ...errorResponses(401, 403) },
+      },
     },
     async (request) => endOtherSessions(app.db, request.caller.id, request.session.id),
   );
@@ -230,6 +246,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       ...adminOnly,
       schema: {
         tags: ['admin'],
+        operationId: 'getTwoFactorPolicy',
         description: 'The roles whose users must sign in with two-factor.',
         response: { 200: twoFactorPolicySchema, ...errorResponses(401, 403) },
       },
@@ -242,6 +259,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       ...adminOnly,
       schema: {
         tags: ['admin'],
+        operationId: 'setTwoFactorPolicy',
         description:
           'Sets the roles whose users must sign in with two-factor. A user of such a role without it is sent to set it up at the next sign-in.',
         body: twoFactorPolicySchema,

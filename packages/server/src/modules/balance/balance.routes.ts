@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { replayedHeader } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import type { MoneyKind } from '../../plugins/metrics.ts';
 import { z } from 'zod';
@@ -36,7 +37,13 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/balance',
-    { schema: { tags: ['balance'], response: { 200: balanceSchema, ...errorResponses(401) } } },
+    {
+      schema: {
+        tags: ['balance'],
+        operationId: 'getOwnBalance',
+        response: { 200: balanceSchema, ...errorResponses(401) },
+      },
+    },
     (request) => getBalance(app.db, request.caller, request.caller.id),
   );
 
@@ -45,6 +52,7 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['balance'],
+        operationId: 'getBalance',
         params: z.strictObject({ userId: idSchema }),
         response: { 200: balanceSchema, ...errors },
       },
@@ -56,7 +64,14 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/balance/topup',
     {
       preValidation: app.requireRole('admin'),
-      schema: { tags: ['balance'], headers: idempotencyHeaders, body: topupInputSchema, response: moneyCall },
+      schema: {
+        tags: ['balance'],
+        operationId: 'topUpBalance',
+        responseHeaders: { 200: replayedHeader },
+        headers: idempotencyHeaders,
+        body: topupInputSchema,
+        response: moneyCall,
+      },
     },
     async (request, reply) =>
       answer(reply, 'topup', topup(app.db, request.caller, request.body, request.headers['idempotency-key'])),
@@ -64,7 +79,16 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/balance/transfer',
-    { schema: { tags: ['balance'], headers: idempotencyHeaders, body: transferInputSchema, response: moneyCall } },
+    {
+      schema: {
+        tags: ['balance'],
+        operationId: 'transferMoney',
+        responseHeaders: { 200: replayedHeader },
+        headers: idempotencyHeaders,
+        body: transferInputSchema,
+        response: moneyCall,
+      },
+    },
     async (request, reply) =>
       answer(reply, 'transfer', transfer(app.db, request.caller, request.body, request.headers['idempotency-key'])),
   );
@@ -73,7 +97,14 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/balance/decrease',
     {
       preValidation: app.requireRole('admin'),
-      schema: { tags: ['balance'], headers: idempotencyHeaders, body: decreaseInputSchema, response: moneyCall },
+      schema: {
+        tags: ['balance'],
+        operationId: 'decreaseBalance',
+        responseHeaders: { 200: replayedHeader },
+        headers: idempotencyHeaders,
+        body: decreaseInputSchema,
+        response: moneyCall,
+      },
     },
     async (request, reply) =>
       answer(reply, 'decrease', decrease(app.db, request.caller, request.body, request.headers['idempotency-key'])),
@@ -85,6 +116,8 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: app.requireRole('admin', 'superagent', 'agent'),
       schema: {
         tags: ['balance'],
+        operationId: 'takeBackMoney',
+        responseHeaders: { 200: replayedHeader },
         description:
           "Takes money back from an account in the caller's scope into the caller's balance, with a reason; never more than the balance.",
         headers: idempotencyHeaders,

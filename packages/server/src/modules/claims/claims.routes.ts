@@ -17,6 +17,7 @@ import {
   winnerIdParamsSchema,
 } from '@lot/domain/schemas/claims';
 import { exportFileName, sendExport } from '../../lib/export.ts';
+import { exportHeaders, exportResponse, replayedHeader } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import { startExpirySweep } from './claims.sweep.ts';
 import {
@@ -51,6 +52,7 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: app.requireRole('user'),
       schema: {
         tags: ['claims'],
+        operationId: 'lookUpClaim',
         description:
           "A winning entry's prizes, by a scanned slip (code + n) or a typed entry code (entry), among the games of the shops the caller may pay for.",
         querystring: claimLookupQuerySchema,
@@ -66,6 +68,8 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: app.requireRole('user'),
       schema: {
         tags: ['claims'],
+        operationId: 'payClaim',
+        responseHeaders: { 200: replayedHeader },
         description: 'Pays a prize once, in cash (no balance moves); a second claim is a 409 naming the first payout.',
         params: winnerIdParamsSchema,
         headers: idempotencyHeaders,
@@ -91,6 +95,7 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['claims'],
+        operationId: 'getPayoutReceipt',
         params: winnerIdParamsSchema,
         response: { 200: payoutReceiptSchema, ...errors },
       },
@@ -103,6 +108,7 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['claims'],
+        operationId: 'recordReceiptPrint',
         description: 'Counts a print of the payout receipt: a print after the first is a COPY.',
         params: winnerIdParamsSchema,
         response: { 200: receiptPrintSchema, ...errors },
@@ -117,6 +123,7 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: app.requireRole('admin'),
       schema: {
         tags: ['claims'],
+        operationId: 'extendClaim',
         params: winnerIdParamsSchema,
         body: claimExtendInputSchema,
         response: { 200: prizeClaimSchema, ...errors },
@@ -130,6 +137,7 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['claims'],
+        operationId: 'listClaims',
         description: "The Unpaid prizes list (status unpaid by default) of the caller's scope, newest first.",
         querystring: claimsQuerySchema,
         response: { 200: claimsListSchema, ...errors },
@@ -143,9 +151,11 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['claims'],
+        operationId: 'exportClaims',
         description: 'The prize claims list as a CSV or Excel file, every row (docs/product/reports.md#exports).',
         querystring: claimsExportQuerySchema,
-        response: errors,
+        response: { ...exportResponse, ...errors },
+        responseHeaders: exportHeaders,
       },
     },
     async (request, reply) => {
@@ -160,7 +170,11 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/business-settings',
     {
       preValidation: app.requireRole('admin'),
-      schema: { tags: ['admin'], response: { 200: businessSettingsSchema, ...errors } },
+      schema: {
+        tags: ['admin'],
+        operationId: 'getBusinessSettings',
+        response: { 200: businessSettingsSchema, ...errors },
+      },
     },
     () => getBusinessSettings(ctx),
   );
@@ -169,7 +183,12 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/admin/business-settings',
     {
       preValidation: app.requireRole('admin'),
-      schema: { tags: ['admin'], body: businessSettingsSchema, response: { 200: businessSettingsSchema, ...errors } },
+      schema: {
+        tags: ['admin'],
+        operationId: 'setBusinessSettings',
+        body: businessSettingsSchema,
+        response: { 200: businessSettingsSchema, ...errors },
+      },
     },
     (request) => putBusinessSettings(ctx, request.caller, request.body),
   );

@@ -18,6 +18,7 @@ import {
   slipPrintSchema,
   voidGameInputSchema,
 } from '@lot/domain/schemas/games';
+import { replayedHeader, retryAfterHeader, totalCountHeader } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import {
   currentGame,
@@ -56,7 +57,12 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/games',
     {
       preValidation: player,
-      schema: { tags: ['games'], body: openGameInputSchema, response: { 201: gameSchema, ...errors } },
+      schema: {
+        tags: ['games'],
+        operationId: 'openGame',
+        body: openGameInputSchema,
+        response: { 201: gameSchema, ...errors },
+      },
     },
     async (request, reply) => reply.status(201).send(await openGame(ctx, request.caller, request.body)),
   );
@@ -67,6 +73,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: player,
       schema: {
         tags: ['games'],
+        operationId: 'getCurrentGame',
         description: "The caller's game in progress (open or drawing), or null when there is none.",
         response: { 200: gameSchema.nullable(), ...errors },
       },
@@ -80,6 +87,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: player,
       schema: {
         tags: ['games'],
+        operationId: 'listRememberedParticipants',
         description: "This shop's past participants (name and phone), once each, most recently used first.",
         querystring: participantsQuerySchema,
         response: { 200: z.array(rememberedParticipantSchema), ...errors },
@@ -93,6 +101,8 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['games'],
+        operationId: 'listGames',
+        responseHeaders: { 200: totalCountHeader },
         description: "Games in the caller's scope by status (voided games for the upline), newest first.",
         querystring: gamesQuerySchema,
         response: { 200: z.array(gameSummarySchema), ...errors },
@@ -107,7 +117,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/games/:id',
-    { schema: { tags: ['games'], params: idParamsSchema, response: gameResponse } },
+    { schema: { tags: ['games'], operationId: 'getGame', params: idParamsSchema, response: gameResponse } },
     (request) => getGame(ctx, request.caller, request.params.id),
   );
 
@@ -115,7 +125,13 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/games/:id/entries',
     {
       preValidation: player,
-      schema: { tags: ['games'], params: idParamsSchema, body: gameEntriesInputSchema, response: gameResponse },
+      schema: {
+        tags: ['games'],
+        operationId: 'setGameEntries',
+        params: idParamsSchema,
+        body: gameEntriesInputSchema,
+        response: gameResponse,
+      },
     },
     (request) => replaceEntries(ctx, request.caller, request.params.id, request.body),
   );
@@ -125,6 +141,8 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['games'],
+        operationId: 'drawNumber',
+        responseHeaders: { 200: replayedHeader, 202: { 'Retry-After': retryAfterHeader } },
         description:
           'Draws the next position. The first request freezes the game and holds the pool; a LOT-DRAW-2 game then answers 202 until its beacon round exists (ask again at `expectedAt`). A position already drawn answers its draw again; the last draw settles the game. The shop starts the draw; once frozen, its upline and an admin may finish it.',
         params: idParamsSchema,
@@ -150,6 +168,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: player,
       schema: {
         tags: ['games'],
+        operationId: 'recordSlipPrint',
         description:
           'Counts one print of a slip of the own game: an entry slip (its number) or the result slip. From the second print on the slip is a COPY.',
         params: idParamsSchema,
@@ -165,6 +184,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['games'],
+        operationId: 'listSlipPrints',
         description: "How many times each of a game's slips was printed.",
         params: idParamsSchema,
         response: { 200: z.array(slipPrintSchema), ...errors },
@@ -178,6 +198,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['games'],
+        operationId: 'voidGame',
         description:
           'Stops a game with a reason. Before the freeze the shop (or its upline) discards it; once frozen only its upline or an admin may void it: the pool goes back, the proof shows the draws it would have made, none paid.',
         params: idParamsSchema,
@@ -203,6 +224,7 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['games'],
+        operationId: 'verifyGame',
         description: 'The proof of a game for anyone to re-check (docs/lot-draw-2.md, docs/lot-draw-1.md).',
         params: codeParamsSchema,
         response: { 200: gameProofSchema, ...errorResponses(400, 404) },
@@ -222,10 +244,17 @@ export const displayRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['games'],
+        operationId: 'streamDisplayEvents',
         description:
           'text/event-stream: an event `game` with the public view (as GET /api/verify/{code}) now and on every change of the game; comment lines keep it open.',
         params: codeParamsSchema,
-        response: errorResponses(400, 404, 429),
+        response: {
+          200: {
+            description: 'Server-sent events, open until the client or the server closes them.',
+            content: { 'text/event-stream': { schema: z.string().meta({ maxLength: 2 ** 31 }) } },
+          },
+          ...errorResponses(400, 404, 429),
+        },
       },
     },
     async (request, reply) => {

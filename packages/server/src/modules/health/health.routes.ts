@@ -32,6 +32,7 @@ export async function healthRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['health'],
+        operationId: 'getHealth',
         security: [],
         response: { 200: z.object({ status: z.literal('ok') }), 503: z.object({ status: z.literal('unavailable') }) },
       },
@@ -57,6 +58,7 @@ export async function healthRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['health'],
+        operationId: 'getReadiness',
         security: [],
         response: { 200: z.object({ status: z.literal('ready') }), ...errorResponses(503) },
       },

@@ -70,3 +70,153 @@ describe('health and docs', () => {
     expect(response.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND', requestId: expect.any(String) });
   });
 });
+
+type Json = Record<string, unknown>;
+type Operation = {
+  operationId?: string;
+  tags?: string[];
+  parameters?: { in: string; required?: boolean }[];
+  requestBody?: { content: Record<string, { schema: Json }> };
+  responses: Record<string, { headers?: Record<string, { schema: Json }>; content?: Record<string, { schema: Json }> }>;
+};
+type OpenApi = {
+  tags: { name: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
+};
+
+/** The client-generation and lint checks of docs/api.md, on the document the app serves (read once). */
+describe('the OpenAPI document', () => {
+  let doc: OpenApi;
+  let operations: { method: string; path: string; operation: Operation }[];
+  beforeAll(async () => {
+    doc = (await t.request(null, { method: 'GET', url: '/api/openapi.json' })).json<OpenApi>();
+    operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ method, path, operation })),
+    );
+  });
+  const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  const resolve = (schema: Json): Json =>
+    typeof schema.$ref === 'string'
+      ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')]!
+      : schema;
+  /** Every schema inside one, $refs followed (once each). */
+  const walk = (schema: Json, visit: (schema: Json) => void, seen = new Set<Json>()) => {
+    const resolved = resolve(schema);
+    if (seen.has(resolved)) return;
+    seen.add(resolved);
+    visit(resolved);
+    for (const [key, child] of Object.entries(resolved)) {
+      if (key === 'properties' && child) for (const value of Object.values(child)) walk(value as Json, visit, seen);
+      else if (Array.isArray(child) && ['anyOf', 'allOf', 'oneOf'].includes(key))
+        for (const value of child) walk(value as Json, visit, seen);
+      else if ((key === 'items' || key === 'additionalProperties') && typeof child === 'object' && child)
+        walk(child as Json, visit, seen);
+    }
+  };
+
+  it('names every operation once (camelCase), tags it with a declared tag and documents a success answer', () => {
+    expect(operations.length).toBeGreaterThan(80);
+    const declared = new Set(doc.tags.map((tag) => tag.name));
+    const ids = operations.map(({ operation }) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { method, path, operation } of operations) {
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(operation.operationId, where).toMatch(/^[a-z]+[A-Za-z]*$/);
+      expect(operation.tags?.length, where).toBe(1);
+      expect(declared.has(operation.tags![0]!), where).toBe(true);
+      expect(
+        Object.keys(operation.responses).some((status) => /^2\d\d$/.test(status)),
+        where,
+      ).toBe(true);
+    }
+  });
+
+  it('documents every export as a CSV or Excel file with its Content-Disposition', () => {
+    const exports = operations.filter(({ path }) => path.endsWith('/export'));
+    expect(exports).toHaveLength(11);
+    for (const { path, operation } of exports) {
+      const ok = operation.responses['200']!;
+      expect(Object.keys(ok.content ?? {}).sort(), path).toEqual([XLSX, 'text/csv'].sort());
+      for (const media of Object.values(ok.content!))
+        expect(media.schema).toMatchObject({ type: 'string', format: 'binary' });
+      expect(ok.headers?.['Content-Disposition'], path).toBeDefined();
+    }
+  });
+
+  it('refers to shared component schemas, money typed as Money and Amount', () => {
+    const { schemas } = doc.components;
+    for (const name of ['Money', 'AmountInput', 'User', 'Game', 'Transaction', 'Error', 'Balance', 'AuditEntry']) {
+      expect(schemas[name], name).toBeDefined();
+    }
+    expect(schemas.Money).toMatchObject({ type: 'string', format: 'decimal', pattern: '^-?\\d{1,17}\\.\\d{2}$' });
+    expect(schemas.Balance!.properties).toMatchObject({ amount: { $ref: '#/components/schemas/Money' } });
+    const topup = doc.paths['/api/balance/topup']!.post!;
+    const body = resolve(topup.requestBody!.content['application/json']!.schema);
+    expect(body.properties).toMatchObject({ amount: { $ref: '#/components/schemas/AmountInput' } });
+    expect(schemas.AmountInput!.anyOf).toEqual([
+      expect.objectContaining({ type: 'number', minimum: 0, exclusiveMinimum: true }),
+      expect.objectContaining({ type: 'string', pattern: expect.any(String) }),
+    ]);
+    expect(topup.responses['200']!.content!['application/json']!.schema).toEqual({
+      $ref: '#/components/schemas/MoneyResult',
+    });
+    expect(topup.responses['403']!.content!['application/json']!.schema).toEqual({
+      $ref: '#/components/schemas/Error',
+    });
+  });
+
+  it('documents the X-Total-* headers each list sends', async () => {
+    const lists = operations.filter(
+      ({ method, operation }) =>
+        method === 'get' &&
+        !(operation.parameters ?? []).some((parameter) => parameter.in === 'path' || parameter.required) &&
+        operation.responses['200']?.content?.['application/json'],
+    );
+    let sent = 0;
+    for (const { path, operation } of lists) {
+      const response = await t.request(t.adminToken, { method: 'GET', url: path });
+      const totals = Object.keys(response.headers).filter((name) => name.startsWith('x-total-'));
+      const documented = Object.keys(operation.responses['200']!.headers ?? {}).map((name) => name.toLowerCase());
+      expect(documented, path).toEqual(expect.arrayContaining(totals));
+      sent += totals.length;
+    }
+    expect(sent).toBeGreaterThanOrEqual(10);
+  });
+
+  // The error-level rules of .spectral.yaml (the OWASP ruleset and ours), for a machine without Spectral.
+  it('passes the lint checks docs/api.md lists', () => {
+    for (const { method, path, operation } of operations) {
+      const where = `${method.toUpperCase()} ${path}`;
+      for (const media of Object.values(operation.requestBody?.content ?? {})) {
+        walk(media.schema, (schema) => {
+          if (schema.type === 'string') {
+            expect(
+              ['maxLength', 'enum', 'const', 'format', 'pattern'].some((key) => key in schema),
+              where,
+            ).toBe(true);
+          }
+          if (schema.type === 'array') expect(schema.maxItems, where).toBeDefined();
+        });
+      }
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (status === '429') expect(response.headers?.['Retry-After'], where).toBeDefined();
+        for (const header of Object.values(response.headers ?? {})) {
+          if (header.schema.type === 'integer') expect(header.schema, where).toHaveProperty('maximum');
+        }
+      }
+    }
+    const integers: Json[] = [];
+    const collect = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(collect);
+      else if (value && typeof value === 'object') {
+        if ((value as Json).type === 'integer') integers.push(value as Json);
+        Object.values(value).forEach(collect);
+      }
+    };
+    collect(doc);
+    expect(integers.length).toBeGreaterThan(0);
+    for (const integer of integers) expect(['int32', 'int64']).toContain(integer.format);
+    expect(doc.components.securitySchemes.bearerAuth!.description).toContain('RFC8725');
+  });
+});

@@ -12,6 +12,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['notifications'],
+        operationId: 'listNotifications',
         description:
           "The last 7 days' events that concern the caller, newest first, at most 20: money received (top-ups and transfers), money taken back from the caller, games voided by someone else among the games the caller may read, failed sign-ins on the caller's account still on record. What is unread is the browser's business (it keeps the time it last looked).",
         querystring: notificationsQuerySchema,

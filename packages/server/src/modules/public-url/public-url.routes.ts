@@ -14,7 +14,7 @@ export function publicBase(request: FastifyRequest, configured: string | undefin
 export async function publicUrlRoutes(app: FastifyInstance, options: { publicUrl?: string }) {
   app.get(
     '/api/public-url',
-    { schema: { tags: ['health'], security: [], response: { 200: publicUrlSchema } } },
+    { schema: { tags: ['public-url'], operationId: 'getPublicUrl', security: [], response: { 200: publicUrlSchema } } },
     async (request, reply) => {
       // The answer depends on the request's Host: no cache may hand it to another address.
       void reply.header('cache-control', 'no-store');

@@ -13,6 +13,7 @@ import {
   statementQuerySchema,
   statementSchema,
 } from '@lot/domain/schemas/reports';
+import { exportHeaders, exportResponse, totalCountHeader } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import { activity } from './activity.service.ts';
 import { dayClose } from './reports.service.ts';
@@ -30,6 +31,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['reports'],
+        operationId: 'getDayClose',
         description:
           "A shop's local day: games, every balance movement, opening and closing balance (opening + movements = closing). The day is in `tz` (default UTC); a day after today there is refused (400).",
         querystring: dayCloseQuerySchema,
@@ -44,6 +46,8 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['reports'],
+        operationId: 'getStatement',
+        responseHeaders: { 200: totalCountHeader },
         description:
           "An account's statement for whole days `from` to `to` in `tz` (default UTC): opening balance, every movement with the running balance, closing balance. Movements come a page at a time (`limit`, `offset`); X-Total-Count is their number.",
         params: z.strictObject({ userId: idSchema }),
@@ -63,6 +67,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['reports'],
+        operationId: 'getDownlineReport',
         description:
           'One row per direct child of the caller (or of `parentId`, in scope), each with its whole subtree summed in: games, pool, prizes, commission, voids, top-ups, transfers and take-backs, for whole days `from` to `to` in `tz` (default UTC); and the totals.',
         querystring: downlineQuerySchema,
@@ -77,6 +82,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['reports'],
+        operationId: 'getActivityReport',
         description:
           "Settled games per local day in `tz` (default UTC), days without games as zeros: the last `days` days up to today, or whole days `from` to `to` (at most 366). Scoped as the sales history is. With the totals of the period just before it, the top-ups into the caller's scope and the accounts created in it, for the dashboards' changes.",
         querystring: activityQuerySchema,
@@ -91,10 +97,12 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['reports'],
+        operationId: 'exportDownlineReport',
         description:
           'The downline report (its rows and totals) as a CSV or Excel file (docs/product/reports.md#exports).',
         querystring: downlineExportQuerySchema,
-        response: errorResponses(400, 401, 403, 404),
+        response: { ...exportResponse, ...errorResponses(400, 401, 403, 404) },
+        responseHeaders: exportHeaders,
       },
     },
     async (request, reply) => {
@@ -109,11 +117,13 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['reports'],
+        operationId: 'exportStatement',
         description:
           "An account's statement for the period (opening balance, every movement with the running balance, closing balance) as a CSV or Excel file (docs/product/reports.md#exports).",
         params: z.strictObject({ userId: idSchema }),
         querystring: statementExportQuerySchema,
-        response: errorResponses(400, 401, 404),
+        response: { ...exportResponse, ...errorResponses(400, 401, 404) },
+        responseHeaders: exportHeaders,
       },
     },
     async (request, reply) => {

@@ -1,4 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  exportHeaders,
+  exportResponse,
+  moneyHeader,
+  type ResponseHeader,
+  totalCountHeader,
+} from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import { z } from 'zod';
 import { idParamsSchema } from '@lot/domain/schemas/common';
@@ -24,6 +31,9 @@ import {
 
 const errors = errorResponses(400, 401, 403, 404, 422);
 const listResponse = { 200: z.array(saleSchema), ...errors };
+const salesListHeaders: Record<number, Record<string, ResponseHeader>> = {
+  200: { ...totalCountHeader, 'X-Total-Commission': moneyHeader("The whole filtered set's commission.") },
+};
 
 /** Lists answer an array (as the web client expects) with the totals of the whole filtered set in headers. */
 function send(reply: { header: (name: string, value: string) => unknown }, page: SalesPage) {
@@ -41,6 +51,7 @@ export const salesHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: app.requireRole('user'),
       schema: {
         tags: ['sales-history'],
+        operationId: 'recordSale',
         description:
           'Compatibility path: answers the record of a finished server-run game that the body describes exactly (games are played through /api/games). Changes nothing.',
         headers: z.object({ 'idempotency-key': z.string().optional() }),
@@ -55,7 +66,13 @@ export const salesHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/sales-history/filter',
     {
       preValidation: app.requireRole('admin'),
-      schema: { tags: ['sales-history'], querystring: adminSalesQuerySchema, response: listResponse },
+      schema: {
+        tags: ['sales-history'],
+        operationId: 'filterSales',
+        responseHeaders: salesListHeaders,
+        querystring: adminSalesQuerySchema,
+        response: listResponse,
+      },
     },
     async (request, reply) => send(reply, await filterSales(app.db, request.caller, request.query)),
   );
@@ -66,10 +83,12 @@ export const salesHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: app.requireRole('admin'),
       schema: {
         tags: ['sales-history'],
+        operationId: 'exportFilteredSales',
         description:
           "The admin's filtered sales history as a CSV or Excel file, every row (docs/product/reports.md#exports).",
         querystring: adminSalesQuerySchema.omit({ limit: true, offset: true }).extend(exportFields),
-        response: errors,
+        response: { ...exportResponse, ...errors },
+        responseHeaders: exportHeaders,
       },
     },
     async (request, reply) => {
@@ -82,15 +101,18 @@ export const salesHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   for (const role of ['superagent', 'agent', 'user'] as const) {
+    const Role = `${role.charAt(0).toUpperCase()}${role.slice(1)}`;
     app.get(
       `/api/sales-history/${role}/:id/export`,
       {
         schema: {
           tags: ['sales-history'],
+          operationId: `export${Role}Sales`,
           description: `The ${role}'s sales history as a CSV or Excel file, every row (docs/product/reports.md#exports).`,
           params: idParamsSchema,
           querystring: salesQuerySchema.omit({ limit: true, offset: true }).extend(exportFields),
-          response: errors,
+          response: { ...exportResponse, ...errors },
+          responseHeaders: exportHeaders,
         },
       },
       async (request, reply) => {
@@ -106,6 +128,8 @@ export const salesHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       {
         schema: {
           tags: ['sales-history'],
+          operationId: `list${Role}Sales`,
+          responseHeaders: salesListHeaders,
           params: idParamsSchema,
           querystring: salesQuerySchema,
           response: listResponse,
@@ -118,7 +142,14 @@ export const salesHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/sales-history/:id',
-    { schema: { tags: ['sales-history'], params: idParamsSchema, response: { 200: saleDetailSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['sales-history'],
+        operationId: 'getSale',
+        params: idParamsSchema,
+        response: { 200: saleDetailSchema, ...errors },
+      },
+    },
     (request) => getSale(app.db, request.caller, request.params.id),
   );
 };

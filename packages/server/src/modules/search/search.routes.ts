@@ -12,6 +12,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['search'],
+        operationId: 'searchPeopleAndGames',
         description:
           "Up to 8 live people in the caller's scope whose username or full name holds `q` (those starting with it first), and up to 8 games the caller may read whose code is `q` or whose number (`12` or `#12`: the game's or its sales record's) it is. A user finds only themself.",
         querystring: searchQuerySchema,

@@ -12,6 +12,7 @@ import {
   shiftSummarySchema,
 } from '@lot/domain/schemas/shifts';
 import { exportFileName, sendExport } from '../../lib/export.ts';
+import { exportHeaders, exportResponse } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import {
   closeShift,
@@ -33,6 +34,7 @@ export const shiftsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['shifts'],
+        operationId: 'openShift',
         description: 'The shop opens its shift with the cash put in the drawer (409 SHIFT_OPEN when one is open).',
         body: openShiftInputSchema,
         response: { 201: shiftSchema, ...errorResponses(400, 401, 403, 409) },
@@ -46,6 +48,7 @@ export const shiftsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['shifts'],
+        operationId: 'getCurrentShift',
         description: "The shop's open shift and its X report (as of now), or nulls.",
         response: { 200: currentShiftSchema, ...errorResponses(401, 403) },
       },
@@ -58,6 +61,7 @@ export const shiftsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['shifts'],
+        operationId: 'getShiftSummary',
         description:
           "The upline's dashboard card: open shifts (and those open since before today's UTC midnight), today's closes, short closes and their variance.",
         response: { 200: shiftSummarySchema, ...errorResponses(401, 403) },
@@ -71,6 +75,7 @@ export const shiftsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['shifts'],
+        operationId: 'listShifts',
         description: "Shifts in the caller's reach (a shop its own), newest opened first, a page at a time.",
         querystring: listShiftsQuerySchema,
         response: { 200: shiftListSchema, ...errorResponses(400, 401) },
@@ -84,9 +89,11 @@ export const shiftsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['shifts'],
+        operationId: 'exportShifts',
         description: 'The filtered shifts as a CSV or Excel file, every row, newest opened first.',
         querystring: exportShiftsQuerySchema,
-        response: errorResponses(400, 401),
+        response: { ...exportResponse, ...errorResponses(400, 401) },
+        responseHeaders: exportHeaders,
       },
     },
     async (request, reply) => {
@@ -104,6 +111,7 @@ export const shiftsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['shifts'],
+        operationId: 'getShiftReport',
         description: 'The X report of an open shift (as of now) or the Z report a closed one stored at its close.',
         params: shiftIdParamsSchema,
         response: { 200: shiftReportSchema, ...errorResponses(400, 401, 404) },
@@ -117,6 +125,7 @@ export const shiftsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['shifts'],
+        operationId: 'closeShift',
         description:
           'The shop closes its shift with the cash counted: the next Z number, the Z report stored; a difference needs a reason. 409 with a game in progress or when already closed.',
         params: shiftIdParamsSchema,

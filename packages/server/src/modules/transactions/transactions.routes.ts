@@ -1,10 +1,28 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  exportHeaders,
+  exportResponse,
+  moneyHeader,
+  type ResponseHeader,
+  totalCountHeader,
+} from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import { z } from 'zod';
 import { listTransactionsQuerySchema, transactionSchema } from '@lot/domain/schemas/balance';
 import { exportFields } from '@lot/domain/schemas/exports';
 import { exportFileName, sendExport } from '../../lib/export.ts';
 import { listTransactions, TRANSACTION_EXPORT_COLUMNS, transactionExportPages } from './transactions.service.ts';
+
+/** The whole filtered set's count and money, beside the page of rows. */
+const transactionListHeaders: Record<number, Record<string, ResponseHeader>> = {
+  200: {
+    ...totalCountHeader,
+    'X-Total-Amount': moneyHeader('Every amount of the filtered set added up.'),
+    'X-Total-In': moneyHeader("Money into the balances in view (the caller's own, or everyone's for the admin)."),
+    'X-Total-Out': moneyHeader('Money out of the balances in view.'),
+    'X-Total-Net': moneyHeader('In minus out.'),
+  },
+};
 
 export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
@@ -14,6 +32,8 @@ export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['transactions'],
+        operationId: 'listTransactions',
+        responseHeaders: transactionListHeaders,
         description:
           "The caller's ledger rows, newest first. The whole filtered set's totals are in headers: X-Total-Count, X-Total-Amount (every amount), X-Total-In, X-Total-Out and X-Total-Net (money in and out of the balances in view, as the rows are signed).",
         querystring: listTransactionsQuerySchema,
@@ -43,10 +63,12 @@ export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['transactions'],
+        operationId: 'exportTransactions',
         description:
           "The caller's filtered ledger rows as a CSV or Excel file, every row, newest first (docs/product/reports.md#exports).",
         querystring: listTransactionsQuerySchema.omit({ limit: true, offset: true }).extend(exportFields),
-        response: errorResponses(400, 401),
+        response: { ...exportResponse, ...errorResponses(400, 401) },
+        responseHeaders: exportHeaders,
       },
     },
     async (request, reply) => {

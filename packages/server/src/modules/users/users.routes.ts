@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { binaryBody, exportHeaders, exportResponse, totalCountHeader } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import { z } from 'zod';
 import { idParamsSchema } from '@lot/domain/schemas/common';
 import {
+  LOGO_MAX_BYTES,
   createUserInputSchema,
   listUsersQuerySchema,
   parentRoleParamsSchema,
@@ -26,6 +28,11 @@ import { exportFileName, sendExport } from '../../lib/export.ts';
 
 const userListSchema = z.array(z.union([userSchema, publicUserSchema]));
 const errors = errorResponses(400, 401, 403, 404);
+const image = binaryBody(LOGO_MAX_BYTES);
+const logoResponse = {
+  description: 'The image, its type as stored.',
+  content: { 'image/jpeg': { schema: image }, 'image/png': { schema: image }, 'image/gif': { schema: image } },
+};
 
 /** A logo arrives as a multipart file (a Buffer once parsed); JSON bodies cannot carry one. */
 const updateBodySchema = updateUserInputSchema.extend({
@@ -37,7 +44,15 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/users',
-    { schema: { tags: ['users'], querystring: listUsersQuerySchema, response: { 200: userListSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['users'],
+        operationId: 'listUsers',
+        responseHeaders: { 200: totalCountHeader },
+        querystring: listUsersQuerySchema,
+        response: { 200: userListSchema, ...errors },
+      },
+    },
     async (request, reply) => {
       const { items, total } = await listUsers(app.db, request.caller, request.query);
       reply.header('X-Total-Count', String(total));
@@ -50,11 +65,13 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['users'],
+        operationId: 'exportUsersByRole',
         description:
           "Everyone of a role in the caller's scope (the users screens' list, with its search and status) as a CSV or Excel file (docs/product/reports.md#exports).",
         params: roleParamsSchema,
         querystring: listUsersQuerySchema.omit({ limit: true, offset: true }).extend(exportFields),
-        response: errors,
+        response: { ...exportResponse, ...errors },
+        responseHeaders: exportHeaders,
       },
     },
     async (request, reply) => {
@@ -71,6 +88,8 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['users'],
+        operationId: 'listUsersByRole',
+        responseHeaders: { 200: totalCountHeader },
         params: roleParamsSchema,
         querystring: listUsersQuerySchema,
         response: { 200: userListSchema, ...errors },
@@ -88,6 +107,8 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['users'],
+        operationId: 'listUsersByParent',
+        responseHeaders: { 200: totalCountHeader },
         params: parentRoleParamsSchema,
         querystring: listUsersQuerySchema,
         response: { 200: userListSchema, ...errors },
@@ -102,7 +123,14 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/users/:id',
-    { schema: { tags: ['users'], params: idParamsSchema, response: { 200: userSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['users'],
+        operationId: 'getUser',
+        params: idParamsSchema,
+        response: { 200: userSchema, ...errors },
+      },
+    },
     async (request) => getUserInScope(app.db, request.caller, request.params.id),
   );
 
@@ -113,6 +141,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: app.requireRole('admin', 'superagent', 'agent'),
       schema: {
         tags: ['users'],
+        operationId: 'createUser',
         body: createUserInputSchema,
         response: { 201: userSchema, ...errorResponses(409), ...errors },
       },
@@ -125,6 +154,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['users'],
+        operationId: 'updateUser',
         description: 'JSON, or multipart form data from the profile page (fullName, shopName, optional logo file).',
         params: idParamsSchema,
         body: updateBodySchema,
@@ -147,6 +177,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: app.requireRole('admin', 'superagent', 'agent'),
       schema: {
         tags: ['users'],
+        operationId: 'deleteUser',
         params: idParamsSchema,
         response: { 200: z.object({ message: z.string() }), ...errorResponses(409), ...errors },
       },
@@ -156,7 +187,16 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/users/:id/logo',
-    { schema: { tags: ['users'], params: idParamsSchema, querystring: z.object({ t: z.string().optional() }) } },
+    {
+      schema: {
+        tags: ['users'],
+        operationId: 'getUserLogo',
+        description: 'The logo image as stored (JPG, PNG or GIF); `t` only tells caches apart.',
+        params: idParamsSchema,
+        querystring: z.object({ t: z.string().optional() }),
+        response: { 200: logoResponse },
+      },
+    },
     async (request, reply) => {
       const logo = await getLogo(app.db, request.caller, request.params.id);
       return reply.type(logo.mimeType).header('Cache-Control', 'private, max-age=0, must-revalidate').send(logo.data);

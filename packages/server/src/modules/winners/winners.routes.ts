@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { totalCountHeader } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import { z } from 'zod';
 import { idParamsSchema, idSchema } from '@lot/domain/schemas/common';
@@ -31,6 +32,8 @@ export const winnersRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: app.requireRole('admin'),
       schema: {
         tags: ['winners'],
+        operationId: 'listWinners',
+        responseHeaders: { 200: totalCountHeader },
         querystring: listWinnersQuerySchema,
         response: { 200: z.array(winnerSchema), ...errors },
       },
@@ -47,6 +50,7 @@ export const winnersRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['winners'],
+        operationId: 'listUserWinners',
         params: z.strictObject({ userId: idSchema }),
         response: { 200: z.array(winnerSchema), ...errors },
       },
@@ -59,6 +63,7 @@ export const winnersRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['winners'],
+        operationId: 'getEffectiveWinners',
         description:
           "The configuration the player's game uses: own active ones by position, else the active global ones.",
         querystring: z.strictObject({ userId: idSchema.optional() }),
@@ -70,7 +75,14 @@ export const winnersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/winners',
-    { schema: { tags: ['winners'], body: winnerInputSchema, response: { 201: winnerSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['winners'],
+        operationId: 'createWinner',
+        body: winnerInputSchema,
+        response: { 201: winnerSchema, ...errors },
+      },
+    },
     async (request, reply) => reply.status(201).send(await createWinner(app.db, request.caller, request.body)),
   );
 
@@ -79,6 +91,7 @@ export const winnersRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['winners'],
+        operationId: 'updateWinner',
         params: idParamsSchema,
         body: winnerInputSchema,
         response: { 200: winnerSchema, ...errors },
@@ -92,6 +105,7 @@ export const winnersRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['winners'],
+        operationId: 'deleteWinner',
         params: idParamsSchema,
         response: { 200: z.object({ message: z.string() }), ...errors },
       },
