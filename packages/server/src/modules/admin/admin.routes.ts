@@ -57,7 +57,6 @@ export const adminRoutes: FastifyPluginAsyncZod<{ database: Database }> = async 
       schema: {
         operationId: 'downloadBackup',
         tags: ['admin'],
-        operationId: 'downloadBackup',
         description:
           "A consistent copy of the embedded (PGlite) database: its data directory as a gzipped tar, taken between two transactions. `npm run backup` calls it while the server runs; `npm run restore` loads it into an empty DATA_DIR. On PostgreSQL it answers 409: pg_dump backs that up. Authorization: an admin's session token, or a backup key (`Authorization: Bearer lotbk_…`, decision 041), which no other call accepts. Every copy handed out is an audit row (`backup.downloaded`).",
         querystring: z.object({}).strict(),
