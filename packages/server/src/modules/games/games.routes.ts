@@ -9,6 +9,7 @@ import {
   gameEntriesInputSchema,
   gameProofSchema,
   gameSchema,
+  gamesExportQuerySchema,
   gamesQuerySchema,
   gameSummarySchema,
   openGameInputSchema,
@@ -18,10 +19,13 @@ import {
   slipPrintSchema,
   voidGameInputSchema,
 } from '@lot/domain/schemas/games';
+import { exportFileName, sendExport } from '../../lib/export.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import {
   currentGame,
   drawNext,
+  GAME_EXPORT_COLUMNS,
+  gameExportPages,
   gameProof,
   getGame,
   listGames,
@@ -101,7 +105,28 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const page = await listGames(app.db, request.caller, request.query);
       reply.header('X-Total-Count', String(page.total));
+      reply.header('X-Total-Pool', page.totalPool);
       return page.items;
+    },
+  );
+
+  app.get(
+    '/api/games/export',
+    {
+      schema: {
+        operationId: 'exportGames',
+        tags: ['games'],
+        description:
+          "The games list (the Voided games tab's with status=voided) as a CSV or Excel file, every row (docs/product/reports.md#exports).",
+        querystring: gamesExportQuerySchema,
+        response: errors,
+      },
+    },
+    async (request, reply) => {
+      const { format, tz, ...query } = request.query;
+      const pages = gameExportPages(app.db, request.caller, query);
+      const fileName = exportFileName(`games-${query.status ?? 'all'}`, query, tz);
+      return sendExport(reply, format, tz ?? 'UTC', { fileName, columns: GAME_EXPORT_COLUMNS, pages });
     },
   );
 
