@@ -175,6 +175,8 @@ const downlineFigures = z.object({
   transfersReceived: z.string(),
   transfersSent: z.string(),
   takenBack: z.string(),
+  /** What admin corrections took off the subtree's accounts (docs/product/money.md#corrections). */
+  corrections: z.string(),
 });
 export type DownlineFigures = z.infer<typeof downlineFigures>;
 

@@ -26,6 +26,7 @@ const DOWNLINE_COLUMNS: ExportColumn<DownlineLine>[] = [
   { header: 'Transfers received', type: 'money', value: (line) => money(line.transfersReceived) },
   { header: 'Transfers sent', type: 'money', value: (line) => money(line.transfersSent) },
   { header: 'Taken back', type: 'money', value: (line) => money(line.takenBack) },
+  { header: 'Corrections', type: 'money', value: (line) => money(line.corrections) },
 ];
 
 /** The report's rows, then its totals line. */
