@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
 import { moneyAmountSchema } from './common.ts';
+import { exportFields } from './exports.ts';
 import { betSchema, endSchema, participantSchema, startSchema } from './sales-history.ts';
 
 /**
@@ -215,6 +216,10 @@ export const gamesQuerySchema = z.strictObject({
   to: z.iso.datetime({ offset: true, error: 'to must be an ISO date-time' }).optional(),
 });
 export type GamesQuery = z.infer<typeof gamesQuerySchema>;
+
+/** GET /api/games/export: the list's filters (the Voided games tab's), as CSV or XLSX. */
+export const gamesExportQuerySchema = gamesQuerySchema.omit({ limit: true, offset: true }).extend(exportFields);
+export type GamesExportQuery = z.infer<typeof gamesExportQuerySchema>;
 
 /** GET /api/verify/{code}: everything needed to re-check a game, names and phones masked. */
 export const gameProofSchema = z.object({

@@ -13,7 +13,7 @@ const personSchema = z.object({ id: z.number(), username: z.string(), fullName: 
 
 /**
  * One event of the last days that concerns the caller: money that reached them (a top-up or a
- * transfer), money taken back from them, a game voided in their scope, a failed sign-in on their
+ * transfer), money taken back from them, money an admin's correction took off, a game voided in their scope, a failed sign-in on their
  * account still on record.
  */
 export const notificationSchema = z.discriminatedUnion('kind', [
@@ -31,6 +31,15 @@ export const notificationSchema = z.discriminatedUnion('kind', [
     key: z.string(),
     at: z.string(),
     amount: moneyAmountSchema,
+    by: personSchema.nullable(),
+    reason: z.string().nullable(),
+  }),
+  /** An admin's correction took money off the caller's balance (docs/product/money.md#corrections). */
+  z.object({
+    kind: z.literal('corrected'),
+    key: z.string(),
+    at: z.string(),
+    amount: z.string(),
     by: personSchema.nullable(),
     reason: z.string().nullable(),
   }),

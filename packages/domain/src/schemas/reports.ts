@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STATEMENT_KINDS } from '../statement-kinds.ts';
 import { idSchema, moneyAmountSchema } from './common.ts';
 
 /** An IANA time zone name the runtime knows (Intl), e.g. `Europe/Madrid` or `UTC`. */
@@ -99,23 +100,7 @@ export const statementExportQuerySchema = z
   .refine(inOrder, toAfterFrom);
 export type StatementQuery = z.infer<typeof statementQuerySchema>;
 
-/**
- * What moved an account's balance: money in (`topup`, `transferIn`, `takeBackIn`: this account took
- * money back from someone in its scope, `gamePoolReturned`: a voided game's pool), money out
- * (`transferOut`, `correction`, `takeBackOut`: taken back from this account, `gamePoolHeld`: a
- * game's first draw), and `gameSettled`, which moves nothing (the pool left when it was held).
- */
-export const STATEMENT_KINDS = [
-  'topup',
-  'transferIn',
-  'transferOut',
-  'correction',
-  'takeBackIn',
-  'takeBackOut',
-  'gamePoolHeld',
-  'gameSettled',
-  'gamePoolReturned',
-] as const;
+export { STATEMENT_KINDS };
 
 const statementParty = z.object({ id: z.number(), username: z.string(), fullName: z.string() });
 
@@ -192,6 +177,8 @@ const downlineFigures = z.object({
   transfersReceived: moneyAmountSchema,
   transfersSent: moneyAmountSchema,
   takenBack: moneyAmountSchema,
+  /** What admin corrections took off the subtree's accounts (docs/product/money.md#corrections). */
+  corrections: moneyAmountSchema,
 });
 export type DownlineFigures = z.infer<typeof downlineFigures>;
 

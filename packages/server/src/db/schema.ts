@@ -141,6 +141,10 @@ export const transactions = pgTable(
     index('transactions_moves_created_idx')
       .on(t.createdAt)
       .where(sql`${t.type} IN ('topup', 'transfer', 'takeback') AND ${t.status} = 'completed'`),
+    // The admin's downline report reads the period's corrections (few) row by row.
+    index('transactions_corrections_created_idx')
+      .on(t.createdAt)
+      .where(sql`${t.type} = 'decrease'`),
   ],
 );
 

@@ -22,6 +22,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     metrics: Metrics;
   }
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
+  interface FastifyContextConfig {
+    /** The route label of a route that stands for many (every file of the web app: "static"). */
+    metricsRoute?: string;
+  }
 }
 
 export type MetricsOptions = {
@@ -75,10 +80,11 @@ export const metricsPlugin = fp(async (app: FastifyInstance, options: MetricsOpt
     registers: [register],
   });
   app.addHook('onResponse', async (request, reply) => {
-    // The pattern (/api/users/:id), never the raw URL: one series per route, whatever ids arrive.
+    // The pattern (/api/users/:id), never the raw URL: one series per route, whatever ids arrive;
+    // the web app's files, each a route of its own, are one series "static".
     const labels = {
       method: request.method,
-      route: request.routeOptions.url ?? 'unmatched',
+      route: request.routeOptions.config.metricsRoute ?? request.routeOptions.url ?? 'unmatched',
       status_class: `${Math.floor(reply.statusCode / 100)}xx`,
     };
     requests.inc(labels);

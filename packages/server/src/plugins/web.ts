@@ -16,6 +16,12 @@ export const webPlugin = fp(async (app: FastifyInstance, options: { root?: strin
   const root = options.root ?? defaultRoot;
   const built = existsSync(`${root}/index.html`);
   if (built) {
+    // @fastify/static registers each file as its own route (wildcard: false); /metrics labels them
+    // all "static", or every release would add a series per hashed asset (decision 026).
+    app.addHook('onRoute', (route) => {
+      if (route.url !== '/*' && !route.url.startsWith('/api/') && route.url !== '/metrics')
+        route.config = { ...route.config, metricsRoute: 'static' };
+    });
     await app.register(fastifyStatic, {
       root,
       wildcard: false,

@@ -1,7 +1,8 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { BeaconPin, DrawPrize } from '@lot/domain/draw';
 import type { Participant } from '@lot/domain/game';
-import type { Db } from '../../db/client.ts';
+import { queryPrepared, type Db } from '../../db/client.ts';
+import { whereClause } from '../../db/sql.ts';
 import { gameRounds } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 
@@ -274,4 +275,54 @@ export function voidStatement(input: {
       FROM ended
     )
     SELECT EXISTS (SELECT 1 FROM ended) AS done`;
+}
+
+/**
+ * A games export's row as the driver answers it, read by name (decision 020): the time is
+ * PostgreSQL's text, exact for the keyset.
+ */
+export type GameExportRow = {
+  id: number;
+  created_at: string;
+  ended_at: string | null;
+  number: number;
+  code: string;
+  status: string;
+  protocol: string;
+  username: string;
+  full_name: string;
+  parent_name: string | null;
+  start_range: number;
+  end_range: number;
+  bet_amount: string | number;
+  pool: string | number;
+  drawn: number;
+  prizes: number;
+  void_reason: string | null;
+  voided_by: string | null;
+};
+
+/** One keyset page of a games export, newest first, after the row `after` (docs/product/reports.md#exports). */
+export function gameExportPage(
+  db: Db,
+  where: SQL | undefined,
+  after: { at: string; id: number } | undefined,
+  limit: number,
+): Promise<GameExportRow[]> {
+  const older =
+    after && sql`(${gameRounds.createdAt}, ${gameRounds.id}) < (${after.at}::timestamptz, ${after.id}::int)`;
+  const condition = and(where, older);
+  return queryPrepared<GameExportRow>(
+    db,
+    sql`SELECT ${gameRounds.id}, ${gameRounds.createdAt}, ${gameRounds.endedAt}, ${gameRounds.number},
+        ${gameRounds.code}, ${gameRounds.status}, ${gameRounds.protocol}, player.username, player.full_name,
+        parent.full_name AS parent_name, ${gameRounds.startRange}, ${gameRounds.endRange}, ${gameRounds.betAmount},
+        jsonb_array_length(${gameRounds.entries}) * ${gameRounds.betAmount} AS pool,
+        jsonb_array_length(${gameRounds.draws}) AS drawn, jsonb_array_length(${gameRounds.prizes}) AS prizes,
+        ${gameRounds.voidReason}, voider.full_name AS voided_by
+      FROM ${gameRounds} JOIN users player ON player.id = ${gameRounds.userId}
+        LEFT JOIN users parent ON parent.id = ${gameRounds.parentId}
+        LEFT JOIN users voider ON voider.id = ${gameRounds.voidedBy}${whereClause(condition)}
+      ORDER BY ${gameRounds.createdAt} DESC, ${gameRounds.id} DESC LIMIT ${limit}`,
+  );
 }

@@ -9,6 +9,7 @@ import {
   gameEntriesInputSchema,
   gameProofSchema,
   gameSchema,
+  gamesExportQuerySchema,
   gamesQuerySchema,
   gameSummarySchema,
   openGameInputSchema,
@@ -18,11 +19,21 @@ import {
   slipPrintSchema,
   voidGameInputSchema,
 } from '@lot/domain/schemas/games';
-import { replayedHeader, retryAfterHeader, totalCountHeader } from '../../plugins/docs.ts';
+import {
+  exportHeaders,
+  exportResponse,
+  moneyHeader,
+  replayedHeader,
+  retryAfterHeader,
+  totalCountHeader,
+} from '../../plugins/docs.ts';
+import { exportFileName, sendExport } from '../../lib/export.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import {
   currentGame,
   drawNext,
+  GAME_EXPORT_COLUMNS,
+  gameExportPages,
   gameProof,
   getGame,
   listGames,
@@ -102,7 +113,12 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['games'],
         operationId: 'listGames',
-        responseHeaders: { 200: totalCountHeader },
+        responseHeaders: {
+          200: {
+            ...totalCountHeader,
+            'X-Total-Pool': moneyHeader("Every pool of the filtered set added up (the Voided games tab's total)."),
+          },
+        },
         description: "Games in the caller's scope by status (voided games for the upline), newest first.",
         querystring: gamesQuerySchema,
         response: { 200: z.array(gameSummarySchema), ...errors },
@@ -111,7 +127,29 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const page = await listGames(app.db, request.caller, request.query);
       reply.header('X-Total-Count', String(page.total));
+      reply.header('X-Total-Pool', page.totalPool);
       return page.items;
+    },
+  );
+
+  app.get(
+    '/api/games/export',
+    {
+      schema: {
+        operationId: 'exportGames',
+        tags: ['games'],
+        description:
+          "The games list (the Voided games tab's with status=voided) as a CSV or Excel file, every row (docs/product/reports.md#exports).",
+        querystring: gamesExportQuerySchema,
+        response: { ...exportResponse, ...errors },
+        responseHeaders: exportHeaders,
+      },
+    },
+    async (request, reply) => {
+      const { format, tz, ...query } = request.query;
+      const pages = gameExportPages(app.db, request.caller, query);
+      const fileName = exportFileName(`games-${query.status ?? 'all'}`, query, tz);
+      return sendExport(reply, format, tz ?? 'UTC', { fileName, columns: GAME_EXPORT_COLUMNS, pages });
     },
   );
 

@@ -39,6 +39,7 @@ import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { gameRounds, users } from '../../db/schema.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { byCaller, recordAudit } from '../../lib/audit.ts';
+import { keysetPages, type ExportColumn, type TimeKey } from '../../lib/export.ts';
 import type { SeedBox } from '../../lib/seed-box.ts';
 import { readableByRecord } from '../users/users.access.ts';
 import { findLiveUserById } from '../users/users.repository.ts';
@@ -52,6 +53,8 @@ import {
   drawsOf,
   drawStatement,
   entriesOf,
+  gameExportPage,
+  type GameExportRow,
   prizesOf,
   voidStatement,
   type DrawWrite,
@@ -694,19 +697,33 @@ export async function voidGame(ctx: GamesContext, caller: Caller, id: number, re
   throw stillMoving();
 }
 
-/** Games in the caller's scope by status (the voided list of the history screens), newest first. */
-export async function listGames(
-  db: Db,
-  caller: Caller,
-  query: GamesQuery,
-): Promise<{ items: GameSummary[]; total: number }> {
-  const where = and(
+/** The games of a list or its export: the caller's scope, the status (any but discarded) and the dates. */
+function gamesWhere(caller: Caller, query: Omit<GamesQuery, 'limit' | 'offset'>): SQL | undefined {
+  return and(
     readableBy(caller),
     query.status ? eq(gameRounds.status, query.status) : sql`${gameRounds.status} <> 'discarded'`,
     query.from ? gte(gameRounds.createdAt, new Date(query.from)) : undefined,
     query.to ? lt(gameRounds.createdAt, new Date(Date.parse(query.to) + 1)) : undefined,
   );
-  const [totalRow] = await db.select({ total: count() }).from(gameRounds).where(where);
+}
+
+/**
+ * Games in the caller's scope by status (the Voided games tab of the history screens), newest first,
+ * with the count and the pools of the whole filtered set (docs/product/screens.md#voided-games).
+ */
+export async function listGames(
+  db: Db,
+  caller: Caller,
+  query: GamesQuery,
+): Promise<{ items: GameSummary[]; total: number; totalPool: string }> {
+  const where = gamesWhere(caller, query);
+  const [totalRow] = await db
+    .select({
+      total: count(),
+      pool: sql<string>`coalesce(sum(jsonb_array_length(${gameRounds.entries}) * ${gameRounds.betAmount}), 0)::text`,
+    })
+    .from(gameRounds)
+    .where(where);
   const rows = await selectRounds(db)
     .where(where)
     .orderBy(desc(gameRounds.createdAt), desc(gameRounds.id))
@@ -739,7 +756,40 @@ export async function listGames(
       },
     };
   });
-  return { items, total: totalRow?.total ?? 0 };
+  return { items, total: totalRow?.total ?? 0, totalPool: formatCents(BigInt(totalRow?.pool ?? 0)) };
+}
+
+/** The columns of a games export (the Voided games tab's): what its table shows, one cell per fact. */
+export const GAME_EXPORT_COLUMNS: ExportColumn<GameExportRow>[] = [
+  { header: 'Date', type: 'time', value: (row) => row.created_at },
+  { header: 'Game no.', type: 'integer', value: (row) => row.number },
+  { header: 'Game code', type: 'text', value: (row) => row.code },
+  { header: 'User', type: 'text', value: (row) => row.full_name },
+  { header: 'Username', type: 'text', value: (row) => row.username },
+  { header: 'Parent', type: 'text', value: (row) => row.parent_name },
+  { header: 'Range', type: 'text', value: (row) => `${row.start_range}-${row.end_range}` },
+  { header: 'Bet', type: 'money', value: (row) => row.bet_amount },
+  { header: 'Pool', type: 'money', value: (row) => row.pool },
+  { header: 'Drawn', type: 'integer', value: (row) => row.drawn },
+  { header: 'Prizes', type: 'integer', value: (row) => row.prizes },
+  { header: 'Status', type: 'text', value: (row) => row.status },
+  { header: 'Reason', type: 'text', value: (row) => row.void_reason },
+  { header: 'Voided by', type: 'text', value: (row) => row.voided_by },
+  { header: 'Ended', type: 'time', value: (row) => row.ended_at },
+  { header: 'Protocol', type: 'text', value: (row) => row.protocol },
+];
+
+/** GET /api/games/export: every game of the list's filtered set, newest first, a keyset page at a time. */
+export function gameExportPages(
+  db: Db,
+  caller: Caller,
+  query: Omit<GamesQuery, 'limit' | 'offset'>,
+): AsyncIterable<GameExportRow[]> {
+  const where = gamesWhere(caller, query);
+  return keysetPages(
+    (after: TimeKey | undefined, limit: number) => gameExportPage(db, where, after, limit),
+    (row) => ({ at: row.created_at, id: row.id }),
+  );
 }
 
 /**

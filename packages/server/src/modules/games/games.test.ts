@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstRoundAfter, roundTimeMs } from '@lot/domain/beacon';
 import { commitmentOf2, drawAt, drawSequence } from '@lot/domain/draw';
@@ -18,6 +19,7 @@ import { queryRows } from '../../db/client.ts';
 import { SeedBox } from '../../lib/seed-box.ts';
 import { verifyAudit } from '../audit/audit-chain.ts';
 import { checkLedger } from '../balance/ledger.ts';
+import { csvRows } from '../../test/csv.ts';
 import { drawStatement } from './games.repository.ts';
 import { OPERATOR_CANNOT_VOID_FROZEN, UPLINE_CANNOT_START } from './games.service.ts';
 import {
@@ -1227,6 +1229,35 @@ describe('void', () => {
     const proof = await proofOf(t, game.code);
     expect(proof.voidedBy).toEqual({ role: 'agent', name: 'A*** T***' });
     expect((await verifyProof(proof, pins)).verdict).toBe('verified');
+  });
+
+  it('the Voided games tab: its totals, its CSV and its Excel are the voided games and none of the played', async () => {
+    const settled = await drawAll(t, h.U5, await openGame(t, h.U5, { numbers: [7, 8] }));
+    expect(settled.status).toBe('settled');
+    const all = (await get(h.U5.token, '/api/games?status=voided')).json<GameSummary[]>();
+    expect(all.length).toBeGreaterThanOrEqual(1);
+    const pools = all.reduce((sum, g) => sum + Math.round(Number(g.pool) * 100), 0);
+    const page = await get(h.U5.token, '/api/games?status=voided&limit=1');
+    expect(page.headers['x-total-count']).toBe(String(all.length));
+    expect(page.headers['x-total-pool']).toBe((pools / 100).toFixed(2));
+
+    const csv = await get(h.U5.token, '/api/games/export?status=voided&format=csv');
+    expectStatus(csv, 200);
+    expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="games-voided-until-[\d-]+\.csv"$/);
+    const [header, ...rows] = csvRows(csv.body);
+    expect(header?.slice(0, 3)).toEqual(['Date', 'Game no.', 'Game code']);
+    expect(rows.map((row) => row[2])).toEqual(all.map((g) => g.code));
+    expect(rows.every((row) => row[header?.indexOf('Status') ?? -1] === 'voided')).toBe(true);
+    expect(rows.map((row) => row[2])).not.toContain(settled.code);
+    expect(rows[0]?.[header?.indexOf('Reason') ?? -1]).toBe(all[0]?.voidReason);
+
+    const excel = await get(h.U5.token, '/api/games/export?status=voided&format=xlsx');
+    expectStatus(excel, 200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(excel.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0];
+    expect(sheet?.rowCount).toBe(all.length + 1);
+    expect(sheet?.getRow(2).getCell(3).value).toBe(all[0]?.code);
   });
 
   it('ledger:check notices a held pool that disagrees with its game', async () => {

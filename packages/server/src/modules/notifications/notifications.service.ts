@@ -18,7 +18,8 @@ const player = alias(users, 'player');
 /**
  * The bell (docs/product/screens.md#header, decision 022): the last days' events that concern the
  * caller, newest first. Each kind is one index range scan bounded by the same instant: money
- * received (transactions by receiver), money taken back (by sender), games voided by someone else
+ * received (transactions by receiver), money taken back or taken off by an admin's correction (by
+ * sender, docs/product/money.md#corrections), games voided by someone else
  * in the caller's record scope (by the recorded hierarchy and status), failed sign-ins on the
  * caller's account still on record (by username; the throttle keeps them only until they no longer
  * count, decision 010).
@@ -49,6 +50,7 @@ export async function listNotifications(db: Db, caller: Caller): Promise<Notific
     db
       .select({
         id: transactions.id,
+        type: transactions.type,
         amount: transactions.amount,
         at: transactions.createdAt,
         reason: transactions.description,
@@ -57,7 +59,11 @@ export async function listNotifications(db: Db, caller: Caller): Promise<Notific
       .from(transactions)
       .leftJoin(other, eq(other.id, transactions.actorId))
       .where(
-        and(eq(transactions.userId, caller.id), eq(transactions.type, 'takeback'), gt(transactions.createdAt, since)),
+        and(
+          eq(transactions.userId, caller.id),
+          inArray(transactions.type, ['takeback', 'decrease']),
+          gt(transactions.createdAt, since),
+        ),
       )
       .orderBy(desc(transactions.createdAt), desc(transactions.id))
       .limit(NOTIFICATION_LIMIT),
@@ -100,8 +106,8 @@ export async function listNotifications(db: Db, caller: Caller): Promise<Notific
       from: row.from,
     })),
     ...takenBack.map((row): Notification => ({
-      kind: 'takenBack',
-      key: `takenBack-${row.id}`,
+      kind: row.type === 'decrease' ? 'corrected' : 'takenBack',
+      key: `${row.type === 'decrease' ? 'corrected' : 'takenBack'}-${row.id}`,
       at: row.at.toISOString(),
       amount: formatCents(row.amount),
       by: row.by,

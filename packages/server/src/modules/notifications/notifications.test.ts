@@ -9,7 +9,7 @@ import { TEST_DB, type TestApp } from '../../test/test-app.ts';
 
 /**
  * The bell (decision 022) on the shared hierarchy (S1 ─ A1 ─ U1 …, S2 ─ A3 ─ U5): each caller
- * hears of money that reached them or was taken back from them, of games voided in their record
+ * hears of money that reached them, was taken back from them or taken off by an admin's correction, of games voided in their record
  * scope by someone else, and of failed sign-ins on their own account; nothing older than 7 days
  * and nothing of anyone else.
  */
@@ -34,6 +34,11 @@ beforeAll(async () => {
   );
   expectStatus(await money(t, h.A1.token, 'transfer', { receiverId: h.U1.id, amount: '25.00' }), 200);
   expectStatus(await money(t, h.A1.token, 'take-back', { userId: h.U1.id, amount: '5.00', reason: 'Wrong shop' }), 200);
+  // The admin corrects U1's balance: news for U1 like a top-up (docs/product/money.md#corrections).
+  expectStatus(
+    await money(t, t.adminToken, 'decrease', { userId: h.U1.id, amount: '1.50', description: 'Counted twice' }),
+    200,
+  );
   // After U1's first draw only its upline may void the game; A1 does: news for U1 and the rest of
   // the upline, not for A1.
   const game = await openGame(t, h.U1, { numbers: [1, 2, 3] });
@@ -61,14 +66,27 @@ async function bell(caller: Member): Promise<Notification[]> {
 describe(`GET /api/notifications (${TEST_DB})`, () => {
   it("lists the caller's own events of the last 7 days, newest first", async () => {
     const items = await bell(h.U1);
-    expect(items.map((item) => item.kind)).toEqual(['signinFailed', 'voided', 'takenBack', 'received', 'received']);
-    const [failure, voidedGame, takeBack, transfer, topUp] = items;
+    expect(items.map((item) => item.kind)).toEqual([
+      'signinFailed',
+      'voided',
+      'corrected',
+      'takenBack',
+      'received',
+      'received',
+    ]);
+    const [failure, voidedGame, correction, takeBack, transfer, topUp] = items;
     expect(failure).toMatchObject({ kind: 'signinFailed', address: '203.0.113.9' });
     expect(voidedGame).toMatchObject({
       kind: 'voided',
       code: voided.code,
       gameNumber: voided.number,
       reason: 'Power cut',
+    });
+    expect(correction).toMatchObject({
+      kind: 'corrected',
+      amount: '1.50',
+      reason: 'Counted twice',
+      by: { id: h.admin.id },
     });
     expect(takeBack).toMatchObject({ kind: 'takenBack', amount: '5.00', reason: 'Wrong shop', by: { id: h.A1.id } });
     expect(transfer).toMatchObject({ kind: 'received', type: 'transfer', amount: '25.00', from: { id: h.A1.id } });
@@ -96,7 +114,9 @@ describe(`GET /api/notifications (${TEST_DB})`, () => {
     const a1 = await bell(h.A1);
     // A1 received its top-up; what it sent and took back reached U1 or A1, not someone else.
     expect(a1.filter((i) => i.kind === 'received').map((i) => i.kind === 'received' && i.amount)).toEqual(['300.00']);
-    expect(a1.some((i) => i.kind === 'takenBack' || i.kind === 'signinFailed')).toBe(false);
+    expect(a1.some((i) => i.kind === 'takenBack' || i.kind === 'corrected' || i.kind === 'signinFailed')).toBe(false);
+    // The admin who made the correction hears nothing of it.
+    expect((await bell(h.admin)).some((i) => i.kind === 'corrected')).toBe(false);
     expect(await bell(h.U2)).toEqual([]);
     expect(await bell(h.S2)).toEqual([]);
   });

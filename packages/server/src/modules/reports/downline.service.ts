@@ -67,8 +67,10 @@ function cut(node: Node) {
   }
 }
 
-/** The ledger rows the report counts as money. */
+/** The ledger rows the report counts as money between accounts (the admin's rollup keeps these). */
 const MOVES = sql`t.type IN ('topup', 'transfer', 'takeback') AND t.status = 'completed'`;
+/** And the admin's corrections, which take money off one account (docs/product/money.md#corrections). */
+const MOVES_AND_CORRECTIONS = sql`t.type IN ('topup', 'transfer', 'takeback', 'decrease') AND t.status = 'completed'`;
 
 /**
  * The money that crossed the node's rows in the period, as `flows` (type, amount, and the row of
@@ -86,13 +88,16 @@ function flowsOf({ money }: ReturnType<typeof cut>): SQL {
         FROM money_daily, bounds b WHERE day >= b.first_day AND day < b.end_day
       UNION ALL ${edge(sql`t.created_at >= b.period_start AND t.created_at < b.whole_start`)}
       UNION ALL ${edge(sql`t.created_at >= b.whole_end AND t.created_at < b.period_end`)}
+      UNION ALL SELECT t.type, t.amount, NULLIF(account_top(t.user_id), 0), NULL
+        FROM transactions t, bounds b
+        WHERE t.type = 'decrease' AND t.created_at >= b.period_start AND t.created_at < b.period_end
     )`;
   }
   // Each account's rows through its own index: a lateral lookup per account (OFFSET 0 keeps the
   // planner from flattening it into a scan of the whole period's ledger).
   const touching = (side: SQL) => sql`SELECT t.id FROM members m CROSS JOIN bounds b
       CROSS JOIN LATERAL (SELECT t.id FROM transactions t WHERE ${side} = m.id
-        AND t.created_at >= b.period_start AND t.created_at < b.period_end AND ${MOVES} OFFSET 0) t`;
+        AND t.created_at >= b.period_start AND t.created_at < b.period_end AND ${MOVES_AND_CORRECTIONS} OFFSET 0) t`;
   return sql`members AS (
       SELECT u.id, ${money.member} AS key FROM (${money.subtree}) u LEFT JOIN users p ON p.id = u.parent_id
     ), flows AS (
@@ -134,6 +139,7 @@ type Row = {
   received: string;
   sent: string;
   taken: string;
+  corrected: string;
   period_start: Date | string;
   period_end: Date | string;
 };
@@ -190,37 +196,41 @@ export async function downline(db: Db, caller: Caller, query: DownlineQuery): Pr
       WHERE ${voids.where} AND r.status = 'voided' AND r.ended_at >= b.period_start AND r.ended_at < b.period_end
       GROUP BY 1
     ), ${flowsOf(plan)}, money AS (
-      SELECT key, sum(topups) AS topups, sum(received) AS received, sum(sent) AS sent, sum(taken) AS taken FROM (
-        SELECT to_key AS key, amount AS topups, 0 AS received, 0 AS sent, 0 AS taken
+      SELECT key, sum(topups) AS topups, sum(received) AS received, sum(sent) AS sent, sum(taken) AS taken,
+        sum(corrected) AS corrected FROM (
+        SELECT to_key AS key, amount AS topups, 0 AS received, 0 AS sent, 0 AS taken, 0 AS corrected
           FROM flows WHERE type = 'topup' AND to_key IS NOT NULL
         UNION ALL
-        SELECT to_key, 0, amount, 0, 0
+        SELECT to_key, 0, amount, 0, 0, 0
           FROM flows WHERE type = 'transfer' AND to_key IS NOT NULL AND from_key IS DISTINCT FROM to_key
         UNION ALL
-        SELECT from_key, 0, 0, amount, 0
+        SELECT from_key, 0, 0, amount, 0, 0
           FROM flows WHERE type = 'transfer' AND from_key IS NOT NULL AND from_key IS DISTINCT FROM to_key
         UNION ALL
-        SELECT from_key, 0, 0, 0, amount
+        SELECT from_key, 0, 0, 0, amount, 0
           FROM flows WHERE type = 'takeback' AND from_key IS NOT NULL AND from_key IS DISTINCT FROM to_key
+        UNION ALL
+        SELECT from_key, 0, 0, 0, 0, amount FROM flows WHERE type = 'decrease' AND from_key IS NOT NULL
       ) moved GROUP BY key
     ), figures AS (
       -- One UNION ALL grouped once (not a join per part): the planner's estimates stay small, so
       -- PostgreSQL does not spend seconds compiling (JIT) a plan it believes returns millions of rows.
-      SELECT key, settled, numbers, pool, prizes, commission, 0 AS voided, 0 AS topups, 0 AS received, 0 AS sent, 0 AS taken
+      SELECT key, settled, numbers, pool, prizes, commission, 0 AS voided, 0 AS topups, 0 AS received, 0 AS sent,
+        0 AS taken, 0 AS corrected
         FROM sales
-      UNION ALL SELECT key, 0, 0, 0, 0, 0, voided, 0, 0, 0, 0 FROM voids
-      UNION ALL SELECT key, 0, 0, 0, 0, 0, 0, topups, received, sent, taken FROM money
-      UNION ALL SELECT c.id, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 FROM users c WHERE ${plan.children} AND c.deleted_at IS NULL
+      UNION ALL SELECT key, 0, 0, 0, 0, 0, voided, 0, 0, 0, 0, 0 FROM voids
+      UNION ALL SELECT key, 0, 0, 0, 0, 0, 0, topups, received, sent, taken, corrected FROM money
+      UNION ALL SELECT c.id, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 FROM users c WHERE ${plan.children} AND c.deleted_at IS NULL
     ), grouped AS (
       SELECT key, sum(settled) AS settled, sum(numbers) AS numbers, sum(pool) AS pool, sum(prizes) AS prizes,
         sum(commission) AS commission, sum(voided) AS voided, sum(topups) AS topups, sum(received) AS received,
-        sum(sent) AS sent, sum(taken) AS taken
+        sum(sent) AS sent, sum(taken) AS taken, sum(corrected) AS corrected
       FROM figures GROUP BY key
     )
     SELECT u.id, u.username, u.full_name, u.role, u.status, u.deleted_at IS NOT NULL AS deleted,
       f.settled::text AS settled, f.numbers::text AS numbers, f.pool::text AS pool, f.prizes::text AS prizes,
       f.commission::text AS commission, f.voided::text AS voided, f.topups::text AS topups,
-      f.received::text AS received, f.sent::text AS sent, f.taken::text AS taken,
+      f.received::text AS received, f.sent::text AS sent, f.taken::text AS taken, f.corrected::text AS corrected,
       b.period_start, b.period_end
     FROM bounds b
     LEFT JOIN grouped f ON true
@@ -231,7 +241,7 @@ export async function downline(db: Db, caller: Caller, query: DownlineQuery): Pr
   if (!bounds) throw new Error('downline query returned no row');
   const children = rows.filter((row) => row.id !== null);
   const totals = { settled: 0n, numbers: 0n, pool: 0n, prizes: 0n, commission: 0n, voided: 0n };
-  const money = { topups: 0n, received: 0n, sent: 0n, taken: 0n };
+  const money = { topups: 0n, received: 0n, sent: 0n, taken: 0n, corrected: 0n };
   const figures = (row: Row): DownlineFigures => {
     totals.settled += BigInt(row.settled);
     totals.numbers += BigInt(row.numbers);
@@ -243,6 +253,7 @@ export async function downline(db: Db, caller: Caller, query: DownlineQuery): Pr
     money.received += BigInt(row.received);
     money.sent += BigInt(row.sent);
     money.taken += BigInt(row.taken);
+    money.corrected += BigInt(row.corrected);
     return {
       settledGames: Number(row.settled),
       numbersSold: Number(row.numbers),
@@ -254,6 +265,7 @@ export async function downline(db: Db, caller: Caller, query: DownlineQuery): Pr
       transfersReceived: formatCents(BigInt(row.received)),
       transfersSent: formatCents(BigInt(row.sent)),
       takenBack: formatCents(BigInt(row.taken)),
+      corrections: formatCents(BigInt(row.corrected)),
     };
   };
   const list = children.map((row): DownlineRow => ({
@@ -284,6 +296,7 @@ export async function downline(db: Db, caller: Caller, query: DownlineQuery): Pr
       transfersReceived: formatCents(money.received),
       transfersSent: formatCents(money.sent),
       takenBack: formatCents(money.taken),
+      corrections: formatCents(money.corrected),
     },
   };
 }

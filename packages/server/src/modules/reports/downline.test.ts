@@ -5,7 +5,15 @@ import type { Downline, DownlineFigures } from '@lot/domain/schemas/reports';
 import { checkLedger } from '../balance/ledger.ts';
 import { configureWinners, drawAll, drawPosition, listGames, openGame, voidCall } from '../../test/game-fixtures.ts';
 import { createMember, type Member } from '../../test/hierarchy.ts';
-import { cents, createMoneyTestApp, expectStatus, fund, money, seededRandom } from '../../test/money-fixtures.ts';
+import {
+  balanceOf,
+  cents,
+  createMoneyTestApp,
+  expectStatus,
+  fund,
+  money,
+  seededRandom,
+} from '../../test/money-fixtures.ts';
 import { TEST_DB, type TestApp } from '../../test/test-app.ts';
 
 /**
@@ -106,6 +114,15 @@ beforeAll(async () => {
   // The admin takes money back from the first super agent.
   expectStatus(await money(t, t.adminToken, 'take-back', { userId: supers[0]?.id, amount: '5.00', reason: 'x' }), 200);
   takenFromSuper.set(supers[0]?.id ?? 0, 500);
+  // The admin corrects a shop under an agent and the second super agent (docs/product/money.md#corrections).
+  const shop = users.find((u) => u.parent?.role === 'agent') as Person;
+  for (const [who, amount] of [
+    [shop, '7.77'],
+    [supers[1] as Person, '1.23'],
+  ] as const) {
+    const corrected = await money(t, t.adminToken, 'decrease', { userId: who.id, amount, description: 'Count' });
+    expectStatus(corrected, 200);
+  }
 }, 240_000);
 
 afterAll(async () => {
@@ -148,6 +165,7 @@ function sumRows(downline: Downline): Record<keyof DownlineFigures, number> {
     transfersReceived: sum((r) => r.transfersReceived),
     transfersSent: sum((r) => r.transfersSent),
     takenBack: sum((r) => r.takenBack),
+    corrections: sum((r) => r.corrections),
   };
 }
 
@@ -164,6 +182,7 @@ function expectRowsAddUp(downline: Downline) {
     transfersReceived: cents(totals.transfersReceived),
     transfersSent: cents(totals.transfersSent),
     takenBack: cents(totals.takenBack),
+    corrections: cents(totals.corrections),
   });
   expect(cents(totals.pool)).toBe(cents(totals.prizes) + cents(totals.commission));
 }
@@ -193,6 +212,35 @@ describe(`downline report (${TEST_DB}, seed ${SEED})`, () => {
       // Transfers and take-backs between the super agent, its agents and their users stay inside.
       expect([row?.transfersReceived, row?.transfersSent]).toEqual(['0.00', '0.00']);
     }
+  });
+
+  it("every row's money columns add up to its subtree's balances, the corrections' column included", async () => {
+    // Nothing is held (every game settled or voided) and nobody has moved: a subtree's balances are
+    // what came in (top-ups, transfers received) less what went out (transfers sent, taken back,
+    // corrections, the pools of its settled games).
+    const under = (root: Person) =>
+      [...new Set([root, ...agents, ...users])].filter(
+        (p) => p === root || p.parent === root || p.parent?.parent === root,
+      );
+    let corrected = 0;
+    for (const node of [admin, ...supers, ...agents]) {
+      const downline = await report(node);
+      for (const row of downline.rows) {
+        const root = [...supers, ...agents, ...users].find((p) => p.id === row.user.id) as Person;
+        let balances = 0;
+        for (const p of under(root)) balances += await balanceOf(t, p.id);
+        const net =
+          cents(row.topUps) +
+          cents(row.transfersReceived) -
+          cents(row.transfersSent) -
+          cents(row.takenBack) -
+          cents(row.corrections) -
+          cents(row.pool);
+        expect(net, `${node.role} ${node.id}: row ${row.user.username}`).toBe(balances);
+      }
+      if (node === admin) corrected = cents(downline.totals.corrections);
+    }
+    expect(corrected).toBe(777 + 123);
   });
 
   it("each super agent's and agent's report: its direct children, totals equal to its sales history", async () => {
@@ -248,6 +296,7 @@ describe(`downline report (${TEST_DB}, seed ${SEED})`, () => {
       transfersReceived: 0,
       transfersSent: 0,
       takenBack: 0,
+      corrections: 0,
     });
     expect([quiet.timeZone, quiet.from]).toEqual(['Europe/Madrid', '2019-12-31T23:00:00.000Z']);
   });

@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Downline, Statement } from '@lot/domain/schemas/reports';
+import { statementKindLabel } from '@lot/domain/statement-kinds';
 import { EXPORT_LIMITS } from '../../lib/export.ts';
 import { csvRows } from '../../test/csv.ts';
 import { configureWinners, playGame } from '../../test/game-fixtures.ts';
@@ -52,6 +53,22 @@ describe(`report exports (${TEST_DB})`, () => {
     expect(cents(rows[0]?.[6] ?? '') + moved).toBe(cents(rows.at(-1)?.[6] ?? ''));
     expect(rows.at(-1)?.[6]).toBe(shown.closingBalance);
     expect(rows.slice(1, -1).map((row) => row[6])).toEqual(shown.movements.map((m) => m.balance));
+    // The Kind and Counterparty cells say what the screen says: words, and the counterpart's full name.
+    const kinds = shown.movements.map((m) => statementKindLabel(m.kind));
+    expect(kinds).toEqual(expect.arrayContaining(['Transfer received', 'Game pool held']));
+    expect(rows.slice(1, -1).map((row) => row[1])).toEqual(kinds);
+    const parties = shown.movements.map((m) => m.counterparty?.fullName ?? '');
+    expect(parties).toContain(h.A1.fullName);
+    expect(rows.slice(1, -1).map((row) => row[3])).toEqual(parties);
+
+    const excel = await get(h.U1, `/api/statements/${h.U1.id}/export?${period}&format=xlsx`);
+    expectStatus(excel, 200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(excel.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0];
+    const column = (n: number) => shown.movements.map((_, i) => sheet?.getRow(i + 3).getCell(n).value ?? '');
+    expect(column(2)).toEqual(kinds);
+    expect(column(4)).toEqual(parties);
   });
 
   it("the downline report's file: its rows and its totals, in CSV and Excel", async () => {

@@ -1,4 +1,5 @@
 import { decimalToCents } from '@lot/domain/money';
+import { statementKindLabel } from '@lot/domain/statement-kinds';
 import type { Downline, DownlineFigures, StatementMovement, StatementQuery } from '@lot/domain/schemas/reports';
 import type { Db } from '../../db/client.ts';
 import type { ExportColumn, ExportSource } from '../../lib/export.ts';
@@ -25,6 +26,7 @@ const DOWNLINE_COLUMNS: ExportColumn<DownlineLine>[] = [
   { header: 'Transfers received', type: 'money', value: (line) => money(line.transfersReceived) },
   { header: 'Transfers sent', type: 'money', value: (line) => money(line.transfersSent) },
   { header: 'Taken back', type: 'money', value: (line) => money(line.takenBack) },
+  { header: 'Corrections', type: 'money', value: (line) => money(line.corrections) },
 ];
 
 /** The report's rows, then its totals line. */
@@ -47,13 +49,14 @@ export function downlineExport(report: Downline, from: string, to: string): Expo
   };
 }
 
-type StatementLine = Omit<StatementMovement, 'at'> & { at: Date | null };
+/** A file's line: a movement with its kind in the screen's words, or the opening or closing balance. */
+type StatementLine = Omit<StatementMovement, 'at' | 'kind'> & { at: Date | null; kind: string };
 
 const STATEMENT_COLUMNS: ExportColumn<StatementLine>[] = [
   { header: 'Date', type: 'time', value: (line) => line.at },
   { header: 'Kind', type: 'text', value: (line) => line.kind },
   { header: 'Description', type: 'text', value: (line) => line.description },
-  { header: 'Counterparty', type: 'text', value: (line) => line.counterparty?.username ?? null },
+  { header: 'Counterparty', type: 'text', value: (line) => line.counterparty?.fullName ?? null },
   { header: 'Game', type: 'text', value: (line) => line.gameCode },
   { header: 'Amount', type: 'money', value: (line) => (line.amount === '' ? null : money(line.amount)) },
   { header: 'Balance', type: 'money', value: (line) => money(line.balance) },
@@ -76,7 +79,7 @@ export async function statementExport(
   const edge = (kind: string, balance: string): StatementLine => ({
     transactionId: 0,
     at: null,
-    kind: kind as StatementLine['kind'],
+    kind,
     amount: '',
     balance,
     description: null,
@@ -84,7 +87,8 @@ export async function statementExport(
     gameCode: null,
     gameNumber: null,
   });
-  const lines = (movements: StatementMovement[]) => movements.map((m) => ({ ...m, at: new Date(m.at) }));
+  const lines = (movements: StatementMovement[]) =>
+    movements.map((m) => ({ ...m, at: new Date(m.at), kind: statementKindLabel(m.kind) }));
   return {
     fileName: `statement-${first.username}-${query.from}-to-${query.to}`,
     columns: STATEMENT_COLUMNS,

@@ -78,18 +78,26 @@ export function AdminSalesHistoryRoute() {
         <DateRangeFilter value={dates} onChange={setDates} />
       </FiltersCard>
 
-      <SalesTotals
-        totalGames={sales.data?.total}
-        totalCommission={sales.data?.totalCommission}
-        failed={sales.isError}
-      />
-
-      <ExportButtons
-        path="/api/sales-history/filter/export"
-        query={{ role: owner?.role, userId: owner?.userId, from, to }}
-      />
-
-      <HistoryCard title="Game History" inProgress from={from} to={to} pickerFiltered={owner !== null}>
+      <HistoryCard
+        title="Game History"
+        inProgress
+        from={from}
+        to={to}
+        pickerFiltered={owner !== null}
+        totals={
+          <SalesTotals
+            totalGames={sales.data?.total}
+            totalCommission={sales.data?.totalCommission}
+            failed={sales.isError}
+          />
+        }
+        exportButtons={
+          <ExportButtons
+            path="/api/sales-history/filter/export"
+            query={{ role: owner?.role, userId: owner?.userId, from, to }}
+          />
+        }
+      >
         <SalesResults query={sales} page={page} onPage={setPage} filtered={filtered} />
       </HistoryCard>
     </div>

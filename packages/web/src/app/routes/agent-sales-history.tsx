@@ -57,15 +57,22 @@ export function AgentSalesHistoryRoute() {
         <DateRangeFilter value={dates} onChange={setDates} />
       </FiltersCard>
 
-      <SalesTotals
-        totalGames={sales.data?.total}
-        totalCommission={sales.data?.totalCommission}
-        failed={sales.isError}
-      />
-
-      <ExportButtons path={`/api/sales-history/agent/${me.id}/export`} query={{ userId, from, to }} />
-
-      <HistoryCard title="Game History" inProgress from={from} to={to} hide={HIDDEN} pickerFiltered={userId !== null}>
+      <HistoryCard
+        title="Game History"
+        inProgress
+        from={from}
+        to={to}
+        hide={HIDDEN}
+        pickerFiltered={userId !== null}
+        totals={
+          <SalesTotals
+            totalGames={sales.data?.total}
+            totalCommission={sales.data?.totalCommission}
+            failed={sales.isError}
+          />
+        }
+        exportButtons={<ExportButtons path={`/api/sales-history/agent/${me.id}/export`} query={{ userId, from, to }} />}
+      >
         <SalesResults query={sales} page={page} onPage={setPage} filtered={filtered} hide={HIDDEN} />
       </HistoryCard>
     </div>

@@ -91,15 +91,23 @@ export function SuperagentSalesHistoryRoute() {
         <DateRangeFilter value={dates} onChange={setDates} />
       </FiltersCard>
 
-      <SalesTotals
-        totalGames={sales.data?.total}
-        totalCommission={sales.data?.totalCommission}
-        failed={sales.isError}
-      />
-
-      <ExportButtons path={`/api/sales-history/superagent/${me.id}/export`} query={{ agentId, userId, from, to }} />
-
-      <HistoryCard title="Game History" inProgress from={from} to={to} pickerFiltered={filter.id !== null}>
+      <HistoryCard
+        title="Game History"
+        inProgress
+        from={from}
+        to={to}
+        pickerFiltered={filter.id !== null}
+        totals={
+          <SalesTotals
+            totalGames={sales.data?.total}
+            totalCommission={sales.data?.totalCommission}
+            failed={sales.isError}
+          />
+        }
+        exportButtons={
+          <ExportButtons path={`/api/sales-history/superagent/${me.id}/export`} query={{ agentId, userId, from, to }} />
+        }
+      >
         <SalesResults query={sales} page={page} onPage={setPage} filtered={filtered} />
       </HistoryCard>
     </div>

@@ -60,15 +60,20 @@ export function UserSalesHistoryRoute() {
         <DateRangeFilter value={dates} onChange={setDates} />
       </FiltersCard>
 
-      <SalesTotals
-        totalGames={sales.data?.total}
-        totalCommission={sales.data?.totalCommission}
-        failed={sales.isError}
-      />
-
-      <ExportButtons path={`/api/sales-history/user/${me.id}/export`} query={{ from, to }} />
-
-      <HistoryCard title="Games" from={from} to={to} hide={HIDDEN}>
+      <HistoryCard
+        title="Games"
+        from={from}
+        to={to}
+        hide={HIDDEN}
+        totals={
+          <SalesTotals
+            totalGames={sales.data?.total}
+            totalCommission={sales.data?.totalCommission}
+            failed={sales.isError}
+          />
+        }
+        exportButtons={<ExportButtons path={`/api/sales-history/user/${me.id}/export`} query={{ from, to }} />}
+      >
         <SalesResults
           query={sales}
           page={page}

@@ -45,6 +45,17 @@ function describe(item: Notification, userId: number): { text: ReactNode; href: 
         href: `/statements/${userId}`,
         icon: <ArrowUpRight className="h-4 w-4 text-rose-600" />,
       };
+    case 'corrected':
+      return {
+        text: (
+          <>
+            Correction of <strong>{money(item.amount)}</strong> by {item.by?.fullName ?? 'Unknown'}
+            {item.reason ? `: ${item.reason}` : ''}
+          </>
+        ),
+        href: `/statements/${userId}`,
+        icon: <ArrowUpRight className="h-4 w-4 text-rose-600" />,
+      };
     case 'voided':
       return {
         text: (

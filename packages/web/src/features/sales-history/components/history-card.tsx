@@ -5,7 +5,9 @@ import { Card, EmptyState, ErrorPanel, Spinner } from '../../../components/ui/pa
 import { useFilterPage } from '../../../lib/use-filter-page.ts';
 import { SALES_PAGE_SIZE } from '../api/sales-page.ts';
 import { useVoidedGames } from '../api/get-voided-games.ts';
+import { ExportButtons } from '../../../components/ui/export-buttons.tsx';
 import { GamesInProgress } from './games-in-progress.tsx';
+import { VoidedTotals } from './sales-totals.tsx';
 import { VoidedGamesTable, type VoidedColumn } from './voided-games-table.tsx';
 
 type View = 'played' | 'voided' | 'in-progress';
@@ -33,9 +35,10 @@ function useView(): [View, (view: View) => void] {
 }
 
 /**
- * A history screen's list card: the games played (the screen's own table), on the Voided games tab
- * the games voided after a draw, paged by the server with the screen's date filter, and — for the
- * upline — on the Games in progress tab the games their shops have open or frozen, to finish or void.
+ * A history screen's list card and what stands above it: on the Played tab the screen's own totals,
+ * exports and table; on the Voided games tab the voided games' totals, exports and table, paged by
+ * the server with the screen's date filter; and — for the upline — on the Games in progress tab the
+ * games their shops have open or frozen, to finish or void (docs/product/screens.md#voided-games).
  */
 export function HistoryCard({
   title,
@@ -44,6 +47,8 @@ export function HistoryCard({
   hide,
   pickerFiltered = false,
   inProgress = false,
+  totals,
+  exportButtons,
   children,
 }: {
   title: string;
@@ -55,6 +60,9 @@ export function HistoryCard({
   pickerFiltered?: boolean;
   /** The upline's screens: the Games in progress tab (the user's own history has none). */
   inProgress?: boolean;
+  /** The Played tab's totals and exports: the played games', shown only with them. */
+  totals?: ReactNode;
+  exportButtons?: ReactNode;
   children: ReactNode;
 }) {
   const [asked, setView] = useView();
@@ -72,7 +80,7 @@ export function HistoryCard({
       {label}
     </button>
   );
-  return (
+  const card = (body: ReactNode) => (
     <Card
       title={title}
       actions={
@@ -83,27 +91,37 @@ export function HistoryCard({
         </div>
       }
     >
-      {view === 'played' ? (
-        children
-      ) : view === 'voided' ? (
-        <VoidedGames from={from} to={to} hide={hide} pickerFiltered={pickerFiltered} />
-      ) : (
-        <GamesInProgress showParent={!hide?.includes('parent')} filtered={pickerFiltered || Boolean(from || to)} />
-      )}
+      {body}
     </Card>
+  );
+  if (view === 'voided')
+    return <VoidedGames from={from} to={to} hide={hide} pickerFiltered={pickerFiltered} card={card} />;
+  if (view === 'in-progress')
+    return card(
+      <GamesInProgress showParent={!hide?.includes('parent')} filtered={pickerFiltered || Boolean(from || to)} />,
+    );
+  return (
+    <>
+      {totals}
+      {exportButtons}
+      {card(children)}
+    </>
   );
 }
 
+/** The Voided games tab: its totals, its exports (GET /api/games/export?status=voided) and its table. */
 function VoidedGames({
   from,
   to,
   hide,
   pickerFiltered,
+  card,
 }: {
   from?: string;
   to?: string;
   hide?: readonly VoidedColumn[];
   pickerFiltered: boolean;
+  card: (body: ReactNode) => ReactNode;
 }) {
   const [page, setPage] = useFilterPage(JSON.stringify([from, to]));
   const query = useVoidedGames({ from, to, page });
@@ -112,6 +130,39 @@ function VoidedGames({
       Voided games are narrowed by date only: every voided game you can see is listed.
     </p>
   );
+  return (
+    <>
+      <VoidedTotals totalGames={query.data?.total} totalPool={query.data?.totalPool} failed={query.isError} />
+      <ExportButtons path="/api/games/export" query={{ status: 'voided', from, to }} />
+      {card(
+        <VoidedList
+          query={query}
+          note={note}
+          page={page}
+          onPage={setPage}
+          hide={hide}
+          filtered={Boolean(from || to)}
+        />,
+      )}
+    </>
+  );
+}
+
+function VoidedList({
+  query,
+  note,
+  page,
+  onPage,
+  hide,
+  filtered,
+}: {
+  query: ReturnType<typeof useVoidedGames>;
+  note: ReactNode;
+  page: number;
+  onPage: (page: number) => void;
+  hide?: readonly VoidedColumn[];
+  filtered: boolean;
+}) {
   if (query.isPending) return <Spinner />;
   if (query.isError) return <ErrorPanel message="Failed to fetch voided games" onRetry={() => void query.refetch()} />;
   const { items, total } = query.data;
@@ -119,7 +170,7 @@ function VoidedGames({
     return (
       <>
         {note}
-        <EmptyState message={from || to ? 'No voided games in these dates.' : 'No voided games.'} />
+        <EmptyState message={filtered ? 'No voided games in these dates.' : 'No voided games.'} />
       </>
     );
   return (
@@ -129,7 +180,7 @@ function VoidedGames({
     >
       {note}
       <VoidedGamesTable games={items} hide={hide} />
-      <Pagination page={page} pageSize={SALES_PAGE_SIZE} total={total} onPage={setPage} />
+      <Pagination page={page} pageSize={SALES_PAGE_SIZE} total={total} onPage={onPage} />
     </div>
   );
 }

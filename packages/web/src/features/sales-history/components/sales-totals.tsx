@@ -1,4 +1,4 @@
-import { Gamepad2, Wallet } from 'lucide-react';
+import { Ban, Gamepad2, Undo2, Wallet } from 'lucide-react';
 import { StatCard } from '../../../components/ui/panels.tsx';
 import { money } from '../../../lib/format.ts';
 
@@ -25,6 +25,33 @@ export function SalesTotals({
         label="Total Commission"
         value={<span data-testid="total-commission">{totalCommission ? money(totalCommission) : pending}</span>}
         icon={<Wallet className="h-5 w-5" aria-hidden="true" />}
+      />
+    </div>
+  );
+}
+
+/** The Voided games tab's totals over the whole filtered set: how many games, and the pools returned. */
+export function VoidedTotals({
+  totalGames,
+  totalPool,
+  failed = false,
+}: {
+  totalGames?: number;
+  totalPool?: string;
+  failed?: boolean;
+}) {
+  const pending = failed ? '—' : '…';
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <StatCard
+        label="Voided Games"
+        value={<span data-testid="voided-total-games">{totalGames ?? pending}</span>}
+        icon={<Ban className="h-5 w-5" aria-hidden="true" />}
+      />
+      <StatCard
+        label="Pools Returned"
+        value={<span data-testid="voided-total-pool">{totalPool ? money(totalPool) : pending}</span>}
+        icon={<Undo2 className="h-5 w-5" aria-hidden="true" />}
       />
     </div>
   );

@@ -3,6 +3,7 @@ import { Printer } from 'lucide-react';
 import type { Statement, StatementMovement } from '@lot/domain/schemas/reports';
 import { dayIn } from '@lot/domain/dates';
 import { gameTitle } from '@lot/domain/game';
+import { statementKindLabel } from '@lot/domain/statement-kinds';
 import { decimalToCents, formatMoney } from '@lot/domain/money';
 import { Button } from '../../../components/ui/button.tsx';
 import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
@@ -17,19 +18,6 @@ import { STATEMENT_PAGE_SIZE, statementQueryAt, useStatement } from '../api/get-
 
 /** A4 with margins; the shell hides itself in print, the controls of this screen too. */
 const PRINT_PAGE = '@page { size: A4; margin: 14mm; }';
-
-/** Each kind of movement in words (docs/product/money.md#statements). */
-const KIND_LABELS: Record<StatementMovement['kind'], string> = {
-  topup: 'Top-up',
-  transferIn: 'Transfer received',
-  transferOut: 'Transfer sent',
-  correction: 'Correction',
-  takeBackIn: 'Taken back from',
-  takeBackOut: 'Taken back by',
-  gamePoolHeld: 'Game pool held',
-  gameSettled: 'Game settled',
-  gamePoolReturned: 'Game pool returned',
-};
 
 /** Money in `+$5.00` in green, out `-$5.00` in red, nothing `$0.00` in grey. */
 function Signed({ amount, testId }: { amount: string; testId?: string }) {
@@ -53,7 +41,7 @@ const COLUMNS: Column<StatementMovement>[] = [
     key: 'kind',
     header: 'Kind',
     className: 'order-3 font-medium text-slate-900 lg:whitespace-nowrap',
-    render: (movement) => <span data-testid="movement-kind">{KIND_LABELS[movement.kind]}</span>,
+    render: (movement) => <span data-testid="movement-kind">{statementKindLabel(movement.kind)}</span>,
   },
   {
     key: 'counterparty',
