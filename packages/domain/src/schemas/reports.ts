@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema } from './common.ts';
+import { idSchema, offsetSchema, pageSizeSchema } from './common.ts';
 
 /** An IANA time zone name the runtime knows (Intl), e.g. `Europe/Madrid` or `UTC`. */
 export function isTimeZone(name: string): boolean {
@@ -87,8 +87,8 @@ const toAfterFrom = { message: 'to must be on or after from', path: ['to'] };
 export const statementQuerySchema = z
   .strictObject({
     ...periodFields,
-    limit: z.coerce.number().int().min(1).max(1000).default(200),
-    offset: z.coerce.number().int().min(0).max(100_000_000).default(0),
+    limit: pageSizeSchema(1000, 200),
+    offset: offsetSchema,
   })
   .refine(inOrder, toAfterFrom);
 

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditEntrySchema, listAuditQuerySchema } from '@lot/domain/schemas/audit';
-import { exportFields } from '@lot/domain/schemas/exports';
+import { auditEntrySchema, auditExportQuerySchema, listAuditQuerySchema } from '@lot/domain/schemas/audit';
 import { errorResponses } from '../../plugins/errors.ts';
 import { exportFileName, sendExport } from '../../lib/export.ts';
 import { AUDIT_EXPORT_COLUMNS, auditExportPages, listAudit } from './audit.service.ts';
@@ -33,7 +32,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['audit'],
         description: 'The filtered audit entries as a CSV or Excel file, every row, newest first.',
-        querystring: listAuditQuerySchema.omit({ limit: true, offset: true }).extend(exportFields),
+        querystring: auditExportQuerySchema,
         response: errorResponses(400, 401, 403),
       },
     },
