@@ -1,4 +1,4 @@
-import { and, desc, eq, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
 import { CODE_PREFIX_MIN, PARTICIPANT_NAME_MIN, PARTICIPANT_PHONE_MIN, SEARCH_LIMIT } from '@lot/domain/search';
 import type { SearchGame, SearchPerson, SearchResult } from '@lot/domain/schemas/search';
 import type { Db } from '../../db/client.ts';
@@ -105,13 +105,7 @@ async function searchGames(db: Db, caller: Caller, q: string): Promise<SearchGam
   const participantText = name || (digits.length >= PARTICIPANT_PHONE_MIN ? digits : '');
   const [coded, played] = await Promise.all([
     gamesWhere(db, caller, or(...byCode)),
-    participantText
-      ? gamesWhere(
-          db,
-          caller,
-          sql`game_entries_search_text(${gameRounds.entries}) ILIKE ${containsPattern(participantText)}`,
-        )
-      : [],
+    participantText ? gamesWhere(db, caller, participantCandidates(db, caller, participantText)) : [],
   ]);
   const seen = new Set(coded.map((game) => game.id));
   const found = [
@@ -142,6 +136,24 @@ function matchingEntry(entries: unknown, name: string, digits: string): SearchGa
     }
   }
   return null;
+}
+
+/**
+ * How many games holding a participant's text are ranked at most (newest first among them): a name
+ * half the games hold would otherwise read and sort all of them (decision 050).
+ */
+const PARTICIPANT_CANDIDATES = 200;
+
+function participantCandidates(db: Db, caller: Caller, text: string): SQL {
+  const matches = sql`game_entries_search_text(${gameRounds.entries}) ILIKE ${containsPattern(text)}`;
+  return inArray(
+    gameRounds.id,
+    db
+      .select({ id: gameRounds.id })
+      .from(gameRounds)
+      .where(and(matches, readableByRecord(caller, gameRounds)))
+      .limit(PARTICIPANT_CANDIDATES),
+  );
 }
 
 function gamesWhere(db: Db, caller: Caller, matches: SQL | undefined) {
