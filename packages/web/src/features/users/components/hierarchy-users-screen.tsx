@@ -75,10 +75,6 @@ export function HierarchyUsersScreen({
           </div>
         }
       >
-        <div className="mb-4">
-          {/* Everyone of the role in scope, whichever part of it the list shows. */}
-          <ExportButtons label="Export all" path={`/api/users/role/${rules.role}/export`} query={{}} />
-        </div>
         <UsersFilters
           status={status}
           onStatus={(value) => setFilters({ status: value })}
@@ -112,6 +108,10 @@ export function HierarchyUsersScreen({
             </div>
           )}
         </UsersFilters>
+        <div className="mb-4">
+          {/* Everyone of the role in scope, whichever part of it the list shows. */}
+          <ExportButtons label="Export all" path={`/api/users/role/${rules.role}/export`} query={{}} />
+        </div>
         {users.isPending ? (
           <Spinner />
         ) : users.isError ? (

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField } from '../../../components/ui/field.tsx';
 
-export const USERS_SEARCH_PLACEHOLDER = 'Search by username, name or shop';
+export const USERS_SEARCH_PLACEHOLDER = 'Search by name or shop';
 
 /** A user's status as a list's filter ('' is every status). */
 export type StatusFilter = '' | 'active' | 'inactive';
