@@ -46,6 +46,16 @@ describe('audit trail', () => {
     await page.getByLabel('To', { exact: true }).fill(new Date(Date.now() - 86_400_000).toISOString().slice(0, 10));
     await expect.poll(() => textOf(page.getByTestId('audit-total'))).toBe('0 entries');
     expect(await visible(page.getByText('No audit entries match these filters'))).toBe(true);
+
+    // From after To: refused at the field, not a list of '0 entries'; the filters are in the address.
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel('From', { exact: true }).fill(new Date().toISOString().slice(0, 10));
+    await visible(page.getByText('From must be on or before To'));
+    expect(await page.getByTestId('audit-total').count()).toBe(0);
+    await page.reload();
+    await visible(page.getByText('From must be on or before To'));
+    expect(await page.getByLabel('To', { exact: true }).inputValue()).toBe(yesterday);
+    expect(await page.getByLabel('Target', { exact: true }).inputValue()).toBe(agent.username);
     await page.context().close();
 
     // The agent's screen, on a phone: its own transfer, never the admin's sign-in; whoever acted from

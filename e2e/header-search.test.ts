@@ -109,6 +109,25 @@ describe.each([
   });
 });
 
+describe('header search by shop, participant and part of a code', () => {
+  it('finds the shop by its shop name and its game by a participant’s phone or the start of its code', async () => {
+    await apiAs(DEMO.admin, `/api/users/${shop.id}`, { method: 'PUT', body: { shopName: `Tindahan ${tag}` } });
+    const page = await openPage(browser(), DESKTOP);
+    await signIn(page, login(boss));
+    await searchFor(page, `tindahan ${tag}`, `Quinn ${tag}`);
+    expect(await page.getByRole('option', { name: new RegExp(`Quinn ${tag}`) }).textContent()).toContain(
+      `Tindahan ${tag}`,
+    );
+    // The phone as digits, whatever its dashes: the game, with the participant it was found by.
+    await searchFor(page, '5550002', game.code);
+    expect(await page.getByTestId('search-participant').allTextContents()).toContain('Participant: P2 · 555-0002');
+    await searchFor(page, game.code.slice(0, 8), game.code);
+    // The list keeps the last answer while the next one comes: wait for it to drop the participant.
+    await expect.poll(() => page.getByTestId('search-participant').count()).toBe(0);
+    await page.context().close();
+  });
+});
+
 describe('the bell', () => {
   it('counts what is new since the last look, lists it with links, and counts nothing once seen', async () => {
     const page = await openPage(browser(), DESKTOP);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idSchema } from './common.ts';
+import { fromNotAfterTo, idSchema, offsetSchema, pageSizeSchema } from './common.ts';
+import { exportFields } from './exports.ts';
 
 /**
  * What the audit trail records (decision 029, docs/product/runtime-and-security.md#audit-trail):
@@ -112,9 +113,9 @@ export const auditEntrySchema = z.object({
 z.globalRegistry.add(auditEntrySchema, { id: 'AuditEntry' });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-export const listAuditQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  offset: z.coerce.number().int().min(0).max(100_000_000).default(0),
+const auditQueryObject = z.strictObject({
+  limit: pageSizeSchema(500, 50),
+  offset: offsetSchema,
   /** Who acted: a username (or part of one, or a full name) or an exact id. */
   actor: z.string().trim().max(100).optional(),
   /** Whom it was about: a username (or part of one, or a full name) or an exact id. */
@@ -125,4 +126,11 @@ export const listAuditQuerySchema = z.strictObject({
   from: z.iso.datetime({ offset: true, error: 'from must be an ISO date-time' }).optional(),
   to: z.iso.datetime({ offset: true, error: 'to must be an ISO date-time' }).optional(),
 });
+/** GET /api/audit: a page of 1 to 500 entries ('Choose at most 500 rows per page'; more come from the export). */
+export const listAuditQuerySchema = auditQueryObject.superRefine(fromNotAfterTo);
+/** GET /api/audit/export: every entry the filters match. */
+export const auditExportQuerySchema = auditQueryObject
+  .omit({ limit: true, offset: true })
+  .extend(exportFields)
+  .superRefine(fromNotAfterTo);
 export type ListAuditQuery = z.infer<typeof listAuditQuerySchema>;

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { hasTooManyDecimals, MAX_AMOUNT_CENTS, parseAmountToCents } from '../money.ts';
 import { MESSAGES } from '../messages.ts';
-import { decimalInputMeta, idSchema, moneyAmountSchema, requiredIdSchema } from './common.ts';
+import {
+  decimalInputMeta,
+  idSchema,
+  moneyAmountSchema,
+  offsetSchema,
+  pageSizeSchema,
+  requiredIdSchema,
+} from './common.ts';
 
 /**
  * A positive number too long to parse as an amount (1e12, "10000000000000", JSON 1e309, which
@@ -122,8 +129,8 @@ z.globalRegistry.add(moneyResultSchema, { id: 'MoneyResult' });
 export type MoneyResult = z.infer<typeof moneyResultSchema>;
 
 export const listTransactionsQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(1000).default(1000),
-  offset: z.coerce.number().int().min(0).max(100_000_000).default(0),
+  limit: pageSizeSchema(1000, 1000),
+  offset: offsetSchema,
   type: z.enum(TRANSACTION_TYPES).optional(),
   from: z.iso.datetime({ offset: true, error: 'from must be an ISO date-time' }).optional(),
   to: z.iso.datetime({ offset: true, error: 'to must be an ISO date-time' }).optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, moneyAmountSchema } from './common.ts';
+import { idSchema, moneyAmountSchema, pageNumberSchema, pageSizeSchema } from './common.ts';
 import { CLAIM_STATUSES, DRAW_PROTOCOL_VALUES } from './games.ts';
 import { exportFields } from './exports.ts';
 
@@ -152,8 +152,8 @@ const claimsFilterFields = {
 /** GET /api/claims: the Unpaid prizes list (scoped; newest first; from/to bound the settlement time; saleId picks one game). */
 export const claimsQuerySchema = z.strictObject({
   ...claimsFilterFields,
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+  page: pageNumberSchema,
+  pageSize: pageSizeSchema(200, 50),
 });
 export type ClaimsQuery = z.infer<typeof claimsQuerySchema>;
 

@@ -33,9 +33,53 @@ export const parentIdSchema = z.preprocess(
   z.union([idSchema, z.null()], { error: MESSAGES.parentInvalid }),
 );
 
+/** 100000000 → "100,000,000" (without Intl, which the web's first screens do not load). */
+const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+const whole = (name: string, min: number, max: number) => {
+  const message = `${name} must be a whole number from ${min}`;
+  return z.coerce
+    .number({ error: message })
+    .int(message)
+    .min(min, message)
+    .max(max, `${name} must be at most ${grouped(max)}`);
+};
+
+/**
+ * How many rows a page of a list holds, 1 to `max` (docs/product/validation-and-errors.md#list-queries):
+ * every list's `limit` or `pageSize`, so a page too big reads 'Choose at most 500 rows per page'
+ * instead of zod's own wording. More rows than a page holds come from the list's export.
+ */
+export const pageSizeSchema = (max: number, fallback: number) =>
+  z.coerce
+    .number({ error: 'Rows per page must be a whole number' })
+    .int('Rows per page must be a whole number')
+    .min(1, 'Choose at least 1 row per page')
+    .max(max, `Choose at most ${grouped(max)} rows per page`)
+    .default(fallback);
+
+/** How many rows a list skips (`offset`). */
+export const offsetSchema = whole('Offset', 0, 100_000_000).default(0);
+
+/** Which page of a list (`page`, from 1). */
+export const pageNumberSchema = whole('Page', 1, 1_000_000).default(1);
+
+export const FROM_AFTER_TO = 'From must be on or before To';
+
+/**
+ * A list's period, `from` and `to` as instants: `from` after `to` is refused on `from`
+ * (docs/product/validation-and-errors.md#date-filters), since an empty list would read as "nothing
+ * happened". Use with `.superRefine` on the list's query and on its export's.
+ */
+export function fromNotAfterTo(query: { from?: string | undefined; to?: string | undefined }, ctx: z.RefinementCtx) {
+  if (query.from && query.to && Date.parse(query.from) > Date.parse(query.to)) {
+    ctx.addIssue({ code: 'custom', path: ['from'], message: FROM_AFTER_TO });
+  }
+}
+
 export const listQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(1000).default(1000),
-  offset: z.coerce.number().int().min(0).max(100_000_000).default(0),
+  limit: pageSizeSchema(1000, 1000),
+  offset: offsetSchema,
 });
 
 /**

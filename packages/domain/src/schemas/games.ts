@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages.ts';
-import { moneyAmountSchema } from './common.ts';
+import { moneyAmountSchema, offsetSchema, pageSizeSchema } from './common.ts';
 import { exportFields } from './exports.ts';
 import { betSchema, endSchema, participantSchema, startSchema } from './sales-history.ts';
 
@@ -210,8 +210,8 @@ export type GameSummary = z.infer<typeof gameSummarySchema>;
 /** GET /api/games: the caller's scope (admin all, upline by the hierarchy recorded with the game). */
 export const gamesQuerySchema = z.strictObject({
   status: z.enum(['settled', 'voided', 'open', 'drawing']).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(1000),
-  offset: z.coerce.number().int().min(0).max(100_000_000).default(0),
+  limit: pageSizeSchema(1000, 1000),
+  offset: offsetSchema,
   from: z.iso.datetime({ offset: true, error: 'from must be an ISO date-time' }).optional(),
   to: z.iso.datetime({ offset: true, error: 'to must be an ISO date-time' }).optional(),
 });
@@ -295,7 +295,7 @@ export type SlipPrint = z.infer<typeof slipPrintSchema>;
 /** GET /api/games/participants: this shop's past participants, most recent first. */
 export const participantsQuerySchema = z.strictObject({
   search: z.string().trim().max(100).optional(),
-  limit: z.coerce.number().int().min(1).max(50).default(10),
+  limit: pageSizeSchema(50, 10),
 });
 export type ParticipantsQuery = z.infer<typeof participantsQuerySchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { STATEMENT_KINDS } from '../statement-kinds.ts';
-import { idSchema, moneyAmountSchema } from './common.ts';
+import { idSchema, moneyAmountSchema, offsetSchema, pageSizeSchema } from './common.ts';
 
 /** An IANA time zone name the runtime knows (Intl), e.g. `Europe/Madrid` or `UTC`. */
 export function isTimeZone(name: string): boolean {
@@ -89,8 +89,8 @@ const toAfterFrom = { message: 'to must be on or after from', path: ['to'] };
 export const statementQuerySchema = z
   .strictObject({
     ...periodFields,
-    limit: z.coerce.number().int().min(1).max(1000).default(200),
-    offset: z.coerce.number().int().min(0).max(100_000_000).default(0),
+    limit: pageSizeSchema(1000, 200),
+    offset: offsetSchema,
   })
   .refine(inOrder, toAfterFrom);
 

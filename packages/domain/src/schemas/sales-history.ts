@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GAME_RULES } from '../game.ts';
 import { hasTooManyDecimals, MAX_AMOUNT_CENTS, parseAmountToCents } from '../money.ts';
 import { MESSAGES } from '../messages.ts';
-import { decimalInputMeta, idSchema, moneyAmountSchema } from './common.ts';
+import { decimalInputMeta, idSchema, moneyAmountSchema, offsetSchema, pageSizeSchema } from './common.ts';
 
 /** A money value that may be zero (a prize, a prize total, the pool), parsed to cents. */
 const moneySchema = z.unknown().transform((value, ctx) => {
@@ -192,8 +192,8 @@ z.globalRegistry.add(saleDetailSchema, { id: 'SaleDetail' });
 export type SaleDetail = z.infer<typeof saleDetailSchema>;
 
 export const salesQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(1000).default(1000),
-  offset: z.coerce.number().int().min(0).max(100_000_000).default(0),
+  limit: pageSizeSchema(1000, 1000),
+  offset: offsetSchema,
   from: z.iso.datetime({ offset: true, error: 'from must be an ISO date-time' }).optional(),
   to: z.iso.datetime({ offset: true, error: 'to must be an ISO date-time' }).optional(),
   agentId: idSchema.optional(),

@@ -19,6 +19,8 @@ export const searchPersonSchema = z.object({
   fullName: z.string(),
   role: z.enum(ROLES),
   status: z.enum(['active', 'inactive']),
+  /** A shop's name (users; others may have one too): the search matches it. */
+  shopName: z.string().nullable(),
 });
 export type SearchPerson = z.infer<typeof searchPersonSchema>;
 
@@ -34,6 +36,11 @@ export const searchGameSchema = z.object({
   saleId: z.number().nullable(),
   createdAt: z.string(),
   player: z.object({ id: z.number(), username: z.string(), fullName: z.string() }),
+  /**
+   * The participant the search found the game by (their name, or their phone's digits), as the
+   * game's own screens show it to the caller; null when the code or the number matched.
+   */
+  participant: z.object({ name: z.string(), phoneNumber: z.string() }).nullable(),
 });
 export type SearchGame = z.infer<typeof searchGameSchema>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hasTooManyDecimals, MAX_AMOUNT_CENTS, parseAmountToCents } from '../money.ts';
 import { MESSAGES } from '../messages.ts';
-import { decimalInputMeta, idSchema, moneyAmountSchema } from './common.ts';
+import { decimalInputMeta, idSchema, moneyAmountSchema, pageNumberSchema, pageSizeSchema } from './common.ts';
 import { exportFields } from './exports.ts';
 
 /** The quoted texts of the shifts (docs/product/shifts.md). */
@@ -189,8 +189,8 @@ const shiftFilterFields = {
 /** GET /api/shifts: the caller's scope, newest opened first. */
 export const listShiftsQuerySchema = z.strictObject({
   ...shiftFilterFields,
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+  page: pageNumberSchema,
+  pageSize: pageSizeSchema(200, 50),
 });
 export type ListShiftsQuery = z.infer<typeof listShiftsQuerySchema>;
 

@@ -75,9 +75,15 @@ export const updateUserInputSchema = z.strictObject({
 });
 export type UpdateUserInput = z.infer<typeof updateUserInputSchema>;
 
+/**
+ * GET /api/users/role/{role} and the other users lists: `search` holds part of a username, full
+ * name or shop name (a plain user's transfer picker: of a username or full name, the fields it
+ * shows); `status` and `parentId` (whose children) narrow it.
+ */
 export const listUsersQuerySchema = listQuerySchema.extend({
-  search: z.string().trim().max(100).optional(),
+  search: z.string().trim().max(100, 'A search is at most 100 characters').optional(),
   status: statusSchema.optional(),
+  parentId: idSchema.optional(),
 });
 export type ListUsersQuery = z.infer<typeof listUsersQuerySchema>;
 

@@ -69,6 +69,8 @@ export const users = pgTable(
     // Search by username or full name (ILIKE '%…%') through trigrams.
     index('users_username_trgm_idx').using('gin', t.username.op('gin_trgm_ops')),
     index('users_full_name_trgm_idx').using('gin', t.fullName.op('gin_trgm_ops')),
+    // Shop names, for the users lists' and the header's search (decision 022).
+    index('users_shop_name_trgm_idx').using('gin', t.shopName.op('gin_trgm_ops')),
     check('users_role_ck', sql`${t.role} IN ('admin', 'superagent', 'agent', 'user')`),
     check('users_status_ck', sql`${t.status} IN ('active', 'inactive')`),
     check('users_parent_pair_ck', sql`(${t.parentId} IS NULL) = (${t.parentRole} IS NULL)`),
@@ -448,6 +450,11 @@ export const gameRounds = pgTable(
     index('game_rounds_superagent_idx').on(t.superagentId, t.status, t.createdAt),
     index('game_rounds_status_idx').on(t.status, t.createdAt),
     unique('game_rounds_user_number_uq').on(t.userId, t.number),
+    // The header's search (decision 022): a code by its first characters (LIKE 'abcd%' in byte
+    // order), and the participants' names and phone digits through a trigram index on the text
+    // `game_entries_search_text` makes of the entries (a function of the migration that adds it).
+    index('game_rounds_code_prefix_idx').on(t.code.op('text_pattern_ops')),
+    index('game_rounds_entries_search_idx').using('gin', sql`game_entries_search_text(${t.entries}) gin_trgm_ops`),
     index('game_rounds_shift_idx')
       .on(t.shiftId)
       .where(sql`${t.shiftId} IS NOT NULL`),

@@ -272,7 +272,7 @@ describe(`sign-in throttling cannot lock anyone out for good (${TEST_DB})`, () =
 });
 
 describe(`limits and leaks (${TEST_DB})`, () => {
-  it('bodies over 1 MB, lists over 1000 rows and over-long ids are refused', async () => {
+  it('bodies over 1 MB, lists over 1000 rows (with a plain message) and over-long ids are refused', async () => {
     const big = await t.request(t.adminToken, {
       method: 'POST',
       url: '/api/users',
@@ -281,7 +281,20 @@ describe(`limits and leaks (${TEST_DB})`, () => {
     });
     expect(big.statusCode).toBe(413);
     expect(big.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
-    expect((await t.request(t.adminToken, { method: 'GET', url: '/api/users?limit=1001' })).statusCode).toBe(400);
+    // Every list's page size and position have one plain message each, not zod's own wording.
+    const pages: [string, string, string][] = [
+      ['/api/users?limit=1001', 'limit', 'Choose at most 1,000 rows per page'],
+      ['/api/audit?limit=501', 'limit', 'Choose at most 500 rows per page'],
+      ['/api/shifts?pageSize=201', 'pageSize', 'Choose at most 200 rows per page'],
+      ['/api/transactions?limit=0', 'limit', 'Choose at least 1 row per page'],
+      ['/api/games?offset=-1', 'offset', 'Offset must be a whole number from 0'],
+      ['/api/claims?page=x', 'page', 'Page must be a whole number from 1'],
+    ];
+    for (const [url, field, message] of pages) {
+      const refused = await t.request(t.adminToken, { method: 'GET', url });
+      expect(refused.statusCode, url).toBe(400);
+      expect(refused.json(), url).toMatchObject({ message, fieldErrors: { [field]: message } });
+    }
     const list = await t.request(t.adminToken, { method: 'GET', url: '/api/transactions' });
     expect(list.statusCode).toBe(200);
     expect(list.headers['x-total-count']).toBeDefined();

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditEntrySchema, listAuditQuerySchema } from '@lot/domain/schemas/audit';
-import { exportFields } from '@lot/domain/schemas/exports';
+import { auditEntrySchema, auditExportQuerySchema, listAuditQuerySchema } from '@lot/domain/schemas/audit';
 import { exportHeaders, exportResponse, totalCountHeader } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import { exportFileName, sendExport } from '../../lib/export.ts';
@@ -37,7 +36,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['audit'],
         operationId: 'exportAuditEntries',
         description: 'The filtered audit entries as a CSV or Excel file, every row, newest first.',
-        querystring: listAuditQuerySchema.omit({ limit: true, offset: true }).extend(exportFields),
+        querystring: auditExportQuerySchema,
         response: { ...exportResponse, ...errorResponses(400, 401, 403) },
         responseHeaders: exportHeaders,
       },

@@ -508,6 +508,26 @@ describe(`audit trail (${TEST_DB})`, () => {
     expect(gameRows(await list(h.A2))).toEqual([]);
   });
 
+  it('refuses a From after To, and a page over 500 rows, with a plain message on the field', async () => {
+    const day = (offset: number) => encodeURIComponent(new Date(Date.now() + offset * 86_400_000).toISOString());
+    for (const url of [
+      `/api/audit?from=${day(0)}&to=${day(-1)}`,
+      `/api/audit/export?format=csv&from=${day(0)}&to=${day(-1)}`,
+    ]) {
+      const refused = await t.request(t.adminToken, { method: 'GET', url });
+      expect(refused.statusCode, url).toBe(400);
+      expect(refused.json(), url).toMatchObject({
+        message: 'From must be on or before To',
+        fieldErrors: { from: 'From must be on or before To' },
+      });
+    }
+    // One instant for both is a period, not a mistake.
+    expectStatus(await t.request(t.adminToken, { method: 'GET', url: `/api/audit?from=${day(0)}&to=${day(0)}` }), 200);
+    const tooMany = await t.request(t.adminToken, { method: 'GET', url: '/api/audit?limit=501' });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json()).toMatchObject({ fieldErrors: { limit: 'Choose at most 500 rows per page' } });
+  });
+
   it('audit:verify names the first row edited, removed or inserted behind the triggers', async () => {
     const db = t.database.db;
     expect(await verifyAudit(db)).toMatchObject({ ok: true });

@@ -130,8 +130,8 @@ describe(`GET /api/search (${TEST_DB})`, () => {
         }
       }
     }
-    // A code is matched whole: a part of one finds nothing.
-    expect((await search(h.admin, games.U1?.code.slice(0, 10) ?? '')).games).toEqual([]);
+    // A code is matched whole or by its start: a part from its middle finds nothing.
+    expect((await search(h.admin, games.U1?.code.slice(5, 15) ?? '')).games).toEqual([]);
   });
 
   it('keeps a game with the hierarchy it was played under', async () => {
@@ -148,6 +148,44 @@ describe(`GET /api/search (${TEST_DB})`, () => {
         sql`UPDATE users SET parent_id = ${h.S1.id}, parent_role = 'superagent' WHERE id = ${h.U4.id}`,
       );
     }
+  });
+
+  it('finds shops by name, games by the start of their code, and games by a participant’s name or phone', async () => {
+    const shopEdit = await t.request(t.adminToken, {
+      method: 'PUT',
+      url: `/api/users/${h.U3.id}`,
+      payload: { shopName: 'Corner Lotto' },
+    });
+    expectStatus(shopEdit, 200);
+    const shop = (await search(h.S1, 'corner')).people;
+    expect(shop.map((p) => [p.id, p.shopName])).toEqual([[h.U3.id, 'Corner Lotto']]);
+    expect((await search(h.S1, 'lo')).people.map((p) => p.id)).toEqual([h.U3.id]);
+    expect((await search(h.A1, 'corner')).people).toEqual([]);
+
+    const game = await openGame(t, h.U3, {
+      numbers: [
+        { number: 1, name: 'Rosa Dimaculangan', phoneNumber: '+63 917-555-0142' },
+        { number: 2, name: 'Ben Cruz', phoneNumber: '0918 222 3333' },
+      ],
+    });
+    const rosa = { name: 'Rosa Dimaculangan', phoneNumber: '+63 917-555-0142' };
+    const found = async (caller: Member, q: string) => (await search(caller, q)).games.find((g) => g.id === game.id);
+    for (const q of ['dimacul', 'ROSA D', '5550142', '917 555', '+63917']) {
+      expect((await found(h.admin, q))?.participant, q).toEqual(rosa);
+    }
+    expect((await found(h.admin, 'cruz'))?.participant).toEqual({ name: 'Ben Cruz', phoneNumber: '0918 222 3333' });
+    // In the hierarchy the game was played under only.
+    expect((await found(h.A2, 'rosa'))?.participant).toEqual(rosa);
+    expect((await found(h.U3, 'rosa'))?.participant).toEqual(rosa);
+    expect(await found(h.A1, 'rosa')).toBeUndefined();
+    expect(await found(h.U1, '5550142')).toBeUndefined();
+    // Too short to search by: two letters of a name, three digits of a phone, three characters of a code.
+    expect(await found(h.admin, 'ro')).toBeUndefined();
+    expect(await found(h.admin, '014')).toBeUndefined();
+    expect(await found(h.admin, game.code.slice(0, 3))).toBeUndefined();
+    // A code's start finds the game (no participant named), for whoever may read it.
+    expect(await found(h.S1, game.code.slice(0, 6))).toMatchObject({ code: game.code, participant: null });
+    expect(await found(h.A1, game.code.slice(0, 6))).toBeUndefined();
   });
 
   it('refuses an empty, blank, missing, too long or doubled search and an unknown parameter with a clear 400', async () => {

@@ -193,6 +193,30 @@ describe('GET /api/users, /role/{role}, /parent/{id}/role/{role}: lists per role
     expect(filtered.json()).toHaveLength(2);
     expect(filtered.headers['x-total-count']).toBe('5');
   });
+
+  it("searches shop names too, and narrows to a parent's people by status", async () => {
+    const { admin, S1, A1, A2, A3, U1, U2, U3, U5, U6 } = h;
+    for (const [member, shop] of [
+      [U3, 'Corner Lotto'],
+      [U5, 'Corner Lotto Two'],
+    ] as const) {
+      expect((await put(admin, member, { shopName: shop })).statusCode).toBe(200);
+    }
+    expect(listedIds(await get(admin, '/api/users/role/user?search=corner'))).toEqual(idsOf(U3, U5));
+    // In the caller's scope only, counted like any search.
+    const mine = await get(S1, '/api/users/role/user?search=CORNER%20lotto');
+    expect([listedIds(mine), mine.headers['x-total-count']]).toEqual([idsOf(U3), '1']);
+    // A plain user's picker does not show shop names, so it does not match them.
+    expect(listedIds(await get(U1, '/api/users?search=corner'))).toEqual([]);
+
+    expect(listedIds(await get(admin, `/api/users/role/user?parentId=${A1.id}`))).toEqual(idsOf(U1, U2, U6));
+    const inactive = await get(admin, `/api/users/role/user?parentId=${A1.id}&status=inactive`);
+    expect([listedIds(inactive), inactive.headers['x-total-count']]).toEqual([idsOf(U6), '1']);
+    expect(listedIds(await get(S1, `/api/users/role/user?parentId=${A2.id}`))).toEqual(idsOf(U3));
+    // A parent outside the caller's scope is not found, for the list and its export.
+    expect((await get(S1, `/api/users/role/user?parentId=${A3.id}`)).json()).toEqual(NOT_FOUND);
+    expect((await get(S1, `/api/users/role/user/export?format=csv&parentId=${A3.id}`)).statusCode).toBe(404);
+  });
 });
 
 describe('GET /api/users/{id}', () => {

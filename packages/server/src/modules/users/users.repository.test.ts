@@ -25,6 +25,11 @@ const lists: [string, Caller, UsersFilter][] = [
   ['admin, a role and status', admin, { role: 'user', status: 'inactive' }],
   ['admin, a role searched', admin, { role: 'user', search: '50%_off' }],
   ["admin, a parent's users", admin, { role: 'user', parentId: agent.id }],
+  [
+    "admin, a parent's users searched by status",
+    admin,
+    { role: 'user', parentId: agent.id, search: 'corner', status: 'active' },
+  ],
   ['superagent, a role', superagent, { role: 'agent' }],
   ['superagent, a role searched by status', superagent, { role: 'user', search: 'ann', status: 'active' }],
   ['agent, a role', agent, { role: 'user' }],

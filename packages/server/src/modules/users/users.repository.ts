@@ -84,7 +84,9 @@ export function usersWhere(caller: Caller, filter: UsersFilter): SQL | undefined
   if (filter.status) conditions.push(eq(users.status, filter.status));
   if (filter.search) {
     const pattern = containsPattern(filter.search);
-    conditions.push(sql`(${users.username} ILIKE ${pattern} OR ${users.fullName} ILIKE ${pattern})`);
+    // A plain user's picker shows no shop names, so it does not match them (usersAccess.list).
+    const shop = caller.role === 'user' ? sql`` : sql` OR ${users.shopName} ILIKE ${pattern}`;
+    conditions.push(sql`(${users.username} ILIKE ${pattern} OR ${users.fullName} ILIKE ${pattern}${shop})`);
   }
   return and(...conditions);
 }

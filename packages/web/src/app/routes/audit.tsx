@@ -1,13 +1,12 @@
-import { useState } from 'react';
 import { AUDIT_ACTIONS, AUDIT_ACTION_LABELS, type AuditAction } from '@lot/domain/schemas/audit';
-import { Card, ErrorPanel, Spinner } from '../../components/ui/panels.tsx';
-import { SelectField, TextField } from '../../components/ui/field.tsx';
+import { Card, EmptyState, ErrorPanel, Spinner } from '../../components/ui/panels.tsx';
+import { FormError, SelectField, TextField } from '../../components/ui/field.tsx';
 import { Pagination } from '../../components/ui/pagination.tsx';
 import { ExportButtons } from '../../components/ui/export-buttons.tsx';
+import { ApiError, errorMessage } from '../../lib/api-client.ts';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count } from '../../lib/format.ts';
-import { useDebouncedValue } from '../../lib/use-debounced-value.ts';
-import { useFilterPage } from '../../lib/use-filter-page.ts';
+import { useListParams, useSearchBox } from '../../lib/use-list-params.ts';
 import { AUDIT_PAGE_SIZE, auditQuery, useAudit, type AuditFilter } from '../../features/audit/api/get-audit.ts';
 import { AuditTable } from '../../features/audit/components/audit-table.tsx';
 
@@ -18,23 +17,22 @@ import { AuditTable } from '../../features/audit/components/audit-table.tsx';
  */
 export function AuditRoute() {
   const user = useCurrentUser();
-  const [actor, setActor] = useState('');
-  const [target, setTarget] = useState('');
-  const [action, setAction] = useState<AuditAction | ''>('');
-  const [fromDay, setFromDay] = useState('');
-  const [toDay, setToDay] = useState('');
-  const debouncedActor = useDebouncedValue(actor.trim(), 300);
-  const debouncedTarget = useDebouncedValue(target.trim(), 300);
+  // The filters and the page live in the address (a reload or Back keeps them).
+  const { filters, page, setFilters, setPage } = useListParams(['actor', 'target', 'action', 'from', 'to']);
+  const actor = useSearchBox(filters.actor, (value) => setFilters({ actor: value }));
+  const target = useSearchBox(filters.target, (value) => setFilters({ target: value }));
+  const action = AUDIT_ACTIONS.find((a) => a === filters.action);
   const filter: AuditFilter = {
-    actor: debouncedActor || undefined,
-    target: debouncedTarget || undefined,
-    action: action || undefined,
-    fromDay: fromDay || undefined,
-    toDay: toDay || undefined,
+    actor: filters.actor || undefined,
+    target: filters.target || undefined,
+    action,
+    fromDay: filters.from || undefined,
+    toDay: filters.to || undefined,
   };
-  const [page, setPage] = useFilterPage(JSON.stringify(filter));
   const audit = useAudit(filter, page);
   const total = audit.data?.total ?? 0;
+  // A refused filter (From after To) is said at its field, not as a failed load.
+  const refused = audit.error instanceof ApiError ? audit.error.fieldErrors : undefined;
 
   return (
     <Card title={user.role === 'admin' ? 'All Audit Entries' : 'Audit Entries of Your Hierarchy'}>
@@ -42,17 +40,21 @@ export function AuditRoute() {
         <TextField
           label="Actor"
           placeholder="Username or id"
-          value={actor}
-          onChange={(e) => setActor(e.target.value)}
+          value={actor.typed}
+          onChange={(e) => actor.setTyped(e.target.value)}
         />
         <TextField
           label="Target"
           placeholder="Username or id"
-          value={target}
-          onChange={(e) => setTarget(e.target.value)}
+          value={target.typed}
+          onChange={(e) => target.setTyped(e.target.value)}
         />
         <div className="col-span-2 lg:col-span-1">
-          <SelectField label="Action" value={action} onChange={(e) => setAction(e.target.value as AuditAction | '')}>
+          <SelectField
+            label="Action"
+            value={action ?? ''}
+            onChange={(e) => setFilters({ action: e.target.value as AuditAction | '' })}
+          >
             <option value="">All actions</option>
             {AUDIT_ACTIONS.map((a) => (
               <option key={a} value={a}>
@@ -64,20 +66,28 @@ export function AuditRoute() {
         <TextField
           label="From"
           type="date"
-          value={fromDay}
-          max={toDay || undefined}
-          onChange={(e) => setFromDay(e.target.value)}
+          value={filters.from}
+          max={filters.to || undefined}
+          error={refused?.from}
+          onChange={(e) => setFilters({ from: e.target.value })}
         />
         <TextField
           label="To"
           type="date"
-          value={toDay}
-          min={fromDay || undefined}
-          onChange={(e) => setToDay(e.target.value)}
+          value={filters.to}
+          min={filters.from || undefined}
+          error={refused?.to}
+          onChange={(e) => setFilters({ to: e.target.value })}
         />
       </div>
       {audit.isPending ? (
         <Spinner />
+      ) : refused ? (
+        refused.from || refused.to ? (
+          <EmptyState message="Change the dates to see entries." />
+        ) : (
+          <FormError message={errorMessage(audit.error, 'Failed to fetch the audit trail')} />
+        )
       ) : audit.isError ? (
         <ErrorPanel message="Failed to fetch the audit trail" onRetry={() => void audit.refetch()} />
       ) : (

@@ -55,6 +55,7 @@ export default function SearchResults({ listboxId, options, activeId, onPick, on
                 <span className="block truncate font-medium text-slate-900">{option.person.fullName}</span>
                 <span className="block truncate text-xs text-slate-500">
                   @{option.person.username} · {ROLE_LABELS[option.person.role]}
+                  {option.person.shopName && ` · ${option.person.shopName}`}
                   {option.person.status === 'inactive' && ' · Inactive'}
                 </span>
               </span>
@@ -73,6 +74,11 @@ export default function SearchResults({ listboxId, options, activeId, onPick, on
                   {gameTitle(option.game.number)} · {option.game.player.fullName} · {GAME_STATUS[option.game.status]} ·{' '}
                   {dateTime(option.game.createdAt)}
                 </span>
+                {option.game.participant && (
+                  <span data-testid="search-participant" className="block truncate text-xs text-slate-700">
+                    Participant: {option.game.participant.name} · {option.game.participant.phoneNumber}
+                  </span>
+                )}
               </span>
             </>
           )}

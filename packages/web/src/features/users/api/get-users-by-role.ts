@@ -8,12 +8,18 @@ export const USERS_PAGE_SIZE = 10;
 /** Every list of users lives under this key, so one invalidation after a write reloads them all. */
 export const usersQueryKey = ['users'] as const;
 
-export type UsersByRoleQuery = { role: Role; page: number; search?: string };
+export type UsersFilterQuery = { search?: string; status?: 'active' | 'inactive'; parentId?: number };
+export type UsersByRoleQuery = UsersFilterQuery & { role: Role; page: number };
 
-/** One page of a role's users, paged and searched by the server; the total comes from X-Total-Count. */
-export function getUsersByRole({ role, page, search }: UsersByRoleQuery) {
+/** The API's filters (the list's and its export's): search (username, name or shop), status, parent. */
+export function usersApiQuery({ search, status, parentId }: UsersFilterQuery) {
+  return { search: search?.trim() || undefined, status, parentId };
+}
+
+/** One page of a role's users, paged, searched and filtered by the server; the total comes from X-Total-Count. */
+export function getUsersByRole({ role, page, ...filter }: UsersByRoleQuery) {
   return apiPage<User>(`/api/users/role/${role}`, {
-    query: { limit: USERS_PAGE_SIZE, offset: (page - 1) * USERS_PAGE_SIZE, search: search?.trim() || undefined },
+    query: { limit: USERS_PAGE_SIZE, offset: (page - 1) * USERS_PAGE_SIZE, ...usersApiQuery(filter) },
   });
 }
 

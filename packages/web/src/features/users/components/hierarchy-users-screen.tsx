@@ -6,8 +6,7 @@ import { SearchInput } from '../../../components/ui/search-input.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { Card, ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../../lib/auth.tsx';
-import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
-import { useFilterPage } from '../../../lib/use-filter-page.ts';
+import { useListParams, useSearchBox } from '../../../lib/use-list-params.ts';
 import { ExportButtons } from '../../../components/ui/export-buttons.tsx';
 import { useScopedUsers } from '../api/get-scoped-users.ts';
 import { DeleteUserModal } from './delete-user-modal.tsx';
@@ -15,16 +14,10 @@ import { UserFormModal } from './user-form-modal.tsx';
 import { USER_FORMS, type HierarchyFormKind } from './user-form-rules.ts';
 import { TakeBackModal } from './take-back-modal.tsx';
 import { UsersTable } from './users-table.tsx';
+import { statusFilterOf, USERS_SEARCH_PLACEHOLDER, UsersFilters } from './users-filters.tsx';
+import { filterScopedUsers, SHOW_OPTIONS, type UsersFilter } from './scoped-users-filter.ts';
 
 const PAGE_SIZE = 10;
-
-/** The super agent's toggle (docs/product/screens.md#superagent-users). */
-export type UsersFilter = 'all' | 'mine' | 'agents';
-const FILTERS: { value: UsersFilter; label: string }[] = [
-  { value: 'all', label: 'All Users' },
-  { value: 'mine', label: 'My Users' },
-  { value: 'agents', label: 'Agent Users' },
-];
 
 type Dialog = { kind: 'form'; user: User | null } | { kind: 'delete'; user: User } | { kind: 'take-back'; user: User };
 
@@ -45,34 +38,21 @@ export function HierarchyUsersScreen({
   const rules = USER_FORMS[kind];
   const me = useCurrentUser();
   const users = useScopedUsers(rules.role);
-  const [filter, setFilter] = useState<UsersFilter>('all');
-  const [search, setSearch] = useState('');
-  const debouncedSearch = useDebouncedValue(search.trim().toLowerCase(), 300);
+  // The toggle, status, search and page live in the address (a reload or Back keeps them).
+  const { filters, page: chosenPage, setFilters, setPage } = useListParams(['show', 'status', 'search']);
+  const search = useSearchBox(filters.search, (value) => setFilters({ search: value }));
+  const filter: UsersFilter = filters.show === 'mine' || filters.show === 'agents' ? filters.show : 'all';
+  const status = statusFilterOf(filters.status);
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const close = () => setDialog(null);
 
-  const shown = useMemo(() => {
-    const all = users.data ?? [];
-    // The client narrows the scope by parentId, an agent to its direct users (docs/product/roles-and-scope.md#scope).
-    const scoped =
-      kind === 'agent-user'
-        ? all.filter((user) => user.parentId === me.id)
-        : kind === 'superagent-user' && filter === 'mine'
-          ? all.filter((user) => user.parentId === me.id)
-          : kind === 'superagent-user' && filter === 'agents'
-            ? all.filter((user) => user.parentId !== me.id)
-            : all;
-    if (!debouncedSearch) return scoped;
-    return scoped.filter(
-      (user) =>
-        user.username.toLowerCase().includes(debouncedSearch) || user.fullName.toLowerCase().includes(debouncedSearch),
-    );
-  }, [users.data, kind, filter, debouncedSearch, me.id]);
+  const shown = useMemo(
+    () => filterScopedUsers(users.data ?? [], me.id, { kind, show: filter, status, search: filters.search }),
+    [users.data, kind, filter, status, filters.search, me.id],
+  );
 
-  // A changed filter starts again at page 1 (docs/product/screens.md#pagination).
-  const [chosenPage, setPage] = useFilterPage(JSON.stringify([filter, debouncedSearch]));
   const pages = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
-  // A delete can empty the last page: show the one before it.
+  // A delete can empty the last page, and an address can name a page past the end: show the last one.
   const page = Math.min(chosenPage, pages);
   const rows = shown.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
 
@@ -84,8 +64,9 @@ export function HierarchyUsersScreen({
           <div className="flex w-full flex-col gap-2 sm:w-auto sm:flex-row">
             <SearchInput
               label={`Search ${rules.role === 'agent' ? 'agents' : 'users'}`}
-              value={search}
-              onChange={setSearch}
+              value={search.typed}
+              onChange={search.setTyped}
+              placeholder={USERS_SEARCH_PLACEHOLDER}
             />
             <Button onClick={() => setDialog({ kind: 'form', user: null })}>
               <Plus className="h-4 w-4" aria-hidden="true" />
@@ -94,27 +75,43 @@ export function HierarchyUsersScreen({
           </div>
         }
       >
+        <UsersFilters
+          status={status}
+          onStatus={(value) => setFilters({ status: value })}
+          filtered={Boolean(filters.search || status || filter !== 'all')}
+          onReset={() => {
+            search.reset();
+            setFilters({ search: '', status: '', show: '' });
+          }}
+        >
+          {kind === 'superagent-user' && (
+            <div
+              role="group"
+              aria-label="Show"
+              className="col-span-2 inline-flex w-full self-end rounded-lg bg-slate-100 p-1 lg:col-span-2"
+            >
+              {SHOW_OPTIONS.map((option) => (
+                <button
+                  key={option.value}
+                  type="button"
+                  aria-pressed={filter === option.value}
+                  onClick={() => setFilters({ show: option.value === 'all' ? '' : option.value })}
+                  className={`flex-1 rounded-md px-3 py-1.5 text-sm font-medium whitespace-nowrap transition ${
+                    filter === option.value
+                      ? 'bg-white text-indigo-700 shadow-sm'
+                      : 'text-slate-600 hover:text-slate-900'
+                  }`}
+                >
+                  {option.label}
+                </button>
+              ))}
+            </div>
+          )}
+        </UsersFilters>
         <div className="mb-4">
           {/* Everyone of the role in scope, whichever part of it the list shows. */}
           <ExportButtons label="Export all" path={`/api/users/role/${rules.role}/export`} query={{}} />
         </div>
-        {kind === 'superagent-user' && (
-          <div role="group" aria-label="Show" className="mb-4 inline-flex w-full rounded-lg bg-slate-100 p-1 sm:w-auto">
-            {FILTERS.map((option) => (
-              <button
-                key={option.value}
-                type="button"
-                aria-pressed={filter === option.value}
-                onClick={() => setFilter(option.value)}
-                className={`flex-1 rounded-md px-3 py-1.5 text-sm font-medium whitespace-nowrap transition sm:flex-none ${
-                  filter === option.value ? 'bg-white text-indigo-700 shadow-sm' : 'text-slate-600 hover:text-slate-900'
-                }`}
-              >
-                {option.label}
-              </button>
-            ))}
-          </div>
-        )}
         {users.isPending ? (
           <Spinner />
         ) : users.isError ? (

@@ -1,3 +1,4 @@
+import type { Role } from '@lot/domain/roles';
 import { USER_FORMS, type ManagedRole, type UserFormRules } from './user-form-rules.ts';
 
 export type RoleConfig = {
@@ -7,6 +8,8 @@ export type RoleConfig = {
   deleteFallback: string;
   /** Whether the list shows a Parent column. */
   showParent: boolean;
+  /** Whose people the Parent filter offers (none: the list has no Parent filter). */
+  parentRoles: readonly Role[];
   /** The Add New and Edit form. */
   form: UserFormRules;
 };
@@ -19,6 +22,7 @@ export const ROLE_CONFIG: Record<ManagedRole, RoleConfig> = {
     fetchError: 'Failed to fetch users',
     deleteFallback: 'Failed to delete user',
     showParent: true,
+    parentRoles: ['superagent', 'agent'],
     form: USER_FORMS['admin-user'],
   },
   superagent: {
@@ -27,6 +31,7 @@ export const ROLE_CONFIG: Record<ManagedRole, RoleConfig> = {
     fetchError: 'Failed to fetch superagents',
     deleteFallback: 'Failed to delete super agent',
     showParent: false,
+    parentRoles: [],
     form: USER_FORMS['admin-superagent'],
   },
   agent: {
@@ -35,6 +40,7 @@ export const ROLE_CONFIG: Record<ManagedRole, RoleConfig> = {
     fetchError: 'Failed to fetch agents',
     deleteFallback: 'Failed to delete agent',
     showParent: true,
+    parentRoles: ['superagent'],
     form: USER_FORMS['admin-agent'],
   },
 };
