@@ -25,7 +25,7 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { winnersRoutes } from './modules/winners/winners.routes.ts';
 import { salesHistoryRoutes } from './modules/sales-history/sales-history.routes.ts';
 import { displayRoutes, gamesContext, gamesRoutes, verifyRoutes } from './modules/games/games.routes.ts';
-import { DisplayStreams } from './modules/games/display.ts';
+import { DisplayStreams, withoutTicket } from './modules/games/display.ts';
 import { DrawBeacon, type DrawBeaconOptions } from './modules/games/draw-beacon.ts';
 import { bindGameEvents, GAMES_CHANNEL, GameEvents, unbindGameEvents } from './modules/games/game-events.ts';
 import { CallerLookup, SESSIONS_CHANNEL, USERS_CHANNEL } from './lib/caller-lookup.ts';
@@ -94,7 +94,7 @@ class OneLinePerRequest extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const line = {
       method: request.method,
-      url: request.url,
+      url: withoutTicket(request.url),
       statusCode: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
     };
@@ -148,7 +148,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
   });
   app.decorate('drawBeacon', drawBeacon);
-  const displays = new DisplayStreams(gamesContext(app), gameEvents, app.log);
+  const displays = new DisplayStreams(gamesContext(app), gameEvents, app.log, options.jwtSecret);
   app.decorate('displays', displays);
   app.addHook('preClose', (done) => {
     displays.closeAll();

@@ -260,6 +260,22 @@ export const gameProofSchema = z.object({
 z.globalRegistry.add(gameProofSchema, { id: 'GameProof' });
 export type GameProof = z.infer<typeof gameProofSchema>;
 
+/**
+ * POST /api/display/{code}/tickets: a signed-in caller who may read the game gets a ticket that opens
+ * one stream of its customer display from the signed-in displays' own capacity (decision 046).
+ */
+export const displayTicketSchema = z.object({
+  /** Good for opening a stream of this game only, until expiresAt (a minute). */
+  ticket: z.string(),
+  expiresAt: z.string(),
+});
+export type DisplayTicket = z.infer<typeof displayTicketSchema>;
+
+/** GET /api/display/{code}/events: without a ticket the stream is anonymous (limited per address). */
+export const displayStreamQuerySchema = z.strictObject({
+  ticket: z.string().max(200).optional(),
+});
+
 /** The slips of a game (docs/product/game.md#slips): an entry slip per participant, one result slip. */
 export const SLIP_KINDS = ['entry', 'result'] as const;
 export type SlipKind = (typeof SLIP_KINDS)[number];

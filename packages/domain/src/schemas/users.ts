@@ -11,6 +11,8 @@ export const LOGO_MIME_TYPES = ['image/jpeg', 'image/png', 'image/gif'] as const
 export const usernameSchema = z
   .string({ error: MESSAGES.usernameRequired })
   .trim()
+  // Fullwidth and other compatibility forms become their plain letters first (decision 047).
+  .normalize('NFKC')
   .min(1, MESSAGES.usernameRequired)
   .min(3, MESSAGES.usernameMin)
   .max(50, MESSAGES.usernameMax)

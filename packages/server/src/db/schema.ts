@@ -36,6 +36,10 @@ export const users = pgTable(
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
     username: text('username').notNull(),
+    /** The username as people read it (decision 047): `usernameKey` in @lot/domain, kept by the database. */
+    usernameKey: text('username_key')
+      .notNull()
+      .generatedAlwaysAs(sql`lot_username_key(username)`),
     passwordHash: text('password_hash').notNull(),
     fullName: text('full_name').notNull(),
     shopName: text('shop_name'),
@@ -59,7 +63,7 @@ export const users = pgTable(
       foreignColumns: [t.id, t.role],
     }),
     uniqueIndex('users_username_live_uq')
-      .on(sql`lower(${t.username})`)
+      .on(t.usernameKey)
       .where(sql`${t.deletedAt} IS NULL`),
     index('users_parent_idx').on(t.parentId, t.role),
     // Lists of live users by role, newest first, counted from the index alone.

@@ -2,6 +2,7 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import { verify } from '@node-rs/argon2';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
+import { usernameKey } from '@lot/domain/username-key';
 import type {
   ChangePasswordInput,
   SessionResponse,
@@ -113,7 +114,8 @@ export async function signin(
   origin: SessionOrigin,
 ): Promise<SigninAnswer> {
   const { address } = origin;
-  const key = input.username.toLowerCase();
+  // The throttle counts a username as people read it: `admİn` and `ADMIN` are admin (decision 047).
+  const key = usernameKey(input.username);
   const attempt = await recordAttempt(db, key, address).catch(async (error: unknown) => {
     if (error instanceof AppError) await auditFailure(db, key, address, 'throttled');
     throw error;
@@ -161,7 +163,7 @@ async function openUserSession(
   { enrol = false, withCode = false }: { enrol?: boolean; withCode?: boolean },
 ): Promise<SessionResponse> {
   const accessToken = await db.transaction(async (tx) => {
-    await clearFailures(tx, user.username.toLowerCase(), origin.address);
+    await clearFailures(tx, usernameKey(user.username), origin.address);
     await recordAudit(tx, {
       actorId: user.id,
       address: origin.address,
@@ -204,7 +206,7 @@ export async function signinWithCode(
   if (!user || user.tokenVersion !== claim.tokenVersion) {
     throw new AppError('UNAUTHORIZED', MESSAGES.twoFactorChallengeExpired);
   }
-  const key = user.username.toLowerCase();
+  const key = usernameKey(user.username);
   const attempt = await recordAttempt(db, key, origin.address).catch(async (error: unknown) => {
     if (error instanceof AppError) await auditFailure(db, key, origin.address, 'throttled', user.id);
     throw error;
@@ -236,7 +238,7 @@ export async function disableTwoFactor(
   code: string,
   address: string,
 ): Promise<{ message: string }> {
-  const key = caller.username.toLowerCase();
+  const key = usernameKey(caller.username);
   const attempt = await recordAttempt(db, key, address);
   try {
     const answer = await twoFactor.disable(caller, sessionId, code);
@@ -263,7 +265,7 @@ export async function changePassword(
   input: ChangePasswordInput,
   address: string,
 ): Promise<{ message: string; accessToken: string }> {
-  const key = caller.username.toLowerCase();
+  const key = usernameKey(caller.username);
   const attempt = await recordAttempt(db, key, address);
   const user = await findLiveUserById(db, caller.id);
   if (!user) throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);

@@ -3,7 +3,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@lot/domain/messages';
+import { usernameKey } from '@lot/domain/username-key';
 import { buildApp } from '../../app.ts';
+import { queryRows } from '../../db/client.ts';
 import { signinFailures } from '../../db/schema.ts';
 import { ADMIN, createTestApp, type TestApp } from '../../test/test-app.ts';
 
@@ -143,6 +145,37 @@ describe('sign-in', () => {
       const response = await signin({ username, password: PASSWORD });
       expect(response.statusCode, username).toBe(200);
       expect(response.json()).toMatchObject({ id: aliceId, username: 'alice' });
+    }
+  });
+
+  it('matches the username as people read it: the dotted capital I, fullwidth letters, invisible characters (decision 047)', async () => {
+    for (const username of ['ALİCE', 'al\u0130ce', 'ａｌｉｃｅ', 'ＡＬＩＣＥ', 'ali\u0307ce', 'al\u200Bice']) {
+      const response = await signin({ username, password: PASSWORD });
+      expect(response.statusCode, username).toBe(200);
+      expect(response.json()).toMatchObject({ id: aliceId, username: 'alice' });
+    }
+  });
+
+  it('refuses a new user whose name reads as a live one, with the duplicate-username error', async () => {
+    for (const username of ['ALICE', 'ａｌｉｃｅ']) {
+      const response = await t.request(t.adminToken, {
+        method: 'POST',
+        url: '/api/users',
+        payload: { username, password: PASSWORD, fullName: 'Alice Again', role: 'user', parentId: null },
+      });
+      expect(response.statusCode, username).toBe(409);
+      expect(response.json()).toMatchObject({
+        message: MESSAGES.usernameInUse,
+        fieldErrors: { username: MESSAGES.usernameInUse },
+      });
+    }
+  });
+
+  it('keeps the key in SQL the same as in @lot/domain (the unique index and the lookups agree)', async () => {
+    const names = ['ALİCE', 'ａｌｉｃｅ', 'ali\u0307ce', 'al\u200Bice\u00AD', 'ΟΔΥΣΣΕΥΣ', 'e\u0301mile', '\uFB01nance'];
+    for (const name of names) {
+      const [row] = await queryRows<{ key: string }>(t.database.db, sql`SELECT lot_username_key(${name}) AS key`);
+      expect(row?.key, name).toBe(usernameKey(name));
     }
   });
 
@@ -293,8 +326,9 @@ describe('sign-in throttling', () => {
     expect(Number(retryAfter)).toBeGreaterThan(0);
     expect(Number(retryAfter)).toBeLessThanOrEqual(900);
 
-    // Other spellings of the same name, and a forged X-Forwarded-For, are the same caller.
-    for (const username of ['TOM', ' Tom ']) {
+    // Other spellings of the same name (as people read it, decision 047), and a forged
+    // X-Forwarded-For, are the same caller.
+    for (const username of ['TOM', ' Tom ', 'ｔｏｍ', 'to\u200Bm']) {
       expect((await signin({ username, password: PASSWORD })).statusCode, username).toBe(429);
     }
     const forwarded = await signin(
@@ -332,6 +366,15 @@ describe('sign-in throttling', () => {
     await age(16);
     expect((await signin({ username: 'tom', password: PASSWORD })).statusCode).toBe(200);
     expect(await failureCount('tom')).toBe(0);
+  });
+
+  it('counts failures under every spelling of a name together', async () => {
+    await createUser('mina');
+    for (const username of ['MİNA', 'ｍｉｎａ', 'mi\u0307na', 'MINA', 'mi\u200Bna']) {
+      expect((await signin({ username, password: 'wrong-password' })).statusCode, username).toBe(401);
+    }
+    expect(await failureCount('mina')).toBe(5);
+    expect((await signin({ username: 'mina', password: PASSWORD })).statusCode).toBe(429);
   });
 
   it('holds the limit against attempts sent all at once', async () => {

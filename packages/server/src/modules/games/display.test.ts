@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import { get, type ClientRequest, type ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,21 +13,23 @@ import {
   putEntries,
   voidCall,
 } from '../../test/game-fixtures.ts';
-import { buildHierarchy, type Hierarchy } from '../../test/hierarchy.ts';
+import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
 import { createMoneyTestApp, expectStatus, fund } from '../../test/money-fixtures.ts';
 import { freePort } from '../../test/server-process.ts';
 import { SseClient, type SseEvent } from '../../test/sse.ts';
 import type { TestApp } from '../../test/test-app.ts';
-import { DISPLAY_LIMITS } from './display.ts';
+import { addressKey, DISPLAY_LIMITS, withoutTicket } from './display.ts';
 
 /**
  * The customer display's live stream (decision 014) on a real listening server: the current view
- * first, every change within a second, heartbeats, a limit per game, a clean stop, and a browser
- * that reconnects by itself to a restarted server and gets the current state.
+ * first, every change within a second, heartbeats, limits per client address that never keep the
+ * shop's own ticketed display out (decision 046), a clean stop, and a browser that reconnects by
+ * itself to a restarted server and gets the current state. TRUST_PROXY is on, so a test can come
+ * from many addresses through X-Forwarded-For.
  */
 
 DISPLAY_LIMITS.heartbeatMs = 300;
-DISPLAY_LIMITS.perGame = 3;
+DISPLAY_LIMITS.perAddress = 3;
 
 let t: TestApp;
 let h: Hierarchy;
@@ -36,28 +38,51 @@ let port: number;
 const clients: SseClient[] = [];
 
 beforeAll(async () => {
-  t = await createMoneyTestApp({ stoppedClock: true });
+  t = await createMoneyTestApp({ stoppedClock: true, trustProxy: true });
   h = await buildHierarchy(t);
   await configureWinners(t, null, [
     { percent: '50', position: 1 },
     { percent: '30', position: 2 },
   ]);
   await fund(t, h.U1.id, '1000.00');
+  await fund(t, h.U2.id, '1000.00');
   app = t.app;
   port = await freePort();
   await app.listen({ port, host: '127.0.0.1' });
 });
 afterAll(async () => {
   for (const client of clients) client.close();
+  for (const holder of holders) holder.destroy();
   if (app !== t.app) await app.close();
   await t.close();
 });
 
-const follow = (code: string) => {
-  const client = new SseClient(`http://127.0.0.1:${port}/api/display/${code}/events`);
+const follow = (code: string, ticket?: string) => {
+  const query = ticket === undefined ? '' : `?ticket=${encodeURIComponent(ticket)}`;
+  const client = new SseClient(`http://127.0.0.1:${port}/api/display/${code}/events${query}`);
   clients.push(client);
   return client;
 };
+/** Streams opened and never read, as a script that only wants to take places would hold them. */
+const holders: ClientRequest[] = [];
+const hold = (code: string, address: string): Promise<number> =>
+  new Promise((resolve, reject) => {
+    // A socket of its own per stream (no keep-alive pool), destroyed when the test lets go.
+    const request = get(
+      {
+        host: '127.0.0.1',
+        port,
+        path: `/api/display/${code}/events`,
+        headers: { 'x-forwarded-for': address },
+        agent: false,
+      },
+      (response) => resolve(response.statusCode ?? 0),
+    );
+    request.on('error', reject);
+    holders.push(request);
+  });
+const ticketFor = async (member: Member, code: string) =>
+  t.request(member.token, { method: 'POST', url: `/api/display/${code}/tickets` });
 /** A response that records what the stream writes (no socket): for driving DisplayStreams directly. */
 class RecordedResponse extends Writable {
   written = '';
@@ -155,11 +180,107 @@ describe('the customer display stream', () => {
     for (const c of more) c.close();
   });
 
+  it("100 anonymous streams on one code, from one address and from a hundred: the shop's own display still gets every change within a second", async () => {
+    DISPLAY_LIMITS.perAddress = 20;
+    let display: SseClient | undefined;
+    try {
+      const next = await openGame(t, h.U2, { numbers: [1, 2, 3] });
+      const fromOne = await Promise.all(Array.from({ length: 100 }, () => hold(next.code, '203.0.113.7')));
+      expect(fromOne.filter((status) => status === 200)).toHaveLength(20);
+      expect(fromOne.filter((status) => status === 429)).toHaveLength(80);
+      const fromMany = await Promise.all(Array.from({ length: 100 }, (_, i) => hold(next.code, `198.51.100.${i}`)));
+      expect(fromMany.every((status) => status === 200)).toBe(true);
+      // One more from the first address is refused: it is the address that is full, not the game.
+      expect(await hold(next.code, '203.0.113.7')).toBe(429);
+
+      // The shop's display, opened with a ticket its signed-in operator asked for.
+      const ticket = await ticketFor(h.U2, next.code);
+      expectStatus(ticket, 200);
+      display = follow(next.code, ticket.json<{ ticket: string }>().ticket);
+      const opened = display;
+      expect(view(await opened.waitFor(games, 1_000))).toMatchObject({ code: next.code, status: 'open' });
+
+      const within = async (change: () => Promise<unknown>, seen: (proof: GameProof) => boolean) => {
+        const from = opened.events.length;
+        const started = Date.now();
+        await change();
+        const event = await opened.waitFor((e) => games(e) && seen(view(e)), 1_000, from);
+        expect(event.at - started).toBeLessThan(1_000);
+      };
+      await within(
+        async () => expectStatus(await putEntries(t, h.U2.token, next.id, participants([1, 2, 3, 4])), 200),
+        (proof) => proof.entries.length === 4,
+      );
+      let waiting: DrawWaiting | undefined;
+      await within(
+        async () => {
+          const frozen = await drawCall(t, h.U2.token, next.id, 1);
+          expectStatus(frozen, 202);
+          waiting = frozen.json<DrawWaiting>();
+        },
+        (proof) => proof.status === 'drawing',
+      );
+      if (waiting) passRound(t, waiting);
+      await within(
+        async () => expectStatus(await drawCall(t, h.U2.token, next.id, 1), 200),
+        (proof) => proof.draws.length === 1,
+      );
+      // The last draw settles the game.
+      await within(
+        async () => expectStatus(await drawCall(t, h.U2.token, next.id, 2), 200),
+        (proof) => proof.draws.length === 2 && proof.status === 'settled',
+      );
+    } finally {
+      display?.close();
+      for (const holder of holders.splice(0)) holder.destroy();
+      DISPLAY_LIMITS.perAddress = 3;
+    }
+  });
+
+  it('a ticket opens only its own game, only for a while, and only someone who may read the game gets one', async () => {
+    const next = await openGame(t, h.U4, { numbers: [1] });
+    const url = (code: string, ticket: string) =>
+      `http://127.0.0.1:${port}/api/display/${code}/events?ticket=${encodeURIComponent(ticket)}`;
+    const { ticket } = (await ticketFor(h.U4, next.code)).json<{ ticket: string }>();
+    // Another game's code, a forged signature, an expired ticket: 401, nothing streams.
+    const other = await openGame(t, h.U3, { numbers: [1] });
+    const forged = ticket.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+    const expired = app.displays.ticket(next.code, h.U4.id, Date.now() - 61_000).ticket;
+    for (const [code, given] of [
+      [other.code, ticket],
+      [next.code, forged],
+      [next.code, expired],
+    ] as const) {
+      const refused = await fetch(url(code, given), { headers: { connection: 'close' } });
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ code: 'UNAUTHORIZED', message: 'The display ticket has expired' });
+    }
+    // The shop's super agent may ask; a shop outside its scope sees no such game; nobody signed out may ask.
+    expectStatus(await ticketFor(h.S1, next.code), 200);
+    expectStatus(await ticketFor(h.U5, next.code), 404);
+    expectStatus(await t.request(null, { method: 'POST', url: `/api/display/${next.code}/tickets` }), 401);
+    // A signed-in operator's displays have their own limit.
+    DISPLAY_LIMITS.perOperator = 1;
+    try {
+      const first = follow(next.code, ticket);
+      await first.waitFor(games, 1_000);
+      const second = await fetch(url(next.code, ticket), { headers: { connection: 'close' } });
+      expect(second.status).toBe(429);
+      await second.body?.cancel();
+      first.close();
+    } finally {
+      DISPLAY_LIMITS.perOperator = 10;
+    }
+    for (const game of [next, other]) {
+      expectStatus(await voidCall(t, game === next ? h.U4.token : h.U3.token, game.id, 'test over'), 200);
+    }
+  });
+
   it('a change committed between reading the first view and opening the stream still reaches the display', async () => {
     const next = await openGame(t, h.U1, { numbers: [1, 2] });
     // What the route does, with the change landing in between: admitted (the view read), then the
     // entries replaced, then the stream opened.
-    const admission = await app.displays.admit(next.code);
+    const admission = await app.displays.admit(next.code, { address: '192.0.2.1' });
     expect(admission.first.entries).toHaveLength(2);
     expectStatus(await putEntries(t, h.U1.token, next.id, participants([1, 2, 3])), 200);
     const raw = new RecordedResponse();
@@ -209,5 +330,21 @@ describe('the customer display stream', () => {
     const event = await display.waitFor((e) => games(e) && view(e).status === 'drawing', 5_000, from);
     expect(display.connections).toBe(2);
     expect(view(event).beacon?.round).toBe(drawn.json<DrawWaiting>().waitingForRound);
+  });
+});
+
+describe('what a stream counts against', () => {
+  it('an IPv4 address as is (also mapped into IPv6), an IPv6 address by its /64', () => {
+    expect(addressKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(addressKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(addressKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:0db8:0001:0002:ffff:1:2:3')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressKey('::1')).toBe('0:0:0:0::/64');
+  });
+
+  it('the request log never shows a ticket', () => {
+    expect(withoutTicket('/api/display/abc/events?ticket=7.99.sig')).toBe('/api/display/abc/events?ticket=…');
+    expect(withoutTicket('/x?a=1&ticket=7.99.sig&b=2')).toBe('/x?a=1&ticket=…&b=2');
   });
 });

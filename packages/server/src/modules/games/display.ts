@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError } from '@lot/domain/errors';
-import type { GameProof } from '@lot/domain/schemas/games';
+import type { DisplayTicket, GameProof } from '@lot/domain/schemas/games';
 import type { GameEvents } from './game-events.ts';
 import { gameProof, type GamesContext } from './games.service.ts';
 
@@ -11,23 +11,36 @@ import { gameProof, type GamesContext } from './games.service.ts';
  * events, the first one the game's current public view (the masked proof), then one on every
  * change of the game. Reads are shared per game: one change, one read, written to every stream of
  * that game in this process. A reconnecting EventSource (it retries after `retry` ms by itself and
- * sends Last-Event-ID) gets the current state first, so nothing missed while away is lost.
+ * sends Last-Event-ID) gets the current state first, so nothing missed while away is lost. Limits
+ * count per client address and per process, with the shop's own (ticketed) displays apart
+ * (decision 046).
  */
 
 export const DISPLAY_LIMITS = {
-  /** Open streams per game in one process. */
-  perGame: 20,
-  /** Open streams in one process. */
-  total: 2_000,
+  /** Open anonymous streams from one client address (an IPv6 address counts by its /64), any games. */
+  perAddress: 20,
+  /** Open anonymous streams in one process. */
+  anonymous: 2_000,
+  /** Open streams one signed-in caller holds with tickets (the shop's own displays). */
+  perOperator: 10,
+  /** Open ticketed streams in one process: capacity anonymous streams can never take. */
+  signedIn: 1_000,
+  /** How long a display ticket may open a stream. */
+  ticketSeconds: 60,
   /** A comment line this often keeps proxies from closing an idle stream. */
   heartbeatMs: 15_000,
   /** How soon a browser's EventSource reconnects. */
   retryMs: 1_000,
 };
 
-type Stream = { raw: ServerResponse; lastId: string | null };
+/** Who opens a stream: a client address (anonymous), or a signed-in user through a ticket. */
+export type DisplayViewer = { address: string } | { userId: number };
+
+/** A place held in the limits from admission until the stream closes; freed once. */
+type Slot = { free: () => void };
+type Stream = { raw: ServerResponse; lastId: string | null; slot: Slot };
 /** A stream allowed to open: its first view, and whether the game changed since it was read. */
-export type Admission = { first: GameProof; changed: () => boolean; release: () => void };
+export type Admission = { first: GameProof; changed: () => boolean; release: () => void; slot: Slot };
 type Channel = {
   streams: Set<Stream>;
   unsubscribe: () => void;
@@ -35,21 +48,49 @@ type Channel = {
   again: boolean;
 };
 
+/**
+ * The address an anonymous stream counts against: IPv4 as is (also when mapped into IPv6), IPv6 by
+ * its /64, the block one subscriber usually holds whole.
+ */
+export function addressKey(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return mapped[1];
+  if (!address.includes(':')) return address;
+  const [head = '', tail] = address.toLowerCase().split('%')[0]!.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail === undefined ? [] : tail ? tail.split(':') : [];
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+/** A query string's `ticket` is a credential: the request log shows it as `ticket=…`. */
+export const withoutTicket = (url: string) => url.replace(/([?&]ticket=)[^&#]*/g, '$1…');
+
 /** The event id: a digest of the view, so an unchanged view is never sent twice to a stream. */
 const versionOf = (view: string) => createHash('sha256').update(view).digest('base64url').slice(0, 22);
 
 export class DisplayStreams {
   private readonly channels = new Map<string, Channel>();
   private readonly sockets = new Set<Socket>();
-  private total = 0;
+  /** Places held per client address or signed-in user, and in all, per kind. */
+  private readonly held = new Map<string, number>();
+  private readonly totals = { anonymous: 0, signedIn: 0 };
   private closing = false;
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly ticketKey: Buffer;
 
   constructor(
     private readonly games: GamesContext,
     private readonly events: GameEvents,
     private readonly log: { warn: (object: object, message: string) => void },
+    /** The app's signing secret; tickets are signed with a key derived from it for this use only. */
+    secret: string,
   ) {
+    this.ticketKey = createHmac('sha256', secret).update('lot display ticket').digest();
     this.heartbeat = setInterval(() => this.beat(), DISPLAY_LIMITS.heartbeatMs);
     this.heartbeat.unref();
   }
@@ -59,33 +100,103 @@ export class DisplayStreams {
     return this.closing;
   }
 
+  /** A ticket for `userId`, who may read game `code`, to open one stream of it within a minute. */
+  ticket(code: string, userId: number, now = Date.now()): DisplayTicket {
+    const expires = Math.floor(now / 1000) + DISPLAY_LIMITS.ticketSeconds;
+    return {
+      ticket: `${userId}.${expires}.${this.mac(code, userId, expires).toString('base64url')}`,
+      expiresAt: new Date(expires * 1000).toISOString(),
+    };
+  }
+
+  /** The user a ticket was given to, when it is this game's, intact and in time; 401 otherwise. */
+  viewerOf(code: string, ticket: string, now = Date.now()): DisplayViewer {
+    const [user = '', expires = '', mac = ''] = ticket.split('.');
+    const userId = /^\d{1,10}$/.test(user) ? Number(user) : NaN;
+    const until = /^\d{1,12}$/.test(expires) ? Number(expires) : NaN;
+    // Compared as text: base64 decoding ignores the last character's spare bits, the text does not.
+    const given = Buffer.from(mac);
+    const expected = Number.isNaN(userId + until)
+      ? null
+      : Buffer.from(this.mac(code, userId, until).toString('base64url'));
+    if (!expected || given.length !== expected.length || !timingSafeEqual(given, expected) || until * 1000 < now) {
+      throw new AppError('UNAUTHORIZED', 'The display ticket has expired');
+    }
+    return { userId };
+  }
+
+  private mac(code: string, userId: number, expires: number): Buffer {
+    return createHmac('sha256', this.ticketKey).update(`${code}\n${userId}\n${expires}`).digest();
+  }
+
   /**
-   * Checks that the game exists and a stream may open (404, 429 otherwise, as JSON); answers the
-   * first view, to be written once the response is an event stream. It listens to the game before
-   * it reads it: a change committed while the view is read, or before `open`, is not lost (the
-   * stream re-reads once it is open).
+   * Holds a place for a stream of `viewer` within the limits (429 as JSON otherwise), before anything
+   * is read; the place is freed when the stream closes, or here when the admission fails.
    */
-  async admit(code: string): Promise<Admission> {
+  private hold(viewer: DisplayViewer): Slot {
+    const signedIn = 'userId' in viewer;
+    const key = signedIn ? `user ${viewer.userId}` : `address ${addressKey(viewer.address)}`;
+    const held = this.held.get(key) ?? 0;
+    const total = signedIn ? this.totals.signedIn : this.totals.anonymous;
+    if (held >= (signedIn ? DISPLAY_LIMITS.perOperator : DISPLAY_LIMITS.perAddress)) {
+      throw new AppError(
+        'RATE_LIMITED',
+        signedIn ? 'You have too many customer displays open' : 'Too many displays are open from this address',
+        { retryAfter: 5 },
+      );
+    }
+    if (total >= (signedIn ? DISPLAY_LIMITS.signedIn : DISPLAY_LIMITS.anonymous)) {
+      throw new AppError('RATE_LIMITED', 'Too many displays are open; try again shortly', { retryAfter: 5 });
+    }
+    this.held.set(key, held + 1);
+    if (signedIn) this.totals.signedIn++;
+    else this.totals.anonymous++;
+    let freed = false;
+    return {
+      free: () => {
+        if (freed || this.closing) return;
+        freed = true;
+        const left = (this.held.get(key) ?? 1) - 1;
+        if (left > 0) this.held.set(key, left);
+        else this.held.delete(key);
+        if (signedIn) this.totals.signedIn--;
+        else this.totals.anonymous--;
+      },
+    };
+  }
+
+  /**
+   * Checks that a stream may open (429 otherwise, as JSON, before reading anything) and that the
+   * game exists (404); answers the first view, to be written once the response is an event stream.
+   * It listens to the game before it reads it: a change committed while the view is read, or before
+   * `open`, is not lost (the stream re-reads once it is open). Anonymous viewers and ticketed ones
+   * count against separate limits (decision 046), so anonymous streams never take a shop's own.
+   */
+  async admit(code: string, viewer: DisplayViewer): Promise<Admission> {
     if (this.closing) throw new AppError('RATE_LIMITED', 'The server is stopping', { retryAfter: 1 });
+    const slot = this.hold(viewer);
     let changed = false;
     const release = this.events.subscribe(code, () => {
       changed = true;
     });
     try {
       const first = await gameProof(this.games, code);
-      const open = this.channels.get(code)?.streams.size ?? 0;
-      if (open >= DISPLAY_LIMITS.perGame || this.total >= DISPLAY_LIMITS.total) {
-        throw new AppError('RATE_LIMITED', 'Too many displays follow this game', { retryAfter: 5 });
-      }
-      return { first, changed: () => changed, release };
+      return { first, changed: () => changed, release, slot };
     } catch (error) {
       release();
+      slot.free();
       throw error;
     }
   }
 
   /** Turns the response into the game's event stream, starting with `first`. */
   open(code: string, raw: ServerResponse, headers: Record<string, string>, admission: Admission): void {
+    if (raw.destroyed) {
+      // The client left while the view was read: its place is free again.
+      admission.release();
+      admission.slot.free();
+      return;
+    }
     raw.writeHead(200, {
       ...headers,
       'content-type': 'text/event-stream; charset=utf-8',
@@ -96,7 +207,7 @@ export class DisplayStreams {
     });
     raw.flushHeaders();
     raw.write(`retry: ${DISPLAY_LIMITS.retryMs}\n\n`);
-    const stream: Stream = { raw, lastId: null };
+    const stream: Stream = { raw, lastId: null, slot: admission.slot };
     const socket = raw.socket;
     if (socket) {
       this.sockets.add(socket);
@@ -111,14 +222,13 @@ export class DisplayStreams {
       channel = created;
     }
     channel.streams.add(stream);
-    this.total++;
     const joined = channel;
     // From here the channel hears every change; one heard since admit means the first view may be old.
     admission.release();
     if (admission.changed()) void this.refresh(code, joined);
     raw.on('close', () => {
+      stream.slot.free();
       if (!joined.streams.delete(stream)) return;
-      this.total--;
       if (joined.streams.size === 0 && this.channels.get(code) === joined) {
         joined.unsubscribe();
         this.channels.delete(code);
@@ -135,7 +245,9 @@ export class DisplayStreams {
       for (const stream of channel.streams) stream.raw.end();
     }
     this.channels.clear();
-    this.total = 0;
+    this.held.clear();
+    this.totals.anonymous = 0;
+    this.totals.signedIn = 0;
     // A socket that carried a stream is closed too, even when its client no longer answers (a
     // half-closed socket would hold the server's close until a timeout).
     setTimeout(() => {

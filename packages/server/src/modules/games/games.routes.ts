@@ -5,6 +5,8 @@ import { idParamsSchema } from '@lot/domain/schemas/common';
 import {
   drawInputSchema,
   drawResultSchema,
+  displayStreamQuerySchema,
+  displayTicketSchema,
   drawWaitingSchema,
   gameEntriesInputSchema,
   gameProofSchema,
@@ -30,6 +32,7 @@ import {
 import { exportFileName, sendExport } from '../../lib/export.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import {
+  assertGameReadable,
   currentGame,
   drawNext,
   GAME_EXPORT_COLUMNS,
@@ -274,9 +277,29 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
 
 /**
  * GET /api/display/{code}/events: the customer display's live stream (server-sent events), no
- * sign-in (the code is unguessable; names and phones masked). Decision 014.
+ * sign-in (the code is unguessable; names and phones masked). Decision 014. Anonymous streams are
+ * limited per client address; a signed-in display opens its stream with a ticket (decision 046).
  */
 export const displayRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/api/display/:code/tickets',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        operationId: 'createDisplayTicket',
+        tags: ['games'],
+        description:
+          "A ticket for the caller's customer display of a game they may read: `?ticket=` on its event stream opens it from the signed-in displays' own capacity. Good for a minute.",
+        params: codeParamsSchema,
+        response: { 200: displayTicketSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      await assertGameReadable(app.db, request.caller, request.params.code);
+      return app.displays.ticket(request.params.code, request.caller.id);
+    },
+  );
+
   app.get(
     '/api/display/:code/events',
     {
@@ -284,26 +307,30 @@ export const displayRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['games'],
         operationId: 'streamDisplayEvents',
         description:
-          'text/event-stream: an event `game` with the public view (as GET /api/verify/{code}) now and on every change of the game; comment lines keep it open.',
+          'text/event-stream: an event `game` with the public view (as GET /api/verify/{code}) now and on every change of the game; comment lines keep it open. `ticket` (POST /api/display/{code}/tickets) opens it as a signed-in display; an expired one is 401.',
         params: codeParamsSchema,
+        querystring: displayStreamQuerySchema,
         response: {
           200: {
             description: 'Server-sent events, open until the client or the server closes them.',
             content: { 'text/event-stream': { schema: z.string().meta({ maxLength: 2 ** 31 }) } },
           },
-          ...errorResponses(400, 404, 429),
+          ...errorResponses(400, 401, 404, 429),
         },
       },
     },
     async (request, reply) => {
       if (app.displays.stopping) reply.header('connection', 'close');
-      const admission = await app.displays.admit(request.params.code);
+      const { code } = request.params;
+      const { ticket } = request.query;
+      const viewer = ticket === undefined ? { address: request.ip } : app.displays.viewerOf(code, ticket);
+      const admission = await app.displays.admit(code, viewer);
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
       }
       reply.hijack();
-      app.displays.open(request.params.code, reply.raw, headers, admission);
+      app.displays.open(code, reply.raw, headers, admission);
     },
   );
 };

@@ -236,6 +236,15 @@ export async function getGame(ctx: GamesContext, caller: Caller, id: number): Pr
   return withClaims(ctx.db, round, await toGame({ ...found, round }, ctx.seeds));
 }
 
+/** 404 unless the game with this code is one the caller may read (its display tickets, decision 046). */
+export async function assertGameReadable(db: Db, caller: Caller, code: string): Promise<void> {
+  const [found] = await db
+    .select({ id: gameRounds.id })
+    .from(gameRounds)
+    .where(and(eq(gameRounds.code, code), readableBy(caller)));
+  if (!found) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
+}
+
 /**
  * The caller's game in progress (open or drawing), so any device carries on with it; null when
  * there is none (no game is an ordinary state of the play screen, not a missing resource).

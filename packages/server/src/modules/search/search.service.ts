@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
 import { CODE_PREFIX_MIN, PARTICIPANT_NAME_MIN, PARTICIPANT_PHONE_MIN, SEARCH_LIMIT } from '@lot/domain/search';
+import { usernameKey } from '@lot/domain/username-key';
 import type { SearchGame, SearchPerson, SearchResult } from '@lot/domain/schemas/search';
 import type { Db } from '../../db/client.ts';
 import { gameRounds, users } from '../../db/schema.ts';
@@ -59,7 +60,7 @@ async function searchPeople(db: Db, caller: Caller, q: string): Promise<SearchPe
     db
       .select(columns)
       .from(users)
-      .where(and(scope, sql`lower(${users.username}) = lower(${q})`)),
+      .where(and(scope, eq(users.usernameKey, usernameKey(q)))),
     caller.role === 'admin'
       ? db.select(columns).from(users).where(and(scope, matches)).limit(CANDIDATES)
       : db.select(columns).from(users).where(and(scope, matches)),

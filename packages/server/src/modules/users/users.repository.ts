@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Role } from '@lot/domain/roles';
+import { usernameKey } from '@lot/domain/username-key';
 import { selectPrepared, type Db, type Tx } from '../../db/client.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { containsPattern } from '../../db/sql.ts';
@@ -17,11 +18,12 @@ export async function findLiveUserById(db: Db | Tx, id: number): Promise<UserRow
   return row;
 }
 
+/** The live user whose username reads as `username` does (decision 047: `usernameKey`). */
 export async function findLiveUserByUsername(db: Db | Tx, username: string): Promise<UserRow | undefined> {
   const [row] = await db
     .select()
     .from(users)
-    .where(and(sql`lower(${users.username}) = lower(${username})`, isNull(users.deletedAt)));
+    .where(and(eq(users.usernameKey, usernameKey(username)), isNull(users.deletedAt)));
   return row;
 }
 

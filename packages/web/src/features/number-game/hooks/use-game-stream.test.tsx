@@ -1,5 +1,6 @@
-import { act, renderHook } from '@testing-library/react';
+import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { STORAGE_KEYS } from '../../../lib/storage.ts';
 import { SILENCE_LIMIT_MS, useGameStream } from './use-game-stream.ts';
 
 /** Stands in for the browser's EventSource: records each stream and lets the test send events. */
@@ -32,6 +33,7 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  localStorage.clear();
 });
 
 describe('useGameStream', () => {
@@ -61,5 +63,27 @@ describe('useGameStream', () => {
     unmount();
     act(() => void vi.advanceTimersByTime(SILENCE_LIMIT_MS * 3));
     expect(FakeEventSource.made).toHaveLength(1);
+  });
+
+  it("opens the signed-in shop's display with a ticket, and an anonymous one without (decision 046)", async () => {
+    vi.useRealTimers();
+    localStorage.setItem(STORAGE_KEYS.token, 'the-token');
+    const fetchMock = vi.fn(() =>
+      Promise.resolve(new Response(JSON.stringify({ ticket: '7.99.sig/+', expiresAt: '2026-11-26T00:00:00.000Z' }))),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const signedIn = renderHook(() => useGameStream('ABC123'));
+    await waitFor(() => expect(FakeEventSource.made).toHaveLength(1));
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/display/ABC123/tickets',
+      expect.objectContaining({ method: 'POST', headers: { authorization: 'Bearer the-token' } }),
+    );
+    expect(FakeEventSource.made[0]?.url).toBe('/api/display/ABC123/events?ticket=7.99.sig%2F%2B');
+    signedIn.unmount();
+
+    localStorage.clear();
+    renderHook(() => useGameStream('ABC123'));
+    expect(FakeEventSource.made[1]?.url).toBe('/api/display/ABC123/events');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 });

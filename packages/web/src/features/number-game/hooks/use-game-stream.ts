@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
-import { gameProofSchema, type GameProof } from '@lot/domain/schemas/games';
+import { displayTicketSchema, gameProofSchema, type GameProof } from '@lot/domain/schemas/games';
 import { API_BASE } from '../../../lib/config.ts';
+import { storage } from '../../../lib/storage.ts';
 
 /** connecting: before the first event; live: the stream is open; reconnecting: it dropped; missing: no such game. */
 export type StreamConnection = 'connecting' | 'live' | 'reconnecting' | 'missing';
@@ -18,6 +19,28 @@ export const SILENCE_LIMIT_MS = 45_000;
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * In a browser where someone is signed in (the shop's own display, opened from its play screen),
+ * a ticket for this game, so its stream counts against the signed-in displays' own limit and no
+ * number of anonymous streams keeps it out (decision 046). Asked for before every new stream: a
+ * ticket only opens a stream for a minute. Without a session, or when the session may not read the
+ * game, the stream opens without one.
+ */
+async function displayTicket(path: string, token: string): Promise<string | null> {
+  try {
+    const response = await fetch(`${API_BASE}/api/display/${path}/tickets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      cache: 'no-store',
+    });
+    if (!response.ok) return null;
+    const parsed = displayTicketSchema.safeParse(await response.json());
+    return parsed.success ? parsed.data.ticket : null;
   } catch {
     return null;
   }
@@ -55,7 +78,14 @@ export function useGameStream(code: string): { proof: GameProof | null; connecti
 
     const connect = () => {
       if (stopped) return;
-      const current = new EventSource(`${API_BASE}/api/display/${path}/events`);
+      const token = storage.getToken();
+      if (token === null) open(null);
+      else void displayTicket(path, token).then((ticket) => !stopped && open(ticket));
+    };
+
+    const open = (ticket: string | null) => {
+      const query = ticket === null ? '' : `?ticket=${encodeURIComponent(ticket)}`;
+      const current = new EventSource(`${API_BASE}/api/display/${path}/events${query}`);
       source = current;
       watch(current);
       current.addEventListener('ping', () => watch(current));
@@ -71,7 +101,8 @@ export function useGameStream(code: string): { proof: GameProof | null; connecti
       current.addEventListener('error', () => {
         if (stopped || source !== current) return;
         setConnection((now) => (now === 'missing' ? now : 'reconnecting'));
-        // CONNECTING: the browser retries by itself. CLOSED: it gave up, so this page tries again.
+        // CONNECTING: the browser retries by itself. CLOSED: it gave up (an expired ticket's 401 too),
+        // so this page tries again, with a fresh ticket.
         if (current.readyState === EventSource.CLOSED) void retryLater(current);
       });
     };
