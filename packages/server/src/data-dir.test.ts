@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,12 +16,16 @@ import { TEST_DB } from './test/test-app.ts';
  */
 const scripts = (name: string) => fileURLToPath(new URL(`./db/${name}`, import.meta.url));
 
+/** Every process a test started: none outlives the file, even when it should have refused and did not. */
+const children: ChildProcess[] = [];
+
 /** Runs a script as npm runs it, with this environment: its exit code and everything it printed. */
 function run(file: string, env: Record<string, string>, args: string[] = []) {
   const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', DRAW_BEACON: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.push(child);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -37,7 +41,10 @@ let server: Started;
 let pid = 0;
 let admin = '';
 let secret = '';
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  rmSync(root, { recursive: true, force: true });
+});
 
 describe.skipIf(TEST_DB !== 'pglite')('one DATA_DIR, one process; the keys with the data (pglite)', () => {
   beforeAll(async () => {
