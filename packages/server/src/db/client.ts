@@ -67,7 +67,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
   // One process at a time on a data directory (decision 043): taken before PGlite touches it.
-  const release = options.dataDir ? lockDataDir(options.dataDir, options.command ?? 'a LOT command') : () => {};
+  const release = options.dataDir ? lockDataDir(options.dataDir, options.command ?? 'process') : () => {};
   let client: LotPGlite | undefined;
   try {
     if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });

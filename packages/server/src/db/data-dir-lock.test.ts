@@ -81,5 +81,6 @@ describe('the DATA_DIR/db lock', () => {
       }
       expect(existsSync(lockFile(db))).toBe(false);
     },
+    60_000,
   );
 });

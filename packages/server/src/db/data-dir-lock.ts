@@ -13,7 +13,7 @@ export type LockHolder = {
   pid: number;
   /** The process's start time (Linux: field 22 of /proc/<pid>/stat); absent where unknown. */
   started?: string;
-  /** `server`, or the npm script that holds it (`ledger:check`, …). */
+  /** `server`, the npm script that holds it (`ledger:check`, …), or `process` (any other opener). */
   command: string;
 };
 
@@ -33,7 +33,11 @@ export class DataDirBusy extends Error {
 /** One plain line: who has the directory and what to do. */
 function busyMessage(holder: LockHolder, dataDir: string, command: string): string {
   const who =
-    holder.command === 'server' ? `A LOT server (pid ${holder.pid})` : `npm run ${holder.command} (pid ${holder.pid})`;
+    holder.command === 'server'
+      ? `A LOT server (pid ${holder.pid})`
+      : holder.command === 'process'
+        ? `A LOT process (pid ${holder.pid})`
+        : `npm run ${holder.command} (pid ${holder.pid})`;
   const what = holder.command === 'server' ? 'stop it first' : 'wait for it to finish';
   const copy = ['ledger:check', 'audit:verify'].includes(command) && holder.command === 'server';
   return (
