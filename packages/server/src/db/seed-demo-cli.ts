@@ -1,4 +1,4 @@
-import { loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 import { openSeedBox } from '../lib/seed-box.ts';
 import { resolveSealingKey } from '../secrets.ts';
 import { openForCommand } from './open-from-config.ts';
@@ -21,6 +21,11 @@ try {
     );
     for (const user of DEMO_USERS) console.log(`  ${user.role.padEnd(10)} ${user.username} / ${DEMO_PASSWORD}`);
   }
+} catch (error) {
+  // A seed key the database refuses, or its file missing (decision 042): the one line, no stack.
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exitCode = 1;
 } finally {
   await database.close();
 }
