@@ -30,6 +30,7 @@ import { DrawBeacon, type DrawBeaconOptions } from './modules/games/draw-beacon.
 import { bindGameEvents, GAMES_CHANNEL, GameEvents, unbindGameEvents } from './modules/games/game-events.ts';
 import { CallerLookup, SESSIONS_CHANNEL, USERS_CHANNEL } from './lib/caller-lookup.ts';
 import { PgListener } from './lib/listener.ts';
+import { checkTotpKey } from './lib/key-canaries.ts';
 import { openSeedBox, type SeedBox } from './lib/seed-box.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
@@ -56,7 +57,10 @@ declare module 'fastify' {
 export type AppOptions = {
   database: Database;
   jwtSecret: string;
-  /** TOTP_KEY: two-factor secrets are encrypted with it (decision 028). */
+  /**
+   * TOTP_KEY: two-factor secrets are encrypted with it (decision 028). buildApp refuses to start
+   * (KeyMismatch) when it cannot open the database's canary or secrets (decision 042).
+   */
   totpKey: string;
   /**
    * SEED_KEY: the games' secret seeds are sealed with it (decision 034). buildApp refuses to start
@@ -108,6 +112,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // First, before anything listens or logs: a database sealed with another key is refused, and
   // any seed still in the clear is sealed.
   const seeds = await openSeedBox(options.database.db, options.seedKey);
+  // The same for TOTP_KEY (decision 042): a key that cannot open the two-factor secrets stops it
+  // here, instead of answering 500 to every right code.
+  await checkTotpKey(options.database.db, options.totpKey);
   const app = Fastify({
     // Written in the background (a write in flight gathers the lines logged meanwhile), not one
     // blocking write per line; pino flushes what is left when the process exits.

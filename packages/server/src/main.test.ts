@@ -97,7 +97,7 @@ describe(`npm start (${TEST_DB})`, () => {
     expect(await exitOf(server.child)).toBe(0);
     // The request's log line carries its id (written in the background, flushed by the exit).
     expect(server.output()).toMatch(/"requestId":"main-test-health".*"url":"\/api\/health"/);
-  });
+  }, 60_000);
 
   it('a restart keeps the data and does not create another admin', async () => {
     const server = await startServer(env);
@@ -109,7 +109,7 @@ describe(`npm start (${TEST_DB})`, () => {
       server.child.kill('SIGINT');
     }
     expect(await exitOf(server.child)).toBe(0);
-  });
+  }, 60_000);
 
   it('a SEED_KEY other than the one the database met first stops the server with a message naming it', async () => {
     // On the embedded database the first start generated the key, owner-only, beside the others.
@@ -123,8 +123,7 @@ describe(`npm start (${TEST_DB})`, () => {
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     expect(await exitOf(child)).toBe(1);
     expect(output.trim()).toBe(
-      "SEED_KEY does not match the key this database's game seeds were sealed with (DATA_DIR/seed-key or SEED_KEY): " +
-        'restore the key that came with this database',
+      "SEED_KEY cannot open the games' secret seeds in this database: set SEED_KEY to the key this database was used with",
     );
     // The right key still starts it.
     const server = await startServer(env);

@@ -4,7 +4,9 @@ import { removeServerFile, writeServerFile } from './db/backup.ts';
 import type { Database } from './db/client.ts';
 import { openConfiguredDatabase } from './db/open-from-config.ts';
 import { ensureAdmin } from './db/seed.ts';
-import { resolveJwtSecret, resolveSeedKey, resolveTotpKey } from './secrets.ts';
+import { DataDirBusy } from './db/data-dir-lock.ts';
+import { KeyMismatch, keyRefusal, type SealingKey } from './lib/key-canaries.ts';
+import { keyPlace, resolveKeys } from './secrets.ts';
 
 function readConfig(): Config {
   try {
@@ -18,14 +20,35 @@ function readConfig(): Config {
   }
 }
 
-/** The app on the configured database; a key the database refuses (SEED_KEY) stops the process. */
-async function start(config: Config, database: Database) {
+/** Stops the process with one plain line per problem (a bad key, a data directory in use). */
+async function refuse(message: string, database?: Database): Promise<never> {
+  console.error(message);
+  await database?.close();
+  process.exit(1);
+}
+
+/** The configured database; on PGlite, refused while another process has DATA_DIR open (decision 043). */
+async function open(config: Config): Promise<Database> {
   try {
+    return await openConfiguredDatabase(config, 'server');
+  } catch (error) {
+    if (error instanceof DataDirBusy) return refuse(error.message);
+    throw error;
+  }
+}
+
+/**
+ * The app on the configured database. A key the database needs is never generated anew, and a
+ * key that cannot open what the database holds (TOTP_KEY, SEED_KEY) stops the process with one
+ * line naming the file or variable (decision 042).
+ */
+async function start(config: Config, database: Database) {
+  const keyOf = (key: SealingKey) => (key === 'totp-key' ? config.totpKey : config.seedKey);
+  try {
+    const keys = await resolveKeys(database.db, config);
     return await buildApp({
       database,
-      jwtSecret: resolveJwtSecret(config.jwtSecret, config.dataDir),
-      totpKey: resolveTotpKey(config.totpKey, config.dataDir),
-      seedKey: resolveSeedKey(config.seedKey, config.dataDir),
+      ...keys,
       logLevel: config.logLevel,
       metricsAllow: config.metricsAllow,
       trustProxy: config.trustProxy,
@@ -33,17 +56,18 @@ async function start(config: Config, database: Database) {
       beacon: config.beacon,
     });
   } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      await database.close();
-      process.exit(1);
-    }
+    if (error instanceof KeyMismatch)
+      return refuse(
+        keyRefusal(error.key, keyPlace(error.key, keyOf(error.key), config.dataDir), error.missing),
+        database,
+      );
+    if (error instanceof ConfigError) return refuse(error.message, database);
     throw error;
   }
 }
 
 const config = readConfig();
-const database = await openConfiguredDatabase(config);
+const database = await open(config);
 const app = await start(config, database);
 app.addHook('onClose', () => database.close());
 

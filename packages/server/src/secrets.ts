@@ -1,28 +1,78 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError, type Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import { KEY_VARIABLES, KeyMismatch, keyRefusal, sealedWith, type SealingKey } from './lib/key-canaries.ts';
+
+/**
+ * The files in DATA_DIR a restore needs besides the database (decision 042): `totp-key` and
+ * `seed-key` open what the database holds (the server refuses to start without them);
+ * `jwt-secret` keeps the sessions signed in (without it everyone signs in again).
+ */
+export const KEY_FILES = ['jwt-secret', 'totp-key', 'seed-key'] as const;
 
 /** JWT_SECRET, or one generated on first start and kept in DATA_DIR (readable by the owner only). */
 export function resolveJwtSecret(configured: string | undefined, dataDir: string): string {
-  return resolveSecret(configured, dataDir, 'jwt-secret');
+  return configured ?? readKeyFile(dataDir, 'jwt-secret') ?? createKeyFile(dataDir, 'jwt-secret');
 }
 
-/** TOTP_KEY, or one generated on first start and kept in DATA_DIR beside the JWT secret (decision 028). */
-export function resolveTotpKey(configured: string | undefined, dataDir: string): string {
-  return resolveSecret(configured, dataDir, 'totp-key');
+/** Where a key comes from, as the refusals name it: the variable, or the file in DATA_DIR. */
+export function keyPlace(key: SealingKey, configured: string | undefined, dataDir: string): string {
+  return configured ? KEY_VARIABLES[key] : `DATA_DIR/${key} (${join(dataDir, key)})`;
 }
 
-/** SEED_KEY, or one generated on first start and kept in DATA_DIR beside the others (decision 034). */
-export function resolveSeedKey(configured: string | undefined, dataDir: string): string {
-  return resolveSecret(configured, dataDir, 'seed-key');
+/**
+ * A key that seals data in the database (TOTP_KEY, decision 028; SEED_KEY, decision 034): the
+ * variable, else its file in DATA_DIR. A missing file is generated (owner-only) only while the
+ * database holds nothing sealed with such a key; otherwise `KeyMismatch` names the file to
+ * restore (decision 042), and no file is written.
+ */
+export async function resolveSealingKey(
+  db: Db,
+  key: SealingKey,
+  configured: string | undefined,
+  dataDir: string,
+): Promise<string> {
+  const found = configured ?? readKeyFile(dataDir, key);
+  if (found) return found;
+  if (await sealedWith(db, key))
+    throw new KeyMismatch(key, true, keyRefusal(key, keyPlace(key, undefined, dataDir), true));
+  return createKeyFile(dataDir, key);
 }
 
-function resolveSecret(configured: string | undefined, dataDir: string, name: string): string {
-  if (configured) return configured;
+/** The three keys of a start: every missing file the database needs is named, one line each. */
+export async function resolveKeys(
+  db: Db,
+  config: Pick<Config, 'dataDir'> & Partial<Pick<Config, 'jwtSecret' | 'totpKey' | 'seedKey'>>,
+): Promise<{ jwtSecret: string; totpKey: string; seedKey: string }> {
+  const [totpKey, seedKey] = await Promise.allSettled([
+    resolveSealingKey(db, 'totp-key', config.totpKey, config.dataDir),
+    resolveSealingKey(db, 'seed-key', config.seedKey, config.dataDir),
+  ]);
+  const failed = [totpKey, seedKey].flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
+  const [first, second] = failed;
+  if (first !== undefined) {
+    // Both files missing (a restore without them): both named, one line each.
+    if (first instanceof KeyMismatch && second instanceof KeyMismatch)
+      throw new ConfigError(`${first.message}\n${second.message}`);
+    throw first instanceof KeyMismatch && second !== undefined ? second : first;
+  }
+  return {
+    jwtSecret: resolveJwtSecret(config.jwtSecret, config.dataDir),
+    totpKey: (totpKey as PromiseFulfilledResult<string>).value,
+    seedKey: (seedKey as PromiseFulfilledResult<string>).value,
+  };
+}
+
+function readKeyFile(dataDir: string, name: string): string | undefined {
   const file = join(dataDir, name);
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() || undefined : undefined;
+}
+
+function createKeyFile(dataDir: string, name: string): string {
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  writeFileSync(join(dataDir, name), `${secret}\n`, { mode: 0o600 });
   return secret;
 }

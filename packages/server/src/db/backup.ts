@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.ts';
 
 /**
  * Backups and restores of either database (decision 027). PostgreSQL: its own tools, pg_dump's
@@ -20,6 +21,28 @@ export function seedKeyPlace(config: { seedKey: string | undefined; dataDir: str
   return config.seedKey
     ? 'SEED_KEY (as set here)'
     : `DATA_DIR/seed-key (${join(config.dataDir, 'seed-key')}) or SEED_KEY`;
+}
+
+/**
+ * What `npm run restore` prints once the database is back, in order (decision 042): the keys
+ * first (the server refuses to start without those that open what the database holds), then the
+ * checks (on the embedded database they must run before the server holds DATA_DIR, decision
+ * 043), then the start and a sign-in.
+ */
+export function nextSteps(config: { databaseUrl: string | undefined; dataDir: string }): string[] {
+  const keys = config.databaseUrl
+    ? 'set JWT_SECRET, TOTP_KEY and SEED_KEY to the values this database was used with ' +
+      '(kept with its backups, apart from them)'
+    : `put back the key files that were backed up with this database into DATA_DIR (${config.dataDir}): ` +
+      'totp-key, seed-key and jwt-secret (or set TOTP_KEY, SEED_KEY, JWT_SECRET as they were)';
+  return [
+    'Next, in this order:',
+    `  1. ${keys}. Without totp-key or seed-key the server refuses to start; without jwt-secret everyone signs in again.`,
+    '  2. npm run ledger:check    every balance against the ledger',
+    '  3. npm run audit:verify    the audit trail, row by row',
+    '  4. npm start               applies any newer migrations and checks the keys against the database',
+    '  5. sign in as the admin, with an authenticator code if two-factor sign-in is on',
+  ];
 }
 
 /** A PGlite dump is a gzip; a pg_dump custom-format file starts with "PGDMP". */
@@ -43,13 +66,21 @@ export async function dumpPglite(client: PGlite): Promise<Blob> {
   });
 }
 
-/** Opens DATA_DIR/db without migrating it (a backup copies what is there) and dumps it. */
+/**
+ * Opens DATA_DIR/db without migrating it (a backup copies what is there) and dumps it, holding the
+ * directory's lock meanwhile (decision 043): refused while another process has it open.
+ */
 export async function dumpPgliteDirectory(dataDir: string): Promise<Blob> {
-  const client = new PGlite({ dataDir, extensions: { pg_trgm } });
+  const release = lockDataDir(dataDir, 'backup');
   try {
-    return await dumpPglite(client);
+    const client = new PGlite({ dataDir, extensions: { pg_trgm } });
+    try {
+      return await dumpPglite(client);
+    } finally {
+      await client.close();
+    }
   } finally {
-    await client.close();
+    release();
   }
 }
 
@@ -63,20 +94,28 @@ export function assertEmptyDirectory(dataDir: string): void {
 
 export class RestoreRefused extends Error {}
 
-/** Loads a PGlite dump into an empty data directory and returns how many users it holds. */
+/**
+ * Loads a PGlite dump into an empty data directory and returns how many users it holds; refused
+ * while another process (a server) has the directory (decision 043).
+ */
 export async function restorePglite(file: string, dataDir: string): Promise<number> {
-  assertEmptyDirectory(dataDir);
-  mkdirSync(dirname(dataDir), { recursive: true });
-  const client = await PGlite.create({
-    dataDir,
-    extensions: { pg_trgm },
-    loadDataDir: new Blob([readFileSync(file)]),
-  });
+  const release = lockDataDir(dataDir, 'restore');
   try {
-    const result = await client.query<{ count: number }>('SELECT count(*)::int AS count FROM users');
-    return result.rows[0]?.count ?? 0;
+    assertEmptyDirectory(dataDir);
+    mkdirSync(dirname(dataDir), { recursive: true });
+    const client = await PGlite.create({
+      dataDir,
+      extensions: { pg_trgm },
+      loadDataDir: new Blob([readFileSync(file)]),
+    });
+    try {
+      const result = await client.query<{ count: number }>('SELECT count(*)::int AS count FROM users');
+      return result.rows[0]?.count ?? 0;
+    } finally {
+      await client.close();
+    }
   } finally {
-    await client.close();
+    release();
   }
 }
 

@@ -11,6 +11,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { dumpPglite } from './backup.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import * as schema from './schema.ts';
 
 type Schema = typeof schema;
@@ -36,7 +37,9 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 const MIGRATION_LOCK = 7_424_201;
 
 export type DatabaseOptions =
-  { kind: 'postgres'; url: string; poolSize?: number; logger?: Logger } | { kind: 'pglite'; dataDir?: string };
+  | { kind: 'postgres'; url: string; poolSize?: number; logger?: Logger }
+  /** `command`: who opens a data directory, named to any other process that tries (decision 043). */
+  | { kind: 'pglite'; dataDir?: string; command?: string };
 
 /** Opens the database and brings its schema up to date with the committed migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -63,17 +66,34 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       pool,
     };
   }
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  // pg_trgm serves the user search indexes; PostgreSQL ships it, PGlite loads it here.
-  const client = new LotPGlite({ dataDir: options.dataDir, extensions: { pg_trgm } });
-  const db = drizzlePglite({ client, schema });
-  client.onNotice = reportMigrationNotice;
+  // One process at a time on a data directory (decision 043): taken before PGlite touches it.
+  const release = options.dataDir ? lockDataDir(options.dataDir, options.command ?? 'process') : () => {};
+  let client: LotPGlite | undefined;
   try {
-    await migratePglite(db, { migrationsFolder });
-  } finally {
-    client.onNotice = undefined;
+    if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+    // pg_trgm serves the user search indexes; PostgreSQL ships it, PGlite loads it here.
+    client = new LotPGlite({ dataDir: options.dataDir, extensions: { pg_trgm } });
+    const db = drizzlePglite({ client, schema });
+    client.onNotice = reportMigrationNotice;
+    try {
+      await migratePglite(db, { migrationsFolder });
+    } finally {
+      client.onNotice = undefined;
+    }
+    const opened = client;
+    const close = async () => {
+      try {
+        await opened.close();
+      } finally {
+        release();
+      }
+    };
+    return { db: db as unknown as Db, kind: 'pglite', close, dump: () => dumpPglite(opened) };
+  } catch (error) {
+    await client?.close().catch(() => undefined);
+    release();
+    throw error;
   }
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close(), dump: () => dumpPglite(client) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { loadConfig } from '../config.ts';
-import { openConfiguredDatabase } from './open-from-config.ts';
+import { openForCommand } from './open-from-config.ts';
 
 // Opening the database applies every pending migration.
-const database = await openConfiguredDatabase(loadConfig());
+const database = await openForCommand(loadConfig(), 'db:migrate');
 await database.close();
 console.log(`Migrations applied (${database.kind}).`);

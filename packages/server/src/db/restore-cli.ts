@@ -1,11 +1,12 @@
 import { openSync, readSync, closeSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../config.ts';
-import { formatOf, restorePglite, restorePostgres, RestoreRefused, runningServer, seedKeyPlace } from './backup.ts';
+import { formatOf, nextSteps, restorePglite, restorePostgres, RestoreRefused } from './backup.ts';
 
 /**
  * `npm run restore <file>` (decision 027): into an empty database only. PostgreSQL: pg_restore
- * into the (empty) database of DATABASE_URL; PGlite: the dump loaded into an empty DATA_DIR/db.
+ * into the (empty) database of DATABASE_URL; PGlite: the dump loaded into an empty DATA_DIR/db,
+ * refused while a server has DATA_DIR (decision 043). Then it prints every next step, in order.
  */
 const config = loadConfig();
 const argument = process.argv[2];
@@ -37,18 +38,11 @@ try {
     await restorePostgres(file, config.databaseUrl);
     console.log(`Restored ${file} into the PostgreSQL database of DATABASE_URL.`);
   } else {
-    const server = runningServer(config.dataDir);
-    if (server)
-      throw new RestoreRefused(`a server (pid ${server.pid}, ${server.url}) has this DATA_DIR open: stop it first`);
     const dataDir = join(config.dataDir, 'db');
     const users = await restorePglite(file, dataDir);
     console.log(`Restored ${file} into ${dataDir} (${users} users).`);
   }
-  console.log(
-    `Next: put back the seed key that came with this backup, kept apart from it, as ${seedKeyPlace(config)}: ` +
-      "the games' seeds are sealed with it and the server starts only with it. Then npm run ledger:check and " +
-      'npm run audit:verify, then start the server (it applies any newer migrations).',
-  );
+  for (const line of nextSteps(config)) console.log(line);
 } catch (error) {
   console.error(`Restore refused or failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;

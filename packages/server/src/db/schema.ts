@@ -481,6 +481,18 @@ export const seedKeyCheck = pgTable(
 );
 
 /**
+ * A value sealed with each key that seals data in this database but lives outside it (decision
+ * 042): `totp-key` (TOTP_KEY, the two-factor secrets). Written on the first start with the key; a
+ * server whose key does not open it refuses to start, instead of answering 500 on every code.
+ * The seed key has its own older check row (`seed_key_check`, decision 034).
+ */
+export const keyCanaries = pgTable('key_canaries', {
+  name: text('name').primaryKey(),
+  sealed: text('sealed').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
  * How many times each slip of a game was printed (decision 014): one row per game, kind and
  * participant number (0 for the result slip), counted up in one statement so that concurrent
  * prints are each counted once. A slip printed a second time is a COPY.

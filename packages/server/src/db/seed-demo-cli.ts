@@ -1,13 +1,16 @@
-import { loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 import { openSeedBox } from '../lib/seed-box.ts';
-import { resolveSeedKey } from '../secrets.ts';
-import { openConfiguredDatabase } from './open-from-config.ts';
+import { resolveSealingKey } from '../secrets.ts';
+import { openForCommand } from './open-from-config.ts';
 import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from './seed.ts';
 
 const config = loadConfig();
-const database = await openConfiguredDatabase(config);
+const database = await openForCommand(config, 'seed:demo');
 try {
-  const seeds = await openSeedBox(database.db, resolveSeedKey(config.seedKey, config.dataDir));
+  const seeds = await openSeedBox(
+    database.db,
+    await resolveSealingKey(database.db, 'seed-key', config.seedKey, config.dataDir),
+  );
   const result = await seedDemo(database.db, seeds);
   if (!result.seeded) {
     console.log('The database already has users besides the admin: nothing seeded.');
@@ -18,6 +21,11 @@ try {
     );
     for (const user of DEMO_USERS) console.log(`  ${user.role.padEnd(10)} ${user.username} / ${DEMO_PASSWORD}`);
   }
+} catch (error) {
+  // A seed key the database refuses, or its file missing (decision 042): the one line, no stack.
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exitCode = 1;
 } finally {
   await database.close();
 }

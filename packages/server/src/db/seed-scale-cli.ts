@@ -1,5 +1,5 @@
 import { loadConfig } from '../config.ts';
-import { openConfiguredDatabase } from './open-from-config.ts';
+import { openForCommand } from './open-from-config.ts';
 import { ensureAdmin } from './seed.ts';
 import { SCALE_PASSWORD, seedScale } from './seed-scale.ts';
 
@@ -9,7 +9,7 @@ if (!config.databaseUrl) {
   console.error('seed:scale loads PostgreSQL: set DATABASE_URL (and JWT_SECRET, TOTP_KEY, SEED_KEY).');
   process.exit(1);
 }
-const database = await openConfiguredDatabase(config);
+const database = await openForCommand(config, 'seed:scale');
 try {
   const admin = await ensureAdmin(database.db, { username: config.adminUsername, password: config.adminPassword });
   if (admin.created) console.log(`Admin login: ${admin.username} / ${admin.password}`);

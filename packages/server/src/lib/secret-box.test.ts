@@ -1,8 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveTotpKey } from '../secrets.ts';
 import { SecretBox } from './secret-box.ts';
 
 const KEY = 'a-totp-key-that-is-long-enough-0123456789';
@@ -21,21 +17,5 @@ describe('SecretBox', () => {
     const flipped = `${body[0] === 'A' ? 'B' : 'A'}${body.slice(1)}`;
     expect(() => box.open([version, iv, tag, flipped].join('.'), 'user_two_factor:7')).toThrow();
     expect(() => box.open('garbage', 'user_two_factor:7')).toThrow();
-  });
-});
-
-describe('resolveTotpKey', () => {
-  it('uses TOTP_KEY when set, else generates one into DATA_DIR (owner only) and keeps it', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lot-totp-'));
-    try {
-      expect(resolveTotpKey(KEY, dir)).toBe(KEY);
-      const generated = resolveTotpKey(undefined, dir);
-      expect(generated.length).toBeGreaterThanOrEqual(32);
-      expect(readFileSync(join(dir, 'totp-key'), 'utf8').trim()).toBe(generated);
-      expect(statSync(join(dir, 'totp-key')).mode & 0o777).toBe(0o600);
-      expect(resolveTotpKey(undefined, dir)).toBe(generated);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

@@ -1,14 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { ConfigError } from '../config.ts';
 import { queryRows } from '../db/client.ts';
 import { gameRounds, seedKeyCheck, users } from '../db/schema.ts';
-import { resolveSeedKey } from '../secrets.ts';
 import { ADMIN, createTestApp, TEST_DB, type TestApp } from '../test/test-app.ts';
 import { openSeedBox, SeedBox, SeedKeyMismatch } from './seed-box.ts';
 
@@ -48,22 +44,6 @@ describe('SeedBox', () => {
     expect(new SeedBox(`${KEY}!`).matches(box.checkValue())).toBe(false);
     expect(box.matches(box.seal(CODE, randomBytes(32)))).toBe(false);
     expect(box.matches(Buffer.from('garbage'))).toBe(false);
-  });
-});
-
-describe('resolveSeedKey', () => {
-  it('uses SEED_KEY when set, else generates one into DATA_DIR (owner only) and keeps it', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lot-seed-key-'));
-    try {
-      expect(resolveSeedKey(KEY, dir)).toBe(KEY);
-      const generated = resolveSeedKey(undefined, dir);
-      expect(generated.length).toBeGreaterThanOrEqual(32);
-      expect(readFileSync(join(dir, 'seed-key'), 'utf8').trim()).toBe(generated);
-      expect(statSync(join(dir, 'seed-key')).mode & 0o777).toBe(0o600);
-      expect(resolveSeedKey(undefined, dir)).toBe(generated);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });
 

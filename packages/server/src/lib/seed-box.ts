@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
-import { ConfigError } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { gameRounds, seedKeyCheck } from '../db/schema.ts';
+import { KeyMismatch } from './key-canaries.ts';
 import { AesGcmKey } from './secret-box.ts';
 
 /** The first byte of every sealed seed: the format (AES-256-GCM, 12-byte IV, 16-byte tag). */
@@ -55,9 +55,11 @@ export class SeedBox {
 }
 
 /** The server must not start: the key is not the one the database's seeds were sealed with. */
-export class SeedKeyMismatch extends ConfigError {
+export class SeedKeyMismatch extends KeyMismatch {
   constructor() {
     super(
+      'seed-key',
+      false,
       "SEED_KEY does not match the key this database's game seeds were sealed with (DATA_DIR/seed-key or SEED_KEY): " +
         'restore the key that came with this database',
     );

@@ -1,9 +1,16 @@
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@lot/domain/messages';
 import { queryRows } from '../../db/client.ts';
-import { recoveryCodes, signinFailures, userTwoFactor } from '../../db/schema.ts';
+import { buildApp } from '../../app.ts';
+import { ConfigError } from '../../config.ts';
+import { keyCanaries, recoveryCodes, signinFailures, userTwoFactor } from '../../db/schema.ts';
+import { checkTotpKey, KeyMismatch } from '../../lib/key-canaries.ts';
+import { resolveKeys } from '../../secrets.ts';
 import { createTestApp, TEST_DB, type TestApp } from '../../test/test-app.ts';
 import { MAX_FAILURES } from './auth.service.ts';
 
@@ -393,6 +400,72 @@ describe(`a role that requires two-factor sign-in (${TEST_DB})`, () => {
       nextStep();
     } finally {
       await t.request(t.adminToken, { method: 'PUT', url: '/api/admin/two-factor-policy', payload: { roles: [] } });
+    }
+  });
+});
+
+describe(`TOTP_KEY against the database's canary (${TEST_DB}, decision 042)`, () => {
+  const other = 'another-totp-key-that-is-long-enough-0123';
+  const start = (totpKey: string) =>
+    buildApp({
+      database: t.database,
+      jwtSecret: t.jwtSecret,
+      totpKey,
+      seedKey: t.seedKey,
+      logLevel: 'silent',
+      serveWeb: false,
+      clock: () => now,
+    });
+  const canaries = () => t.database.db.select().from(keyCanaries).where(eq(keyCanaries.name, 'totp-key'));
+
+  it('a start with another key is refused naming TOTP_KEY, before anything answers; the right key starts and its codes work', async () => {
+    await createUser('canary_user');
+    const { secret } = await enrol(await t.login('canary_user', PASSWORD));
+    const [canary] = await canaries();
+    expect(canary?.sealed).toMatch(/^v1\./);
+    const refused: unknown = await start(other).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(KeyMismatch);
+    expect((refused as Error).message).toBe(
+      'TOTP_KEY cannot open the two-factor secrets in this database: set TOTP_KEY to the key this database was used with',
+    );
+    const app = await start(t.totpKey);
+    await app.close();
+    expect((await signinWithCode('canary_user', codeFor(secret))).statusCode).toBe(200);
+    nextStep();
+  });
+
+  it('a database from before the canary: a wrong key is refused and blesses nothing, the right key writes it', async () => {
+    await t.database.db.delete(keyCanaries);
+    await expect(checkTotpKey(t.database.db, other)).rejects.toThrow(KeyMismatch);
+    expect(await canaries()).toHaveLength(0);
+    await checkTotpKey(t.database.db, t.totpKey);
+    expect(await canaries()).toHaveLength(1);
+    await expect(checkTotpKey(t.database.db, other)).rejects.toThrow(KeyMismatch);
+  });
+
+  it('a key file missing from DATA_DIR is never made anew while the database holds what it sealed', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lot-keys-'));
+    try {
+      const refused: unknown = await resolveKeys(t.database.db, { dataDir }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(ConfigError);
+      expect((refused as Error).message.split('\n')).toEqual([
+        `DATA_DIR/totp-key (${join(dataDir, 'totp-key')}) is missing, but this database holds the two-factor secrets sealed with it: restore the totp-key file that was backed up with it`,
+        `DATA_DIR/seed-key (${join(dataDir, 'seed-key')}) is missing, but this database holds the games' secret seeds sealed with it: restore the seed-key file that was backed up with it`,
+      ]);
+      expect(readdirSync(dataDir)).toEqual([]);
+      // From the environment (PostgreSQL's way), or restored files: taken as they are.
+      const keys = await resolveKeys(t.database.db, { dataDir, totpKey: t.totpKey, seedKey: t.seedKey });
+      expect(keys).toMatchObject({ totpKey: t.totpKey, seedKey: t.seedKey });
+      expect(readdirSync(dataDir)).toEqual(['jwt-secret']);
+      expect(statSync(join(dataDir, 'jwt-secret')).mode & 0o777).toBe(0o600);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
