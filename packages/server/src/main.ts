@@ -4,6 +4,7 @@ import { removeServerFile, writeServerFile } from './db/backup.ts';
 import type { Database } from './db/client.ts';
 import { openConfiguredDatabase } from './db/open-from-config.ts';
 import { ensureAdmin } from './db/seed.ts';
+import { scheduleCheckpoints } from './modules/audit/checkpoint.ts';
 import { resolveJwtSecret, resolveSeedKey, resolveTotpKey } from './secrets.ts';
 
 function readConfig(): Config {
@@ -78,6 +79,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     );
   });
 }
+
+// Signed checkpoints of the audit chains, hourly by default (decision 045).
+const stopCheckpoints = scheduleCheckpoints(database.db, { dataDir: config.dataDir, ...config.checkpoints }, app.log);
+app.addHook('onClose', async () => stopCheckpoints());
 
 const address = await app.listen({ port: config.port, host: config.host });
 // The embedded database has one process: `npm run backup` finds this one here (decision 027).

@@ -4,6 +4,7 @@ import type { SlipWidth } from '../../../lib/slip-width.ts';
 import { count, dateTime, money } from '../../../lib/format.ts';
 import { varianceText } from './variance.tsx';
 import { decimalToCents } from '@lot/domain/money';
+import { shortDigest } from '@lot/domain/digest';
 import './report-slip.css';
 
 const GAME_STATUS: Record<ShiftReport['games'][number]['status'], string> = {
@@ -129,6 +130,14 @@ export function ReportSlip({ report, width, printedAt }: { report: ShiftReport; 
           <Line key={takeBack.id} left={takeBack.by} right={money(takeBack.amount)} detail={takeBack.reason} />
         ))}
       </Part>
+      {report.kind === 'Z' && report.auditCheckpoint !== undefined && (
+        // The latest signed checkpoint of the audit trail at the close (decision 045): the paper is a witness.
+        <p className="report-slip-checkpoint" data-testid="report-slip-checkpoint">
+          {report.auditCheckpoint === null
+            ? 'Audit checkpoint: none yet'
+            : `Audit checkpoint ${shortDigest(report.auditCheckpoint.digest)} of ${printedDateTime(report.auditCheckpoint.madeAt)}`}
+        </p>
+      )}
       <p className="report-slip-footer">Printed {printedDateTime(printedAt)}</p>
     </article>
   );
