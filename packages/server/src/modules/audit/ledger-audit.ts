@@ -148,7 +148,7 @@ function describeMismatch(row: Row): LedgerAuditMismatch {
     row.type === null || row.amount === null
       ? ''
       : row.type === 'game'
-        ? `ledger entry ${ledgerId} (game pool of ${cents(row.amount)} held from ${who(row.user_id)})`
+        ? `ledger entry ${ledgerId} (game pool of ${cents(row.amount)} from ${who(row.user_id)})`
         : `ledger entry ${ledgerId} (${row.type} of ${cents(row.amount)} from ${who(row.user_id)}${
             row.receiver_id === null ? '' : ` to ${who(row.receiver_id)}`
           })`;
@@ -180,7 +180,7 @@ export function describeLedgerAudit(report: LedgerAuditReport): string[] {
     return [`OK: ${report.ledgerRows} ledger entries and ${report.auditRows} audit rows of money agree${scope}.`];
   const first = report.mismatches[0];
   return [
-    `FAILED: ${report.total} ledger entr${report.total === 1 ? 'y disagrees' : 'ies disagree'} with the audit trail${scope}.`,
+    `FAILED: ${report.total} mismatch${report.total === 1 ? '' : 'es'} between the ledger and the audit trail${scope}.`,
     first ? `First mismatch: ${first.problem}` : '',
     ...report.mismatches.map((m) => `  ${m.problem}`),
     ...(report.total > report.mismatches.length ? [`  … and ${report.total - report.mismatches.length} more`] : []),
