@@ -35,6 +35,8 @@ describe('loadConfig', () => {
       metricsAllow: ['127.0.0.1', '::1'],
       trustProxy: false,
       publicUrl: undefined,
+      // Hourly signed audit checkpoints beside the data (decision 045).
+      checkpoints: { dir: 'data/checkpoints', minutes: 60 },
       // The embedded database plays LOT-DRAW-1 while drand's quicknet cannot be reached.
       beacon: { mode: 'auto', urls: DEFAULT_BEACON_URLS, chainHash: QUICKNET.chainHash },
     });
@@ -60,6 +62,8 @@ describe('loadConfig', () => {
         DRAW_BEACON: 'auto',
         DRAW_BEACON_URL: ' http://127.0.0.1:8081/ , https://relay.example.org/drand//',
         DRAW_BEACON_CHAIN: 'ab'.repeat(32),
+        AUDIT_CHECKPOINT_DIR: '/srv/witness',
+        AUDIT_CHECKPOINT_MINUTES: '0',
       }),
     ).toEqual({
       port: 8080,
@@ -75,6 +79,7 @@ describe('loadConfig', () => {
       metricsAllow: ['10.0.0.0/8', '192.168.1.5', 'fd00::/8'],
       trustProxy: ['10.0.0.1', '10.1.0.0/16'],
       publicUrl: 'https://lot.example.com',
+      checkpoints: { dir: '/srv/witness', minutes: 0 },
       beacon: {
         mode: 'auto',
         urls: ['http://127.0.0.1:8081', 'https://relay.example.org/drand'],
@@ -208,6 +213,14 @@ describe('loadConfig', () => {
   it('refuses a DRAW_BEACON other than required, auto or off', () => {
     for (const mode of ['on', 'REQUIRED', 'Auto', 'none', 'true', ' off', 'required,auto']) {
       expect(configError({ DRAW_BEACON: mode }).message, mode).toMatch(/DRAW_BEACON: must be required, auto or off/);
+    }
+  });
+
+  it('refuses an AUDIT_CHECKPOINT_MINUTES that is not a number of minutes', () => {
+    for (const minutes of ['hourly', '-5', '1.5', '60m']) {
+      expect(configError({ AUDIT_CHECKPOINT_MINUTES: minutes }).message, minutes).toMatch(
+        /AUDIT_CHECKPOINT_MINUTES: must be a number of minutes \(0 turns the scheduled checkpoints off\)/,
+      );
     }
   });
 

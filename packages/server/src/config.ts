@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { QUICKNET } from '@lot/domain/beacon';
 import { passwordSchema, usernameSchema } from '@lot/domain/schemas/users';
@@ -106,6 +107,14 @@ const envSchema = z
     ).transform((v) => v ?? QUICKNET.chainHash),
     // Off by default: X-Forwarded-For is believed only from proxies the operator names.
     TRUST_PROXY: optional(z.string().transform(parseTrustProxy)).transform((v): TrustProxy => v ?? false),
+    // Signed checkpoints of the audit chains (decision 045): where the server writes them, and how often.
+    AUDIT_CHECKPOINT_DIR: optional(z.string()),
+    AUDIT_CHECKPOINT_MINUTES: optional(
+      z
+        .string()
+        .regex(/^\d{1,6}$/, 'must be a number of minutes (0 turns the scheduled checkpoints off)')
+        .transform(Number),
+    ).transform((v) => v ?? 60),
     // Unset: links use the address each request came in on.
     PUBLIC_URL: optional(z.string().trim().transform(parsePublicUrl)),
   })
@@ -151,6 +160,8 @@ export type Config = {
   trustProxy: TrustProxy;
   /** PUBLIC_URL without its trailing slash: the base of every printed and shared link; unset: the request's. */
   publicUrl: string | undefined;
+  /** Scheduled audit checkpoints (decision 045): the folder (default DATA_DIR/checkpoints) and minutes between them (0: off). */
+  checkpoints: { dir: string; minutes: number };
   /** LOT-DRAW-2's beacon (decision 033): required by default on PostgreSQL, auto on the embedded database. */
   beacon: { mode: 'required' | 'auto' | 'off'; urls: string[]; chainHash: string };
 };
@@ -179,6 +190,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsAllow: e.METRICS_ALLOW,
     trustProxy: e.TRUST_PROXY,
     publicUrl: e.PUBLIC_URL,
+    checkpoints: {
+      dir: e.AUDIT_CHECKPOINT_DIR ?? join(e.DATA_DIR, 'checkpoints'),
+      minutes: e.AUDIT_CHECKPOINT_MINUTES,
+    },
     beacon: {
       mode: e.DRAW_BEACON ?? (e.DATABASE_URL ? 'required' : 'auto'),
       urls: e.DRAW_BEACON_URL,

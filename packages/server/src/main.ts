@@ -7,6 +7,7 @@ import { ensureAdmin } from './db/seed.ts';
 import { DataDirBusy } from './db/data-dir-lock.ts';
 import { KeyMismatch, keyRefusal, type SealingKey } from './lib/key-canaries.ts';
 import { keyPlace, resolveKeys } from './secrets.ts';
+import { scheduleCheckpoints } from './modules/audit/checkpoint.ts';
 
 function readConfig(): Config {
   try {
@@ -102,6 +103,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     );
   });
 }
+
+// Signed checkpoints of the audit chains, hourly by default (decision 045).
+const stopCheckpoints = scheduleCheckpoints(database.db, { dataDir: config.dataDir, ...config.checkpoints }, app.log);
+app.addHook('onClose', async () => stopCheckpoints());
 
 const address = await app.listen({ port: config.port, host: config.host });
 // The embedded database has one process: `npm run backup` finds this one here (decision 027).

@@ -134,3 +134,16 @@ export const auditExportQuerySchema = auditQueryObject
   .extend(exportFields)
   .superRefine(fromNotAfterTo);
 export type ListAuditQuery = z.infer<typeof listAuditQuerySchema>;
+
+/**
+ * GET /api/audit/checkpoint (the admin): the latest signed checkpoint of the audit chains
+ * (decision 045), or null before the first. `digest` is its SHA-256, hex; screens and Z reports
+ * show its first 16 digits (`shortDigest`, `@lot/domain/digest`).
+ */
+export const auditCheckpointSchema = z.object({
+  digest: z.string(),
+  madeAt: z.string(),
+  chains: z.number().int(),
+  rows: z.number().int(),
+});
+export type AuditCheckpoint = z.infer<typeof auditCheckpointSchema>;

@@ -159,6 +159,12 @@ export const shiftReportSchema = z.object({
   countedCash: moneyAmountSchema.nullable(),
   variance: moneyAmountSchema.nullable(),
   generatedAt: z.string(),
+  /**
+   * A Z report: the latest signed checkpoint of the audit trail at the close (decision 045), its
+   * SHA-256 and time, printed so the paper is a witness; null before the first checkpoint. Absent
+   * on X reports and on Z reports stored before it was added.
+   */
+  auditCheckpoint: z.object({ digest: z.string(), madeAt: z.string() }).nullable().optional(),
 });
 z.globalRegistry.add(shiftReportSchema, { id: 'ShiftReport' });
 export type ShiftReport = z.infer<typeof shiftReportSchema>;

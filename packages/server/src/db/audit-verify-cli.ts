@@ -1,16 +1,55 @@
+import { readFileSync } from 'node:fs';
 import { loadConfig } from '../config.ts';
 import { describeAudit, verifyAudit } from '../modules/audit/audit-chain.ts';
+import {
+  describeCheckpoint,
+  existingCheckpointKey,
+  parseCheckpoint,
+  verifyCheckpoint,
+  type Checkpoint,
+} from '../modules/audit/checkpoint.ts';
+import { compareLedgerWithAudit, describeLedgerAudit } from '../modules/audit/ledger-audit.ts';
 import { openForCommand } from './open-from-config.ts';
 
-// `npm run audit:verify`: exits 1 when any audit row was changed, removed or inserted afterwards
-// (decision 029), naming the first bad one, so it can guard a restore, a deploy or a cron job; 2 when
-// it did not run because a server has the embedded database open (decision 043).
-const database = await openForCommand(loadConfig(), 'audit:verify');
+// `npm run audit:verify [-- --checkpoint FILE]`: exits 1 when any audit row was changed, removed or
+// inserted afterwards (decision 029), when the ledger and the audit trail disagree (decision 044),
+// or when a chain was deleted, truncated or rewritten since the checkpoint (decision 045), naming
+// the first problem of each, so it can guard a restore, a deploy or a cron job; 2 when it did not
+// run: a bad argument or checkpoint file, or a server has the embedded database open (decision 043).
+const args = process.argv.slice(2);
+const at = args.indexOf('--checkpoint');
+const checkpointFile = at >= 0 ? args[at + 1] : undefined;
+if ((at >= 0 && !checkpointFile) || args.some((a, i) => a !== '--checkpoint' && i !== at + 1)) {
+  console.error('Usage: npm run audit:verify [-- --checkpoint FILE]');
+  process.exit(2);
+}
+
+let checkpoint: Checkpoint | undefined;
+if (checkpointFile) {
+  try {
+    checkpoint = parseCheckpoint(readFileSync(checkpointFile, 'utf8'));
+  } catch (error) {
+    console.error(`Cannot read the checkpoint ${checkpointFile}: ${(error as Error).message}`);
+    process.exit(2);
+  }
+}
+
+const config = loadConfig();
+const database = await openForCommand(config, 'audit:verify');
 try {
   const report = await verifyAudit(database.db);
   console.log(`Audit trail (${database.kind}):`);
   for (const line of describeAudit(report)) console.log(line);
-  process.exitCode = report.ok ? 0 : 1;
+  const ledger = await compareLedgerWithAudit(database.db);
+  console.log('Ledger and audit trail:');
+  for (const line of describeLedgerAudit(ledger)) console.log(line);
+  let ok = report.ok && ledger.ok;
+  if (checkpoint) {
+    const verified = await verifyCheckpoint(database.db, checkpoint, existingCheckpointKey(config.dataDir));
+    for (const line of describeCheckpoint(verified)) console.log(line);
+    ok &&= verified.ok;
+  }
+  process.exitCode = ok ? 0 : 1;
 } finally {
   await database.close();
 }

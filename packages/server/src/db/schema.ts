@@ -673,6 +673,38 @@ export const auditHeads = pgTable('audit_heads', {
 });
 
 /**
+ * Where `audit:verify` starts comparing the ledger with the audit trail (decision 044): ledger rows
+ * up to `ledgerFrom` were written before the trail existed. One row, set once by migration 0015.
+ */
+export const auditBaseline = pgTable(
+  'audit_baseline',
+  {
+    id: integer('id').primaryKey().default(1),
+    ledgerFrom: integer('ledger_from').notNull().default(0),
+  },
+  (t) => [check('audit_baseline_one_ck', sql`${t.id} = 1`)],
+);
+
+/**
+ * The signed checkpoints of the audit chains written so far (decision 045): the file itself is
+ * kept outside the database; this row lets the server show the latest digest (admin, Z reports).
+ */
+export const auditCheckpoints = pgTable(
+  'audit_checkpoints',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    madeAt: timestamp('made_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** SHA-256 of the checkpoint's signed payload, hex. */
+    digest: text('digest').notNull(),
+    chains: integer('chains').notNull(),
+    rows: bigint('rows', { mode: 'number' }).notNull(),
+    /** The file or URL it was written to. */
+    target: text('target').notNull(),
+  },
+  (t) => [index('audit_checkpoints_made_idx').on(t.madeAt)],
+);
+
+/**
  * Per shop: the last game number and the last Z report number given (decision 037). Each is moved
  * on by one in the transaction that uses it, so a number is never skipped or given twice.
  */

@@ -1,5 +1,6 @@
-import type { AuditAction } from '@lot/domain/schemas/audit';
-import type { Db, Tx } from '../db/client.ts';
+import { sql } from 'drizzle-orm';
+import type { AuditAction, AuditCheckpoint } from '@lot/domain/schemas/audit';
+import { queryRows, type Db, type Tx } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
 import type { Caller } from '../plugins/auth.ts';
 
@@ -46,4 +47,19 @@ export function changedFields<T extends Record<string, unknown>>(
     if (value !== undefined && value !== before[field]) changes[field] = { from: before[field] ?? null, to: value };
   }
   return changes;
+}
+
+/** The latest signed checkpoint of the audit chains (decision 045), or null before the first. */
+export async function latestCheckpoint(db: Db | Tx): Promise<AuditCheckpoint | null> {
+  const [row] = await queryRows<{ digest: string; made_at: Date | string; chains: number; rows: string }>(
+    db,
+    sql`SELECT digest, made_at, chains, rows::text FROM audit_checkpoints ORDER BY made_at DESC, id DESC LIMIT 1`,
+  );
+  if (!row) return null;
+  return {
+    digest: row.digest,
+    madeAt: new Date(row.made_at).toISOString(),
+    chains: row.chains,
+    rows: Number(row.rows),
+  };
 }

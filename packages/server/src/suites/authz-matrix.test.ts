@@ -265,6 +265,7 @@ const REQUESTS: Record<CallName, (target: Person) => InjectOptions> = {
   backup: () => ({ method: 'GET', url: '/api/admin/backup' }),
   'audit trail': () => ({ method: 'GET', url: '/api/audit' }),
   'audit export': () => ({ method: 'GET', url: '/api/audit/export?format=csv' }),
+  'audit checkpoint': () => ({ method: 'GET', url: '/api/audit/checkpoint' }),
   'look up prize of': (p) => ({
     method: 'GET',
     url: `/api/claims/lookup?code=${prizeOf(p).code}&n=${prizeOf(p).nonce}`,

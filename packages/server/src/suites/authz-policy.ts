@@ -98,6 +98,7 @@ export type CallName =
   | 'backup'
   | 'audit trail'
   | 'audit export'
+  | 'audit checkpoint'
   | 'look up prize of'
   | 'pay prize of'
   | 'read receipt of'
@@ -504,6 +505,8 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
   // hierarchy's entries); a plain user none.
   'audit trail': { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 403 } },
   'audit export': { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 403 } },
+  // GET /api/audit/checkpoint (decision 045): the latest checkpoint's digest, the admin's only.
+  'audit checkpoint': { admin: { none: 200 }, superagent: { none: 403 }, agent: { none: 403 }, user: { none: 403 } },
 
   // Prize claims (decision 038). The target's prize: position 1 of a game it played with every
   // number entered (a non-player names U1's). Only a shop looks up and pays prizes: its own game's,

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditEntrySchema, auditExportQuerySchema, listAuditQuerySchema } from '@lot/domain/schemas/audit';
+import { auditCheckpointSchema, auditEntrySchema, auditExportQuerySchema, listAuditQuerySchema } from '@lot/domain/schemas/audit';
 import { exportHeaders, exportResponse, totalCountHeader } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import { exportFileName, sendExport } from '../../lib/export.ts';
 import { AUDIT_EXPORT_COLUMNS, auditExportPages, listAudit } from './audit.service.ts';
+import { latestCheckpoint } from '../../lib/audit.ts';
 
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
@@ -50,5 +51,20 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         pages,
       });
     },
+  );
+
+  app.get(
+    '/api/audit/checkpoint',
+    {
+      preValidation: app.requireRole('admin'),
+      schema: {
+        operationId: 'getAuditCheckpoint',
+        tags: ['audit'],
+        description:
+          'The latest signed checkpoint of the audit chains (decision 045): its SHA-256 digest, when it was made, how many chains and rows it covers; null before the first.',
+        response: { 200: auditCheckpointSchema.nullable(), ...errorResponses(401, 403) },
+      },
+    },
+    () => latestCheckpoint(app.db),
   );
 };

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isShownPerson, type AuditEntry, type AuditPerson } from '@lot/domain/schemas/audit';
@@ -5,9 +8,13 @@ import type { Game } from '@lot/domain/schemas/games';
 import { queryRows } from '../../db/client.ts';
 import { buildHierarchy, createMember, PASSWORD, type Hierarchy, type Member } from '../../test/hierarchy.ts';
 import { createMoneyTestApp, expectStatus, fund, money } from '../../test/money-fixtures.ts';
-import { configureWinners, drawAll, openGame, openGameCall, voidCall } from '../../test/game-fixtures.ts';
+import { configureWinners, drawAll, freeze, openGame, openGameCall, voidCall } from '../../test/game-fixtures.ts';
 import { TEST_DB, type TestApp } from '../../test/test-app.ts';
+import { latestCheckpoint } from '../../lib/audit.ts';
+import { checkLedger } from '../balance/ledger.ts';
 import { verifyAudit } from './audit-chain.ts';
+import { checkpointKey, describeCheckpoint, parseCheckpoint, takeCheckpoint, verifyCheckpoint } from './checkpoint.ts';
+import { compareLedgerWithAudit, describeLedgerAudit } from './ledger-audit.ts';
 
 let t: TestApp;
 let h: Hierarchy;
@@ -526,6 +533,114 @@ describe(`audit trail (${TEST_DB})`, () => {
     const tooMany = await t.request(t.adminToken, { method: 'GET', url: '/api/audit?limit=501' });
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json()).toMatchObject({ fieldErrors: { limit: 'Choose at most 500 rows per page' } });
+  });
+
+  it('audit:verify names a ledger entry whose amount was changed with both balances adjusted', async () => {
+    const db = t.database.db;
+    // A game held, then voided by the shop's agent: its pool comes back.
+    await configureWinners(t, h.U2.id, [{ percent: '50', position: 1 }]);
+    const held = await openGame(t, h.U2, { numbers: [4, 5] });
+    await freeze(t, h.U2.token, held.id);
+    expectStatus(await voidCall(t, h.A1.token, held.id, 'power cut'), 200);
+    // Everything so far (top-ups, transfers, corrections, take-backs, games held, settled and voided) agrees.
+    expect(await compareLedgerWithAudit(db)).toMatchObject({ ok: true, mismatches: [] });
+    await fund(t, h.S1.id, '100.00');
+    const sent = await money(t, h.S1.token, 'transfer', { receiverId: h.A1.id, amount: '1.00' });
+    expectStatus(sent, 200);
+    const ledgerId = sent.json<{ transaction: { id: number } }>().transaction.id;
+    const [audit] = await queryRows<{ id: string }>(
+      db,
+      sql`SELECT id::text FROM audit_log WHERE target_kind = 'transaction' AND target_id = ${ledgerId}`,
+    );
+    // 1.00 becomes 100.00 in the database, and both balances move by the 99.00 that follows.
+    await db.execute(sql`UPDATE transactions SET amount = 10000 WHERE id = ${ledgerId}`);
+    await db.execute(sql`UPDATE balances SET amount = amount - 9900 WHERE user_id = ${h.S1.id}`);
+    await db.execute(sql`UPDATE balances SET amount = amount + 9900 WHERE user_id = ${h.A1.id}`);
+    expect((await checkLedger(db)).ok).toBe(true);
+    expect((await verifyAudit(db)).ok).toBe(true);
+    const report = await compareLedgerWithAudit(db);
+    expect(report.ok).toBe(false);
+    expect(report.mismatches[0]).toEqual({
+      ledgerId,
+      auditId: Number(audit?.id),
+      problem: `ledger entry ${ledgerId} (transfer of 100.00 from user ${h.S1.id} to user ${h.A1.id}): its audit row ${audit?.id} says 1.00`,
+    });
+    expect(describeLedgerAudit(report)[1]).toBe(`First mismatch: ${report.mismatches[0]?.problem}`);
+
+    // The receiver changed instead: named too.
+    await db.execute(sql`UPDATE transactions SET amount = 100, receiver_id = ${h.A2.id} WHERE id = ${ledgerId}`);
+    expect((await compareLedgerWithAudit(db)).mismatches[0]?.problem).toMatch(
+      new RegExp(`its audit row ${audit?.id} says to user ${h.A1.id}, about user ${h.A1.id}$`),
+    );
+    await db.execute(sql`UPDATE transactions SET receiver_id = ${h.A1.id} WHERE id = ${ledgerId}`);
+    await db.execute(sql`UPDATE balances SET amount = amount + 9900 WHERE user_id = ${h.S1.id}`);
+    await db.execute(sql`UPDATE balances SET amount = amount - 9900 WHERE user_id = ${h.A1.id}`);
+    expect((await compareLedgerWithAudit(db)).ok).toBe(true);
+  });
+
+  it('audit:verify --checkpoint names a chain deleted with its head, and a chain truncated, since the checkpoint', async () => {
+    const db = t.database.db;
+    const folder = mkdtempSync(join(tmpdir(), 'lot-checkpoint-'));
+    try {
+      const key = checkpointKey(folder);
+      const file = join(folder, 'checkpoints', 'one.json');
+      const { checkpoint } = await takeCheckpoint(db, key, file);
+      expect(await latestCheckpoint(db)).toMatchObject({ digest: checkpoint.digest, madeAt: checkpoint.madeAt });
+      // The admin sees it; nobody else.
+      const shown = await t.request(t.adminToken, { method: 'GET', url: '/api/audit/checkpoint' });
+      expectStatus(shown, 200);
+      expect(shown.json()).toEqual({
+        digest: checkpoint.digest,
+        madeAt: checkpoint.madeAt,
+        chains: checkpoint.chains.length,
+        rows: checkpoint.auditRows,
+      });
+      expectStatus(await t.request(h.S1.token, { method: 'GET', url: '/api/audit/checkpoint' }), 403);
+      const saved = parseCheckpoint(readFileSync(file, 'utf8'));
+      expect(await verifyCheckpoint(db, saved, key)).toMatchObject({ ok: true, signed: true, otherKey: false });
+      // A file changed afterwards fails its signature.
+      const forged = { ...saved, chains: saved.chains.map((c) => ({ ...c, seq: c.seq + 1 })) };
+      expect(await verifyCheckpoint(db, forged)).toMatchObject({ ok: false, signed: false });
+
+      const bypass = async (statement: ReturnType<typeof sql>) => {
+        await db.execute(sql`ALTER TABLE audit_log DISABLE TRIGGER USER`);
+        try {
+          await db.execute(statement);
+        } finally {
+          await db.execute(sql`ALTER TABLE audit_log ENABLE TRIGGER USER`);
+        }
+      };
+      // S2's whole chain and its head: two DELETE statements. The chains alone still look whole.
+      const s2 = saved.chains.find((c) => c.chain === h.S2.id);
+      expect(s2?.seq).toBeGreaterThan(0);
+      await bypass(sql`DELETE FROM audit_log WHERE chain = ${h.S2.id}`);
+      await db.execute(sql`DELETE FROM audit_heads WHERE chain = ${h.S2.id}`);
+      // U2's last two rows, and its head moved back onto the row before them.
+      const u2 = saved.chains.find((c) => c.chain === h.U2.id);
+      if (!u2 || u2.seq < 3) throw new Error('U2 has too short a chain');
+      await bypass(sql`DELETE FROM audit_log WHERE chain = ${h.U2.id} AND seq > ${u2.seq - 2}`);
+      await db.execute(sql`UPDATE audit_heads h SET seq = l.seq, hash = l.hash, prev_hash = l.prev_hash
+        FROM audit_log l WHERE h.chain = ${h.U2.id} AND l.chain = h.chain AND l.seq = ${u2.seq - 2}`);
+      expect((await verifyAudit(db)).ok).toBe(true);
+
+      const report = await verifyCheckpoint(db, saved, key);
+      expect(report.ok).toBe(false);
+      expect(report.problems.map((p) => p.chain).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(
+        [h.S2.id, h.U2.id].sort((a, b) => a - b),
+      );
+      const problem = (chain: number) => report.problems.find((p) => p.chain === chain)?.problem;
+      expect(problem(h.S2.id)).toBe(
+        `chain ${h.S2.id} (super_two): deleted, its head and all its rows are gone (the checkpoint had seq ${s2?.seq}, ${s2?.rows} rows)`,
+      );
+      expect(problem(h.U2.id)).toBe(
+        `chain ${h.U2.id} (user_two): truncated, its head is at seq ${u2.seq - 2}, the checkpoint had seq ${u2.seq}; ${u2.seq - 2} of its ${u2.rows} rows remain`,
+      );
+      expect(describeCheckpoint(report)).toContain(`First: ${report.problems[0]?.problem}`);
+      // Another key's checkpoint is still checked, and said to be another's.
+      expect((await verifyCheckpoint(db, saved, checkpointKey(join(folder, 'other')))).otherKey).toBe(true);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('audit:verify names the first row edited, removed or inserted behind the triggers', async () => {

@@ -15,7 +15,7 @@ import {
 } from '@lot/domain/schemas/shifts';
 import type { Db, Tx } from '../../db/client.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
-import { byCaller, recordAudit } from '../../lib/audit.ts';
+import { byCaller, latestCheckpoint, recordAudit } from '../../lib/audit.ts';
 import { keysetPages, type ExportColumn, type TimeKey } from '../../lib/export.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { shiftsAccess } from './shifts.access.ts';
@@ -206,6 +206,7 @@ export async function closeShift(db: Db, caller: Caller, id: number, input: Clos
       throw AppError.field('varianceReason', SHIFT_MESSAGES.varianceReasonRequired);
     const varianceReason = variance === 0 ? null : (input.varianceReason ?? null);
     const zNumber = await nextZNumber(tx, row.userId);
+    const checkpoint = await latestCheckpoint(tx);
     const z: ShiftReport = {
       ...report,
       kind: 'Z',
@@ -221,6 +222,7 @@ export async function closeShift(db: Db, caller: Caller, id: number, input: Clos
       },
       countedCash: formatCents(input.countedCash),
       variance: formatCents(variance),
+      auditCheckpoint: checkpoint && { digest: checkpoint.digest, madeAt: checkpoint.madeAt },
     };
     await closeShiftRow(tx, id, {
       closedBy: caller.id,

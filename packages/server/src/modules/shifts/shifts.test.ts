@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Game } from '@lot/domain/schemas/games';
 import type { CurrentShift, Shift, ShiftList, ShiftReport, ShiftSummary } from '@lot/domain/schemas/shifts';
 import { queryRows } from '../../db/client.ts';
+import { checkpointKey, takeCheckpoint } from '../audit/checkpoint.ts';
 import { csvRows } from '../../test/csv.ts';
 import { configureWinners, drawAll, freeze, openGame, voidCall } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
@@ -108,6 +112,8 @@ describe(`shifts (${TEST_DB})`, () => {
     const z = await closed(h.U1, shift.id, { countedCash: '116' });
     expect(z).toMatchObject({ kind: 'Z', expectedCash: '116.00', countedCash: '116.00', variance: '0.00' });
     expect(z.shift).toMatchObject({ zNumber: 1, closedBy: 'User One', variance: '0.00', varianceReason: null });
+    // No audit checkpoint was made yet (decision 045).
+    expect(z.auditCheckpoint).toBeNull();
     // The stored Z report is answered as it was at the close, to the shop and its upline.
     const stored = await report(h.S1, shift.id);
     expectStatus(stored, 200);
@@ -152,8 +158,13 @@ describe(`shifts (${TEST_DB})`, () => {
     const still = await t.request(h.U1.token, { method: 'GET', url: '/api/shifts/current' });
     expect(still.json<CurrentShift>().shift).toMatchObject({ id: shift.id, closedAt: null });
 
+    // The latest signed checkpoint of the audit trail is printed on the Z report (decision 045).
+    const folder = mkdtempSync(join(tmpdir(), 'lot-z-checkpoint-'));
+    const { checkpoint } = await takeCheckpoint(t.database.db, checkpointKey(folder), join(folder, 'c.json'));
+    rmSync(folder, { recursive: true, force: true });
     const z = await closed(h.U1, shift.id, { countedCash: '9.00', varianceReason: 'Change given twice' });
     expect(z.shift).toMatchObject({ zNumber: 2, variance: '-1.00', varianceReason: 'Change given twice' });
+    expect(z.auditCheckpoint).toEqual({ digest: checkpoint.digest, madeAt: checkpoint.madeAt });
     const summary = await t.request(h.A1.token, { method: 'GET', url: '/api/shifts/summary' });
     expectStatus(summary, 200);
     expect(summary.json<ShiftSummary>()).toMatchObject({

@@ -5,6 +5,7 @@ import { count, money, slipDateTime } from '../../../lib/format.ts';
 import { entriesText, GAME_STATUS, reportTitle } from './report-text.ts';
 import { varianceText } from './variance.tsx';
 import { decimalToCents } from '@lot/domain/money';
+import { shortDigest } from '@lot/domain/digest';
 import './report-slip.css';
 
 function Row({ label, children, strong = false }: { label: string; children: ReactNode; strong?: boolean }) {
@@ -116,6 +117,14 @@ export function ReportSlip({ report, width, printedAt }: { report: ShiftReport; 
           <Line key={takeBack.id} left={takeBack.by} right={money(takeBack.amount)} detail={takeBack.reason} />
         ))}
       </Part>
+      {report.kind === 'Z' && report.auditCheckpoint !== undefined && (
+        // The latest signed checkpoint of the audit trail at the close (decision 045): the paper is a witness.
+        <p className="report-slip-checkpoint" data-testid="report-slip-checkpoint">
+          {report.auditCheckpoint === null
+            ? 'Audit checkpoint: none yet'
+            : `Audit checkpoint ${shortDigest(report.auditCheckpoint.digest)} of ${slipDateTime(report.auditCheckpoint.madeAt)}`}
+        </p>
+      )}
       <p className="report-slip-footer">Printed {slipDateTime(printedAt)}</p>
     </article>
   );

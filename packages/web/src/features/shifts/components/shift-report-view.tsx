@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { shortDigest } from '@lot/domain/digest';
 import type { ShiftReport } from '@lot/domain/schemas/shifts';
 import { count, dateTime, money } from '../../../lib/format.ts';
 import { ReportLists } from './report-lists.tsx';
@@ -99,6 +100,14 @@ export function ShiftReportView({ report }: { report: ShiftReport }) {
               <dt className="inline">As of </dt>
               <dd data-testid="shift-report-generated" className="inline font-medium text-slate-900">
                 {dateTime(report.generatedAt)}
+              </dd>
+            </div>
+          )}
+          {report.kind === 'Z' && report.auditCheckpoint && (
+            <div>
+              <dt className="inline">Audit checkpoint </dt>
+              <dd data-testid="shift-report-checkpoint" className="inline font-mono font-medium text-slate-900">
+                {shortDigest(report.auditCheckpoint.digest)}
               </dd>
             </div>
           )}
