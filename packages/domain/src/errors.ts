@@ -40,7 +40,6 @@ export const errorBodySchema = z.object({
   /** The request's id (the `x-request-id` header), so a report can be found in the server's log. */
   requestId: z.string().optional(),
 });
-z.globalRegistry.add(errorBodySchema, { id: 'Error' });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export class AppError extends Error {

@@ -110,7 +110,6 @@ export const auditEntrySchema = z.object({
   /** The row's SHA-256, hex: what `npm run audit:verify` recomputes. */
   hash: z.string(),
 });
-z.globalRegistry.add(auditEntrySchema, { id: 'AuditEntry' });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 const auditQueryObject = z.strictObject({

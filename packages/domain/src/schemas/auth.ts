@@ -115,5 +115,4 @@ export const sessionSchema = z.object({
   lastUsedAt: z.string(),
   current: z.boolean(),
 });
-z.globalRegistry.add(sessionSchema, { id: 'Session' });
 export type Session = z.infer<typeof sessionSchema>;

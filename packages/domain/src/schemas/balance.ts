@@ -1,14 +1,7 @@
 import { z } from 'zod';
 import { hasTooManyDecimals, MAX_AMOUNT_CENTS, parseAmountToCents } from '../money.ts';
 import { MESSAGES } from '../messages.ts';
-import {
-  decimalInputMeta,
-  idSchema,
-  moneyAmountSchema,
-  offsetSchema,
-  pageSizeSchema,
-  requiredIdSchema,
-} from './common.ts';
+import { idSchema, moneyAmountSchema, offsetSchema, pageSizeSchema, requiredIdSchema } from './common.ts';
 
 /**
  * A positive number too long to parse as an amount (1e12, "10000000000000", JSON 1e309, which
@@ -41,15 +34,6 @@ export const amountSchema = z.unknown().transform((value, ctx) => {
   }
   return cents;
 });
-z.globalRegistry.add(
-  amountSchema,
-  decimalInputMeta(
-    'Amount',
-    'An amount of money: greater than 0, at most two decimals, at most 1000000000.00; stored as integer cents.',
-    0,
-    true,
-  ),
-);
 
 export const topupInputSchema = z.strictObject({
   userId: idSchema,
@@ -91,7 +75,6 @@ export const takeBackInputSchema = z.strictObject({
 export type TakeBackInput = z.infer<typeof takeBackInputSchema>;
 
 export const balanceSchema = z.object({ userId: z.number(), amount: moneyAmountSchema });
-z.globalRegistry.add(balanceSchema, { id: 'Balance' });
 export type Balance = z.infer<typeof balanceSchema>;
 
 export const TRANSACTION_TYPES = ['topup', 'transfer', 'decrease', 'game', 'takeback'] as const;
@@ -116,7 +99,6 @@ export const transactionSchema = z.object({
   /** That game's number at its shop ("Game #N", docs/product/game.md#game-numbers), else null. */
   gameNumber: z.number().nullable(),
 });
-z.globalRegistry.add(transactionSchema, { id: 'Transaction' });
 export type Transaction = z.infer<typeof transactionSchema>;
 
 /** What a money call answers: the transaction and the new balance (the sender's, for a transfer). */
@@ -125,7 +107,6 @@ export const moneyResultSchema = z.object({
   transaction: transactionSchema,
   balance: balanceSchema,
 });
-z.globalRegistry.add(moneyResultSchema, { id: 'MoneyResult' });
 export type MoneyResult = z.infer<typeof moneyResultSchema>;
 
 export const listTransactionsQuerySchema = z.strictObject({

@@ -60,7 +60,6 @@ export const prizeClaimSchema = z.object({
   /** Why the caller may not pay it (already paid, expired, another shop), or null. */
   refusal: z.string().nullable(),
 });
-z.globalRegistry.add(prizeClaimSchema, { id: 'PrizeClaim' });
 export type PrizeClaim = z.infer<typeof prizeClaimSchema>;
 
 const maskedWinner = z.object({ name: z.string(), phoneNumber: z.string() });
@@ -112,7 +111,6 @@ export const payoutReceiptSchema = z.object({
   /** Receipts printed so far: a print after the first is a COPY. */
   printCount: z.number(),
 });
-z.globalRegistry.add(payoutReceiptSchema, { id: 'PayoutReceipt' });
 export type PayoutReceipt = z.infer<typeof payoutReceiptSchema>;
 
 /** 200 from POST /api/claims/{winnerId}/pay. */

@@ -88,28 +88,4 @@ export const listQuerySchema = z.strictObject({
  * row). The pattern and format are documentation (the OpenAPI document's `Money`); the server
  * writes these with `formatCents` or `numeric(20, 2)`.
  */
-export const moneyAmountSchema = z.string().meta({
-  id: 'Money',
-  description:
-    'An amount of money: a decimal string with exactly two places ("1250.00"), integer cents in storage; negative only for signed figures (a net, a variance, a statement row).',
-  format: 'decimal',
-  pattern: '^-?\\d{1,17}\\.\\d{2}$',
-  maxLength: 21,
-  example: '1250.00',
-});
-
-/**
- * How the OpenAPI document shows a money input that is parsed to integer cents: a JSON number or a
- * decimal string with at most two decimals (docs/product/money.md#amount-input). Documentation only.
- */
-export function decimalInputMeta(id: string | undefined, description: string, minimum: number, exclusive: boolean) {
-  return {
-    ...(id && { id }),
-    description,
-    anyOf: [
-      { type: 'number', minimum, ...(exclusive && { exclusiveMinimum: true }), maximum: 1_000_000_000 },
-      { type: 'string', pattern: '^\\d{1,10}(\\.\\d{1,2})?$', maxLength: 13 },
-    ],
-    example: '1250.00',
-  };
-}
+export const moneyAmountSchema = z.string();

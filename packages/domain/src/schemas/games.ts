@@ -155,7 +155,6 @@ export const gameSchema = z.object({
   /** Revealed once the game has ended (settled, voided or discarded). */
   serverSeed: z.string().nullable(),
 });
-z.globalRegistry.add(gameSchema, { id: 'Game' });
 export type Game = z.infer<typeof gameSchema>;
 
 export const drawResultSchema = z.object({
@@ -204,7 +203,6 @@ export const gameSummarySchema = z.object({
   voidedBy: person.nullable(),
   user: person.extend({ parent: z.object({ id: z.number(), fullName: z.string() }).nullable() }),
 });
-z.globalRegistry.add(gameSummarySchema, { id: 'GameSummary' });
 export type GameSummary = z.infer<typeof gameSummarySchema>;
 
 /** GET /api/games: the caller's scope (admin all, upline by the hierarchy recorded with the game). */
@@ -257,7 +255,6 @@ export const gameProofSchema = z.object({
   voidedBy: z.object({ role: z.string(), name: z.string() }).nullable(),
   serverSeed: z.string().nullable(),
 });
-z.globalRegistry.add(gameProofSchema, { id: 'GameProof' });
 export type GameProof = z.infer<typeof gameProofSchema>;
 
 /**

@@ -60,7 +60,6 @@ export const notificationSchema = z.discriminatedUnion('kind', [
     address: z.string(),
   }),
 ]);
-z.globalRegistry.add(notificationSchema, { id: 'Notification' });
 export type Notification = z.infer<typeof notificationSchema>;
 
 export const notificationsSchema = z.object({ items: z.array(notificationSchema) });

@@ -64,7 +64,6 @@ export const dayCloseSchema = z.object({
   openingBalance: moneyAmountSchema,
   closingBalance: moneyAmountSchema,
 });
-z.globalRegistry.add(dayCloseSchema, { id: 'DayClose' });
 export type DayClose = z.infer<typeof dayCloseSchema>;
 
 /** The formats every list exports to (docs/product/reports.md#exports). */
@@ -150,7 +149,6 @@ export const statementSchema = z.object({
   pageOpeningBalance: moneyAmountSchema,
   movements: z.array(statementMovementSchema),
 });
-z.globalRegistry.add(statementSchema, { id: 'Statement' });
 export type Statement = z.infer<typeof statementSchema>;
 
 /** GET /api/reports/downline (docs/product/reports.md#downline-report). */
@@ -204,7 +202,6 @@ export const downlineSchema = z.object({
   rows: z.array(downlineRowSchema),
   totals: downlineFigures,
 });
-z.globalRegistry.add(downlineSchema, { id: 'DownlineReport' });
 export type Downline = z.infer<typeof downlineSchema>;
 
 /** The longest period the activity report answers, in days (docs/product/reports.md#activity). */
@@ -294,5 +291,4 @@ export const activitySchema = z.object({
    */
   flaggedGames: z.object({ voided: z.number(), serverRandomness: z.number() }),
 });
-z.globalRegistry.add(activitySchema, { id: 'ActivityReport' });
 export type Activity = z.infer<typeof activitySchema>;

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { GAME_RULES } from '../game.ts';
 import { hasTooManyDecimals, MAX_AMOUNT_CENTS, parseAmountToCents } from '../money.ts';
 import { MESSAGES } from '../messages.ts';
-import { decimalInputMeta, idSchema, moneyAmountSchema, offsetSchema, pageSizeSchema } from './common.ts';
+import { idSchema, moneyAmountSchema, offsetSchema, pageSizeSchema } from './common.ts';
 
 /** A money value that may be zero (a prize, a prize total, the pool), parsed to cents. */
-const moneySchema = z.unknown().transform((value, ctx) => {
+export const moneySchema = z.unknown().transform((value, ctx) => {
   const cents = parseAmountToCents(value);
   if (cents === null || cents > MAX_AMOUNT_CENTS * 100) {
     ctx.addIssue({ code: 'custom', message: 'Must be an amount with at most two decimals' });
@@ -13,10 +13,6 @@ const moneySchema = z.unknown().transform((value, ctx) => {
   }
   return cents;
 });
-z.globalRegistry.add(
-  moneySchema,
-  decimalInputMeta(undefined, 'An amount of money: 0 or more, at most two decimals.', 0, false),
-);
 
 /**
  * The client's commission (pool − prizes). Negative when the settings pay out more than the pool:
@@ -45,15 +41,6 @@ export const betSchema = z.unknown().transform((value, ctx) => {
   }
   return cents;
 });
-z.globalRegistry.add(
-  betSchema,
-  decimalInputMeta(
-    'Bet',
-    'The bet per number: at least the minimum bet, at most two decimals (docs/product/game.md).',
-    0,
-    true,
-  ),
-);
 
 const numberSchema = z.number().int().min(GAME_RULES.minNumber).max(GAME_RULES.maxNumber);
 export const startSchema = z
@@ -172,7 +159,6 @@ export const saleSchema = z.object({
     parent: z.object({ id: z.number(), fullName: z.string() }).nullable(),
   }),
 });
-z.globalRegistry.add(saleSchema, { id: 'Sale' });
 export type Sale = z.infer<typeof saleSchema>;
 
 export const saleDetailSchema = saleSchema.extend({
@@ -188,7 +174,6 @@ export const saleDetailSchema = saleSchema.extend({
   winners: z.array(gameWinnerSchema),
   transactionId: z.number(),
 });
-z.globalRegistry.add(saleDetailSchema, { id: 'SaleDetail' });
 export type SaleDetail = z.infer<typeof saleDetailSchema>;
 
 export const salesQuerySchema = z.strictObject({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hasTooManyDecimals, MAX_AMOUNT_CENTS, parseAmountToCents } from '../money.ts';
 import { MESSAGES } from '../messages.ts';
-import { decimalInputMeta, idSchema, moneyAmountSchema, pageNumberSchema, pageSizeSchema } from './common.ts';
+import { idSchema, moneyAmountSchema, pageNumberSchema, pageSizeSchema } from './common.ts';
 import { exportFields } from './exports.ts';
 
 /** The quoted texts of the shifts (docs/product/shifts.md). */
@@ -41,15 +41,6 @@ export const cashSchema = z.unknown().transform((value, ctx) => {
   }
   return cents;
 });
-z.globalRegistry.add(
-  cashSchema,
-  decimalInputMeta(
-    'Cash',
-    'Cash counted in the drawer: 0 or more, at most two decimals, at most 1000000000.00.',
-    0,
-    false,
-  ),
-);
 
 /** POST /api/shifts: open the shop's shift with the cash put in the drawer. */
 export const openShiftInputSchema = z.strictObject({ openingFloat: cashSchema });
@@ -92,7 +83,6 @@ export const shiftSchema = z.object({
   /** Open and opened before today's UTC midnight, or closed on a later UTC day than opened. */
   overMidnight: z.boolean(),
 });
-z.globalRegistry.add(shiftSchema, { id: 'Shift' });
 export type Shift = z.infer<typeof shiftSchema>;
 
 export const GAME_STATUSES_IN_SHIFT = ['open', 'drawing', 'settled', 'voided', 'discarded'] as const;
@@ -166,7 +156,6 @@ export const shiftReportSchema = z.object({
    */
   auditCheckpoint: z.object({ digest: z.string(), madeAt: z.string() }).nullable().optional(),
 });
-z.globalRegistry.add(shiftReportSchema, { id: 'ShiftReport' });
 export type ShiftReport = z.infer<typeof shiftReportSchema>;
 
 /** GET /api/shifts/current (the shop): its open shift and the X report, or nulls. */

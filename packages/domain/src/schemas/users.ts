@@ -110,12 +110,10 @@ export const userSchema = z.object({
   balance: z.object({ amount: moneyAmountSchema }),
   parent: z.object({ id: z.number(), username: z.string(), fullName: z.string() }).nullable(),
 });
-z.globalRegistry.add(userSchema, { id: 'User' });
 export type User = z.infer<typeof userSchema>;
 
 /** What a plain user sees of other users: enough to pick a transfer receiver. */
 export const publicUserSchema = z.object(userBase);
-z.globalRegistry.add(publicUserSchema, { id: 'PublicUser' });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
 export { idSchema };

@@ -60,7 +60,6 @@ export const winnerSchema = z.object({
   createdAt: z.string(),
   user: z.object({ id: z.number(), fullName: z.string(), username: z.string() }).nullable(),
 });
-z.globalRegistry.add(winnerSchema, { id: 'Winner' });
 export type Winner = z.infer<typeof winnerSchema>;
 
 /** The configuration a game uses: the player's own active ones by position, else the active global ones. */

@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditCheckpointSchema, auditEntrySchema, auditExportQuerySchema, listAuditQuerySchema } from '@lot/domain/schemas/audit';
+import {
+  auditCheckpointSchema,
+  auditEntrySchema,
+  auditExportQuerySchema,
+  listAuditQuerySchema,
+} from '@lot/domain/schemas/audit';
 import { exportHeaders, exportResponse, totalCountHeader } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import { exportFileName, sendExport } from '../../lib/export.ts';

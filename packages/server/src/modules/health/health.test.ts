@@ -134,7 +134,7 @@ describe('the OpenAPI document', () => {
 
   it('documents every export as a CSV or Excel file with its Content-Disposition', () => {
     const exports = operations.filter(({ path }) => path.endsWith('/export'));
-    expect(exports).toHaveLength(11);
+    expect(exports).toHaveLength(12);
     for (const { path, operation } of exports) {
       const ok = operation.responses['200']!;
       expect(Object.keys(ok.content ?? {}).sort(), path).toEqual([XLSX, 'text/csv'].sort());

@@ -7,12 +7,10 @@ import { count, money } from '../../lib/format.ts';
 import { useRoleCount } from '../../features/admin-dashboard/api/get-role-count.ts';
 import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
 import { ShiftSummaryCard } from '../../features/shifts/components/shifts-summary-card.tsx';
-import { AuditCheckpointCard } from '../../features/audit/components/audit-checkpoint-card.tsx';
 
 /**
  * docs/product/screens.md#admin-dashboard: four cards with their real changes over the last 30
- * days, the voided or server-randomness games, the activity chart, the 5 latest transactions and the
- * latest audit checkpoint (decision 045).
+ * days, the voided or server-randomness games, the activity chart and the 5 latest transactions.
  */
 export function AdminDashboardRoute() {
   const me = useCurrentUser();
@@ -86,8 +84,6 @@ export function AdminDashboardRoute() {
       <ActivityCard activity={activity} scope="everyone's games" />
 
       <RecentTransactionsCard viewAllTo="/admin/transactions" />
-
-      <AuditCheckpointCard auditPath="/admin/audit" />
     </div>
   );
 }
