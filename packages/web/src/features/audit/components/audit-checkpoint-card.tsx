@@ -1,4 +1,3 @@
-import { Link } from 'react-router';
 import { ShieldCheck } from 'lucide-react';
 import { shortDigest } from '@lot/domain/digest';
 import { Card } from '../../../components/ui/panels.tsx';
@@ -6,11 +5,11 @@ import { count, dateTime } from '../../../lib/format.ts';
 import { useAuditCheckpoint } from '../api/get-audit-checkpoint.ts';
 
 /**
- * The admin dashboard's Audit checkpoint card (decision 045): the latest signed checkpoint of the
+ * The Audit checkpoint card atop the admin's audit trail (decision 045): the latest signed checkpoint of the
  * audit chains, its short digest (the one every Z report prints since) and when it was made, so
  * the admin can compare it with the file kept elsewhere and with the paper.
  */
-export function AuditCheckpointCard({ auditPath }: { auditPath: string }) {
+export function AuditCheckpointCard() {
   const checkpoint = useAuditCheckpoint();
   return (
     <Card
@@ -19,11 +18,6 @@ export function AuditCheckpointCard({ auditPath }: { auditPath: string }) {
           <ShieldCheck className="h-5 w-5 text-indigo-500" aria-hidden="true" />
           Audit checkpoint
         </span>
-      }
-      actions={
-        <Link to={auditPath} className="text-sm font-semibold text-indigo-600 hover:text-indigo-700">
-          View audit trail
-        </Link>
       }
     >
       <div data-testid="audit-checkpoint">

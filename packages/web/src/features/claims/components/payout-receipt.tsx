@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import type { PayoutReceipt as Receipt } from '@lot/domain/schemas/claims';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
-import { copyText, dateTime, money } from '../../../lib/format.ts';
+import { dateTime, money } from '../../../lib/format.ts';
+import { copyText } from '../../../lib/print-format.ts';
 import { proofLink } from '../../../lib/public-url.ts';
 import type { SlipWidth } from '../../../lib/slip-width.ts';
 import './payout-receipt.css';

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import type { ShiftReport } from '@lot/domain/schemas/shifts';
 import type { SlipWidth } from '../../../lib/slip-width.ts';
-import { count, money, slipDateTime } from '../../../lib/format.ts';
+import { count, money } from '../../../lib/format.ts';
+import { slipDateTime } from '../../../lib/print-format.ts';
 import { entriesText, GAME_STATUS, reportTitle } from './report-text.ts';
 import { varianceText } from './variance.tsx';
 import { decimalToCents } from '@lot/domain/money';
