@@ -122,7 +122,7 @@ export function DownlineScreen() {
     figure('transfersSent', 'Transfers sent', (f) => money(f.transfersSent), 'Sent'),
     figure('topUps', 'Top-ups', (f) => money(f.topUps)),
     figure('takenBack', 'Taken back', (f) => money(f.takenBack)),
-    figure('corrections', 'Corrections', (f) => money(f.corrections)),
+    figure('corrections', 'Corrections', (f) => money(f.corrections), 'Corr.'),
   ];
 
   const data = report.data;
