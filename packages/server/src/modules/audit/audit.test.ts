@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isShownPerson, type AuditEntry, type AuditPerson } from '@lot/domain/schemas/audit';
 import type { Game } from '@lot/domain/schemas/games';
-import { queryRows } from '../../db/client.ts';
+import { queryRows, type Db } from '../../db/client.ts';
 import { buildHierarchy, createMember, PASSWORD, type Hierarchy, type Member } from '../../test/hierarchy.ts';
 import { createMoneyTestApp, expectStatus, fund, money } from '../../test/money-fixtures.ts';
 import { configureWinners, drawAll, freeze, openGame, openGameCall, voidCall } from '../../test/game-fixtures.ts';
@@ -73,6 +73,16 @@ async function expectNoSecrets(): Promise<void> {
     sql`SELECT string_agg(details::text, '') AS text FROM audit_log`,
   );
   expect(row?.text ?? '').not.toMatch(/secret-pass|new-secret|\$argon2|password"\s*:\s*"/);
+}
+
+/** Someone who owns the table can switch its triggers off: a change made that way, to see what still gives it away. */
+async function bypass(db: Db, statement: ReturnType<typeof sql>) {
+  await db.execute(sql`ALTER TABLE audit_log DISABLE TRIGGER USER`);
+  try {
+    await db.execute(statement);
+  } finally {
+    await db.execute(sql`ALTER TABLE audit_log ENABLE TRIGGER USER`);
+  }
 }
 
 describe(`audit trail (${TEST_DB})`, () => {
@@ -602,23 +612,15 @@ describe(`audit trail (${TEST_DB})`, () => {
       const forged = { ...saved, chains: saved.chains.map((c) => ({ ...c, seq: c.seq + 1 })) };
       expect(await verifyCheckpoint(db, forged)).toMatchObject({ ok: false, signed: false });
 
-      const bypass = async (statement: ReturnType<typeof sql>) => {
-        await db.execute(sql`ALTER TABLE audit_log DISABLE TRIGGER USER`);
-        try {
-          await db.execute(statement);
-        } finally {
-          await db.execute(sql`ALTER TABLE audit_log ENABLE TRIGGER USER`);
-        }
-      };
       // S2's whole chain and its head: two DELETE statements. The chains alone still look whole.
       const s2 = saved.chains.find((c) => c.chain === h.S2.id);
       expect(s2?.seq).toBeGreaterThan(0);
-      await bypass(sql`DELETE FROM audit_log WHERE chain = ${h.S2.id}`);
+      await bypass(db, sql`DELETE FROM audit_log WHERE chain = ${h.S2.id}`);
       await db.execute(sql`DELETE FROM audit_heads WHERE chain = ${h.S2.id}`);
       // U2's last two rows, and its head moved back onto the row before them.
       const u2 = saved.chains.find((c) => c.chain === h.U2.id);
       if (!u2 || u2.seq < 3) throw new Error('U2 has too short a chain');
-      await bypass(sql`DELETE FROM audit_log WHERE chain = ${h.U2.id} AND seq > ${u2.seq - 2}`);
+      await bypass(db, sql`DELETE FROM audit_log WHERE chain = ${h.U2.id} AND seq > ${u2.seq - 2}`);
       await db.execute(sql`UPDATE audit_heads h SET seq = l.seq, hash = l.hash, prev_hash = l.prev_hash
         FROM audit_log l WHERE h.chain = ${h.U2.id} AND l.chain = h.chain AND l.seq = ${u2.seq - 2}`);
       expect((await verifyAudit(db)).ok).toBe(true);
@@ -652,23 +654,15 @@ describe(`audit trail (${TEST_DB})`, () => {
     );
     if (!middle) throw new Error('no third admin row');
     // Someone who owns the table can switch its triggers off; the chain still gives them away.
-    const bypass = async (statement: ReturnType<typeof sql>) => {
-      await db.execute(sql`ALTER TABLE audit_log DISABLE TRIGGER USER`);
-      try {
-        await db.execute(statement);
-      } finally {
-        await db.execute(sql`ALTER TABLE audit_log ENABLE TRIGGER USER`);
-      }
-    };
     const firstBad = async () => {
       const report = await verifyAudit(db);
       expect(report.ok).toBe(false);
       return report.problems[0];
     };
 
-    await bypass(sql`UPDATE audit_log SET address = '10.9.9.9' WHERE id = ${middle.id}::bigint`);
+    await bypass(db, sql`UPDATE audit_log SET address = '10.9.9.9' WHERE id = ${middle.id}::bigint`);
     expect(await firstBad()).toMatchObject({ id: Number(middle.id), chain: h.admin.id, seq: 3 });
-    await bypass(sql`UPDATE audit_log SET address = '127.0.0.1' WHERE id = ${middle.id}::bigint`);
+    await bypass(db, sql`UPDATE audit_log SET address = '127.0.0.1' WHERE id = ${middle.id}::bigint`);
     expect((await verifyAudit(db)).ok).toBe(true);
 
     // Inserted: a row slipped in at the end of a chain, linked to the last one but not in the heads.
@@ -677,16 +671,19 @@ describe(`audit trail (${TEST_DB})`, () => {
       sql`SELECT seq, hash FROM audit_heads WHERE chain = ${h.U1.id}`,
     );
     if (!tail) throw new Error('no head');
-    await bypass(sql`INSERT INTO audit_log (chain, seq, actor_id, action, prev_hash, hash)
-      VALUES (${h.U1.id}, ${tail.seq + 1}, ${h.U1.id}, 'money.topup', ${tail.hash}, sha256('forged'::bytea))`);
+    await bypass(
+      db,
+      sql`INSERT INTO audit_log (chain, seq, actor_id, action, prev_hash, hash)
+      VALUES (${h.U1.id}, ${tail.seq + 1}, ${h.U1.id}, 'money.topup', ${tail.hash}, sha256('forged'::bytea))`,
+    );
     const inserted = await firstBad();
     expect(inserted).toMatchObject({ chain: h.U1.id, seq: tail.seq + 1 });
     expect(inserted?.id).not.toBeNull();
-    await bypass(sql`DELETE FROM audit_log WHERE chain = ${h.U1.id} AND seq = ${tail.seq + 1}`);
+    await bypass(db, sql`DELETE FROM audit_log WHERE chain = ${h.U1.id} AND seq = ${tail.seq + 1}`);
     expect((await verifyAudit(db)).problems).toEqual([]);
 
     // Removed: the row after it no longer follows on.
-    await bypass(sql`DELETE FROM audit_log WHERE id = ${middle.id}::bigint`);
+    await bypass(db, sql`DELETE FROM audit_log WHERE id = ${middle.id}::bigint`);
     const removed = await firstBad();
     expect(removed).toMatchObject({ chain: h.admin.id, seq: 4 });
     expect(removed?.problem).toMatch(/expected seq 3/);
