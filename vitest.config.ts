@@ -5,10 +5,6 @@ const postgres = Boolean(process.env.TEST_DATABASE_URL);
 
 export default defineConfig({
   test: {
-    // Two files at a time, also on a 2-core machine (Vitest's default there is one): most of a file's
-    // time is spent waiting on Chromium, PostgreSQL or a server process, so two overlap well; the whole
-    // run took 955 s instead of 1,132–1,273 s.
-    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
