@@ -44,7 +44,7 @@ function figure(
     label: header,
     align: 'right',
     className: (line) =>
-      `flex items-baseline justify-between gap-2 tabular-nums md:text-right md:text-[13px] md:whitespace-nowrap ${line.kind === 'totals' ? 'font-bold text-slate-900' : 'text-slate-700'}`,
+      `flex items-baseline justify-between gap-2 tabular-nums md:text-right md:text-xs md:whitespace-nowrap ${line.kind === 'totals' ? 'font-bold text-slate-900' : 'text-slate-700'}`,
     render: (line) => <span data-testid={`figure-${key}`}>{show(figuresOf(line))}</span>,
   };
 }
@@ -71,7 +71,7 @@ export function DownlineScreen() {
     {
       key: 'name',
       header: 'Name',
-      className: 'order-first col-span-2 md:min-w-36',
+      className: 'order-first col-span-2 md:min-w-28',
       render: (line) => {
         if (line.kind === 'totals') return <span className="font-bold text-slate-900">Totals</span>;
         const { user } = line.row;
