@@ -1,13 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@lot/domain/messages';
 import type { Game } from '@lot/domain/schemas/games';
-import { buildApp } from '../app.ts';
 import { FAILURE_WINDOW_SECONDS, MAX_FAILURES } from '../modules/auth/auth.service.ts';
 import { configureWinners, drawCall, drawPosition, openGame } from '../test/game-fixtures.ts';
 import { buildHierarchy, PASSWORD, type Hierarchy } from '../test/hierarchy.ts';
@@ -15,7 +11,7 @@ import { leaks } from '../test/leaks.ts';
 import { expectStatus, fund } from '../test/money-fixtures.ts';
 import { multipart } from '../test/multipart.ts';
 import { createStoppedClockApp } from '../test/stopped-clock.ts';
-import { TEST_DB, type TestApp } from '../test/test-app.ts';
+import { TEST_DB, type TestApp, withWebApp } from '../test/test-app.ts';
 
 /**
  * Issue 10, suite 5: security headers on every kind of response — the server-run game's and its
@@ -195,19 +191,7 @@ describe(`headers (${TEST_DB})`, () => {
 
 describe(`headers of the web app (${TEST_DB})`, () => {
   it('the page, a client route and a built asset carry them too', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'lot-web-'));
-    mkdirSync(join(root, 'assets'));
-    writeFileSync(join(root, 'index.html'), '<!doctype html><title>LOT</title>');
-    writeFileSync(join(root, 'assets', 'app-1234.js'), 'console.log(1)');
-    const web = await buildApp({
-      database: t.database,
-      totpKey: t.totpKey,
-      seedKey: t.seedKey,
-      jwtSecret: t.jwtSecret,
-      logLevel: 'silent',
-      webRoot: root,
-    });
-    try {
+    await withWebApp(t, { 'assets/app-1234.js': 'console.log(1)' }, async (web) => {
       for (const [url, status] of [
         ['/', 200],
         ['/admin/dashboard', 200],
@@ -219,10 +203,7 @@ describe(`headers of the web app (${TEST_DB})`, () => {
         expect(response.statusCode, url).toBe(status);
         expectSecurityHeaders(response, url, url.startsWith('/api/'));
       }
-    } finally {
-      await web.close();
-      rmSync(root, { recursive: true, force: true });
-    }
+    });
   });
 });
 

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp, type AppOptions } from '../app.ts';
@@ -145,4 +148,34 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await drop();
     },
   };
+}
+
+/**
+ * A second app on the test app's database that also serves a built web app: an index.html and the
+ * given files (path → content) in a temporary folder, removed with the app after `use`.
+ */
+export async function withWebApp(
+  t: TestApp,
+  files: Record<string, string>,
+  use: (web: FastifyInstance) => Promise<void>,
+): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'lot-web-'));
+  for (const [path, content] of Object.entries({ 'index.html': '<!doctype html><title>LOT</title>', ...files })) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  const web = await buildApp({
+    database: t.database,
+    totpKey: t.totpKey,
+    seedKey: t.seedKey,
+    jwtSecret: t.jwtSecret,
+    logLevel: 'silent',
+    webRoot: root,
+  });
+  try {
+    await use(web);
+  } finally {
+    await web.close();
+    rmSync(root, { recursive: true, force: true });
+  }
 }

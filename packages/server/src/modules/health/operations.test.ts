@@ -1,14 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '@lot/domain/messages';
 import { buildHierarchy, type Hierarchy } from '../../test/hierarchy.ts';
 import { configureWinners, drawAll, drawPosition, openGame, voidCall } from '../../test/game-fixtures.ts';
 import { expectStatus, fund, money } from '../../test/money-fixtures.ts';
-import { createTestApp, TEST_DB, type TestApp } from '../../test/test-app.ts';
-import { buildApp } from '../../app.ts';
+import { createTestApp, TEST_DB, type TestApp, withWebApp } from '../../test/test-app.ts';
 import { READY_TIMEOUT_MS } from './health.routes.ts';
 
 /** Operations (decision 026): metrics, readiness, request ids, the proxy's client address. */
@@ -80,30 +76,15 @@ describe(`GET /metrics (${TEST_DB})`, () => {
   });
 
   it('labels every file of the built web app "static": two hashed assets are one series, not one each', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'lot-web-'));
-    mkdirSync(join(root, 'assets'));
-    writeFileSync(join(root, 'index.html'), '<!doctype html><title>LOT</title>');
-    writeFileSync(join(root, 'assets', 'index-AbC123.js'), 'console.log(1)');
-    writeFileSync(join(root, 'assets', 'index-DeF456.css'), 'body{}');
-    const web = await buildApp({
-      database: t.database,
-      totpKey: t.totpKey,
-      seedKey: t.seedKey,
-      jwtSecret: t.jwtSecret,
-      logLevel: 'silent',
-      webRoot: root,
-    });
-    try {
+    const assets = { 'assets/index-AbC123.js': 'console.log(1)', 'assets/index-DeF456.css': 'body{}' };
+    await withWebApp(t, assets, async (web) => {
       for (const url of ['/assets/index-AbC123.js', '/assets/index-DeF456.css'])
         expectStatus(await web.inject({ method: 'GET', url }), 200);
       const text = (await web.inject({ method: 'GET', url: '/metrics' })).body;
       const series = text.split('\n').filter((line) => line.startsWith('lot_http_requests_total{'));
       expect(series.filter((line) => line.includes('/assets/'))).toEqual([]);
       expect(sample(text, 'lot_http_requests_total', { method: 'GET', route: 'static', status_class: '2xx' })).toBe(2);
-    } finally {
-      await web.close();
-      rmSync(root, { recursive: true, force: true });
-    }
+    });
   });
 
   it('counts a replayed money call as replayed', async () => {
