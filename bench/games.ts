@@ -15,8 +15,8 @@
  */
 import type { PgListener } from '../packages/server/src/lib/listener.ts';
 import { openDatabase } from '../packages/server/src/db/client.ts';
-import { GameEvents, bindGameEvents } from '../packages/server/src/modules/games/game-events.ts';
-import { DrawBeacon } from '../packages/server/src/modules/games/draw-beacon.ts';
+import { GameEvents, bindGameEvents } from '../packages/server/src/lib/game-events.ts';
+import { DrawBeacon } from '../packages/server/src/lib/draw-beacon.ts';
 import {
   drawNext,
   openGame,

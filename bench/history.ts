@@ -10,9 +10,9 @@
 import pg from 'pg';
 import type { Logger } from 'drizzle-orm';
 import { openDatabase, statementName, type Db } from '../packages/server/src/db/client.ts';
-import { ensureAdmin } from '../packages/server/src/db/seed.ts';
-import { SCALE_PASSWORD, seedScale } from '../packages/server/src/db/seed-scale.ts';
-import type { Caller } from '../packages/server/src/plugins/auth.ts';
+import { ensureAdmin } from '../packages/server/src/cli/seed.ts';
+import { SCALE_PASSWORD, seedScale } from '../packages/server/src/cli/seed-scale.ts';
+import type { Caller } from '../packages/server/src/lib/caller.ts';
 import { listSales, filterSales } from '../packages/server/src/modules/sales-history/sales-history.service.ts';
 import { listUsers } from '../packages/server/src/modules/users/users.service.ts';
 import { downline } from '../packages/server/src/modules/reports/downline.service.ts';

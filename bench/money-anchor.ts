@@ -13,7 +13,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { moveStatement, transferMove } from '../packages/server/src/modules/balance/balance.service.ts';
 import { claimOf } from '../packages/server/src/modules/balance/idempotency.ts';
-import type { Caller } from '../packages/server/src/plugins/auth.ts';
+import type { Caller } from '../packages/server/src/lib/caller.ts';
 
 const [url, playersFile] = process.argv.slice(2);
 if (!url || !playersFile) throw new Error('usage: money-anchor.ts DATABASE_URL PLAYERS_FILE');

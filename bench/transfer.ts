@@ -18,7 +18,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { openDatabase, queryPrepared, queryRows, type Db } from '../packages/server/src/db/client.ts';
 import { moveStatement, transferMove } from '../packages/server/src/modules/balance/balance.service.ts';
 import { ARGON2_OPTIONS } from '../packages/server/src/lib/passwords.ts';
-import type { Caller } from '../packages/server/src/plugins/auth.ts';
+import type { Caller } from '../packages/server/src/lib/caller.ts';
 import {
   api,
   cpuPer,

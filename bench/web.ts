@@ -100,7 +100,7 @@ const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 5);
  */
 export async function pageScenarios(): Promise<Row[]> {
   const dataDir = scratchDir('lot-bench-web');
-  const seed = spawnSync(process.execPath, ['--import', 'tsx', 'packages/server/src/db/seed-demo-cli.ts'], {
+  const seed = spawnSync(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/seed-demo-cli.ts'], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir },
     encoding: 'utf8',

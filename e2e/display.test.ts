@@ -422,7 +422,7 @@ class OwnServer {
   }
 
   seed() {
-    const seeded = spawnSync(process.execPath, ['--import', 'tsx', 'packages/server/src/db/seed-demo-cli.ts'], {
+    const seeded = spawnSync(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/seed-demo-cli.ts'], {
       cwd: root,
       env: this.env,
       encoding: 'utf8',

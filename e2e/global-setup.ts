@@ -74,7 +74,7 @@ export default async function setup(project: TestProject) {
     DRAW_BEACON_URL: beacon.info.url,
     DRAW_BEACON_CHAIN: beacon.info.chainHash,
   };
-  const seed = spawnSync(process.execPath, ['--import', 'tsx', 'packages/server/src/db/seed-demo-cli.ts'], {
+  const seed = spawnSync(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/seed-demo-cli.ts'], {
     cwd: root,
     env,
     encoding: 'utf8',

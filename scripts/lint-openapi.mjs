@@ -26,7 +26,7 @@ function run(command, args) {
 const dir = mkdtempSync(join(tmpdir(), 'lot-openapi-'));
 try {
   const file = join(dir, 'openapi.json');
-  if (run(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/openapi-cli.ts'), file])) {
+  if (run(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/cli/openapi-cli.ts'), file])) {
     run(spectral, [
       'lint',
       '--ruleset',

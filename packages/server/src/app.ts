@@ -26,9 +26,11 @@ import { winnersRoutes } from './modules/winners/winners.routes.ts';
 import { salesHistoryRoutes } from './modules/sales-history/sales-history.routes.ts';
 import { displayRoutes, gamesContext, gamesRoutes, verifyRoutes } from './modules/games/games.routes.ts';
 import { DisplayStreams, withoutTicket } from './modules/games/display.ts';
-import { DrawBeacon, type DrawBeaconOptions } from './modules/games/draw-beacon.ts';
-import { bindGameEvents, GAMES_CHANNEL, GameEvents, unbindGameEvents } from './modules/games/game-events.ts';
-import { CallerLookup, SESSIONS_CHANNEL, USERS_CHANNEL } from './lib/caller-lookup.ts';
+import { DrawBeacon, type DrawBeaconOptions } from './lib/draw-beacon.ts';
+import { bindGameEvents, GAMES_CHANNEL, GameEvents, unbindGameEvents } from './lib/game-events.ts';
+import { CallerLookup, callerChanged, SESSIONS_CHANNEL, sessionsChanged, USERS_CHANNEL } from './lib/caller-lookup.ts';
+import { withCaller, type AppContext, type Context } from './lib/context.ts';
+import { nodeDrawCrypto } from './lib/draw-crypto.ts';
 import { PgListener } from './lib/listener.ts';
 import { checkTotpKey } from './lib/key-canaries.ts';
 import { openSeedBox, type SeedBox } from './lib/seed-box.ts';
@@ -51,6 +53,13 @@ declare module 'fastify' {
     drawBeacon: DrawBeacon;
     /** Seals and opens the games' secret seeds with SEED_KEY (decision 034). */
     seeds: SeedBox;
+    /** The process's collaborators every service is handed (lib/context.ts). */
+    context: AppContext;
+  }
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
+  interface FastifyRequest {
+    /** The app's context with this request's caller (null before authentication). */
+    ctx: Context;
   }
 }
 
@@ -182,6 +191,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(metricsPlugin, {
     allow: options.metricsAllow ?? ['127.0.0.1', '::1'],
     pool: options.database.pool,
+  });
+  const context: AppContext = {
+    db: options.database.db,
+    clock: options.clock ?? Date.now,
+    log: app.log,
+    seeds,
+    beacon: drawBeacon,
+    drawCrypto: nodeDrawCrypto,
+    events: {
+      gameChanged: (code) => gameEvents.publish(code),
+      callerChanged: (id) => callerChanged(options.database.db, id),
+      sessionsChanged: (ids) => sessionsChanged(options.database.db, ids),
+    },
+    metrics: app.metrics,
+    config: { totpKey: options.totpKey },
+  };
+  app.decorate('context', context);
+  app.decorateRequest('ctx', {
+    getter(this: FastifyRequest) {
+      return withCaller(context, this.caller);
+    },
   });
   await app.register(securityPlugin);
   await app.register(multipart, {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BEACON_UNREACHABLE } from './modules/games/draw-beacon.ts';
+import { BEACON_UNREACHABLE } from './lib/draw-beacon.ts';
 import { callServer, exitOf, freePort, MAIN_FILE, startServer } from './test/server-process.ts';
 import { TEST_DB } from './test/test-app.ts';
 

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { removeServerFile, writeServerFile } from './db/backup.ts';
 import type { Database } from './db/client.ts';
 import { openConfiguredDatabase } from './db/open-from-config.ts';
-import { ensureAdmin } from './db/seed.ts';
+import { ensureAdmin } from './cli/seed.ts';
 import { DataDirBusy } from './db/data-dir-lock.ts';
 import { KeyMismatch, keyRefusal, type SealingKey } from './lib/key-canaries.ts';
 import { keyPlace, resolveKeys } from './secrets.ts';

@@ -5,7 +5,7 @@ import { runCleanups, upgradeWith as upgradeBefore, type Cleanups } from '../tes
 import { TEST_DB } from '../test/test-app.ts';
 import { queryRows, type Database, type Db } from './client.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from './errors.ts';
-import { ensureAdmin } from './seed.ts';
+import { ensureAdmin } from '../cli/seed.ts';
 
 /**
  * Migration 0013 on a database that already holds duplicate active winner configurations

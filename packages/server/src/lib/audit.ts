@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { AuditAction, AuditCheckpoint } from '@lot/domain/schemas/audit';
 import { queryRows, type Db, type Tx } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
-import type { Caller } from '../plugins/auth.ts';
+import type { Caller } from './caller.ts';
 
 /**
  * One change for the audit trail (decision 029). Written in the same transaction (or the same

@@ -3,9 +3,10 @@ import fp from 'fastify-plugin';
 import fastifyJwt from '@fastify/jwt';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
-import type { Role } from '@lot/domain/roles';
 import { idSchema } from '@lot/domain/schemas/common';
 import type { Db, Tx } from '../db/client.ts';
+import type { Role } from '@lot/domain/roles';
+import type { Caller, SessionOrigin } from '../lib/caller.ts';
 import type { CallerLookup } from '../lib/caller-lookup.ts';
 import { extendSession, openSession } from '../lib/sessions.ts';
 
@@ -14,17 +15,6 @@ const UNKNOWN_ORIGIN: SessionOrigin = { address: 'unknown', userAgent: undefined
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The signed-in user behind a request: its row as it stands now (a change ends the cached one: decision 025). */
-export type Caller = {
-  id: number;
-  username: string;
-  fullName: string;
-  role: Role;
-  parentId: number | null;
-  tokenVersion: number;
-  /** The address the request came from (`request.ip`, decision 026): what the audit trail records. */
-  address?: string;
-};
 
 /**
  * An access token names the user, the user's token version and the session (decision 028). A
@@ -36,8 +26,6 @@ type TokenPayload = { sub: string; ver: number; sid?: string; use?: 'code' };
 /** A session as `request.session`: its id, and whether it may only set up two-factor sign-in. */
 export type RequestSession = { id: string; enrolRequired: boolean };
 
-/** What a new session records of the request that opened it. */
-export type SessionOrigin = { address: string; userAgent: string | undefined; enrolRequired?: boolean };
 
 declare module '@fastify/jwt' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface

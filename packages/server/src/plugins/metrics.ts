@@ -5,17 +5,7 @@ import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
-
-export type MoneyKind = 'topup' | 'transfer' | 'decrease' | 'take_back';
-
-/** What the modules count; the routes feed them (one place per outcome). */
-export type Metrics = {
-  moneyCalls: Counter<'kind' | 'outcome'>;
-  games: Counter<'outcome'>;
-  signins: Counter<'outcome'>;
-  /** Counts a money call by its outcome: ok, replayed, refused (a rule said no) or error. */
-  countMoney: <T extends { replayed: boolean }>(kind: MoneyKind, call: Promise<T>) => Promise<T>;
-};
+import type { Metrics } from '../lib/metrics.ts';
 
 declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface

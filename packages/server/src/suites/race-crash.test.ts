@@ -56,7 +56,7 @@ const USER_PASSWORD = 'crash-user-password';
  */
 const START = SOAK ? 20_000 : 10_000;
 
-const ledgerCli = fileURLToPath(new URL('../db/ledger-check-cli.ts', import.meta.url));
+const ledgerCli = fileURLToPath(new URL('../cli/ledger-check-cli.ts', import.meta.url));
 
 type Answer = { status: number; body: Record<string, unknown>; replayed: boolean };
 type Transfer = { key: string; from: number; to: number; cents: number; status: number; transactionId?: number };

@@ -4,7 +4,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Role } from '@lot/domain/roles';
 import type { Db } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
-import type { Caller } from '../plugins/auth.ts';
+import type { Caller } from '../lib/caller.ts';
 
 /** A database handle that only builds SQL (`.toSQL()`): nothing built on it can run. */
 export const sqlOnly = drizzle.mock({ schema }) as unknown as Db;

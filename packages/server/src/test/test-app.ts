@@ -6,8 +6,8 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { buildApp, type AppOptions } from '../app.ts';
 import { openDatabase, type Database } from '../db/client.ts';
-import { ensureAdmin } from '../db/seed.ts';
-import type { DrawBeaconMode } from '../modules/games/draw-beacon.ts';
+import { ensureAdmin } from '../cli/seed.ts';
+import type { DrawBeaconMode } from '../lib/draw-beacon.ts';
 import { startTestBeacon, type TestBeacon } from './test-beacon.ts';
 
 export const ADMIN = { username: 'admin', password: 'admin-password' };

@@ -11,7 +11,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { byCaller, recordAudit } from '../../lib/audit.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import {
   insertKey,
   keyRow,

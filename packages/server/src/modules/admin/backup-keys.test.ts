@@ -11,7 +11,7 @@ import { MESSAGES } from '@lot/domain/messages';
 import { BACKUP_KEY_PATTERN, type BackupKey, type CreatedBackupKey } from '@lot/domain/schemas/backup';
 import { queryRows } from '../../db/client.ts';
 import { formatOf } from '../../db/backup.ts';
-import { backupCredential, backupThroughServer, BackupRefused, restoreKeysNote } from '../../db/backup-client.ts';
+import { backupCredential, backupThroughServer, BackupRefused, restoreKeysNote } from '../../cli/backup-client.ts';
 import { ADMIN, createTestApp, TEST_DB, type TestApp } from '../../test/test-app.ts';
 import { world } from '../../test/world.ts';
 
@@ -21,7 +21,7 @@ import { world } from '../../test/world.ts';
  * makes and revokes keys. `npm run backup` itself runs once against a listening server.
  */
 const PASSWORD = 'right-password';
-const BACKUP_CLI = fileURLToPath(new URL('../../db/backup-cli.ts', import.meta.url));
+const BACKUP_CLI = fileURLToPath(new URL('../../cli/backup-cli.ts', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'lot-backup-keys-'));
 let t: TestApp;
 let url: string;

@@ -7,7 +7,7 @@ import type { AuditAction, AuditEntry, AuditPerson, ListAuditQuery } from '@lot/
 import type { Db } from '../../db/client.ts';
 import { containsPattern } from '../../db/sql.ts';
 import { auditLog, users } from '../../db/schema.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { keysetPages, type ExportColumn } from '../../lib/export.ts';
 
 const actor = alias(users, 'actor');

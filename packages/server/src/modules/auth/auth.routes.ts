@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { errorResponses } from '../../plugins/errors.ts';
-import type { SessionOrigin } from '../../plugins/auth.ts';
+import type { SessionOrigin } from '../../lib/caller.ts';
 import {
   changePasswordInputSchema,
   changePasswordResponseSchema,

@@ -13,7 +13,7 @@ import type {
 } from '@lot/domain/schemas/auth';
 import type { Db, Tx } from '../../db/client.ts';
 import { signinFailures, users } from '../../db/schema.ts';
-import type { Caller, SessionOrigin } from '../../plugins/auth.ts';
+import type { Caller, SessionOrigin } from '../../lib/caller.ts';
 import { findLiveUserById, findLiveUserByUsername } from '../users/users.repository.ts';
 import { ARGON2_OPTIONS, hashPassword } from '../../lib/passwords.ts';
 import { callerChanged } from '../../lib/caller-lookup.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { replayedHeader } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
-import type { MoneyKind } from '../../plugins/metrics.ts';
+import type { MoneyKind } from '../../lib/metrics.ts';
 import { z } from 'zod';
 import {
   balanceSchema,

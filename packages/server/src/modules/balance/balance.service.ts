@@ -12,7 +12,7 @@ import type {
 } from '@lot/domain/schemas/balance';
 import { queryPrepared, type Db } from '../../db/client.ts';
 import { balances, users } from '../../db/schema.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { scopeCondition } from '../users/users.access.ts';
 import { findInScope } from '../users/users.repository.ts';
 import { claimOf, storedAnswer, type Claim, type Idempotent } from './idempotency.ts';

@@ -18,9 +18,9 @@ import type {
 } from '@lot/domain/schemas/claims';
 import type { Db } from '../../db/client.ts';
 import { keysetPages, type ExportColumn } from '../../lib/export.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { claimOf, storedAnswer, type Idempotent } from '../balance/idempotency.ts';
-import { gameChanged } from '../games/game-events.ts';
+import { gameChanged } from '../../lib/game-events.ts';
 import {
   auditRefusal,
   claimsOfEntry,

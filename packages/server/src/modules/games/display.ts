@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError } from '@lot/domain/errors';
 import type { DisplayTicket, GameProof } from '@lot/domain/schemas/games';
-import type { GameEvents } from './game-events.ts';
+import type { GameEvents } from '../../lib/game-events.ts';
 import { gameProof, type GamesContext } from './games.service.ts';
 
 /**

@@ -8,7 +8,7 @@ import { verifyProof } from '@lot/domain/verify';
 import { buildApp } from '../../app.ts';
 import { verifyAudit } from '../audit/audit-chain.ts';
 import { checkLedger } from '../balance/ledger.ts';
-import { BEACON_UNREACHABLE, type DrawBeaconMode } from './draw-beacon.ts';
+import { BEACON_UNREACHABLE, type DrawBeaconMode } from '../../lib/draw-beacon.ts';
 import { CLOCK_BEHIND_BEACON, OPERATOR_CANNOT_VOID_FROZEN } from './games.service.ts';
 import {
   configureWinners,

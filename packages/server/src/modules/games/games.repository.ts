@@ -4,7 +4,7 @@ import type { Participant } from '@lot/domain/game';
 import { queryPrepared, type Db } from '../../db/client.ts';
 import { whereClause } from '../../db/sql.ts';
 import { gameRounds } from '../../db/schema.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 
 /** A game's row and the readers of its JSON columns, shared by the games service and the sales history. */
 export type Prize = DrawPrize & { name: string };

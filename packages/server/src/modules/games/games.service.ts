@@ -37,17 +37,17 @@ import type {
 import { queryPrepared, type Db, type Tx } from '../../db/client.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { gameRounds, users } from '../../db/schema.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { byCaller, recordAudit } from '../../lib/audit.ts';
 import { keysetPages, type ExportColumn, type TimeKey } from '../../lib/export.ts';
 import type { SeedBox } from '../../lib/seed-box.ts';
 import { readableByRecord } from '../users/users.access.ts';
 import { findLiveUserById } from '../users/users.repository.ts';
 import { effectiveWinners } from '../winners/winners.repository.ts';
-import { nodeDrawCrypto } from './draw-crypto.ts';
-import { gameChanged } from './game-events.ts';
+import { nodeDrawCrypto } from '../../lib/draw-crypto.ts';
+import { gameChanged } from '../../lib/game-events.ts';
 import { claimStatusesOf } from '../claims/claims.repository.ts';
-import { DrawBeacon } from './draw-beacon.ts';
+import { DrawBeacon } from '../../lib/draw-beacon.ts';
 import {
   beaconOf,
   drawsOf,

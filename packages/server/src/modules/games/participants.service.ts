@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { ParticipantsQuery, RememberedParticipant } from '@lot/domain/schemas/games';
 import { queryRows, type Db } from '../../db/client.ts';
 import { containsPattern } from '../../db/sql.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 
 /**
  * The participants this shop entered before (docs/product/game.md#participants), across all its

@@ -5,7 +5,7 @@ import { MESSAGES } from '@lot/domain/messages';
 import type { SlipPrint, SlipPrintInput } from '@lot/domain/schemas/games';
 import type { Db } from '../../db/client.ts';
 import { gameRounds, slipPrints } from '../../db/schema.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { getGame, type GamesContext } from './games.service.ts';
 
 /**

@@ -9,7 +9,7 @@ import {
 } from '@lot/domain/schemas/notifications';
 import type { Db } from '../../db/client.ts';
 import { gameRounds, signinFailures, transactions, users } from '../../db/schema.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { readableByRecord } from '../users/users.access.ts';
 
 const other = alias(users, 'other');

@@ -4,7 +4,7 @@ import { formatCents } from '@lot/domain/money';
 import type { Activity, ActivityFigures, ActivityQuery } from '@lot/domain/schemas/reports';
 import { queryRows, type Db } from '../../db/client.ts';
 import { gameRounds, games, users } from '../../db/schema.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { readableByRecord, scopeCondition } from '../users/users.access.ts';
 import { DEFAULT_TIME_ZONE } from './reports.service.ts';
 

@@ -3,7 +3,7 @@ import { AppError } from '@lot/domain/errors';
 import { formatCents } from '@lot/domain/money';
 import type { Downline, DownlineFigures, DownlineQuery, DownlineRow } from '@lot/domain/schemas/reports';
 import { queryRows, type Db } from '../../db/client.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { findInScope } from '../users/users.repository.ts';
 import { DEFAULT_TIME_ZONE } from './reports.service.ts';
 

@@ -3,7 +3,7 @@ import { statementKindLabel } from '@lot/domain/statement-kinds';
 import type { Downline, DownlineFigures, StatementMovement, StatementQuery } from '@lot/domain/schemas/reports';
 import type { Db } from '../../db/client.ts';
 import type { ExportColumn, ExportSource } from '../../lib/export.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { statement } from './statements.service.ts';
 
 /** The downline report and statements as files (docs/product/reports.md#exports). */

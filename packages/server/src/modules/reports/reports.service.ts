@@ -4,7 +4,7 @@ import { AppError } from '@lot/domain/errors';
 import { formatCents } from '@lot/domain/money';
 import type { DayClose, DayCloseQuery } from '@lot/domain/schemas/reports';
 import { queryRows, type Db } from '../../db/client.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { findInScope, findLiveUserById, type UserRow } from '../users/users.repository.ts';
 
 /** The zone of a day close when the caller names none (decision 014). */

@@ -3,7 +3,7 @@ import { AppError } from '@lot/domain/errors';
 import type { Role } from '@lot/domain/roles';
 import { queryPrepared, type Db } from '../../db/client.ts';
 import { games } from '../../db/schema.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { readableByRecord } from '../users/users.access.ts';
 import { roleInScope } from '../users/users.repository.ts';
 

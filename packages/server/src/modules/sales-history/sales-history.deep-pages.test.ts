@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
-import { SCALE_PASSWORD, seedScale } from '../../db/seed-scale.ts';
+import { SCALE_PASSWORD, seedScale } from '../../cli/seed-scale.ts';
 import { listGames } from '../../test/game-fixtures.ts';
 import { expectStatus } from '../../test/money-fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';

@@ -4,7 +4,7 @@ import type { SalesQuery } from '@lot/domain/schemas/sales-history';
 import { queryPrepared, type Db, type Tx } from '../../db/client.ts';
 import { whereClause } from '../../db/sql.ts';
 import { gameWinners, games, salesDaily, users } from '../../db/schema.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { olderThan, type TimeKey } from '../../lib/export.ts';
 import { salesAccess, type SalesScope } from './sales-history.access.ts';
 

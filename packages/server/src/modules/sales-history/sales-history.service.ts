@@ -3,7 +3,7 @@ import { MESSAGES } from '@lot/domain/messages';
 import { formatCents } from '@lot/domain/money';
 import type { AdminSalesQuery, Sale, SaleDetail, SaleInput, SalesQuery } from '@lot/domain/schemas/sales-history';
 import type { Db, Tx } from '../../db/client.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { settledRoundOf } from '../games/games.repository.ts';
 import { keysetPages, type ExportColumn, type TimeKey } from '../../lib/export.ts';
 import { salesAccess, type SalesScope } from './sales-history.access.ts';

@@ -5,7 +5,7 @@ import type { SearchGame, SearchPerson, SearchResult } from '@lot/domain/schemas
 import type { Db } from '../../db/client.ts';
 import { gameRounds, users } from '../../db/schema.ts';
 import { containsPattern, startsPattern } from '../../db/sql.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { readableByRecord, scopeCondition } from '../users/users.access.ts';
 
 /** A game's number as people write it: `12` or `#12` (its shop's game number, decision 037). */

@@ -2,7 +2,7 @@ import type { SQL } from 'drizzle-orm';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 import { shifts } from '../../db/schema.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { readableByRecord } from '../users/users.access.ts';
 
 /**

@@ -17,7 +17,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { byCaller, latestCheckpoint, recordAudit } from '../../lib/audit.ts';
 import { keysetPages, type ExportColumn, type TimeKey } from '../../lib/export.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { shiftsAccess } from './shifts.access.ts';
 import {
   closeShiftRow,

@@ -5,7 +5,7 @@ import type { ListTransactionsQuery, Transaction } from '@lot/domain/schemas/bal
 import { queryPrepared, selectPrepared, type Db, type Tx } from '../../db/client.ts';
 import { containsPattern, whereClause } from '../../db/sql.ts';
 import { gameRounds, transactions, users } from '../../db/schema.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { keysetPages, olderThan, type ExportColumn, type TimeKey } from '../../lib/export.ts';
 
 const sender = alias(users, 'sender');

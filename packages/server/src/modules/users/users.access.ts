@@ -4,7 +4,7 @@ import { MESSAGES } from '@lot/domain/messages';
 import type { Role } from '@lot/domain/roles';
 import type { CreateUserInput, UpdateUserInput } from '@lot/domain/schemas/users';
 import { users } from '../../db/schema.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 
 /** Whoever the scope is judged for: a caller, or a person whose games are listed. */
 export type Scoped = { id: number; role: Role };

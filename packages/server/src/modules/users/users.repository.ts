@@ -3,7 +3,7 @@ import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Role } from '@lot/domain/roles';
 import { usernameKey } from '@lot/domain/username-key';
 import { selectPrepared, type Db, type Tx } from '../../db/client.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { containsPattern } from '../../db/sql.ts';
 import { balances, gameRounds, userCounts, userLogos, users } from '../../db/schema.ts';
 import { scopeCondition, usersAccess, type Scoped } from './users.access.ts';

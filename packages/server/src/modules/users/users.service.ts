@@ -8,7 +8,7 @@ import type { CreateUserInput, PublicUser, UpdateUserInput, User } from '@lot/do
 import { selectPrepared, type Db, type Tx } from '../../db/client.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { users } from '../../db/schema.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { keysetPages, type ExportColumn } from '../../lib/export.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { processLogo } from './logo.ts';

@@ -6,7 +6,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { byCaller, changedFields, recordAudit } from '../../lib/audit.ts';
 import { winnerConfigs } from '../../db/schema.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { findLiveUserById } from '../users/users.repository.ts';
 import { effectiveWinners, selectWinners } from './winners.repository.ts';
 

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { firstRoundAfter, parseChainInfo, QUICKNET, roundTimeMs, type BeaconChain } from '@lot/domain/beacon';
 import type { BeaconPin } from '@lot/domain/draw';
 import { AppError } from '@lot/domain/errors';
-import { BeaconClient, type BeaconRound } from '../../lib/beacon-client.ts';
+import { BeaconClient, type BeaconRound } from './beacon-client.ts';
 
 /**
  * The public randomness a LOT-DRAW-2 game waits for (docs/lot-draw-2.md, decision 033): which

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../config.ts';
-import { dumpPgliteDirectory, dumpPostgres, runningServer, writeAtomically, writeBlob } from './backup.ts';
+import { dumpPgliteDirectory, dumpPostgres, runningServer, writeAtomically, writeBlob } from '../db/backup.ts';
 import { backupCredential, backupThroughServer, restoreKeysNote } from './backup-client.ts';
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@lot/domain/roles';
 import { topup, transfer } from '../modules/balance/balance.service.ts';
-import { DrawBeacon } from '../modules/games/draw-beacon.ts';
+import { DrawBeacon } from '../lib/draw-beacon.ts';
 import { drawNext, openGame, replaceEntries, voidGame, type GamesContext } from '../modules/games/games.service.ts';
 import type { SeedBox } from '../lib/seed-box.ts';
 import { hashPassword } from '../lib/passwords.ts';
@@ -10,9 +10,9 @@ import { createWinner } from '../modules/winners/winners.service.ts';
 import { payPrize } from '../modules/claims/claims.service.ts';
 import { closeShift, currentShift, openShift } from '../modules/shifts/shifts.service.ts';
 import { decimalToCents } from '@lot/domain/money';
-import type { Caller } from '../plugins/auth.ts';
-import type { Db } from './client.ts';
-import { balances, prizeClaims, users } from './schema.ts';
+import type { Caller } from '../lib/caller.ts';
+import type { Db } from '../db/client.ts';
+import { balances, prizeClaims, users } from '../db/schema.ts';
 
 type NewUser = {
   username: string;

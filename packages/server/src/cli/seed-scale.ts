@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../lib/passwords.ts';
-import type { Db } from './client.ts';
+import type { Db } from '../db/client.ts';
 
 export type ScaleOptions = { users: number; games: number; superagents: number; agentsPerSuperagent: number };
 

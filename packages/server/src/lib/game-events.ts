@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { sql } from 'drizzle-orm';
-import type { Database, Db } from '../../db/client.ts';
-import type { PgListener } from '../../lib/listener.ts';
+import type { Database, Db } from '../db/client.ts';
+import type { PgListener } from './listener.ts';
 
 /**
  * Changes of games, across processes (decision 014): the games service calls `gameChanged` after a

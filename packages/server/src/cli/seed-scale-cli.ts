@@ -1,5 +1,5 @@
 import { loadConfig } from '../config.ts';
-import { openForCommand } from './open-from-config.ts';
+import { openForCommand } from '../db/open-from-config.ts';
 import { ensureAdmin } from './seed.ts';
 import { SCALE_PASSWORD, seedScale } from './seed-scale.ts';
 

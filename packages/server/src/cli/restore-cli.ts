@@ -1,7 +1,7 @@
 import { openSync, readSync, closeSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../config.ts';
-import { formatOf, nextSteps, restorePglite, restorePostgres, RestoreRefused } from './backup.ts';
+import { formatOf, nextSteps, restorePglite, restorePostgres, RestoreRefused } from '../db/backup.ts';
 
 /**
  * `npm run restore <file>` (decision 027): into an empty database only. PostgreSQL: pg_restore

@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../config.ts';
 import { checkpointFileName, checkpointKey, shortDigest, takeCheckpoint } from '../modules/audit/checkpoint.ts';
-import { openForCommand } from './open-from-config.ts';
+import { openForCommand } from '../db/open-from-config.ts';
 
 // `npm run audit:checkpoint [-- --out FILE | URL]` (decision 045): a signed checkpoint of every
 // audit chain's head and row count, written to FILE, POSTed to URL, or by default into the

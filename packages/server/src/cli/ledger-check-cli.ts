@@ -1,6 +1,6 @@
 import { loadConfig } from '../config.ts';
 import { checkLedger } from '../modules/balance/ledger.ts';
-import { openForCommand } from './open-from-config.ts';
+import { openForCommand } from '../db/open-from-config.ts';
 
 // `npm run ledger:check`: exits 1 on any difference, so it can guard a deploy or a cron job; 2 when
 // it did not run because a server has the embedded database open (decision 043).

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
 import { BACKUP_KEY_PATTERN } from '@lot/domain/schemas/backup';
-import { writeAtomically } from './backup.ts';
+import { writeAtomically } from '../db/backup.ts';
 
 /**
  * `npm run backup`'s side of a backup taken by the running server (decisions 027 and 041): the

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { buildApp } from './app.ts';
-import { openDatabase } from './db/client.ts';
+import { buildApp } from '../app.ts';
+import { openDatabase } from '../db/client.ts';
 
 // `npm run openapi [-- FILE]`: the OpenAPI document the server serves at /api/openapi.json, written
 // to FILE (or printed) without a running server or a data folder: the app is built on an

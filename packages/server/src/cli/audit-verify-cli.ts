@@ -9,7 +9,7 @@ import {
   type Checkpoint,
 } from '../modules/audit/checkpoint.ts';
 import { compareLedgerWithAudit, describeLedgerAudit } from '../modules/audit/ledger-audit.ts';
-import { openForCommand } from './open-from-config.ts';
+import { openForCommand } from '../db/open-from-config.ts';
 
 // `npm run audit:verify [-- --checkpoint FILE]`: exits 1 when any audit row was changed, removed or
 // inserted afterwards (decision 029), when the ledger and the audit trail disagree (decision 044),

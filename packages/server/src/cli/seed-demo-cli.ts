@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from '../config.ts';
 import { openSeedBox } from '../lib/seed-box.ts';
 import { resolveSealingKey } from '../secrets.ts';
-import { openForCommand } from './open-from-config.ts';
+import { openForCommand } from '../db/open-from-config.ts';
 import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from './seed.ts';
 
 const config = loadConfig();

@@ -1,5 +1,5 @@
 import { loadConfig } from '../config.ts';
-import { openForCommand } from './open-from-config.ts';
+import { openForCommand } from '../db/open-from-config.ts';
 
 // Opening the database applies every pending migration.
 const database = await openForCommand(loadConfig(), 'db:migrate');

@@ -1,0 +1,71 @@
+import type { DrawCrypto } from '@lot/domain/draw';
+import type { Db } from '../db/client.ts';
+import type { Caller } from './caller.ts';
+import type { DrawBeacon } from './draw-beacon.ts';
+import { noMetrics, type Metrics } from './metrics.ts';
+import type { SeedBox } from './seed-box.ts';
+
+/**
+ * What a service reaches besides its input (docs/ARCHITECTURE.md#context). The app builds one per
+ * process (`AppContext`) and every request adds its caller (`Context`); a command-line tool builds
+ * its own with `commandContext`. Services take it as their first argument and reach nothing else:
+ * no registry keyed by the database, no global set at import time.
+ */
+
+/** Changes committed, told to whoever keeps a copy: this process's displays and caller cache (and, on PostgreSQL, every process). */
+export type Events = {
+  /** The game with this code changed: its customer displays re-read it. */
+  gameChanged(code: string): void;
+  /** The user changed (password, status, deletion): its cached caller goes now. */
+  callerChanged(id: number): void;
+  /** These sessions ended or changed. */
+  sessionsChanged(ids: readonly string[]): void;
+};
+
+/** The few configured values services read. */
+export type Config = {
+  /** TOTP_KEY: two-factor secrets are sealed with it (decision 028). */
+  totpKey: string;
+};
+
+/** A logger as services use it (pino's, in the app). */
+export type Log = {
+  info: (object: object, message: string) => void;
+  warn: (object: object, message: string) => void;
+  error: (object: object, message: string) => void;
+};
+
+export type AppContext = {
+  db: Db;
+  /** Milliseconds since the epoch; tests move it. */
+  clock: () => number;
+  log: Log;
+  /** Seals and opens the games' secret seeds with SEED_KEY (decision 034). */
+  seeds: SeedBox;
+  /** The public randomness LOT-DRAW-2 games wait for (decision 033). */
+  beacon: DrawBeacon;
+  /** The draw's hashes (Node's crypto in the app, decision 013). */
+  drawCrypto: DrawCrypto;
+  events: Events;
+  metrics: Metrics;
+  config: Config;
+};
+
+/** A request's context: the process's collaborators and who is calling. */
+export type Context<C extends Caller | null = Caller> = AppContext & { caller: C };
+
+export const withCaller = <C extends Caller | null>(app: AppContext, caller: C): Context<C> => ({ ...app, caller });
+
+/** A command-line tool's context (seeds, checks): the real clock, nobody listening, nothing counted. */
+export function commandContext(
+  parts: Pick<AppContext, 'db' | 'seeds' | 'beacon' | 'drawCrypto' | 'config'> & { log?: Log },
+): AppContext {
+  const quiet = () => {};
+  return {
+    ...parts,
+    clock: Date.now,
+    log: parts.log ?? { info: quiet, warn: quiet, error: quiet },
+    events: { gameChanged: quiet, callerChanged: quiet, sessionsChanged: quiet },
+    metrics: noMetrics,
+  };
+}
