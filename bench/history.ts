@@ -9,7 +9,8 @@
  */
 import pg from 'pg';
 import type { Logger } from 'drizzle-orm';
-import { openDatabase, statementName, type Db } from '../packages/server/src/db/client.ts';
+import { openDatabase, type Db } from '../packages/server/src/db/client.ts';
+import { statementName } from '../packages/server/src/db/prepared.ts';
 import { ensureAdmin } from '../packages/server/src/cli/seed.ts';
 import { SCALE_PASSWORD, seedScale } from '../packages/server/src/cli/seed-scale.ts';
 import type { Caller } from '../packages/server/src/lib/caller.ts';

@@ -10,7 +10,8 @@ import type {
   TopupInput,
   TransferInput,
 } from '@lot/domain/schemas/balance';
-import { queryPrepared, type Db } from '../../db/client.ts';
+import { type Db } from '../../db/client.ts';
+import { queryPrepared } from '../../db/prepared.ts';
 import { balances, users } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { scopeCondition } from '../users/users.access.ts';

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { ClaimStatusInfo } from '@lot/domain/schemas/games';
-import { queryPrepared, queryRows, type Db, type Tx } from '../../db/client.ts';
+import { queryRows, type Db, type Tx } from '../../db/client.ts';
+import { queryPrepared } from '../../db/prepared.ts';
 import type { Claim } from '../balance/idempotency.ts';
 
 /**

@@ -1,7 +1,8 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { BeaconPin, DrawPrize } from '@lot/domain/draw';
 import type { Participant } from '@lot/domain/game';
-import { queryPrepared, type Db } from '../../db/client.ts';
+import { type Db } from '../../db/client.ts';
+import { queryPrepared } from '../../db/prepared.ts';
 import { whereClause } from '../../db/sql.ts';
 import { gameRounds } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';

@@ -34,7 +34,8 @@ import type {
   GamesQuery,
   OpenGameInput,
 } from '@lot/domain/schemas/games';
-import { queryPrepared, type Db, type Tx } from '../../db/client.ts';
+import { type Db, type Tx } from '../../db/client.ts';
+import { queryPrepared } from '../../db/prepared.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { gameRounds, users } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';

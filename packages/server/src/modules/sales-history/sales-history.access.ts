@@ -1,7 +1,8 @@
 import type { SQL } from 'drizzle-orm';
 import { AppError } from '@lot/domain/errors';
 import type { Role } from '@lot/domain/roles';
-import { queryPrepared, type Db } from '../../db/client.ts';
+import { type Db } from '../../db/client.ts';
+import { queryPrepared } from '../../db/prepared.ts';
 import { games } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { readableByRecord } from '../users/users.access.ts';

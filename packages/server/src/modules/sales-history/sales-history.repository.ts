@@ -1,7 +1,8 @@
 import { and, asc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { SalesQuery } from '@lot/domain/schemas/sales-history';
-import { queryPrepared, type Db, type Tx } from '../../db/client.ts';
+import { type Db, type Tx } from '../../db/client.ts';
+import { queryPrepared } from '../../db/prepared.ts';
 import { whereClause } from '../../db/sql.ts';
 import { gameWinners, games, salesDaily, users } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { queryPrepared, queryRows, selectPrepared, type Db, type Tx } from '../../db/client.ts';
+import { queryRows, type Db, type Tx } from '../../db/client.ts';
+import { queryPrepared, selectPrepared } from '../../db/prepared.ts';
 import { whereClause } from '../../db/sql.ts';
 import { shifts, users } from '../../db/schema.ts';
 import { olderThan, type TimeKey } from '../../lib/export.ts';

@@ -2,7 +2,8 @@ import { and, desc, eq, gte, inArray, lt, ne, or, sql, type SQL } from 'drizzle-
 import { alias } from 'drizzle-orm/pg-core';
 import { formatCents } from '@lot/domain/money';
 import type { ListTransactionsQuery, Transaction } from '@lot/domain/schemas/balance';
-import { queryPrepared, selectPrepared, type Db, type Tx } from '../../db/client.ts';
+import { type Db, type Tx } from '../../db/client.ts';
+import { queryPrepared, selectPrepared } from '../../db/prepared.ts';
 import { containsPattern, whereClause } from '../../db/sql.ts';
 import { gameRounds, transactions, users } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';

@@ -2,7 +2,8 @@ import { eq, gt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_DB, type TestApp } from '../test/test-app.ts';
-import { queryPrepared, queryRows, selectPrepared } from './client.ts';
+import { queryRows } from './client.ts';
+import { queryPrepared, selectPrepared } from './prepared.ts';
 import { users } from './schema.ts';
 import { pgErrorCode } from './errors.ts';
 
@@ -154,5 +155,22 @@ describe(`selectPrepared (${TEST_DB})`, () => {
       );
     });
     if (TEST_DB === 'pglite') expect(names).toHaveLength(1);
+  });
+});
+
+describe('the versions prepared.ts was written against', () => {
+  it('drizzle-orm and PGlite are pinned exactly, to the versions installed', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    for (const name of ['drizzle-orm', '@electric-sql/pglite']) {
+      const wanted = manifest.dependencies[name];
+      expect(wanted, `${name} in packages/server/package.json`).toMatch(/^\d+\.\d+\.\d+$/);
+      const installed = JSON.parse(
+        await readFile(new URL(`../../../../node_modules/${name}/package.json`, import.meta.url), 'utf8'),
+      ) as { version: string };
+      expect(installed.version, `${name} installed`).toBe(wanted);
+    }
   });
 });
