@@ -5,6 +5,11 @@ const postgres = Boolean(process.env.TEST_DATABASE_URL);
 
 export default defineConfig({
   test: {
+    // Two files at a time, also on a 2-core machine (Vitest's default there is one): most of a file's
+    // time is spent waiting on Chromium, PostgreSQL or a server process, so two overlap well. The
+    // browser files share one server and database (e2e/global-setup.ts), so each must hold whatever
+    // the other files make at the same time (their own people, games and figures; never "all").
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

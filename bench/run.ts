@@ -21,6 +21,7 @@ import { beaconScenarios, gameScenarios } from './games.ts';
 import { listScenarios, reportScenarios } from './history.ts';
 import { benchPostgres, ROUNDS, root, TIMING, type Row } from './lib.ts';
 import { pgliteTransferScenario, postgresMoneyScenarios } from './transfer.ts';
+import { verifyScenarios } from './verify.ts';
 import { buildWeb, bundleRows, pageScenarios, WEB_ROOT } from './web.ts';
 
 /** The hand-written notes (what bounds a target, what changed) are kept below the table. */
@@ -87,6 +88,7 @@ const groups: { name: string; run: (pgUrl: () => string) => Promise<Row[]> }[] =
   { name: 'claims', run: (pgUrl) => claimScenarios(pgUrl()) },
   { name: 'games', run: (pgUrl) => gameScenarios(pgUrl()) },
   { name: 'beacon', run: (pgUrl) => beaconScenarios(pgUrl()) },
+  { name: 'verify', run: () => verifyScenarios() },
   { name: 'lists', run: (pgUrl) => listScenarios(pgUrl()) },
   { name: 'reports', run: (pgUrl) => reportScenarios(pgUrl()) },
   { name: 'exports', run: (pgUrl) => exportScenarios(pgUrl()) },

@@ -91,9 +91,9 @@ let counter = 0;
 /** A fresh account created by the admin, so that each test file owns the data it changes. */
 export async function freshUser(
   role: 'superagent' | 'agent' | 'user',
-  options: { parentId?: number; fullName?: string; password?: string } = {},
+  options: { parentId?: number; fullName?: string; password?: string; username?: string } = {},
 ): Promise<{ id: number; username: string; password: string; fullName: string }> {
-  const username = `e2e_${role}_${process.pid}_${Date.now() % 100000}_${++counter}`;
+  const username = options.username ?? `e2e_${role}_${process.pid}_${Date.now() % 100000}_${++counter}`;
   const password = options.password ?? 'e2e-password';
   const fullName = options.fullName ?? `E2E ${role} ${counter}`;
   const created = await apiAs<{ id: number }>(DEMO.admin, '/api/users', {

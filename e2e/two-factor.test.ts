@@ -201,7 +201,9 @@ describe('a role that requires two-factor sign-in', () => {
       await exitOf(server.child);
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // Its own server starts, migrates and seeds inside the test: with another file running beside
+    // it on two cores, that alone can take most of the usual 60 s.
+  }, 120_000);
 });
 
 describe('backup keys', () => {

@@ -4,6 +4,7 @@
 // PostgreSQL when TEST_DATABASE_URL is set) and browser projects.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { relative } from 'node:path';
 
 const run = (command, args) => spawnSync(command, args, { stdio: 'inherit', shell: false }).status === 0;
 
@@ -30,15 +31,40 @@ const vitestOk = run('npx', [
   `--outputFile.json=${report}`,
   ...process.argv.slice(2),
 ]);
+let files = [];
 try {
   const results = JSON.parse(readFileSync(report, 'utf8'));
   passed += results.numPassedTests;
   failed += results.numFailedTests;
   // A suite that fails to load has no failed test in it, but it failed all the same.
   if (!vitestOk && results.numFailedTests === 0) failed++;
+  files = results.testResults ?? [];
 } catch {
   failed++; // vitest did not even write its report
 }
 
+printSlowest(files);
+
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
+
+/**
+ * The 10 test files that took longest in this run, from Vitest's JSON report: a file's time is
+ * from its start to its end (its hooks and tests; two files run at once, so they overlap). A
+ * server file runs once per API project (PGlite, PostgreSQL) and may appear once for each.
+ */
+function printSlowest(files) {
+  const timed = files
+    .map((file) => ({
+      name: relative(process.cwd(), file.name),
+      ms:
+        file.endTime > file.startTime
+          ? file.endTime - file.startTime
+          : (file.assertionResults ?? []).reduce((sum, test) => sum + (test.duration ?? 0), 0),
+    }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 10);
+  if (timed.length === 0) return;
+  console.log('\nSlowest test files:');
+  for (const { name, ms } of timed) console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${name}`);
+}

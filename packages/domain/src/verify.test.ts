@@ -624,11 +624,9 @@ describe('findOwnEntries on LOT-DRAW-2', () => {
   });
 });
 
-/** Node's clock and console, typed locally: the domain is compiled without Node's or the DOM's types. */
-const node = globalThis as unknown as { performance: { now(): number }; console: { log(line: string): void } };
-
-describe('verifyProof speed', () => {
-  it('checks a 100-entry LOT-DRAW-2 proof quickly (logged; the budget is 200 ms in a browser)', async () => {
+describe('a large proof', () => {
+  // How long this takes is measured by `npm run bench -- verify` (bench/verify.ts), not here.
+  it('verifies a 100-entry LOT-DRAW-2 proof with five prizes', async () => {
     const proof = await buildProof({
       ...WORKED_EXAMPLE_2,
       code: 'EXAMPLE-100',
@@ -643,20 +641,6 @@ describe('verifyProof speed', () => {
       })),
     });
     expect(proof.entries).toHaveLength(100);
-    const times: number[] = [];
-    for (let run = 0; run < 5; run++) {
-      const start = node.performance.now();
-      const report = await verifyProof(proof);
-      times.push(node.performance.now() - start);
-      expect(report.verdict).toBe('verified');
-    }
-    const later = times.slice(1).sort((a, b) => a - b);
-    node.console.log(
-      `verifyProof, 100 entries, 5 draws: first ${times[0]?.toFixed(1)} ms in this process, then median ${later[
-        Math.floor(later.length / 2)
-      ]?.toFixed(1)} ms`,
-    );
-    // Generous, so a loaded CI machine does not flake: the figure that matters is the one logged.
-    expect(Math.min(...times)).toBeLessThan(1000);
+    expect((await verifyProof(proof)).verdict).toBe('verified');
   });
 });

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type BeaconChain, firstRoundAfter, QUICKNET, roundTimeMs, verifyBeaconRound } from '@lot/domain/beacon';
 import fixtures from '../../../domain/src/beacon-fixtures/quicknet.json';
@@ -395,30 +394,5 @@ describe('prefetch', () => {
     expect(Date.now() - start).toBeLessThan(1_000);
     expect(await other.round(6)).toBeUndefined();
     expect(hanging.requests).toBe(1);
-  });
-});
-
-describe('verify cost', () => {
-  it('in a fresh Node process: the first verify and warm ones (logged)', () => {
-    const script = `
-      const { QUICKNET, verifyBeaconRound } = await import('@lot/domain/beacon');
-      const rounds = ${JSON.stringify(fixtures.rounds.map(({ round, signature }) => ({ round, signature })))};
-      let t = performance.now();
-      if (!verifyBeaconRound(QUICKNET, rounds[0].round, rounds[0].signature)) throw new Error('no');
-      const firstMs = performance.now() - t;
-      const n = 30;
-      t = performance.now();
-      for (let i = 0; i < n; i++) verifyBeaconRound(QUICKNET, rounds[i % rounds.length].round, rounds[i % rounds.length].signature);
-      console.log(JSON.stringify({ firstMs, warmMs: (performance.now() - t) / n }));
-    `;
-    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      encoding: 'utf8',
-    });
-    expect(run.stderr).toBe('');
-    const { firstMs, warmMs } = JSON.parse(run.stdout) as { firstMs: number; warmMs: number };
-    console.log(
-      `verifyBeaconRound in Node ${process.version}: first ${firstMs.toFixed(0)} ms (cold), then ${warmMs.toFixed(1)} ms per verify`,
-    );
-    expect(warmMs).toBeLessThan(200);
   });
 });

@@ -69,6 +69,8 @@ export function DownlineScreen() {
 
   const columns: Column<Line>[] = [
     {
+      // Names and usernames wrap anywhere: a username (up to 50 letters, digits and underscores) has
+      // no place to break, and would otherwise widen the column past 1280 px on the admin's report.
       key: 'name',
       header: 'Name',
       className: 'order-first col-span-2 md:min-w-28',
@@ -84,15 +86,15 @@ export function DownlineScreen() {
                   data-testid="drill-down"
                   onClick={() => show(period, [...trail, user.id])}
                   title={`Show the people under ${user.fullName}`}
-                  className="inline-flex items-center gap-1 text-left font-semibold break-words text-indigo-700 hover:underline"
+                  className="inline-flex items-center gap-1 text-left font-semibold wrap-anywhere text-indigo-700 hover:underline"
                 >
                   {user.fullName}
                   <ChevronRight className="h-4 w-4 shrink-0" aria-hidden="true" />
                 </button>
               ) : (
-                <p className="font-semibold break-words text-slate-900">{user.fullName}</p>
+                <p className="font-semibold wrap-anywhere text-slate-900">{user.fullName}</p>
               )}
-              <p className="text-xs text-slate-500">
+              <p className="text-xs wrap-anywhere text-slate-500">
                 @{user.username} · {ROLE_LABELS[user.role] ?? user.role}
                 {user.deleted ? ' · deleted' : ''}
               </p>
