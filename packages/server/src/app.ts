@@ -28,7 +28,7 @@ import { displayRoutes, gamesContext, gamesRoutes, verifyRoutes } from './module
 import { DisplayStreams, withoutTicket } from './modules/games/display.ts';
 import { DrawBeacon, type DrawBeaconOptions } from './lib/draw-beacon.ts';
 import { bindGameEvents, GAMES_CHANNEL, GameEvents, unbindGameEvents } from './lib/game-events.ts';
-import { CallerLookup, callerChanged, SESSIONS_CHANNEL, sessionsChanged, USERS_CHANNEL } from './lib/caller-lookup.ts';
+import { CallerLookup, SESSIONS_CHANNEL, USERS_CHANNEL } from './lib/caller-lookup.ts';
 import { withCaller, type AppContext, type Context } from './lib/context.ts';
 import { nodeDrawCrypto } from './lib/draw-crypto.ts';
 import { PgListener } from './lib/listener.ts';
@@ -201,8 +201,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     drawCrypto: nodeDrawCrypto,
     events: {
       gameChanged: (code) => gameEvents.publish(code),
-      callerChanged: (id) => callerChanged(options.database.db, id),
-      sessionsChanged: (ids) => sessionsChanged(options.database.db, ids),
+      // This app's own cache forgets at once; other processes hear the database's notification.
+      callerChanged: (id) => callers.changed(id),
+      sessionsChanged: (ids) => {
+        for (const id of ids) callers.sessionChanged(id);
+      },
     },
     metrics: app.metrics,
     config: { totpKey: options.totpKey },
@@ -223,7 +226,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes);
   await app.register(publicUrlRoutes, { publicUrl: options.publicUrl });
-  await app.register(authRoutes, { totpKey: options.totpKey, clock: options.clock });
+  await app.register(authRoutes);
   await app.register(usersRoutes);
   await app.register(balanceRoutes);
   await app.register(transactionsRoutes);

@@ -26,7 +26,12 @@ export const byCaller = (caller: Caller) => ({ actorId: caller.id, address: call
 
 /** Appends one row; the database chains it (chain, seq, hashes are set by its trigger). */
 export async function recordAudit(db: Db | Tx, entry: AuditRecord): Promise<void> {
-  await db.insert(auditLog).values({
+  await auditInsert(db, entry);
+}
+
+/** The statement `recordAudit` runs (snapshotted in modules/audit/audit.repository.test.ts). */
+export function auditInsert(db: Db | Tx, entry: AuditRecord) {
+  return db.insert(auditLog).values({
     actorId: entry.actorId,
     address: entry.address,
     action: entry.action,

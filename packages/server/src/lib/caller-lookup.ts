@@ -45,21 +45,17 @@ function prepareCallerLookup(db: Db) {
 
 export type CallerRow = NonNullable<Awaited<ReturnType<ReturnType<typeof prepareCallerLookup>['execute']>>[number]>;
 
-/** Every app's lookup on a database (tests may build several apps on one). */
+/**
+ * @deprecated Only for users.service.ts until it takes a context (issue 33, converted by another
+ * step): every app's lookup on a database, so `callerChanged(db, id)` reaches them. Services with a
+ * context call `ctx.events.callerChanged(id)`, which app.ts wires to its own lookup. Remove this
+ * registry, `callerChanged` and `unbind` once nothing calls them.
+ */
 const lookups = new WeakMap<Db, Set<CallerLookup>>();
 
-/**
- * A change of the user `id` committed through this process (a password, a status, a deletion):
- * its cached caller goes now, before the answer leaves, so the very next request of any client of
- * this process sees it; other processes hear it from the database's notification.
- */
+/** @deprecated Use `ctx.events.callerChanged(id)` (see `lookups`). */
 export function callerChanged(db: Db, id: number): void {
   for (const lookup of lookups.get(db) ?? []) lookup.changed(id);
-}
-
-/** The same for sessions ended (or changed) through this process. */
-export function sessionsChanged(db: Db, ids: readonly string[]): void {
-  for (const lookup of lookups.get(db) ?? []) for (const id of ids) lookup.sessionChanged(id);
 }
 
 /**
@@ -68,11 +64,13 @@ export function sessionsChanged(db: Db, ids: readonly string[]): void {
  * database sends on commit, so a password change, a deactivation or a deletion reaches every
  * process within milliseconds); while the LISTEN connection is down nothing is kept. A read that
  * overlapped a change of its user (or a gap in listening) is not kept either, so a row read before
- * a change cannot outlive it. PGlite is one process's database, in process: every request reads.
+ * a change cannot outlive it. A change committed through this process is told at once
+ * (`changed`, `sessionChanged`: the app wires its context's events to them), before the answer
+ * leaves. PGlite is one process's database, in process: every request reads.
  */
 export class CallerLookup {
   private readonly lookup;
-  /** Stops hearing `callerChanged` for this database (the app closed). */
+  /** @deprecated Stops hearing the old `callerChanged(db, id)` (the app closed). */
   readonly unbind: () => void;
   private readonly db: Db;
   /** Kept rows by session id, and each user's kept sessions (a change of the user drops them all). */

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { sessions } from '../db/schema.ts';
-import { sessionsChanged } from './caller-lookup.ts';
 
 /** A User-Agent is kept for the device description, not whole: a hostile one could be huge. */
 const USER_AGENT_MAX = 400;
@@ -35,8 +34,9 @@ export async function extendSession(db: Db, sessionId: string, lifetimeSeconds: 
 }
 
 /**
- * Ends the user's sessions: one (`only`), or all but one (`except`), or all. Every process forgets
- * them: this one now, the others when the trigger's notification arrives (migration 0011).
+ * Ends the user's sessions: one (`only`), or all but one (`except`), or all, and answers their ids.
+ * The caller tells this process's caller cache (`ctx.events.sessionsChanged`); other processes hear
+ * it when the trigger's notification arrives (migration 0011).
  */
 export async function endSessions(
   db: Db,
@@ -54,7 +54,5 @@ export async function endSessions(
       ),
     )
     .returning({ id: sessions.id });
-  const ids = ended.map((row) => row.id);
-  sessionsChanged(db, ids);
-  return ids;
+  return ended.map((row) => row.id);
 }

@@ -48,7 +48,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ database: Database }> = async 
       onRequest: async (request) => {
         const key = presentedBackupKey(request);
         if (key !== undefined) {
-          request.backupKey = await authenticateBackupKey(database.db, key);
+          request.backupKey = await authenticateBackupKey(app.context, key);
           return;
         }
         await app.authenticate(request);
@@ -79,11 +79,11 @@ export const adminRoutes: FastifyPluginAsyncZod<{ database: Database }> = async 
       },
     },
     async (request, reply) => {
-      const dump = await backupDatabase(database);
+      const dump = await backupDatabase(database.dump);
       const taker: BackupTaker = request.backupKey
         ? { key: request.backupKey, address: request.ip }
         : { caller: request.caller };
-      await recordBackupTaken(database.db, taker, dump.length);
+      await recordBackupTaken(app.context, taker, dump.length);
       const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
       return reply
         .header('content-type', 'application/gzip')
@@ -104,7 +104,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ database: Database }> = async 
         response: { 200: z.array(backupKeySchema), ...errorResponses(401, 403) },
       },
     },
-    () => listBackupKeys(database.db),
+    (request) => listBackupKeys(request.ctx),
   );
 
   app.post(
@@ -124,7 +124,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ database: Database }> = async 
       reply
         .status(201)
         .header('cache-control', 'no-store')
-        .send(await createBackupKey(database.db, request.caller, request.body)),
+        .send(await createBackupKey(request.ctx, request.body)),
   );
 
   app.delete(
@@ -139,6 +139,6 @@ export const adminRoutes: FastifyPluginAsyncZod<{ database: Database }> = async 
         response: { 200: revokedBackupKeySchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    (request) => revokeBackupKey(database.db, request.caller, request.params.id),
+    (request) => revokeBackupKey(request.ctx, request.params.id),
   );
 };

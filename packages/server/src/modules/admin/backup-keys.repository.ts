@@ -1,5 +1,6 @@
 import { alias } from 'drizzle-orm/pg-core';
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { backupKeys, users } from '../../db/schema.ts';
 
@@ -80,3 +81,6 @@ export async function markKeyUsed(tx: Tx, id: number, address: string | null): P
     .set({ lastUsedAt: sql`now()`, lastUsedAddress: address })
     .where(eq(backupKeys.id, id));
 }
+
+/** The insert failed because another key has the name (the unique index on it). */
+export const isNameTaken = (error: unknown): boolean => pgErrorCode(error) === UNIQUE_VIOLATION;

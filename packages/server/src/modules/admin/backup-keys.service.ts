@@ -8,12 +8,12 @@ import {
   type CreatedBackupKey,
   type RevokedBackupKey,
 } from '@lot/domain/schemas/backup';
-import type { Db } from '../../db/client.ts';
-import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { byCaller, recordAudit } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
+import type { AppContext, Context } from '../../lib/context.ts';
 import {
   insertKey,
+  isNameTaken,
   keyRow,
   liveKeyByHash,
   listKeyRows,
@@ -51,12 +51,13 @@ function toKey(row: BackupKeyRow): BackupKey {
   };
 }
 
-export async function listBackupKeys(db: Db): Promise<BackupKey[]> {
-  return (await listKeyRows(db)).map(toKey);
+export async function listBackupKeys(ctx: Context): Promise<BackupKey[]> {
+  return (await listKeyRows(ctx.db)).map(toKey);
 }
 
 /** A new key: its row and its secret, which the answer carries this once and the database never holds. */
-export async function createBackupKey(db: Db, caller: Caller, input: CreateBackupKeyInput): Promise<CreatedBackupKey> {
+export async function createBackupKey(ctx: Context, input: CreateBackupKeyInput): Promise<CreatedBackupKey> {
+  const { db, caller } = ctx;
   const secret = `${BACKUP_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
   const hint = hintOf(secret);
   try {
@@ -80,7 +81,7 @@ export async function createBackupKey(db: Db, caller: Caller, input: CreateBacku
     if (!row) throw new Error('backup key vanished after its insert');
     return { key: toKey(row), secret, message: MESSAGES.backupKeyCreated };
   } catch (error) {
-    if (pgErrorCode(error) === UNIQUE_VIOLATION)
+    if (isNameTaken(error))
       throw new AppError('CONFLICT', MESSAGES.backupKeyNameInUse, {
         fieldErrors: { name: MESSAGES.backupKeyNameInUse },
       });
@@ -89,7 +90,8 @@ export async function createBackupKey(db: Db, caller: Caller, input: CreateBacku
 }
 
 /** Revokes a key (it stays listed); a revoked one is a 409, a missing one a 404. */
-export async function revokeBackupKey(db: Db, caller: Caller, id: number): Promise<RevokedBackupKey> {
+export async function revokeBackupKey(ctx: Context, id: number): Promise<RevokedBackupKey> {
+  const { db, caller } = ctx;
   const revoked = await db.transaction(async (tx) => {
     const row = await revokeKeyRow(tx, id, caller.id);
     if (!row) return undefined;
@@ -112,15 +114,15 @@ export async function revokeBackupKey(db: Db, caller: Caller, id: number): Promi
 export type BackupTaker = { caller: Caller } | { key: { id: number; name: string }; address: string };
 
 /** The key a request presents, if it is one and not revoked; otherwise 401. */
-export async function authenticateBackupKey(db: Db, key: string): Promise<{ id: number; name: string }> {
-  const found = await liveKeyByHash(db, hashBackupKey(key));
+export async function authenticateBackupKey(ctx: AppContext, key: string): Promise<{ id: number; name: string }> {
+  const found = await liveKeyByHash(ctx.db, hashBackupKey(key));
   if (!found) throw new AppError('UNAUTHORIZED', MESSAGES.backupKeyInvalid);
   return found;
 }
 
 /** One audit row per copy handed out (and the key's last use), after the copy was taken. */
-export async function recordBackupTaken(db: Db, taker: BackupTaker, bytes: number): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function recordBackupTaken(ctx: AppContext, taker: BackupTaker, bytes: number): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
     if ('caller' in taker) {
       await recordAudit(tx, { ...byCaller(taker.caller), action: 'backup.downloaded', details: { bytes } });
       return;

@@ -1,25 +1,8 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import { queryRows, type Db } from '../../db/client.ts';
+import { auditHeads, auditPage, type ChainRow, type Db } from './audit.repository.ts';
 
 /** The hash a chain starts from (the migration's `decode(repeat('00', 32), 'hex')`). */
 export const GENESIS = Buffer.alloc(32);
-
-type ChainRow = {
-  id: string;
-  chain: number;
-  seq: number;
-  at_us: string;
-  actor_id: number | null;
-  address: string | null;
-  action: string;
-  target_kind: string | null;
-  target_id: string | null;
-  target_user_id: number | null;
-  details: string;
-  prev_hash: Buffer | Uint8Array;
-  hash: Buffer | Uint8Array;
-};
 
 /** One field of the canonical content: its length in bytes, a colon and its text; NULL as '~'. */
 const field = (value: string | number | null) =>
@@ -69,27 +52,14 @@ const PAGE = 5_000;
  * Problems are sorted by row id, so the first is the earliest row that is wrong.
  */
 export async function verifyAudit(db: Db): Promise<AuditReport> {
-  const heads = new Map(
-    (
-      await queryRows<{ chain: number; seq: number; hash: Buffer | Uint8Array }>(
-        db,
-        sql`SELECT chain, seq, hash FROM audit_heads`,
-      )
-    ).map((h) => [h.chain, h]),
-  );
+  const heads = new Map((await auditHeads(db)).map((h) => [h.chain, h]));
   const problems: AuditProblem[] = [];
   const broken = new Set<number>();
   const last = new Map<number, { seq: number; hash: Buffer }>();
   let rows = 0;
   let after: [number, number] = [-2_147_483_648, 0];
   for (;;) {
-    const page = await queryRows<ChainRow>(
-      db,
-      sql`SELECT id::text, chain, seq, (extract(epoch FROM at) * 1000000)::bigint::text AS at_us, actor_id, address,
-          action, target_kind, target_id::text, target_user_id, details::text AS details, prev_hash, hash
-        FROM audit_log WHERE (chain, seq) > (${after[0]}::int, ${after[1]}::int)
-        ORDER BY chain, seq LIMIT ${PAGE}`,
-    );
+    const page = await auditPage(db, after, PAGE);
     for (const row of page) {
       rows++;
       if (broken.has(row.chain)) continue;

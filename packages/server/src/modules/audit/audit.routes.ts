@@ -9,8 +9,7 @@ import {
 import { exportHeaders, exportResponse, totalCountHeader } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import { exportFileName, sendExport } from '../../lib/export.ts';
-import { AUDIT_EXPORT_COLUMNS, auditExportPages, listAudit } from './audit.service.ts';
-import { latestCheckpoint } from '../../lib/audit.ts';
+import { AUDIT_EXPORT_COLUMNS, auditCheckpoint, auditExportPages, listAudit } from './audit.service.ts';
 
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
@@ -29,7 +28,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await listAudit(app.db, request.caller, request.query);
+      const { items, total } = await listAudit(request.ctx, request.query);
       reply.header('X-Total-Count', String(total));
       return items;
     },
@@ -49,7 +48,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { format, tz, ...query } = request.query;
-      const pages = auditExportPages(app.db, request.caller, query);
+      const pages = auditExportPages(request.ctx, query);
       return sendExport(reply, format, tz ?? 'UTC', {
         fileName: exportFileName('audit', query, tz),
         columns: AUDIT_EXPORT_COLUMNS,
@@ -70,6 +69,6 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: auditCheckpointSchema.nullable(), ...errorResponses(401, 403) },
       },
     },
-    () => latestCheckpoint(app.db),
+    (request) => auditCheckpoint(request.ctx),
   );
 };

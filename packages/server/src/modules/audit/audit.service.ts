@@ -1,123 +1,23 @@
-import { alias } from 'drizzle-orm/pg-core';
-import { and, desc, eq, gte, lt, or, sql, type Column, type SQL } from 'drizzle-orm';
 import { AppError } from '@lot/domain/errors';
 import { maskName } from '@lot/domain/mask';
 import { MESSAGES } from '@lot/domain/messages';
-import type { AuditAction, AuditEntry, AuditPerson, ListAuditQuery } from '@lot/domain/schemas/audit';
-import type { Db } from '../../db/client.ts';
-import { containsPattern } from '../../db/sql.ts';
-import { auditLog, users } from '../../db/schema.ts';
+import type { AuditAction, AuditCheckpoint, AuditEntry, AuditPerson, ListAuditQuery } from '@lot/domain/schemas/audit';
 import type { Caller } from '../../lib/caller.ts';
+import type { AppContext, Context } from '../../lib/context.ts';
+import { latestCheckpoint } from '../../lib/audit.ts';
 import { keysetPages, type ExportColumn } from '../../lib/export.ts';
+import {
+  auditEntriesBefore,
+  auditEntriesPage,
+  countAuditEntries,
+  type AuditFilter,
+  type EntryRow,
+} from './audit.repository.ts';
 
-const actor = alias(users, 'actor');
-const targetUser = alias(users, 'target_user');
-
-/** A person filter: an exact id, or a part of a username or full name. */
-function personMatches(person: { username: Column; fullName: Column }, idColumn: Column, text: string): SQL {
-  if (/^\d{1,10}$/.test(text)) return sql`${idColumn} = ${Number(text)}`;
-  const pattern = containsPattern(text);
-  return sql`(${person.username} ILIKE ${pattern} OR ${person.fullName} ILIKE ${pattern})`;
-}
-
-/**
- * Who reads which entries (docs/product/runtime-and-security.md#audit-trail, decision 048): the
- * admin all; a super agent or an agent those about a person who was in its hierarchy as the row
- * records it (the person themself, or one of the parent and super agent in the row's
- * `actor_scope` or `target_scope`); a plain user none. Per person, so that whoever of the two was
- * outside is masked.
- */
-function seesActor(caller: Caller): SQL {
-  if (caller.role === 'admin') return sql`true`;
-  return sql`(${auditLog.actorId} = ${caller.id} OR ${caller.id}::int = ANY(${auditLog.actorScope}))`;
-}
-function seesTarget(caller: Caller): SQL {
-  if (caller.role === 'admin') return sql`true`;
-  return sql`(${auditLog.targetUserId} = ${caller.id} OR ${caller.id}::int = ANY(${auditLog.targetScope}))`;
-}
-
-/**
- * Named in full on a row the caller reads: someone in its hierarchy then, or its own upline (whose
- * name it already knows from its profile); the upline's address stays hidden all the same.
- */
-function namesActor(caller: Caller): SQL {
-  return sql`(${seesActor(caller)} OR ${auditLog.actorId} IS NOT DISTINCT FROM ${caller.parentId}::int)`;
-}
-function namesTarget(caller: Caller): SQL {
-  return sql`(${seesTarget(caller)} OR ${auditLog.targetUserId} IS NOT DISTINCT FROM ${caller.parentId}::int)`;
-}
-
-function auditScope(caller: Caller): SQL | undefined {
+/** A plain user reads no audit entries (docs/product/runtime-and-security.md#audit-trail). */
+function mayRead(caller: Caller): void {
   if (caller.role === 'user') throw new AppError('FORBIDDEN', MESSAGES.auditUsersOnly);
-  if (caller.role === 'admin') return undefined;
-  return sql`(${seesActor(caller)} OR ${seesTarget(caller)})`;
 }
-
-type AuditFilter = Omit<ListAuditQuery, 'limit' | 'offset'>;
-
-/** The filters: a person filter matches only someone the caller sees named on that row, so it never names a masked one. */
-function auditWhere(caller: Caller, query: AuditFilter): SQL | undefined {
-  const conditions: (SQL | undefined)[] = [auditScope(caller)];
-  const actorShown = namesActor(caller);
-  const targetShown = namesTarget(caller);
-  if (query.action) conditions.push(eq(auditLog.action, query.action));
-  if (query.actor) conditions.push(and(personMatches(actor, auditLog.actorId, query.actor), actorShown));
-  if (query.target) {
-    conditions.push(
-      /^\d{1,10}$/.test(query.target)
-        ? or(
-            and(eq(auditLog.targetUserId, Number(query.target)), targetShown),
-            and(eq(auditLog.targetId, Number(query.target)), sql`${auditLog.targetKind} IS DISTINCT FROM 'user'`),
-          )
-        : and(personMatches(targetUser, auditLog.targetUserId, query.target), targetShown),
-    );
-  }
-  if (query.userId)
-    conditions.push(
-      or(
-        and(eq(auditLog.actorId, query.userId), actorShown),
-        and(eq(auditLog.targetUserId, query.userId), targetShown),
-      ),
-    );
-  if (query.from) conditions.push(gte(auditLog.at, new Date(query.from)));
-  // `to` takes in its whole millisecond, as the other lists' (the API shows times to the millisecond).
-  if (query.to) conditions.push(lt(auditLog.at, new Date(new Date(query.to).getTime() + 1)));
-  return and(...conditions);
-}
-
-function entryColumns(caller: Caller) {
-  return {
-    id: auditLog.id,
-    chain: auditLog.chain,
-    seq: auditLog.seq,
-    at: auditLog.at,
-    actorId: auditLog.actorId,
-    actorUsername: actor.username,
-    actorFullName: actor.fullName,
-    actorShown: sql<boolean>`${seesActor(caller)}`.mapWith(Boolean),
-    actorNamed: sql<boolean>`${namesActor(caller)}`.mapWith(Boolean),
-    address: auditLog.address,
-    action: auditLog.action,
-    targetKind: auditLog.targetKind,
-    targetId: auditLog.targetId,
-    targetUserId: auditLog.targetUserId,
-    targetUsername: targetUser.username,
-    targetFullName: targetUser.fullName,
-    targetNamed: sql<boolean>`${namesTarget(caller)}`.mapWith(Boolean),
-    details: auditLog.details,
-    hash: auditLog.hash,
-  };
-}
-
-function selectEntries(db: Db, caller: Caller) {
-  return db
-    .select(entryColumns(caller))
-    .from(auditLog)
-    .leftJoin(actor, eq(actor.id, auditLog.actorId))
-    .leftJoin(targetUser, eq(targetUser.id, auditLog.targetUserId));
-}
-
-type EntryRow = Awaited<ReturnType<ReturnType<typeof selectEntries>['execute']>>[number];
 
 /** A person as the caller may see them: in full, or (outside its hierarchy then) a masked name only. */
 function person(
@@ -153,24 +53,12 @@ const personCell = (username: string | null, fullName: string | null, shown: boo
   username === null ? null : shown ? username : maskName(fullName || username);
 
 /** A page of the audit entries the caller may read, newest first, and how many match. */
-export async function listAudit(
-  db: Db,
-  caller: Caller,
-  query: ListAuditQuery,
-): Promise<{ items: AuditEntry[]; total: number }> {
-  const where = auditWhere(caller, query);
-  const [counted] = await db
-    .select({ total: sql<number>`count(*)::int` })
-    .from(auditLog)
-    .leftJoin(actor, eq(actor.id, auditLog.actorId))
-    .leftJoin(targetUser, eq(targetUser.id, auditLog.targetUserId))
-    .where(where);
-  const rows = await selectEntries(db, caller)
-    .where(where)
-    .orderBy(desc(auditLog.id))
-    .limit(query.limit)
-    .offset(query.offset);
-  return { items: rows.map(toEntry), total: counted?.total ?? 0 };
+export async function listAudit(ctx: Context, query: ListAuditQuery): Promise<{ items: AuditEntry[]; total: number }> {
+  const { db, caller } = ctx;
+  mayRead(caller);
+  const total = await countAuditEntries(db, caller, query);
+  const rows = await auditEntriesPage(db, caller, query, query);
+  return { items: rows.map(toEntry), total };
 }
 
 /** The columns of an audit export: what the screen shows (masked as it is), and the row's place in its chain and hash. */
@@ -197,14 +85,16 @@ export const AUDIT_EXPORT_COLUMNS: ExportColumn<EntryRow>[] = [
 ];
 
 /** Every entry of the filtered set, newest first, a keyset page at a time (decision 020). */
-export function auditExportPages(db: Db, caller: Caller, query: AuditFilter): AsyncIterable<EntryRow[]> {
-  const where = auditWhere(caller, query);
+export function auditExportPages(ctx: Context, query: AuditFilter): AsyncIterable<EntryRow[]> {
+  const { db, caller } = ctx;
+  mayRead(caller);
   return keysetPages(
-    (after: number | undefined, limit: number) =>
-      selectEntries(db, caller)
-        .where(and(where, after === undefined ? undefined : lt(auditLog.id, after)))
-        .orderBy(desc(auditLog.id))
-        .limit(limit),
+    (after: number | undefined, limit: number) => auditEntriesBefore(db, caller, query, after, limit),
     (row) => row.id,
   );
+}
+
+/** The latest signed checkpoint of the audit chains (decision 045), or null before the first. */
+export function auditCheckpoint(ctx: AppContext): Promise<AuditCheckpoint | null> {
+  return latestCheckpoint(ctx.db);
 }

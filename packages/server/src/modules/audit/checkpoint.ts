@@ -9,9 +9,15 @@ import {
 } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
 import { shortDigest } from '@lot/domain/digest';
-import { queryRows, type Db } from '../../db/client.ts';
+import {
+  checkpointChainStates,
+  checkpointLedger,
+  checkpointState,
+  insertCheckpoint,
+  type ChainState,
+  type Db,
+} from './audit.repository.ts';
 
 export { shortDigest };
 
@@ -76,25 +82,7 @@ function canonical(p: CheckpointPayload): Buffer {
 
 /** Every chain's head and row count and the ledger's extent, read in one statement (one snapshot). */
 export async function makeCheckpoint(db: Db, key: KeyObject, now = new Date()): Promise<Checkpoint> {
-  const rows = await queryRows<{
-    chain: number | null;
-    seq: number | null;
-    hash: string | null;
-    rows: string | null;
-    ledger_from: number;
-    last_id: number;
-    ledger_rows: string;
-  }>(
-    db,
-    sql`WITH counts AS (SELECT chain, count(*) AS n FROM audit_log GROUP BY chain)
-      SELECT h.chain, h.seq, encode(h.hash, 'hex') AS hash, COALESCE(c.n, 0)::text AS rows,
-        COALESCE((SELECT ledger_from FROM audit_baseline WHERE id = 1), 0) AS ledger_from,
-        COALESCE((SELECT max(id) FROM transactions), 0) AS last_id,
-        (SELECT count(*) FROM transactions)::text AS ledger_rows
-      FROM (SELECT 1) one
-      LEFT JOIN (audit_heads h LEFT JOIN counts c ON c.chain = h.chain) ON true
-      ORDER BY h.chain`,
-  );
+  const rows = await checkpointState(db);
   const first = rows[0];
   const chains = rows
     .filter((r) => r.chain !== null)
@@ -124,9 +112,16 @@ export const checkpointText = (checkpoint: Checkpoint) => `${JSON.stringify(chec
 
 /** The latest checkpoint's digest and time in the database, so the server can show it. */
 export async function recordCheckpoint(db: Db, checkpoint: Checkpoint, target: string): Promise<void> {
-  await db.execute(sql`INSERT INTO audit_checkpoints (made_at, digest, chains, rows, target)
-    VALUES (${checkpoint.madeAt}::timestamptz, ${checkpoint.digest}, ${checkpoint.chains.length},
-      ${checkpoint.auditRows}, ${target})`);
+  await insertCheckpoint(
+    db,
+    {
+      madeAt: checkpoint.madeAt,
+      digest: checkpoint.digest,
+      chains: checkpoint.chains.length,
+      auditRows: checkpoint.auditRows,
+    },
+    target,
+  );
 }
 
 /** Where a checkpoint goes: a file (its folder created), or an http(s) URL it is POSTed to as JSON. */
@@ -221,17 +216,6 @@ function signatureHolds(checkpoint: Checkpoint): boolean {
   }
 }
 
-type ChainState = {
-  chain: number;
-  username: string | null;
-  seq: number;
-  hash: string;
-  rows: number;
-  head_seq: number | null;
-  hash_now: string | null;
-  rows_now: string;
-};
-
 /**
  * The database against a checkpoint (decision 045), set-based: each chain of the checkpoint must
  * still have its head at or past the checkpoint's seq, the same hash at that seq and as many rows
@@ -256,29 +240,9 @@ export async function verifyCheckpoint(db: Db, checkpoint: Checkpoint, ownKey?: 
       problems: [{ chain: null, problem: 'the signature does not match: the checkpoint file was changed' }],
     };
   }
-  const states = await queryRows<ChainState>(
-    db,
-    sql`WITH cp AS (
-        SELECT * FROM jsonb_to_recordset(${JSON.stringify(checkpoint.chains)}::jsonb)
-          AS c (chain int, seq int, hash text, rows int)
-      ), state AS (
-        SELECT cp.*, u.username, h.seq AS head_seq, encode(l.hash, 'hex') AS hash_now,
-          (SELECT count(*) FROM audit_log x WHERE x.chain = cp.chain AND x.seq <= cp.seq)::text AS rows_now
-        FROM cp
-        LEFT JOIN users u ON u.id = cp.chain
-        LEFT JOIN audit_heads h ON h.chain = cp.chain
-        LEFT JOIN audit_log l ON l.chain = cp.chain AND l.seq = cp.seq
-      )
-      SELECT chain, username, seq, hash, rows, head_seq, hash_now, rows_now FROM state
-      WHERE head_seq IS NULL OR head_seq < seq OR hash_now IS DISTINCT FROM hash OR rows_now::bigint <> rows
-      ORDER BY chain`,
-  );
+  const states = await checkpointChainStates(db, checkpoint.chains);
   const problems: CheckpointProblem[] = states.map((s) => ({ chain: s.chain, problem: chainProblem(s) }));
-  const [ledger] = await queryRows<{ rows: string; from: number }>(
-    db,
-    sql`SELECT (SELECT count(*) FROM transactions WHERE id <= ${checkpoint.ledger.lastId}::int)::text AS rows,
-      COALESCE((SELECT ledger_from FROM audit_baseline WHERE id = 1), 0) AS from`,
-  );
+  const ledger = await checkpointLedger(db, checkpoint.ledger.lastId);
   const ledgerRows = Number(ledger?.rows ?? 0);
   if (ledgerRows !== checkpoint.ledger.rows)
     problems.push({

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { errorResponses } from '../../plugins/errors.ts';
 import type { SessionOrigin } from '../../lib/caller.ts';
+import { withCaller } from '../../lib/context.ts';
 import {
   changePasswordInputSchema,
   changePasswordResponseSchema,
@@ -17,18 +18,15 @@ import {
   twoFactorPolicySchema,
   twoFactorStatusSchema,
 } from '@lot/domain/schemas/auth';
-import { AppError } from '@lot/domain/errors';
 import { changePassword, disableTwoFactor, signin, signinWithCode } from './auth.service.ts';
 import { endOtherSessions, endSession, listSessions, signout } from './sessions.service.ts';
-import { TwoFactor } from './two-factor.service.ts';
-
-/** How a refused sign-in is counted (GET /metrics). */
-function signinOutcome(error: unknown): string {
-  if (!(error instanceof AppError)) return 'error';
-  if (error.code === 'RATE_LIMITED') return 'throttled';
-  if (error.code === 'UNAUTHORIZED') return 'failed';
-  return 'refused';
-}
+import {
+  confirmEnrolment,
+  setTwoFactorPolicy,
+  startEnrolment,
+  twoFactorPolicy,
+  twoFactorStatus,
+} from './two-factor.service.ts';
 
 function originOf(request: FastifyRequest): SessionOrigin {
   return { address: request.ip, userAgent: request.headers['user-agent'] };
@@ -36,16 +34,7 @@ function originOf(request: FastifyRequest): SessionOrigin {
 
 const messageSchema = z.object({ message: z.string() });
 
-export type AuthRoutesOptions = {
-  /** TOTP_KEY: two-factor secrets are encrypted with it (decision 028). */
-  totpKey: string;
-  /** The clock two-factor codes are checked against (tests move it). */
-  clock?: () => number;
-};
-
-export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
-  const twoFactor = new TwoFactor(app.db, options.totpKey, options.clock);
-
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/auth/signin',
     {
@@ -62,16 +51,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         },
       },
     },
-    async (request) => {
-      try {
-        const answer = await signin(app.db, app, twoFactor, request.body, originOf(request));
-        app.metrics.signins.inc({ outcome: 'twoFactorRequired' in answer ? 'code_needed' : 'ok' });
-        return answer;
-      } catch (error) {
-        app.metrics.signins.inc({ outcome: signinOutcome(error) });
-        throw error;
-      }
-    },
+    async (request) => signin(withCaller(app.context, null), app, request.body, originOf(request)),
   );
 
   app.post(
@@ -87,16 +67,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: sessionResponseSchema, ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async (request) => {
-      try {
-        const session = await signinWithCode(app.db, app, twoFactor, request.body, originOf(request));
-        app.metrics.signins.inc({ outcome: 'ok' });
-        return session;
-      } catch (error) {
-        app.metrics.signins.inc({ outcome: signinOutcome(error) });
-        throw error;
-      }
-    },
+    async (request) => signinWithCode(withCaller(app.context, null), app, request.body, originOf(request)),
   );
 
   app.post(
@@ -106,7 +77,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       config: { allowBeforeTwoFactor: true },
       schema: { tags: ['auth'], operationId: 'signOut', response: { 200: messageSchema, ...errorResponses(401) } },
     },
-    async (request) => signout(app.db, request.caller.id, request.session.id),
+    async (request) => signout(request.ctx, request.session.id),
   );
 
   app.post(
@@ -123,7 +94,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         },
       },
     },
-    async (request) => changePassword(app.db, app, request.caller, request.session.id, request.body, request.ip),
+    async (request) => changePassword(request.ctx, app, request.session.id, request.body),
   );
 
   app.get(
@@ -137,7 +108,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: twoFactorStatusSchema, ...errorResponses(401) },
       },
     },
-    async (request) => twoFactor.status(request.caller),
+    async (request) => twoFactorStatus(request.ctx, request.caller),
   );
 
   app.post(
@@ -156,7 +127,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     async (request, reply) => {
       // The secret must not be kept by a cache on the way.
       reply.header('cache-control', 'no-store');
-      return twoFactor.startEnrolment(request.caller);
+      return startEnrolment(request.ctx, request.caller);
     },
   );
 
@@ -176,7 +147,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return twoFactor.confirmEnrolment(request.caller, request.session.id, request.body.code);
+      return confirmEnrolment(request.ctx, request.caller, request.session.id, request.body.code);
     },
   );
 
@@ -193,8 +164,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: messageSchema, ...errorResponses(400, 401, 403, 409, 429) },
       },
     },
-    async (request) =>
-      disableTwoFactor(app.db, twoFactor, request.caller, request.session.id, request.body.code, request.ip),
+    async (request) => disableTwoFactor(request.ctx, request.session.id, request.body.code),
   );
 
   app.get(
@@ -208,7 +178,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: z.array(sessionSchema), ...errorResponses(401, 403) },
       },
     },
-    async (request) => listSessions(app.db, request.caller.id, request.session.id),
+    async (request) => listSessions(request.ctx, request.session.id),
   );
 
   app.delete(
@@ -222,7 +192,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: messageSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => endSession(app.db, request.caller.id, request.params.id),
+    async (request) => endSession(request.ctx, request.params.id),
   );
 
   app.post(
@@ -235,7 +205,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: messageSchema, ...errorResponses(401, 403) },
       },
     },
-    async (request) => endOtherSessions(app.db, request.caller.id, request.session.id),
+    async (request) => endOtherSessions(request.ctx, request.session.id),
   );
 
   // The admin's policy: which roles must sign in with two factors.
@@ -251,7 +221,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: twoFactorPolicySchema, ...errorResponses(401, 403) },
       },
     },
-    async () => twoFactor.policy(),
+    async () => twoFactorPolicy(app.context),
   );
   app.put(
     '/api/admin/two-factor-policy',
@@ -266,6 +236,6 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: twoFactorPolicySchema.extend({ message: z.string() }), ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => twoFactor.setPolicy(request.caller, request.body),
+    async (request) => setTwoFactorPolicy(request.ctx, request.caller, request.body),
   );
 };

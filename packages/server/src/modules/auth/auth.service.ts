@@ -1,4 +1,3 @@
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import { verify } from '@node-rs/argon2';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
@@ -11,15 +10,23 @@ import type {
   SigninInput,
   TwoFactorChallenge,
 } from '@lot/domain/schemas/auth';
-import type { Db, Tx } from '../../db/client.ts';
-import { signinFailures, users } from '../../db/schema.ts';
-import type { Caller, SessionOrigin } from '../../lib/caller.ts';
+import type { SessionOrigin } from '../../lib/caller.ts';
+import type { AppContext, Context } from '../../lib/context.ts';
 import { findLiveUserById, findLiveUserByUsername } from '../users/users.repository.ts';
 import { ARGON2_OPTIONS, hashPassword } from '../../lib/passwords.ts';
-import { callerChanged } from '../../lib/caller-lookup.ts';
 import { endSessions } from '../../lib/sessions.ts';
-import type { TwoFactor } from './two-factor.service.ts';
 import { recordAudit } from '../../lib/audit.ts';
+import {
+  clearSigninFailures,
+  countRecentFailures,
+  deleteSigninFailure,
+  insertSigninFailure,
+  pruneSigninFailures,
+  updatePassword,
+  type Db,
+  type Tx,
+} from './auth.repository.ts';
+import { isTwoFactorEnabled, takeCode, twoFactorRequiredFor, disableOwnTwoFactor } from './two-factor.service.ts';
 
 /** A refused sign-in is itself an action the audit trail keeps (decision 029): no actor, chain 0. */
 function auditFailure(db: Db | Tx, username: string, address: string, reason: string, userId?: number) {
@@ -60,59 +67,61 @@ let dummyHash: Promise<string> | undefined;
  * Returns the id of the record, for a good password to take back.
  */
 async function recordAttempt(db: Db, username: string, address: string): Promise<number> {
-  const [attempt] = await db.insert(signinFailures).values({ username, address }).returning({ id: signinFailures.id });
-  if (!attempt) throw new Error('insert returned no row');
-  const window = sql`make_interval(secs => ${FAILURE_WINDOW_SECONDS})`;
-  const [row] = await db
-    .select({
-      count: sql<number>`count(*)::int`,
-      retryAfter: sql<
-        number | null
-      >`ceil(extract(epoch from min(${signinFailures.createdAt}) + ${window} - now()))::int`,
-    })
-    .from(signinFailures)
-    .where(
-      and(
-        eq(signinFailures.username, username),
-        eq(signinFailures.address, address),
-        gt(signinFailures.createdAt, sql`now() - ${window}`),
-      ),
-    );
+  const attempt = await insertSigninFailure(db, username, address);
+  const row = await countRecentFailures(db, username, address, FAILURE_WINDOW_SECONDS);
   // The count includes this attempt.
-  if (!row || row.count <= MAX_FAILURES) return attempt.id;
-  await forgetAttempt(db, attempt.id);
+  if (!row || row.count <= MAX_FAILURES) return attempt;
+  await forgetAttempt(db, attempt);
   throw new AppError('RATE_LIMITED', MESSAGES.tooManyAttempts, { retryAfter: Math.max(1, row.retryAfter ?? 1) });
 }
 
-async function forgetAttempt(db: Db | Tx, id: number): Promise<void> {
-  await db.delete(signinFailures).where(eq(signinFailures.id, id));
+function forgetAttempt(db: Db | Tx, id: number): Promise<void> {
+  return deleteSigninFailure(db, id);
 }
 
 /** Keep the table small: rows older than the window no longer count. */
-async function pruneFailures(db: Db, username: string): Promise<void> {
-  await db
-    .delete(signinFailures)
-    .where(
-      and(
-        eq(signinFailures.username, username),
-        lt(signinFailures.createdAt, sql`now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS})`),
-      ),
-    );
+function pruneFailures(db: Db, username: string): Promise<void> {
+  return pruneSigninFailures(db, username, FAILURE_WINDOW_SECONDS);
 }
 
-async function clearFailures(db: Db | Tx, username: string, address: string): Promise<void> {
-  await db
-    .delete(signinFailures)
-    .where(and(eq(signinFailures.username, username), eq(signinFailures.address, address)));
+/** How a refused sign-in is counted (GET /metrics). */
+function signinOutcome(error: unknown): string {
+  if (!(error instanceof AppError)) return 'error';
+  if (error.code === 'RATE_LIMITED') return 'throttled';
+  if (error.code === 'UNAUTHORIZED') return 'failed';
+  return 'refused';
 }
 
-export async function signin(
-  db: Db,
+/** A sign-in step, counted by its outcome in `ctx.metrics.signins` (decision 026). */
+async function countSignin<T>(ctx: AppContext, step: Promise<T>, outcome: (answer: T) => string): Promise<T> {
+  try {
+    const answer = await step;
+    ctx.metrics.signins.inc({ outcome: outcome(answer) });
+    return answer;
+  } catch (error) {
+    ctx.metrics.signins.inc({ outcome: signinOutcome(error) });
+    throw error;
+  }
+}
+
+export function signin(
+  ctx: Context<null>,
   tokens: Tokens,
-  twoFactor: TwoFactor,
   input: SigninInput,
   origin: SessionOrigin,
 ): Promise<SigninAnswer> {
+  return countSignin(ctx, signinUncounted(ctx, tokens, input, origin), (answer) =>
+    'twoFactorRequired' in answer ? 'code_needed' : 'ok',
+  );
+}
+
+async function signinUncounted(
+  ctx: AppContext,
+  tokens: Tokens,
+  input: SigninInput,
+  origin: SessionOrigin,
+): Promise<SigninAnswer> {
+  const { db } = ctx;
   const { address } = origin;
   // The throttle counts a username as people read it: `admİn` and `ADMIN` are admin (decision 047).
   const key = usernameKey(input.username);
@@ -137,13 +146,13 @@ export async function signin(
     });
     throw new AppError('FORBIDDEN', MESSAGES.accountInactive);
   }
-  if (await twoFactor.isEnabled(user.id)) {
+  if (await isTwoFactorEnabled(ctx, user.id)) {
     // The password was right, the code is still to come: this attempt is not a failure, but the
     // earlier ones stay, so wrong codes and wrong passwords count together (decision 028).
     await forgetAttempt(db, attempt);
     return twoFactorChallenge(tokens, user);
   }
-  return openUserSession(db, tokens, user, origin, { enrol: await twoFactor.roleRequires(user.role) });
+  return openUserSession(db, tokens, user, origin, { enrol: await twoFactorRequiredFor(ctx, user.role) });
 }
 
 function twoFactorChallenge(tokens: Tokens, user: UserRow): TwoFactorChallenge {
@@ -163,7 +172,7 @@ async function openUserSession(
   { enrol = false, withCode = false }: { enrol?: boolean; withCode?: boolean },
 ): Promise<SessionResponse> {
   const accessToken = await db.transaction(async (tx) => {
-    await clearFailures(tx, usernameKey(user.username), origin.address);
+    await clearSigninFailures(tx, usernameKey(user.username), origin.address);
     await recordAudit(tx, {
       actorId: user.id,
       address: origin.address,
@@ -193,13 +202,22 @@ async function openUserSession(
  * The second step of a sign-in with two-factor: the challenge from the first step and a code from
  * the authenticator app or a recovery code. Counted by the same throttle as passwords.
  */
-export async function signinWithCode(
-  db: Db,
+export function signinWithCode(
+  ctx: Context<null>,
   tokens: Tokens,
-  twoFactor: TwoFactor,
   input: SigninCodeInput,
   origin: SessionOrigin,
 ): Promise<SessionResponse> {
+  return countSignin(ctx, signinWithCodeUncounted(ctx, tokens, input, origin), () => 'ok');
+}
+
+async function signinWithCodeUncounted(
+  ctx: AppContext,
+  tokens: Tokens,
+  input: SigninCodeInput,
+  origin: SessionOrigin,
+): Promise<SessionResponse> {
+  const { db } = ctx;
   const claim = tokens.verifyChallenge(input.challenge);
   const user = await findLiveUserById(db, claim.id);
   // A password change (or deactivation, deletion) since the first step ends its challenge too.
@@ -218,7 +236,7 @@ export async function signinWithCode(
     });
     throw new AppError('FORBIDDEN', MESSAGES.accountInactive);
   }
-  if (!(await twoFactor.takeCode(user, input.code))) {
+  if (!(await takeCode(ctx, user, input.code))) {
     await pruneFailures(db, key);
     await auditFailure(db, key, origin.address, 'wrong code', user.id);
     throw new AppError('UNAUTHORIZED', MESSAGES.twoFactorCodeInvalid);
@@ -230,18 +248,13 @@ export async function signinWithCode(
  * Turning two-factor sign-in off takes a code; a wrong one counts as a failed sign-in, so a
  * session left open somewhere cannot be used to guess codes.
  */
-export async function disableTwoFactor(
-  db: Db,
-  twoFactor: TwoFactor,
-  caller: Caller,
-  sessionId: string,
-  code: string,
-  address: string,
-): Promise<{ message: string }> {
+export async function disableTwoFactor(ctx: Context, sessionId: string, code: string): Promise<{ message: string }> {
+  const { db, caller } = ctx;
+  const address = caller.address ?? '';
   const key = usernameKey(caller.username);
   const attempt = await recordAttempt(db, key, address);
   try {
-    const answer = await twoFactor.disable(caller, sessionId, code);
+    const answer = await disableOwnTwoFactor(ctx, caller, sessionId, code);
     await forgetAttempt(db, attempt);
     return answer;
   } catch (error) {
@@ -258,13 +271,13 @@ export async function disableTwoFactor(
  * as failed sign-ins.
  */
 export async function changePassword(
-  db: Db,
-  tokens: Tokens,
-  caller: Caller,
+  ctx: Context,
+  tokens: Pick<Tokens, 'signToken'>,
   sessionId: string,
   input: ChangePasswordInput,
-  address: string,
 ): Promise<{ message: string; accessToken: string }> {
+  const { db, caller } = ctx;
+  const address = caller.address ?? '';
   const key = usernameKey(caller.username);
   const attempt = await recordAttempt(db, key, address);
   const user = await findLiveUserById(db, caller.id);
@@ -278,11 +291,7 @@ export async function changePassword(
   await forgetAttempt(db, attempt);
   const passwordHash = await hashPassword(input.newPassword);
   const updated = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(users)
-      .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
-      .where(eq(users.id, user.id))
-      .returning({ id: users.id, tokenVersion: users.tokenVersion });
+    const row = await updatePassword(tx, user.id, passwordHash);
     if (!row) throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);
     await recordAudit(tx, {
       actorId: caller.id,
@@ -294,8 +303,8 @@ export async function changePassword(
     });
     return row;
   });
-  callerChanged(db, updated.id);
+  ctx.events.callerChanged(updated.id);
   // The version already ends their tokens; ending the rows takes them off the list of sessions.
-  await endSessions(db, updated.id, { except: sessionId });
+  ctx.events.sessionsChanged(await endSessions(db, updated.id, { except: sessionId }));
   return { message: MESSAGES.passwordChanged, accessToken: await tokens.signToken(updated, sessionId) };
 }

@@ -1,31 +1,15 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 import { errorResponses } from '../../plugins/errors.ts';
+import { databaseReady, healthCheck } from './health.service.ts';
 
-/** How long readiness waits for the database before it says not ready. */
-export const READY_TIMEOUT_MS = 1000;
-
-/** How long a database that answered counts as up without asking it again. */
-export const HEALTH_FRESH_MS = 1000;
+export { HEALTH_FRESH_MS, READY_TIMEOUT_MS } from './health.service.ts';
 
 export async function healthRoutes(app: FastifyInstance) {
-  /**
-   * The database is asked at most once a second while it answers, and checks that arrive while
-   * one is in flight share it: a load balancer polling, or a flood of requests, costs the database
-   * next to nothing. A failure is never remembered: the next check asks again.
-   */
-  let answeredAt = Number.NEGATIVE_INFINITY;
-  let inFlight: Promise<unknown> | undefined;
-  const ping = async () => {
-    if (performance.now() - answeredAt < HEALTH_FRESH_MS) return;
-    await (inFlight ??= app.db.execute(sql`SELECT 1`).finally(() => {
-      inFlight = undefined;
-    }));
-    answeredAt = performance.now();
-  };
+  /** Shared by this app's checks (health.service.ts). */
+  const ping = healthCheck();
 
   app.get(
     '/api/health',
@@ -39,7 +23,7 @@ export async function healthRoutes(app: FastifyInstance) {
     },
     async (_request, reply) => {
       try {
-        await ping();
+        await ping(app.context);
         return { status: 'ok' as const };
       } catch (error) {
         app.log.error({ err: error }, 'health check: database did not answer');
@@ -49,9 +33,8 @@ export async function healthRoutes(app: FastifyInstance) {
   );
 
   /**
-   * Readiness, for a load balancer or orchestrator deciding whether to send traffic: the database
-   * must answer a query within READY_TIMEOUT_MS (a hung pool counts as down, not as a slow yes).
-   * Unlike health it always asks, and a refusal has the error shape of every other failure.
+   * Readiness, for a load balancer or orchestrator deciding whether to send traffic
+   * (`databaseReady`); a refusal has the error shape of every other failure.
    */
   app.get(
     '/api/ready',
@@ -64,17 +47,11 @@ export async function healthRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
-      });
       try {
-        await Promise.race([app.db.execute(sql`SELECT 1`), timeout]);
+        await databaseReady(app.context);
       } catch (error) {
         request.log.warn({ err: error }, 'readiness: database did not answer');
         throw new AppError('UNAVAILABLE', MESSAGES.notReady);
-      } finally {
-        clearTimeout(timer);
       }
       return { status: 'ready' as const };
     },

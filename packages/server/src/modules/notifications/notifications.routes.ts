@@ -19,6 +19,6 @@ export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: notificationsSchema, ...errorResponses(400, 401) },
       },
     },
-    (request) => listNotifications(app.db, request.caller),
+    (request) => listNotifications(request.ctx),
   );
 };

@@ -1,15 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { publicUrlSchema, type PublicUrl } from '@lot/domain/schemas/public-url';
-
-/**
- * The base of every public link (docs/product/runtime-and-security.md#public-url): PUBLIC_URL, or
- * the address this request came in on — its scheme and host as Fastify reads them, which follow
- * X-Forwarded-Proto and X-Forwarded-Host only from a proxy TRUST_PROXY names.
- */
-export function publicBase(request: FastifyRequest, configured: string | undefined): PublicUrl {
-  if (configured) return { publicUrl: configured, configured: true };
-  return { publicUrl: `${request.protocol}://${request.host}`, configured: false };
-}
+import type { FastifyInstance } from 'fastify';
+import { publicUrlSchema } from '@lot/domain/schemas/public-url';
+import { publicBase } from './public-url.service.ts';
 
 export async function publicUrlRoutes(app: FastifyInstance, options: { publicUrl?: string }) {
   app.get(
@@ -18,7 +9,7 @@ export async function publicUrlRoutes(app: FastifyInstance, options: { publicUrl
     async (request, reply) => {
       // The answer depends on the request's Host: no cache may hand it to another address.
       void reply.header('cache-control', 'no-store');
-      return publicBase(request, options.publicUrl);
+      return publicBase(options.publicUrl, { protocol: request.protocol, host: request.host });
     },
   );
 }

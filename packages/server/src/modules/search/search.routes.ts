@@ -19,6 +19,6 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: searchResultSchema, ...errorResponses(400, 401) },
       },
     },
-    (request) => search(app.db, request.caller, request.query.q),
+    (request) => search(request.ctx, request.query.q),
   );
 };

@@ -1,12 +1,8 @@
-import { and, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
 import { CODE_PREFIX_MIN, PARTICIPANT_NAME_MIN, PARTICIPANT_PHONE_MIN, SEARCH_LIMIT } from '@lot/domain/search';
 import { usernameKey } from '@lot/domain/username-key';
 import type { SearchGame, SearchPerson, SearchResult } from '@lot/domain/schemas/search';
-import type { Db } from '../../db/client.ts';
-import { gameRounds, users } from '../../db/schema.ts';
-import { containsPattern, startsPattern } from '../../db/sql.ts';
-import type { Caller } from '../../lib/caller.ts';
-import { readableByRecord, scopeCondition } from '../users/users.access.ts';
+import type { Context } from '../../lib/context.ts';
+import { gamesByCode, gamesByParticipant, peopleByUsernameKey, peopleMatching } from './search.repository.ts';
 
 /** A game's number as people write it: `12` or `#12` (its shop's game number, decision 037). */
 const GAME_NUMBER = /^#?(\d{1,10})$/;
@@ -18,13 +14,11 @@ const GAME_NUMBER = /^#?(\d{1,10})$/;
  * each of them; the list names the shop beside it), or one of whose participants has the text in
  * their name or the digits in their phone.
  */
-export async function search(db: Db, caller: Caller, q: string): Promise<SearchResult> {
-  const [people, games] = await Promise.all([searchPeople(db, caller, q), searchGames(db, caller, q)]);
+export async function search(ctx: Context, q: string): Promise<SearchResult> {
+  const [people, games] = await Promise.all([searchPeople(ctx, q), searchGames(ctx, q)]);
   return { people, games };
 }
 
-/** Texts shorter than a trigram cannot narrow a substring search through the trigram indexes. */
-const TRIGRAM = 3;
 /**
  * How many of everyone's matches the admin's search ranks at most. A text most people match
  * ("pla" among 100,000 "Player …") would otherwise read and sort them all; the exact username is
@@ -34,36 +28,15 @@ const TRIGRAM = 3;
 const CANDIDATES = 200;
 
 /**
- * People whose username or full name holds the text; a text of one or two characters matches the
- * start of the username or of a word of the full name instead, which the trigram indexes still
- * answer (a substring that short would read every user). The exact username comes first, then
+ * People whose username or full name holds the text (search.repository.ts: `peopleMatching`).
+ * The exact username comes first, then
  * usernames and full names that start with the text.
  */
-async function searchPeople(db: Db, caller: Caller, q: string): Promise<SearchPerson[]> {
-  const starts = startsPattern(q);
-  const wordStarts = `% ${starts}`;
-  const matches =
-    q.length >= TRIGRAM
-      ? sql`(${users.username} ILIKE ${containsPattern(q)} OR ${users.fullName} ILIKE ${containsPattern(q)} OR ${users.shopName} ILIKE ${containsPattern(q)})`
-      : sql`(${users.username} ILIKE ${starts} OR ${users.fullName} ILIKE ${starts} OR ${users.fullName} ILIKE ${wordStarts}
-          OR ${users.shopName} ILIKE ${starts} OR ${users.shopName} ILIKE ${wordStarts})`;
-  const columns = {
-    id: users.id,
-    username: users.username,
-    fullName: users.fullName,
-    role: users.role,
-    status: users.status,
-    shopName: users.shopName,
-  };
-  const scope = scopeCondition(caller);
+async function searchPeople(ctx: Context, q: string): Promise<SearchPerson[]> {
+  const { db, caller } = ctx;
   const [exact, candidates] = await Promise.all([
-    db
-      .select(columns)
-      .from(users)
-      .where(and(scope, eq(users.usernameKey, usernameKey(q)))),
-    caller.role === 'admin'
-      ? db.select(columns).from(users).where(and(scope, matches)).limit(CANDIDATES)
-      : db.select(columns).from(users).where(and(scope, matches)),
+    peopleByUsernameKey(db, caller, usernameKey(q)),
+    peopleMatching(db, caller, q, caller.role === 'admin' ? CANDIDATES : undefined),
   ]);
   const text = q.toLowerCase();
   const rank = (person: SearchPerson) =>
@@ -94,19 +67,17 @@ type Entry = { name?: unknown; phoneNumber?: unknown };
  * or number, and games by a participant (`game_rounds_entries_search_idx` over the names and phone
  * digits): two reads side by side, newest first, at most SEARCH_LIMIT in all.
  */
-async function searchGames(db: Db, caller: Caller, q: string): Promise<SearchGame[]> {
-  const byCode: SQL[] = [eq(gameRounds.code, q)];
-  if (q.length >= CODE_PREFIX_MIN && !/\s/.test(q)) byCode.push(like(gameRounds.code, startsPattern(q)));
-  const number = GAME_NUMBER.exec(q)?.[1];
-  if (number !== undefined && Number(number) <= 2_147_483_647) {
-    byCode.push(eq(gameRounds.number, Number(number)));
-  }
+async function searchGames(ctx: Context, q: string): Promise<SearchGame[]> {
+  const { db, caller } = ctx;
+  const prefix = q.length >= CODE_PREFIX_MIN && !/\s/.test(q) ? q : undefined;
+  const digitsOf = GAME_NUMBER.exec(q)?.[1];
+  const number = digitsOf !== undefined && Number(digitsOf) <= 2_147_483_647 ? Number(digitsOf) : undefined;
   const digits = PHONE_LIKE.test(q) ? q.replace(/\D/g, '') : '';
   const name = LETTER.test(q) && q.length >= PARTICIPANT_NAME_MIN ? q : '';
   const participantText = name || (digits.length >= PARTICIPANT_PHONE_MIN ? digits : '');
   const [coded, played] = await Promise.all([
-    gamesWhere(db, caller, or(...byCode)),
-    participantText ? gamesWhere(db, caller, participantCandidates(db, caller, participantText)) : [],
+    gamesByCode(db, caller, { code: q, prefix, number }),
+    participantText ? gamesByParticipant(db, caller, participantText) : [],
   ]);
   const seen = new Set(coded.map((game) => game.id));
   const found = [
@@ -137,41 +108,4 @@ function matchingEntry(entries: unknown, name: string, digits: string): SearchGa
     }
   }
   return null;
-}
-
-/**
- * How many games holding a participant's text are ranked at most (newest first among them): a name
- * half the games hold would otherwise read and sort all of them (decision 050).
- */
-const PARTICIPANT_CANDIDATES = 200;
-
-function participantCandidates(db: Db, caller: Caller, text: string): SQL {
-  const matches = sql`game_entries_search_text(${gameRounds.entries}) ILIKE ${containsPattern(text)}`;
-  return inArray(
-    gameRounds.id,
-    db
-      .select({ id: gameRounds.id })
-      .from(gameRounds)
-      .where(and(matches, readableByRecord(caller, gameRounds)))
-      .limit(PARTICIPANT_CANDIDATES),
-  );
-}
-
-function gamesWhere(db: Db, caller: Caller, matches: SQL | undefined) {
-  return db
-    .select({
-      id: gameRounds.id,
-      number: gameRounds.number,
-      code: gameRounds.code,
-      status: gameRounds.status,
-      saleId: gameRounds.saleId,
-      createdAt: gameRounds.createdAt,
-      entries: gameRounds.entries,
-      player: { id: users.id, username: users.username, fullName: users.fullName },
-    })
-    .from(gameRounds)
-    .innerJoin(users, eq(users.id, gameRounds.userId))
-    .where(and(matches, readableByRecord(caller, gameRounds)))
-    .orderBy(desc(gameRounds.createdAt), desc(gameRounds.id))
-    .limit(SEARCH_LIMIT);
 }
