@@ -422,9 +422,13 @@ export async function findCurrentRoundRow(db: Db, userId: number): Promise<Round
 
 export type NewRound = Omit<typeof gameRounds.$inferInsert, 'id' | 'number'>;
 
-/** Inserts a game (its number comes from the trigger, decision 037); answers its id. */
+/** The insert of a game that opens (its number comes from the trigger, decision 037). */
+export const insertRoundQuery = (db: Db | Tx, values: NewRound) =>
+  db.insert(gameRounds).values(values).returning({ id: gameRounds.id });
+
+/** Inserts a game; answers its id. */
 export async function insertRound(tx: Db | Tx, values: NewRound): Promise<number> {
-  const [row] = await tx.insert(gameRounds).values(values).returning({ id: gameRounds.id });
+  const [row] = await insertRoundQuery(tx, values);
   if (!row) throw new Error('game insert returned no row');
   return row.id;
 }
@@ -442,8 +446,12 @@ export async function lockOwnRound(tx: Tx, userId: number, id: number): Promise<
   return round;
 }
 
+/** The participants of an open game replaced (under the lock `lockOwnRound` took). */
+export const setEntriesQuery = (db: Db | Tx, id: number, entries: StoredEntry[]) =>
+  db.update(gameRounds).set({ entries }).where(eq(gameRounds.id, id));
+
 export async function setEntries(tx: Db | Tx, id: number, entries: StoredEntry[]): Promise<void> {
-  await tx.update(gameRounds).set({ entries }).where(eq(gameRounds.id, id));
+  await setEntriesQuery(tx, id, entries);
 }
 
 /** Keeps round R with a game voided before it was fetched (only once). */
