@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drawAt, pickIndex, useDrawCrypto, webDrawCrypto, type DrawCrypto } from './draw.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { drawAt, pickIndex, webDrawCrypto, type DrawCrypto } from './draw.ts';
 
 /**
  * Randomness health of the draw, as a regulator would test it (docs/lot-draw-2-randomness.md
@@ -26,8 +26,6 @@ const nodeDrawCrypto: DrawCrypto = {
   sha256: (data) => Promise.resolve(createHash('sha256').update(data).digest()),
   hmacSha256: (key, data) => Promise.resolve(createHmac('sha256', key).update(data).digest()),
 };
-beforeAll(() => useDrawCrypto(nodeDrawCrypto));
-afterAll(() => useDrawCrypto(webDrawCrypto));
 
 const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -249,7 +247,7 @@ describe(`LOT-DRAW-2 draws fit the uniform distribution (chi-square, ${(GAMES * 
         const beacon = beaconOf(i);
         const drawn: number[] = [];
         for (let k = 1; k <= 3; k++) {
-          const outcome = await drawAt(seed, DIGEST, k, RANGE, drawn, beacon);
+          const outcome = await drawAt(seed, DIGEST, k, RANGE, drawn, beacon, nodeDrawCrypto);
           tally.rejections += outcome.steps.length - 1;
           drawn.push(outcome.number);
         }
@@ -327,13 +325,13 @@ describe(`LOT-DRAW-2 draws fit the uniform distribution (chi-square, ${(GAMES * 
   });
 });
 
-/** The draws of games 0 … count−1 with the given primitives (which stay installed). */
+/** The draws of games 0 … count−1 with the given primitives. */
 async function firstGames(crypto: DrawCrypto, count: number): Promise<number[][]> {
-  useDrawCrypto(crypto);
   const games: number[][] = [];
   for (let i = 0; i < count; i++) {
     const drawn: number[] = [];
-    for (let k = 1; k <= 3; k++) drawn.push((await drawAt(seedOf(i), DIGEST, k, RANGE, drawn, beaconOf(i))).number);
+    for (let k = 1; k <= 3; k++)
+      drawn.push((await drawAt(seedOf(i), DIGEST, k, RANGE, drawn, beaconOf(i), crypto)).number);
     games.push(drawn);
   }
   return games;

@@ -56,9 +56,10 @@ export function fromHex(hex: string, length: number): Uint8Array | null {
 const LOWER_HEX = /^[0-9a-f]*$/;
 
 /**
- * The two primitives LOT-DRAW-1 needs. Web Crypto's by default (browsers and Node have it); a
- * server installs Node's own with `useDrawCrypto`, which give the same bytes without Web Crypto's
- * cost per call (about 0.2 ms each on the server, some 30 calls a game).
+ * The two primitives LOT-DRAW-1 needs. Every function here that hashes takes them as its last
+ * argument, Web Crypto's by default (browsers and Node have it); the server passes Node's own
+ * (`ctx.drawCrypto`), which give the same bytes without Web Crypto's cost per call (about 0.2 ms
+ * each on the server, some 30 calls a game).
  */
 export type DrawCrypto = {
   sha256(data: Uint8Array): Promise<Uint8Array>;
@@ -73,23 +74,17 @@ export const webDrawCrypto: DrawCrypto = {
   },
 };
 
-let drawCrypto = webDrawCrypto;
-
-export function useDrawCrypto(implementation: DrawCrypto): void {
-  drawCrypto = implementation;
-}
-
-export async function sha256Hex(data: string | Uint8Array): Promise<string> {
-  return toHex(await drawCrypto.sha256(typeof data === 'string' ? utf8(data) : data));
+export async function sha256Hex(data: string | Uint8Array, crypto: DrawCrypto = webDrawCrypto): Promise<string> {
+  return toHex(await crypto.sha256(typeof data === 'string' ? utf8(data) : data));
 }
 
 /** A server seed is 32 bytes, published as 64 lowercase hex characters once the game has ended. */
 export const SEED_BYTES = 32;
 
 /** commitment = hex SHA-256 of the seed's 32 bytes (not of its hex text). Null for a malformed seed. */
-export async function commitmentOf(seedHex: string): Promise<string | null> {
+export async function commitmentOf(seedHex: string, crypto: DrawCrypto = webDrawCrypto): Promise<string | null> {
   const seed = fromHex(seedHex, SEED_BYTES);
-  return seed ? sha256Hex(seed) : null;
+  return seed ? sha256Hex(seed, crypto) : null;
 }
 
 /**
@@ -103,9 +98,13 @@ export type BeaconPin = { chainHash: string; publicKey: string; genesisTime: num
  * JSON.stringify(["LOT-DRAW-2", chainHash, publicKey, genesisTime, period, seedHex]). Null for a
  * malformed seed.
  */
-export async function commitmentOf2(seedHex: string, beacon: BeaconPin): Promise<string | null> {
+export async function commitmentOf2(
+  seedHex: string,
+  beacon: BeaconPin,
+  crypto: DrawCrypto = webDrawCrypto,
+): Promise<string | null> {
   if (!fromHex(seedHex, SEED_BYTES)) return null;
-  return sha256Hex(commitmentText2(seedHex, beacon));
+  return sha256Hex(commitmentText2(seedHex, beacon), crypto);
 }
 
 export function commitmentText2(seedHex: string, beacon: BeaconPin): string {
@@ -161,8 +160,8 @@ export function entryHashText(entry: DrawEntry): string {
  * `"\n" + nonce` appended when the entry has one; name and phone in canonical form for a
  * canonical entry, as typed (trimmed) for older ones.
  */
-export function entryHash(entry: DrawEntry): Promise<string> {
-  return sha256Hex(entryHashText(entry));
+export function entryHash(entry: DrawEntry, crypto: DrawCrypto = webDrawCrypto): Promise<string> {
+  return sha256Hex(entryHashText(entry), crypto);
 }
 
 export type DigestInput = {
@@ -182,8 +181,8 @@ export function digestText(input: DigestInput): string {
 }
 
 /** entriesDigest: fixes the game, its prizes and its participants before the first draw. */
-export function entriesDigest(input: DigestInput): Promise<string> {
-  return sha256Hex(digestText(input));
+export function entriesDigest(input: DigestInput, crypto: DrawCrypto = webDrawCrypto): Promise<string> {
+  return sha256Hex(digestText(input), crypto);
 }
 
 /** One attempt of one draw, as the docs page lists them. */
@@ -226,6 +225,7 @@ export async function drawAt(
   range: { startRange: number; endRange: number },
   drawn: readonly number[],
   beaconRandomness?: string,
+  crypto: DrawCrypto = webDrawCrypto,
 ): Promise<DrawOutcome> {
   const seed = fromHex(seedHex, SEED_BYTES);
   if (!seed) throw new Error('the server seed must be 64 lowercase hex characters');
@@ -238,7 +238,7 @@ export async function drawAt(
   const steps: DrawStep[] = [];
   for (let counter = 0; ; counter++) {
     const message = drawMessage(digest, k, counter, beaconRandomness);
-    const h = await drawCrypto.hmacSha256(seed, utf8(message));
+    const h = await crypto.hmacSha256(seed, utf8(message));
     const x = ((h[0] ?? 0) * 2 ** 24 + ((h[1] ?? 0) << 16) + ((h[2] ?? 0) << 8) + (h[3] ?? 0)) >>> 0;
     steps.push({ counter, message, hmac: toHex(h), x, n, limit });
     const index = pickIndex(x, n);
@@ -253,10 +253,11 @@ export async function drawSequence(
   range: { startRange: number; endRange: number },
   count: number,
   beaconRandomness?: string,
+  crypto: DrawCrypto = webDrawCrypto,
 ): Promise<number[]> {
   const drawn: number[] = [];
   for (let k = 1; k <= count; k++)
-    drawn.push((await drawAt(seedHex, digest, k, range, drawn, beaconRandomness)).number);
+    drawn.push((await drawAt(seedHex, digest, k, range, drawn, beaconRandomness, crypto)).number);
   return drawn;
 }
 

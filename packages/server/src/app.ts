@@ -24,7 +24,7 @@ import { transactionsRoutes } from './modules/transactions/transactions.routes.t
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { winnersRoutes } from './modules/winners/winners.routes.ts';
 import { salesHistoryRoutes } from './modules/sales-history/sales-history.routes.ts';
-import { displayRoutes, gamesContext, gamesRoutes, verifyRoutes } from './modules/games/games.routes.ts';
+import { displayRoutes, gamesRoutes, verifyRoutes } from './modules/games/games.routes.ts';
 import { DisplayStreams, withoutTicket } from './modules/games/display.ts';
 import { DrawBeacon, type DrawBeaconOptions } from './lib/draw-beacon.ts';
 import { bindGameEvents, GAMES_CHANNEL, GameEvents, unbindGameEvents } from './lib/game-events.ts';
@@ -164,7 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
   });
   app.decorate('drawBeacon', drawBeacon);
-  const displays = new DisplayStreams(gamesContext(app), gameEvents, app.log, options.jwtSecret);
+  const displays = new DisplayStreams(() => app.context, gameEvents, app.log, options.jwtSecret);
   app.decorate('displays', displays);
   app.addHook('preClose', (done) => {
     displays.closeAll();

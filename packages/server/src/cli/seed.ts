@@ -3,7 +3,9 @@ import { eq, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@lot/domain/roles';
 import { topup, transfer } from '../modules/balance/balance.service.ts';
 import { DrawBeacon } from '../lib/draw-beacon.ts';
-import { drawNext, openGame, replaceEntries, voidGame, type GamesContext } from '../modules/games/games.service.ts';
+import { drawNext, openGame, replaceEntries, voidGame } from '../modules/games/games.service.ts';
+import { commandContext, withCaller, type AppContext } from '../lib/context.ts';
+import { nodeDrawCrypto } from '../lib/draw-crypto.ts';
 import type { SeedBox } from '../lib/seed-box.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { createWinner } from '../modules/winners/winners.service.ts';
@@ -107,16 +109,17 @@ function demoEntries(seed: number) {
  * that many draws by `voider` (the shop's upline: a frozen game is no longer the shop's to void).
  */
 async function playDemoGame(
-  ctx: GamesContext,
+  app: AppContext,
   player: Caller,
   seed: number,
   voidAfter?: { draws: number; voider: Caller },
 ) {
-  const game = await openGame(ctx, player, { startRange: 1, endRange: 20, betAmount: 500 * (1 + (seed % 3)) });
-  await replaceEntries(ctx, player, game.id, { entries: demoEntries(seed) });
+  const ctx = withCaller(app, player);
+  const game = await openGame(ctx, { startRange: 1, endRange: 20, betAmount: 500 * (1 + (seed % 3)) });
+  await replaceEntries(ctx, game.id, { entries: demoEntries(seed) });
   const positions = voidAfter?.draws ?? game.prizes.length;
-  for (let position = 1; position <= positions; position++) await drawNext(ctx, player, game.id, position);
-  if (voidAfter) await voidGame(ctx, voidAfter.voider, game.id, 'Customer dispute over a number');
+  for (let position = 1; position <= positions; position++) await drawNext(ctx, game.id, position);
+  if (voidAfter) await voidGame(withCaller(app, voidAfter.voider), game.id, 'Customer dispute over a number');
 }
 
 /**
@@ -174,7 +177,8 @@ export async function seedDemo(db: Db, seeds: SeedBox): Promise<{ seeded: boolea
   await createWinner(db, as('user1'), { name: 'Jackpot', percent: 6000, position: 1, isActive: true });
   await createWinner(db, as('user1'), { name: 'Runner-up', percent: 3000, position: 2, isActive: true });
   const beacon = new DrawBeacon({ mode: 'off', urls: [], chainHash: '' });
-  const ctx: GamesContext = { db, seeds, beacon };
+  // The games need no TOTP key.
+  const ctx = commandContext({ db, seeds, beacon, drawCrypto: nodeDrawCrypto, config: { totpKey: '' } });
   // user1's and user2's games fall in a shift (docs/product/shifts.md): user1's is still open,
   // user2's closed short with a reason, so the Shift screen, the Shifts list and its card have both.
   await openShift(db, as('user1'), { openingFloat: 10_000 });

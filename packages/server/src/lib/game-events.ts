@@ -4,8 +4,8 @@ import type { Database, Db } from '../db/client.ts';
 import type { PgListener } from './listener.ts';
 
 /**
- * Changes of games, across processes (decision 014): the games service calls `gameChanged` after a
- * change committed; every process with a display open on that game hears of it. On PostgreSQL a
+ * Changes of games, across processes (decision 014): a service calls `ctx.events.gameChanged` after
+ * a change committed; every process with a display open on that game hears of it. On PostgreSQL a
  * change is `NOTIFY lot_games, '<code>'`, heard on the process's LISTEN connection (`PgListener`;
  * when it drops and comes back, every open display re-reads its game, since a notification may have
  * been missed). PGlite is one process's database: an in-process emitter.
@@ -60,6 +60,11 @@ export class GameEvents {
   }
 }
 
+/*
+ * The old registry keyed by the database. Services tell of a change with `ctx.events.gameChanged`
+ * (lib/context.ts, wired to a GameEvents by app.ts); only claims.service.ts still calls
+ * `gameChanged(db, code)` until the claims module takes the context (issue 33), then this goes.
+ */
 const publishers = new WeakMap<Db, GameEvents>();
 
 /** Binds a database to the process's game events (buildApp does it once per app). */

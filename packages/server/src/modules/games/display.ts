@@ -3,8 +3,9 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError } from '@lot/domain/errors';
 import type { DisplayTicket, GameProof } from '@lot/domain/schemas/games';
+import type { AppContext } from '../../lib/context.ts';
 import type { GameEvents } from '../../lib/game-events.ts';
-import { gameProof, type GamesContext } from './games.service.ts';
+import { gameProof } from './games.service.ts';
 
 /**
  * The customer display's live stream (docs/product/game.md#customer-display, decision 014): server-sent
@@ -84,7 +85,8 @@ export class DisplayStreams {
   private readonly ticketKey: Buffer;
 
   constructor(
-    private readonly games: GamesContext,
+    /** The app's context (built after the streams: read when a stream reads its game). */
+    private readonly context: () => AppContext,
     private readonly events: GameEvents,
     private readonly log: { warn: (object: object, message: string) => void },
     /** The app's signing secret; tickets are signed with a key derived from it for this use only. */
@@ -180,7 +182,7 @@ export class DisplayStreams {
       changed = true;
     });
     try {
-      const first = await gameProof(this.games, code);
+      const first = await gameProof(this.context(), code);
       return { first, changed: () => changed, release, slot };
     } catch (error) {
       release();
@@ -265,7 +267,7 @@ export class DisplayStreams {
     try {
       do {
         channel.again = false;
-        const view = JSON.stringify(await gameProof(this.games, code));
+        const view = JSON.stringify(await gameProof(this.context(), code));
         for (const stream of channel.streams) this.send(stream, view);
       } while (channel.again && channel.streams.size > 0);
     } catch (error) {

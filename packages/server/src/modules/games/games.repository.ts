@@ -1,11 +1,15 @@
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { BeaconPin, DrawPrize } from '@lot/domain/draw';
 import type { Participant } from '@lot/domain/game';
-import { type Db } from '../../db/client.ts';
+import type { GamesQuery } from '@lot/domain/schemas/games';
+import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { queryPrepared } from '../../db/prepared.ts';
-import { whereClause } from '../../db/sql.ts';
-import { gameRounds } from '../../db/schema.ts';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
+import { containsPattern, whereClause } from '../../db/sql.ts';
+import { gameRounds, slipPrints, users } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
+import { readableByRecord } from '../users/users.access.ts';
 
 /** A game's row and the readers of its JSON columns, shared by the games service and the sales history. */
 export type Prize = DrawPrize & { name: string };
@@ -17,6 +21,8 @@ export type StoredDraw = { number: number; drawnAt: string };
  */
 export type StoredEntry = Participant & { nonce: string | null; canonical?: boolean };
 export type Round = typeof gameRounds.$inferSelect;
+/** A transaction's handle, for services that run several of these functions in one. */
+export type { Tx };
 
 export const prizesOf = (round: Round) => round.prizes as Prize[];
 export const entriesOf = (round: Round): StoredEntry[] =>
@@ -102,6 +108,25 @@ export type DrawWrite = {
   };
 };
 
+type DrawAnswerRow = {
+  locked: boolean;
+  drawn: boolean;
+  transaction_id: number | null;
+  sale_id: number | null;
+  shift_id: number | null;
+  ended_at: Date | string | null;
+};
+
+/** What a draw's statement answers: whether it applied, and the game's columns only it knew. */
+export type DrawAnswer = {
+  locked: boolean;
+  drawn: boolean;
+  transactionId: number | null;
+  saleId: number | null;
+  shiftId: number | null;
+  endedAt: Date | null;
+};
+
 /**
  * One draw as one statement (decision 030): it locks the round only if it still stands as read,
  * then — on the first draw — the player's balance (round, then balance: the order every game step
@@ -109,6 +134,9 @@ export type DrawWrite = {
  * the sales-history record and its winners. The first draw also attaches the game to the shop's
  * open shift. No lock is held across a round trip. `locked` false:
  * the round moved since it was read; `drawn` false with `locked`: the balance does not cover the pool.
+ * It answers, through RETURNING, the columns only it knows (the ledger row, the sales-history
+ * record, the shift, the end), so the service answers the draw without reading the game again
+ * (decision 052).
  */
 export function drawStatement(write: DrawWrite): SQL {
   const { read, settlement } = write;
@@ -226,9 +254,12 @@ export function drawStatement(write: DrawWrite): SQL {
         ${write.beacon ? sql`, beacon_signature = ${write.beacon.signature}::text, beacon_randomness = ${write.beacon.randomness}::text` : sql``}
       FROM ledger
       WHERE game_rounds.id = ${read.id}::int
-      RETURNING game_rounds.id
+      RETURNING game_rounds.id, game_rounds.transaction_id, game_rounds.sale_id, game_rounds.shift_id,
+        game_rounds.ended_at
     )${audits}
-    SELECT EXISTS (SELECT 1 FROM r) AS locked, EXISTS (SELECT 1 FROM drawn) AS drawn`;
+    SELECT EXISTS (SELECT 1 FROM r) AS locked, drawn.id IS NOT NULL AS drawn, drawn.transaction_id,
+      drawn.sale_id, drawn.shift_id, drawn.ended_at
+    FROM (SELECT 1) AS one LEFT JOIN drawn ON true`;
 }
 
 /**
@@ -236,7 +267,7 @@ export function drawStatement(write: DrawWrite): SQL {
  * held pool goes back to the balance and its ledger row ends as `voided`. `done` false: the round
  * moved since it was read.
  */
-export function voidStatement(input: {
+export type VoidWrite = {
   read: { id: number; status: 'open' | 'drawing' };
   userId: number;
   actorId: number;
@@ -245,7 +276,9 @@ export function voidStatement(input: {
   reason: string;
   /** Its audit row (decision 029). */
   audit: { address: string | null; details: Record<string, unknown> };
-}): SQL {
+};
+
+export function voidStatement(input: VoidWrite): SQL {
   const { read } = input;
   const returned =
     read.status === 'drawing'
@@ -326,4 +359,244 @@ export function gameExportPage(
         LEFT JOIN users voider ON voider.id = ${gameRounds.voidedBy}${whereClause(condition)}
       ORDER BY ${gameRounds.createdAt} DESC, ${gameRounds.id} DESC LIMIT ${limit}`,
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The games service's reads and writes (docs/ARCHITECTURE.md): every query of the module is here.
+
+const player = alias(users, 'player');
+const voider = alias(users, 'voider');
+const parent = alias(users, 'parent');
+
+/** Who may read a game: the hierarchy recorded with it (admin all), as for sales. */
+const readableBy = (caller: Caller) => readableByRecord(caller, gameRounds);
+
+function selectRounds(db: Db | Tx) {
+  return db
+    .select({
+      round: gameRounds,
+      player: { id: player.id, username: player.username, fullName: player.fullName, shopName: player.shopName },
+      voider: { id: voider.id, username: voider.username, fullName: voider.fullName, role: voider.role },
+      parentFullName: parent.fullName,
+    })
+    .from(gameRounds)
+    .innerJoin(player, eq(player.id, gameRounds.userId))
+    .leftJoin(voider, eq(voider.id, gameRounds.voidedBy))
+    .leftJoin(parent, eq(parent.id, gameRounds.parentId));
+}
+
+/** A game's row with its player, its voider and its player's parent, as the answers show them. */
+export type RoundRow = Awaited<ReturnType<ReturnType<typeof selectRounds>['execute']>>[number];
+
+export async function findRoundRow(db: Db | Tx, id: number): Promise<RoundRow | undefined> {
+  const [row] = await selectRounds(db).where(eq(gameRounds.id, id));
+  return row;
+}
+
+/** The game with this id, if the caller may read it. */
+export async function findReadableRoundRow(db: Db | Tx, caller: Caller, id: number): Promise<RoundRow | undefined> {
+  const [row] = await selectRounds(db).where(and(eq(gameRounds.id, id), readableBy(caller)));
+  return row;
+}
+
+export async function findRoundRowByCode(db: Db, code: string): Promise<RoundRow | undefined> {
+  const [row] = await selectRounds(db).where(eq(gameRounds.code, code));
+  return row;
+}
+
+/** Whether the game with this code is one the caller may read. */
+export async function isGameReadable(db: Db, caller: Caller, code: string): Promise<boolean> {
+  const [found] = await db
+    .select({ id: gameRounds.id })
+    .from(gameRounds)
+    .where(and(eq(gameRounds.code, code), readableBy(caller)));
+  return found !== undefined;
+}
+
+/** The player's game in progress (open or drawing). */
+export async function findCurrentRoundRow(db: Db, userId: number): Promise<RoundRow | undefined> {
+  const [row] = await selectRounds(db).where(
+    and(eq(gameRounds.userId, userId), sql`${gameRounds.status} IN ('open', 'drawing')`),
+  );
+  return row;
+}
+
+export type NewRound = Omit<typeof gameRounds.$inferInsert, 'id' | 'number'>;
+
+/** The insert of a game that opens (its number comes from the trigger, decision 037). */
+export const insertRoundQuery = (db: Db | Tx, values: NewRound) =>
+  db.insert(gameRounds).values(values).returning({ id: gameRounds.id });
+
+/** Inserts a game; answers its id. */
+export async function insertRound(tx: Db | Tx, values: NewRound): Promise<number> {
+  const [row] = await insertRoundQuery(tx, values);
+  if (!row) throw new Error('game insert returned no row');
+  return row.id;
+}
+
+/** A second game in progress of one player (the partial unique index). */
+export const isUniqueViolation = (error: unknown) => pgErrorCode(error) === UNIQUE_VIOLATION;
+
+/** Locks the player's own game for the rest of the transaction. */
+export async function lockOwnRound(tx: Tx, userId: number, id: number): Promise<Round | undefined> {
+  const [round] = await tx
+    .select()
+    .from(gameRounds)
+    .where(and(eq(gameRounds.id, id), eq(gameRounds.userId, userId)))
+    .for('update');
+  return round;
+}
+
+/** The participants of an open game replaced (under the lock `lockOwnRound` took). */
+export const setEntriesQuery = (db: Db | Tx, id: number, entries: StoredEntry[]) =>
+  db.update(gameRounds).set({ entries }).where(eq(gameRounds.id, id));
+
+export async function setEntries(tx: Db | Tx, id: number, entries: StoredEntry[]): Promise<void> {
+  await setEntriesQuery(tx, id, entries);
+}
+
+/** Keeps round R with a game voided before it was fetched (only once). */
+export async function storeVoidedBeacon(
+  db: Db | Tx,
+  id: number,
+  beacon: { signature: string; randomness: string },
+): Promise<void> {
+  await db
+    .update(gameRounds)
+    .set({ beaconSignature: beacon.signature, beaconRandomness: beacon.randomness })
+    .where(and(eq(gameRounds.id, id), isNull(gameRounds.beaconSignature)));
+}
+
+/** One draw: its statement, and what it answers (decision 052). */
+export async function runDraw(db: Db | Tx, write: DrawWrite): Promise<DrawAnswer | undefined> {
+  const [row] = await queryPrepared<DrawAnswerRow>(db, drawStatement(write));
+  if (!row) return undefined;
+  return {
+    locked: row.locked,
+    drawn: row.drawn,
+    transactionId: row.transaction_id,
+    saleId: row.sale_id,
+    shiftId: row.shift_id,
+    endedAt: row.ended_at === null ? null : new Date(row.ended_at),
+  };
+}
+
+/** One void: its statement; true when it applied. */
+export async function runVoid(db: Db | Tx, input: VoidWrite): Promise<boolean> {
+  const [row] = await queryPrepared<{ done: boolean }>(db, voidStatement(input));
+  return row?.done === true;
+}
+
+/** The games of a list or its export: the caller's scope, the status (any but discarded) and the dates. */
+export function gamesWhere(caller: Caller, query: Omit<GamesQuery, 'limit' | 'offset'>): SQL | undefined {
+  return and(
+    readableBy(caller),
+    query.status ? eq(gameRounds.status, query.status) : sql`${gameRounds.status} <> 'discarded'`,
+    query.from ? gte(gameRounds.createdAt, new Date(query.from)) : undefined,
+    query.to ? lt(gameRounds.createdAt, new Date(Date.parse(query.to) + 1)) : undefined,
+  );
+}
+
+/** A page of the caller's games list, newest first, with the count and the pools of the filtered set. */
+export async function gamesPage(
+  db: Db,
+  caller: Caller,
+  query: GamesQuery,
+): Promise<{ rows: RoundRow[]; total: number; pool: string }> {
+  const where = gamesWhere(caller, query);
+  const [totalRow] = await db
+    .select({
+      total: count(),
+      pool: sql<string>`coalesce(sum(jsonb_array_length(${gameRounds.entries}) * ${gameRounds.betAmount}), 0)::text`,
+    })
+    .from(gameRounds)
+    .where(where);
+  const rows = await selectRounds(db)
+    .where(where)
+    .orderBy(desc(gameRounds.createdAt), desc(gameRounds.id))
+    .limit(query.limit)
+    .offset(query.offset);
+  return { rows, total: totalRow?.total ?? 0, pool: totalRow?.pool ?? '0' };
+}
+
+/** One keyset page of the caller's games export (the list's filtered set). */
+export function callerGameExportPage(
+  db: Db,
+  caller: Caller,
+  query: Omit<GamesQuery, 'limit' | 'offset'>,
+  after: { at: string; id: number } | undefined,
+  limit: number,
+): Promise<GameExportRow[]> {
+  return gameExportPage(db, gamesWhere(caller, query), after, limit);
+}
+
+/** The state a slip print is checked against: the player's own game. */
+export async function findSlipRound(
+  db: Db,
+  userId: number,
+  id: number,
+): Promise<{ status: Round['status']; entries: unknown } | undefined> {
+  const [round] = await db
+    .select({ status: gameRounds.status, entries: gameRounds.entries })
+    .from(gameRounds)
+    .where(and(eq(gameRounds.id, id), eq(gameRounds.userId, userId)));
+  return round;
+}
+
+export type SlipPrintRow = typeof slipPrints.$inferSelect;
+
+/** Counts one print of a slip in one statement (INSERT … ON CONFLICT DO UPDATE). */
+export async function countSlipPrint(
+  db: Db,
+  slip: { gameId: number; kind: SlipPrintRow['kind']; number: number },
+): Promise<SlipPrintRow> {
+  const [row] = await db
+    .insert(slipPrints)
+    .values({ ...slip, printCount: 1 })
+    .onConflictDoUpdate({
+      target: [slipPrints.gameId, slipPrints.kind, slipPrints.number],
+      set: { printCount: sql`${slipPrints.printCount} + 1`, lastPrintedAt: sql`now()` },
+    })
+    .returning();
+  if (!row) throw new Error('slip print upsert returned no row');
+  return row;
+}
+
+/** A game's slip print counts, entry slips by number, then the result. */
+export function slipPrintsOf(db: Db, gameId: number): Promise<SlipPrintRow[]> {
+  return db
+    .select()
+    .from(slipPrints)
+    .where(eq(slipPrints.gameId, gameId))
+    .orderBy(asc(slipPrints.kind), asc(slipPrints.number));
+}
+
+/** The search of the remembered participants: the name or the phone, or the phone's digits. */
+export function participantsStatement(userId: number, search: string, limit: number): SQL {
+  const pattern = containsPattern(search);
+  const digits = /^[\d +-]+$/.test(search) ? search.replace(/\D/g, '') : '';
+  return sql`
+      SELECT e.name, e.phone, max(r.created_at) AS last_used
+      FROM game_rounds r
+      CROSS JOIN LATERAL (
+        SELECT x->>'name' AS name, x->>'phoneNumber' AS phone FROM jsonb_array_elements(r.entries) x
+      ) e
+      WHERE r.user_id = ${userId}
+        AND (${search} = ''
+          OR e.name ILIKE ${pattern}
+          OR e.phone ILIKE ${pattern}
+          OR (${digits} <> '' AND regexp_replace(e.phone, '[^0-9]', '', 'g') LIKE ${`%${digits}%`}))
+      GROUP BY e.name, e.phone
+      ORDER BY max(r.created_at) DESC, e.name, e.phone
+      LIMIT ${limit}`;
+}
+
+/** The participants a shop entered before, once per name and phone, most recently used first. */
+export function rememberedParticipantRows(
+  db: Db,
+  userId: number,
+  search: string,
+  limit: number,
+): Promise<{ name: string; phone: string; last_used: Date | string }[]> {
+  return queryRows(db, participantsStatement(userId, search, limit));
 }

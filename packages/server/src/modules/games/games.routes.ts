@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParamsSchema } from '@lot/domain/schemas/common';
@@ -43,20 +42,12 @@ import {
   openGame,
   replaceEntries,
   voidGame,
-  type GamesContext,
 } from './games.service.ts';
 import { rememberedParticipants } from './participants.service.ts';
 import { listSlips, printSlip } from './slips.service.ts';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 422, 503);
 const gameResponse = { 200: gameSchema, ...errors };
-
-/** The games service's collaborators, as the app holds them. */
-export const gamesContext = (app: FastifyInstance): GamesContext => ({
-  db: app.db,
-  seeds: app.seeds,
-  beacon: app.drawBeacon,
-});
 
 /**
  * The server-run game (decision 013): the player opens, fills, draws and voids it before its freeze;
@@ -65,7 +56,6 @@ export const gamesContext = (app: FastifyInstance): GamesContext => ({
 export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
   const player = app.requireRole('user');
-  const ctx = gamesContext(app);
 
   app.post(
     '/api/games',
@@ -78,7 +68,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: gameSchema, ...errors },
       },
     },
-    async (request, reply) => reply.status(201).send(await openGame(ctx, request.caller, request.body)),
+    async (request, reply) => reply.status(201).send(await openGame(request.ctx, request.body)),
   );
 
   app.get(
@@ -92,7 +82,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: gameSchema.nullable(), ...errors },
       },
     },
-    (request) => currentGame(ctx, request.caller),
+    (request) => currentGame(request.ctx),
   );
 
   app.get(
@@ -107,7 +97,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(rememberedParticipantSchema), ...errors },
       },
     },
-    (request) => rememberedParticipants(app.db, request.caller, request.query),
+    (request) => rememberedParticipants(request.ctx, request.query),
   );
 
   app.get(
@@ -128,7 +118,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const page = await listGames(app.db, request.caller, request.query);
+      const page = await listGames(request.ctx, request.query);
       reply.header('X-Total-Count', String(page.total));
       reply.header('X-Total-Pool', page.totalPool);
       return page.items;
@@ -150,7 +140,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { format, tz, ...query } = request.query;
-      const pages = gameExportPages(app.db, request.caller, query);
+      const pages = gameExportPages(request.ctx, query);
       const fileName = exportFileName(`games-${query.status ?? 'all'}`, query, tz);
       return sendExport(reply, format, tz ?? 'UTC', { fileName, columns: GAME_EXPORT_COLUMNS, pages });
     },
@@ -159,7 +149,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/games/:id',
     { schema: { tags: ['games'], operationId: 'getGame', params: idParamsSchema, response: gameResponse } },
-    (request) => getGame(ctx, request.caller, request.params.id),
+    (request) => getGame(request.ctx, request.params.id),
   );
 
   app.put(
@@ -174,7 +164,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: gameResponse,
       },
     },
-    (request) => replaceEntries(ctx, request.caller, request.params.id, request.body),
+    (request) => replaceEntries(request.ctx, request.params.id, request.body),
   );
 
   app.post(
@@ -192,13 +182,12 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const outcome = await drawNext(ctx, request.caller, request.params.id, request.body.position);
+      const outcome = await drawNext(request.ctx, request.params.id, request.body.position);
       if (outcome.kind === 'waiting') {
         reply.header('Retry-After', String(Math.max(1, Math.ceil(outcome.waiting.retryAfterMs / 1000))));
         return reply.status(202).send(outcome.waiting);
       }
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
-      else if (outcome.result.game.status === 'settled') app.metrics.games.inc({ outcome: 'settled' });
       return outcome.result;
     },
   );
@@ -217,7 +206,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: slipPrintSchema, ...errors },
       },
     },
-    (request) => printSlip(app.db, request.caller, request.params.id, request.body),
+    (request) => printSlip(request.ctx, request.params.id, request.body),
   );
 
   app.get(
@@ -231,7 +220,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(slipPrintSchema), ...errors },
       },
     },
-    (request) => listSlips(ctx, request.caller, request.params.id),
+    (request) => listSlips(request.ctx, request.params.id),
   );
 
   app.post(
@@ -247,11 +236,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: gameResponse,
       },
     },
-    async (request) => {
-      const game = await voidGame(ctx, request.caller, request.params.id, request.body.reason);
-      app.metrics.games.inc({ outcome: game.status });
-      return game;
-    },
+    (request) => voidGame(request.ctx, request.params.id, request.body.reason),
   );
 };
 
@@ -271,7 +256,7 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: gameProofSchema, ...errorResponses(400, 404) },
       },
     },
-    (request) => gameProof(gamesContext(app), request.params.code),
+    (request) => gameProof(app.context, request.params.code),
   );
 };
 
@@ -295,7 +280,7 @@ export const displayRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await assertGameReadable(app.db, request.caller, request.params.code);
+      await assertGameReadable(request.ctx, request.params.code);
       return app.displays.ticket(request.params.code, request.caller.id);
     },
   );

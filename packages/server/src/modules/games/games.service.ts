@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { and, count, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import {
   commitmentOf,
   commitmentOf2,
@@ -13,7 +11,7 @@ import {
   entryHash,
   SEED_BYTES,
   toHex,
-  useDrawCrypto,
+  type DrawCrypto,
 } from '@lot/domain/draw';
 import { roundTimeMs } from '@lot/domain/beacon';
 import { AppError } from '@lot/domain/errors';
@@ -34,56 +32,57 @@ import type {
   GamesQuery,
   OpenGameInput,
 } from '@lot/domain/schemas/games';
-import { type Db, type Tx } from '../../db/client.ts';
-import { queryPrepared } from '../../db/prepared.ts';
-import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
-import { gameRounds, users } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
+import type { AppContext, Context } from '../../lib/context.ts';
 import { byCaller, recordAudit } from '../../lib/audit.ts';
 import { keysetPages, type ExportColumn, type TimeKey } from '../../lib/export.ts';
 import type { SeedBox } from '../../lib/seed-box.ts';
-import { readableByRecord } from '../users/users.access.ts';
 import { findLiveUserById } from '../users/users.repository.ts';
 import { effectiveWinners } from '../winners/winners.repository.ts';
-import { nodeDrawCrypto } from '../../lib/draw-crypto.ts';
-import { gameChanged } from '../../lib/game-events.ts';
 import { claimStatusesOf } from '../claims/claims.repository.ts';
 import { DrawBeacon } from '../../lib/draw-beacon.ts';
 import {
   beaconOf,
+  callerGameExportPage,
   drawsOf,
-  drawStatement,
   entriesOf,
-  gameExportPage,
+  findCurrentRoundRow,
+  findReadableRoundRow,
+  findRoundRow,
+  findRoundRowByCode,
+  gamesPage,
   type GameExportRow,
+  insertRound,
+  isGameReadable,
+  isUniqueViolation,
+  lockOwnRound as lockOwnRoundRow,
   prizesOf,
-  voidStatement,
+  runDraw,
+  runVoid,
+  setEntries,
+  storeVoidedBeacon,
   type DrawWrite,
   type Prize,
   type Round,
+  type RoundRow,
   type StepAudit,
   type StoredDraw,
   type StoredEntry,
+  type Tx,
 } from './games.repository.ts';
 
 /**
- * The server-run BOCH BOCH game (decision 013). A step reads the game, decides, and writes in one
- * statement that locks the game's row (then, for the pool, the player's balance row: always in that
- * order, so no deadlock) and applies only if the game still stands as the step read it (decision
- * 030), so concurrent requests for one game never draw a position twice.
+ * The server-run BOCH BOCH game (decision 013). A step reads the game without a lock, decides, and
+ * writes in one statement that locks the game's row only if it still stands as the step read it
+ * (then, for the pool, the player's balance row: always in that order, so no deadlock) and answers
+ * through RETURNING (decisions 030, 052), so concurrent requests for one game never draw a position
+ * twice.
  *
  * LOT-DRAW-2 (docs/lot-draw-2.md, decision 033): the first draw request freezes the game (entries
  * fixed, pool held, round R named) and draws nothing; the draws wait for the public beacon's round R
  * and depend on it, so nobody — seed included — knows the outcome before R exists. Once frozen, the
  * outcome is fixed: the operator can no longer void; the upline or an admin may finish or void it.
  */
-
-// Games draw with Node's crypto: Web Crypto's bytes at a fraction of the cost (draw-crypto.test.ts).
-useDrawCrypto(nodeDrawCrypto);
-
-const player = alias(users, 'player');
-const voider = alias(users, 'voider');
-const parent = alias(users, 'parent');
 
 export const GAME_IN_PROGRESS = 'You already have a game in progress';
 const ENDED: readonly GameStatus[] = ['settled', 'voided', 'discarded'];
@@ -92,24 +91,8 @@ const poolOf = (round: Round) => entriesOf(round).length * round.betAmount;
 /** The seed, opened with SEED_KEY (decision 034): only for a draw, or to reveal it once the game has ended. */
 const seedHex = (round: Round, seeds: SeedBox) => toHex(seeds.open(round.code, round.seed));
 
-/** What the games service reaches besides the database: the seed key and the public beacon. */
-export type GamesContext = { db: Db; seeds: SeedBox; beacon: DrawBeacon };
-
-function selectRounds(db: Db | Tx) {
-  return db
-    .select({
-      round: gameRounds,
-      player: { id: player.id, username: player.username, fullName: player.fullName, shopName: player.shopName },
-      voider: { id: voider.id, username: voider.username, fullName: voider.fullName, role: voider.role },
-      parentFullName: parent.fullName,
-    })
-    .from(gameRounds)
-    .innerJoin(player, eq(player.id, gameRounds.userId))
-    .leftJoin(voider, eq(voider.id, gameRounds.voidedBy))
-    .leftJoin(parent, eq(parent.id, gameRounds.parentId));
-}
-
-type RoundRow = Awaited<ReturnType<ReturnType<typeof selectRounds>['execute']>>[number];
+/** What reading a game needs besides the database: the seed key (decision 034) and the draw's hashes. */
+type Reading = Pick<AppContext, 'seeds' | 'drawCrypto'>;
 
 /** The winner of the k-th draw (k from 1) and what it pays. */
 function drawOutcome(round: Round, index: number, number: number) {
@@ -148,26 +131,27 @@ function beaconView(round: Round): GameBeacon | null {
  * A game voided after its freeze had a fixed outcome: the draws it would have made after its last
  * real one (none paid), once the seed is revealed — and, for LOT-DRAW-2, round R is known.
  */
-async function unplayedDraws(round: Round, seed: string): Promise<GameDraw[]> {
+async function unplayedDraws(round: Round, seed: string, crypto: DrawCrypto): Promise<GameDraw[]> {
   const beacon = beaconOf(round);
   if (round.status !== 'voided' || round.frozenAt === null || round.entriesDigest === null) return [];
   if (beacon && round.beaconRandomness === null) return [];
   const drawn = drawsOf(round).map((d) => d.number);
   const unplayed: GameDraw[] = [];
   for (let k = drawn.length + 1; k <= prizesOf(round).length; k++) {
-    const { number } = await drawAt(seed, round.entriesDigest, k, round, drawn, round.beaconRandomness ?? undefined);
+    const randomness = round.beaconRandomness ?? undefined;
+    const { number } = await drawAt(seed, round.entriesDigest, k, round, drawn, randomness, crypto);
     unplayed.push(gameDraw(round, k - 1, number, ''));
     drawn.push(number);
   }
   return unplayed;
 }
 
-async function toGame({ round, player: user, voider: by }: RoundRow, seeds: SeedBox): Promise<Game> {
+async function toGame({ round, player: user, voider: by }: RoundRow, ctx: Reading): Promise<Game> {
   const pool = poolOf(round);
   const settled = round.status === 'settled';
   const draws = drawsOf(round).map((draw, index) => gameDraw(round, index, draw.number, draw.drawnAt));
   const totalPrize = drawsOf(round).reduce((sum, d, i) => sum + drawOutcome(round, i, d.number).prizeAmount, 0);
-  const seed = ENDED.includes(round.status) ? seedHex(round, seeds) : null;
+  const seed = ENDED.includes(round.status) ? seedHex(round, ctx.seeds) : null;
   return {
     id: round.id,
     number: round.number,
@@ -192,7 +176,7 @@ async function toGame({ round, player: user, voider: by }: RoundRow, seeds: Seed
     entries: entriesOf(round),
     frozenAt: round.frozenAt?.toISOString() ?? null,
     draws,
-    unplayedDraws: seed ? await unplayedDraws(round, seed) : [],
+    unplayedDraws: seed ? await unplayedDraws(round, seed, ctx.drawCrypto) : [],
     totalPrize: settled ? formatCents(totalPrize) : null,
     commission: settled ? formatCents(pool - totalPrize) : null,
     saleId: round.saleId,
@@ -205,14 +189,11 @@ async function toGame({ round, player: user, voider: by }: RoundRow, seeds: Seed
   };
 }
 
-/** Who may read a game: the hierarchy recorded with it (admin all), as for sales. */
-const readableBy = (caller: Caller) => readableByRecord(caller, gameRounds);
-
 /**
  * A settled game's draws with their prizes' claims (decision 038): what the result slip, the proof
  * and the display show (paid where and when, or until when it may be claimed).
  */
-async function withClaims(db: Db | Tx, round: Round, game: Game): Promise<Game> {
+async function withClaims(db: AppContext['db'] | Tx, round: Round, game: Game): Promise<Game> {
   if (round.status !== 'settled') return game;
   const claims = await claimStatusesOf(db, round.id);
   const prizes = prizesOf(round);
@@ -223,38 +204,32 @@ async function withClaims(db: Db | Tx, round: Round, game: Game): Promise<Game> 
   return { ...game, draws: game.draws.map(claimOf) };
 }
 
-async function readGame(ctx: GamesContext, where: SQL | undefined, db: Db | Tx = ctx.db): Promise<Game> {
-  const [row] = await selectRounds(db).where(where);
+async function readGame(ctx: AppContext, id: number, db: AppContext['db'] | Tx = ctx.db): Promise<Game> {
+  const row = await findRoundRow(db, id);
   if (!row) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
-  return withClaims(db, row.round, await toGame(row, ctx.seeds));
+  return withClaims(db, row.round, await toGame(row, ctx));
 }
 
 /** A game as the caller may read it; one voided before its beacon round came gets the round once it exists. */
-export async function getGame(ctx: GamesContext, caller: Caller, id: number): Promise<Game> {
-  const [found] = await selectRounds(ctx.db).where(and(eq(gameRounds.id, id), readableBy(caller)));
+export async function getGame(ctx: Context, id: number): Promise<Game> {
+  const found = await findReadableRoundRow(ctx.db, ctx.caller, id);
   if (!found) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
   const round = await completeVoidedBeacon(ctx, found.round);
-  return withClaims(ctx.db, round, await toGame({ ...found, round }, ctx.seeds));
+  return withClaims(ctx.db, round, await toGame({ ...found, round }, ctx));
 }
 
 /** 404 unless the game with this code is one the caller may read (its display tickets, decision 046). */
-export async function assertGameReadable(db: Db, caller: Caller, code: string): Promise<void> {
-  const [found] = await db
-    .select({ id: gameRounds.id })
-    .from(gameRounds)
-    .where(and(eq(gameRounds.code, code), readableBy(caller)));
-  if (!found) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
+export async function assertGameReadable(ctx: Context, code: string): Promise<void> {
+  if (!(await isGameReadable(ctx.db, ctx.caller, code))) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
 }
 
 /**
  * The caller's game in progress (open or drawing), so any device carries on with it; null when
  * there is none (no game is an ordinary state of the play screen, not a missing resource).
  */
-export async function currentGame(ctx: GamesContext, caller: Caller): Promise<Game | null> {
-  const [row] = await selectRounds(ctx.db).where(
-    and(eq(gameRounds.userId, caller.id), sql`${gameRounds.status} IN ('open', 'drawing')`),
-  );
-  return row ? toGame(row, ctx.seeds) : null;
+export async function currentGame(ctx: Context): Promise<Game | null> {
+  const row = await findCurrentRoundRow(ctx.db, ctx.caller.id);
+  return row ? toGame(row, ctx) : null;
 }
 
 /**
@@ -263,8 +238,8 @@ export async function currentGame(ctx: GamesContext, caller: Caller): Promise<Ga
  * secret 32-byte seed sealed with SEED_KEY (decision 034) and its commitment, which covers the
  * protocol and the beacon too.
  */
-export async function openGame(ctx: GamesContext, caller: Caller, input: OpenGameInput): Promise<Game> {
-  const { db } = ctx;
+export async function openGame(ctx: Context, input: OpenGameInput): Promise<Game> {
+  const { db, caller } = ctx;
   const { winners } = await effectiveWinners(db, caller.id);
   if (winners.length === 0) throw new AppError('UNPROCESSABLE', MESSAGES.noWinnerSettings);
   const prizes: Prize[] = winners.map((w) => ({
@@ -300,36 +275,34 @@ export async function openGame(ctx: GamesContext, caller: Caller, input: OpenGam
     myParent?.role === 'superagent' ? myParent.id : myParent?.role === 'agent' ? myParent.parentId : null;
   const pin = await ctx.beacon.pinForNewGame();
   const seed = randomBytes(SEED_BYTES);
-  const commitment = pin ? await commitmentOf2(toHex(seed), pin) : await commitmentOf(toHex(seed));
+  const commitment = pin
+    ? await commitmentOf2(toHex(seed), pin, ctx.drawCrypto)
+    : await commitmentOf(toHex(seed), ctx.drawCrypto);
   if (!commitment) throw new Error('seed of the wrong length');
   const code = randomBytes(16).toString('base64url');
   let id: number;
   try {
     id = await db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(gameRounds)
-        .values({
-          code,
-          userId: caller.id,
-          parentId: me?.parentId ?? null,
-          superagentId,
-          startRange: input.startRange,
-          endRange: input.endRange,
-          betAmount: input.betAmount,
-          prizes,
-          seed: ctx.seeds.seal(code, seed),
-          seedSealed: true,
-          commitment,
-          protocol: pin ? DRAW_ALGORITHM_2 : DRAW_ALGORITHM,
-          beacon: pin,
-        })
-        .returning({ id: gameRounds.id });
-      if (!row) throw new Error('game insert returned no row');
+      const roundId = await insertRound(tx, {
+        code,
+        userId: caller.id,
+        parentId: me?.parentId ?? null,
+        superagentId,
+        startRange: input.startRange,
+        endRange: input.endRange,
+        betAmount: input.betAmount,
+        prizes,
+        seed: ctx.seeds.seal(code, seed),
+        seedSealed: true,
+        commitment,
+        protocol: pin ? DRAW_ALGORITHM_2 : DRAW_ALGORITHM,
+        beacon: pin,
+      });
       await recordAudit(tx, {
         ...byCaller(caller),
         action: 'game.opened',
         targetKind: 'game',
-        targetId: row.id,
+        targetId: roundId,
         targetUserId: caller.id,
         details: {
           code,
@@ -341,22 +314,18 @@ export async function openGame(ctx: GamesContext, caller: Caller, input: OpenGam
           betAmount: formatCents(input.betAmount),
         },
       });
-      return row.id;
+      return roundId;
     });
   } catch (error) {
-    if (pgErrorCode(error) === UNIQUE_VIOLATION) throw new AppError('CONFLICT', GAME_IN_PROGRESS);
+    if (isUniqueViolation(error)) throw new AppError('CONFLICT', GAME_IN_PROGRESS);
     throw error;
   }
-  return readGame(ctx, eq(gameRounds.id, id));
+  return readGame(ctx, id);
 }
 
 /** Locks the caller's own game for the rest of the transaction (someone else's is a 404). */
 async function lockOwnRound(tx: Tx, caller: Caller, id: number): Promise<Round> {
-  const [round] = await tx
-    .select()
-    .from(gameRounds)
-    .where(and(eq(gameRounds.id, id), eq(gameRounds.userId, caller.id)))
-    .for('update');
+  const round = await lockOwnRoundRow(tx, caller.id, id);
   if (!round) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
   return round;
 }
@@ -391,12 +360,8 @@ function withNonces(previous: StoredEntry[], entries: Participant[]): StoredEntr
 }
 
 /** Replaces the participants while the game is open (not frozen). */
-export async function replaceEntries(
-  ctx: GamesContext,
-  caller: Caller,
-  id: number,
-  input: GameEntriesInput,
-): Promise<Game> {
+export async function replaceEntries(ctx: Context, id: number, input: GameEntriesInput): Promise<Game> {
+  const { caller } = ctx;
   const game = await ctx.db.transaction(async (tx) => {
     const round = await lockOwnRound(tx, caller, id);
     if (round.status === 'drawing') {
@@ -412,7 +377,7 @@ export async function replaceEntries(
     }
     const before = entriesOf(round);
     const entries = withNonces(before, input.entries);
-    await tx.update(gameRounds).set({ entries }).where(eq(gameRounds.id, id));
+    await setEntries(tx, id, entries);
     const numbers = (list: Participant[]) => new Set(list.map((e) => e.number));
     const [was, now] = [numbers(before), numbers(entries)];
     await recordAudit(tx, {
@@ -428,24 +393,27 @@ export async function replaceEntries(
         removed: [...was].filter((n) => !now.has(n)).sort((a, b) => a - b),
       },
     });
-    return readGame(ctx, eq(gameRounds.id, id), tx);
+    return readGame(ctx, id, tx);
   });
-  gameChanged(ctx.db, game.code);
+  ctx.events.gameChanged(game.code);
   return game;
 }
 
-async function digestOf(round: Round): Promise<string> {
+async function digestOf(round: Round, crypto: DrawCrypto): Promise<string> {
   const entries = await Promise.all(
-    entriesOf(round).map(async (e) => ({ number: e.number, entryHash: await entryHash(e) })),
+    entriesOf(round).map(async (e) => ({ number: e.number, entryHash: await entryHash(e, crypto) })),
   );
-  return entriesDigest({
-    code: round.code,
-    startRange: round.startRange,
-    endRange: round.endRange,
-    betCents: round.betAmount,
-    prizes: prizesOf(round),
-    entries,
-  });
+  return entriesDigest(
+    {
+      code: round.code,
+      startRange: round.startRange,
+      endRange: round.endRange,
+      betCents: round.betAmount,
+      prizes: prizesOf(round),
+      entries,
+    },
+    crypto,
+  );
 }
 
 function drawResult(game: Game, position: number): DrawResult {
@@ -458,13 +426,10 @@ function drawResult(game: Game, position: number): DrawResult {
  * A game the caller may act on, read without a lock: the shop's own, or — for its upline and an
  * admin — any game in their scope (someone else's out of scope is a 404, as a missing one).
  */
-async function readActingRound(db: Db, caller: Caller, id: number): Promise<Round> {
-  const [round] = await db
-    .select()
-    .from(gameRounds)
-    .where(and(eq(gameRounds.id, id), readableBy(caller)));
-  if (!round) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
-  return round;
+async function readActingRound(ctx: Context, id: number): Promise<RoundRow> {
+  const row = await findReadableRoundRow(ctx.db, ctx.caller, id);
+  if (!row) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
+  return row;
 }
 
 /** A step that found its game moved since it read it reads it again, this many times at most. */
@@ -493,24 +458,17 @@ export type DrawOutcomeAnswer =
  * its winners, the ledger row completed. A position already drawn answers its draw again. The shop
  * starts a game's draw; once frozen, its upline and an admin may finish it too (decision 033).
  */
-export async function drawNext(
-  ctx: GamesContext,
-  caller: Caller,
-  id: number,
-  position: number,
-): Promise<DrawOutcomeAnswer> {
-  const { db } = ctx;
+export async function drawNext(ctx: Context, id: number, position: number): Promise<DrawOutcomeAnswer> {
+  const { db, caller } = ctx;
   for (let attempt = 0; attempt < STEP_ATTEMPTS; attempt++) {
-    const round = await readActingRound(db, caller, id);
+    const row = await readActingRound(ctx, id);
+    const { round } = row;
     const own = round.userId === caller.id;
     if (!own && round.status === 'open') throw new AppError('FORBIDDEN', UPLINE_CANNOT_START);
     const draws = drawsOf(round);
     if (position <= draws.length) {
-      return {
-        kind: 'drawn',
-        result: drawResult(await readGame(ctx, eq(gameRounds.id, id)), position),
-        replayed: true,
-      };
+      const game = await withClaims(db, round, await toGame(row, ctx));
+      return { kind: 'drawn', result: drawResult(game, position), replayed: true };
     }
     const prizes = prizesOf(round);
     if (draws.length >= prizes.length) throw new AppError('CONFLICT', MESSAGES.allWinnersDrawn);
@@ -524,7 +482,7 @@ export async function drawNext(
     }
     const pin = beaconOf(round);
     const freezing = round.status === 'open';
-    const digest = freezing ? await digestOf(round) : round.entriesDigest;
+    const digest = freezing ? await digestOf(round, ctx.drawCrypto) : round.entriesDigest;
     if (!digest) throw new Error('a drawing game has no entries digest');
     const freezeAt = new Date(ctx.beacon.now());
     const targetRound = freezing ? (pin ? DrawBeacon.targetRound(pin, freezeAt.getTime()) : null) : round.beaconRound;
@@ -543,7 +501,7 @@ export async function drawNext(
         randomness = round.beaconRandomness;
       } else {
         const state = await ctx.beacon.round(pin, targetRound);
-        if (!state.ready) return { kind: 'waiting', waiting: await waiting(ctx, round.id, targetRound, state) };
+        if (!state.ready) return { kind: 'waiting', waiting: await waiting(ctx, row, targetRound, state) };
         randomness = state.round.randomness;
         storeBeacon = { signature: state.round.signature, randomness };
       }
@@ -551,7 +509,7 @@ export async function drawNext(
     const drawsNow = !(pin && freezing);
     const drawn = draws.map((d) => d.number);
     const number = drawsNow
-      ? (await drawAt(seedHex(round, ctx.seeds), digest, position, round, drawn, randomness)).number
+      ? (await drawAt(seedHex(round, ctx.seeds), digest, position, round, drawn, randomness, ctx.drawCrypto)).number
       : undefined;
     const nextDraws: StoredDraw[] =
       number === undefined ? draws : [...draws, { number, drawnAt: new Date().toISOString() }];
@@ -580,54 +538,67 @@ export async function drawNext(
         details: { code: round.code, pool: formatCents(poolOf(round)), numbers: nextDraws.map((d) => d.number) },
       });
     }
-    const [row] = await queryPrepared<{ locked: boolean; drawn: boolean }>(
-      db,
-      drawStatement({
-        read: { id, status: round.status, drawn: draws.length, entries: round.entries },
-        userId: round.userId,
-        actorId: caller.id,
-        pool: poolOf(round),
-        transactionId: round.transactionId,
-        draws: nextDraws,
-        digest,
-        freeze: freezing ? { at: freezeAt, beaconRound: targetRound } : undefined,
-        beacon: storeBeacon,
-        holdDescription: `Game in progress with ${entries.length} numbers`,
-        settlement:
-          last && number !== undefined
-            ? settlementOf(
-                round,
-                nextDraws.map((d) => d.number),
-              )
-            : undefined,
-        audit: { address: caller.address ?? null, rows: audits },
-      }),
-    );
-    if (!row?.locked) continue;
-    if (!row.drawn) {
+    const answer = await runDraw(db, {
+      read: { id, status: round.status, drawn: draws.length, entries: round.entries },
+      userId: round.userId,
+      actorId: caller.id,
+      pool: poolOf(round),
+      transactionId: round.transactionId,
+      draws: nextDraws,
+      digest,
+      freeze: freezing ? { at: freezeAt, beaconRound: targetRound } : undefined,
+      beacon: storeBeacon,
+      holdDescription: `Game in progress with ${entries.length} numbers`,
+      settlement:
+        last && number !== undefined
+          ? settlementOf(
+              round,
+              nextDraws.map((d) => d.number),
+            )
+          : undefined,
+      audit: { address: caller.address ?? null, rows: audits },
+    });
+    if (!answer?.locked) continue;
+    if (!answer.drawn) {
       throw new AppError('UNPROCESSABLE', MESSAGES.insufficientBalance, {
         fieldErrors: { betAmount: MESSAGES.insufficientBalance },
       });
     }
+    // The game as the statement left it: the round as read, with what the statement wrote (decision 052).
+    const written: RoundRow = {
+      ...row,
+      round: {
+        ...round,
+        status: last && number !== undefined ? 'settled' : 'drawing',
+        draws: nextDraws,
+        entriesDigest: digest,
+        transactionId: answer.transactionId,
+        saleId: answer.saleId,
+        shiftId: answer.shiftId,
+        endedAt: answer.endedAt,
+        ...(freezing && { frozenAt: freezeAt, beaconRound: targetRound }),
+        ...(storeBeacon && { beaconSignature: storeBeacon.signature, beaconRandomness: storeBeacon.randomness }),
+      },
+    };
+    ctx.events.gameChanged(round.code);
     if (pin && freezing && targetRound !== null) {
       ctx.beacon.prefetch(pin, targetRound);
-      gameChanged(db, round.code);
       const state = await ctx.beacon.round(pin, targetRound);
       const notYet = state.ready
         ? { expectedAt: roundTimeMs(pin, targetRound), retryAfterMs: 0, unreachable: false }
         : state;
-      return { kind: 'waiting', waiting: await waiting(ctx, round.id, targetRound, notYet) };
+      return { kind: 'waiting', waiting: await waiting(ctx, written, targetRound, notYet) };
     }
-    const game = await readGame(ctx, eq(gameRounds.id, id));
-    gameChanged(db, game.code);
+    const game = await withClaims(db, written.round, await toGame(written, ctx));
+    if (game.status === 'settled') ctx.metrics.games.inc({ outcome: 'settled' });
     return { kind: 'drawn', result: drawResult(game, position), replayed: false };
   }
   throw stillMoving();
 }
 
 async function waiting(
-  ctx: GamesContext,
-  id: number,
+  ctx: Context,
+  row: RoundRow,
   round: number,
   state: { expectedAt: number; retryAfterMs: number; unreachable: boolean },
 ): Promise<DrawWaiting> {
@@ -636,7 +607,7 @@ async function waiting(
     expectedAt: new Date(state.expectedAt).toISOString(),
     retryAfterMs: Math.max(0, Math.ceil(state.retryAfterMs)),
     beaconUnreachable: state.unreachable,
-    game: await readGame(ctx, eq(gameRounds.id, id)),
+    game: await toGame(row, ctx),
   };
 }
 
@@ -669,52 +640,41 @@ function settlementOf(round: Round, drawn: number[]): NonNullable<DrawWrite['set
  * back to the shop's balance (the ledger row ends as `voided`) and the game stays on record with
  * the draws it would have made, none paid (decision 033). One statement, as a draw (decision 030).
  */
-export async function voidGame(ctx: GamesContext, caller: Caller, id: number, reason: string): Promise<Game> {
-  const { db } = ctx;
+export async function voidGame(ctx: Context, id: number, reason: string): Promise<Game> {
+  const { db, caller } = ctx;
   for (let attempt = 0; attempt < STEP_ATTEMPTS; attempt++) {
-    const round = await readActingRound(db, caller, id);
+    const { round } = await readActingRound(ctx, id);
     if (round.status !== 'open' && round.status !== 'drawing') throw ended(round);
     const frozen = round.status === 'drawing';
     if (frozen && round.userId === caller.id) throw new AppError('FORBIDDEN', OPERATOR_CANNOT_VOID_FROZEN);
     if (frozen && round.transactionId === null) throw new Error('a drawing game has no held pool');
-    const [row] = await queryPrepared<{ done: boolean }>(
-      db,
-      voidStatement({
-        read: { id, status: round.status },
-        userId: round.userId,
-        actorId: caller.id,
-        pool: poolOf(round),
-        transactionId: round.transactionId,
-        reason,
-        audit: {
-          address: caller.address ?? null,
-          details: {
-            code: round.code,
-            reason,
-            status: frozen ? 'voided' : 'discarded',
-            ...(frozen && { returned: formatCents(poolOf(round)), drawn: drawsOf(round).length }),
-          },
+    const done = await runVoid(db, {
+      read: { id, status: round.status },
+      userId: round.userId,
+      actorId: caller.id,
+      pool: poolOf(round),
+      transactionId: round.transactionId,
+      reason,
+      audit: {
+        address: caller.address ?? null,
+        details: {
+          code: round.code,
+          reason,
+          status: frozen ? 'voided' : 'discarded',
+          ...(frozen && { returned: formatCents(poolOf(round)), drawn: drawsOf(round).length }),
         },
-      }),
-    );
-    if (!row?.done) continue;
-    gameChanged(db, round.code);
+      },
+    });
+    if (!done) continue;
+    ctx.events.gameChanged(round.code);
     // R already due but never fetched (a shop that stopped before drawing): fetched now, so the
     // answer shows the draws the game would have made.
     if (frozen) await completeVoidedBeacon(ctx, { ...round, status: 'voided' });
-    return readGame(ctx, eq(gameRounds.id, id));
+    const game = await readGame(ctx, id);
+    ctx.metrics.games.inc({ outcome: game.status });
+    return game;
   }
   throw stillMoving();
-}
-
-/** The games of a list or its export: the caller's scope, the status (any but discarded) and the dates. */
-function gamesWhere(caller: Caller, query: Omit<GamesQuery, 'limit' | 'offset'>): SQL | undefined {
-  return and(
-    readableBy(caller),
-    query.status ? eq(gameRounds.status, query.status) : sql`${gameRounds.status} <> 'discarded'`,
-    query.from ? gte(gameRounds.createdAt, new Date(query.from)) : undefined,
-    query.to ? lt(gameRounds.createdAt, new Date(Date.parse(query.to) + 1)) : undefined,
-  );
 }
 
 /**
@@ -722,23 +682,10 @@ function gamesWhere(caller: Caller, query: Omit<GamesQuery, 'limit' | 'offset'>)
  * with the count and the pools of the whole filtered set (docs/product/screens.md#voided-games).
  */
 export async function listGames(
-  db: Db,
-  caller: Caller,
+  ctx: Context,
   query: GamesQuery,
 ): Promise<{ items: GameSummary[]; total: number; totalPool: string }> {
-  const where = gamesWhere(caller, query);
-  const [totalRow] = await db
-    .select({
-      total: count(),
-      pool: sql<string>`coalesce(sum(jsonb_array_length(${gameRounds.entries}) * ${gameRounds.betAmount}), 0)::text`,
-    })
-    .from(gameRounds)
-    .where(where);
-  const rows = await selectRounds(db)
-    .where(where)
-    .orderBy(desc(gameRounds.createdAt), desc(gameRounds.id))
-    .limit(query.limit)
-    .offset(query.offset);
+  const { rows, total, pool } = await gamesPage(ctx.db, ctx.caller, query);
   const items = rows.map(({ round, player: user, voider: by, parentFullName }): GameSummary => {
     const parentId = round.parentId;
     return {
@@ -766,7 +713,7 @@ export async function listGames(
       },
     };
   });
-  return { items, total: totalRow?.total ?? 0, totalPool: formatCents(BigInt(totalRow?.pool ?? 0)) };
+  return { items, total, totalPool: formatCents(BigInt(pool)) };
 }
 
 /** The columns of a games export (the Voided games tab's): what its table shows, one cell per fact. */
@@ -791,13 +738,11 @@ export const GAME_EXPORT_COLUMNS: ExportColumn<GameExportRow>[] = [
 
 /** GET /api/games/export: every game of the list's filtered set, newest first, a keyset page at a time. */
 export function gameExportPages(
-  db: Db,
-  caller: Caller,
+  ctx: Context,
   query: Omit<GamesQuery, 'limit' | 'offset'>,
 ): AsyncIterable<GameExportRow[]> {
-  const where = gamesWhere(caller, query);
   return keysetPages(
-    (after: TimeKey | undefined, limit: number) => gameExportPage(db, where, after, limit),
+    (after: TimeKey | undefined, limit: number) => callerGameExportPage(ctx.db, ctx.caller, query, after, limit),
     (row) => ({ at: row.created_at, id: row.id }),
   );
 }
@@ -806,15 +751,12 @@ export function gameExportPages(
  * A LOT-DRAW-2 game voided before round R was fetched: once R exists, it is fetched (verified) and
  * kept with the game, so the proof can show the outcome the game would have had.
  */
-async function completeVoidedBeacon(ctx: GamesContext, round: Round): Promise<Round> {
+async function completeVoidedBeacon(ctx: AppContext, round: Round): Promise<Round> {
   const pin = beaconOf(round);
   if (!pin || round.status !== 'voided' || round.beaconRound === null || round.beaconSignature !== null) return round;
   const state = await ctx.beacon.round(pin, round.beaconRound);
   if (!state.ready) return round;
-  await ctx.db
-    .update(gameRounds)
-    .set({ beaconSignature: state.round.signature, beaconRandomness: state.round.randomness })
-    .where(and(eq(gameRounds.id, round.id), isNull(gameRounds.beaconSignature)));
+  await storeVoidedBeacon(ctx.db, round.id, state.round);
   return { ...round, beaconSignature: state.round.signature, beaconRandomness: state.round.randomness };
 }
 
@@ -822,11 +764,11 @@ async function completeVoidedBeacon(ctx: GamesContext, round: Round): Promise<Ro
  * The public proof of a game (GET /api/verify/{code}): names and phones masked (fixed shape), entry
  * hashes salted with each person's nonce, the beacon and its round, the seed once ended.
  */
-export async function gameProof(ctx: GamesContext, code: string): Promise<GameProof> {
-  const [found] = await selectRounds(ctx.db).where(eq(gameRounds.code, code));
+export async function gameProof(ctx: AppContext, code: string): Promise<GameProof> {
+  const found = await findRoundRowByCode(ctx.db, code);
   if (!found) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
   const row = { ...found, round: await completeVoidedBeacon(ctx, found.round) };
-  const game = await withClaims(ctx.db, row.round, await toGame(row, ctx.seeds));
+  const game = await withClaims(ctx.db, row.round, await toGame(row, ctx));
   const { round } = row;
   const mask = (e: Participant) => ({
     number: e.number,
@@ -836,7 +778,7 @@ export async function gameProof(ctx: GamesContext, code: string): Promise<GamePr
   const entries = await Promise.all(
     [...entriesOf(round)]
       .sort((a, b) => a.number - b.number)
-      .map(async (e) => ({ ...mask(e), entryHash: await entryHash(e) })),
+      .map(async (e) => ({ ...mask(e), entryHash: await entryHash(e, ctx.drawCrypto) })),
   );
   const maskDraw = (d: GameDraw) => ({ ...d, winner: d.winner && mask(d.winner), claim: d.claim ?? null });
   return {
@@ -858,7 +800,7 @@ export async function gameProof(ctx: GamesContext, code: string): Promise<GamePr
       percent: p.percent,
     })),
     entries,
-    entriesDigest: round.entriesDigest ?? (await digestOf(round)),
+    entriesDigest: round.entriesDigest ?? (await digestOf(round, ctx.drawCrypto)),
     commitment: round.commitment,
     beacon: game.beacon,
     frozenAt: game.frozenAt,

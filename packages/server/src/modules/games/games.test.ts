@@ -20,7 +20,7 @@ import { SeedBox } from '../../lib/seed-box.ts';
 import { verifyAudit } from '../audit/audit-chain.ts';
 import { checkLedger } from '../balance/ledger.ts';
 import { csvRows } from '../../test/csv.ts';
-import { drawStatement } from './games.repository.ts';
+import { runDraw } from './games.repository.ts';
 import { OPERATOR_CANNOT_VOID_FROZEN, UPLINE_CANNOT_START } from './games.service.ts';
 import {
   configureWinners,
@@ -727,14 +727,15 @@ describe('the pool, the balance and concurrency', () => {
       holdDescription: 'Game in progress with 3 numbers',
       audit: { address: null, rows: [{ action: 'game.frozen' as const, details: { code: game.code } }] },
     };
-    const [row] = await queryRows<{ locked: boolean; drawn: boolean }>(t.database.db, drawStatement(stale));
-    expect(row).toEqual({ locked: false, drawn: false });
+    // It answers that it wrote nothing, and none of the columns only a write would know (decision 052).
+    const nothing = { locked: false, drawn: false, transactionId: null, saleId: null, shiftId: null, endedAt: null };
+    expect(await runDraw(t.database.db, stale)).toEqual(nothing);
     // The same with a draw count that moved on.
-    const [late] = await queryRows<{ locked: boolean; drawn: boolean }>(
-      t.database.db,
-      drawStatement({ ...stale, read: { ...stale.read, entries: participants([4, 5, 6, 7]), drawn: 1 } }),
-    );
-    expect(late).toEqual({ locked: false, drawn: false });
+    const late = await runDraw(t.database.db, {
+      ...stale,
+      read: { ...stale.read, entries: participants([4, 5, 6, 7]), drawn: 1 },
+    });
+    expect(late).toEqual(nothing);
     expect(await snapshot(t)).toEqual(before);
     // Through the API the freeze reads again and fixes the four participants.
     const first = await freeze(t, h.U5.token, game.id);
