@@ -14,7 +14,7 @@ import { TEST_DB } from './test/test-app.ts';
  * real npm scripts in child processes: one process at a time has DATA_DIR/db (decision 043), and
  * a restore without the key files refuses to start naming them (decision 042).
  */
-const scripts = (name: string) => fileURLToPath(new URL(`./db/${name}`, import.meta.url));
+const scripts = (name: string) => fileURLToPath(new URL(`./cli/${name}`, import.meta.url));
 
 /** Every process a test started: none outlives the file, even when it should have refused and did not. */
 const children: ChildProcess[] = [];
