@@ -11,6 +11,8 @@ import { payPrize } from '../modules/claims/claims.service.ts';
 import { closeShift, currentShift, openShift } from '../modules/shifts/shifts.service.ts';
 import { decimalToCents } from '@lot/domain/money';
 import type { Caller } from '../lib/caller.ts';
+import { commandContext, withCaller } from '../lib/context.ts';
+import { nodeDrawCrypto } from '../lib/draw-crypto.ts';
 import type { Db } from '../db/client.ts';
 import { balances, prizeClaims, users } from '../db/schema.ts';
 
@@ -150,6 +152,10 @@ export async function seedDemo(db: Db, seeds: SeedBox): Promise<{ seeded: boolea
   const admin = rows.find((r) => r.role === 'admin');
   if (!admin) throw new Error('no admin');
   const id = (username: string) => as(username).id;
+  const beacon = new DrawBeacon({ mode: 'off', urls: [], chainHash: '' });
+  // The seed seals no two-factor secret: no TOTP key.
+  const command = commandContext({ db, seeds, beacon, drawCrypto: nodeDrawCrypto, config: { totpKey: '' } });
+  const ctxOf = (username: string) => withCaller(command, as(username));
 
   await topup(db, callerOf(admin), { userId: id('super1'), amount: 5_000_000 });
   for (const [from, to, amount] of [
@@ -169,16 +175,15 @@ export async function seedDemo(db: Db, seeds: SeedBox): Promise<{ seeded: boolea
     ['Second Prize', 2500, 2],
     ['Third Prize', 1000, 3],
   ] as const) {
-    await createWinner(db, callerOf(admin), { name, percent, position, isActive: true, userId: null });
+    await createWinner(withCaller(command, callerOf(admin)), { name, percent, position, isActive: true, userId: null });
   }
-  await createWinner(db, as('user1'), { name: 'Jackpot', percent: 6000, position: 1, isActive: true });
-  await createWinner(db, as('user1'), { name: 'Runner-up', percent: 3000, position: 2, isActive: true });
-  const beacon = new DrawBeacon({ mode: 'off', urls: [], chainHash: '' });
+  await createWinner(ctxOf('user1'), { name: 'Jackpot', percent: 6000, position: 1, isActive: true });
+  await createWinner(ctxOf('user1'), { name: 'Runner-up', percent: 3000, position: 2, isActive: true });
   const ctx: GamesContext = { db, seeds, beacon };
   // user1's and user2's games fall in a shift (docs/product/shifts.md): user1's is still open,
   // user2's closed short with a reason, so the Shift screen, the Shifts list and its card have both.
-  await openShift(db, as('user1'), { openingFloat: 10_000 });
-  await openShift(db, as('user2'), { openingFloat: 5_000 });
+  await openShift(ctxOf('user1'), { openingFloat: 10_000 });
+  await openShift(ctxOf('user2'), { openingFloat: 5_000 });
   for (const [username, games] of [
     ['user1', 3],
     ['user2', 2],
@@ -194,11 +199,11 @@ export async function seedDemo(db: Db, seeds: SeedBox): Promise<{ seeded: boolea
     .where(eq(prizeClaims.userId, id('user1')))
     .orderBy(prizeClaims.winnerId)
     .limit(1);
-  if (prize) await payPrize({ db }, as('user1'), prize.winnerId, { claimerName: 'Ana Lopez' }, undefined);
-  const user2 = (await currentShift(db, as('user2'))).shift;
+  if (prize) await payPrize(ctxOf('user1'), prize.winnerId, { claimerName: 'Ana Lopez' }, undefined);
+  const user2 = (await currentShift(ctxOf('user2'))).shift;
   if (user2) {
-    const expected = (await currentShift(db, as('user2'))).report?.expectedCash ?? '0';
-    await closeShift(db, as('user2'), user2.id, {
+    const expected = (await currentShift(ctxOf('user2'))).report?.expectedCash ?? '0';
+    await closeShift(ctxOf('user2'), user2.id, {
       countedCash: decimalToCents(expected) - 500,
       varianceReason: 'A $5 note given as change twice',
     });

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { queryPrepared, queryRows, selectPrepared, type Db, type Tx } from '../../db/client.ts';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { whereClause } from '../../db/sql.ts';
 import { shifts, users } from '../../db/schema.ts';
 import { olderThan, type TimeKey } from '../../lib/export.ts';
@@ -354,3 +355,6 @@ export async function shiftSummaryRow(
     variance_today: closed?.variance_today ?? '0',
   };
 }
+
+/** The database refused a second open shift of a shop (its partial unique index, decision 039). */
+export const isShiftAlreadyOpen = (error: unknown): boolean => pgErrorCode(error) === UNIQUE_VIOLATION;
