@@ -56,7 +56,13 @@ export async function selectWinners(
   where: SQL | undefined,
   page = { limit: 1000, offset: 0 },
 ): Promise<Winner[]> {
-  const rows = await db
+  const rows = await winnersQuery(db, where, page);
+  return rows.map(toWinner);
+}
+
+/** The statement of `selectWinners`, for its snapshot. */
+export function winnersQuery(db: Db | Tx, where: SQL | undefined, page = { limit: 1000, offset: 0 }) {
+  return db
     .select(columns)
     .from(winnerConfigs)
     .leftJoin(users, eq(users.id, winnerConfigs.userId))
@@ -64,24 +70,29 @@ export async function selectWinners(
     .orderBy(sql`${winnerConfigs.userId} NULLS FIRST`, asc(winnerConfigs.position), asc(winnerConfigs.id))
     .limit(page.limit)
     .offset(page.offset);
-  return rows.map(toWinner);
 }
+
+/** The conditions `effectiveWinners` reads a player's own, then the global, active configurations by. */
+export const activeOwnWinners = (userId: number): SQL =>
+  and(eq(winnerConfigs.userId, userId), eq(winnerConfigs.isActive, true)) as SQL;
+export const activeGlobalWinners = (): SQL =>
+  and(isNull(winnerConfigs.userId), eq(winnerConfigs.isActive, true)) as SQL;
 
 /**
  * The configuration a player's game uses (docs/product/roles-and-scope.md#effective-winner-settings): their own active ones sorted by
  * position; a player with none uses the active global ones.
  */
 export async function effectiveWinners(db: Db | Tx, userId: number): Promise<EffectiveWinners> {
-  const own = await selectWinners(db, and(eq(winnerConfigs.userId, userId), eq(winnerConfigs.isActive, true)));
+  const own = await selectWinners(db, activeOwnWinners(userId));
   if (own.length > 0) return { source: 'own', winners: own };
-  const global = await selectWinners(db, and(isNull(winnerConfigs.userId), eq(winnerConfigs.isActive, true)));
+  const global = await selectWinners(db, activeGlobalWinners());
   return { source: global.length > 0 ? 'global' : 'none', winners: global };
 }
 
 /** Whose configurations an admin's list shows: everyone's, one user's, or the global ones. */
 export type WinnerOwner = number | 'global' | undefined;
 
-const ownedBy = (owner: WinnerOwner): SQL | undefined =>
+export const ownedBy = (owner: WinnerOwner): SQL | undefined =>
   owner === 'global' ? isNull(winnerConfigs.userId) : owner !== undefined ? eq(winnerConfigs.userId, owner) : undefined;
 
 /** One page of the admin list, and how many there are in all. */
