@@ -14,6 +14,10 @@ import { statementName } from '../packages/server/src/db/prepared.ts';
 import { ensureAdmin } from '../packages/server/src/cli/seed.ts';
 import { SCALE_PASSWORD, seedScale } from '../packages/server/src/cli/seed-scale.ts';
 import type { Caller } from '../packages/server/src/lib/caller.ts';
+import { commandContext, withCaller } from '../packages/server/src/lib/context.ts';
+import { DrawBeacon } from '../packages/server/src/lib/draw-beacon.ts';
+import { nodeDrawCrypto } from '../packages/server/src/lib/draw-crypto.ts';
+import { SeedBox } from '../packages/server/src/lib/seed-box.ts';
 import { listSales, filterSales } from '../packages/server/src/modules/sales-history/sales-history.service.ts';
 import { listUsers } from '../packages/server/src/modules/users/users.service.ts';
 import { downline } from '../packages/server/src/modules/reports/downline.service.ts';
@@ -25,6 +29,19 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 export const ADMIN_PASSWORD = 'bench-admin-password';
 /** The kept data set: seeded on the first run, reused after (drop it to reseed). */
 export const SCALE_DATABASE = 'lot_bench_scale';
+
+/** A list call's context: the lists read only the database (no seed, beacon or key is used). */
+const listContext = (db: Db, caller: Caller) =>
+  withCaller(
+    commandContext({
+      db,
+      seeds: new SeedBox('bench'),
+      beacon: new DrawBeacon({ mode: 'off', urls: [], chainHash: '' }),
+      drawCrypto: nodeDrawCrypto,
+      config: { totpKey: '' },
+    }),
+    caller,
+  );
 
 /** Seeds once: a database that already holds the data set is reused (seeding takes minutes). */
 export async function prepare(pgUrl: string, dbUrl: string): Promise<void> {
@@ -246,20 +263,20 @@ export function listScenarios(pgUrl: string): Promise<Row[]> {
           name: 'all games, first page',
           who: 'admin',
           path: '/api/sales-history/filter?limit=10',
-          run: (db) => filterSales(db, callers.admin, page(0)),
+          run: (db) => filterSales(listContext(db, callers.admin), page(0)),
         },
         {
           name: 'all games, page 1,001',
           who: 'admin',
           path: '/api/sales-history/filter?limit=10&offset=10000',
-          run: (db) => filterSales(db, callers.admin, page(10_000)),
+          run: (db) => filterSales(listContext(db, callers.admin), page(10_000)),
         },
         {
           name: 'all games, one superagent, last 30 days',
           who: 'admin',
           path: `/api/sales-history/filter?limit=10&role=superagent&userId=${sa.id}&from=${aMonthAgo}&to=${now}`,
           run: (db) =>
-            filterSales(db, callers.admin, {
+            filterSales(listContext(db, callers.admin), {
               ...page(0),
               role: 'superagent',
               userId: sa.id,
@@ -271,13 +288,13 @@ export function listScenarios(pgUrl: string): Promise<Row[]> {
           name: 'superagent, first page',
           who: 'superagent',
           path: `/api/sales-history/superagent/${sa.id}?limit=10`,
-          run: (db) => listSales(db, sa, { role: 'superagent', id: sa.id }, page(0)),
+          run: (db) => listSales(listContext(db, sa), { role: 'superagent', id: sa.id }, page(0)),
         },
         {
           name: 'superagent, page 501',
           who: 'superagent',
           path: `/api/sales-history/superagent/${sa.id}?limit=10&offset=5000`,
-          run: (db) => listSales(db, sa, { role: 'superagent', id: sa.id }, page(5000)),
+          run: (db) => listSales(listContext(db, sa), { role: 'superagent', id: sa.id }, page(5000)),
         },
         {
           name: 'superagent, by agent, last 30 days',
@@ -285,8 +302,7 @@ export function listScenarios(pgUrl: string): Promise<Row[]> {
           path: `/api/sales-history/superagent/${sa.id}?limit=10&agentId=${ag.id}&from=${aMonthAgo}&to=${now}`,
           run: (db) =>
             listSales(
-              db,
-              sa,
+              listContext(db, sa),
               { role: 'superagent', id: sa.id },
               { ...page(0), agentId: ag.id, from: aMonthAgo, to: now },
             ),
@@ -295,55 +311,57 @@ export function listScenarios(pgUrl: string): Promise<Row[]> {
           name: 'agent, first page',
           who: 'agent',
           path: `/api/sales-history/agent/${ag.id}?limit=10`,
-          run: (db) => listSales(db, ag, { role: 'agent', id: ag.id }, page(0)),
+          run: (db) => listSales(listContext(db, ag), { role: 'agent', id: ag.id }, page(0)),
         },
         {
           name: 'agent, page 51',
           who: 'agent',
           path: `/api/sales-history/agent/${ag.id}?limit=10&offset=500`,
-          run: (db) => listSales(db, ag, { role: 'agent', id: ag.id }, page(500)),
+          run: (db) => listSales(listContext(db, ag), { role: 'agent', id: ag.id }, page(500)),
         },
         {
           name: 'agent, last 30 days',
           who: 'agent',
           path: `/api/sales-history/agent/${ag.id}?limit=10&from=${aMonthAgo}&to=${now}`,
-          run: (db) => listSales(db, ag, { role: 'agent', id: ag.id }, { ...page(0), from: aMonthAgo, to: now }),
+          run: (db) =>
+            listSales(listContext(db, ag), { role: 'agent', id: ag.id }, { ...page(0), from: aMonthAgo, to: now }),
         },
         {
           name: 'user, first page',
           who: 'user',
           path: `/api/sales-history/user/${us.id}?limit=10`,
-          run: (db) => listSales(db, us, { role: 'user', id: us.id }, page(0)),
+          run: (db) => listSales(listContext(db, us), { role: 'user', id: us.id }, page(0)),
         },
         {
           name: 'user, page 2',
           who: 'user',
           path: `/api/sales-history/user/${us.id}?limit=10&offset=5`,
-          run: (db) => listSales(db, us, { role: 'user', id: us.id }, page(5)),
+          run: (db) => listSales(listContext(db, us), { role: 'user', id: us.id }, page(5)),
         },
         {
           name: 'user, last 30 days',
           who: 'user',
           path: `/api/sales-history/user/${us.id}?limit=10&from=${aMonthAgo}&to=${now}`,
-          run: (db) => listSales(db, us, { role: 'user', id: us.id }, { ...page(0), from: aMonthAgo, to: now }),
+          run: (db) =>
+            listSales(listContext(db, us), { role: 'user', id: us.id }, { ...page(0), from: aMonthAgo, to: now }),
         },
         {
           name: 'users list, first page',
           who: 'admin',
           path: '/api/users/role/user?limit=10',
-          run: (db) => listUsers(db, callers.admin, { role: 'user', ...page(0) }),
+          run: (db) => listUsers(listContext(db, callers.admin), { role: 'user', ...page(0) }),
         },
         {
           name: 'users list, page 5,001',
           who: 'admin',
           path: '/api/users/role/user?limit=10&offset=50000',
-          run: (db) => listUsers(db, callers.admin, { role: 'user', ...page(50_000) }),
+          run: (db) => listUsers(listContext(db, callers.admin), { role: 'user', ...page(50_000) }),
         },
         {
           name: 'users list, search',
           who: 'admin',
           path: '/api/users/role/user?limit=10&search=Player%20777',
-          run: (db) => listUsers(db, callers.admin, { role: 'user', search: 'Player 777', ...page(0) }),
+          run: (db) => listUsers(listContext(db, callers.admin), { role: 'user', search: 'Player 777', ...page(0) }),
         },
       ];
     },

@@ -153,6 +153,10 @@ export async function seedDemo(db: Db, seeds: SeedBox): Promise<{ seeded: boolea
   const admin = rows.find((r) => r.role === 'admin');
   if (!admin) throw new Error('no admin');
   const id = (username: string) => as(username).id;
+  const beacon = new DrawBeacon({ mode: 'off', urls: [], chainHash: '' });
+  // The seed seals no two-factor secret: no TOTP key.
+  const command = commandContext({ db, seeds, beacon, drawCrypto: nodeDrawCrypto, config: { totpKey: '' } });
+  const ctxOf = (username: string) => withCaller(command, as(username));
 
   await topup(db, callerOf(admin), { userId: id('super1'), amount: 5_000_000 });
   for (const [from, to, amount] of [
@@ -172,24 +176,21 @@ export async function seedDemo(db: Db, seeds: SeedBox): Promise<{ seeded: boolea
     ['Second Prize', 2500, 2],
     ['Third Prize', 1000, 3],
   ] as const) {
-    await createWinner(db, callerOf(admin), { name, percent, position, isActive: true, userId: null });
+    await createWinner(withCaller(command, callerOf(admin)), { name, percent, position, isActive: true, userId: null });
   }
-  await createWinner(db, as('user1'), { name: 'Jackpot', percent: 6000, position: 1, isActive: true });
-  await createWinner(db, as('user1'), { name: 'Runner-up', percent: 3000, position: 2, isActive: true });
-  const beacon = new DrawBeacon({ mode: 'off', urls: [], chainHash: '' });
-  // The games need no TOTP key.
-  const ctx = commandContext({ db, seeds, beacon, drawCrypto: nodeDrawCrypto, config: { totpKey: '' } });
+  await createWinner(ctxOf('user1'), { name: 'Jackpot', percent: 6000, position: 1, isActive: true });
+  await createWinner(ctxOf('user1'), { name: 'Runner-up', percent: 3000, position: 2, isActive: true });
   // user1's and user2's games fall in a shift (docs/product/shifts.md): user1's is still open,
   // user2's closed short with a reason, so the Shift screen, the Shifts list and its card have both.
-  await openShift(db, as('user1'), { openingFloat: 10_000 });
-  await openShift(db, as('user2'), { openingFloat: 5_000 });
+  await openShift(ctxOf('user1'), { openingFloat: 10_000 });
+  await openShift(ctxOf('user2'), { openingFloat: 5_000 });
   for (const [username, games] of [
     ['user1', 3],
     ['user2', 2],
     ['user4', 2],
     ['user6', 1],
   ] as const) {
-    for (let g = 0; g < games; g++) await playDemoGame(ctx, as(username), g + id(username));
+    for (let g = 0; g < games; g++) await playDemoGame(command, as(username), g + id(username));
   }
   // user1 has paid its first prize in cash (the rest are on the Unpaid prizes list).
   const [prize] = await db
@@ -198,17 +199,17 @@ export async function seedDemo(db: Db, seeds: SeedBox): Promise<{ seeded: boolea
     .where(eq(prizeClaims.userId, id('user1')))
     .orderBy(prizeClaims.winnerId)
     .limit(1);
-  if (prize) await payPrize({ db }, as('user1'), prize.winnerId, { claimerName: 'Ana Lopez' }, undefined);
-  const user2 = (await currentShift(db, as('user2'))).shift;
+  if (prize) await payPrize(ctxOf('user1'), prize.winnerId, { claimerName: 'Ana Lopez' }, undefined);
+  const user2 = (await currentShift(ctxOf('user2'))).shift;
   if (user2) {
-    const expected = (await currentShift(db, as('user2'))).report?.expectedCash ?? '0';
-    await closeShift(db, as('user2'), user2.id, {
+    const expected = (await currentShift(ctxOf('user2'))).report?.expectedCash ?? '0';
+    await closeShift(ctxOf('user2'), user2.id, {
       countedCash: decimalToCents(expected) - 500,
       varianceReason: 'A $5 note given as change twice',
     });
   }
   // One game voided by its agent after its first draw, so the upline's voided list has something to show.
-  await playDemoGame(ctx, as('user2'), 7, { draws: 1, voider: as('agent1') });
+  await playDemoGame(command, as('user2'), 7, { draws: 1, voider: as('agent1') });
   beacon.close();
   return { seeded: true, adminPassword };
 }

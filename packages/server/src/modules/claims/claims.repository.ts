@@ -74,16 +74,8 @@ const claimSelect = (from: SQL) => sql`
 
 const CLAIM_SELECT = claimSelect(sql`prize_claims`);
 
-/**
- * Unpaid claims past their time become expired, each with an audit row without an actor (one
- * statement); the server runs it every minute (claims.sweep.ts), reads derive the status meanwhile
- * (CLAIM_STATUS). A concurrent sweep waits on the rows this one changes and then finds them no longer
- * unpaid, so a claim expires once. Answers how many expired.
- */
-export async function expireDue(db: Db): Promise<number> {
-  const rows = await queryPrepared<{ expired: number }>(
-    db,
-    sql`WITH expired AS (
+/** The sweep's statement (`expireDue`), for its snapshot. */
+export const EXPIRE_DUE: SQL = sql`WITH expired AS (
       UPDATE prize_claims SET status = 'expired'
       WHERE status = 'unpaid' AND expires_at <= now()
       RETURNING winner_id, game_id, user_id, amount, expires_at
@@ -95,8 +87,16 @@ export async function expireDue(db: Db): Promise<number> {
           'expiresAt', expires_at)
       FROM expired
     )
-    SELECT count(*)::int AS expired FROM expired`,
-  );
+    SELECT count(*)::int AS expired FROM expired`;
+
+/**
+ * Unpaid claims past their time become expired, each with an audit row without an actor (one
+ * statement); the server runs it every minute (claims.sweep.ts), reads derive the status meanwhile
+ * (CLAIM_STATUS). A concurrent sweep waits on the rows this one changes and then finds them no longer
+ * unpaid, so a claim expires once. Answers how many expired.
+ */
+export async function expireDue(db: Db): Promise<number> {
+  const rows = await queryPrepared<{ expired: number }>(db, EXPIRE_DUE);
   return Number(rows[0]?.expired ?? 0);
 }
 
@@ -143,31 +143,10 @@ export async function gameOfEntry(
   return row;
 }
 
-/**
- * Pays a claim in ONE statement (decision 038): lock the claim while it is still unpaid, not
- * expired and `mayPay` holds (a concurrent payout waits here, then finds it paid and pays nothing), claim the
- * Idempotency-Key with it (decision 024), mark it paid with the paying shop's open shift (held FOR
- * SHARE, so the shift cannot close under the payout) and write the audit row. No balance moves:
- * the prize is paid in cash from the drawer. `mayPay` is the service's check of who may pay, as SQL
- * on the claim row `c`.
- */
-export async function payClaim(
-  db: Db,
-  input: {
-    winnerId: number;
-    /** Who may pay, as a condition on the claim `c` and its game's shop `shop`. */
-    mayPay: SQL;
-    payerId: number;
-    address: string | null;
-    claimerName: string;
-    claimerIdNumber: string | null;
-    claim: Claim | undefined;
-  },
-): Promise<ClaimRow | undefined> {
+/** The pay statement (`payClaim`), for its snapshot. */
+export function payClaimSql(input: PayClaimInput): SQL {
   const { claim } = input;
-  const [row] = await queryPrepared<ClaimRow>(
-    db,
-    sql`WITH candidate AS MATERIALIZED (
+  return sql`WITH candidate AS MATERIALIZED (
       SELECT c.winner_id FROM prize_claims c JOIN users shop ON shop.id = c.user_id
       WHERE c.winner_id = ${input.winnerId}::int AND c.status = 'unpaid' AND c.expires_at > now() AND ${input.mayPay}
       FOR UPDATE OF c
@@ -201,8 +180,30 @@ export async function payClaim(
         paid_at
       FROM paid
     )
-    ${claimSelect(sql`paid`)}`,
-  );
+    ${claimSelect(sql`paid`)}`;
+}
+
+/**
+ * Pays a claim in ONE statement (decision 038): lock the claim while it is still unpaid, not
+ * expired and `mayPay` holds (a concurrent payout waits here, then finds it paid and pays nothing), claim the
+ * Idempotency-Key with it (decision 024), mark it paid with the paying shop's open shift (held FOR
+ * SHARE, so the shift cannot close under the payout) and write the audit row. No balance moves:
+ * the prize is paid in cash from the drawer. `mayPay` is the service's check of who may pay, as SQL
+ * on the claim row `c`.
+ */
+export type PayClaimInput = {
+  winnerId: number;
+  /** Who may pay, as a condition on the claim `c` and its game's shop `shop`. */
+  mayPay: SQL;
+  payerId: number;
+  address: string | null;
+  claimerName: string;
+  claimerIdNumber: string | null;
+  claim: Claim | undefined;
+};
+
+export async function payClaim(db: Db, input: PayClaimInput): Promise<ClaimRow | undefined> {
+  const [row] = await queryPrepared<ClaimRow>(db, payClaimSql(input));
   return row;
 }
 
@@ -221,18 +222,9 @@ export async function auditRefusal(
   );
 }
 
-/**
- * More days for an unpaid or expired claim (admin): expires_at = max(now, expires_at) + days, status
- * unpaid, with its audit row, in one statement. Answers whether the claim was found and whether it
- * was paid (then nothing changes).
- */
-export async function extendClaim(
-  db: Db,
-  input: { winnerId: number; days: number; reason: string; actorId: number; address: string | null },
-): Promise<{ found: boolean; extended: boolean }> {
-  const [row] = await queryRows<{ found: boolean; extended: boolean }>(
-    db,
-    sql`WITH before AS (
+/** The extend statement (`extendClaim`), for its snapshot. */
+export function extendClaimSql(input: ExtendClaimInput): SQL {
+  return sql`WITH before AS (
       SELECT winner_id, status, expires_at FROM prize_claims WHERE winner_id = ${input.winnerId}::int
     ),
     extended AS (
@@ -248,8 +240,24 @@ export async function extendClaim(
           'status', b.status, 'expiresAt', b.expires_at, 'newExpiresAt', e.expires_at)
       FROM extended e JOIN before b ON b.winner_id = e.winner_id
     )
-    SELECT EXISTS (SELECT 1 FROM before) AS found, EXISTS (SELECT 1 FROM extended) AS extended`,
-  );
+    SELECT EXISTS (SELECT 1 FROM before) AS found, EXISTS (SELECT 1 FROM extended) AS extended`;
+}
+
+/**
+ * More days for an unpaid or expired claim (admin): expires_at = max(now, expires_at) + days, status
+ * unpaid, with its audit row, in one statement. Answers whether the claim was found and whether it
+ * was paid (then nothing changes).
+ */
+export type ExtendClaimInput = {
+  winnerId: number;
+  days: number;
+  reason: string;
+  actorId: number;
+  address: string | null;
+};
+
+export async function extendClaim(db: Db, input: ExtendClaimInput): Promise<{ found: boolean; extended: boolean }> {
+  const [row] = await queryRows<{ found: boolean; extended: boolean }>(db, extendClaimSql(input));
   return { found: row?.found === true, extended: row?.extended === true };
 }
 

@@ -42,8 +42,7 @@ const refusalSchema = errorBodySchema.extend({ claim: prizeClaimSchema.optional(
 
 /** Prize claims (decision 038, docs/product/money.md#prize-claims) and the admin's business settings. */
 export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const ctx = { db: app.db };
-  startExpirySweep(app, ctx);
+  startExpirySweep(app, app.context);
   app.addHook('onRequest', app.authenticate);
 
   app.get(
@@ -59,7 +58,7 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: claimLookupSchema, ...errors },
       },
     },
-    (request) => lookupClaims(ctx, request.caller, request.query),
+    (request) => lookupClaims(request.ctx, request.query),
   );
 
   app.post(
@@ -79,8 +78,7 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const outcome = await payPrize(
-        ctx,
-        request.caller,
+        request.ctx,
         request.params.winnerId,
         request.body,
         request.headers['idempotency-key'],
@@ -100,7 +98,7 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: payoutReceiptSchema, ...errors },
       },
     },
-    (request) => getReceipt(ctx, request.caller, request.params.winnerId),
+    (request) => getReceipt(request.ctx, request.params.winnerId),
   );
 
   app.post(
@@ -114,7 +112,7 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: receiptPrintSchema, ...errors },
       },
     },
-    (request) => printReceipt(ctx, request.caller, request.params.winnerId),
+    (request) => printReceipt(request.ctx, request.params.winnerId),
   );
 
   app.post(
@@ -129,7 +127,7 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: prizeClaimSchema, ...errors },
       },
     },
-    (request) => extendPrize(ctx, request.caller, request.params.winnerId, request.body),
+    (request) => extendPrize(request.ctx, request.params.winnerId, request.body),
   );
 
   app.get(
@@ -143,7 +141,7 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: claimsListSchema, ...errors },
       },
     },
-    (request) => listPrizeClaims(ctx, request.caller, request.query),
+    (request) => listPrizeClaims(request.ctx, request.query),
   );
 
   app.get(
@@ -160,7 +158,7 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { format, tz, ...query } = request.query;
-      const pages = await exportPrizeClaims(ctx, request.caller, query);
+      const pages = await exportPrizeClaims(request.ctx, query);
       const fileName = exportFileName(`prizes-${query.status}`, query, tz);
       return sendExport(reply, format, tz ?? 'UTC', { fileName, columns: CLAIM_EXPORT_COLUMNS, pages });
     },
@@ -176,7 +174,7 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: businessSettingsSchema, ...errors },
       },
     },
-    () => getBusinessSettings(ctx),
+    (request) => getBusinessSettings(request.ctx),
   );
 
   app.put(
@@ -190,6 +188,6 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: businessSettingsSchema, ...errors },
       },
     },
-    (request) => putBusinessSettings(ctx, request.caller, request.body),
+    (request) => putBusinessSettings(request.ctx, request.body),
   );
 };

@@ -1,4 +1,3 @@
-import { sql, type SQL } from 'drizzle-orm';
 import { AppError } from '@lot/domain/errors';
 import { maskName, maskPhone } from '@lot/domain/mask';
 import { formatCents } from '@lot/domain/money';
@@ -16,11 +15,11 @@ import type {
   PrizeClaim,
   ReceiptPrint,
 } from '@lot/domain/schemas/claims';
-import type { Db } from '../../db/client.ts';
 import { keysetPages, type ExportColumn } from '../../lib/export.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { claimOf, storedAnswer, type Idempotent } from '../balance/idempotency.ts';
-import { gameChanged } from '../../lib/game-events.ts';
+import type { AppContext, Context } from '../../lib/context.ts';
+import { allowedToPay, everyClaim, mayPaySql, payableShops, readable } from './claims.access.ts';
 import {
   auditRefusal,
   claimsOfEntry,
@@ -61,40 +60,6 @@ const dayOf = (value: Date | string) => iso(value).slice(0, 10);
 
 export const alreadyPaidMessage = (shop: string, at: Date | string) => `Already paid at ${shop} on ${minuteOf(at)}`;
 export const expiredMessage = (at: Date | string) => `This prize expired on ${dayOf(at)}`;
-
-/** The shops a shop may pay for, as a condition on the game's shop (`shop`): itself, and its siblings. */
-function payableShops(caller: Caller, alias: 'shop' | 'u'): SQL {
-  const table = sql.raw(alias);
-  return caller.parentId === null
-    ? sql`${table}.id = ${caller.id}::int`
-    : sql`(${table}.id = ${caller.id}::int OR ${table}.parent_id = ${caller.parentId}::int)`;
-}
-
-/**
- * Who may read a claim: the hierarchy recorded with it (admin all), and for a shop also the claims
- * it paid (their receipts); `paidToo` false for the lists (a shop lists its own games' prizes).
- */
-function readable(caller: Caller, paidToo: boolean): SQL {
-  switch (caller.role) {
-    case 'admin':
-      return sql`true`;
-    case 'superagent':
-      return sql`c.superagent_id = ${caller.id}::int`;
-    case 'agent':
-      return sql`c.parent_id = ${caller.id}::int`;
-    default:
-      return paidToo
-        ? sql`(c.user_id = ${caller.id}::int OR c.paid_by = ${caller.id}::int)`
-        : sql`c.user_id = ${caller.id}::int`;
-  }
-}
-
-/** Whether the caller (a shop) may pay the claim's prize: its own game, or a sibling's when the setting allows. */
-function allowedToPay(caller: Caller, row: ClaimRow): boolean {
-  if (caller.role !== 'user') return false;
-  if (row.user_id === caller.id) return true;
-  return row.any_shop && caller.parentId !== null && row.shop_parent_id === caller.parentId;
-}
 
 function toPrizeClaim(row: ClaimRow, caller: Caller): PrizeClaim {
   const { status } = row;
@@ -147,22 +112,12 @@ function toReceipt(row: ClaimRow, caller: Caller): PayoutReceipt {
   };
 }
 
-/** `allowedToPay` as SQL on the claim `c` and its game's shop `shop`, for the pay statement. */
-function mayPaySql(caller: Caller): SQL {
-  if (caller.role !== 'user') return sql`false`;
-  if (caller.parentId === null) return sql`c.user_id = ${caller.id}::int`;
-  return sql`(c.user_id = ${caller.id}::int OR (shop.parent_id = ${caller.parentId}::int
-    AND COALESCE((SELECT claims_any_shop_of_agent FROM business_settings WHERE id = 1), false)))`;
-}
-
-/** The claims module's collaborators: the database. Reads derive an expired status; they never sweep. */
-export type ClaimsContext = { db: Db };
-
 /**
  * GET /api/claims/lookup (a shop): the prizes of an entry, found by a scanned slip (game code and
  * entry code) or a typed entry code, among the games of the shops the caller may pay for.
  */
-export async function lookupClaims(ctx: ClaimsContext, caller: Caller, query: ClaimLookupQuery): Promise<ClaimLookup> {
+export async function lookupClaims(ctx: Context, query: ClaimLookupQuery): Promise<ClaimLookup> {
+  const { caller } = ctx;
   const entryCode = query.entry ?? query.n;
   if (entryCode === undefined) throw AppError.field('entry', CLAIM_MESSAGES.unknownEntry);
   const game = await gameOfEntry(
@@ -191,7 +146,8 @@ export async function lookupClaims(ctx: ClaimsContext, caller: Caller, query: Cl
 }
 
 /** The refusal of a claim the pay statement did not pay: paid already (audited), expired, or not payable. */
-async function refusalOf(ctx: ClaimsContext, caller: Caller, row: ClaimRow) {
+async function refusalOf(ctx: Context, row: ClaimRow) {
+  const { caller } = ctx;
   const claim = toPrizeClaim(row, caller);
   if (claim.status === 'paid') {
     await auditRefusal(ctx.db, { actorId: caller.id, address: caller.address ?? null, claim: row });
@@ -215,12 +171,12 @@ function paidAnswer(row: ClaimRow, caller: Caller): ClaimPaid {
  * any other second claim is refused with the first payout's shop and time (and audited).
  */
 export async function payPrize(
-  ctx: ClaimsContext,
-  caller: Caller,
+  ctx: Context,
   winnerId: number,
   input: ClaimPayInput,
   key: string | undefined,
 ): Promise<Idempotent<ClaimPaid>> {
+  const { caller } = ctx;
   const claim = key === undefined ? undefined : claimOf(caller.id, key, { op: 'claim.pay', winnerId, ...input });
   const paid = await payClaim(ctx.db, {
     winnerId,
@@ -233,7 +189,7 @@ export async function payPrize(
   });
   if (paid) {
     // Customer displays and open proofs of the game show the prize paid.
-    gameChanged(ctx.db, paid.game_code);
+    ctx.events.gameChanged(paid.game_code);
     return { result: paidAnswer(paid, caller), replayed: false };
   }
   // Not paid by this call: why (outside the scope 404, a sibling's 403, a replay, paid, expired).
@@ -244,13 +200,14 @@ export async function payPrize(
     return { result: paidAnswer(row, caller), replayed: true };
   }
   // A due claim the statement refused reads as expired (this read's now() is not earlier): CLAIM_EXPIRED.
-  const refusal = await refusalOf(ctx, caller, row);
+  const refusal = await refusalOf(ctx, row);
   if (refusal) throw refusal;
   throw new Error('the pay statement neither paid nor found the claim paid or expired');
 }
 
 /** GET /api/claims/{winnerId}/receipt: a paid prize's receipt (its shop, the payer, their hierarchy). */
-export async function getReceipt(ctx: ClaimsContext, caller: Caller, winnerId: number): Promise<PayoutReceipt> {
+export async function getReceipt(ctx: Context, winnerId: number): Promise<PayoutReceipt> {
+  const { caller } = ctx;
   const row = await findClaim(ctx.db, winnerId, readable(caller, true));
   if (!row) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
   if (row.status !== 'paid') throw new AppError('CONFLICT', CLAIM_MESSAGES.notPaid);
@@ -258,7 +215,8 @@ export async function getReceipt(ctx: ClaimsContext, caller: Caller, winnerId: n
 }
 
 /** POST /api/claims/{winnerId}/receipt/prints: counted in one statement; a print after the first is a COPY. */
-export async function printReceipt(ctx: ClaimsContext, caller: Caller, winnerId: number): Promise<ReceiptPrint> {
+export async function printReceipt(ctx: Context, winnerId: number): Promise<ReceiptPrint> {
+  const { caller } = ctx;
   const row = await findClaim(ctx.db, winnerId, readable(caller, true));
   if (!row) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
   const printCount = await countReceiptPrint(ctx.db, winnerId);
@@ -267,12 +225,8 @@ export async function printReceipt(ctx: ClaimsContext, caller: Caller, winnerId:
 }
 
 /** POST /api/claims/{winnerId}/extend (admin): more days for an unpaid or expired claim. */
-export async function extendPrize(
-  ctx: ClaimsContext,
-  caller: Caller,
-  winnerId: number,
-  input: ClaimExtendInput,
-): Promise<PrizeClaim> {
+export async function extendPrize(ctx: Context, winnerId: number, input: ClaimExtendInput): Promise<PrizeClaim> {
+  const { caller } = ctx;
   const outcome = await extendClaim(ctx.db, {
     winnerId,
     days: input.days,
@@ -282,9 +236,9 @@ export async function extendPrize(
   });
   if (!outcome.found) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
   if (!outcome.extended) throw new AppError('CONFLICT', CLAIM_MESSAGES.paidCannotExtend);
-  const row = await findClaim(ctx.db, winnerId, sql`true`);
+  const row = await findClaim(ctx.db, winnerId, everyClaim);
   if (!row) throw new Error('an extended claim could not be read back');
-  gameChanged(ctx.db, row.game_code);
+  ctx.events.gameChanged(row.game_code);
   return toPrizeClaim(row, caller);
 }
 
@@ -298,7 +252,8 @@ const filterOf = (caller: Caller, query: Omit<ClaimsQuery, 'page' | 'pageSize'>)
 });
 
 /** GET /api/claims: the Unpaid prizes list (by default), scoped, newest first, with totals. */
-export async function listPrizeClaims(ctx: ClaimsContext, caller: Caller, query: ClaimsQuery): Promise<ClaimsList> {
+export async function listPrizeClaims(ctx: Context, query: ClaimsQuery): Promise<ClaimsList> {
+  const { caller } = ctx;
   const list = await listClaims(ctx.db, filterOf(caller, query), {
     limit: query.pageSize,
     offset: (query.page - 1) * query.pageSize,
@@ -330,10 +285,10 @@ export const CLAIM_EXPORT_COLUMNS: ExportColumn<ClaimRow>[] = [
 
 /** GET /api/claims/export: the same rows as the list, every one, a keyset page at a time. */
 export async function exportPrizeClaims(
-  ctx: ClaimsContext,
-  caller: Caller,
+  ctx: Context,
   query: Omit<ClaimsExportQuery, 'format' | 'tz'>,
 ): Promise<AsyncIterable<ClaimRow[]>> {
+  const { caller } = ctx;
   const filter = filterOf(caller, query);
   return keysetPages(
     (after: { at: string; id: number } | undefined, limit) => exportPage(ctx.db, filter, after, limit),
@@ -346,15 +301,12 @@ const settingsOf = (row: BusinessSettingsRow): BusinessSettings => ({
   claimsAnyShopOfAgent: row.claims_any_shop_of_agent,
 });
 
-export async function getBusinessSettings(ctx: ClaimsContext): Promise<BusinessSettings> {
+export async function getBusinessSettings(ctx: AppContext): Promise<BusinessSettings> {
   return settingsOf(await readSettings(ctx.db));
 }
 
 /** PUT /api/admin/business-settings: new claims take the period in force when their game settles. */
-export async function putBusinessSettings(
-  ctx: ClaimsContext,
-  caller: Caller,
-  input: BusinessSettings,
-): Promise<BusinessSettings> {
+export async function putBusinessSettings(ctx: Context, input: BusinessSettings): Promise<BusinessSettings> {
+  const { caller } = ctx;
   return settingsOf(await writeSettings(ctx.db, { ...input, actorId: caller.id, address: caller.address ?? null }));
 }

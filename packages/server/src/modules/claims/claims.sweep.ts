@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { expireDue } from './claims.repository.ts';
-import type { ClaimsContext } from './claims.service.ts';
+import type { AppContext } from '../../lib/context.ts';
 
 /** How often the server process expires unpaid claims past their time (reads derive it meanwhile). */
 export const EXPIRY_SWEEP_MS = 60_000;
@@ -9,7 +9,7 @@ export const EXPIRY_SWEEP_MS = 60_000;
  * Expires due claims every minute while the server runs (decision 038); stopped when the app
  * closes. A sweep that fails (the database away for a moment) is logged and tried next time.
  */
-export function startExpirySweep(app: FastifyInstance, ctx: ClaimsContext): void {
+export function startExpirySweep(app: FastifyInstance, ctx: AppContext): void {
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     if (running) return;

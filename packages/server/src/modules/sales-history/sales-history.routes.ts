@@ -42,12 +42,37 @@ function send(reply: { header: (name: string, value: string) => unknown }, page:
   return page.items;
 }
 
+/**
+ * The end of `POST /api/sales-history` (decision 053): deprecated since 2026-11-26 (RFC 9745's
+ * `Deprecation`, a structured date), gone after 2027-05-31 (RFC 8594's `Sunset`, an HTTP date).
+ */
+export const RECORD_SALE_SUNSET = {
+  deprecation: '@1795651200',
+  sunset: 'Mon, 31 May 2027 00:00:00 GMT',
+} as const;
+
+const sunsetHeaders: Record<string, ResponseHeader> = {
+  Deprecation: {
+    type: 'string',
+    description: 'Since when this path is deprecated (RFC 9745): `@1795651200`, 2026-11-26.',
+  },
+  Sunset: {
+    type: 'string',
+    description: 'When this path goes (RFC 8594): Mon, 31 May 2027 00:00:00 GMT. Play through /api/games.',
+  },
+};
+
 export const salesHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
 
   app.post(
     '/api/sales-history',
     {
+      // Every answer of the compatibility path announces its end (decision 053), refusals too.
+      onSend: async (_request, reply) => {
+        reply.header('Deprecation', RECORD_SALE_SUNSET.deprecation);
+        reply.header('Sunset', RECORD_SALE_SUNSET.sunset);
+      },
       preValidation: app.requireRole('user'),
       schema: {
         tags: ['sales-history'],
@@ -56,10 +81,11 @@ export const salesHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
           'Compatibility path: answers the record of a finished server-run game that the body describes exactly (games are played through /api/games). Changes nothing.',
         headers: z.object({ 'idempotency-key': z.string().optional() }),
         body: saleInputSchema,
+        responseHeaders: { 200: sunsetHeaders },
         response: { 200: saleDetailSchema, ...errors },
       },
     },
-    (request) => recordSale(app.db, request.caller, request.body),
+    (request) => recordSale(request.ctx, request.body),
   );
 
   app.get(
@@ -74,7 +100,7 @@ export const salesHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
         response: listResponse,
       },
     },
-    async (request, reply) => send(reply, await filterSales(app.db, request.caller, request.query)),
+    async (request, reply) => send(reply, await filterSales(request.ctx, request.query)),
   );
 
   app.get(
@@ -94,7 +120,7 @@ export const salesHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { format, tz, ...query } = request.query;
       const { scope, filter } = adminScope(query);
-      const pages = await saleExportPages(app.db, request.caller, scope, filter);
+      const pages = await saleExportPages(request.ctx, scope, filter);
       const fileName = exportFileName('sales-history', query, tz);
       return sendExport(reply, format, tz ?? 'UTC', { fileName, columns: SALE_EXPORT_COLUMNS, pages });
     },
@@ -117,7 +143,7 @@ export const salesHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (request, reply) => {
         const { format, tz, ...query } = request.query;
-        const pages = await saleExportPages(app.db, request.caller, { role, id: request.params.id }, query);
+        const pages = await saleExportPages(request.ctx, { role, id: request.params.id }, query);
         const fileName = exportFileName(`sales-history-${role}-${request.params.id}`, query, tz);
         return sendExport(reply, format, tz ?? 'UTC', { fileName, columns: SALE_EXPORT_COLUMNS, pages });
       },
@@ -136,7 +162,7 @@ export const salesHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request, reply) =>
-        send(reply, await listSales(app.db, request.caller, { role, id: request.params.id }, request.query)),
+        send(reply, await listSales(request.ctx, { role, id: request.params.id }, request.query)),
     );
   }
 
@@ -150,6 +176,6 @@ export const salesHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: saleDetailSchema, ...errors },
       },
     },
-    (request) => getSale(app.db, request.caller, request.params.id),
+    (request) => getSale(request.ctx, request.params.id),
   );
 };

@@ -2,8 +2,7 @@ import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 import { formatCents } from '@lot/domain/money';
 import type { AdminSalesQuery, Sale, SaleDetail, SaleInput, SalesQuery } from '@lot/domain/schemas/sales-history';
-import type { Db, Tx } from '../../db/client.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { Context } from '../../lib/context.ts';
 import { settledRoundOf } from '../games/games.repository.ts';
 import { keysetPages, type ExportColumn, type TimeKey } from '../../lib/export.ts';
 import { salesAccess, type SalesScope } from './sales-history.access.ts';
@@ -50,7 +49,8 @@ type StoredGameData = {
   drawCount: number;
 };
 
-export async function getSale(db: Db | Tx, caller: Caller, id: number): Promise<SaleDetail> {
+export async function getSale(ctx: Context, id: number): Promise<SaleDetail> {
+  const { db, caller } = ctx;
   const game = await findGame(db, id, salesAccess.read(caller));
   if (!game) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
   const row = await findSaleRow(db, id);
@@ -89,18 +89,20 @@ export const NOT_A_SERVER_GAME =
  * caller's settled game that the body describes exactly, and refuses anything else (422); either
  * way it changes nothing.
  */
-export async function recordSale(db: Db, caller: Caller, input: SaleInput): Promise<SaleDetail> {
+export async function recordSale(ctx: Context, input: SaleInput): Promise<SaleDetail> {
+  const { db, caller } = ctx;
   salesAccess.record(caller, input);
   const settled = await settledRoundOf(db, caller, input.gameId);
   if (!settled) throw new AppError('UNPROCESSABLE', NOT_A_SERVER_GAME);
   checkDescribes(input, settled, settled.prizes);
-  return getSale(db, caller, settled.saleId);
+  return getSale(ctx, settled.saleId);
 }
 
 export type SalesPage = { items: Sale[]; total: number; totalCommission: string };
 
 /** A page of games with the totals of the whole filtered set, both computed by the database. */
-export async function listSales(db: Db, caller: Caller, scope: SalesScope, query: SalesQuery): Promise<SalesPage> {
+export async function listSales(ctx: Context, scope: SalesScope, query: SalesQuery): Promise<SalesPage> {
+  const { db, caller } = ctx;
   const set = salesSet(caller, scope, query);
   const owner = salesAccess.ownerLookup(caller, scope);
   // The totals, the owner's role and a near page are one statement (decision 032); nothing is
@@ -121,9 +123,9 @@ export function adminScope({ role, userId, ...rest }: Omit<AdminSalesQuery, 'lim
 }
 
 /** GET /api/sales-history/filter (admin). */
-export function filterSales(db: Db, caller: Caller, query: AdminSalesQuery): Promise<SalesPage> {
+export function filterSales(ctx: Context, query: AdminSalesQuery): Promise<SalesPage> {
   const { scope, filter } = adminScope(query);
-  return listSales(db, caller, scope, { ...filter, limit: query.limit, offset: query.offset });
+  return listSales(ctx, scope, { ...filter, limit: query.limit, offset: query.offset });
 }
 
 /** The columns of a sales-history export: what the list shows, plus the pool. */
@@ -148,11 +150,11 @@ export const SALE_EXPORT_COLUMNS: ExportColumn<SaleRow>[] = [
  * (docs/product/reports.md#exports); the owner is checked before anything is read.
  */
 export async function saleExportPages(
-  db: Db,
-  caller: Caller,
+  ctx: Context,
   scope: SalesScope,
   filter: SalesFilter,
 ): Promise<AsyncIterable<SaleRow[]>> {
+  const { db, caller } = ctx;
   await salesAccess.checkOwner(db, caller, scope);
   const { where } = salesSet(caller, scope, filter);
   return keysetPages(

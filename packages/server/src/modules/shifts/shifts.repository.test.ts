@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { callers, sqlOf, sqlOnly } from '../../test/sql-snapshots.ts';
 import { shiftsAccess } from './shifts.access.ts';
-import { shiftsWhere, type ShiftFilter } from './shifts.repository.ts';
+import { insertShiftSql, nextZNumberSql, shiftReportSql, shiftsWhere, type ShiftFilter } from './shifts.repository.ts';
 import { shifts } from '../../db/schema.ts';
 
 /**
@@ -25,4 +25,26 @@ describe('shifts list conditions', () => {
         const where = shiftsWhere(shiftsAccess.read(caller), filter);
         expect(sqlOf(sqlOnly.select({ id: shifts.id }).from(shifts).where(where))).toMatchSnapshot();
       });
+});
+
+/**
+ * The statements behind a shift's money (decision 039): the open that records its hierarchy, the
+ * X/Z report's four reads (games, prizes paid, prizes unpaid, take-backs) and the Z counter.
+ */
+describe('shift statements', () => {
+  it('opens a shift', () => {
+    expect(sqlOf(insertShiftSql(4, 10_000))).toMatchSnapshot();
+  });
+
+  it("reads a shift's report", () => {
+    const statements = shiftReportSql(
+      { id: 7, userId: 4, openedAt: new Date('2026-03-01T08:00:00Z') },
+      new Date('2026-03-01T20:00:00Z'),
+    );
+    expect(Object.fromEntries(Object.entries(statements).map(([name, sql]) => [name, sqlOf(sql)]))).toMatchSnapshot();
+  });
+
+  it('takes the next Z number', () => {
+    expect(sqlOf(nextZNumberSql(4))).toMatchSnapshot();
+  });
 });

@@ -2,6 +2,7 @@ import { and, desc, eq, gte, isNotNull, isNull, lt, sql, type SQL } from 'drizzl
 import { alias } from 'drizzle-orm/pg-core';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { queryPrepared, selectPrepared } from '../../db/prepared.ts';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { whereClause } from '../../db/sql.ts';
 import { shifts, users } from '../../db/schema.ts';
 import { olderThan, type TimeKey } from '../../lib/export.ts';
@@ -73,20 +74,21 @@ export async function findOpenShift(db: Db | Tx, userId: number): Promise<ShiftR
   return row;
 }
 
+/** The open statement (`insertShift`), for its snapshot. */
+export const insertShiftSql = (shopId: number, openingFloat: number): SQL =>
+  sql`INSERT INTO shifts (user_id, parent_id, superagent_id, opened_by, opening_float)
+      SELECT u.id, u.parent_id, CASE p.role WHEN 'superagent' THEN p.id WHEN 'agent' THEN p.parent_id END,
+        u.id, ${openingFloat}::bigint
+      FROM users u LEFT JOIN users p ON p.id = u.parent_id
+      WHERE u.id = ${shopId}::int
+      RETURNING id`;
+
 /**
  * Opens the shop's shift, its parent and super agent copied as they stand (a shop under an agent
  * has the agent's super agent). The partial unique index refuses a second open one (23505).
  */
 export async function insertShift(tx: Tx, shopId: number, openingFloat: number): Promise<number> {
-  const [row] = await queryRows<{ id: number }>(
-    tx,
-    sql`INSERT INTO shifts (user_id, parent_id, superagent_id, opened_by, opening_float)
-      SELECT u.id, u.parent_id, CASE p.role WHEN 'superagent' THEN p.id WHEN 'agent' THEN p.parent_id END,
-        u.id, ${openingFloat}::bigint
-      FROM users u LEFT JOIN users p ON p.id = u.parent_id
-      WHERE u.id = ${shopId}::int
-      RETURNING id`,
-  );
+  const [row] = await queryRows<{ id: number }>(tx, insertShiftSql(shopId, openingFloat));
   if (!row) throw new Error('shift insert returned no row');
   return Number(row.id);
 }
@@ -143,6 +145,32 @@ export type UnpaidPrizeRow = {
 };
 export type TakeBackRow = { id: number; amount: string; at: Instant; by: string; reason: string | null };
 
+/** The report's four statements (`reportRows`), for their snapshot. */
+export function shiftReportSql(shift: { id: number; userId: number; openedAt: Date }, until: Date) {
+  return {
+    games: sql`SELECT r.id, r.number, r.code, r.status, r.frozen_at, jsonb_array_length(r.entries) AS entries,
+          COALESCE(g.pool, t.amount, 0)::text AS pool, COALESCE(g.total_prize, 0)::text AS total_prize,
+          COALESCE(g.commission, 0)::text AS commission
+        FROM game_rounds r LEFT JOIN games g ON g.id = r.sale_id LEFT JOIN transactions t ON t.id = r.transaction_id
+        WHERE r.shift_id = ${shift.id}::int
+        ORDER BY r.frozen_at, r.id`,
+    paid: sql`SELECT c.winner_id, r.number AS game_number, w.position, c.amount::text AS amount, c.paid_at, c.claimer_name
+        FROM prize_claims c JOIN game_rounds r ON r.id = c.game_id JOIN game_winners w ON w.id = c.winner_id
+        WHERE c.shift_id = ${shift.id}::int AND c.status = 'paid'
+        ORDER BY c.paid_at, c.winner_id`,
+    unpaid: sql`SELECT c.winner_id, r.number AS game_number, w.position, c.amount::text AS amount, c.expires_at
+        FROM game_rounds r JOIN prize_claims c ON c.game_id = r.id JOIN game_winners w ON w.id = c.winner_id
+        WHERE r.shift_id = ${shift.id}::int AND c.status = 'unpaid' AND c.expires_at > now()
+        ORDER BY r.number, w.position`,
+    takeBacks: sql`SELECT t.id, t.amount::text AS amount, t.created_at AS at, a.full_name AS by, t.description AS reason
+        FROM transactions t JOIN users a ON a.id = t.actor_id
+        WHERE t.type = 'takeback' AND t.user_id = ${shift.userId}::int
+          AND t.created_at >= ${shift.openedAt.toISOString()}::timestamptz
+          AND t.created_at <= ${until.toISOString()}::timestamptz
+        ORDER BY t.created_at, t.id`,
+  };
+}
+
 /**
  * What a shift's report lists: the games that froze in it (the pool of a voided one is what its
  * freeze held), the prizes paid during it, its games' prizes still payable, and the take-backs
@@ -153,41 +181,20 @@ export async function reportRows(
   shift: { id: number; userId: number; openedAt: Date },
   until: Date,
 ): Promise<{ games: ShiftGameRow[]; paid: PrizePaidRow[]; unpaid: UnpaidPrizeRow[]; takeBacks: TakeBackRow[] }> {
+  const statements = shiftReportSql(shift, until);
   // One after another: inside the closing transaction they share its one connection.
-  const games = await queryRows<ShiftGameRow>(
-    db,
-    sql`SELECT r.id, r.number, r.code, r.status, r.frozen_at, jsonb_array_length(r.entries) AS entries,
-          COALESCE(g.pool, t.amount, 0)::text AS pool, COALESCE(g.total_prize, 0)::text AS total_prize,
-          COALESCE(g.commission, 0)::text AS commission
-        FROM game_rounds r LEFT JOIN games g ON g.id = r.sale_id LEFT JOIN transactions t ON t.id = r.transaction_id
-        WHERE r.shift_id = ${shift.id}::int
-        ORDER BY r.frozen_at, r.id`,
-  );
-  const paid = await queryRows<PrizePaidRow>(
-    db,
-    sql`SELECT c.winner_id, r.number AS game_number, w.position, c.amount::text AS amount, c.paid_at, c.claimer_name
-        FROM prize_claims c JOIN game_rounds r ON r.id = c.game_id JOIN game_winners w ON w.id = c.winner_id
-        WHERE c.shift_id = ${shift.id}::int AND c.status = 'paid'
-        ORDER BY c.paid_at, c.winner_id`,
-  );
-  const unpaid = await queryRows<UnpaidPrizeRow>(
-    db,
-    sql`SELECT c.winner_id, r.number AS game_number, w.position, c.amount::text AS amount, c.expires_at
-        FROM game_rounds r JOIN prize_claims c ON c.game_id = r.id JOIN game_winners w ON w.id = c.winner_id
-        WHERE r.shift_id = ${shift.id}::int AND c.status = 'unpaid' AND c.expires_at > now()
-        ORDER BY r.number, w.position`,
-  );
-  const takeBacks = await queryRows<TakeBackRow>(
-    db,
-    sql`SELECT t.id, t.amount::text AS amount, t.created_at AS at, a.full_name AS by, t.description AS reason
-        FROM transactions t JOIN users a ON a.id = t.actor_id
-        WHERE t.type = 'takeback' AND t.user_id = ${shift.userId}::int
-          AND t.created_at >= ${shift.openedAt.toISOString()}::timestamptz
-          AND t.created_at <= ${until.toISOString()}::timestamptz
-        ORDER BY t.created_at, t.id`,
-  );
+  const games = await queryRows<ShiftGameRow>(db, statements.games);
+  const paid = await queryRows<PrizePaidRow>(db, statements.paid);
+  const unpaid = await queryRows<UnpaidPrizeRow>(db, statements.unpaid);
+  const takeBacks = await queryRows<TakeBackRow>(db, statements.takeBacks);
   return { games, paid, unpaid, takeBacks };
 }
+
+/** The Z counter's statement (`nextZNumber`), for its snapshot. */
+export const nextZNumberSql = (userId: number): SQL =>
+  sql`INSERT INTO shop_counters AS c (user_id, z_reports) VALUES (${userId}::int, 1)
+      ON CONFLICT (user_id) DO UPDATE SET z_reports = c.z_reports + 1
+      RETURNING c.z_reports AS n`;
 
 /**
  * The shop's next Z number: its counter moved on by one in the closing transaction (the row lock
@@ -195,12 +202,7 @@ export async function reportRows(
  * without a gap or a repeat (decision 039).
  */
 export async function nextZNumber(tx: Tx, userId: number): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(
-    tx,
-    sql`INSERT INTO shop_counters AS c (user_id, z_reports) VALUES (${userId}::int, 1)
-      ON CONFLICT (user_id) DO UPDATE SET z_reports = c.z_reports + 1
-      RETURNING c.z_reports AS n`,
-  );
+  const [row] = await queryRows<{ n: number }>(tx, nextZNumberSql(userId));
   if (!row) throw new Error('z counter returned no row');
   return Number(row.n);
 }
@@ -355,3 +357,6 @@ export async function shiftSummaryRow(
     variance_today: closed?.variance_today ?? '0',
   };
 }
+
+/** The database refused a second open shift of a shop (its partial unique index, decision 039). */
+export const isShiftAlreadyOpen = (error: unknown): boolean => pgErrorCode(error) === UNIQUE_VIOLATION;

@@ -40,7 +40,7 @@ export const shiftsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: shiftSchema, ...errorResponses(400, 401, 403, 409) },
       },
     },
-    async (request, reply) => reply.status(201).send(await openShift(app.db, request.caller, request.body)),
+    async (request, reply) => reply.status(201).send(await openShift(request.ctx, request.body)),
   );
 
   app.get(
@@ -53,7 +53,7 @@ export const shiftsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: currentShiftSchema, ...errorResponses(401, 403) },
       },
     },
-    (request) => currentShift(app.db, request.caller),
+    (request) => currentShift(request.ctx),
   );
 
   app.get(
@@ -67,7 +67,7 @@ export const shiftsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: shiftSummarySchema, ...errorResponses(401, 403) },
       },
     },
-    (request) => shiftSummary(app.db, request.caller),
+    (request) => shiftSummary(request.ctx),
   );
 
   app.get(
@@ -81,7 +81,7 @@ export const shiftsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: shiftListSchema, ...errorResponses(400, 401) },
       },
     },
-    (request) => listShifts(app.db, request.caller, request.query),
+    (request) => listShifts(request.ctx, request.query),
   );
 
   app.get(
@@ -101,7 +101,7 @@ export const shiftsRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendExport(reply, format, tz ?? 'UTC', {
         fileName: exportFileName('shifts', query, tz),
         columns: SHIFT_EXPORT_COLUMNS,
-        pages: shiftExportPages(app.db, request.caller, query),
+        pages: shiftExportPages(request.ctx, query),
       });
     },
   );
@@ -117,7 +117,7 @@ export const shiftsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: shiftReportSchema, ...errorResponses(400, 401, 404) },
       },
     },
-    (request) => shiftReport(app.db, request.caller, request.params.id),
+    (request) => shiftReport(request.ctx, request.params.id),
   );
 
   app.post(
@@ -133,6 +133,6 @@ export const shiftsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: shiftReportSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    (request) => closeShift(app.db, request.caller, request.params.id, request.body),
+    (request) => closeShift(request.ctx, request.params.id, request.body),
   );
 };

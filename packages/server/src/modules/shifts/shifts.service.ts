@@ -13,11 +13,9 @@ import {
   type ShiftReport,
   type ShiftSummary,
 } from '@lot/domain/schemas/shifts';
-import type { Db, Tx } from '../../db/client.ts';
-import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { byCaller, latestCheckpoint, recordAudit } from '../../lib/audit.ts';
 import { keysetPages, type ExportColumn, type TimeKey } from '../../lib/export.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { Context } from '../../lib/context.ts';
 import { shiftsAccess } from './shifts.access.ts';
 import {
   closeShiftRow,
@@ -25,6 +23,7 @@ import {
   findOpenShift,
   findShift,
   insertShift,
+  isShiftAlreadyOpen,
   listShiftRows,
   lockShift,
   nextZNumber,
@@ -76,7 +75,7 @@ function toShift(row: ShiftRow, now: Date, expected?: number): Shift {
  * paid; voided games and take-backs are listed, not counted (decision 039).
  */
 async function computeReport(
-  db: Db | Tx,
+  db: Parameters<typeof reportRows>[0],
   row: ShiftRow,
   now: Date,
 ): Promise<{ report: ShiftReport; expected: number }> {
@@ -142,7 +141,8 @@ async function computeReport(
 const notFound = () => new AppError('NOT_FOUND', 'Shift not found');
 
 /** POST /api/shifts: the shop opens its shift with the float in the drawer. */
-export async function openShift(db: Db, caller: Caller, input: OpenShiftInput): Promise<Shift> {
+export async function openShift(ctx: Context, input: OpenShiftInput): Promise<Shift> {
+  const { db, caller } = ctx;
   shiftsAccess.own(caller);
   try {
     await db.transaction(async (tx) => {
@@ -157,8 +157,7 @@ export async function openShift(db: Db, caller: Caller, input: OpenShiftInput): 
       });
     });
   } catch (error) {
-    if (pgErrorCode(error) === UNIQUE_VIOLATION)
-      throw new AppError(SHIFT_ERROR_CODES.alreadyOpen, SHIFT_MESSAGES.alreadyOpen);
+    if (isShiftAlreadyOpen(error)) throw new AppError(SHIFT_ERROR_CODES.alreadyOpen, SHIFT_MESSAGES.alreadyOpen);
     throw error;
   }
   const row = await findOpenShift(db, caller.id);
@@ -167,7 +166,8 @@ export async function openShift(db: Db, caller: Caller, input: OpenShiftInput): 
 }
 
 /** GET /api/shifts/current: the shop's open shift and its X report, or nulls. */
-export async function currentShift(db: Db, caller: Caller): Promise<CurrentShift> {
+export async function currentShift(ctx: Context): Promise<CurrentShift> {
+  const { db, caller } = ctx;
   shiftsAccess.own(caller);
   const row = await findOpenShift(db, caller.id);
   if (!row) return { shift: null, report: null };
@@ -176,7 +176,8 @@ export async function currentShift(db: Db, caller: Caller): Promise<CurrentShift
 }
 
 /** GET /api/shifts/{id}/report: X for an open shift (as of now), the stored Z for a closed one. */
-export async function shiftReport(db: Db, caller: Caller, id: number): Promise<ShiftReport> {
+export async function shiftReport(ctx: Context, id: number): Promise<ShiftReport> {
+  const { db, caller } = ctx;
   const row = await findShift(db, id, shiftsAccess.read(caller));
   if (!row) throw notFound();
   if (row.closedAt) return row.zReport as ShiftReport;
@@ -189,7 +190,8 @@ export async function shiftReport(db: Db, caller: Caller, id: number): Promise<S
  * the difference explained, the next Z number taken, the shift closed with its Z report, the
  * audit row written. A closed shift never changes again (a trigger refuses it).
  */
-export async function closeShift(db: Db, caller: Caller, id: number, input: CloseShiftInput): Promise<ShiftReport> {
+export async function closeShift(ctx: Context, id: number, input: CloseShiftInput): Promise<ShiftReport> {
+  const { db, caller } = ctx;
   const found = await findShift(db, id, shiftsAccess.read(caller));
   if (!found) throw notFound();
   shiftsAccess.close(caller, found);
@@ -269,7 +271,8 @@ function filterOf(query: Omit<ListShiftsQuery, 'page' | 'pageSize'>): ShiftFilte
 }
 
 /** GET /api/shifts: the caller's reach, newest opened first. */
-export async function listShifts(db: Db, caller: Caller, query: ListShiftsQuery): Promise<ShiftList> {
+export async function listShifts(ctx: Context, query: ListShiftsQuery): Promise<ShiftList> {
+  const { db, caller } = ctx;
   const { page, pageSize, ...filter } = query;
   const where = shiftsWhere(shiftsAccess.read(caller), filterOf(filter));
   const { rows, total } = await listShiftRows(db, where, { limit: pageSize, offset: (page - 1) * pageSize });
@@ -296,10 +299,10 @@ export const SHIFT_EXPORT_COLUMNS: ExportColumn<ShiftExportRow>[] = [
 
 /** Every shift of a list's filtered set, newest opened first, a keyset page at a time. */
 export function shiftExportPages(
-  db: Db,
-  caller: Caller,
+  ctx: Context,
   query: Omit<ExportShiftsQuery, 'format' | 'tz'>,
 ): AsyncIterable<ShiftExportRow[]> {
+  const { db, caller } = ctx;
   const where = shiftsWhere(shiftsAccess.read(caller), filterOf(query));
   return keysetPages(
     (after: TimeKey | undefined, limit: number) => shiftExportPage(db, where, after, limit),
@@ -308,7 +311,8 @@ export function shiftExportPages(
 }
 
 /** GET /api/shifts/summary: the upline's dashboard card over its reach, today being the UTC day. */
-export async function shiftSummary(db: Db, caller: Caller): Promise<ShiftSummary> {
+export async function shiftSummary(ctx: Context): Promise<ShiftSummary> {
+  const { db, caller } = ctx;
   shiftsAccess.summary(caller);
   const todayStart = new Date(utcDay(new Date()) * DAY_MS);
   const row = await shiftSummaryRow(db, shiftsAccess.read(caller), todayStart);

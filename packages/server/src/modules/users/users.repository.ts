@@ -4,6 +4,7 @@ import type { Role } from '@lot/domain/roles';
 import { usernameKey } from '@lot/domain/username-key';
 import { type Db, type Tx } from '../../db/client.ts';
 import { selectPrepared } from '../../db/prepared.ts';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { containsPattern } from '../../db/sql.ts';
 import { balances, gameRounds, userCounts, userLogos, users } from '../../db/schema.ts';
@@ -237,3 +238,54 @@ export async function softDeleteUser(tx: Tx, id: number, by: number): Promise<vo
     .set({ status: 'discarded', voidReason: 'The player was deleted', voidedBy: by, endedAt: new Date() })
     .where(and(eq(gameRounds.userId, id), eq(gameRounds.status, 'open')));
 }
+
+/** One user as the screens show it (with balance and parent), or undefined. */
+export async function findUserListRow(db: Db | Tx, id: number): Promise<UserListRow | undefined> {
+  const [row] = await usersQuery(db, eq(users.id, id));
+  return row;
+}
+
+/** A page of a list: full rows, or other users' public fields (a plain user's list). */
+export const selectUserPage = (db: Db, where: SQL | undefined, page: Page) =>
+  selectPrepared(usersQuery(db, where, page));
+export const selectPublicUserPage = (db: Db, where: SQL | undefined, page: Page) =>
+  selectPrepared(publicUsersQuery(db, where, page));
+
+/** How many users a list holds (`countUsersQuery`). */
+export async function countUsers(db: Db, caller: Caller, filter: UsersFilter, where: SQL | undefined): Promise<number> {
+  const [counted] = await selectPrepared(countUsersQuery(db, caller, filter, where));
+  return counted?.total ?? 0;
+}
+
+/** The fields a user's edit sets (undefined: unchanged). */
+export type UserChanges = {
+  fullName?: string;
+  shopName?: string | null;
+  status?: UserRow['status'];
+  passwordHash?: string;
+  /** A new parent (null: none), with its role. */
+  parent?: { id: number; role: Role } | null;
+  hasLogo?: boolean;
+  /** Ends the user's sessions: its token version moves on. */
+  endsSessions?: boolean;
+};
+
+/** Writes a user's edit and their logo (`null` removes it, `undefined` leaves it). */
+export function updateUserFields(tx: Tx, id: number, changes: UserChanges, logo: Logo | null | undefined) {
+  const set: PgUpdateSetSource<typeof users> = {
+    ...(changes.fullName !== undefined && { fullName: changes.fullName }),
+    ...(changes.shopName !== undefined && { shopName: changes.shopName }),
+    ...(changes.status !== undefined && { status: changes.status }),
+    ...(changes.passwordHash !== undefined && { passwordHash: changes.passwordHash }),
+    ...(changes.parent !== undefined && {
+      parentId: changes.parent?.id ?? null,
+      parentRole: changes.parent?.role ?? null,
+    }),
+    ...(changes.hasLogo !== undefined && { hasLogo: changes.hasLogo }),
+    ...(changes.endsSessions && { tokenVersion: sql`${users.tokenVersion} + 1` }),
+  };
+  return updateUserRow(tx, id, set, logo);
+}
+
+/** The database refused a second live user of a username (its unique index). */
+export const isUsernameTaken = (error: unknown): boolean => pgErrorCode(error) === UNIQUE_VIOLATION;

@@ -54,7 +54,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await listUsers(app.db, request.caller, request.query);
+      const { items, total } = await listUsers(request.ctx, request.query);
       reply.header('X-Total-Count', String(total));
       return items;
     },
@@ -77,7 +77,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { format, tz, ...filter } = request.query;
       const { role } = request.params;
-      const pages = await userExportPages(app.db, request.caller, { ...filter, role });
+      const pages = await userExportPages(request.ctx, { ...filter, role });
       const fileName = exportFileName(`users-${role}`, {}, tz);
       return sendExport(reply, format, tz ?? 'UTC', { fileName, columns: USER_EXPORT_COLUMNS, pages });
     },
@@ -96,7 +96,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await listUsers(app.db, request.caller, { ...request.query, role: request.params.role });
+      const { items, total } = await listUsers(request.ctx, { ...request.query, role: request.params.role });
       reply.header('X-Total-Count', String(total));
       return items;
     },
@@ -115,7 +115,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await listUsers(app.db, request.caller, { ...request.query, ...request.params });
+      const { items, total } = await listUsers(request.ctx, { ...request.query, ...request.params });
       reply.header('X-Total-Count', String(total));
       return items;
     },
@@ -131,7 +131,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userSchema, ...errors },
       },
     },
-    async (request) => getUserInScope(app.db, request.caller, request.params.id),
+    async (request) => getUserInScope(request.ctx, request.params.id),
   );
 
   app.post(
@@ -146,7 +146,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: userSchema, ...errorResponses(409), ...errors },
       },
     },
-    async (request, reply) => reply.status(201).send(await createUser(app.db, request.caller, request.body)),
+    async (request, reply) => reply.status(201).send(await createUser(request.ctx, request.body)),
   );
 
   app.put(
@@ -167,7 +167,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { logo, ...input } = request.body;
-      return updateUser(app.db, request.caller, request.params.id, input, logo);
+      return updateUser(request.ctx, request.params.id, input, logo);
     },
   );
 
@@ -182,7 +182,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ message: z.string() }), ...errorResponses(409), ...errors },
       },
     },
-    async (request) => deleteUser(app.db, request.caller, request.params.id),
+    async (request) => deleteUser(request.ctx, request.params.id),
   );
 
   app.get(
@@ -198,7 +198,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const logo = await getLogo(app.db, request.caller, request.params.id);
+      const logo = await getLogo(request.ctx, request.params.id);
       return reply.type(logo.mimeType).header('Cache-Control', 'private, max-age=0, must-revalidate').send(logo.data);
     },
   );

@@ -1,36 +1,33 @@
-import { eq, sql } from 'drizzle-orm';
-import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 import { formatCents, formatMoney } from '@lot/domain/money';
 import { ALLOWED_PARENT_ROLES, type Role } from '@lot/domain/roles';
 import type { CreateUserInput, PublicUser, UpdateUserInput, User } from '@lot/domain/schemas/users';
-import { type Db, type Tx } from '../../db/client.ts';
-import { selectPrepared } from '../../db/prepared.ts';
-import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
-import { users } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
+import type { Context } from '../../lib/context.ts';
 import { keysetPages, type ExportColumn } from '../../lib/export.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { processLogo } from './logo.ts';
 import { usersAccess } from './users.access.ts';
-import { callerChanged } from '../../lib/caller-lookup.ts';
 import { byCaller, changedFields, recordAudit } from '../../lib/audit.ts';
 import {
   countGamesInPlay,
   countLiveChildren,
-  countUsersQuery,
+  countUsers,
   findInScope,
   findLiveUserByUsername,
   findLogo,
+  findUserListRow,
   insertUser,
+  isUsernameTaken,
   lockedBalance,
-  publicUsersQuery,
+  selectPublicUserPage,
+  selectUserPage,
   softDeleteUser,
-  updateUserRow,
+  updateUserFields,
   userExportPageQuery,
-  usersQuery,
   usersWhere,
+  type UserChanges,
   type UserListRow,
   type UserRow,
   type UsersFilter,
@@ -57,14 +54,18 @@ function toUser(row: UserListRow): User {
 
 const notFound = () => new AppError('NOT_FOUND', 'User not found');
 
-async function getUser(db: Db | Tx, id: number): Promise<User> {
-  const [row] = await usersQuery(db, eq(users.id, id));
+type Db = Context['db'];
+/** The database or a transaction of it, as the repository takes it. */
+type DbOrTx = Parameters<typeof findInScope>[0];
+
+async function getUser(db: DbOrTx, id: number): Promise<User> {
+  const row = await findUserListRow(db, id);
   if (!row) throw notFound();
   return toUser(row);
 }
 
 /** The user with this id in the caller's scope, or a 404 exactly like a missing one. */
-async function inScope(db: Db | Tx, caller: Caller, id: number, lock?: 'update'): Promise<UserRow> {
+async function inScope(db: DbOrTx, caller: Caller, id: number, lock?: 'update'): Promise<UserRow> {
   const target = await findInScope(db, caller, id, lock);
   if (!target) throw notFound();
   return target;
@@ -79,26 +80,27 @@ async function checkParent(db: Db, caller: Caller, parentId: number | undefined)
 
 /** Users the caller may see (plain users: other active users' public fields, `usersAccess.list`). */
 export async function listUsers(
-  db: Db,
-  caller: Caller,
+  ctx: Context,
   filter: ListUsersFilter,
 ): Promise<{ items: (User | PublicUser)[]; total: number }> {
+  const { db, caller } = ctx;
   const where = usersWhere(caller, filter);
   // The parent check, the count and the page are independent reads, side by side (on PostgreSQL
   // each on its own connection); nothing is answered unless the check passes.
   const page =
     caller.role === 'user'
-      ? selectPrepared(publicUsersQuery(db, where, filter))
-      : selectPrepared(usersQuery(db, where, filter)).then((rows) => rows.map(toUser));
-  const [, [counted], items] = await Promise.all([
+      ? selectPublicUserPage(db, where, filter)
+      : selectUserPage(db, where, filter).then((rows) => rows.map(toUser));
+  const [, total, items] = await Promise.all([
     checkParent(db, caller, filter.parentId),
-    selectPrepared(countUsersQuery(db, caller, filter, where)),
+    countUsers(db, caller, filter, where),
     page,
   ]);
-  return { items, total: counted?.total ?? 0 };
+  return { items, total };
 }
 
-export async function getUserInScope(db: Db, caller: Caller, id: number): Promise<User> {
+export async function getUserInScope(ctx: Context, id: number): Promise<User> {
+  const { db, caller } = ctx;
   await inScope(db, caller, id);
   return getUser(db, id);
 }
@@ -107,7 +109,7 @@ export async function getUserInScope(db: Db, caller: Caller, id: number): Promis
  * Checks a parent for a user of `role` chosen by `caller`, locking it (FOR SHARE) so that it
  * cannot be deleted while the child is being attached.
  */
-async function resolveParent(tx: Tx, caller: Caller, role: Role, parentId: number | null): Promise<UserRow | null> {
+async function resolveParent(tx: DbOrTx, caller: Caller, role: Role, parentId: number | null): Promise<UserRow | null> {
   if (parentId === null) {
     if (ALLOWED_PARENT_ROLES[role].includes(null) && caller.role === 'admin') return null;
     throw AppError.field('parentId', role === 'agent' ? MESSAGES.superAgentRequired : MESSAGES.parentRequired);
@@ -131,7 +133,8 @@ function usernameTaken(): AppError {
   return new AppError('CONFLICT', MESSAGES.usernameInUse, { fieldErrors: { username: MESSAGES.usernameInUse } });
 }
 
-export async function createUser(db: Db, caller: Caller, input: CreateUserInput): Promise<User> {
+export async function createUser(ctx: Context, input: CreateUserInput): Promise<User> {
+  const { db, caller } = ctx;
   const parentId = usersAccess.create(caller, input);
   if (await findLiveUserByUsername(db, input.username)) throw usernameTaken();
   const passwordHash = await hashPassword(input.password);
@@ -167,18 +170,18 @@ export async function createUser(db: Db, caller: Caller, input: CreateUserInput)
     });
     return await getUser(db, id);
   } catch (error) {
-    if (pgErrorCode(error) === UNIQUE_VIOLATION) throw usernameTaken();
+    if (isUsernameTaken(error)) throw usernameTaken();
     throw error;
   }
 }
 
 export async function updateUser(
-  db: Db,
-  caller: Caller,
+  ctx: Context,
   id: number,
   input: UpdateUserInput,
   logo?: Buffer,
 ): Promise<{ message: string; user: User }> {
+  const { db, caller } = ctx;
   const target = await inScope(db, caller, id);
   usersAccess.edit(caller, target, input, Boolean(logo || input.removeLogo));
   const processedLogo = logo ? await processLogo(logo) : undefined;
@@ -190,15 +193,15 @@ export async function updateUser(
     // Re-read under lock: the user may have been deleted since the check above.
     const before = await inScope(tx, caller, id, 'update');
     const parentRow = parentChanges ? await resolveParent(tx, caller, target.role, input.parentId ?? null) : undefined;
-    const changes: PgUpdateSetSource<typeof users> = {
+    const changes: UserChanges = {
       ...(input.fullName !== undefined && { fullName: input.fullName }),
       ...(input.shopName !== undefined && { shopName: input.shopName }),
       ...(input.status !== undefined && { status: input.status }),
       ...(passwordHash !== undefined && { passwordHash }),
-      ...(parentRow !== undefined && { parentId: parentRow?.id ?? null, parentRole: parentRow?.role ?? null }),
+      ...(parentRow !== undefined && { parent: parentRow && { id: parentRow.id, role: parentRow.role } }),
       ...(processedLogo && { hasLogo: true }),
       ...(input.removeLogo && !processedLogo && { hasLogo: false }),
-      ...(endsSessions && { tokenVersion: sql`${users.tokenVersion} + 1` }),
+      ...(endsSessions && { endsSessions: true }),
     };
     // Which fields changed, before and after; a new password is only named, never written. The row
     // is written before the update: the chain's head is then taken before the money_daily rows a
@@ -223,9 +226,9 @@ export async function updateUser(
         ...((processedLogo || input.removeLogo) && { logo: processedLogo ? 'replaced' : 'removed' }),
       },
     });
-    await updateUserRow(tx, id, changes, processedLogo ?? (input.removeLogo ? null : undefined));
+    await updateUserFields(tx, id, changes, processedLogo ?? (input.removeLogo ? null : undefined));
   });
-  callerChanged(db, id);
+  ctx.events.callerChanged(id);
   return {
     message: target.id === caller.id ? MESSAGES.profileUpdated : 'User updated successfully',
     user: await getUser(db, id),
@@ -236,7 +239,8 @@ export async function updateUser(
  * Soft delete: history keeps the row. Refused while money or people still hang off the user,
  * so that nothing becomes unreachable.
  */
-export async function deleteUser(db: Db, caller: Caller, id: number): Promise<{ message: string }> {
+export async function deleteUser(ctx: Context, id: number): Promise<{ message: string }> {
+  const { db, caller } = ctx;
   await db.transaction(async (tx) => {
     const target = await inScope(tx, caller, id, 'update');
     usersAccess.delete(caller, target);
@@ -268,11 +272,12 @@ export async function deleteUser(db: Db, caller: Caller, id: number): Promise<{ 
     });
     await softDeleteUser(tx, id, caller.id);
   });
-  callerChanged(db, id);
+  ctx.events.callerChanged(id);
   return { message: 'User deleted successfully' };
 }
 
-export async function getLogo(db: Db, caller: Caller, id: number): Promise<{ data: Buffer; mimeType: string }> {
+export async function getLogo(ctx: Context, id: number): Promise<{ data: Buffer; mimeType: string }> {
+  const { db, caller } = ctx;
   const target = await findInScope(db, caller, id);
   const logo = target?.hasLogo ? await findLogo(db, id) : undefined;
   if (!logo) throw new AppError('NOT_FOUND', 'Logo not found');
@@ -293,11 +298,8 @@ export const USER_EXPORT_COLUMNS: ExportColumn<UserListRow>[] = [
 ];
 
 /** Every user of a list's filtered set, newest first, a keyset page at a time (docs/product/reports.md#exports). */
-export async function userExportPages(
-  db: Db,
-  caller: Caller,
-  filter: UsersFilter,
-): Promise<AsyncIterable<UserListRow[]>> {
+export async function userExportPages(ctx: Context, filter: UsersFilter): Promise<AsyncIterable<UserListRow[]>> {
+  const { db, caller } = ctx;
   usersAccess.export(caller);
   await checkParent(db, caller, filter.parentId);
   const where = usersWhere(caller, filter);

@@ -39,7 +39,7 @@ export const winnersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await listWinners(app.db, request.query);
+      const { items, total } = await listWinners(request.ctx, request.query);
       reply.header('X-Total-Count', String(total));
       return items;
     },
@@ -55,7 +55,7 @@ export const winnersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(winnerSchema), ...errors },
       },
     },
-    (request) => listUserWinners(app.db, request.caller, request.params.userId),
+    (request) => listUserWinners(request.ctx, request.params.userId),
   );
 
   app.get(
@@ -70,7 +70,7 @@ export const winnersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: effectiveWinnersSchema, ...errors },
       },
     },
-    (request) => effectiveWinnersFor(app.db, request.caller, request.query.userId ?? request.caller.id),
+    (request) => effectiveWinnersFor(request.ctx, request.query.userId ?? request.caller.id),
   );
 
   app.post(
@@ -83,7 +83,7 @@ export const winnersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: winnerSchema, ...errors },
       },
     },
-    async (request, reply) => reply.status(201).send(await createWinner(app.db, request.caller, request.body)),
+    async (request, reply) => reply.status(201).send(await createWinner(request.ctx, request.body)),
   );
 
   app.put(
@@ -97,7 +97,7 @@ export const winnersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: winnerSchema, ...errors },
       },
     },
-    (request) => updateWinner(app.db, request.caller, request.params.id, request.body),
+    (request) => updateWinner(request.ctx, request.params.id, request.body),
   );
 
   app.delete(
@@ -110,6 +110,6 @@ export const winnersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ message: z.string() }), ...errors },
       },
     },
-    (request) => deleteWinner(app.db, request.caller, request.params.id),
+    (request) => deleteWinner(request.ctx, request.params.id),
   );
 };

@@ -1,28 +1,30 @@
-import { count, eq, isNull } from 'drizzle-orm';
 import { AppError } from '@lot/domain/errors';
 import { positionTaken } from '@lot/domain/messages';
 import type { EffectiveWinners, Winner, WinnerInput } from '@lot/domain/schemas/winners';
-import type { Db, Tx } from '../../db/client.ts';
-import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { byCaller, changedFields, recordAudit } from '../../lib/audit.ts';
-import { winnerConfigs } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
+import type { AppContext, Context } from '../../lib/context.ts';
 import { findLiveUserById } from '../users/users.repository.ts';
-import { effectiveWinners, selectWinners } from './winners.repository.ts';
+import {
+  deleteWinnerRow,
+  effectiveWinners,
+  findWinner,
+  insertWinner,
+  isPositionTaken,
+  selectUserWinners,
+  selectWinnerPage,
+  updateWinnerRow,
+  type WinnerValues,
+} from './winners.repository.ts';
+
+type Db = AppContext['db'];
 
 /** Admin list: everything, or one user's, or the global ones. */
-export async function listWinners(
-  db: Db,
+export function listWinners(
+  ctx: Context,
   filter: { userId?: number | 'global'; limit: number; offset: number },
 ): Promise<{ items: Winner[]; total: number }> {
-  const where =
-    filter.userId === 'global'
-      ? isNull(winnerConfigs.userId)
-      : filter.userId !== undefined
-        ? eq(winnerConfigs.userId, filter.userId)
-        : undefined;
-  const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(winnerConfigs).where(where);
-  return { items: await selectWinners(db, where, filter), total };
+  return selectWinnerPage(ctx.db, filter.userId, filter);
 }
 
 /** Admins manage anyone's and the global ones; a user only their own. */
@@ -40,31 +42,29 @@ async function assertPlayer(db: Db, userId: number): Promise<void> {
   if (target.role !== 'user') throw AppError.field('userId', 'Winner settings belong to a user');
 }
 
-export async function listUserWinners(db: Db, caller: Caller, userId: number): Promise<Winner[]> {
-  assertManages(caller, userId);
-  return selectWinners(db, eq(winnerConfigs.userId, userId));
+export async function listUserWinners(ctx: Context, userId: number): Promise<Winner[]> {
+  assertManages(ctx.caller, userId);
+  return selectUserWinners(ctx.db, userId);
 }
 
-export async function createWinner(db: Db, caller: Caller, input: WinnerInput): Promise<Winner> {
+/** The columns a winner form sets. */
+const valuesOf = (input: WinnerInput): WinnerValues => ({
+  name: input.name,
+  percentBps: input.percent,
+  position: input.position,
+  description: input.description ?? null,
+  isActive: input.isActive,
+});
+
+export async function createWinner(ctx: Context, input: WinnerInput): Promise<Winner> {
+  const { db, caller } = ctx;
   // A user's form has no user field: their own. An admin's empty user means global.
   const userId = input.userId ?? (caller.role === 'user' ? caller.id : null);
   assertManages(caller, userId);
   if (userId !== null) await assertPlayer(db, userId);
   return db
     .transaction(async (tx) => {
-      const [row] = await tx
-        .insert(winnerConfigs)
-        .values({
-          userId,
-          name: input.name,
-          percentBps: input.percent,
-          position: input.position,
-          description: input.description ?? null,
-          isActive: input.isActive,
-        })
-        .returning({ id: winnerConfigs.id });
-      if (!row) throw new Error('insert returned no row');
-      const winner = await getWinner(tx, row.id);
+      const winner = await getWinner(tx, await insertWinner(tx, userId, valuesOf(input)));
       await recordAudit(tx, {
         ...byCaller(caller),
         action: 'winner.created',
@@ -85,7 +85,7 @@ export async function createWinner(db: Db, caller: Caller, input: WinnerInput): 
  */
 function refusePositionTaken(position: number) {
   return (error: unknown): never => {
-    if (pgErrorCode(error) !== UNIQUE_VIOLATION) throw error;
+    if (!isPositionTaken(error)) throw error;
     const message = positionTaken(position);
     throw new AppError('CONFLICT', message, { fieldErrors: { position: message } });
   };
@@ -100,8 +100,8 @@ const auditedFields = (w: Winner) => ({
   isActive: w.isActive,
 });
 
-async function getWinner(db: Db | Tx, id: number): Promise<Winner> {
-  const [winner] = await selectWinners(db, eq(winnerConfigs.id, id));
+async function getWinner(db: Parameters<typeof findWinner>[0], id: number): Promise<Winner> {
+  const winner = await findWinner(db, id);
   if (!winner) throw new AppError('NOT_FOUND', 'Winner configuration not found');
   return winner;
 }
@@ -115,23 +115,15 @@ async function findManaged(db: Db, caller: Caller, id: number): Promise<Winner> 
   return winner;
 }
 
-export async function updateWinner(db: Db, caller: Caller, id: number, input: WinnerInput): Promise<Winner> {
+export async function updateWinner(ctx: Context, id: number, input: WinnerInput): Promise<Winner> {
+  const { db, caller } = ctx;
   const existing = await findManaged(db, caller, id);
   if (input.userId !== undefined && input.userId !== existing.userId) {
     throw AppError.field('userId', 'A winner configuration cannot move to another user');
   }
   return db
     .transaction(async (tx) => {
-      await tx
-        .update(winnerConfigs)
-        .set({
-          name: input.name,
-          percentBps: input.percent,
-          position: input.position,
-          description: input.description ?? null,
-          isActive: input.isActive,
-        })
-        .where(eq(winnerConfigs.id, id));
+      await updateWinnerRow(tx, id, valuesOf(input));
       const winner = await getWinner(tx, id);
       await recordAudit(tx, {
         ...byCaller(caller),
@@ -146,11 +138,11 @@ export async function updateWinner(db: Db, caller: Caller, id: number, input: Wi
     .catch(refusePositionTaken(input.position));
 }
 
-export async function deleteWinner(db: Db, caller: Caller, id: number): Promise<{ message: string }> {
+export async function deleteWinner(ctx: Context, id: number): Promise<{ message: string }> {
+  const { db, caller } = ctx;
   const existing = await findManaged(db, caller, id);
   await db.transaction(async (tx) => {
-    const deleted = await tx.delete(winnerConfigs).where(eq(winnerConfigs.id, id)).returning({ id: winnerConfigs.id });
-    if (deleted.length === 0) throw new AppError('NOT_FOUND', 'Winner configuration not found');
+    if (!(await deleteWinnerRow(tx, id))) throw new AppError('NOT_FOUND', 'Winner configuration not found');
     await recordAudit(tx, {
       ...byCaller(caller),
       action: 'winner.deleted',
@@ -163,8 +155,8 @@ export async function deleteWinner(db: Db, caller: Caller, id: number): Promise<
   return { message: 'Winner configuration deleted successfully' };
 }
 
-export async function effectiveWinnersFor(db: Db, caller: Caller, userId: number): Promise<EffectiveWinners> {
-  assertManages(caller, userId);
-  if (caller.role === 'admin') await assertPlayer(db, userId);
-  return effectiveWinners(db, userId);
+export async function effectiveWinnersFor(ctx: Context, userId: number): Promise<EffectiveWinners> {
+  assertManages(ctx.caller, userId);
+  if (ctx.caller.role === 'admin') await assertPlayer(ctx.db, userId);
+  return effectiveWinners(ctx.db, userId);
 }
