@@ -11,6 +11,8 @@ import { payPrize } from '../modules/claims/claims.service.ts';
 import { closeShift, currentShift, openShift } from '../modules/shifts/shifts.service.ts';
 import { decimalToCents } from '@lot/domain/money';
 import type { Caller } from '../lib/caller.ts';
+import { commandContext, withCaller } from '../lib/context.ts';
+import { nodeDrawCrypto } from '../lib/draw-crypto.ts';
 import type { Db } from '../db/client.ts';
 import { balances, prizeClaims, users } from '../db/schema.ts';
 
@@ -151,7 +153,10 @@ export async function seedDemo(db: Db, seeds: SeedBox): Promise<{ seeded: boolea
   if (!admin) throw new Error('no admin');
   const id = (username: string) => as(username).id;
 
-  await topup(db, callerOf(admin), { userId: id('super1'), amount: 5_000_000 });
+  const beacon = new DrawBeacon({ mode: 'off', urls: [], chainHash: '' });
+  // The seed signs nobody in: no two-factor secret is sealed, so no key is configured.
+  const command = commandContext({ db, seeds, beacon, drawCrypto: nodeDrawCrypto, config: { totpKey: '' } });
+  await topup(withCaller(command, callerOf(admin)), { userId: id('super1'), amount: 5_000_000 });
   for (const [from, to, amount] of [
     ['super1', 'agent1', 1_000_000],
     ['super1', 'agent2', 800_000],
@@ -162,7 +167,7 @@ export async function seedDemo(db: Db, seeds: SeedBox): Promise<{ seeded: boolea
     ['agent2', 'user4', 120_000],
     ['agent2', 'user5', 90_000],
   ] as const) {
-    await transfer(db, as(from), { receiverId: id(to), amount });
+    await transfer(withCaller(command, as(from)), { receiverId: id(to), amount });
   }
   for (const [name, percent, position] of [
     ['First Prize', 5000, 1],
@@ -173,7 +178,6 @@ export async function seedDemo(db: Db, seeds: SeedBox): Promise<{ seeded: boolea
   }
   await createWinner(db, as('user1'), { name: 'Jackpot', percent: 6000, position: 1, isActive: true });
   await createWinner(db, as('user1'), { name: 'Runner-up', percent: 3000, position: 2, isActive: true });
-  const beacon = new DrawBeacon({ mode: 'off', urls: [], chainHash: '' });
   const ctx: GamesContext = { db, seeds, beacon };
   // user1's and user2's games fall in a shift (docs/product/shifts.md): user1's is still open,
   // user2's closed short with a reason, so the Shift screen, the Shifts list and its card have both.
