@@ -13,6 +13,10 @@ import { openDatabase, statementName, type Db } from '../packages/server/src/db/
 import { ensureAdmin } from '../packages/server/src/cli/seed.ts';
 import { SCALE_PASSWORD, seedScale } from '../packages/server/src/cli/seed-scale.ts';
 import type { Caller } from '../packages/server/src/lib/caller.ts';
+import { commandContext, withCaller } from '../packages/server/src/lib/context.ts';
+import { DrawBeacon } from '../packages/server/src/lib/draw-beacon.ts';
+import { nodeDrawCrypto } from '../packages/server/src/lib/draw-crypto.ts';
+import { SeedBox } from '../packages/server/src/lib/seed-box.ts';
 import { listSales, filterSales } from '../packages/server/src/modules/sales-history/sales-history.service.ts';
 import { listUsers } from '../packages/server/src/modules/users/users.service.ts';
 import { downline } from '../packages/server/src/modules/reports/downline.service.ts';
@@ -142,6 +146,19 @@ async function measure(
 }
 
 type Scenario = { name: string; who: string; path: string; run: (db: Db) => Promise<unknown> };
+
+/** A report's context: a report reads the database as the caller and the clock; it opens no game. */
+const reportContext = (db: Db, caller: Caller) =>
+  withCaller(
+    commandContext({
+      db,
+      seeds: new SeedBox('0'.repeat(64)),
+      beacon: new DrawBeacon({ mode: 'off', urls: [], chainHash: '' }),
+      drawCrypto: nodeDrawCrypto,
+      config: { totpKey: '' },
+    }),
+    caller,
+  );
 type Judge = { kind: string; target: string; met: (http: number, sql: number) => boolean };
 
 /**
@@ -367,7 +384,7 @@ export function reportScenarios(pgUrl: string): Promise<Row[]> {
         name,
         who,
         path: `/api/reports/downline?from=${period.from}&to=${period.to}&tz=${encodeURIComponent(tz)}`,
-        run: (db) => downline(db, callers[who], period),
+        run: (db) => downline(reportContext(db, callers[who]), period),
       });
       return [
         call('downline, admin, last 30 days', 'admin', month),
