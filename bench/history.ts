@@ -160,6 +160,19 @@ async function measure(
 }
 
 type Scenario = { name: string; who: string; path: string; run: (db: Db) => Promise<unknown> };
+
+/** A report's context: a report reads the database as the caller and the clock; it opens no game. */
+const reportContext = (db: Db, caller: Caller) =>
+  withCaller(
+    commandContext({
+      db,
+      seeds: new SeedBox('0'.repeat(64)),
+      beacon: new DrawBeacon({ mode: 'off', urls: [], chainHash: '' }),
+      drawCrypto: nodeDrawCrypto,
+      config: { totpKey: '' },
+    }),
+    caller,
+  );
 type Judge = { kind: string; target: string; met: (http: number, sql: number) => boolean };
 
 /**
@@ -386,7 +399,7 @@ export function reportScenarios(pgUrl: string): Promise<Row[]> {
         name,
         who,
         path: `/api/reports/downline?from=${period.from}&to=${period.to}&tz=${encodeURIComponent(tz)}`,
-        run: (db) => downline(db, callers[who], period),
+        run: (db) => downline(reportContext(db, callers[who]), period),
       });
       return [
         call('downline, admin, last 30 days', 'admin', month),

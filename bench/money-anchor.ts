@@ -11,7 +11,8 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { moveStatement, transferMove } from '../packages/server/src/modules/balance/balance.service.ts';
+import { transferMove } from '../packages/server/src/modules/balance/balance.service.ts';
+import { moveStatement } from '../packages/server/src/modules/balance/balance.repository.ts';
 import { claimOf } from '../packages/server/src/modules/balance/idempotency.ts';
 import type { Caller } from '../packages/server/src/lib/caller.ts';
 

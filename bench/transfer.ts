@@ -17,7 +17,8 @@ import { hash, verify } from '@node-rs/argon2';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { openDatabase, queryRows, type Db } from '../packages/server/src/db/client.ts';
 import { queryPrepared } from '../packages/server/src/db/prepared.ts';
-import { moveStatement, transferMove } from '../packages/server/src/modules/balance/balance.service.ts';
+import { transferMove } from '../packages/server/src/modules/balance/balance.service.ts';
+import { moveStatement } from '../packages/server/src/modules/balance/balance.repository.ts';
 import { ARGON2_OPTIONS } from '../packages/server/src/lib/passwords.ts';
 import type { Caller } from '../packages/server/src/lib/caller.ts';
 import {
@@ -144,8 +145,8 @@ function literal(value: unknown): string {
 }
 
 /**
- * The very statement the service runs for a user's transfer of 0.01 (balance.service.ts
- * `moveStatement`, docs/decisions/012), built by the service itself: the sender's id becomes $1,
+ * The very statement the service runs for a user's transfer of 0.01 (balance.repository.ts
+ * `moveStatement` of the service's `transferMove`, docs/decisions/012), built by that code itself: the sender's id becomes $1,
  * the receiver's $2, every other value is inlined as the service would bind it.
  */
 const TRANSFER_SQL = (() => {

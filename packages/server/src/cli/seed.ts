@@ -157,8 +157,7 @@ export async function seedDemo(db: Db, seeds: SeedBox): Promise<{ seeded: boolea
   // The seed seals no two-factor secret: no TOTP key.
   const command = commandContext({ db, seeds, beacon, drawCrypto: nodeDrawCrypto, config: { totpKey: '' } });
   const ctxOf = (username: string) => withCaller(command, as(username));
-
-  await topup(db, callerOf(admin), { userId: id('super1'), amount: 5_000_000 });
+  await topup(ctxOf(admin.username), { userId: id('super1'), amount: 5_000_000 });
   for (const [from, to, amount] of [
     ['super1', 'agent1', 1_000_000],
     ['super1', 'agent2', 800_000],
@@ -169,14 +168,14 @@ export async function seedDemo(db: Db, seeds: SeedBox): Promise<{ seeded: boolea
     ['agent2', 'user4', 120_000],
     ['agent2', 'user5', 90_000],
   ] as const) {
-    await transfer(db, as(from), { receiverId: id(to), amount });
+    await transfer(ctxOf(from), { receiverId: id(to), amount });
   }
   for (const [name, percent, position] of [
     ['First Prize', 5000, 1],
     ['Second Prize', 2500, 2],
     ['Third Prize', 1000, 3],
   ] as const) {
-    await createWinner(withCaller(command, callerOf(admin)), { name, percent, position, isActive: true, userId: null });
+    await createWinner(ctxOf(admin.username), { name, percent, position, isActive: true, userId: null });
   }
   await createWinner(ctxOf('user1'), { name: 'Jackpot', percent: 6000, position: 1, isActive: true });
   await createWinner(ctxOf('user1'), { name: 'Runner-up', percent: 3000, position: 2, isActive: true });

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { replayedHeader } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
-import type { MoneyKind } from '../../lib/metrics.ts';
 import { z } from 'zod';
 import {
   balanceSchema,
@@ -24,13 +23,12 @@ const moneyCall = { 200: moneyResultSchema, ...errors };
 export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
 
-  /** Replays answer the stored response and say so; every money call is counted here (GET /metrics). */
+  /** Replays answer the stored response and say so (the service counts every call for GET /metrics). */
   const answer = async <T>(
     reply: { header: (name: string, value: string) => unknown },
-    kind: MoneyKind,
     call: Promise<Idempotent<T>>,
   ) => {
-    const outcome = await app.metrics.countMoney(kind, call);
+    const outcome = await call;
     if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
     return outcome.result;
   };
@@ -44,7 +42,7 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: balanceSchema, ...errorResponses(401) },
       },
     },
-    (request) => getBalance(app.db, request.caller, request.caller.id),
+    (request) => getBalance(request.ctx, request.caller.id),
   );
 
   app.get(
@@ -57,7 +55,7 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: balanceSchema, ...errors },
       },
     },
-    (request) => getBalance(app.db, request.caller, request.params.userId),
+    (request) => getBalance(request.ctx, request.params.userId),
   );
 
   app.post(
@@ -73,8 +71,7 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
         response: moneyCall,
       },
     },
-    async (request, reply) =>
-      answer(reply, 'topup', topup(app.db, request.caller, request.body, request.headers['idempotency-key'])),
+    async (request, reply) => answer(reply, topup(request.ctx, request.body, request.headers['idempotency-key'])),
   );
 
   app.post(
@@ -89,8 +86,7 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
         response: moneyCall,
       },
     },
-    async (request, reply) =>
-      answer(reply, 'transfer', transfer(app.db, request.caller, request.body, request.headers['idempotency-key'])),
+    async (request, reply) => answer(reply, transfer(request.ctx, request.body, request.headers['idempotency-key'])),
   );
 
   app.post(
@@ -106,8 +102,7 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
         response: moneyCall,
       },
     },
-    async (request, reply) =>
-      answer(reply, 'decrease', decrease(app.db, request.caller, request.body, request.headers['idempotency-key'])),
+    async (request, reply) => answer(reply, decrease(request.ctx, request.body, request.headers['idempotency-key'])),
   );
 
   app.post(
@@ -125,7 +120,6 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
         response: moneyCall,
       },
     },
-    async (request, reply) =>
-      answer(reply, 'take_back', takeBack(app.db, request.caller, request.body, request.headers['idempotency-key'])),
+    async (request, reply) => answer(reply, takeBack(request.ctx, request.body, request.headers['idempotency-key'])),
   );
 };

@@ -1,9 +1,8 @@
 import { decimalToCents } from '@lot/domain/money';
 import { statementKindLabel } from '@lot/domain/statement-kinds';
 import type { Downline, DownlineFigures, StatementMovement, StatementQuery } from '@lot/domain/schemas/reports';
-import type { Db } from '../../db/client.ts';
 import type { ExportColumn, ExportSource } from '../../lib/export.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { Context } from '../../lib/context.ts';
 import { statement } from './statements.service.ts';
 
 /** The downline report and statements as files (docs/product/reports.md#exports). */
@@ -69,13 +68,12 @@ const STATEMENT_PAGE = 1_000;
  * the closing balance; read a page of movements at a time (one account's period is bounded).
  */
 export async function statementExport(
-  db: Db,
-  caller: Caller,
+  ctx: Context,
   userId: number,
   query: Omit<StatementQuery, 'limit' | 'offset'>,
 ): Promise<ExportSource<StatementLine>> {
   // The first page answers the scope check before anything is sent.
-  const first = await statement(db, caller, userId, { ...query, limit: STATEMENT_PAGE, offset: 0 });
+  const first = await statement(ctx, userId, { ...query, limit: STATEMENT_PAGE, offset: 0 });
   const edge = (kind: string, balance: string): StatementLine => ({
     transactionId: 0,
     at: null,
@@ -95,7 +93,7 @@ export async function statementExport(
     pages: (async function* () {
       yield [edge('Opening balance', first.openingBalance), ...lines(first.movements)];
       for (let offset = STATEMENT_PAGE; offset < first.total; offset += STATEMENT_PAGE) {
-        yield lines((await statement(db, caller, userId, { ...query, limit: STATEMENT_PAGE, offset })).movements);
+        yield lines((await statement(ctx, userId, { ...query, limit: STATEMENT_PAGE, offset })).movements);
       }
       yield [edge('Closing balance', first.closingBalance)];
     })(),

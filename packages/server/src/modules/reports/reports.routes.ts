@@ -38,7 +38,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: dayCloseSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    (request) => dayClose(app.db, request.caller, request.query),
+    (request) => dayClose(request.ctx, request.query),
   );
 
   app.get(
@@ -56,7 +56,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const result = await statement(app.db, request.caller, request.params.userId, request.query);
+      const result = await statement(request.ctx, request.params.userId, request.query);
       reply.header('X-Total-Count', String(result.total));
       return result;
     },
@@ -74,7 +74,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: downlineSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    (request) => downline(app.db, request.caller, request.query),
+    (request) => downline(request.ctx, request.query),
   );
 
   app.get(
@@ -89,7 +89,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: activitySchema, ...errorResponses(400, 401) },
       },
     },
-    (request) => activity(app.db, request.caller, request.query),
+    (request) => activity(request.ctx, request.query),
   );
 
   app.get(
@@ -107,7 +107,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { format, ...query } = request.query;
-      const report = await downline(app.db, request.caller, query);
+      const report = await downline(request.ctx, query);
       return sendExport(reply, format, report.timeZone, downlineExport(report, query.from, query.to));
     },
   );
@@ -128,7 +128,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { format, ...query } = request.query;
-      const source = await statementExport(app.db, request.caller, request.params.userId, query);
+      const source = await statementExport(request.ctx, request.params.userId, query);
       return sendExport(reply, format, query.tz ?? 'UTC', source);
     },
   );

@@ -1,40 +1,19 @@
-import { sql } from 'drizzle-orm';
 import { dayIn } from '@lot/domain/dates';
 import { AppError } from '@lot/domain/errors';
 import { formatCents } from '@lot/domain/money';
 import type { DayClose, DayCloseQuery } from '@lot/domain/schemas/reports';
-import { queryRows, type Db } from '../../db/client.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { Context } from '../../lib/context.ts';
 import { findInScope, findLiveUserById, type UserRow } from '../users/users.repository.ts';
+import { readDayClose } from './reports.repository.ts';
 
 /** The zone of a day close when the caller names none (decision 014). */
 export const DEFAULT_TIME_ZONE = 'UTC';
-
-type Totals = {
-  day_start: Date | string;
-  day_end: Date | string;
-  settled: number | string;
-  numbers_sold: string;
-  pool: string;
-  prizes: string;
-  commission: string;
-  voided: number | string;
-  opening: string;
-  topups_in: string;
-  transfers_in: string;
-  transfers_out: string;
-  corrections: string;
-  taken_back: string;
-  pools_held: string;
-  pools_returned: string;
-  closing: string;
-};
 
 /**
  * Whose day close the caller may read: a user their own (another's is a role rule: 403); the
  * upline and the admin a user in their scope (outside it: 404, as if missing).
  */
-async function shopOf(db: Db, caller: Caller, userId: number | undefined): Promise<UserRow> {
+async function shopOf({ db, caller }: Context, userId: number | undefined): Promise<UserRow> {
   if (caller.role === 'user') {
     if (userId !== undefined && userId !== caller.id) {
       throw new AppError('FORBIDDEN', 'You can only see your own day close');
@@ -57,71 +36,18 @@ async function shopOf(db: Db, caller: Caller, userId: number | undefined): Promi
  * balance when its first draw holds it, whatever became of it, and a voided game's pool comes back
  * when it is voided. So the opening balance is the sum of everything before the day's start, the
  * closing one everything before its end, and opening + the day's movements = closing exactly; today's
- * closing is the current balance.
+ * closing is the current balance (the statement: reports.repository.ts `dayCloseStatement`).
  */
-export async function dayClose(db: Db, caller: Caller, query: DayCloseQuery): Promise<DayClose> {
+export async function dayClose(ctx: Context, query: DayCloseQuery): Promise<DayClose> {
   const timeZone = query.tz ?? DEFAULT_TIME_ZONE;
   // A day still to come has no close: refused rather than answered as an empty or partial day.
-  const today = dayIn(timeZone, new Date());
+  const today = dayIn(timeZone, new Date(ctx.clock()));
   if (query.date > today) {
     throw AppError.field('date', `date cannot be after today (${today} in ${timeZone})`);
   }
-  const shop = await shopOf(db, caller, query.userId);
+  const shop = await shopOf(ctx, query.userId);
   const u = shop.id;
-  const [row] = await queryRows<Totals>(
-    db,
-    sql`
-    WITH bounds AS (
-      SELECT (${query.date}::date)::timestamp AT TIME ZONE ${timeZone} AS day_start,
-             (${query.date}::date + 1)::timestamp AT TIME ZONE ${timeZone} AS day_end
-    ), moves AS (
-      SELECT created_at AS at, 'topup' AS kind, amount FROM transactions
-        WHERE receiver_id = ${u} AND status = 'completed' AND type = 'topup'
-      UNION ALL
-      SELECT created_at, 'transfer_in', amount FROM transactions
-        WHERE receiver_id = ${u} AND status = 'completed' AND type = 'transfer'
-      UNION ALL
-      SELECT created_at, 'transfer_out', -amount FROM transactions
-        WHERE user_id = ${u} AND status = 'completed' AND type = 'transfer'
-      UNION ALL
-      SELECT created_at, 'correction', -amount FROM transactions
-        WHERE user_id = ${u} AND status = 'completed' AND type = 'decrease'
-      UNION ALL
-      SELECT created_at, 'taken_back', -amount FROM transactions
-        WHERE user_id = ${u} AND status = 'completed' AND type = 'takeback'
-      UNION ALL
-      SELECT created_at, 'held', -amount FROM transactions
-        WHERE user_id = ${u} AND type = 'game' AND status IN ('pending', 'completed', 'voided')
-      UNION ALL
-      SELECT COALESCE(r.ended_at, t.created_at), 'returned', t.amount
-        FROM transactions t LEFT JOIN game_rounds r ON r.transaction_id = t.id
-        WHERE t.user_id = ${u} AND t.type = 'game' AND t.status = 'voided'
-    ), money AS (
-      SELECT
-        COALESCE(sum(amount) FILTER (WHERE at < b.day_start), 0) AS opening,
-        COALESCE(sum(amount) FILTER (WHERE at >= b.day_start AND at < b.day_end AND kind = 'topup'), 0) AS topups_in,
-        COALESCE(sum(amount) FILTER (WHERE at >= b.day_start AND at < b.day_end AND kind = 'transfer_in'), 0) AS transfers_in,
-        COALESCE(-sum(amount) FILTER (WHERE at >= b.day_start AND at < b.day_end AND kind = 'transfer_out'), 0) AS transfers_out,
-        COALESCE(-sum(amount) FILTER (WHERE at >= b.day_start AND at < b.day_end AND kind = 'correction'), 0) AS corrections,
-        COALESCE(-sum(amount) FILTER (WHERE at >= b.day_start AND at < b.day_end AND kind = 'taken_back'), 0) AS taken_back,
-        COALESCE(-sum(amount) FILTER (WHERE at >= b.day_start AND at < b.day_end AND kind = 'held'), 0) AS pools_held,
-        COALESCE(sum(amount) FILTER (WHERE at >= b.day_start AND at < b.day_end AND kind = 'returned'), 0) AS pools_returned,
-        COALESCE(sum(amount) FILTER (WHERE at < b.day_end), 0) AS closing
-      FROM bounds b LEFT JOIN moves ON true
-      GROUP BY b.day_start, b.day_end
-    )
-    SELECT b.day_start, b.day_end,
-      (SELECT count(*) FROM games g WHERE g.user_id = ${u} AND g.created_at >= b.day_start AND g.created_at < b.day_end) AS settled,
-      (SELECT COALESCE(sum(selected_count), 0) FROM games g WHERE g.user_id = ${u} AND g.created_at >= b.day_start AND g.created_at < b.day_end)::text AS numbers_sold,
-      (SELECT COALESCE(sum(pool), 0) FROM games g WHERE g.user_id = ${u} AND g.created_at >= b.day_start AND g.created_at < b.day_end)::text AS pool,
-      (SELECT COALESCE(sum(total_prize), 0) FROM games g WHERE g.user_id = ${u} AND g.created_at >= b.day_start AND g.created_at < b.day_end)::text AS prizes,
-      (SELECT COALESCE(sum(commission), 0) FROM games g WHERE g.user_id = ${u} AND g.created_at >= b.day_start AND g.created_at < b.day_end)::text AS commission,
-      (SELECT count(*) FROM game_rounds r WHERE r.user_id = ${u} AND r.status = 'voided' AND r.ended_at >= b.day_start AND r.ended_at < b.day_end) AS voided,
-      m.opening::text, m.topups_in::text, m.transfers_in::text, m.transfers_out::text, m.corrections::text, m.taken_back::text,
-      m.pools_held::text, m.pools_returned::text, m.closing::text
-    FROM bounds b, money m`,
-  );
-  if (!row) throw new Error('day close query returned no row');
+  const row = await readDayClose(ctx.db, u, query.date, timeZone);
   const c = (text: string) => BigInt(text);
   const net =
     c(row.topups_in) +

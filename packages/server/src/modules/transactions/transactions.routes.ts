@@ -41,11 +41,7 @@ export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total, totalAmount, totalIn, totalOut, net } = await listTransactions(
-        app.db,
-        request.caller,
-        request.query,
-      );
+      const { items, total, totalAmount, totalIn, totalOut, net } = await listTransactions(request.ctx, request.query);
       // The whole filtered set, not the page: its volume (the admin dashboard's Transaction
       // Volume) and its money in, out and net (the transactions screens' totals).
       reply
@@ -76,7 +72,7 @@ export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendExport(reply, format, tz ?? 'UTC', {
         fileName: exportFileName('transactions', query, tz),
         columns: TRANSACTION_EXPORT_COLUMNS,
-        pages: transactionExportPages(app.db, request.caller, query),
+        pages: transactionExportPages(request.ctx, query),
       });
     },
   );
