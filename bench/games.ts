@@ -149,11 +149,13 @@ export async function gameScenarios(pgUrl: string): Promise<Row[]> {
       };
     const inProcess = inProcessWith(drawNext);
     /**
-     * Before, for comparison (decision 052): the draw as it was until issue 33 — the same read and
-     * the same statement, then the game read back (and, once settled, its claims) in round trips of
-     * their own, as the old drawNext answered. Kept here only, to measure both in one run.
+     * Before, for comparison (decision 052): the draw as it was until issue 33 — the game read (the
+     * process's memory of it forgotten first), the same statement, then the game read back (and,
+     * once settled, its claims) in round trips of their own, as the old drawNext answered. Kept here
+     * only, to measure both in one run.
      */
     const inProcessBefore = inProcessWith(async (ctx, id, position) => {
+      ctx.games.delete(id);
       await drawNext(ctx, id, position);
       const row = await findRoundRow(ctx.db, id);
       if (row?.round.status === 'settled') await claimStatusesOf(ctx.db, id);
@@ -167,7 +169,7 @@ export async function gameScenarios(pgUrl: string): Promise<Row[]> {
     const { ours, anchor } = result;
     const ratio = anchor.rate > 0 ? ours.rate / anchor.rate : 0;
     const gap = ours.drawP95 - anchor.drawP95;
-    // The draw in one statement that answers (after) vs the old sequence with its read-back (before).
+    // The draw from memory in one statement that answers (after) vs the old read, statement, read-back (before).
     const trips = await turnAbout(
       () => measured(inProcess, shops),
       () => measured(inProcessBefore, shops),
@@ -194,7 +196,7 @@ export async function gameScenarios(pgUrl: string): Promise<Row[]> {
         raw: { ours: ours.drawP95, anchor: anchor.drawP95 },
       },
       {
-        scenario: `the draw's p95 in one process: after (the statement answers, decision 052) vs before (read back after it)`,
+        scenario: `the draw's p95 in one process: after (remembered: one statement, decision 052) vs before (read, statement, read back)`,
         ours: `after p95 ${trips.ours.drawP95.toFixed(1)} ms (p50 ${trips.ours.drawP50.toFixed(1)})`,
         anchor: `before p95 ${trips.anchor.drawP95.toFixed(1)} ms (p50 ${trips.anchor.drawP50.toFixed(1)})`,
         ratio: (trips.anchor.drawP95 > 0 ? trips.ours.drawP95 / trips.anchor.drawP95 : 0).toFixed(2),

@@ -29,7 +29,7 @@ import { DisplayStreams, withoutTicket } from './modules/games/display.ts';
 import { DrawBeacon, type DrawBeaconOptions } from './lib/draw-beacon.ts';
 import { bindGameEvents, GAMES_CHANNEL, GameEvents, unbindGameEvents } from './lib/game-events.ts';
 import { CallerLookup, SESSIONS_CHANNEL, USERS_CHANNEL } from './lib/caller-lookup.ts';
-import { withCaller, type AppContext, type Context } from './lib/context.ts';
+import { gameMemory, withCaller, type AppContext, type Context } from './lib/context.ts';
 import { nodeDrawCrypto } from './lib/draw-crypto.ts';
 import { PgListener } from './lib/listener.ts';
 import { checkTotpKey } from './lib/key-canaries.ts';
@@ -209,6 +209,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     metrics: app.metrics,
     config: { totpKey: options.totpKey },
+    games: gameMemory(),
   };
   app.decorate('context', context);
   app.decorateRequest('ctx', {

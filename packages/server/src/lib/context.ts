@@ -1,5 +1,6 @@
 import type { DrawCrypto } from '@lot/domain/draw';
 import type { Db } from '../db/client.ts';
+import { BoundedMemory } from './bounded-memory.ts';
 import type { Caller } from './caller.ts';
 import type { DrawBeacon } from './draw-beacon.ts';
 import { noMetrics, type Metrics } from './metrics.ts';
@@ -49,7 +50,17 @@ export type AppContext = {
   events: Events;
   metrics: Metrics;
   config: Config;
+  /**
+   * Per game id, the game as this process last left or read it while it draws, so its next draw
+   * skips the read (decision 052). Opaque here; the games module owns what it holds.
+   */
+  games: GameMemory;
 };
+
+/** The draw's memory of games: a few thousand at most (decision 052). */
+export type GameMemory = BoundedMemory<number, unknown>;
+export const GAME_MEMORY_LIMIT = 4096;
+export const gameMemory = (): GameMemory => new BoundedMemory<number, unknown>(GAME_MEMORY_LIMIT);
 
 /** A request's context: the process's collaborators and who is calling. */
 export type Context<C extends Caller | null = Caller> = AppContext & { caller: C };
@@ -67,5 +78,6 @@ export function commandContext(
     log: parts.log ?? { info: quiet, warn: quiet, error: quiet },
     events: { gameChanged: quiet, callerChanged: quiet, sessionsChanged: quiet },
     metrics: noMetrics,
+    games: gameMemory(),
   };
 }

@@ -13,7 +13,7 @@ import {
 /**
  * The games' hand-written statements (decisions 030, 052), so that a change to one shows as a diff
  * of its snapshot: a game opened, its participants replaced, the draw in each of its shapes (the
- * freeze that holds the pool, a middle draw, the last draw that settles), the void before and after
+ * freeze that holds the pool, a middle draw, the last draw that settles, one written from memory), the void before and after
  * the freeze, the remembered participants and the list's condition.
  */
 
@@ -99,6 +99,16 @@ const draws: [string, DrawWrite][] = [
     },
   ],
   ['the freeze with a draw that also settles (one prize)', { ...base, settlement }],
+  [
+    "a middle draw written from memory (decision 052): the caller's scope checked, the player answered",
+    {
+      ...base,
+      read: { ...base.read, status: 'drawing', caller: callers.agent },
+      transactionId: 21,
+      freeze: undefined,
+      audit: { ...base.audit, rows: [base.audit.rows[1]!] },
+    },
+  ],
 ];
 
 describe('the draw statement', () => {

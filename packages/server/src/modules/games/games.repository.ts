@@ -69,7 +69,17 @@ export async function settledRoundOf(
  * lock). `read` is that round's state: the statement writes only if the round still stands so.
  */
 export type DrawWrite = {
-  read: { id: number; status: 'open' | 'drawing'; drawn: number; entries: unknown };
+  read: {
+    id: number;
+    status: 'open' | 'drawing';
+    drawn: number;
+    entries: unknown;
+    /**
+     * A draw built from the process's memory, not a read (decision 052): the round must also be in
+     * this caller's scope, and the statement answers the player's names the read would have given.
+     */
+    caller?: Caller;
+  };
   userId: number;
   actorId: number;
   pool: number;
@@ -115,6 +125,9 @@ type DrawAnswerRow = {
   sale_id: number | null;
   shift_id: number | null;
   ended_at: Date | string | null;
+  player_username?: string | null;
+  player_full_name?: string | null;
+  player_shop_name?: string | null;
 };
 
 /** What a draw's statement answers: whether it applied, and the game's columns only it knew. */
@@ -125,6 +138,8 @@ export type DrawAnswer = {
   saleId: number | null;
   shiftId: number | null;
   endedAt: Date | null;
+  /** With `read.caller`: the player's names as they stand now. */
+  player?: { username: string; fullName: string; shopName: string | null };
 };
 
 /**
@@ -141,6 +156,7 @@ export type DrawAnswer = {
 export function drawStatement(write: DrawWrite): SQL {
   const { read, settlement } = write;
   const first = read.status === 'open';
+  const scope = read.caller && readableBy(read.caller);
   const ledgerStatus = settlement ? 'completed' : 'pending';
   const ledgerDescription = settlement && first ? settlement.description : write.holdDescription;
   const ledger = first
@@ -230,7 +246,12 @@ export function drawStatement(write: DrawWrite): SQL {
       SELECT id FROM game_rounds
       WHERE id = ${read.id}::int AND status = ${read.status}::text
         AND jsonb_array_length(draws) = ${read.drawn}::int
-        ${first ? sql`AND entries = ${JSON.stringify(read.entries)}::jsonb` : sql``}
+        ${first ? sql`AND entries = ${JSON.stringify(read.entries)}::jsonb` : sql``}${
+          scope
+            ? sql`
+        AND ${scope}`
+            : sql``
+        }
       FOR UPDATE
     ),${
       first
@@ -258,8 +279,15 @@ export function drawStatement(write: DrawWrite): SQL {
         game_rounds.ended_at
     )${audits}
     SELECT EXISTS (SELECT 1 FROM r) AS locked, drawn.id IS NOT NULL AS drawn, drawn.transaction_id,
-      drawn.sale_id, drawn.shift_id, drawn.ended_at
-    FROM (SELECT 1) AS one LEFT JOIN drawn ON true`;
+      drawn.sale_id, drawn.shift_id, drawn.ended_at${
+        read.caller
+          ? sql`,
+      p.username AS player_username, p.full_name AS player_full_name, p.shop_name AS player_shop_name`
+          : sql``
+      }
+    FROM (SELECT 1) AS one LEFT JOIN drawn ON true${
+      read.caller ? sql` LEFT JOIN users p ON p.id = ${write.userId}::int AND EXISTS (SELECT 1 FROM r)` : sql``
+    }`;
 }
 
 /**
@@ -478,6 +506,15 @@ export async function runDraw(db: Db | Tx, write: DrawWrite): Promise<DrawAnswer
     saleId: row.sale_id,
     shiftId: row.shift_id,
     endedAt: row.ended_at === null ? null : new Date(row.ended_at),
+    ...(write.read.caller &&
+      row.player_username !== undefined &&
+      row.player_username !== null && {
+        player: {
+          username: row.player_username,
+          fullName: row.player_full_name ?? '',
+          shopName: row.player_shop_name ?? null,
+        },
+      }),
   };
 }
 

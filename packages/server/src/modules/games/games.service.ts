@@ -432,6 +432,32 @@ async function readActingRound(ctx: Context, id: number): Promise<RoundRow> {
   return row;
 }
 
+/**
+ * The draw's memory (decision 052): a drawing game as this process last read or wrote it. Only a
+ * game that draws is kept; one that ended, or that another process moved, is forgotten.
+ */
+function rememberDrawing(ctx: AppContext, row: RoundRow): void {
+  if (row.round.status === 'drawing') ctx.games.set(row.round.id, row);
+  else ctx.games.delete(row.round.id);
+}
+
+/**
+ * The remembered game, only when the next draw can be written from it alone: it draws, the
+ * position is the next one, and (LOT-DRAW-2) round R is stored. Anything else — a replay, an
+ * error to answer, a beacon to wait for — is decided on a read.
+ */
+function rememberedFor(ctx: AppContext, id: number, position: number): RoundRow | undefined {
+  const row = ctx.games.get(id) as RoundRow | undefined;
+  if (!row) return undefined;
+  const { round } = row;
+  const usable =
+    round.status === 'drawing' &&
+    position === drawsOf(round).length + 1 &&
+    drawsOf(round).length < prizesOf(round).length &&
+    (beaconOf(round) === null || round.beaconRandomness !== null);
+  return usable ? row : undefined;
+}
+
 /** A step that found its game moved since it read it reads it again, this many times at most. */
 const STEP_ATTEMPTS = 5;
 
@@ -461,7 +487,11 @@ export type DrawOutcomeAnswer =
 export async function drawNext(ctx: Context, id: number, position: number): Promise<DrawOutcomeAnswer> {
   const { db, caller } = ctx;
   for (let attempt = 0; attempt < STEP_ATTEMPTS; attempt++) {
-    const row = await readActingRound(ctx, id);
+    // The game as this process last left it, when that is enough to write the next draw (decision
+    // 052); the statement's conditions decide whether it still stands, else it is read.
+    const known = attempt === 0 ? rememberedFor(ctx, id, position) : undefined;
+    const row = known ?? (await readActingRound(ctx, id));
+    if (!known) rememberDrawing(ctx, row);
     const { round } = row;
     const own = round.userId === caller.id;
     if (!own && round.status === 'open') throw new AppError('FORBIDDEN', UPLINE_CANNOT_START);
@@ -539,7 +569,7 @@ export async function drawNext(ctx: Context, id: number, position: number): Prom
       });
     }
     const answer = await runDraw(db, {
-      read: { id, status: round.status, drawn: draws.length, entries: round.entries },
+      read: { id, status: round.status, drawn: draws.length, entries: round.entries, ...(known && { caller }) },
       userId: round.userId,
       actorId: caller.id,
       pool: poolOf(round),
@@ -558,7 +588,10 @@ export async function drawNext(ctx: Context, id: number, position: number): Prom
           : undefined,
       audit: { address: caller.address ?? null, rows: audits },
     });
-    if (!answer?.locked) continue;
+    if (!answer?.locked) {
+      ctx.games.delete(id);
+      continue;
+    }
     if (!answer.drawn) {
       throw new AppError('UNPROCESSABLE', MESSAGES.insufficientBalance, {
         fieldErrors: { betAmount: MESSAGES.insufficientBalance },
@@ -567,6 +600,7 @@ export async function drawNext(ctx: Context, id: number, position: number): Prom
     // The game as the statement left it: the round as read, with what the statement wrote (decision 052).
     const written: RoundRow = {
       ...row,
+      ...(answer.player && { player: { id: row.player.id, ...answer.player } }),
       round: {
         ...round,
         status: last && number !== undefined ? 'settled' : 'drawing',
@@ -580,6 +614,7 @@ export async function drawNext(ctx: Context, id: number, position: number): Prom
         ...(storeBeacon && { beaconSignature: storeBeacon.signature, beaconRandomness: storeBeacon.randomness }),
       },
     };
+    rememberDrawing(ctx, written);
     ctx.events.gameChanged(round.code);
     if (pin && freezing && targetRound !== null) {
       ctx.beacon.prefetch(pin, targetRound);
@@ -644,6 +679,7 @@ export async function voidGame(ctx: Context, id: number, reason: string): Promis
   const { db, caller } = ctx;
   for (let attempt = 0; attempt < STEP_ATTEMPTS; attempt++) {
     const { round } = await readActingRound(ctx, id);
+    ctx.games.delete(id);
     if (round.status !== 'open' && round.status !== 'drawing') throw ended(round);
     const frozen = round.status === 'drawing';
     if (frozen && round.userId === caller.id) throw new AppError('FORBIDDEN', OPERATOR_CANNOT_VOID_FROZEN);
