@@ -27,8 +27,13 @@ const layers = [
   },
   {
     target: `${server}/plugins`,
-    from: `${server}/modules`,
+    from: [`${server}/modules`, `${server}/cli`],
     message: 'plugins never import modules: move the shared piece to lib/',
+  },
+  {
+    target: [`${server}/db`, `${server}/lib`],
+    from: [`${server}/modules`, `${server}/plugins`, `${server}/cli`, `${server}/app.ts`],
+    message: 'db/ and lib/ sit below every module and plugin: they import none',
   },
   ...dirs(`${server}/modules`).map((module, _, modules) => ({
     target: `${server}/modules/${module}`,
@@ -54,6 +59,24 @@ export default tseslint.config(
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: layers }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    // Only a module's data access (its repository and access map) speaks SQL (docs/ARCHITECTURE.md#layers).
+    files: ['packages/server/src/modules/**/*.ts'],
+    ignores: ['**/*.repository.ts', '**/*.access.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['drizzle-orm', 'drizzle-orm/*', '**/db/*'],
+              message: "services and routes reach the database through their module's repository",
+            },
+          ],
+        },
+      ],
     },
   },
   {

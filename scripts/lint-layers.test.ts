@@ -40,6 +40,12 @@ describe('npm run lint refuses', () => {
       "import { findInScope } from '../modules/users/users.repository.ts';",
     ],
     [
+      'db/ importing a module',
+      'packages/server/src/db/x.ts',
+      "import { findInScope } from '../modules/users/users.repository.ts';",
+    ],
+    ['lib/ importing a plugin', 'packages/server/src/lib/x.ts', "import { authPlugin } from '../plugins/auth.ts';"],
+    [
       "a module importing another module's service",
       'packages/server/src/modules/games/x.ts',
       "import { transfer } from '../balance/balance.service.ts';",
@@ -48,6 +54,17 @@ describe('npm run lint refuses', () => {
     expect(
       await rulesBroken(filePath, `${code}\nexport const used = [${code.match(/\{ (\w+) \}/)?.[1]}];\n`),
     ).toContain('import-x/no-restricted-paths');
+  });
+
+  it.each([
+    ['drizzle-orm', "import { sql } from 'drizzle-orm';"],
+    ['the database client', "import { queryRows } from '../../db/client.ts';"],
+  ])('a service importing %s, which its repository may', async (_name, code) => {
+    const used = `${code}\nexport const used = [${code.match(/\{ (\w+) \}/)?.[1]}];\n`;
+    expect(await rulesBroken('packages/server/src/modules/games/x.service.ts', used)).toContain(
+      'no-restricted-imports',
+    );
+    expect(await rulesBroken('packages/server/src/modules/games/x.repository.ts', used)).toEqual([]);
   });
 
   it('an import cycle', async () => {
