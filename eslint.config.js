@@ -25,6 +25,9 @@ const layers = [
     from: [`${web}/features`, `${web}/app`],
     message: 'components/ and lib/ never import features/ or app/',
   },
+];
+/** The server's layers bind its product code; a test stands above them (it may start the whole app). */
+const serverLayers = [
   {
     target: `${server}/plugins`,
     from: [`${server}/modules`, `${server}/cli`],
@@ -60,6 +63,11 @@ export default tseslint.config(
       'import-x/no-restricted-paths': ['error', { zones: layers }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
+  },
+  {
+    files: ['packages/server/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'packages/server/src/test/**'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: serverLayers }] },
   },
   {
     // Only a module's data access (its repository and access map) speaks SQL (docs/ARCHITECTURE.md#layers).

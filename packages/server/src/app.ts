@@ -240,7 +240,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(reportsRoutes);
   await app.register(searchRoutes);
   await app.register(notificationsRoutes);
-  await app.register(adminRoutes, { database: options.database });
+  await app.register(adminRoutes, { dump: options.database.dump });
   await app.register(claimsRoutes);
   await app.register(shiftsRoutes);
 

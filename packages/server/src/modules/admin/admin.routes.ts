@@ -9,7 +9,6 @@ import {
   createdBackupKeySchema,
   revokedBackupKeySchema,
 } from '@lot/domain/schemas/backup';
-import type { Database } from '../../db/client.ts';
 import { binaryBody } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import { backupDatabase } from './backup.service.ts';
@@ -37,7 +36,10 @@ function presentedBackupKey(request: FastifyRequest): string | undefined {
 }
 
 /** Calls for running the system, the admin's only (decisions 027 and 041). */
-export const adminRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
+export const adminRoutes: FastifyPluginAsyncZod<{ dump: (() => Promise<Blob>) | undefined }> = async (
+  app,
+  { dump },
+) => {
   app.decorateRequest('backupKey', null);
   const adminOnly = { onRequest: app.authenticate, preValidation: app.requireRole('admin') };
 
@@ -79,17 +81,17 @@ export const adminRoutes: FastifyPluginAsyncZod<{ database: Database }> = async 
       },
     },
     async (request, reply) => {
-      const dump = await backupDatabase(database.dump);
+      const copy = await backupDatabase(dump);
       const taker: BackupTaker = request.backupKey
         ? { key: request.backupKey, address: request.ip }
         : { caller: request.caller };
-      await recordBackupTaken(app.context, taker, dump.length);
+      await recordBackupTaken(app.context, taker, copy.length);
       const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
       return reply
         .header('content-type', 'application/gzip')
         .header('content-disposition', `attachment; filename="lot-${stamp}.tar.gz"`)
         .header('cache-control', 'no-store')
-        .send(dump);
+        .send(copy);
     },
   );
 
