@@ -27,7 +27,7 @@ import { salesHistoryRoutes } from './modules/sales-history/sales-history.routes
 import { displayRoutes, gamesRoutes, verifyRoutes } from './modules/games/games.routes.ts';
 import { DisplayStreams, withoutTicket } from './modules/games/display.ts';
 import { DrawBeacon, type DrawBeaconOptions } from './lib/draw-beacon.ts';
-import { bindGameEvents, GAMES_CHANNEL, GameEvents, unbindGameEvents } from './lib/game-events.ts';
+import { GAMES_CHANNEL, GameEvents } from './lib/game-events.ts';
 import { CallerLookup, SESSIONS_CHANNEL, USERS_CHANNEL } from './lib/caller-lookup.ts';
 import { gameMemory, withCaller, type AppContext, type Context } from './lib/context.ts';
 import { nodeDrawCrypto } from './lib/draw-crypto.ts';
@@ -157,7 +157,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const gameEvents = new GameEvents(options.database, listener, app.log);
   const callers = new CallerLookup(options.database.db, listener);
   await listener?.start();
-  bindGameEvents(options.database.db, gameEvents);
   const drawBeacon = new DrawBeacon({
     ...(options.beacon ?? { mode: 'off', urls: [], chainHash: '' }),
     clock: options.clock,
@@ -171,10 +170,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
   app.addHook('onClose', async () => {
-    unbindGameEvents(options.database.db, gameEvents);
     gameEvents.close();
     drawBeacon.close();
-    callers.unbind();
     await listener?.close();
   });
   app.addHook('onRequest', (request, reply, done) => {

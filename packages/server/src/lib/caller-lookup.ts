@@ -46,19 +46,6 @@ function prepareCallerLookup(db: Db) {
 export type CallerRow = NonNullable<Awaited<ReturnType<ReturnType<typeof prepareCallerLookup>['execute']>>[number]>;
 
 /**
- * @deprecated Only for users.service.ts until it takes a context (issue 33, converted by another
- * step): every app's lookup on a database, so `callerChanged(db, id)` reaches them. Services with a
- * context call `ctx.events.callerChanged(id)`, which app.ts wires to its own lookup. Remove this
- * registry, `callerChanged` and `unbind` once nothing calls them.
- */
-const lookups = new WeakMap<Db, Set<CallerLookup>>();
-
-/** @deprecated Use `ctx.events.callerChanged(id)` (see `lookups`). */
-export function callerChanged(db: Db, id: number): void {
-  for (const lookup of lookups.get(db) ?? []) lookup.changed(id);
-}
-
-/**
  * The caller behind each request (decision 025). On PostgreSQL each process keeps the callers it
  * has read, and forgets one as soon as its process hears the `users` row changed (a NOTIFY the
  * database sends on commit, so a password change, a deactivation or a deletion reaches every
@@ -70,8 +57,6 @@ export function callerChanged(db: Db, id: number): void {
  */
 export class CallerLookup {
   private readonly lookup;
-  /** @deprecated Stops hearing the old `callerChanged(db, id)` (the app closed). */
-  readonly unbind: () => void;
   private readonly db: Db;
   /** Kept rows by session id, and each user's kept sessions (a change of the user drops them all). */
   private readonly cache = new Map<string, { row: CallerRow; at: number }>();
@@ -90,9 +75,6 @@ export class CallerLookup {
     this.lookup = prepareCallerLookup(db);
     listener?.on(USERS_CHANNEL, (payload) => this.changed(Number(payload)));
     listener?.on(SESSIONS_CHANNEL, (payload) => this.sessionChanged(payload));
-    const mine = lookups.get(db) ?? new Set();
-    lookups.set(db, mine.add(this));
-    this.unbind = () => mine.delete(this);
     listener?.onGap(() => {
       this.gapAt = ++this.changes;
       this.clear();

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { sql } from 'drizzle-orm';
-import type { Database, Db } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
 import type { PgListener } from './listener.ts';
 
 /**
@@ -58,25 +58,4 @@ export class GameEvents {
     this.closed = true;
     this.emitter.removeAllListeners();
   }
-}
-
-/*
- * The old registry keyed by the database. Services tell of a change with `ctx.events.gameChanged`
- * (lib/context.ts, wired to a GameEvents by app.ts); only claims.service.ts still calls
- * `gameChanged(db, code)` until the claims module takes the context (issue 33), then this goes.
- */
-const publishers = new WeakMap<Db, GameEvents>();
-
-/** Binds a database to the process's game events (buildApp does it once per app). */
-export function bindGameEvents(db: Db, events: GameEvents): void {
-  publishers.set(db, events);
-}
-
-export function unbindGameEvents(db: Db, events: GameEvents): void {
-  if (publishers.get(db) === events) publishers.delete(db);
-}
-
-/** The games service's publish hook: after a change of the game `code` committed. */
-export function gameChanged(db: Db, code: string): void {
-  publishers.get(db)?.publish(code);
 }
