@@ -1,7 +1,7 @@
 import { DollarSign, UserCheck, Users, UsersRound } from 'lucide-react';
 import { ActivityCard, newAccountsHint, topUpsChange, useDashboardActivity } from '../compositions/activity.tsx';
 import { useFlaggedGamesStat } from '../compositions/dashboard.tsx';
-import { FIVE_STAT_GRID, fiveStatCell, queryStat, StatCard } from '../../components/ui/panels.tsx';
+import { queryStat, StatGrid } from '../../components/ui/panels.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { count, money } from '../../lib/format.ts';
 import { useRoleCount } from '../../features/admin-dashboard/api/get-role-count.ts';
@@ -28,56 +28,44 @@ export function AdminDashboardRoute() {
         <p className="mt-1 text-sm text-slate-500">An overview of the people and the money in the system.</p>
       </div>
 
-      <div className={`grid gap-4 ${FIVE_STAT_GRID}`}>
-        <div data-testid="stat-users" className={fiveStatCell(0)}>
-          <StatCard
-            label="Total Users"
-            {...queryStat(users, 'Failed to fetch users', count)}
-            hint={newAccountsHint(created?.user)}
-            icon={<Users className="h-5 w-5" aria-hidden="true" />}
-          />
-        </div>
-        <div data-testid="stat-superagents" className={fiveStatCell(1)}>
-          <StatCard
-            label="Super Agents"
-            {...queryStat(superagents, 'Failed to fetch users', count)}
-            hint={newAccountsHint(created?.superagent)}
-            icon={<UserCheck className="h-5 w-5" aria-hidden="true" />}
-          />
-        </div>
-        <div data-testid="stat-agents" className={fiveStatCell(2)}>
-          <StatCard
-            label="Agents"
-            {...queryStat(agents, 'Failed to fetch users', count)}
-            hint={newAccountsHint(created?.agent)}
-            icon={<UsersRound className="h-5 w-5" aria-hidden="true" />}
-          />
-        </div>
-        <div data-testid="stat-volume" className={fiveStatCell(3)}>
-          <StatCard
-            label="Transaction Volume"
-            {...queryStat(activity, 'Failed to fetch the activity', (data) => money(data.topUps.current))}
-            hint={
-              activity.data && (
-                <span data-testid="change">
-                  Top-ups in the last 30 days: money that entered the system, counted once.{' '}
-                  {topUpsChange(activity.data.topUps)}
-                </span>
-              )
-            }
-            icon={<DollarSign className="h-5 w-5" aria-hidden="true" />}
-          />
-        </div>
-        <div data-testid={voided.testId} className={fiveStatCell(4)}>
-          <StatCard
-            label={voided.label}
-            value={voided.value}
-            failure={voided.failure}
-            hint={voided.hint}
-            icon={<voided.icon className="h-5 w-5" aria-hidden="true" />}
-          />
-        </div>
-      </div>
+      <StatGrid
+        stats={[
+          {
+            testId: 'stat-users',
+            label: 'Total Users',
+            ...queryStat(users, 'Failed to fetch users', count),
+            hint: newAccountsHint(created?.user),
+            icon: Users,
+          },
+          {
+            testId: 'stat-superagents',
+            label: 'Super Agents',
+            ...queryStat(superagents, 'Failed to fetch users', count),
+            hint: newAccountsHint(created?.superagent),
+            icon: UserCheck,
+          },
+          {
+            testId: 'stat-agents',
+            label: 'Agents',
+            ...queryStat(agents, 'Failed to fetch users', count),
+            hint: newAccountsHint(created?.agent),
+            icon: UsersRound,
+          },
+          {
+            testId: 'stat-volume',
+            label: 'Transaction Volume',
+            ...queryStat(activity, 'Failed to fetch the activity', (data) => money(data.topUps.current)),
+            hint: activity.data && (
+              <span data-testid="change">
+                Top-ups in the last 30 days: money that entered the system, counted once.{' '}
+                {topUpsChange(activity.data.topUps)}
+              </span>
+            ),
+            icon: DollarSign,
+          },
+          voided,
+        ]}
+      />
 
       <ShiftSummaryCard listPath="/admin/shifts" />
 

@@ -86,8 +86,9 @@ export function AdminSalesHistoryRoute() {
         pickerFiltered={owner !== null}
         totals={
           <SalesTotals
+            view="played"
             totalGames={sales.data?.total}
-            totalCommission={sales.data?.totalCommission}
+            totalAmount={sales.data?.totalCommission}
             failed={sales.isError}
           />
         }

@@ -66,8 +66,9 @@ export function AgentSalesHistoryRoute() {
         pickerFiltered={userId !== null}
         totals={
           <SalesTotals
+            view="played"
             totalGames={sales.data?.total}
-            totalCommission={sales.data?.totalCommission}
+            totalAmount={sales.data?.totalCommission}
             failed={sales.isError}
           />
         }

@@ -99,8 +99,9 @@ export function SuperagentSalesHistoryRoute() {
         pickerFiltered={filter.id !== null}
         totals={
           <SalesTotals
+            view="played"
             totalGames={sales.data?.total}
-            totalCommission={sales.data?.totalCommission}
+            totalAmount={sales.data?.totalCommission}
             failed={sales.isError}
           />
         }

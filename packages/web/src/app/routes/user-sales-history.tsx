@@ -67,8 +67,9 @@ export function UserSalesHistoryRoute() {
         hide={HIDDEN}
         totals={
           <SalesTotals
+            view="played"
             totalGames={sales.data?.total}
-            totalCommission={sales.data?.totalCommission}
+            totalAmount={sales.data?.totalCommission}
             failed={sales.isError}
           />
         }

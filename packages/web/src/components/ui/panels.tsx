@@ -143,8 +143,8 @@ export type Stat = {
  * Where each of five figures sits: two to a row on a tablet (the fifth across), three and two on a
  * laptop, five in a row on a wide screen, so no row has a hole.
  */
-export const FIVE_STAT_GRID = 'sm:grid-cols-2 lg:grid-cols-6 2xl:grid-cols-5';
-export function fiveStatCell(index: number): string {
+const FIVE_STAT_GRID = 'sm:grid-cols-2 lg:grid-cols-6 2xl:grid-cols-5';
+function fiveStatCell(index: number): string {
   if (index < 3) return 'lg:col-span-2 2xl:col-span-1';
   return `lg:col-span-3 2xl:col-span-1 ${index === 4 ? 'sm:col-span-2' : ''}`;
 }

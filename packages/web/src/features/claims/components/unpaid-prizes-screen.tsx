@@ -4,15 +4,15 @@ import type { Role } from '@lot/domain/roles';
 import type { PrizeClaim } from '@lot/domain/schemas/claims';
 import { CLAIMS_PAGE_SIZE, claimsFilterQuery, useClaims, type ClaimStatusFilter } from '../api/get-claims.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
+import { DataTable } from '../../../components/ui/data-table.tsx';
 import { ExportButtons } from '../../../components/ui/export-buttons.tsx';
 import { SelectField, TextField } from '../../../components/ui/field.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { Card, EmptyState, ErrorPanel, PageHeading, Spinner, StatCard } from '../../../components/ui/panels.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { claimStatusText } from '../../../lib/claim-status.ts';
-import { count, dateTime, money } from '../../../lib/format.ts';
+import { count, money } from '../../../lib/format.ts';
 import { useFilterPage } from '../../../lib/use-filter-page.ts';
+import { claimColumns } from './claim-columns.tsx';
 import { ExtendClaimDialog } from './extend-claim-dialog.tsx';
 
 export type ShopOption = { id: number; name: string };
@@ -24,102 +24,12 @@ const STATUSES: { value: ClaimStatusFilter; label: string }[] = [
   { value: 'all', label: 'All' },
 ];
 
-const STATUS_TONE: Record<PrizeClaim['status'], string> = {
-  unpaid: 'bg-amber-50 text-amber-800 ring-amber-600/20',
-  paid: 'bg-emerald-50 text-emerald-700 ring-emerald-600/20',
-  expired: 'bg-rose-50 text-rose-700 ring-rose-600/20',
-};
-
 const EMPTY: Record<ClaimStatusFilter, string> = {
   unpaid: 'No prize is waiting to be paid.',
   expired: 'No prize has expired.',
   paid: 'No prize has been paid.',
   all: 'No prizes yet.',
 };
-
-function columns(role: Role, onExtend: (claim: PrizeClaim) => void): Column<PrizeClaim>[] {
-  const list: Column<PrizeClaim>[] = [
-    {
-      key: 'game',
-      header: 'Game',
-      className: 'order-1 font-medium text-slate-900',
-      render: (claim) => (
-        <>
-          {claim.gameNumber === null ? 'Game' : `#${claim.gameNumber}`}
-          <a
-            href={`/verify/${claim.gameCode}`}
-            title={`Verify game ${claim.gameCode}`}
-            className="block max-w-36 truncate font-mono text-xs font-normal text-indigo-600 hover:underline"
-          >
-            {claim.gameCode}
-          </a>
-        </>
-      ),
-    },
-    ...(role === 'user'
-      ? []
-      : [
-          {
-            key: 'shop',
-            header: 'Shop',
-            label: 'Shop',
-            className: 'order-3 truncate text-slate-700',
-            render: (claim: PrizeClaim) => claim.shopName,
-          },
-        ]),
-    {
-      key: 'prize',
-      header: 'Prize',
-      label: 'Prize',
-      className: 'order-4 col-span-2 text-slate-700 md:col-span-1',
-      render: (claim) => `#${claim.position} ${claim.prizeName} · ${claim.number}`,
-    },
-    {
-      key: 'amount',
-      header: 'Amount',
-      align: 'right',
-      className: 'order-2 text-right font-semibold text-slate-900 tabular-nums',
-      render: (claim) => money(claim.amount),
-    },
-    {
-      key: 'status',
-      header: 'Status',
-      label: 'Status',
-      className: 'order-5 col-span-2',
-      render: (claim) => (
-        <span
-          data-testid="claim-row-status"
-          className={`inline-block rounded-md px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${STATUS_TONE[claim.status]}`}
-        >
-          {claimStatusText({ ...claim, shopName: claim.paidAtShop })}
-        </span>
-      ),
-    },
-    {
-      key: 'expires',
-      header: 'Collect by',
-      label: 'Collect by',
-      className: 'order-7 col-span-2 text-xs text-slate-600 md:col-span-1 md:text-sm',
-      render: (claim) =>
-        claim.status === 'paid' ? '—' : <time dateTime={claim.expiresAt}>{dateTime(claim.expiresAt)}</time>,
-    },
-  ];
-  if (role === 'admin') {
-    list.push({
-      key: 'actions',
-      header: 'Actions',
-      hiddenHeader: true,
-      className: 'order-8 col-span-2 md:text-right',
-      render: (claim) =>
-        claim.status === 'paid' ? null : (
-          <Button variant="secondary" className="px-3 py-1" onClick={() => onExtend(claim)}>
-            Extend
-          </Button>
-        ),
-    });
-  }
-  return list;
-}
 
 /**
  * docs/product/screens.md#unpaid-prizes (/{role}/unpaid-prizes): the prizes won in the caller's
@@ -240,7 +150,7 @@ export function UnpaidPrizesScreen({
           <div className="space-y-4">
             <DataTable
               rows={claims.data.items}
-              columns={columns(role, setExtending)}
+              columns={claimColumns(role, setExtending)}
               rowKey={(claim) => claim.winnerId}
               rowTestId="claim-row"
               rowData={(claim) => ({ 'data-status': claim.status })}

@@ -1,11 +1,8 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { Ban, Play, ShieldCheck } from 'lucide-react';
 import { gameTitle } from '@lot/domain/game';
 import type { GameSummary } from '@lot/domain/schemas/games';
-import { Button } from '../../../components/ui/button.tsx';
-import { DataTable, type Column } from '../../../components/ui/data-table.tsx';
+import { DataTable } from '../../../components/ui/data-table.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { EmptyState, ErrorPanel, Spinner } from '../../../components/ui/panels.tsx';
 import { money } from '../../../lib/format.ts';
@@ -13,111 +10,8 @@ import { useGamesInProgress, type InProgressStatus } from '../api/get-games-in-p
 import { gamesListQueryKey } from '../api/get-voided-games.ts';
 import { SALES_PAGE_SIZE, salesHistoryQueryKey } from '../api/sales-page.ts';
 import { FinishGameDialog } from './finish-game-dialog.tsx';
-import { GameAt } from './game-at.tsx';
-import { ProtocolBadge } from './protocol-badge.tsx';
+import { inProgressColumns, type InProgressActions } from './in-progress-columns.tsx';
 import { VoidGameDialog } from './void-game-dialog.tsx';
-
-type Actions = { onFinish: (game: GameSummary) => void; onVoid: (game: GameSummary) => void };
-
-function columns(status: InProgressStatus, showParent: boolean, actions: Actions): Column<GameSummary>[] {
-  return [
-    {
-      key: 'user',
-      header: 'Shop',
-      className: 'order-1 col-span-3 min-w-0 md:min-w-36',
-      render: (game) => (
-        <>
-          <span title={game.user.username} className="block truncate font-medium text-slate-900">
-            {game.user.fullName}
-          </span>
-          {showParent && (
-            <span className="block truncate text-xs text-slate-500">Parent: {game.user.parent?.fullName ?? '—'}</span>
-          )}
-        </>
-      ),
-    },
-    {
-      key: 'date',
-      header: 'Opened',
-      className:
-        'order-2 col-span-3 text-right text-xs whitespace-nowrap text-slate-500 md:text-left md:text-sm md:text-slate-600',
-      render: (game) => <GameAt number={game.number} at={game.openedAt} />,
-    },
-    {
-      key: 'protocol',
-      header: 'Protocol',
-      className: 'order-3 col-span-6 md:min-w-44',
-      render: (game) => <ProtocolBadge protocol={game.protocol} />,
-    },
-    {
-      key: 'pool',
-      header: status === 'drawing' ? 'Pool held' : 'Pool',
-      label: status === 'drawing' ? 'Pool held' : 'Pool',
-      align: 'right',
-      className: 'order-4 col-span-3 tabular-nums md:text-right md:whitespace-nowrap',
-      render: (game) => (
-        <>
-          <span className="font-semibold text-slate-900">{money(game.pool)}</span>
-          <span className="block text-xs text-slate-500">
-            {game.entriesCount} {game.entriesCount === 1 ? 'entry' : 'entries'} × {money(game.betAmount)}
-          </span>
-        </>
-      ),
-    },
-    {
-      key: 'drawn',
-      header: 'Drawn',
-      label: 'Drawn',
-      align: 'right',
-      className: 'order-4 col-span-3 text-right tabular-nums md:whitespace-nowrap',
-      render: (game) => (
-        <span data-testid="in-progress-drawn">
-          {game.drawsCount} of {game.prizesCount}
-        </span>
-      ),
-    },
-    {
-      key: 'actions',
-      header: 'Actions',
-      hiddenHeader: true,
-      align: 'right',
-      className: 'order-5 col-span-6 md:text-right md:whitespace-nowrap',
-      render: (game) => (
-        <div className="grid grid-cols-3 gap-2 md:inline-flex md:items-center md:justify-end">
-          {status === 'drawing' && (
-            <>
-              <Button
-                className="px-3 py-1.5"
-                onClick={() => actions.onFinish(game)}
-                aria-label={`Finish ${game.user.fullName}'s game ${game.code}`}
-              >
-                <Play className="h-4 w-4 shrink-0" aria-hidden="true" /> Finish
-              </Button>
-              <Button
-                variant="secondary"
-                className="px-3 py-1.5 text-rose-700"
-                onClick={() => actions.onVoid(game)}
-                aria-label={`Void ${game.user.fullName}'s game ${game.code}`}
-              >
-                <Ban className="h-4 w-4 shrink-0" aria-hidden="true" /> Void
-              </Button>
-            </>
-          )}
-          <Link
-            to={`/verify/${game.code}`}
-            title={`Verify game ${game.code}`}
-            className={`inline-flex items-center justify-center gap-1.5 rounded-lg px-2.5 py-1.5 text-sm font-semibold text-indigo-600 ring-1 ring-indigo-200 hover:bg-indigo-50 md:ring-0 ${
-              status === 'drawing' ? '' : 'col-span-3'
-            }`}
-          >
-            <ShieldCheck className="h-4 w-4" aria-hidden="true" />
-            Verify <span className="sr-only">{game.code}</span>
-          </Link>
-        </div>
-      ),
-    },
-  ];
-}
 
 function InProgressList({
   status,
@@ -126,7 +20,7 @@ function InProgressList({
 }: {
   status: InProgressStatus;
   showParent: boolean;
-  actions: Actions;
+  actions: InProgressActions;
 }) {
   const [page, setPage] = useState(1);
   const query = useGamesInProgress(status, page);
@@ -158,7 +52,7 @@ function InProgressList({
         >
           <DataTable
             rows={query.data.items}
-            columns={columns(status, showParent, actions)}
+            columns={inProgressColumns(status, showParent, actions)}
             rowKey={(game) => game.id}
             rowTestId="in-progress-row"
             rowData={(game) => ({ 'data-code': game.code, 'data-status': game.status })}
@@ -191,7 +85,7 @@ export function GamesInProgress({ showParent = true, filtered = false }: { showP
       void queryClient.invalidateQueries({ queryKey });
     }
   };
-  const actions: Actions = {
+  const actions: InProgressActions = {
     onFinish: (game) => {
       setNotice(null);
       setFinishing(game);

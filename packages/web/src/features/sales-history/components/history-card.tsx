@@ -7,7 +7,7 @@ import { SALES_PAGE_SIZE } from '../api/sales-page.ts';
 import { useVoidedGames } from '../api/get-voided-games.ts';
 import { ExportButtons } from '../../../components/ui/export-buttons.tsx';
 import { GamesInProgress } from './games-in-progress.tsx';
-import { VoidedTotals } from './sales-totals.tsx';
+import { SalesTotals } from './sales-totals.tsx';
 import { VoidedGamesTable, type VoidedColumn } from './voided-games-table.tsx';
 
 type View = 'played' | 'voided' | 'in-progress';
@@ -132,7 +132,12 @@ function VoidedGames({
   );
   return (
     <>
-      <VoidedTotals totalGames={query.data?.total} totalPool={query.data?.totalPool} failed={query.isError} />
+      <SalesTotals
+        view="voided"
+        totalGames={query.data?.total}
+        totalAmount={query.data?.totalPool}
+        failed={query.isError}
+      />
       <ExportButtons path="/api/games/export" query={{ status: 'voided', from, to }} />
       {card(
         <VoidedList

@@ -1,57 +1,48 @@
-import { Ban, Gamepad2, Undo2, Wallet } from 'lucide-react';
+import { Ban, Gamepad2, Undo2, Wallet, type LucideIcon } from 'lucide-react';
 import { StatCard } from '../../../components/ui/panels.tsx';
 import { money } from '../../../lib/format.ts';
 
-/** Total Games and Total Commission over the whole filtered set, not just the page shown. */
+type Total = { label: string; testId: string; icon: LucideIcon };
+
+/** What each tab's two totals are called: Played counts games and commission, Voided games counts games and the pools returned. */
+const TOTALS: Record<'played' | 'voided', { games: Total; amount: Total }> = {
+  played: {
+    games: { label: 'Total Games', testId: 'total-games', icon: Gamepad2 },
+    amount: { label: 'Total Commission', testId: 'total-commission', icon: Wallet },
+  },
+  voided: {
+    games: { label: 'Voided Games', testId: 'voided-total-games', icon: Ban },
+    amount: { label: 'Pools Returned', testId: 'voided-total-pool', icon: Undo2 },
+  },
+};
+
+/** A history tab's two totals over the whole filtered set, not just the page shown. */
 export function SalesTotals({
+  view,
   totalGames,
-  totalCommission,
+  totalAmount,
   failed = false,
 }: {
+  view: keyof typeof TOTALS;
   totalGames?: number;
-  totalCommission?: string;
+  /** The commission (Played) or the pools returned (Voided games). */
+  totalAmount?: string;
   /** The list failed to load: the totals say so ('—') instead of waiting forever. */
   failed?: boolean;
 }) {
   const pending = failed ? '—' : '…';
+  const { games, amount } = TOTALS[view];
   return (
     <div className="grid gap-4 sm:grid-cols-2">
       <StatCard
-        label="Total Games"
-        value={<span data-testid="total-games">{totalGames ?? pending}</span>}
-        icon={<Gamepad2 className="h-5 w-5" aria-hidden="true" />}
+        label={games.label}
+        value={<span data-testid={games.testId}>{totalGames ?? pending}</span>}
+        icon={<games.icon className="h-5 w-5" aria-hidden="true" />}
       />
       <StatCard
-        label="Total Commission"
-        value={<span data-testid="total-commission">{totalCommission ? money(totalCommission) : pending}</span>}
-        icon={<Wallet className="h-5 w-5" aria-hidden="true" />}
-      />
-    </div>
-  );
-}
-
-/** The Voided games tab's totals over the whole filtered set: how many games, and the pools returned. */
-export function VoidedTotals({
-  totalGames,
-  totalPool,
-  failed = false,
-}: {
-  totalGames?: number;
-  totalPool?: string;
-  failed?: boolean;
-}) {
-  const pending = failed ? '—' : '…';
-  return (
-    <div className="grid gap-4 sm:grid-cols-2">
-      <StatCard
-        label="Voided Games"
-        value={<span data-testid="voided-total-games">{totalGames ?? pending}</span>}
-        icon={<Ban className="h-5 w-5" aria-hidden="true" />}
-      />
-      <StatCard
-        label="Pools Returned"
-        value={<span data-testid="voided-total-pool">{totalPool ? money(totalPool) : pending}</span>}
-        icon={<Undo2 className="h-5 w-5" aria-hidden="true" />}
+        label={amount.label}
+        value={<span data-testid={amount.testId}>{totalAmount ? money(totalAmount) : pending}</span>}
+        icon={<amount.icon className="h-5 w-5" aria-hidden="true" />}
       />
     </div>
   );

@@ -1,10 +1,7 @@
 import { Fragment, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
-import { MESSAGES } from '@lot/domain/messages';
-import type { UserStatus } from '@lot/domain/roles';
-import { fullNameSchema, passwordSchema, statusSchema, usernameSchema, type User } from '@lot/domain/schemas/users';
+import type { User } from '@lot/domain/schemas/users';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError, SelectField, TextField } from '../../../components/ui/field.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
@@ -14,44 +11,7 @@ import { useCreateUser } from '../api/create-user.ts';
 import { useUpdateUser } from '../api/update-user.ts';
 import { mapUserFormError } from './server-errors.ts';
 import type { ParentChoice, ParentChoices, ParentField, UserFormRules } from './user-form-rules.ts';
-
-type FormValues = {
-  username: string;
-  password: string;
-  fullName: string;
-  shopName: string;
-  status: UserStatus;
-  parentId: string;
-};
-
-const FIELDS = ['username', 'password', 'fullName', 'shopName', 'status', 'parentId'] as const;
-
-/** A blank password on edit keeps the current one; anything typed must pass the usual rule. */
-const newPasswordSchema = z.string().superRefine((value, ctx) => {
-  if (value === '') return;
-  const result = passwordSchema.safeParse(value);
-  if (!result.success) ctx.addIssue({ code: 'custom', message: result.error.issues[0]?.message ?? 'Invalid' });
-});
-
-const required = (message: string) => z.string().trim().min(1, message);
-
-/**
- * docs/product/validation-and-errors.md#user-forms, in the domain's words, so the client and the
- * server say the same thing. A
- * strict form checks lengths and characters; the others only require. The username is not
- * checked on edit: it cannot change.
- */
-function formSchema(editing: boolean, { strict, parent }: UserFormRules): z.ZodType<FormValues, FormValues> {
-  const createPassword = strict ? passwordSchema : z.string().min(1, MESSAGES.passwordRequired);
-  return z.object({
-    username: editing ? z.string() : strict ? usernameSchema : required(MESSAGES.usernameRequired),
-    password: editing ? (strict ? newPasswordSchema : z.string()) : createPassword,
-    fullName: strict ? fullNameSchema : required(MESSAGES.fullNameRequired),
-    shopName: z.string().trim().max(100, MESSAGES.shopNameMax),
-    status: statusSchema,
-    parentId: parent?.requiredMessage ? z.string().min(1, parent.requiredMessage) : z.string(),
-  });
-}
+import { USER_FORM_FIELDS, userFormSchema, type UserFormValues } from './user-form-schema.ts';
 
 const NO_CHOICES: ParentChoices = { isPending: false, isError: false, groups: [] };
 
@@ -118,8 +78,8 @@ function UserForm({ rules, user, onClose, choices }: FormProps & { choices: Pare
     setError,
     control,
     formState: { errors, isSubmitting },
-  } = useForm<FormValues>({
-    resolver: zodResolver(formSchema(editing, rules)),
+  } = useForm<UserFormValues>({
+    resolver: zodResolver(userFormSchema(editing, rules)),
     defaultValues: {
       username: user?.username ?? '',
       password: '',
@@ -161,9 +121,9 @@ function UserForm({ rules, user, onClose, choices }: FormProps & { choices: Pare
       }
       onClose();
     } catch (error) {
-      const mapped = mapUserFormError(error, editing ? rules.updateFallback : rules.createFallback, FIELDS);
+      const mapped = mapUserFormError(error, editing ? rules.updateFallback : rules.createFallback, USER_FORM_FIELDS);
       for (const [field, message] of Object.entries(mapped.fieldErrors)) {
-        setError(field as (typeof FIELDS)[number], { type: 'server', message }, { shouldFocus: true });
+        setError(field as (typeof USER_FORM_FIELDS)[number], { type: 'server', message }, { shouldFocus: true });
       }
       setFormError(mapped.formError);
     }
