@@ -265,8 +265,10 @@ describe('useGameController', () => {
     await waitFor(() => expect(result.current.state).toBe('drawing'));
     await act(async () => result.current.checkWinner(click));
     // The same position is asked again three times (0.5 s, 1 s, 2 s apart) before giving up.
-    await waitFor(() => expect(result.current.drawPending).toBe(false), { timeout: 6000 });
-    expect(calls.filter((c) => c === 'POST /api/games/7/draws')).toHaveLength(4);
+    await waitFor(() => expect(calls.filter((c) => c === 'POST /api/games/7/draws')).toHaveLength(4), {
+      timeout: 6000,
+    });
+    await waitFor(() => expect(result.current.drawPending).toBe(false));
     expect(result.current.state).toBe('drawing');
     expect(result.current.winner).toBeNull();
     expect(result.current.allows.check).toBe(true);
