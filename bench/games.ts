@@ -1,5 +1,5 @@
 /**
- * Whole games through the API as the web client plays them (packages/web/src/features/number-game/api/):
+ * Whole games through the API as the web client plays them (packages/web/src/features/play/api/):
  * POST /api/games, PUT /api/games/{id}/entries, then POST /api/games/{id}/draws for every position,
  * the last of which settles the game. The client sends no Idempotency-Key with these calls (a draw
  * resent after a lost answer is answered again by its position), so neither does the bench. SHOPS

@@ -1,6 +1,6 @@
 import { useParams, useSearchParams } from 'react-router';
-import { DisplayPage } from '../../features/number-game/components/display-page.tsx';
-import { DEFAULT_THEME, THEMES, type ThemeName } from '../../features/number-game/components/game-theme.ts';
+import { DisplayPage } from '../../features/display/components/display-page.tsx';
+import { DEFAULT_THEME, THEMES, type ThemeName } from '../../lib/game/game-theme.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 /** /display/{code}?theme=…: the customer display of one game (no sign-in, outside the shell). */

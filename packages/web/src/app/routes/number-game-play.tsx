@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { decimalToCents } from '@lot/domain/money';
-import { PlayScreen } from '../../features/number-game/components/play-screen.tsx';
+import { PlayScreen } from '../../features/play/components/play-screen.tsx';
 import { salesHistoryQueryKey } from '../../features/sales-history/api/sales-page.ts';
 import { gamesListQueryKey } from '../../features/sales-history/api/get-voided-games.ts';
 import { balanceQueryKey, useBalance } from '../../features/transactions/api/get-balance.ts';

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { SlipsPage } from '../../features/number-game/components/slips-page.tsx';
+import { SlipsPage } from '../../features/slips/components/slips-page.tsx';
 import { useCurrentUser } from '../../lib/auth.tsx';
 
 /** A positive whole number from the address, else null (an address like /slips/abc has no game). */

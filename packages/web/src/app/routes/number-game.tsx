@@ -1,4 +1,4 @@
-import { GameIntro } from '../../features/number-game/components/game-intro.tsx';
+import { GameIntro } from '../../features/play/components/game-intro.tsx';
 
 export function NumberGameRoute() {
   return <GameIntro />;

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { VerifyPage } from '../../features/number-game/components/verify-page.tsx';
+import { VerifyPage } from '../../features/verify/components/verify-page.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 /** /verify/{code}: a game's public proof, for anyone with the code (no sign-in, outside the shell). */
