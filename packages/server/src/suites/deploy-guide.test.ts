@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../test/server-process.ts';
 import { freshPostgres, TEST_DB } from '../test/test-app.ts';
 
@@ -53,8 +53,11 @@ function bash(script: string, env: Record<string, string> = {}) {
 }
 
 describe.skipIf(TEST_DB !== 'postgres')('docs/deploy.md as written (PostgreSQL only: skipped on PGlite)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lot-deploy-'));
+  let dir = '';
   let drop = async () => {};
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lot-deploy-'));
+  });
   afterAll(async () => {
     // Every process the guide started (pid files of the stand-in systemd).
     await bash(`for f in "${dir}"/run/*.pid; do [ -e "$f" ] && kill -KILL "$(cat "$f")" 2>/dev/null || true; done`);
