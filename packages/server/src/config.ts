@@ -82,6 +82,12 @@ const envSchema = z
     HOST: optional(z.string()).transform((v) => v ?? '127.0.0.1'),
     DATA_DIR: optional(z.string()).transform((v) => v ?? './data'),
     DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// URL')),
+    // Behind PgBouncer in transaction mode (decision 055): LISTEN and the migration lock on a direct
+    // connection, and statements without names.
+    DATABASE_DIRECT_URL: optional(
+      z.string().regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// or postgresql:// URL'),
+    ),
+    DATABASE_PREPARED: optional(z.enum(['on', 'off'], { error: 'must be on or off' })).transform((v) => v !== 'off'),
     JWT_SECRET: optional(z.string().min(32, 'must be at least 32 characters long')),
     TOTP_KEY: optional(z.string().min(32, 'must be at least 32 characters long')),
     SEED_KEY: optional(z.string().min(32, 'must be at least 32 characters long')),
@@ -147,6 +153,10 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** DATABASE_DIRECT_URL: the same database without a pooler, for LISTEN and the migration lock (decision 055). */
+  databaseDirectUrl: string | undefined;
+  /** DATABASE_PREPARED: false runs the hot statements unnamed, as PgBouncer's transaction mode needs (decision 055). */
+  databasePrepared: boolean;
   jwtSecret: string | undefined;
   /** The key two-factor secrets are encrypted with (decision 028). */
   totpKey: string | undefined;
@@ -181,6 +191,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL,
+    databasePrepared: e.DATABASE_PREPARED,
     jwtSecret: e.JWT_SECRET,
     totpKey: e.TOTP_KEY,
     seedKey: e.SEED_KEY,

@@ -60,8 +60,22 @@ export async function ensureAdmin(
   const [{ count } = { count: 0 }] = await db.select({ count: sql<number>`count(*)::int` }).from(users);
   if (count > 0) return { created: false };
   const password = options.password ?? randomBytes(12).toString('base64url');
-  await insertUser(db, { username: options.username, password, fullName: 'Administrator', role: 'admin' });
+  try {
+    await insertUser(db, { username: options.username, password, fullName: 'Administrator', role: 'admin' });
+  } catch (error) {
+    // Several API processes started at once on an empty database (a cluster's first start, issue
+    // 34): one of them creates the admin, the others find the name taken and start as on a used one.
+    if (isUniqueViolation(error)) return { created: false };
+    throw error;
+  }
   return { created: true, username: options.username, password, generated: options.password === undefined };
+}
+
+/** PostgreSQL's unique_violation (23505), as node-postgres and PGlite report it (Drizzle wraps it in `cause`). */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause)
+    if ((e as { code?: unknown }).code === '23505') return true;
+  return false;
 }
 
 export const DEMO_PASSWORD = 'demo1234';

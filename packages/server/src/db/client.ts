@@ -11,7 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { dumpPglite } from './backup.ts';
 import { lockDataDir } from './data-dir-lock.ts';
-import { LotPGlite } from './prepared.ts';
+import { LotPGlite, useNamedStatements } from './prepared.ts';
 import * as schema from './schema.ts';
 
 type Schema = typeof schema;
@@ -37,18 +37,39 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 const MIGRATION_LOCK = 7_424_201;
 
 export type DatabaseOptions =
-  | { kind: 'postgres'; url: string; poolSize?: number; logger?: Logger }
+  | {
+      kind: 'postgres';
+      url: string;
+      poolSize?: number;
+      logger?: Logger;
+      /**
+       * The same database without a pooler in between (decision 055): the LISTEN connection and the
+       * migration, whose advisory lock is held by its session, connect here. Default: `url`.
+       */
+      directUrl?: string;
+      /** false: the hot statements run unnamed, for PgBouncer's transaction mode (decision 055). Default true. */
+      prepared?: boolean;
+    }
   /** `command`: who opens a data directory, named to any other process that tries (decision 043). */
   | { kind: 'pglite'; dataDir?: string; command?: string };
 
 /** Opens the database and brings its schema up to date with the committed migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
+    useNamedStatements(options.prepared ?? true);
+    const directUrl = options.directUrl ?? options.url;
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
     // An idle connection that drops (server restart, network) must not take the process down:
     // the pool replaces it on the next query.
     pool.on('error', (error) => console.error(`PostgreSQL connection error: ${error.message}`));
-    const client = await pool.connect();
+    // The migration holds a session's advisory lock: on its own direct connection when a pooler
+    // in transaction mode stands in front (it could hand the unlock to another server connection).
+    const direct = options.directUrl ? new pg.Client({ connectionString: directUrl }) : undefined;
+    if (direct) {
+      direct.on('error', (error) => console.error(`PostgreSQL connection error: ${error.message}`));
+      await direct.connect();
+    }
+    const client = direct ?? (await pool.connect());
     client.on('notice', reportMigrationNotice);
     try {
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
@@ -56,13 +77,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     } finally {
       client.off('notice', reportMigrationNotice);
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
-      client.release();
+      if (direct) await direct.end().catch(() => undefined);
+      else (client as pg.PoolClient).release();
     }
     return {
       db: drizzlePg({ client: pool, schema, logger: options.logger }) as unknown as Db,
       kind: 'postgres',
       close: () => pool.end(),
-      newClient: () => new pg.Client({ connectionString: options.url, keepAlive: true }),
+      newClient: () => new pg.Client({ connectionString: directUrl, keepAlive: true }),
       pool,
     };
   }

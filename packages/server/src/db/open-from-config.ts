@@ -10,7 +10,12 @@ import { DataDirBusy } from './data-dir-lock.ts';
  */
 export function openConfiguredDatabase(config: Config, command: string): Promise<Database> {
   return config.databaseUrl
-    ? openDatabase({ kind: 'postgres', url: config.databaseUrl })
+    ? openDatabase({
+        kind: 'postgres',
+        url: config.databaseUrl,
+        directUrl: config.databaseDirectUrl,
+        prepared: config.databasePrepared,
+      })
     : openDatabase({ kind: 'pglite', dataDir: join(config.dataDir, 'db'), command });
 }
 

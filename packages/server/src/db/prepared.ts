@@ -16,6 +16,18 @@ import type { Db, Tx } from './client.ts';
 const dialect = new PgDialect();
 
 /**
+ * Whether statements get names (DATABASE_PREPARED, decision 055). Off behind PgBouncer in
+ * transaction mode, where a name prepared on one server connection is unknown on the next: the same
+ * SQL then runs unnamed (parsed and planned on every call). PGlite always names them.
+ */
+let namesOn = true;
+
+/** Set once by `openDatabase` for the process's PostgreSQL pool. */
+export function useNamedStatements(on: boolean): void {
+  namesOn = on;
+}
+
+/**
  * Rows of a raw SQL statement that runs on a hot path, as a named prepared statement: node-postgres
  * sends a named statement's text once per connection and afterwards only binds values, and
  * PostgreSQL keeps its parse (and, once it judges it as good, its plan). The name is a hash of the
@@ -28,9 +40,10 @@ const dialect = new PgDialect();
 export async function queryPrepared<T>(db: Db | Tx, query: SQL): Promise<T[]> {
   const built = dialect.sqlToQuery(query);
   const name = statementName(built.sql);
-  const prepared = db._.session.prepareQuery(built, undefined, name, false);
-  const pglite = pgliteClient(prepared as unknown as { client: unknown }, name);
-  if (pglite) (prepared as unknown as { client: unknown }).client = pglite;
+  const prepared = db._.session.prepareQuery(built, undefined, name, false) as unknown as PreparedInternals;
+  const pglite = pgliteClient(prepared, name);
+  if (pglite) prepared.client = pglite;
+  else if (!namesOn) unname(prepared);
   const result = (await prepared.execute()) as { rows: T[] };
   return result.rows;
 }
@@ -64,7 +77,24 @@ export async function selectPrepared<T>(query: { prepare(name: string): { execut
   prepared.queryConfig.name = name;
   const pglite = pgliteClient(prepared, name);
   if (pglite) prepared.client = pglite;
+  else if (!namesOn) unname(prepared);
   return (await prepared.execute()) as T;
+}
+
+/**
+ * A Drizzle query prepared under a fixed name (`.prepare(name)`, e.g. the caller lookup), sent
+ * unnamed when DATABASE_PREPARED=off: PgBouncer in transaction mode may run it on a server
+ * connection where that name was never prepared, or already was ("prepared statement … already exists").
+ */
+export function fixedName<T extends object>(prepared: T): T {
+  if (!namesOn) unname(prepared as unknown as PreparedInternals);
+  return prepared;
+}
+
+/** DATABASE_PREPARED=off on PostgreSQL: node-postgres sends the same text unnamed, parsed on every call. */
+function unname(prepared: PreparedInternals): void {
+  delete prepared.rawQueryConfig.name;
+  delete prepared.queryConfig.name;
 }
 
 /** Each PGlite transaction (Drizzle's session client inside `db.transaction`) to its database. */

@@ -1,5 +1,6 @@
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { fixedName } from '../db/prepared.ts';
 import { sessions, users } from '../db/schema.ts';
 import type { PgListener } from './listener.ts';
 
@@ -21,7 +22,7 @@ const MAX_ENTRIES = 50_000;
  * built once per database as a prepared statement (PostgreSQL parses and plans it once per connection).
  */
 function prepareCallerLookup(db: Db) {
-  return db
+  const query = db
     .select({
       id: users.id,
       username: users.username,
@@ -41,6 +42,7 @@ function prepareCallerLookup(db: Db) {
       and(eq(users.id, sql.placeholder('id')), eq(sessions.id, sql.placeholder('sessionId')), isNull(users.deletedAt)),
     )
     .prepare('find_live_caller_session');
+  return fixedName(query);
 }
 
 export type CallerRow = NonNullable<Awaited<ReturnType<ReturnType<typeof prepareCallerLookup>['execute']>>[number]>;

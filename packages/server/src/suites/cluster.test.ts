@@ -1,0 +1,593 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { formatCents } from '@lot/domain/money';
+import type { GameProof } from '@lot/domain/schemas/games';
+import { participants } from '../test/game-fixtures.ts';
+import { exitOf, freePort, startServer, type Started } from '../test/server-process.ts';
+import { SseClient, type SseEvent } from '../test/sse.ts';
+import { startTestBeacon, type TestBeacon } from '../test/test-beacon.ts';
+import { freshPostgres, TEST_DB } from '../test/test-app.ts';
+
+/**
+ * Issue 34: LOT as a cluster. Three API processes (main.ts, as `npm start` runs it) on one
+ * PostgreSQL behind HAProxy, started with the repository's deploy/haproxy.cfg (its ports filled
+ * in, the lines that need root left out). Through the balancer: keyed transfers from several
+ * clients, whole games from several shops against a test beacon of 1 s rounds (LOT-DRAW-2), a
+ * customer display per game (server-sent events), sign-ins; a session ended on one process. One
+ * API process at a time is killed with SIGKILL mid-load and started again on its port.
+ *
+ * Checked: every acknowledged transfer in the ledger exactly once (its key names its row) and
+ * every acknowledged draw in its game exactly once, with the number told; every balance what the
+ * acknowledged operations make it; every display saw every draw of its game, also after its
+ * process died under it (it reconnects through the balancer); the ended session refused by every
+ * process within 1 s; `npm run ledger:check` and `npm run audit:verify` exact; no 5xx from LOT,
+ * and from the balancer only for requests in flight on the killed process when it died (counted
+ * and printed).
+ *
+ * Run twice: the processes straight on PostgreSQL, and once through PgBouncer in transaction mode
+ * (DATABASE_PREPARED=off, LISTEN and migrations on DATABASE_DIRECT_URL; decision 055).
+ * CLUSTER_RESTARTS bounds the SIGKILLs (SOAK=1: 30 on the direct cluster).
+ */
+
+const SOAK = process.env.SOAK === '1';
+const LIMIT = SOAK ? 3_600_000 : 300_000;
+const RESTARTS = Number(process.env.CLUSTER_RESTARTS ?? (SOAK ? 30 : 1));
+const CLIENTS = Number(process.env.CLUSTER_CLIENTS ?? (SOAK ? 9 : 6));
+/** Displays are anonymous streams from one address (the balancer's): 20 per process (decision 046). */
+const DISPLAYS = 12;
+const ADMIN_PASSWORD = 'cluster-admin-password';
+const USER_PASSWORD = 'cluster-user-password';
+const START = 50_000;
+
+const HAPROXY_CFG = fileURLToPath(new URL('../../../../deploy/haproxy.cfg', import.meta.url));
+const cli = (name: string) => fileURLToPath(new URL(`../cli/${name}`, import.meta.url));
+
+type Transfer = { key: string; from: number; to: number; cents: number; transactionId?: number };
+type Played = { id: number; code: string; from: number; pool: number; draws: Map<number, number>; status: string };
+type Player = { id: number; username: string; token: string };
+type FiveHundred = { status: number; path: string; sentAt: number; answeredAt: number; fromLot: boolean };
+
+/** Debian installs both in /usr/sbin, which a user's PATH may lack. */
+const sbin = (name: string) => (existsSync(`/usr/sbin/${name}`) ? `/usr/sbin/${name}` : name);
+
+const random = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A child process that must be gone when the test ends; its output kept for failures. */
+function run(command: string, args: string[], env?: Record<string, string>) {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: env ?? process.env });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+/** Until `check` resolves true, every 100 ms, or fails past `ms`. */
+async function until(what: () => string, check: () => Promise<boolean>, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`${what()}: not within ${ms} ms`);
+    await sleep(100);
+  }
+}
+
+/** deploy/haproxy.cfg with this test's addresses, without the lines that need root (user, chroot, TLS). */
+function haproxyConfig(template: string, listen: number, backends: number[]): string {
+  let next = 0;
+  return template
+    .split('\n')
+    .filter((line) => !line.includes('# root only'))
+    .map((line) => line.replace(/^(\s*)bind :80$/, `$1bind 127.0.0.1:${listen}`))
+    .map((line) =>
+      line.replace(/^(\s*server \S+ )127\.0\.0\.1:\d+/, (_, head: string) => `${head}127.0.0.1:${backends[next++]}`),
+    )
+    .join('\n');
+}
+
+/** PgBouncer 1.18 in transaction mode in front of the test's PostgreSQL, as its own user when run as root. */
+function bouncerConfig(dir: string, listen: number, upstream: URL): string {
+  writeFileSync(join(dir, 'users.txt'), `"${decodeURIComponent(upstream.username || 'postgres')}" ""\n`);
+  return [
+    '[databases]',
+    `* = host=${upstream.hostname} port=${upstream.port || 5432}`,
+    '[pgbouncer]',
+    'listen_addr = 127.0.0.1',
+    `listen_port = ${listen}`,
+    'unix_socket_dir =',
+    'auth_type = trust',
+    `auth_file = ${join(dir, 'users.txt')}`,
+    'pool_mode = transaction',
+    'max_client_conn = 500',
+    'default_pool_size = 20',
+    ...(process.getuid?.() === 0 ? ['user = postgres'] : []),
+    '',
+  ].join('\n');
+}
+
+describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only: skipped on PGlite)', () => {
+  const children: ChildProcess[] = [];
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterAll(async () => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await Promise.all(children.map((child) => exitOf(child)));
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  async function cluster(variant: 'direct' | 'pgbouncer', restarts: number) {
+    const phases: string[] = [];
+    let phaseStart = performance.now();
+    const phase = (name: string) => {
+      phases.push(`${name} ${((performance.now() - phaseStart) / 1000).toFixed(1)} s`);
+      phaseStart = performance.now();
+    };
+    const database = await freshPostgres();
+    cleanups.push(database.drop);
+    const dir = mkdtempSync(join(tmpdir(), 'lot-cluster-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const beacon: TestBeacon = await startTestBeacon({ period: 1 });
+    cleanups.push(() => beacon.close());
+
+    // PgBouncer between the API processes and PostgreSQL; LISTEN and the migration lock go direct.
+    let databaseEnv: Record<string, string> = { DATABASE_URL: database.url };
+    if (variant === 'pgbouncer') {
+      const port = await freePort();
+      const ini = join(dir, 'pgbouncer.ini');
+      writeFileSync(ini, bouncerConfig(dir, port, new URL(database.url)));
+      const bouncer = run(sbin('pgbouncer'), [ini]);
+      children.push(bouncer.child);
+      const pooled = new URL(database.url);
+      pooled.port = String(port);
+      await until(
+        () => `pgbouncer on ${port}\n${bouncer.output()}`,
+        async () => {
+          const client = new pg.Client({ connectionString: pooled.toString() });
+          await client.connect();
+          await client.end();
+          return true;
+        },
+      );
+      databaseEnv = { DATABASE_URL: pooled.toString(), DATABASE_DIRECT_URL: database.url, DATABASE_PREPARED: 'off' };
+    }
+
+    const ports = [await freePort(), await freePort(), await freePort()];
+    const env = (port: number) => ({
+      ...databaseEnv,
+      DRAW_BEACON: 'required',
+      DRAW_BEACON_URL: beacon.url,
+      DRAW_BEACON_CHAIN: beacon.chain.chainHash,
+      JWT_SECRET: 'a-cluster-test-secret-that-is-long-enough',
+      TOTP_KEY: 'a-cluster-test-totp-key-that-is-long-enough',
+      SEED_KEY: 'a-cluster-test-seed-key-that-is-long-enough',
+      ADMIN_PASSWORD,
+      TRUST_PROXY: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'error',
+    });
+    // All three start at once: one migrates, the others wait on its advisory lock.
+    const servers: Started[] = await Promise.all(
+      ports.map((port) =>
+        startServer(env(port)).then((server) => {
+          children.push(server.child);
+          return server;
+        }),
+      ),
+    );
+    const direct = ports.map((port) => `http://127.0.0.1:${port}`);
+
+    const listen = await freePort();
+    const cfg = join(dir, 'haproxy.cfg');
+    writeFileSync(cfg, haproxyConfig(readFileSync(HAPROXY_CFG, 'utf8'), listen, ports));
+    const haproxy = run(sbin('haproxy'), ['-db', '-f', cfg]);
+    children.push(haproxy.child);
+    const lb = `http://127.0.0.1:${listen}`;
+    await until(
+      () => `haproxy on ${listen}\n${haproxy.output()}`,
+      async () => (await fetch(`${lb}/api/health`)).ok,
+    );
+
+    phase('start');
+    const fiveHundreds: FiveHundred[] = [];
+    let noAnswer = 0;
+    /** One HTTP call through the balancer (or to one process); null when no answer came. */
+    async function call(method: string, path: string, token: string | null, body?: unknown, key?: string, base = lb) {
+      const sentAt = performance.now();
+      try {
+        const response = await fetch(`${base}${path}`, {
+          method,
+          headers: {
+            ...(body !== undefined && { 'content-type': 'application/json' }),
+            ...(token && { authorization: `Bearer ${token}` }),
+            ...(key && { 'idempotency-key': key }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(20_000),
+        });
+        const text = await response.text();
+        let json: Record<string, unknown> | undefined;
+        try {
+          json = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          json = undefined;
+        }
+        if (response.status >= 500)
+          fiveHundreds.push({
+            status: response.status,
+            path,
+            sentAt,
+            answeredAt: performance.now(),
+            // LOT's errors are JSON with a request id; HAProxy's 502/503 are its own HTML pages.
+            fromLot: typeof json?.requestId === 'string',
+          });
+        return { status: response.status, body: json ?? {}, replayed: response.headers.has('idempotent-replayed') };
+      } catch {
+        noAnswer += 1;
+        return null;
+      }
+    }
+    /** A client's persistence: the same call (the same key) until it is answered below 500. */
+    async function untilAnswered(method: string, path: string, token: string, body?: unknown, key?: string) {
+      for (;;) {
+        const answer = await call(method, path, token, body, key);
+        if (answer && answer.status < 500) return answer;
+        await sleep(random(20, 150));
+      }
+    }
+
+    // The world: an agent under a super agent, shops (role user) under it with START each, two prizes.
+    const admin = String(
+      (await untilAnswered('POST', '/api/auth/signin', '', { username: 'admin', password: ADMIN_PASSWORD })).body
+        .accessToken,
+    );
+    for (const [position, name, percent] of [
+      [1, 'First', '50.00'],
+      [2, 'Second', '25.00'],
+    ] as const)
+      expect(
+        (await untilAnswered('POST', '/api/winners', admin, { name, percent, position, isActive: true, userId: null }))
+          .status,
+      ).toBe(201);
+    const superagent = await untilAnswered('POST', '/api/users', admin, {
+      username: 'cluster_super',
+      password: USER_PASSWORD,
+      fullName: 'Cluster Super',
+      role: 'superagent',
+    });
+    const agent = await untilAnswered('POST', '/api/users', admin, {
+      username: 'cluster_agent',
+      password: USER_PASSWORD,
+      fullName: 'Cluster Agent',
+      role: 'agent',
+      parentId: superagent.body.id,
+    });
+    expect(agent.status, JSON.stringify(agent.body)).toBe(201);
+    const players: Player[] = await Promise.all(
+      Array.from({ length: CLIENTS }, async (_, i) => {
+        const username = `cluster_${i}`;
+        const created = await untilAnswered('POST', '/api/users', admin, {
+          username,
+          password: USER_PASSWORD,
+          fullName: `Cluster ${i}`,
+          role: 'user',
+          parentId: agent.body.id,
+        });
+        expect(created.status, JSON.stringify(created.body)).toBe(201);
+        const id = Number(created.body.id);
+        const topup = await untilAnswered(
+          'POST',
+          '/api/balance/topup',
+          admin,
+          { userId: id, amount: formatCents(START) },
+          `start-${id}`,
+        );
+        expect(topup.status).toBe(200);
+        const signin = await untilAnswered('POST', '/api/auth/signin', '', { username, password: USER_PASSWORD });
+        return { id, username, token: String(signin.body.accessToken) };
+      }),
+    );
+
+    phase('world');
+    const transfers: Transfer[] = [];
+    const played: Played[] = [];
+    const displays = new Map<number, SseClient>();
+    cleanups.push(() => displays.forEach((display) => display.close()));
+    const unexpected: string[] = [];
+    const figures = { draws: 0, waits: 0, signins: 0 };
+    let stop = false;
+
+    const transfer = async (me: Player) => {
+      const key = randomUUID();
+      const others = players.filter((p) => p.id !== me.id);
+      const to = others[random(0, others.length - 1)] as Player;
+      const cents = random(1, 2_000);
+      const answer = await untilAnswered(
+        'POST',
+        '/api/balance/transfer',
+        me.token,
+        { receiverId: to.id, amount: formatCents(cents) },
+        key,
+      );
+      if (answer.status !== 200 && answer.status !== 422)
+        unexpected.push(`transfer ${answer.status} ${JSON.stringify(answer.body)}`);
+      const transactionId = answer.status === 200 ? (answer.body.transaction as { id: number }).id : undefined;
+      transfers.push({ key, from: me.id, to: to.id, cents, transactionId });
+    };
+
+    const play = async (me: Player) => {
+      const bet = random(1, 5) * 100;
+      const count = random(2, 4);
+      const opened = await untilAnswered('POST', '/api/games', me.token, {
+        startRange: 1,
+        endRange: 20,
+        betAmount: formatCents(bet),
+      });
+      let body = opened.body as { id: number; code: string; status: string };
+      if (opened.status === 409) {
+        // The answer to an earlier attempt was lost on a killed process: that game is ours, open.
+        const current = await untilAnswered('GET', '/api/games/current', me.token);
+        body = current.body as typeof body;
+        if (body?.status !== 'open') return void unexpected.push(`open 409, then ${JSON.stringify(current.body)}`);
+      } else if (opened.status !== 201)
+        return void unexpected.push(`open ${opened.status} ${JSON.stringify(opened.body)}`);
+      // The same game again (its open answer lost, then a 409): kept once.
+      const known = played.find((g) => g.id === body.id);
+      const game: Played = known ?? {
+        id: body.id,
+        code: body.code,
+        from: me.id,
+        pool: count * bet,
+        draws: new Map(),
+        status: 'open',
+      };
+      if (!known) played.push(game);
+      // The pool: this call's entries at the game's own bet (an earlier attempt's, after a 409).
+      game.pool = count * Math.round(Number((body as { betAmount?: string }).betAmount ?? formatCents(bet)) * 100);
+      if (displays.size < DISPLAYS) displays.set(game.id, new SseClient(`${lb}/api/display/${game.code}/events`));
+      const entered = await untilAnswered('PUT', `/api/games/${game.id}/entries`, me.token, {
+        entries: participants(Array.from({ length: count }, (_, i) => random(1, 4) * 5 - i)),
+      });
+      if (entered.status !== 200) unexpected.push(`entries ${entered.status} ${JSON.stringify(entered.body)}`);
+      for (let position = 1; position <= 2; position += 1) {
+        for (;;) {
+          const answer = await untilAnswered('POST', `/api/games/${game.id}/draws`, me.token, { position });
+          if (answer.status === 200) {
+            game.draws.set(position, Number(answer.body.number));
+            game.status = String((answer.body.game as { status: string }).status);
+            figures.draws += 1;
+            break;
+          }
+          if (answer.status === 422 && position === 1 && game.status === 'open') {
+            // The shop cannot afford the pool (transfers drained it): it discards the game.
+            const voided = await untilAnswered('POST', `/api/games/${game.id}/void`, me.token, {
+              reason: 'Cluster test',
+            });
+            if (voided.status !== 200 && voided.status !== 409) unexpected.push(`discard ${voided.status}`);
+            game.status = 'discarded';
+            return;
+          }
+          if (answer.status !== 202)
+            return void unexpected.push(`draw ${position} ${answer.status} ${JSON.stringify(answer.body)}`);
+          game.status = 'drawing';
+          figures.waits += 1;
+          if (stop) return;
+          await sleep(Math.min(Number(answer.body.retryAfterMs), 1_500) + random(0, 100));
+        }
+      }
+    };
+
+    const client = async (me: Player) => {
+      while (!stop) {
+        if (Math.random() < 0.6) await transfer(me);
+        else await play(me);
+      }
+    };
+    const signins = async () => {
+      while (!stop) {
+        const me = players[random(0, players.length - 1)] as Player;
+        const answer = await untilAnswered('POST', '/api/auth/signin', '', {
+          username: me.username,
+          password: USER_PASSWORD,
+        });
+        if (answer.status !== 200) unexpected.push(`signin ${answer.status} ${JSON.stringify(answer.body)}`);
+        figures.signins += 1;
+        await sleep(random(300, 900));
+      }
+    };
+    const load = [...players.map((player) => client(player)), signins()];
+
+    // A session ended on one process is refused by all three within 1 s (each has its caller kept).
+    const ending = async () => {
+      const me = players[0] as Player;
+      const signin = async () =>
+        String(
+          (await untilAnswered('POST', '/api/auth/signin', '', { username: me.username, password: USER_PASSWORD })).body
+            .accessToken,
+        );
+      const ended = await signin();
+      const kept = await signin();
+      for (const base of [...direct, ...direct]) await call('GET', '/api/balance', ended, undefined, undefined, base);
+      const { sid } = JSON.parse(Buffer.from(ended.split('.')[1] ?? '', 'base64url').toString()) as { sid: string };
+      const live = servers.findIndex((server) => server.child.exitCode === null && server.child.signalCode === null);
+      const deleted = await call('DELETE', `/api/auth/sessions/${sid}`, kept, undefined, undefined, direct[live]);
+      expect(deleted?.status, `${JSON.stringify(deleted?.body)}\n${servers[live]?.output()}`).toBe(200);
+      // Ended once answered: each process must refuse every request sent from 1 s on.
+      const since = performance.now();
+      const refused = await Promise.all(
+        direct.map(async (base) => {
+          for (;;) {
+            const sent = performance.now() - since;
+            const answer = await call('GET', '/api/balance', ended, undefined, undefined, base);
+            if (answer?.status === 401) return sent;
+            if (sent > 1_000) return Infinity;
+            await sleep(20);
+          }
+        }),
+      );
+      return refused;
+    };
+
+    // The kills: one process at a time, SIGKILL mid-load, started again on its port.
+    const kills: number[] = [];
+    const startups: number[] = [];
+    let sessionEnded: number[] = [];
+    await sleep(2_000);
+    for (let i = 0; i < restarts; i += 1) {
+      const index = i % 3;
+      const dying = servers[index] as Started;
+      kills.push(performance.now());
+      dying.child.kill('SIGKILL');
+      await exitOf(dying.child);
+      const started = performance.now();
+      const restarted = await startServer(env(ports[index] as number));
+      startups.push(performance.now() - started);
+      servers[index] = restarted;
+      children.push(restarted.child);
+      if (i === 0) sessionEnded = await ending();
+      await sleep(random(1_000, 2_500));
+    }
+    if (restarts === 0) sessionEnded = await ending();
+    await sleep(1_000);
+    stop = true;
+    await Promise.all(load);
+
+    phase('load');
+    // Every display saw every acknowledged draw of its game (after reconnecting, if its process died).
+    const view = (event: SseEvent) => JSON.parse(event.data) as GameProof;
+    let reconnects = 0;
+    for (const [id, display] of displays) {
+      const game = played.find((g) => g.id === id) as Played;
+      for (const [position, number] of game.draws)
+        await display
+          .waitFor(
+            (e) => e.event === 'game' && view(e).draws.some((d) => d.position === position && d.number === number),
+            5_000,
+          )
+          .catch(() => unexpected.push(`display of game ${id} never showed draw ${position} (${number})`));
+      reconnects += display.connections - 1;
+      display.close();
+    }
+
+    const acknowledged = transfers.filter((op) => op.transactionId !== undefined);
+    const settled = played.filter((game) => game.status === 'settled').length;
+    console.log(
+      `cluster (${variant}): 3 processes behind HAProxy, ${kills.length} SIGKILLs; ${CLIENTS} clients; ` +
+        `transfers ${acknowledged.length} acknowledged, ${transfers.length - acknowledged.length} refused; ` +
+        `games ${played.length} (${settled} settled), ${figures.draws} draws, ${figures.waits} waits for a round; ` +
+        `${figures.signins} sign-ins; ${displays.size} displays, ${reconnects} reconnections, none missed a draw; ` +
+        `session ended refused in ${sessionEnded.map((ms) => ms.toFixed(0)).join('/')} ms; ` +
+        `balancer 5xx in flight at a kill: ${fiveHundreds.length} (${fiveHundreds.map((r) => `${r.status} ${r.path}`).join(', ') || 'none'}); ` +
+        `calls without an answer: ${noAnswer}; restarted processes listening after ${startups.map((ms) => (ms / 1000).toFixed(1)).join('/') || '-'} s; ` +
+        `time: ${phases.join(', ')} (then the checks)`,
+    );
+
+    // npm run ledger:check and npm run audit:verify, straight on PostgreSQL.
+    const tool = async (name: string) => {
+      const check = run(process.execPath, ['--import', 'tsx', cli(name)], {
+        PATH: process.env.PATH ?? '',
+        DATABASE_URL: database.url,
+        ...Object.fromEntries(['JWT_SECRET', 'TOTP_KEY', 'SEED_KEY'].map((k) => [k, env(0)[k as 'JWT_SECRET']])),
+      });
+      const code = await exitOf(check.child);
+      return { code, output: check.output() };
+    };
+    const [ledger, audit] = await Promise.all([tool('ledger-check-cli.ts'), tool('audit-verify-cli.ts')]);
+    expect(ledger.code, ledger.output).toBe(0);
+    expect(ledger.output).toContain('OK: every cent is accounted for.');
+    expect(audit.code, audit.output).toBe(0);
+
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      const { rows: ledgerRows } = await db.query<{
+        id: number;
+        type: string;
+        user_id: number;
+        receiver_id: number | null;
+        amount: string;
+      }>(`SELECT id, type, user_id, receiver_id, amount::text FROM transactions WHERE type = 'transfer'`);
+      const { rows: keys } = await db.query<{
+        user_id: number;
+        key: string;
+        response: { transaction?: { id: number } };
+      }>(`SELECT user_id, key, response FROM idempotency_keys`);
+      const { rows: rounds } = await db.query<{
+        id: number;
+        user_id: number;
+        draws: { number: number }[];
+        status: string;
+      }>(`SELECT id, user_id, draws, status FROM game_rounds`);
+      const { rows: balances } = await db.query<{ user_id: number; amount: string }>(
+        `SELECT user_id, amount::text FROM balances`,
+      );
+      const keyRow = new Map(keys.map((row) => [`${row.user_id}/${row.key}`, row.response]));
+      const rowById = new Map(ledgerRows.map((row) => [Number(row.id), row]));
+      for (const op of acknowledged) {
+        expect(Number(keyRow.get(`${op.from}/${op.key}`)?.transaction?.id), JSON.stringify(op)).toBe(op.transactionId);
+        const row = rowById.get(op.transactionId ?? 0);
+        expect(
+          { from: Number(row?.user_id), to: Number(row?.receiver_id), amount: Number(row?.amount) },
+          JSON.stringify(op),
+        ).toEqual({
+          from: op.from,
+          to: op.to,
+          amount: op.cents,
+        });
+      }
+      // Nothing twice: every transfer row is one acknowledged transfer (the top-ups are 'topup').
+      expect(ledgerRows.length).toBe(acknowledged.length);
+      for (const op of transfers.filter((t) => t.transactionId === undefined))
+        expect(keyRow.has(`${op.from}/${op.key}`)).toBe(false);
+
+      const roundById = new Map(rounds.map((row) => [Number(row.id), row]));
+      expect(rounds.length).toBe(played.length);
+      for (const game of played) {
+        const numbers = (roundById.get(game.id)?.draws ?? []).map((d) => d.number);
+        const where = `game ${game.id} ${JSON.stringify([...game.draws])} in the database ${JSON.stringify(numbers)}`;
+        expect(numbers.length, where).toBe(game.draws.size);
+        for (const [position, number] of game.draws) expect(numbers[position - 1], where).toBe(number);
+      }
+      const expected = new Map(players.map((p) => [p.id, START]));
+      for (const op of acknowledged) {
+        expected.set(op.from, (expected.get(op.from) ?? 0) - op.cents);
+        expected.set(op.to, (expected.get(op.to) ?? 0) + op.cents);
+      }
+      for (const game of played)
+        if (game.draws.size > 0 || game.status === 'drawing')
+          expected.set(game.from, (expected.get(game.from) ?? 0) - game.pool);
+      const actual = new Map(balances.map((row) => [Number(row.user_id), Number(row.amount)]));
+      for (const player of players) expect(actual.get(player.id), `player ${player.id}`).toBe(expected.get(player.id));
+    } finally {
+      await db.end();
+    }
+
+    expect(unexpected).toEqual([]);
+    expect(
+      sessionEnded.every((ms) => ms < 1_000),
+      `session refused after ${sessionEnded.join(', ')} ms`,
+    ).toBe(true);
+    expect(fiveHundreds.filter((r) => r.fromLot)).toEqual([]);
+    // The balancer's 5xx: requests in flight on a process when it was killed (sent before, answered after).
+    const inFlight = (r: FiveHundred) => kills.some((at) => r.sentAt <= at && r.answeredAt >= at);
+    expect(fiveHundreds.filter((r) => !inFlight(r))).toEqual([]);
+    expect(acknowledged.length).toBeGreaterThan(0);
+    expect(figures.draws).toBeGreaterThan(0);
+  }
+
+  it(
+    `three processes on PostgreSQL, ${RESTARTS} SIGKILL(s) mid-load: nothing lost, nothing twice`,
+    () => cluster('direct', RESTARTS),
+    LIMIT,
+  );
+
+  it(
+    'the same through PgBouncer 1.18 in transaction mode (DATABASE_PREPARED=off, DATABASE_DIRECT_URL)',
+    () => cluster('pgbouncer', SOAK ? 5 : 1),
+    LIMIT,
+  );
+});
