@@ -47,7 +47,14 @@ const serverLayers = [
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', 'test-results/**', 'packages/server/src/db/migrations/**', 'data/**'],
+    ignores: [
+      '**/dist/**',
+      'packages/web/dist.*/**',
+      '**/node_modules/**',
+      'test-results/**',
+      'packages/server/src/db/migrations/**',
+      'data/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -41,15 +41,17 @@ function startBeacon(): Promise<{ child: ChildProcess; info: { url: string; chai
 }
 
 /**
- * Builds the web app, seeds a fresh embedded database with the demo hierarchy and starts the real
- * server on a free port, as `npm start` would, its LOT-DRAW-2 games drawn against a local test
- * beacon with 1 s rounds, its public links under PUBLIC_URL. Every browser test file talks to this
- * server.
+ * Builds the web app (unless it is built from these sources), seeds a fresh embedded database
+ * with the demo hierarchy and starts the real server on a free port, as `npm start` would, its
+ * LOT-DRAW-2 games drawn against a local test beacon with 1 s rounds, its public links under
+ * PUBLIC_URL. Every browser test file talks to this server.
  */
 export default async function setup(project: TestProject) {
   // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build: test (and
-  // measure, e2e/bench-budget.test.ts) what ships.
-  const build = spawnSync('npm', ['run', 'build', '-w', '@lot/web'], {
+  // measure, e2e/bench-budget.test.ts) what ships. Built as `npm start` builds it, only when the
+  // sources changed since the last build (decision 057): a server test that runs `npm start` then
+  // finds it built and writes nothing while these tests are served from it.
+  const build = spawnSync(process.execPath, ['scripts/build-web.mjs', '--if-stale'], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'production' },

@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { get as httpGet } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatCents } from '@lot/domain/money';
 import type { GameProof } from '@lot/domain/schemas/games';
+import { DISPLAY_LIMITS } from '../modules/games/display.ts';
 import { participants } from '../test/game-fixtures.ts';
 import { exitOf, freePort, startServer, type Started } from '../test/server-process.ts';
 import { SseClient, type SseEvent } from '../test/sse.ts';
@@ -33,6 +35,9 @@ import { freshPostgres, TEST_DB } from '../test/test-app.ts';
  * Run twice: the processes straight on PostgreSQL, and once through PgBouncer in transaction mode
  * (DATABASE_PREPARED=off, LISTEN and migrations on DATABASE_DIRECT_URL; decision 055).
  * CLUSTER_RESTARTS bounds the SIGKILLs (SOAK=1: 30 on the direct cluster).
+ *
+ * Apart: a process's display streams behind the balancer, which must pass each event on at once
+ * and close a stream on the process as soon as its viewer leaves (decision 046's note).
  */
 
 const SOAK = process.env.SOAK === '1';
@@ -600,4 +605,100 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
     () => cluster('pgbouncer', SOAK ? 5 : 1),
     LIMIT,
   );
+
+  it('display streams through HAProxy: each event passes at once, and a stream its viewer closes frees its place within 5 s', async () => {
+    const database = await freshPostgres();
+    cleanups.push(database.drop);
+    const dir = mkdtempSync(join(tmpdir(), 'lot-cluster-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const env = {
+      DATABASE_URL: database.url,
+      JWT_SECRET: 'a-cluster-test-secret-that-is-long-enough',
+      TOTP_KEY: 'a-cluster-test-totp-key-that-is-long-enough',
+      SEED_KEY: 'a-cluster-test-seed-key-that-is-long-enough',
+      TRUST_PROXY: '127.0.0.1',
+      DRAW_BEACON: 'off',
+      LOG_LEVEL: 'error',
+    };
+    // The demo's games: one of them on the display.
+    const seeded = spawnSync(process.execPath, ['--import', 'tsx', cli('seed-demo-cli.ts')], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    });
+    expect(seeded.status, seeded.stdout + seeded.stderr).toBe(0);
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    const code = String((await db.query<{ code: string }>('SELECT code FROM game_rounds LIMIT 1')).rows[0]?.code);
+    await db.end();
+
+    // One process behind every server line of deploy/haproxy.cfg: all streams count in its limits.
+    const port = await freePort();
+    const server = await startServer({ ...env, PORT: String(port) });
+    children.push(server.child);
+    const listen = await freePort();
+    const cfg = join(dir, 'haproxy.cfg');
+    writeFileSync(cfg, haproxyConfig(readFileSync(HAPROXY_CFG, 'utf8'), listen, [port, port, port]));
+    const haproxy = run(sbin('haproxy'), ['-db', '-f', cfg]);
+    children.push(haproxy.child);
+    await until(
+      () => `haproxy on ${listen}\n${haproxy.output()}`,
+      async () => (await fetch(`http://127.0.0.1:${listen}/api/health`)).ok,
+    );
+
+    /** A stream as a browser's EventSource opens it through the balancer: its own connection. */
+    const open = () =>
+      new Promise<{ status: number; close: () => void }>((resolve, reject) => {
+        const request = httpGet(
+          `http://127.0.0.1:${listen}/api/display/${code}/events`,
+          { agent: false, headers: { accept: 'text/event-stream' } },
+          (response) => {
+            const close = () => request.destroy();
+            if (response.statusCode !== 200) {
+              response.resume();
+              return resolve({ status: response.statusCode ?? 0, close });
+            }
+            // Open on the process once its first event (the game's view) came through.
+            response.once('data', () => resolve({ status: 200, close }));
+          },
+        );
+        request.on('error', reject);
+      });
+    // A stream's first event comes through at once (HAProxy holds nothing back: option http-no-delay).
+    const streams: { status: number; close: () => void }[] = [];
+    const firstEventMs: number[] = [];
+    for (let i = 0; i < DISPLAY_LIMITS.perAddress; i++) {
+      const started = performance.now();
+      streams.push(await open());
+      firstEventMs.push(performance.now() - started);
+    }
+    expect(streams.map((stream) => stream.status)).toEqual(streams.map(() => 200));
+    const over = await open();
+    over.close();
+    expect(over.status, 'one more from the same address is over its limit').toBe(429);
+    const median = firstEventMs.sort((a, b) => a - b)[firstEventMs.length >> 1] ?? Infinity;
+
+    // Every viewer leaves (the connection closes, as a closed browser tab closes it); then, until
+    // the process has freed every place, all of them are asked for again at once.
+    for (const stream of streams) stream.close();
+    const closedAt = performance.now();
+    let again: { status: number; close: () => void }[] = [];
+    try {
+      while (performance.now() - closedAt < 40_000) {
+        again = await Promise.all(Array.from({ length: DISPLAY_LIMITS.perAddress }, open));
+        if (again.every((stream) => stream.status === 200)) break;
+        for (const stream of again) stream.close();
+        again = [];
+        await sleep(100);
+      }
+      const seconds = (performance.now() - closedAt) / 1000;
+      console.log(
+        `display streams behind HAProxy: first event after ${median.toFixed(0)} ms (median); ${again.length} places free again ${seconds.toFixed(1)} s after their viewers left`,
+      );
+      expect(again.length).toBe(DISPLAY_LIMITS.perAddress);
+      expect(seconds).toBeLessThan(5);
+      expect(median).toBeLessThan(150);
+    } finally {
+      for (const stream of again) stream.close();
+    }
+  }, 90_000);
 });

@@ -1,5 +1,16 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -157,6 +168,42 @@ describe.skipIf(TEST_DB !== 'postgres')('docs/deploy.md as written (PostgreSQL o
     );
   }, 240_000);
 
+  it('npm start on a built release builds nothing, writes nothing into packages/web/dist and answers /api/health within 10 s', async () => {
+    const database = await freshPostgres();
+    const port = await freePort();
+    // As a shell would run it: Vitest's NODE_ENV=test would ask for React's development build.
+    const { NODE_ENV: _vitest, ...shell } = process.env;
+    const env = {
+      ...shell,
+      DATABASE_URL: database.url,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      TOTP_KEY: randomBytes(32).toString('hex'),
+      SEED_KEY: randomBytes(32).toString('hex'),
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DRAW_BEACON: 'off',
+    };
+    const dist = join(ROOT, 'packages/web/dist');
+    try {
+      // The release's build: by this start if packages/web/dist is not built from these sources.
+      const first = await npmStart(env, port, 180_000);
+      expect(first.ms, first.output).toBeLessThan(Infinity);
+      const built = filesOf(dist);
+      expect(Object.keys(built)).toContain('index.html');
+
+      const second = await npmStart(env, port, 10_000);
+      expect(second.ms, second.output).toBeLessThan(Infinity);
+      console.log(`npm start on a built release: /api/health answered after ${(second.ms / 1000).toFixed(1)} s`);
+      expect(second.output).toContain('not building it again');
+      expect(second.ms).toBeLessThan(10_000);
+      // The same folder and the same files, none of them written (inode, size and mtime).
+      expect(filesOf(dist)).toEqual(built);
+    } finally {
+      await database.drop();
+    }
+  }, 240_000);
+
   it('deploy/haproxy.cfg passes haproxy -c (a self-signed certificate in the real one’s place)', async () => {
     const pem = join(dir, 'lot.pem');
     const made = await bash(
@@ -176,6 +223,43 @@ describe.skipIf(TEST_DB !== 'postgres')('docs/deploy.md as written (PostgreSQL o
     expect(checked.code, checked.output).toBe(0);
   });
 });
+
+/**
+ * `npm start` in the repository, as a person runs it, until its server answers /api/health (or
+ * `within` ms pass: Infinity), then SIGTERM to its process group (npm, the shell and node) until
+ * it has ended: how long it took to answer, and what it wrote.
+ */
+async function npmStart(env: NodeJS.ProcessEnv, port: number, within: number) {
+  const started = performance.now();
+  const child = spawn('npm', ['start'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  let ms = Infinity;
+  while (performance.now() - started < within && child.exitCode === null) {
+    const health = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null);
+    if (health?.ok) {
+      ms = performance.now() - started;
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+  await exited;
+  return { ms, output };
+}
+
+/** Every file under a folder (and the folder itself), with what a write would change. */
+function filesOf(dir: string): Record<string, string> {
+  const stamp = (path: string) => {
+    const stat = statSync(path);
+    return `${stat.ino} ${stat.size} ${stat.mtimeMs}`;
+  };
+  const files: Record<string, string> = { '.': stamp(dir) };
+  for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' })) files[name] = stamp(join(dir, name));
+  return files;
+}
 
 function readLog(run: string, port: number): string {
   try {

@@ -292,7 +292,7 @@ export const displayRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['games'],
         operationId: 'streamDisplayEvents',
         description:
-          'text/event-stream: an event `game` with the public view (as GET /api/verify/{code}) now and on every change of the game; comment lines keep it open. `ticket` (POST /api/display/{code}/tickets) opens it as a signed-in display; an expired one is 401.',
+          'text/event-stream: an event `game` with the public view (as GET /api/verify/{code}) now and on every change of the game; a `ping` event every 15 s keeps it open. `ticket` (POST /api/display/{code}/tickets) opens it as a signed-in display; an expired one is 401.',
         params: codeParamsSchema,
         querystring: displayStreamQuerySchema,
         response: {
