@@ -106,7 +106,7 @@ export async function playFor(play: Play, shops: Player[], seconds: number): Pro
   return { rate, games, drawP95: percentile(draws, 95), drawP50: percentile(draws, 50) };
 }
 
-export async function measured(play: Play, shops: Player[]): Promise<Run> {
+async function measured(play: Play, shops: Player[]): Promise<Run> {
   if (TIMING.warmup > 0) await playFor(play, shops, TIMING.warmup);
   return playFor(play, shops, TIMING.seconds);
 }
