@@ -37,26 +37,32 @@ import {
 } from './lib.ts';
 import { accounts, ADMIN_PASSWORD, type Player } from './transfer.ts';
 
-const SHOPS = Number(process.env.BENCH_SHOPS ?? 8);
+export const SHOPS = Number(process.env.BENCH_SHOPS ?? 8);
 /** The prizes every game draws (global winner settings): three draws per game. */
-const PRIZES = [
+export const PRIZES = [
   { name: 'First', percent: '50', position: 1 },
   { name: 'Second', percent: '20', position: 2 },
   { name: 'Third', percent: '10', position: 3 },
 ];
-const SETUP = { startRange: 1, endRange: 100, betAmount: '1.00' };
+export const SETUP = { startRange: 1, endRange: 100, betAmount: '1.00' };
 /** Twenty participants on the numbers 1, 6, 11, … of the range. */
-const ENTRIES = Array.from({ length: 20 }, (_, i) => ({
+export const ENTRIES = Array.from({ length: 20 }, (_, i) => ({
   number: 1 + 5 * i,
   name: `Participant ${i + 1}`,
   phoneNumber: `555${String(1000 + i)}`,
 }));
 
 /** One shop's whole game, step by step; answers how long each draw took (ms). */
-type Play = (shop: Player) => Promise<number[]>;
+export type Play = (shop: Player) => Promise<number[]>;
 
 /** The calls the web client sends (content-type when there is a body, the bearer token). */
-async function call<T>(server: Server, method: string, path: string, token: string, body: unknown): Promise<T> {
+export async function call<T>(
+  server: { url: string },
+  method: string,
+  path: string,
+  token: string,
+  body: unknown,
+): Promise<T> {
   const response = await fetch(`${server.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -66,7 +72,7 @@ async function call<T>(server: Server, method: string, path: string, token: stri
   return (await response.json()) as T;
 }
 
-function overHttp(server: Server): Play {
+export function overHttp(server: { url: string }): Play {
   return async (shop) => {
     const game = await call<{ id: number }>(server, 'POST', '/api/games', shop.token, SETUP);
     await call(server, 'PUT', `/api/games/${game.id}/entries`, shop.token, { entries: ENTRIES });
@@ -80,10 +86,10 @@ function overHttp(server: Server): Play {
   };
 }
 
-type Run = { rate: number; games: number; drawP95: number; drawP50: number };
+export type Run = { rate: number; games: number; drawP95: number; drawP50: number };
 
 /** Every shop plays games one after another for `seconds`; games per second and the draws' latency. */
-async function playFor(play: Play, shops: Player[], seconds: number): Promise<Run> {
+export async function playFor(play: Play, shops: Player[], seconds: number): Promise<Run> {
   const draws: number[] = [];
   let games = 0;
   const started = performance.now();

@@ -8,6 +8,10 @@
  * BENCH_PG_DIR (default $TMPDIR/lot-bench-pg) started for the run and stopped after it. The
  * 1,000,000-game data set is seeded there once (several minutes) into the database
  * lot_bench_scale and reused; drop that database (or remove BENCH_PG_DIR) to reseed.
+ *
+ * The `cluster` group (bench/cluster.ts) also rewrites bench/capacity.json, the figures
+ * docs/capacity.md is computed from, whenever it runs. It reads PostgreSQL's CPU from /proc, so give
+ * it a server of its own (the kept cluster, not a shared one): other clients' work would count.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,6 +20,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { healthScenario, staticScenario } from './http.ts';
 import { claimScenarios } from './claims.ts';
+import { clusterScenarios } from './cluster.ts';
 import { exportScenarios } from './exports.ts';
 import { beaconScenarios, gameScenarios } from './games.ts';
 import { listScenarios, reportScenarios } from './history.ts';
@@ -92,6 +97,7 @@ const groups: { name: string; run: (pgUrl: () => string) => Promise<Row[]> }[] =
   { name: 'lists', run: (pgUrl) => listScenarios(pgUrl()) },
   { name: 'reports', run: (pgUrl) => reportScenarios(pgUrl()) },
   { name: 'exports', run: (pgUrl) => exportScenarios(pgUrl()) },
+  { name: 'cluster', run: (pgUrl) => clusterScenarios(pgUrl()) },
 ];
 const unknown = only.filter((name) => !groups.some((group) => group.name === name));
 if (unknown.length > 0) {

@@ -87,9 +87,14 @@ export async function accounts(
 }
 
 /** A receiver for a sender: any other account (uniform) or always the first one (hot). */
-type Pattern = { name: string; receiverOf: (senderId: number) => number; pgbenchReceiver: string; senders: string };
+export type Pattern = {
+  name: string;
+  receiverOf: (senderId: number) => number;
+  pgbenchReceiver: string;
+  senders: string;
+};
 
-function patterns(minId: number, maxId: number): Pattern[] {
+export function patterns(minId: number, maxId: number): Pattern[] {
   const n = maxId - minId + 1;
   return [
     {
@@ -106,7 +111,12 @@ function patterns(minId: number, maxId: number): Pattern[] {
  * autocannon posting transfers of 0.01 from random senders (never the hot account itself); keyed,
  * each with a fresh Idempotency-Key, as the web client sends every money call.
  */
-function httpTransfers(server: { url: string }, players: Player[], pattern: Pattern, keyed: boolean): Promise<Load> {
+export function httpTransfers(
+  server: { url: string },
+  players: Player[],
+  pattern: Pattern,
+  keyed: boolean,
+): Promise<Load> {
   const senders = players.filter((p) => p.id !== pattern.receiverOf(p.id));
   return load({
     url: `${server.url}/api/balance/transfer`,

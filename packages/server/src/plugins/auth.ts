@@ -15,7 +15,6 @@ const UNKNOWN_ORIGIN: SessionOrigin = { address: 'unknown', userAgent: undefined
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-
 /**
  * An access token names the user, the user's token version and the session (decision 028). A
  * sign-in challenge (`use: 'code'`: password right, code still to come) is signed by the same key
@@ -25,7 +24,6 @@ type TokenPayload = { sub: string; ver: number; sid?: string; use?: 'code' };
 
 /** A session as `request.session`: its id, and whether it may only set up two-factor sign-in. */
 export type RequestSession = { id: string; enrolRequired: boolean };
-
 
 declare module '@fastify/jwt' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { get as httpGet } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { formatCents } from '@lot/domain/money';
 import type { GameProof } from '@lot/domain/schemas/games';
 import { DISPLAY_LIMITS } from '../modules/games/display.ts';
 import { participants } from '../test/game-fixtures.ts';
+import { sbin, writeHaproxyConfig } from '../test/haproxy.ts';
 import { exitOf, freePort, startServer, type Started } from '../test/server-process.ts';
 import { SseClient, type SseEvent } from '../test/sse.ts';
 import { startTestBeacon, type TestBeacon } from '../test/test-beacon.ts';
@@ -50,16 +51,12 @@ const ADMIN_PASSWORD = 'cluster-admin-password';
 const USER_PASSWORD = 'cluster-user-password';
 const START = 50_000;
 
-const HAPROXY_CFG = fileURLToPath(new URL('../../../../deploy/haproxy.cfg', import.meta.url));
 const cli = (name: string) => fileURLToPath(new URL(`../cli/${name}`, import.meta.url));
 
 type Transfer = { key: string; from: number; to: number; cents: number; transactionId?: number };
 type Played = { id: number; code: string; from: number; pool: number; draws: Map<number, number>; status: string };
 type Player = { id: number; username: string; token: string };
 type FiveHundred = { status: number; path: string; sentAt: number; answeredAt: number; fromLot: boolean };
-
-/** Debian installs both in /usr/sbin, which a user's PATH may lack. */
-const sbin = (name: string) => (existsSync(`/usr/sbin/${name}`) ? `/usr/sbin/${name}` : name);
 
 const random = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -81,19 +78,6 @@ async function until(what: () => string, check: () => Promise<boolean>, ms = 15_
     if (Date.now() > deadline) throw new Error(`${what()}: not within ${ms} ms`);
     await sleep(100);
   }
-}
-
-/** deploy/haproxy.cfg with this test's addresses, without the lines that need root (user, chroot, TLS). */
-function haproxyConfig(template: string, listen: number, backends: number[]): string {
-  let next = 0;
-  return template
-    .split('\n')
-    .filter((line) => !line.includes('# root only'))
-    .map((line) => line.replace(/^(\s*)bind :80$/, `$1bind 127.0.0.1:${listen}`))
-    .map((line) =>
-      line.replace(/^(\s*server \S+ )127\.0\.0\.1:\d+/, (_, head: string) => `${head}127.0.0.1:${backends[next++]}`),
-    )
-    .join('\n');
 }
 
 /** PgBouncer 1.18 in transaction mode in front of the test's PostgreSQL, as its own user when run as root. */
@@ -187,8 +171,7 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
     const direct = ports.map((port) => `http://127.0.0.1:${port}`);
 
     const listen = await freePort();
-    const cfg = join(dir, 'haproxy.cfg');
-    writeFileSync(cfg, haproxyConfig(readFileSync(HAPROXY_CFG, 'utf8'), listen, ports));
+    const cfg = writeHaproxyConfig(dir, listen, ports);
     const haproxy = run(sbin('haproxy'), ['-db', '-f', cfg]);
     children.push(haproxy.child);
     const lb = `http://127.0.0.1:${listen}`;
@@ -636,8 +619,7 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
     const server = await startServer({ ...env, PORT: String(port) });
     children.push(server.child);
     const listen = await freePort();
-    const cfg = join(dir, 'haproxy.cfg');
-    writeFileSync(cfg, haproxyConfig(readFileSync(HAPROXY_CFG, 'utf8'), listen, [port, port, port]));
+    const cfg = writeHaproxyConfig(dir, listen, [port, port, port]);
     const haproxy = run(sbin('haproxy'), ['-db', '-f', cfg]);
     children.push(haproxy.child);
     await until(
