@@ -13,7 +13,10 @@ import { useProofCheck } from '../../../lib/game/use-proof-check.ts';
 import { winnerText } from '../../../lib/game/draw-protocol.ts';
 import { FindMyEntry } from './verify-find-entry.tsx';
 import type { VerifyPins } from '../../../lib/game/verify-pins.ts';
-import { BeaconBlock, ProtocolStatement, useNow, waitingRound, waitingText } from './verify-protocol.tsx';
+import { useNow } from '../hooks/use-now.ts';
+import { BeaconBlock } from './verify-beacon.tsx';
+import { ProtocolStatement } from './verify-protocol.tsx';
+import { waitingRound, waitingText } from './verify-waiting.ts';
 
 /** Asked again while a game is in play or waits for round R: each draw (and R) shows without a reload. */
 const LIVE_REFRESH_MS = 3000;
