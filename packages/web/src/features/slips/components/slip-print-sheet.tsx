@@ -1,6 +1,7 @@
 import type { Game, SlipPrint } from '@lot/domain/schemas/games';
 import { PrintSheet } from '../../../components/ui/print-sheet.tsx';
-import { EntrySlip, ResultSlip, type SlipShop } from './slip.tsx';
+import { EntrySlip, ResultSlip } from './slip.tsx';
+import type { SlipShop } from './slip-frame.tsx';
 import type { SlipWidth } from '../../../lib/slip-width.ts';
 
 /** A print under way: the slips as the server counted them (its answers), on the paper chosen. */
