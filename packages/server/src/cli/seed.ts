@@ -65,7 +65,7 @@ export async function ensureAdmin(
 }
 
 export const DEMO_PASSWORD = 'demo1234';
-export const DEMO_ADMIN = { username: 'admin', password: 'admin123' };
+const DEMO_ADMIN = { username: 'admin', password: 'admin123' };
 
 /** The demo hierarchy (docs/product/runtime-and-security.md#run-contract): 1 superagent, 2 agents, 6 users. */
 export const DEMO_USERS = [

@@ -173,7 +173,7 @@ export async function insertUser(tx: Tx, values: typeof users.$inferInsert): Pro
 export type Logo = { data: Buffer; mimeType: string };
 
 /** Writes a user's changes and their logo (`null` removes it, `undefined` leaves it). */
-export async function updateUserRow(
+async function updateUserRow(
   tx: Tx,
   id: number,
   changes: PgUpdateSetSource<typeof users>,
