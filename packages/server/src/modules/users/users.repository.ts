@@ -10,6 +10,8 @@ import { containsPattern } from '../../db/sql.ts';
 import { balances, gameRounds, userCounts, userLogos, users } from '../../db/schema.ts';
 import { scopeCondition, usersAccess, type Scoped } from './users.access.ts';
 
+export type { Db, Tx };
+
 export type UserRow = typeof users.$inferSelect;
 
 export async function findLiveUserById(db: Db | Tx, id: number): Promise<UserRow | undefined> {
