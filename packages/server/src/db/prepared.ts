@@ -22,7 +22,7 @@ const dialect = new PgDialect();
  * text, so calls that build the same text share one statement and two texts never claim one name.
  * It goes through the same Drizzle session as every other query (same connection, same
  * transaction, same logger). Drizzle names statements only for its query builders, so this calls
- * its session's `prepareQuery`, an internal API: client.test.ts pins it. On PGlite, whose query API
+ * its session's `prepareQuery`, an internal API: prepared.test.ts pins it. On PGlite, whose query API
  * has no names, the statement is prepared on the protocol level instead (`pglitePrepared`).
  */
 export async function queryPrepared<T>(db: Db | Tx, query: SQL): Promise<T[]> {
@@ -55,7 +55,7 @@ type PreparedInternals = {
  * (planning a page with its joins cost more than running it, and made its slow tail). Drizzle's
  * `prepare(name)` wants the name before the text exists, so the query is prepared under a
  * placeholder and renamed after its hash (`statementName`): the same internals `queryPrepared`
- * uses, pinned by client.test.ts.
+ * uses, pinned by prepared.test.ts.
  */
 export async function selectPrepared<T>(query: { prepare(name: string): { execute(): Promise<T> } }): Promise<T> {
   const prepared = query.prepare('lot_unnamed') as unknown as PreparedInternals;
