@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, inArray, ne, sql, type SQL } from 'drizzle-orm';
-import { alias, type PgColumn, type PgSelect } from 'drizzle-orm/pg-core';
+import { alias, type PgColumn, type PgSelect, type SelectedFields } from 'drizzle-orm/pg-core';
 import { NOTIFICATION_DAYS, NOTIFICATION_LIMIT } from '@lot/domain/schemas/notifications';
 import type { Db, Tx } from '../../db/client.ts';
 import { gameRounds, signinFailures, transactions, users } from '../../db/schema.ts';
@@ -25,19 +25,26 @@ function latest<Q extends PgSelect>(query: Q, at: PgColumn, id: PgColumn, condit
     .limit(NOTIFICATION_LIMIT);
 }
 
-/** Money received by the user: top-ups and transfers to it. */
-export function receivedMoney(db: Db | Tx, caller: Caller) {
+/** The caller's ledger rows as the bell lists them, with the other party (`other`) joined on `party`. */
+function ledgerNews<F extends SelectedFields>(db: Db | Tx, party: PgColumn, fields: F) {
   const query = db
     .select({
       id: transactions.id,
       type: transactions.type,
       amount: transactions.amount,
       at: transactions.createdAt,
-      from: { id: other.id, username: other.username, fullName: other.fullName },
+      ...fields,
     })
     .from(transactions)
-    .leftJoin(other, eq(other.id, transactions.userId));
-  return latest(query.$dynamic(), transactions.createdAt, transactions.id, [
+    .leftJoin(other, eq(other.id, party));
+  return query.$dynamic();
+}
+
+const otherParty = { id: other.id, username: other.username, fullName: other.fullName };
+
+/** Money received by the user: top-ups and transfers to it. */
+export function receivedMoney(db: Db | Tx, caller: Caller) {
+  return latest(ledgerNews(db, transactions.userId, { from: otherParty }), transactions.createdAt, transactions.id, [
     eq(transactions.receiverId, caller.id),
     inArray(transactions.type, ['topup', 'transfer']),
     eq(transactions.status, 'completed'),
@@ -46,18 +53,8 @@ export function receivedMoney(db: Db | Tx, caller: Caller) {
 
 /** Money taken back from the user, or taken off by an admin's correction. */
 export function moneyTakenBack(db: Db | Tx, caller: Caller) {
-  const query = db
-    .select({
-      id: transactions.id,
-      type: transactions.type,
-      amount: transactions.amount,
-      at: transactions.createdAt,
-      reason: transactions.description,
-      by: { id: other.id, username: other.username, fullName: other.fullName },
-    })
-    .from(transactions)
-    .leftJoin(other, eq(other.id, transactions.actorId));
-  return latest(query.$dynamic(), transactions.createdAt, transactions.id, [
+  const query = ledgerNews(db, transactions.actorId, { reason: transactions.description, by: otherParty });
+  return latest(query, transactions.createdAt, transactions.id, [
     eq(transactions.userId, caller.id),
     inArray(transactions.type, ['takeback', 'decrease']),
   ]);
