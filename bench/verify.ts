@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { QUICKNET, verifyBeaconRound } from '@lot/domain/beacon';
 import fixtures from '../packages/domain/src/beacon-fixtures/quicknet.json';
-import { buildProof, WORKED_EXAMPLE_2 } from '../packages/domain/src/draw-example.ts';
+import { buildProof, LARGE_EXAMPLE } from '../packages/domain/src/draw-example.ts';
 import { verifyProof } from '../packages/domain/src/verify.ts';
 import { root, type Row } from './lib.ts';
 
@@ -14,19 +14,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 /** A 100-entry LOT-DRAW-2 proof with 5 prizes, verified 11 times: the first, then the median of 10. */
 async function proofRow(): Promise<Row> {
-  const proof = await buildProof({
-    ...WORKED_EXAMPLE_2,
-    code: 'EXAMPLE-100',
-    startRange: 1,
-    endRange: 100,
-    prizes: [1, 2, 3, 4, 5].map((position) => ({ position, name: `Prize ${position}`, percentBps: 1000 })),
-    entries: Array.from({ length: 100 }, (_, i) => ({
-      number: i + 1,
-      name: `Participant ${i + 1}`,
-      phoneNumber: `0917${String(i).padStart(7, '0')}`,
-      nonce: (i + 1).toString(16).padStart(16, '0'),
-    })),
-  });
+  const proof = await buildProof(LARGE_EXAMPLE);
   const times: number[] = [];
   for (let run = 0; run < 11; run++) {
     const start = performance.now();

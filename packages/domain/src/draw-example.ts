@@ -149,6 +149,24 @@ export const WORKED_EXAMPLE_2: ExampleGame = {
   },
 };
 
+/**
+ * A large LOT-DRAW-2 game on the example's beacon round: 100 entries, five prizes of 10% each. The
+ * domain's verify.test.ts checks that its proof verifies; `npm run bench -- verify` times that check.
+ */
+export const LARGE_EXAMPLE: ExampleGame = {
+  ...WORKED_EXAMPLE_2,
+  code: 'EXAMPLE-100',
+  startRange: 1,
+  endRange: 100,
+  prizes: [1, 2, 3, 4, 5].map((position) => ({ position, name: `Prize ${position}`, percentBps: 1000 })),
+  entries: Array.from({ length: 100 }, (_, i) => ({
+    number: i + 1,
+    name: `Participant ${i + 1}`,
+    phoneNumber: `0917${String(i).padStart(7, '0')}`,
+    nonce: (i + 1).toString(16).padStart(16, '0'),
+  })),
+};
+
 /** Who voids the LOT-DRAW-2 example after its first draw, and why (docs/lot-draw-2.md's voided example). */
 export const VOIDED_EXAMPLE = {
   drawCount: 1,

@@ -79,7 +79,7 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export const DEMO_PASSWORD = 'demo1234';
-export const DEMO_ADMIN = { username: 'admin', password: 'admin123' };
+const DEMO_ADMIN = { username: 'admin', password: 'admin123' };
 
 /** The demo hierarchy (docs/product/runtime-and-security.md#run-contract): 1 superagent, 2 agents, 6 users. */
 export const DEMO_USERS = [

@@ -35,7 +35,7 @@ export function useNamedStatements(on: boolean): void {
  * It goes through the same Drizzle session as every other query (same connection, same
  * transaction, same logger). Drizzle names statements only for its query builders, so this calls
  * its session's `prepareQuery`, an internal API: prepared.test.ts pins it. On PGlite, whose query API
- * has no names, the statement is prepared on the protocol level instead (`pglitePrepared`).
+ * has no names, the statement is prepared on the protocol level instead (`pgliteClient`).
  */
 export async function queryPrepared<T>(db: Db | Tx, query: SQL): Promise<T[]> {
   const built = dialect.sqlToQuery(query);

@@ -59,7 +59,7 @@ export type AppContext = {
 
 /** The draw's memory of games: a few thousand at most (decision 052). */
 export type GameMemory = BoundedMemory<number, unknown>;
-export const GAME_MEMORY_LIMIT = 4096;
+const GAME_MEMORY_LIMIT = 4096;
 export const gameMemory = (): GameMemory => new BoundedMemory<number, unknown>(GAME_MEMORY_LIMIT);
 
 /** A request's context: the process's collaborators and who is calling. */

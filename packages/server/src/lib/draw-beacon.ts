@@ -112,25 +112,34 @@ export class DrawBeacon {
           ? 'the public randomness beacon cannot be reached: no game can open until it answers'
           : 'the public randomness beacon cannot be reached: new games open as LOT-DRAW-1 (server randomness only) until it answers',
       );
-      if (!this.closed && !this.recheck) {
-        this.recheck = setTimeout(() => {
-          this.recheck = undefined;
-          void this.check();
-        }, RECHECK_MS);
-        this.recheck.unref();
-      }
+      this.scheduleRecheck();
     }
+  }
+
+  /** Asks for the chain's info again in RECHECK_MS, unless that is already planned or the beacon is closed. */
+  private scheduleRecheck(): void {
+    if (this.recheck || this.closed) return;
+    this.recheck = setTimeout(() => {
+      this.recheck = undefined;
+      void this.check();
+    }, RECHECK_MS);
+    this.recheck.unref();
+  }
+
+  /** The start-up check of the beacon, waited for at most START_CHECK_MS. */
+  private started(): Promise<unknown> {
+    return Promise.race([this.checked, new Promise((resolve) => setTimeout(resolve, START_CHECK_MS).unref())]);
+  }
+
+  /** The client of the game's beacon: none for a chain other than the one checked (or none yet). */
+  private clientFor(pin: BeaconPin): BeaconClient | undefined {
+    return pin.chainHash === this.chain?.chainHash ? this.client : undefined;
   }
 
   /**
    * The beacon a game opening now names, or null for LOT-DRAW-1 (mode off, or auto while the beacon
    * is unreachable). Required and unreachable: refused (503).
    */
-  /** The start-up check of the beacon, waited for at most START_CHECK_MS. */
-  private started(): Promise<unknown> {
-    return Promise.race([this.checked, new Promise((resolve) => setTimeout(resolve, START_CHECK_MS).unref())]);
-  }
-
   async pinForNewGame(): Promise<BeaconPin | null> {
     if (this.mode === 'off') return null;
     await this.started();
@@ -154,7 +163,7 @@ export class DrawBeacon {
    */
   async alreadyPublished(pin: BeaconPin, round: number): Promise<boolean> {
     await this.started();
-    const client = pin.chainHash === this.chain?.chainHash ? this.client : undefined;
+    const client = this.clientFor(pin);
     const got = client ? (client.cached(round) ?? (await client.round(round))) : undefined;
     // R may come out while it is asked for (it is at most a period away): only a round the beacon
     // had well before our clock reached its time says our clock is behind.
@@ -163,7 +172,7 @@ export class DrawBeacon {
 
   /** Starts fetching round R in the background once its time comes (retried with backoff). */
   prefetch(pin: BeaconPin, round: number): void {
-    if (this.client && pin.chainHash === this.chain?.chainHash) this.client.prefetch(round);
+    this.clientFor(pin)?.prefetch(round);
   }
 
   /**
@@ -177,7 +186,7 @@ export class DrawBeacon {
     if (now < expectedAt) {
       return { ready: false, expectedAt, retryAfterMs: expectedAt - now + PUBLISH_MARGIN_MS, unreachable: false };
     }
-    const client = pin.chainHash === this.chain?.chainHash ? this.client : undefined;
+    const client = this.clientFor(pin);
     const got = client ? (client.cached(round) ?? (await client.round(round))) : undefined;
     if (got) {
       this.reachable = true;
@@ -188,13 +197,7 @@ export class DrawBeacon {
     if (client && now - expectedAt > OVERDUE_MS && this.reachable) {
       this.reachable = false;
       this.options.log?.warn({ round }, 'a beacon round is overdue: treating the beacon as unreachable');
-      if (!this.recheck && !this.closed) {
-        this.recheck = setTimeout(() => {
-          this.recheck = undefined;
-          void this.check();
-        }, RECHECK_MS);
-        this.recheck.unref();
-      }
+      this.scheduleRecheck();
     }
     return { ready: false, expectedAt, retryAfterMs: UNREACHABLE_RETRY_MS, unreachable: true };
   }

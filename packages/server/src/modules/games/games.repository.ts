@@ -365,7 +365,7 @@ export type GameExportRow = {
 };
 
 /** One keyset page of a games export, newest first, after the row `after` (docs/product/reports.md#exports). */
-export function gameExportPage(
+function gameExportPage(
   db: Db,
   where: SQL | undefined,
   after: { at: string; id: number } | undefined,

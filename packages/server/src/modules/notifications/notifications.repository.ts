@@ -1,5 +1,5 @@
-import { and, desc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, desc, eq, gt, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { alias, type PgColumn, type PgSelect, type SelectedFields } from 'drizzle-orm/pg-core';
 import { NOTIFICATION_DAYS, NOTIFICATION_LIMIT } from '@lot/domain/schemas/notifications';
 import type { Db, Tx } from '../../db/client.ts';
 import { gameRounds, signinFailures, transactions, users } from '../../db/schema.ts';
@@ -14,59 +14,55 @@ import { readableByRecord } from '../users/users.access.ts';
 const other = alias(users, 'other');
 const player = alias(users, 'player');
 
-const since = () => sql`now() - make_interval(days => ${NOTIFICATION_DAYS})`;
+/**
+ * A kind's news: the rows of `query` that meet `conditions` and are dated (`at`) within the last
+ * NOTIFICATION_DAYS days, newest first (ties by `id`), at most NOTIFICATION_LIMIT of them.
+ */
+function latest<Q extends PgSelect>(query: Q, at: PgColumn, id: PgColumn, conditions: (SQL | undefined)[]) {
+  return query
+    .where(and(...conditions, gt(at, sql`now() - make_interval(days => ${NOTIFICATION_DAYS})`)))
+    .orderBy(desc(at), desc(id))
+    .limit(NOTIFICATION_LIMIT);
+}
 
-/** Money received by the user: top-ups and transfers to it. */
-export function receivedMoney(db: Db | Tx, caller: Caller) {
-  return db
+/** The caller's ledger rows as the bell lists them, with the other party (`other`) joined on `party`. */
+function ledgerNews<F extends SelectedFields>(db: Db | Tx, party: PgColumn, fields: F) {
+  const query = db
     .select({
       id: transactions.id,
       type: transactions.type,
       amount: transactions.amount,
       at: transactions.createdAt,
-      from: { id: other.id, username: other.username, fullName: other.fullName },
+      ...fields,
     })
     .from(transactions)
-    .leftJoin(other, eq(other.id, transactions.userId))
-    .where(
-      and(
-        eq(transactions.receiverId, caller.id),
-        inArray(transactions.type, ['topup', 'transfer']),
-        eq(transactions.status, 'completed'),
-        gt(transactions.createdAt, since()),
-      ),
-    )
-    .orderBy(desc(transactions.createdAt), desc(transactions.id))
-    .limit(NOTIFICATION_LIMIT);
+    .leftJoin(other, eq(other.id, party));
+  return query.$dynamic();
+}
+
+const otherParty = { id: other.id, username: other.username, fullName: other.fullName };
+
+/** Money received by the user: top-ups and transfers to it. */
+export function receivedMoney(db: Db | Tx, caller: Caller) {
+  return latest(ledgerNews(db, transactions.userId, { from: otherParty }), transactions.createdAt, transactions.id, [
+    eq(transactions.receiverId, caller.id),
+    inArray(transactions.type, ['topup', 'transfer']),
+    eq(transactions.status, 'completed'),
+  ]);
 }
 
 /** Money taken back from the user, or taken off by an admin's correction. */
 export function moneyTakenBack(db: Db | Tx, caller: Caller) {
-  return db
-    .select({
-      id: transactions.id,
-      type: transactions.type,
-      amount: transactions.amount,
-      at: transactions.createdAt,
-      reason: transactions.description,
-      by: { id: other.id, username: other.username, fullName: other.fullName },
-    })
-    .from(transactions)
-    .leftJoin(other, eq(other.id, transactions.actorId))
-    .where(
-      and(
-        eq(transactions.userId, caller.id),
-        inArray(transactions.type, ['takeback', 'decrease']),
-        gt(transactions.createdAt, since()),
-      ),
-    )
-    .orderBy(desc(transactions.createdAt), desc(transactions.id))
-    .limit(NOTIFICATION_LIMIT);
+  const query = ledgerNews(db, transactions.actorId, { reason: transactions.description, by: otherParty });
+  return latest(query, transactions.createdAt, transactions.id, [
+    eq(transactions.userId, caller.id),
+    inArray(transactions.type, ['takeback', 'decrease']),
+  ]);
 }
 
 /** Games voided by someone else among those the caller may read (one's own Reset is no news). */
 export function gamesVoidedByOthers(db: Db | Tx, caller: Caller) {
-  return db
+  const query = db
     .select({
       id: gameRounds.id,
       code: gameRounds.code,
@@ -76,26 +72,20 @@ export function gamesVoidedByOthers(db: Db | Tx, caller: Caller) {
       player: { id: player.id, username: player.username, fullName: player.fullName },
     })
     .from(gameRounds)
-    .innerJoin(player, eq(player.id, gameRounds.userId))
-    .where(
-      and(
-        eq(gameRounds.status, 'voided'),
-        readableByRecord(caller, gameRounds),
-        // One's own Reset is no news.
-        ne(gameRounds.voidedBy, caller.id),
-        gt(gameRounds.endedAt, since()),
-      ),
-    )
-    .orderBy(desc(gameRounds.endedAt), desc(gameRounds.id))
-    .limit(NOTIFICATION_LIMIT);
+    .innerJoin(player, eq(player.id, gameRounds.userId));
+  return latest(query.$dynamic(), gameRounds.endedAt, gameRounds.id, [
+    eq(gameRounds.status, 'voided'),
+    readableByRecord(caller, gameRounds),
+    ne(gameRounds.voidedBy, caller.id),
+  ]);
 }
 
 /** Failed sign-ins on the caller's account still on record. */
 export function recentSigninFailures(db: Db | Tx, caller: Caller) {
-  return db
+  const query = db
     .select({ id: signinFailures.id, at: signinFailures.createdAt, address: signinFailures.address })
-    .from(signinFailures)
-    .where(and(eq(signinFailures.username, caller.username.toLowerCase()), gt(signinFailures.createdAt, since())))
-    .orderBy(desc(signinFailures.createdAt), desc(signinFailures.id))
-    .limit(NOTIFICATION_LIMIT);
+    .from(signinFailures);
+  return latest(query.$dynamic(), signinFailures.createdAt, signinFailures.id, [
+    eq(signinFailures.username, caller.username.toLowerCase()),
+  ]);
 }

@@ -46,7 +46,7 @@ function send(reply: { header: (name: string, value: string) => unknown }, page:
  * The end of `POST /api/sales-history` (decision 053): deprecated since 2026-11-26 (RFC 9745's
  * `Deprecation`, a structured date), gone after 2027-05-31 (RFC 8594's `Sunset`, an HTTP date).
  */
-export const RECORD_SALE_SUNSET = {
+const RECORD_SALE_SUNSET = {
   deprecation: '@1795651200',
   sunset: 'Mon, 31 May 2027 00:00:00 GMT',
 } as const;

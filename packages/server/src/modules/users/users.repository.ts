@@ -10,6 +10,8 @@ import { containsPattern } from '../../db/sql.ts';
 import { balances, gameRounds, userCounts, userLogos, users } from '../../db/schema.ts';
 import { scopeCondition, usersAccess, type Scoped } from './users.access.ts';
 
+export type { Db, Tx };
+
 export type UserRow = typeof users.$inferSelect;
 
 export async function findLiveUserById(db: Db | Tx, id: number): Promise<UserRow | undefined> {
@@ -173,7 +175,7 @@ export async function insertUser(tx: Tx, values: typeof users.$inferInsert): Pro
 export type Logo = { data: Buffer; mimeType: string };
 
 /** Writes a user's changes and their logo (`null` removes it, `undefined` leaves it). */
-export async function updateUserRow(
+async function updateUserRow(
   tx: Tx,
   id: number,
   changes: PgUpdateSetSource<typeof users>,

@@ -27,6 +27,8 @@ import {
   updateUserFields,
   userExportPageQuery,
   usersWhere,
+  type Db,
+  type Tx,
   type UserChanges,
   type UserListRow,
   type UserRow,
@@ -54,18 +56,14 @@ function toUser(row: UserListRow): User {
 
 const notFound = () => new AppError('NOT_FOUND', 'User not found');
 
-type Db = Context['db'];
-/** The database or a transaction of it, as the repository takes it. */
-type DbOrTx = Parameters<typeof findInScope>[0];
-
-async function getUser(db: DbOrTx, id: number): Promise<User> {
+async function getUser(db: Db | Tx, id: number): Promise<User> {
   const row = await findUserListRow(db, id);
   if (!row) throw notFound();
   return toUser(row);
 }
 
 /** The user with this id in the caller's scope, or a 404 exactly like a missing one. */
-async function inScope(db: DbOrTx, caller: Caller, id: number, lock?: 'update'): Promise<UserRow> {
+async function inScope(db: Db | Tx, caller: Caller, id: number, lock?: 'update'): Promise<UserRow> {
   const target = await findInScope(db, caller, id, lock);
   if (!target) throw notFound();
   return target;
@@ -109,7 +107,12 @@ export async function getUserInScope(ctx: Context, id: number): Promise<User> {
  * Checks a parent for a user of `role` chosen by `caller`, locking it (FOR SHARE) so that it
  * cannot be deleted while the child is being attached.
  */
-async function resolveParent(tx: DbOrTx, caller: Caller, role: Role, parentId: number | null): Promise<UserRow | null> {
+async function resolveParent(
+  tx: Db | Tx,
+  caller: Caller,
+  role: Role,
+  parentId: number | null,
+): Promise<UserRow | null> {
   if (parentId === null) {
     if (ALLOWED_PARENT_ROLES[role].includes(null) && caller.role === 'admin') return null;
     throw AppError.field('parentId', role === 'agent' ? MESSAGES.superAgentRequired : MESSAGES.parentRequired);

@@ -47,7 +47,7 @@ export async function listUserWinners(ctx: Context, userId: number): Promise<Win
   return selectUserWinners(ctx.db, userId);
 }
 
-/** The columns a winner form sets. */
+/** A winner form as the columns it sets (the percentage is in basis points already). */
 const valuesOf = (input: WinnerInput): WinnerValues => ({
   name: input.name,
   percentBps: input.percent,
