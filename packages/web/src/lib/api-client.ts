@@ -1,5 +1,6 @@
 import type { ErrorBody, FieldErrors } from '@lot/domain/errors';
 import { API_BASE } from './config.ts';
+import { newIdempotencyKey, retryDelay, RETRYING_MESSAGE, type ActionKey } from './retry.ts';
 import { storage } from './storage.ts';
 
 /** A failed call, in the server's one error shape. */
@@ -48,6 +49,12 @@ export function setTwoFactorSetupHandler(handler: (() => void) | undefined) {
   onTwoFactorSetupRequired = handler;
 }
 
+/** Set by the toast provider: the client is sending a keyed call again by itself (decision 056). */
+let onRetrying: ((message: string) => void) | undefined;
+export function setRetryingHandler(handler: ((message: string) => void) | undefined) {
+  onRetrying = handler;
+}
+
 type Options = {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
@@ -57,21 +64,35 @@ type Options = {
   anonymous?: boolean;
   /**
    * A money call: true sends a fresh Idempotency-Key, so the server applies a resent request once;
-   * a string is a key fixed earlier (a game's settlement, re-sent after a reload with the same key).
+   * a string is a key fixed earlier (an ActionKey's, kept until an answer). Either way the key stays
+   * the same for the client's own resends when nothing answered (decision 056).
    */
   idempotent?: boolean | string;
 };
 
-/** crypto.randomUUID exists only in secure contexts (https, localhost), hence the fallback. */
-export function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const hex = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`;
-}
-
 export type Paged<T> = { items: T[]; total: number; headers: Headers };
 
+/**
+ * One call: a keyed one is sent again with its key after no answer (a network error, a 502, 503 or
+ * 504), after the waits of RETRY_DELAYS_MS, telling the person once (decision 056).
+ */
 async function send(path: string, options: Options): Promise<Response> {
+  const key =
+    typeof options.idempotent === 'string' ? options.idempotent : options.idempotent ? newIdempotencyKey() : null;
+  for (let failures = 1; ; failures++) {
+    try {
+      return await sendOnce(path, options, key);
+    } catch (error) {
+      const status = error instanceof ApiError ? error.status : -1;
+      const wait = retryDelay({ keyed: key !== null, status, failures });
+      if (wait === null) throw error;
+      if (failures === 1) onRetrying?.(RETRYING_MESSAGE);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+async function sendOnce(path: string, options: Options, key: string | null): Promise<Response> {
   const url = new URL(`${API_BASE}${path}`, window.location.origin);
   for (const [key, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value));
@@ -85,11 +106,7 @@ async function send(path: string, options: Options): Promise<Response> {
       headers: {
         ...(options.body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
         ...(token && !options.anonymous ? { authorization: `Bearer ${token}` } : {}),
-        ...(options.idempotent
-          ? {
-              'idempotency-key': typeof options.idempotent === 'string' ? options.idempotent : newIdempotencyKey(),
-            }
-          : {}),
+        ...(key === null ? {} : { 'idempotency-key': key }),
         ...options.headers,
       },
       body: options.body === undefined ? undefined : isForm ? (options.body as FormData) : JSON.stringify(options.body),
@@ -108,6 +125,21 @@ async function send(path: string, options: Options): Promise<Response> {
   if (response.status === 401 && !options.anonymous) onSessionEnded?.(error.message);
   if (error.code === 'TWO_FACTOR_ENROLMENT_REQUIRED') onTwoFactorSetupRequired?.();
   throw error;
+}
+
+/**
+ * A call made for one action (a transfer, a top-up, a take-back) with the action's key: the same key
+ * for a re-click of the same input until the server answered (decision 056).
+ */
+export async function keyedCall<T>(action: ActionKey, input: unknown, call: (key: string) => Promise<T>): Promise<T> {
+  try {
+    const result = await call(action.keyFor(input));
+    action.settle(200);
+    return result;
+  } catch (error) {
+    action.settle(error instanceof ApiError ? error.status : 0);
+    throw error;
+  }
 }
 
 /** JSON call; throws ApiError with the server's message. */
