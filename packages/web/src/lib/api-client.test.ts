@@ -8,7 +8,7 @@ import {
   errorMessage,
   keyedCall,
   readErrorBody,
-  setRetryingHandler,
+  onRetrying,
   setSessionEndedHandler,
 } from './api-client.ts';
 import { ActionKey } from './retry.ts';
@@ -22,11 +22,12 @@ function answer(status: number, body: string, headers: Record<string, string> = 
 }
 const json = { 'content-type': 'application/json' };
 
+let stopListening = () => undefined as unknown;
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
   setSessionEndedHandler(undefined);
-  setRetryingHandler(undefined);
+  stopListening();
   localStorage.clear();
 });
 
@@ -135,7 +136,7 @@ describe('a keyed call after no answer (decision 056)', () => {
   it('is sent again with the same key, after 0.5 s and 1 s, telling the person once', async () => {
     vi.useFakeTimers();
     const told = vi.fn();
-    setRetryingHandler(told);
+    stopListening = onRetrying(told);
     const fetch = answers(new TypeError('Failed to fetch'), 502, 200);
     const call = api('/api/balance/transfer', { method: 'POST', body: {}, idempotent: true });
     await vi.advanceTimersByTimeAsync(499);
@@ -162,7 +163,7 @@ describe('a keyed call after no answer (decision 056)', () => {
 
   it('is never resent when unkeyed, or when the server answered', async () => {
     const told = vi.fn();
-    setRetryingHandler(told);
+    stopListening = onRetrying(told);
     for (const [options, reply] of [
       [{ method: 'POST' as const, body: {} }, new TypeError('Failed to fetch')],
       [{ method: 'POST' as const, body: {} }, 502],

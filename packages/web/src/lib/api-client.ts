@@ -49,10 +49,14 @@ export function setTwoFactorSetupHandler(handler: (() => void) | undefined) {
   onTwoFactorSetupRequired = handler;
 }
 
-/** Set by the toast provider: the client is sending a keyed call again by itself (decision 056). */
-let onRetrying: ((message: string) => void) | undefined;
-export function setRetryingHandler(handler: ((message: string) => void) | undefined) {
-  onRetrying = handler;
+/**
+ * Who hears that the client sends a keyed call again by itself (decision 056): the toast provider,
+ * and a money dialog while its call runs (its notices sit under the dialog). Returns the unsubscribe.
+ */
+const retryingListeners = new Set<(message: string) => void>();
+export function onRetrying(listener: (message: string) => void): () => void {
+  retryingListeners.add(listener);
+  return () => retryingListeners.delete(listener);
 }
 
 type Options = {
@@ -86,7 +90,7 @@ async function send(path: string, options: Options): Promise<Response> {
       const status = error instanceof ApiError ? error.status : -1;
       const wait = retryDelay({ keyed: key !== null, status, failures });
       if (wait === null) throw error;
-      if (failures === 1) onRetrying?.(RETRYING_MESSAGE);
+      if (failures === 1) for (const listener of retryingListeners) listener(RETRYING_MESSAGE);
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }

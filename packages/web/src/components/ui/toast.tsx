@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { CheckCircle2, X, XCircle } from 'lucide-react';
-import { setRetryingHandler } from '../../lib/api-client.ts';
+import { onRetrying } from '../../lib/api-client.ts';
 
 type Toast = { id: number; kind: 'success' | 'error'; message: string };
 type Notify = { success: (message: string) => void; error: (message: string) => void };
@@ -28,8 +28,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   );
   // A keyed call sent again after no answer says so while it tries (decision 056).
   useEffect(() => {
-    setRetryingHandler(notify.error);
-    return () => setRetryingHandler(undefined);
+    const stop = onRetrying(notify.error);
+    return () => void stop();
   }, [notify]);
   return (
     <ToastContext.Provider value={notify}>
