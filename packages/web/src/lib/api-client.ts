@@ -98,8 +98,8 @@ async function send(path: string, options: Options): Promise<Response> {
 
 async function sendOnce(path: string, options: Options, key: string | null): Promise<Response> {
   const url = new URL(`${API_BASE}${path}`, window.location.origin);
-  for (const [key, value] of Object.entries(options.query ?? {})) {
-    if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value));
+  for (const [name, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') url.searchParams.set(name, String(value));
   }
   const token = storage.getToken();
   const isForm = options.body instanceof FormData;
