@@ -1,7 +1,17 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorBodySchema } from '@lot/domain/errors';
-import { api, ApiError, apiPage, errorMessage, readErrorBody, setSessionEndedHandler } from './api-client.ts';
+import {
+  api,
+  ApiError,
+  apiPage,
+  errorMessage,
+  keyedCall,
+  readErrorBody,
+  onRetrying,
+  setSessionEndedHandler,
+} from './api-client.ts';
+import { ActionKey } from './retry.ts';
 import { storage } from './storage.ts';
 
 /** Stands in for the network: the client's parsing is what is under test, not the server. */
@@ -12,9 +22,12 @@ function answer(status: number, body: string, headers: Record<string, string> = 
 }
 const json = { 'content-type': 'application/json' };
 
+let stopListening = () => undefined as unknown;
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   setSessionEndedHandler(undefined);
+  stopListening();
   localStorage.clear();
 });
 
@@ -100,6 +113,87 @@ describe('the API client sends', () => {
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(keys[1]).not.toBe(keys[0]);
     expect(keys[2]).toBe('fixed-key');
+  });
+});
+
+/** A network whose answers are given in turn: a thrown error is a failed fetch. */
+function answers(...replies: (number | Error)[]) {
+  const fetch = vi.fn(async () => {
+    const reply = replies.shift();
+    if (reply === undefined) throw new Error('no more answers');
+    if (reply instanceof Error) throw reply;
+    return new Response(reply === 200 ? '{"message":"done"}' : '', { status: reply, headers: json });
+  });
+  vi.stubGlobal('fetch', fetch);
+  return fetch;
+}
+const keysSent = (fetch: ReturnType<typeof answers>) =>
+  fetch.mock.calls.map(
+    (call) => ((call as unknown as [URL, RequestInit])[1].headers as Record<string, string>)['idempotency-key'],
+  );
+
+describe('a keyed call after no answer (decision 056)', () => {
+  it('is sent again with the same key, after 0.5 s and 1 s, telling the person once', async () => {
+    vi.useFakeTimers();
+    const told = vi.fn();
+    stopListening = onRetrying(told);
+    const fetch = answers(new TypeError('Failed to fetch'), 502, 200);
+    const call = api('/api/balance/transfer', { method: 'POST', body: {}, idempotent: true });
+    await vi.advanceTimersByTimeAsync(499);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetch).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await call).toEqual({ message: 'done' });
+    const keys = keysSent(fetch);
+    expect(keys).toHaveLength(3);
+    expect(new Set(keys).size).toBe(1);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(told.mock.calls).toEqual([['Cannot reach the server. Trying again…']]);
+  });
+
+  it('gives up after four sends with the last failure', async () => {
+    vi.useFakeTimers();
+    const fetch = answers(503, 503, 504, 503);
+    const call = api('/api/balance/topup', { method: 'POST', body: {}, idempotent: 'fixed' }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(3_500);
+    expect(await call).toMatchObject({ status: 503 });
+    expect(keysSent(fetch)).toEqual(['fixed', 'fixed', 'fixed', 'fixed']);
+  });
+
+  it('is never resent when unkeyed, or when the server answered', async () => {
+    const told = vi.fn();
+    stopListening = onRetrying(told);
+    for (const [options, reply] of [
+      [{ method: 'POST' as const, body: {} }, new TypeError('Failed to fetch')],
+      [{ method: 'POST' as const, body: {} }, 502],
+      [{ method: 'POST' as const, body: {}, idempotent: true }, 500],
+      [{ method: 'POST' as const, body: {}, idempotent: true }, 422],
+    ] as const) {
+      const fetch = answers(reply, 200);
+      await api('/api/x', options).catch(() => undefined);
+      expect(fetch).toHaveBeenCalledTimes(1);
+    }
+    expect(told).not.toHaveBeenCalled();
+  });
+
+  it("keeps an action's key across re-clicks until an answer", async () => {
+    let n = 0;
+    const action = new ActionKey(() => `k${++n}`);
+    const sent: string[] = [];
+    const attempt = (input: unknown, outcome: number) =>
+      keyedCall(action, input, async (key) => {
+        sent.push(key);
+        if (outcome !== 200) throw new ApiError(outcome, '', 'X');
+        return outcome;
+      }).catch(() => undefined);
+    await attempt({ amount: 1 }, 0);
+    await attempt({ amount: 1 }, 503);
+    await attempt({ amount: 1 }, 200);
+    await attempt({ amount: 1 }, 200);
+    await attempt({ amount: 2 }, 400);
+    await attempt({ amount: 2 }, 0);
+    expect(sent).toEqual(['k1', 'k1', 'k1', 'k2', 'k3', 'k4']);
   });
 });
 

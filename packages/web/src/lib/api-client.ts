@@ -1,5 +1,6 @@
 import type { ErrorBody, FieldErrors } from '@lot/domain/errors';
 import { API_BASE } from './config.ts';
+import { newIdempotencyKey, retryDelay, RETRYING_MESSAGE, type ActionKey } from './retry.ts';
 import { storage } from './storage.ts';
 
 /** A failed call, in the server's one error shape. */
@@ -48,6 +49,16 @@ export function setTwoFactorSetupHandler(handler: (() => void) | undefined) {
   onTwoFactorSetupRequired = handler;
 }
 
+/**
+ * Who hears that the client sends a keyed call again by itself (decision 056): the toast provider,
+ * and a money dialog while its call runs (its notices sit under the dialog). Returns the unsubscribe.
+ */
+const retryingListeners = new Set<(message: string) => void>();
+export function onRetrying(listener: (message: string) => void): () => void {
+  retryingListeners.add(listener);
+  return () => retryingListeners.delete(listener);
+}
+
 type Options = {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
@@ -57,24 +68,38 @@ type Options = {
   anonymous?: boolean;
   /**
    * A money call: true sends a fresh Idempotency-Key, so the server applies a resent request once;
-   * a string is a key fixed earlier (a game's settlement, re-sent after a reload with the same key).
+   * a string is a key fixed earlier (an ActionKey's, kept until an answer). Either way the key stays
+   * the same for the client's own resends when nothing answered (decision 056).
    */
   idempotent?: boolean | string;
 };
 
-/** crypto.randomUUID exists only in secure contexts (https, localhost), hence the fallback. */
-export function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const hex = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`;
-}
-
 export type Paged<T> = { items: T[]; total: number; headers: Headers };
 
+/**
+ * One call: a keyed one is sent again with its key after no answer (a network error, a 502, 503 or
+ * 504), after the waits of RETRY_DELAYS_MS, telling the person once (decision 056).
+ */
 async function send(path: string, options: Options): Promise<Response> {
+  const key =
+    typeof options.idempotent === 'string' ? options.idempotent : options.idempotent ? newIdempotencyKey() : null;
+  for (let failures = 1; ; failures++) {
+    try {
+      return await sendOnce(path, options, key);
+    } catch (error) {
+      const status = error instanceof ApiError ? error.status : -1;
+      const wait = retryDelay({ keyed: key !== null, status, failures });
+      if (wait === null) throw error;
+      if (failures === 1) for (const listener of retryingListeners) listener(RETRYING_MESSAGE);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+async function sendOnce(path: string, options: Options, key: string | null): Promise<Response> {
   const url = new URL(`${API_BASE}${path}`, window.location.origin);
-  for (const [key, value] of Object.entries(options.query ?? {})) {
-    if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value));
+  for (const [name, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') url.searchParams.set(name, String(value));
   }
   const token = storage.getToken();
   const isForm = options.body instanceof FormData;
@@ -85,11 +110,7 @@ async function send(path: string, options: Options): Promise<Response> {
       headers: {
         ...(options.body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
         ...(token && !options.anonymous ? { authorization: `Bearer ${token}` } : {}),
-        ...(options.idempotent
-          ? {
-              'idempotency-key': typeof options.idempotent === 'string' ? options.idempotent : newIdempotencyKey(),
-            }
-          : {}),
+        ...(key === null ? {} : { 'idempotency-key': key }),
         ...options.headers,
       },
       body: options.body === undefined ? undefined : isForm ? (options.body as FormData) : JSON.stringify(options.body),
@@ -108,6 +129,21 @@ async function send(path: string, options: Options): Promise<Response> {
   if (response.status === 401 && !options.anonymous) onSessionEnded?.(error.message);
   if (error.code === 'TWO_FACTOR_ENROLMENT_REQUIRED') onTwoFactorSetupRequired?.();
   throw error;
+}
+
+/**
+ * A call made for one action (a transfer, a top-up, a take-back) with the action's key: the same key
+ * for a re-click of the same input until the server answered (decision 056).
+ */
+export async function keyedCall<T>(action: ActionKey, input: unknown, call: (key: string) => Promise<T>): Promise<T> {
+  try {
+    const result = await call(action.keyFor(input));
+    action.settle(200);
+    return result;
+  } catch (error) {
+    action.settle(error instanceof ApiError ? error.status : 0);
+    throw error;
+  }
 }
 
 /** JSON call; throws ApiError with the server's message. */

@@ -1,6 +1,6 @@
 import { forwardRef, useRef, useState, type InputHTMLAttributes } from 'react';
 import type { User } from '@lot/domain/schemas/users';
-import { ApiError, errorMessage } from '../../lib/api-client.ts';
+import { ApiError, errorMessage, onRetrying } from '../../lib/api-client.ts';
 import { money } from '../../lib/format.ts';
 import { TextField } from './field.tsx';
 import { useToast } from './toast.tsx';
@@ -17,7 +17,8 @@ type MoneyCallOptions<Field extends string> = {
  * One money call from a dialog (top up, transfer, take back): a second click that lands before the
  * button disables is refused; success toasts the server's message; a refusal goes on the field it
  * names, anything else shows as 'Error: {message}' above the buttons and in a toast
- * (docs/product/validation-and-errors.md#write-fallbacks).
+ * (docs/product/validation-and-errors.md#write-fallbacks). While the client sends the call again
+ * after no answer, the banner says so (decision 056): a toast sits under the dialog.
  */
 export function useMoneyCall<Field extends string>({ fallback, fields, onFieldError }: MoneyCallOptions<Field>) {
   const toast = useToast();
@@ -29,8 +30,10 @@ export function useMoneyCall<Field extends string>({ fallback, fields, onFieldEr
     if (inFlight.current) return undefined;
     inFlight.current = true;
     setFormError(null);
+    const stopListening = onRetrying(setFormError);
     try {
       const result = await call();
+      setFormError(null);
       toast.success(result.message);
       return result;
     } catch (error) {
@@ -44,10 +47,11 @@ export function useMoneyCall<Field extends string>({ fallback, fields, onFieldEr
           onField = true;
         }
       }
-      if (!onField) setFormError(`Error: ${message}`);
+      setFormError(onField ? null : `Error: ${message}`);
       toast.error(`Error: ${message}`);
       return undefined;
     } finally {
+      stopListening();
       inFlight.current = false;
     }
   };

@@ -1,5 +1,6 @@
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { CheckCircle2, X, XCircle } from 'lucide-react';
+import { onRetrying } from '../../lib/api-client.ts';
 
 type Toast = { id: number; kind: 'success' | 'error'; message: string };
 type Notify = { success: (message: string) => void; error: (message: string) => void };
@@ -25,6 +26,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     () => ({ success: (m) => push('success', m), error: (m) => push('error', m) }),
     [push],
   );
+  // A keyed call sent again after no answer says so while it tries (decision 056).
+  useEffect(() => {
+    const stop = onRetrying(notify.error);
+    return () => void stop();
+  }, [notify]);
   return (
     <ToastContext.Provider value={notify}>
       {children}

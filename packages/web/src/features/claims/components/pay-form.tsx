@@ -5,8 +5,9 @@ import { claimPayInputSchema, type PrizeClaim } from '@lot/domain/schemas/claims
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError, TextField } from '../../../components/ui/field.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
-import { ApiError, errorMessage, newIdempotencyKey } from '../../../lib/api-client.ts';
+import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { money } from '../../../lib/format.ts';
+import { newIdempotencyKey } from '../../../lib/retry.ts';
 import { payClaim, type PaidClaim } from '../api/pay-claim.ts';
 
 /** The sum of claims' amounts, in cents to add up exactly. */
