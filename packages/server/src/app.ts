@@ -134,6 +134,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Every log line of a request carries its id, as do the answer's header and error body.
     logController: new OneLinePerRequest({ requestIdLogLabel: 'requestId' }),
     bodyLimit: 1024 * 1024,
+    // A stopping process (SIGTERM) serves what still reaches it — a connection accepted as the
+    // listener closed — instead of a 503 "closing": behind a balancer that request has nowhere
+    // else to go (docs/deploy.md, rolling restarts). main.ts exits after 5 s whatever remains.
+    return503OnClosing: false,
     // Ids in paths are numbers; anything else is a 400 from the schema, not a crash.
     routerOptions: { maxParamLength: 200 },
     requestIdHeader: false,

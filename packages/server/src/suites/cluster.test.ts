@@ -109,7 +109,11 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
     for (const cleanup of cleanups.reverse()) await cleanup();
   });
 
-  async function cluster(variant: 'direct' | 'pgbouncer', restarts: number) {
+  /**
+   * `how`: 'kill' SIGKILLs one process at a time mid-load; 'stop' is docs/deploy.md's rolling
+   * restart (SIGTERM, started again, 2 s for the health check), after which no call may see a 5xx.
+   */
+  async function cluster(variant: 'direct' | 'pgbouncer', restarts: number, how: 'kill' | 'stop' = 'kill') {
     const phases: string[] = [];
     let phaseStart = performance.now();
     const phase = (name: string) => {
@@ -183,6 +187,7 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
     phase('start');
     const fiveHundreds: FiveHundred[] = [];
     let noAnswer = 0;
+    const lost: string[] = [];
     /** One HTTP call through the balancer (or to one process); null when no answer came. */
     async function call(method: string, path: string, token: string | null, body?: unknown, key?: string, base = lb) {
       const sentAt = performance.now();
@@ -214,8 +219,10 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
             fromLot: typeof json?.requestId === 'string',
           });
         return { status: response.status, body: json ?? {}, replayed: response.headers.has('idempotent-replayed') };
-      } catch {
+      } catch (error) {
         noAnswer += 1;
+        const cause = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
+        lost.push(`${method} ${path} after ${(performance.now() - sentAt).toFixed(0)} ms: ${cause}`);
         return null;
       }
     }
@@ -420,7 +427,7 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
       return refused;
     };
 
-    // The kills: one process at a time, SIGKILL mid-load, started again on its port.
+    // The kills (or stops): one process at a time, mid-load, started again on its port.
     const kills: number[] = [];
     const startups: number[] = [];
     let sessionEnded: number[] = [];
@@ -428,8 +435,8 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
     for (let i = 0; i < restarts; i += 1) {
       const index = i % 3;
       const dying = servers[index] as Started;
-      kills.push(performance.now());
-      dying.child.kill('SIGKILL');
+      if (how === 'kill') kills.push(performance.now());
+      dying.child.kill(how === 'kill' ? 'SIGKILL' : 'SIGTERM');
       await exitOf(dying.child);
       const started = performance.now();
       const restarted = await startServer(env(ports[index] as number));
@@ -437,7 +444,7 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
       servers[index] = restarted;
       children.push(restarted.child);
       if (i === 0) sessionEnded = await ending();
-      await sleep(random(1_000, 2_500));
+      await sleep(how === 'stop' ? 2_000 : random(1_000, 2_500));
     }
     if (restarts === 0) sessionEnded = await ending();
     await sleep(1_000);
@@ -464,7 +471,7 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
     const acknowledged = transfers.filter((op) => op.transactionId !== undefined);
     const settled = played.filter((game) => game.status === 'settled').length;
     console.log(
-      `cluster (${variant}): 3 processes behind HAProxy, ${kills.length} SIGKILLs; ${CLIENTS} clients; ` +
+      `cluster (${variant}): 3 processes behind HAProxy, ${how === 'kill' ? `${kills.length} SIGKILLs` : `rolling restart of ${restarts}`}; ${CLIENTS} clients; ` +
         `transfers ${acknowledged.length} acknowledged, ${transfers.length - acknowledged.length} refused; ` +
         `games ${played.length} (${settled} settled), ${figures.draws} draws, ${figures.waits} waits for a round; ` +
         `${figures.signins} sign-ins; ${displays.size} displays, ${reconnects} reconnections, none missed a draw; ` +
@@ -573,6 +580,8 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
       fiveHundreds.filter((r) => !inFlight(r)),
       balancerLog(),
     ).toEqual([]);
+    // A stopping process finishes what it has: a rolling restart loses no answer.
+    if (how === 'stop') expect(lost, 'calls without an answer during a rolling restart').toEqual([]);
     expect(acknowledged.length).toBeGreaterThan(0);
     expect(figures.draws).toBeGreaterThan(0);
   }
@@ -586,6 +595,12 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
   it(
     'the same through PgBouncer 1.18 in transaction mode (DATABASE_PREPARED=off, DATABASE_DIRECT_URL)',
     () => cluster('pgbouncer', SOAK ? 5 : 1),
+    LIMIT,
+  );
+
+  it(
+    'a rolling restart of the three processes during games, as docs/deploy.md does it: no draw, no display event and no answer lost',
+    () => cluster('direct', 3, 'stop'),
     LIMIT,
   );
 
