@@ -1,6 +1,24 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const apiTests = ['packages/server/src/**/*.test.ts'];
+/**
+ * Server test files that never open the test database (SQL built on a mock handle, pure functions,
+ * the beacon, lock files) or test PGlite's own data directory only (skipped on PostgreSQL): on
+ * api-postgres they would test the same thing again, so they run on api-pglite only (README.md#test-it).
+ * A file that starts a test app or opens the database named by TEST_DB does not belong here.
+ */
+const databaseFree = [
+  'packages/server/src/**/*.repository.test.ts',
+  'packages/server/src/config.test.ts',
+  'packages/server/src/data-dir.test.ts',
+  'packages/server/src/db/data-dir-lock.test.ts',
+  'packages/server/src/lib/beacon-client.test.ts',
+  'packages/server/src/lib/draw-crypto.test.ts',
+  'packages/server/src/lib/export.test.ts',
+  'packages/server/src/lib/secret-box.test.ts',
+  'packages/server/src/modules/public-url/public-url.test.ts',
+  'packages/server/src/test/test-beacon.test.ts',
+];
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
 
 export default defineConfig({
@@ -31,7 +49,17 @@ export default defineConfig({
         },
       },
       ...(postgres
-        ? [{ extends: true, test: { name: 'api-postgres', include: apiTests, env: { TEST_DB: 'postgres' } } }]
+        ? [
+            {
+              extends: true,
+              test: {
+                name: 'api-postgres',
+                include: apiTests,
+                exclude: [...configDefaults.exclude, ...databaseFree],
+                env: { TEST_DB: 'postgres' },
+              },
+            },
+          ]
         : []),
     ],
   },

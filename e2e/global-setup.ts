@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +40,16 @@ function startBeacon(): Promise<{ child: ChildProcess; info: { url: string; chai
   });
 }
 
+/** Waits for a child process to end: its exit code and what it wrote to stderr (when piped). */
+function finished(child: ChildProcess): Promise<{ code: number | null; stderr: string }> {
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
 /**
  * Builds the web app (unless it is built from these sources), seeds a fresh embedded database
  * with the demo hierarchy and starts the real server on a free port, as `npm start` would, its
@@ -47,17 +57,6 @@ function startBeacon(): Promise<{ child: ChildProcess; info: { url: string; chai
  * PUBLIC_URL. Every browser test file talks to this server.
  */
 export default async function setup(project: TestProject) {
-  // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build: test (and
-  // measure, e2e/bench-budget.test.ts) what ships. Built as `npm start` builds it, only when the
-  // sources changed since the last build (decision 057): a server test that runs `npm start` then
-  // finds it built and writes nothing while these tests are served from it.
-  const build = spawnSync(process.execPath, ['scripts/build-web.mjs', '--if-stale'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (build.status !== 0) throw new Error('web build failed');
-
   const beacon = await startBeacon();
   project.provide('beacon', beacon.info);
   const dataDir = mkdtempSync(join(tmpdir(), 'lot-e2e-'));
@@ -76,12 +75,32 @@ export default async function setup(project: TestProject) {
     DRAW_BEACON_URL: beacon.info.url,
     DRAW_BEACON_CHAIN: beacon.info.chainHash,
   };
-  const seed = spawnSync(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/seed-demo-cli.ts'], {
-    cwd: root,
-    env,
-    encoding: 'utf8',
-  });
-  if (seed.status !== 0) throw new Error(`seed failed:\n${seed.stderr}`);
+  // The web build and the seed need nothing from each other: they run at the same time (the
+  // server, started next, needs both).
+  const [build, seed] = await Promise.all([
+    // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build: test (and
+    // measure, e2e/bench-budget.test.ts) what ships. Built as `npm start` builds it, only when the
+    // sources changed since the last build (decision 057): a server test that runs `npm start` then
+    // finds it built and writes nothing while these tests are served from it.
+    finished(
+      spawn(process.execPath, ['scripts/build-web.mjs', '--if-stale'], {
+        cwd: root,
+        stdio: 'inherit',
+        env: { ...process.env, NODE_ENV: 'production' },
+      }),
+    ),
+    finished(
+      spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/seed-demo-cli.ts'], {
+        cwd: root,
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      }),
+    ),
+  ]);
+  if (build.code !== 0 || seed.code !== 0) {
+    beacon.child.kill('SIGTERM');
+    throw new Error(build.code !== 0 ? 'web build failed' : `seed failed:\n${seed.stderr}`);
+  }
 
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
     cwd: root,

@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -12,6 +12,7 @@ import pg from 'pg';
 import { expect } from 'vitest';
 import { openDatabase, type Database, type Db } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
+import { emptyPgliteDirectory } from './template-database.ts';
 import { freshPostgres, TEST_DB } from './test-app.ts';
 
 /**
@@ -53,8 +54,9 @@ export async function upgradeWith(tag: string, cleanups: Cleanups, seed: (db: Db
     await client.end();
     return openDatabase({ kind: 'postgres', url: fresh.url });
   }
-  const dataDir = mkdtempSync(join(tmpdir(), 'lot-pglite-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = join(mkdtempSync(join(tmpdir(), 'lot-pglite-')), 'db');
+  cleanups.push(() => rmSync(dirname(dataDir), { recursive: true, force: true }));
+  await emptyPgliteDirectory(dataDir);
   const client = new PGlite({ dataDir, extensions: { pg_trgm } });
   const db = drizzlePglite({ client, schema });
   await migratePglite(db, { migrationsFolder: before });

@@ -8,6 +8,7 @@ import { buildApp, type AppOptions } from '../app.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 import { ensureAdmin } from '../cli/seed.ts';
 import type { DrawBeaconMode } from '../lib/draw-beacon.ts';
+import { openPgliteFromTemplate, postgresTemplate } from './template-database.ts';
 import { startTestBeacon, type TestBeacon } from './test-beacon.ts';
 
 export const ADMIN = { username: 'admin', password: 'admin-password' };
@@ -15,14 +16,20 @@ export const ADMIN = { username: 'admin', password: 'admin-password' };
 /** Which database the API suites run on: the vitest project sets TEST_DB. */
 export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
-/** A fresh PostgreSQL database per test app, dropped again on close. */
-export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A fresh PostgreSQL database per test app, dropped again on close: empty, or with `migrated` a
+ * copy of one the server has migrated (template-database.ts).
+ */
+export async function freshPostgres(
+  options: { migrated?: boolean } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
   const name = `lot_test_${randomBytes(6).toString('hex')}`;
+  const template = options.migrated ? ` TEMPLATE ${await postgresTemplate(base)}` : '';
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template}`);
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;
@@ -87,12 +94,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   let drop = async () => {};
   let databaseUrl: string | undefined;
   if (TEST_DB === 'postgres') {
-    const fresh = await freshPostgres();
+    const fresh = await freshPostgres({ migrated: true });
     database = await openDatabase({ kind: 'postgres', url: fresh.url, poolSize: 20 });
     drop = fresh.drop;
     databaseUrl = fresh.url;
   } else {
-    database = await openDatabase({ kind: 'pglite' });
+    database = await openPgliteFromTemplate();
   }
   const jwtSecret = randomBytes(32).toString('hex');
   const totpKey = randomBytes(32).toString('hex');
