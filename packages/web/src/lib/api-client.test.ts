@@ -6,12 +6,11 @@ import {
   ApiError,
   apiPage,
   errorMessage,
-  keyedCall,
   readErrorBody,
   onRetrying,
   setSessionEndedHandler,
 } from './api-client.ts';
-import { ActionKey } from './retry.ts';
+import { ActionKey, keyedCall } from './action-key.ts';
 import { storage } from './storage.ts';
 
 /** Stands in for the network: the client's parsing is what is under test, not the server. */

@@ -1,6 +1,6 @@
 import type { ErrorBody, FieldErrors } from '@lot/domain/errors';
 import { API_BASE } from './config.ts';
-import { newIdempotencyKey, retryDelay, RETRYING_MESSAGE, type ActionKey } from './retry.ts';
+import { newIdempotencyKey, retryDelay, RETRYING_MESSAGE } from './retry.ts';
 import { storage } from './storage.ts';
 
 /** A failed call, in the server's one error shape. */
@@ -59,7 +59,7 @@ export function onRetrying(listener: (message: string) => void): () => void {
   return () => retryingListeners.delete(listener);
 }
 
-type Options = {
+export type ApiOptions = {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
   query?: Record<string, string | number | undefined | null>;
@@ -80,7 +80,7 @@ export type Paged<T> = { items: T[]; total: number; headers: Headers };
  * One call: a keyed one is sent again with its key after no answer (a network error, a 502, 503 or
  * 504), after the waits of RETRY_DELAYS_MS, telling the person once (decision 056).
  */
-async function send(path: string, options: Options): Promise<Response> {
+async function send(path: string, options: ApiOptions): Promise<Response> {
   const key =
     typeof options.idempotent === 'string' ? options.idempotent : options.idempotent ? newIdempotencyKey() : null;
   for (let failures = 1; ; failures++) {
@@ -96,7 +96,7 @@ async function send(path: string, options: Options): Promise<Response> {
   }
 }
 
-async function sendOnce(path: string, options: Options, key: string | null): Promise<Response> {
+async function sendOnce(path: string, options: ApiOptions, key: string | null): Promise<Response> {
   const url = new URL(`${API_BASE}${path}`, window.location.origin);
   for (const [name, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined && value !== null && value !== '') url.searchParams.set(name, String(value));
@@ -131,69 +131,27 @@ async function sendOnce(path: string, options: Options, key: string | null): Pro
   throw error;
 }
 
-/**
- * A call made for one action (a transfer, a top-up, a take-back) with the action's key: the same key
- * for a re-click of the same input until the server answered (decision 056).
- */
-export async function keyedCall<T>(action: ActionKey, input: unknown, call: (key: string) => Promise<T>): Promise<T> {
-  try {
-    const result = await call(action.keyFor(input));
-    action.settle(200);
-    return result;
-  } catch (error) {
-    action.settle(error instanceof ApiError ? error.status : 0);
-    throw error;
-  }
-}
-
 /** JSON call; throws ApiError with the server's message. */
-export async function api<T>(path: string, options: Options = {}): Promise<T> {
+export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
   const response = await send(path, options);
   return (await response.json()) as T;
 }
 
 /** A list call with its paging and totals headers. */
-export async function apiPage<T>(path: string, options: Options = {}): Promise<Paged<T>> {
+export async function apiPage<T>(path: string, options: ApiOptions = {}): Promise<Paged<T>> {
   const response = await send(path, options);
   const items = (await response.json()) as T[];
   return { items, total: Number(response.headers.get('x-total-count') ?? items.length), headers: response.headers };
 }
 
 /** A binary resource (a logo) as a blob. */
-export async function apiBlob(path: string, options: Options = {}): Promise<Blob> {
+export async function apiBlob(path: string, options: ApiOptions = {}): Promise<Blob> {
   return (await send(path, options)).blob();
 }
 
-export type Download = { blob: Blob; fileName: string };
-
-/**
- * A file the server streams (an export): read as it arrives, telling `onProgress` how many bytes
- * have come, and named as the server's Content-Disposition says.
- */
-export async function apiDownload(
-  path: string,
-  options: Options & { onProgress?: (bytes: number) => void },
-): Promise<Download> {
-  const response = await send(path, options);
-  const disposition = response.headers.get('content-disposition') ?? '';
-  const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'export';
-  const type = response.headers.get('content-type') ?? 'application/octet-stream';
-  if (!response.body) return { blob: await response.blob(), fileName };
-  const parts: BlobPart[] = [];
-  let received = 0;
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parts.push(value);
-      received += value.byteLength;
-      options.onProgress?.(received);
-    }
-  } catch {
-    throw new ApiError(0, 'The download was cut off. Try again.', 'NETWORK');
-  }
-  return { blob: new Blob(parts, { type }), fileName };
+/** The raw response of a call (lib/download.ts streams an export from it). */
+export function apiResponse(path: string, options: ApiOptions = {}): Promise<Response> {
+  return send(path, options);
 }
 
 /**

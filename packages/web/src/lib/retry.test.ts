@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ActionKey, isNoAnswer, RETRY_DELAYS_MS, retryDelay } from './retry.ts';
+import { ActionKey } from './action-key.ts';
+import { isNoAnswer, RETRY_DELAYS_MS, retryDelay } from './retry.ts';
 
 /** Decision 056: which failures are resent, after how long, and how long an action keeps its key. */
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Download, Loader2 } from 'lucide-react';
-import { apiDownload, errorMessage } from '../../lib/api-client.ts';
+import { errorMessage } from '../../lib/api-client.ts';
+import { apiDownload } from '../../lib/download.ts';
 import { browserTimeZone } from '../../lib/periods.ts';
 import { useToast } from './toast.tsx';
 

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MoneyResult } from '@lot/domain/schemas/balance';
 import { formatCents, type Cents } from '@lot/domain/money';
-import { api, keyedCall } from '../../../lib/api-client.ts';
-import { ActionKey } from '../../../lib/retry.ts';
+import { api } from '../../../lib/api-client.ts';
+import { ActionKey, keyedCall } from '../../../lib/action-key.ts';
 import { balanceQueryKey } from './get-balance.ts';
 import { transactionsQueryKey } from './get-transactions.ts';
 

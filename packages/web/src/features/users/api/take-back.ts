@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { formatCents, type Cents } from '@lot/domain/money';
 import type { MoneyResult } from '@lot/domain/schemas/balance';
-import { api, keyedCall } from '../../../lib/api-client.ts';
-import { ActionKey } from '../../../lib/retry.ts';
+import { api } from '../../../lib/api-client.ts';
+import { ActionKey, keyedCall } from '../../../lib/action-key.ts';
 import { usersQueryKey } from './get-users-by-role.ts';
 
 export type TakeBackRequest = { userId: number; amount: Cents; reason: string };
