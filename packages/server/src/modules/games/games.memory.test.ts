@@ -73,7 +73,7 @@ const drawOn = (app: FastifyInstance, token: string, id: number, position: numbe
   });
 
 describe('the draw remembered by its process (decision 052)', () => {
-  it('the second and later draws are one statement each; the settling draw reads its claims too', async () => {
+  it('the second and later draws are one statement each, the settling draw too, its claims answered by its statement', async () => {
     const game = await openGame(t, h.U1, { numbers: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] });
     const first = await statementsDuring(async () => expectStatus(await drawCall(t, h.U1.token, game.id, 1), 200));
     expect(first.length).toBeGreaterThanOrEqual(2);
@@ -87,12 +87,19 @@ describe('the draw remembered by its process (decision 052)', () => {
     expect(middle[0]).toContain('WITH r AS MATERIALIZED');
     expect(second?.game.draws).toHaveLength(2);
     expect(second?.game.user?.username).toBe(h.U1.username);
-    const last = await statementsDuring(async () => expectStatus(await drawCall(t, h.U1.token, game.id, 3), 200));
-    expect(last).toHaveLength(2);
+    let settling: DrawResult | undefined;
+    const last = await statementsDuring(async () => {
+      const response = await drawCall(t, h.U1.token, game.id, 3);
+      expectStatus(response, 200);
+      settling = response.json<DrawResult>();
+    });
+    expect(last).toHaveLength(1);
     expect(last[0]).toContain('WITH r AS MATERIALIZED');
-    // The answers are those a read gives.
+    // The answers are those a read gives, the settling draw's claims included.
     const read = await t.request(h.U1.token, { method: 'GET', url: `/api/games/${game.id}` });
     expectStatus(read, 200);
+    expect(read.json<Game>().draws.filter((d) => d.claim !== null).length).toBeGreaterThan(0);
+    expect(settling?.game).toEqual(read.json<Game>());
     const replay = await drawCall(t, h.U1.token, game.id, 2);
     expectStatus(replay, 200);
     expect(replay.json<DrawResult>().game).toEqual(read.json<Game>());

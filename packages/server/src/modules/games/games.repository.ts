@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizz
 import { alias } from 'drizzle-orm/pg-core';
 import type { BeaconPin, DrawPrize } from '@lot/domain/draw';
 import type { Participant } from '@lot/domain/game';
-import type { GamesQuery } from '@lot/domain/schemas/games';
+import type { ClaimStatusInfo, GamesQuery } from '@lot/domain/schemas/games';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { queryPrepared } from '../../db/prepared.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
@@ -128,6 +128,7 @@ type DrawAnswerRow = {
   player_username?: string | null;
   player_full_name?: string | null;
   player_shop_name?: string | null;
+  claims?: { position: number; expires_at: string; expired: boolean }[] | null;
 };
 
 /** What a draw's statement answers: whether it applied, and the game's columns only it knew. */
@@ -140,6 +141,8 @@ export type DrawAnswer = {
   endedAt: Date | null;
   /** With `read.caller`: the player's names as they stand now. */
   player?: { username: string; fullName: string; shopName: string | null };
+  /** The settling draw's: the claims it wrote (decision 038), by prize position, none paid yet. */
+  claims?: Map<number, ClaimStatusInfo>;
 };
 
 /**
@@ -227,7 +230,7 @@ export function drawStatement(write: DrawWrite): SQL {
             prize_amount: w.prizeAmount,
           })),
         )}::jsonb) AS w(number int, name text, phone_number text, position int, prize_amount bigint)
-        RETURNING id, number, prize_amount
+        RETURNING id, number, position, prize_amount
       ),
       claimed AS (
         -- Every prize is a claim, payable for the claim period (decision 038).
@@ -239,6 +242,7 @@ export function drawStatement(write: DrawWrite): SQL {
           now() + make_interval(days => (SELECT claim_period_days FROM business_settings WHERE id = 1))
         FROM won
         WHERE won.prize_amount > 0
+        RETURNING winner_id, expires_at
       )`
     : sql``;
   return sql`
@@ -280,6 +284,12 @@ export function drawStatement(write: DrawWrite): SQL {
     )${audits}
     SELECT EXISTS (SELECT 1 FROM r) AS locked, drawn.id IS NOT NULL AS drawn, drawn.transaction_id,
       drawn.sale_id, drawn.shift_id, drawn.ended_at${
+        settlement
+          ? sql`,
+      (SELECT jsonb_agg(jsonb_build_object('position', won.position, 'expires_at', claimed.expires_at,
+        'expired', claimed.expires_at <= now())) FROM claimed JOIN won ON won.id = claimed.winner_id) AS claims`
+          : sql``
+      }${
         read.caller
           ? sql`,
       p.username AS player_username, p.full_name AS player_full_name, p.shop_name AS player_shop_name`
@@ -514,6 +524,20 @@ export async function runDraw(db: Db | Tx, write: DrawWrite): Promise<DrawAnswer
           fullName: row.player_full_name ?? '',
           shopName: row.player_shop_name ?? null,
         },
+      }),
+    ...(write.settlement &&
+      row.drawn && {
+        claims: new Map(
+          (row.claims ?? []).map((claim): [number, ClaimStatusInfo] => [
+            Number(claim.position),
+            {
+              status: claim.expired ? 'expired' : 'unpaid',
+              paidAt: null,
+              shopName: null,
+              expiresAt: new Date(claim.expires_at).toISOString(),
+            },
+          ]),
+        ),
       }),
   };
 }

@@ -20,6 +20,7 @@ import { maskName, maskPhone } from '@lot/domain/mask';
 import { MESSAGES } from '@lot/domain/messages';
 import { formatCents } from '@lot/domain/money';
 import type {
+  ClaimStatusInfo,
   DrawResult,
   DrawWaiting,
   Game,
@@ -195,7 +196,11 @@ async function toGame({ round, player: user, voider: by }: RoundRow, ctx: Readin
  */
 async function withClaims(db: AppContext['db'] | Tx, round: Round, game: Game): Promise<Game> {
   if (round.status !== 'settled') return game;
-  const claims = await claimStatusesOf(db, round.id);
+  return claimsOn(round, game, await claimStatusesOf(db, round.id));
+}
+
+/** `game`'s draws, each with its prize's claim from `claims` (by prize position). */
+function claimsOn(round: Round, game: Game, claims: Map<number, ClaimStatusInfo>): Game {
   const prizes = prizesOf(round);
   const claimOf = (d: GameDraw) => {
     const prize = prizes[d.position - 1];
@@ -624,7 +629,9 @@ export async function drawNext(ctx: Context, id: number, position: number): Prom
         : state;
       return { kind: 'waiting', waiting: await waiting(ctx, written, targetRound, notYet) };
     }
-    const game = await withClaims(db, written.round, await toGame(written, ctx));
+    // The settling draw's claims are the ones its statement wrote and answered (decision 052).
+    const drawnGame = await toGame(written, ctx);
+    const game = answer.claims ? claimsOn(written.round, drawnGame, answer.claims) : drawnGame;
     if (game.status === 'settled') ctx.metrics.games.inc({ outcome: 'settled' });
     return { kind: 'drawn', result: drawResult(game, position), replayed: false };
   }
