@@ -187,7 +187,6 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
 
     phase('start');
     const fiveHundreds: FiveHundred[] = [];
-    let noAnswer = 0;
     const lost: string[] = [];
     /** One HTTP call through the balancer (or to one process); null when no answer came. */
     async function call(method: string, path: string, token: string | null, body?: unknown, key?: string, base = lb) {
@@ -221,7 +220,6 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
           });
         return { status: response.status, body: json ?? {}, replayed: response.headers.has('idempotent-replayed') };
       } catch (error) {
-        noAnswer += 1;
         const cause = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
         lost.push(`${method} ${path} after ${(performance.now() - sentAt).toFixed(0)} ms: ${cause}`);
         return null;
@@ -478,7 +476,7 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
         `${figures.signins} sign-ins; ${displays.size} displays, ${reconnects} reconnections, none missed a draw; ` +
         `session ended refused in ${sessionEnded.map((ms) => ms.toFixed(0)).join('/')} ms; ` +
         `balancer 5xx in flight at a kill: ${fiveHundreds.length} (${fiveHundreds.map((r) => `${r.status} ${r.path}`).join(', ') || 'none'}); ` +
-        `calls without an answer: ${noAnswer}; restarted processes listening after ${startups.map((ms) => (ms / 1000).toFixed(1)).join('/') || '-'} s; ` +
+        `calls without an answer: ${lost.length}; restarted processes listening after ${startups.map((ms) => (ms / 1000).toFixed(1)).join('/') || '-'} s; ` +
         `time: ${phases.join(', ')} (then the checks)`,
     );
 
