@@ -131,6 +131,6 @@ export function restoreKeysNote(config: {
   return (
     `A restore needs these keys besides the backup: ${places.join(', ')}. ` +
     "Keep copies of them apart from the backups: the games' seeds in a backup are sealed with the seed key and the two-factor secrets with the TOTP key. " +
-    'Without the seed key a restored database does not start; without the TOTP key two-factor codes stop working; without the JWT secret every session ends.'
+    'Without the TOTP key or the seed key the server refuses to start on the restored database, naming the file; without the JWT secret it makes a new one and everyone signs in again.'
   );
 }

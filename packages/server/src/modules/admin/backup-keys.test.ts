@@ -260,6 +260,10 @@ describe(`backup keys (${TEST_DB})`, () => {
           restoreKeysNote({ dataDir, jwtSecret: undefined, totpKey: undefined, seedKey: undefined }),
         );
         expect(run.output).toContain(join(dataDir, 'totp-key'));
+        // What happens without each key, as the start-up check does it (decision 042, README's table).
+        expect(run.output).toContain(
+          'Without the TOTP key or the seed key the server refuses to start on the restored database, naming the file',
+        );
 
         // The admin's password is refused by the policy: the message names the way out.
         const password = backupCredential({}, { username: ADMIN.username, password: ADMIN.password });
