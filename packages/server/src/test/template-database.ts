@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gunzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -64,7 +65,10 @@ export async function emptyPgliteDirectory(dataDir: string): Promise<void> {
 
 let pgliteTemplate: Promise<Blob> | undefined;
 
-/** The migrated PGlite data directory, as a backup dumps it: made once, kept in the temp folder. */
+/**
+ * The migrated PGlite data directory, as a backup dumps it: made once, kept in the temp folder,
+ * and held here unzipped (a plain tar opens in half the time of the gzipped one).
+ */
 function pgliteTemplateDump(): Promise<Blob> {
   pgliteTemplate ??= (async () => {
     const file = join(tmpdir(), `lot-test-pglite-${key}.tar.gz`);
@@ -77,14 +81,38 @@ function pgliteTemplateDump(): Promise<Blob> {
       writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
       renameSync(partial, file);
     }
-    return new Blob([readFileSync(file)]);
+    return new Blob([gunzipSync(readFileSync(file))]);
   })();
   return pgliteTemplate;
 }
 
+/**
+ * What every PGlite instance loads before it opens a data directory — its compiled WebAssembly and
+ * its file bundle — read once per test process instead of once per test app. With the unzipped
+ * template, a test app's database opens in about 0.4 s instead of 1.0 s (README.md#test-it).
+ */
+const pgliteRuntime = (() => {
+  // The server's TypeScript libraries (no DOM) do not declare WebAssembly; Node has it.
+  const { WebAssembly: wasm } = globalThis as unknown as {
+    WebAssembly: { compile: (bytes: Uint8Array) => Promise<NonNullable<PGliteOptions['pgliteWasmModule']>> };
+  };
+  const dist = dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')));
+  let loaded: Promise<Pick<PGliteOptions, 'pgliteWasmModule' | 'initdbWasmModule' | 'fsBundle'>> | undefined;
+  return () =>
+    (loaded ??= (async () => ({
+      pgliteWasmModule: await wasm.compile(readFileSync(join(dist, 'pglite.wasm'))),
+      initdbWasmModule: await wasm.compile(readFileSync(join(dist, 'initdb.wasm'))),
+      fsBundle: new Blob([readFileSync(join(dist, 'pglite.data'))]),
+    }))());
+})();
+
 /** A fresh in-memory PGlite database, migrated: what `openDatabase({ kind: 'pglite' })` answers. */
 export async function openPgliteFromTemplate(): Promise<Database> {
-  const client = new LotPGlite({ loadDataDir: await pgliteTemplateDump(), extensions: { pg_trgm } });
+  const client = new LotPGlite({
+    loadDataDir: await pgliteTemplateDump(),
+    extensions: { pg_trgm },
+    ...(await pgliteRuntime()),
+  });
   try {
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
