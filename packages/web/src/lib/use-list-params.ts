@@ -23,16 +23,22 @@ export function useListParams<Key extends string>(keys: readonly Key[]): ListPar
   const filters = Object.fromEntries(keys.map((key) => [key, params.get(key) ?? ''])) as Record<Key, string>;
   const asked = Number(params.get('page'));
   const page = Number.isSafeInteger(asked) && asked > 1 ? asked : 1;
+  // React Router hands `current` as the address was last rendered, so a second change made before
+  // the re-render (a search that settles as a tab is clicked) would undo the first: it builds on
+  // the first instead, unless the address has moved on since.
+  const pending = useRef<{ from: string; to: URLSearchParams } | null>(null);
   const update = (change: Partial<Record<Key, string>>, nextPage: number) =>
     setParams(
       (current) => {
-        const next = new URLSearchParams(current);
+        const from = current.toString();
+        const next = new URLSearchParams(pending.current?.from === from ? pending.current.to : current);
         for (const [key, value] of Object.entries(change) as [Key, string | undefined][]) {
           if (value) next.set(key, value);
           else next.delete(key);
         }
         if (nextPage > 1) next.set('page', String(nextPage));
         else next.delete('page');
+        pending.current = { from, to: next };
         return next;
       },
       { replace: true },
