@@ -1,24 +1,40 @@
 #!/usr/bin/env node
 // `npm test`: every check and every test, ending with the line `N passed, N failed`.
-// Typecheck and lint count as one check each; vitest runs the unit, API (PGlite, and
+// Typecheck and lint (run side by side) count as one check each; vitest runs the unit, API (PGlite, and
 // PostgreSQL when TEST_DATABASE_URL is set) and browser projects.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { relative } from 'node:path';
 
 const run = (command, args) => spawnSync(command, args, { stdio: 'inherit', shell: false }).status === 0;
 
+/** Runs a command with its output held, answering whether it succeeded and what it printed. */
+const runHeld = (command, args) =>
+  new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', (error) => resolve({ ok: false, output: `${output}${error.message}\n` }));
+    child.on('close', (code) => resolve({ ok: code === 0, output }));
+  });
+
 let passed = 0;
 let failed = 0;
-for (const [name, args] of [
+// Typecheck and lint each keep one core busy: they run side by side, and each one's output is
+// printed whole when it is done.
+const checks = [
   ['typecheck', ['run', 'typecheck']],
   ['lint', ['run', 'lint']],
-]) {
-  const ok = run('npm', args);
+];
+const results = await Promise.all(checks.map(([, args]) => runHeld('npm', args)));
+checks.forEach(([name], index) => {
+  const { ok, output } = results[index];
+  process.stdout.write(output);
   console.log(`${ok ? '✓' : '✗'} ${name}`);
   if (ok) passed++;
   else failed++;
-}
+});
 
 const report = 'test-results/vitest.json';
 mkdirSync('test-results', { recursive: true });
