@@ -48,7 +48,11 @@ export function AuditCheckpointCard() {
         )}
         <p className="mt-3 text-xs text-slate-500">
           Each Z report prints the latest digest. Keep the checkpoint files away from this server;{' '}
-          <code>npm run audit:verify -- --checkpoint FILE</code> names any chain removed or rewritten since.
+          <code>
+            {/* Lines break at the spaces, never inside "--". */}
+            npm run audit:verify <span className="whitespace-nowrap">-- --checkpoint</span> FILE
+          </code>{' '}
+          names any chain removed or rewritten since.
         </p>
       </div>
     </Card>
