@@ -1,8 +1,7 @@
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commitmentFingerprint } from '@lot/domain/draw';
@@ -32,7 +31,6 @@ import {
 } from './support.ts';
 
 const browser = useBrowser();
-const root = fileURLToPath(new URL('..', import.meta.url));
 const ROOM = { width: 1920, height: 1080 };
 const THEMES = ['white', 'green', 'blue', 'orange'] as const;
 const SCREENSHOTS = 'test-results/screenshots';
@@ -417,21 +415,27 @@ class OwnServer {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  private get env() {
-    return { ...process.env, DATA_DIR: this.dataDir, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(this.port) };
-  }
-
-  seed() {
-    const seeded = spawnSync(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/seed-demo-cli.ts'], {
-      cwd: root,
-      env: this.env,
-      encoding: 'utf8',
-    });
-    if (seeded.status !== 0) throw new Error(`seed failed:\n${seeded.stderr}`);
-  }
-
   async start() {
-    this.process = (await startServer({ DATA_DIR: this.dataDir, PORT: String(this.port) })).child;
+    this.process = (
+      await startServer({ DATA_DIR: this.dataDir, PORT: String(this.port), ADMIN_PASSWORD: DEMO.admin.password })
+    ).child;
+  }
+
+  /**
+   * A shop made on this server by its admin (created on the first start), with 1,000.00 and a first
+   * prize to play with: a few calls instead of the whole demo seed.
+   */
+  async shop() {
+    const admin = await this.session(DEMO.admin);
+    const shop = { username: 'display_shop', password: 'display-shop-1' };
+    const { id } = await admin<{ id: number }>('/api/users', {
+      body: { ...shop, fullName: 'Display Shop', role: 'user' },
+    });
+    await admin('/api/balance/topup', { body: { userId: id, amount: '1000.00' } });
+    await admin('/api/winners', {
+      body: { name: 'First prize', percent: '50', position: 1, isActive: true, userId: id },
+    });
+    return this.session(shop);
   }
 
   async stop() {
@@ -479,9 +483,8 @@ describe('customer display across a server restart', () => {
     { timeout: 240_000 },
     async () => {
       own = new OwnServer(await freePort());
-      own.seed();
       await own.start();
-      const call = await own.session(DEMO.user);
+      const call = await own.shop();
       const opened = await call<Game>('/api/games', { body: { startRange: 1, endRange: 20, betAmount: '10.00' } });
       await call<Game>(`/api/games/${opened.id}/entries`, { method: 'PUT', body: { entries: ENTRIES } });
 
