@@ -23,18 +23,18 @@ let passed = 0;
 let failed = 0;
 // Typecheck and lint each keep one core busy: they run side by side, and each one's output is
 // printed whole when it is done.
-const checks = [
-  ['typecheck', ['run', 'typecheck']],
-  ['lint', ['run', 'lint']],
-];
-const results = await Promise.all(checks.map(([, args]) => runHeld('npm', args)));
-checks.forEach(([name], index) => {
-  const { ok, output } = results[index];
+const checks = await Promise.all(
+  [
+    ['typecheck', ['run', 'typecheck']],
+    ['lint', ['run', 'lint']],
+  ].map(async ([name, args]) => ({ name, ...(await runHeld('npm', args)) })),
+);
+for (const { name, ok, output } of checks) {
   process.stdout.write(output);
   console.log(`${ok ? '✓' : '✗'} ${name}`);
   if (ok) passed++;
   else failed++;
-});
+}
 
 const report = 'test-results/vitest.json';
 mkdirSync('test-results', { recursive: true });

@@ -35,8 +35,9 @@ import { freshPostgres, TEST_DB } from '../test/test-app.ts';
  *
  * Run twice: the processes straight on PostgreSQL with SIGKILLs, and through PgBouncer in
  * transaction mode (DATABASE_PREPARED=off, LISTEN and migrations on DATABASE_DIRECT_URL; decision
- * 055) with docs/deploy.md's rolling restart (SIGTERM), during which no call may get a 5xx. CLUSTER_RESTARTS bounds the SIGKILLs (SOAK=1: 30 on the direct cluster, and 5 more
- * through PgBouncer).
+ * 055) with docs/deploy.md's rolling restart (SIGTERM), during which no call may get a 5xx.
+ * CLUSTER_RESTARTS bounds the SIGKILLs (SOAK=1: 30 on the direct cluster, and 5 more through
+ * PgBouncer).
  *
  * Apart: a process's display streams behind the balancer, which must pass each event on at once
  * and close a stream on the process as soon as its viewer leaves (decision 046's note).
@@ -435,10 +436,10 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
     for (let i = 0; i < restarts; i += 1) {
       const index = i % 3;
       const dying = servers[index] as Started;
-      const killedAt = performance.now();
+      const signalled = performance.now();
       dying.child.kill(how === 'kill' ? 'SIGKILL' : 'SIGTERM');
       await exitOf(dying.child);
-      if (how === 'kill') kills.push({ at: killedAt, gone: performance.now() });
+      if (how === 'kill') kills.push({ at: signalled, gone: performance.now() });
       const started = performance.now();
       const restarted = await startServer(env(ports[index] as number));
       startups.push(performance.now() - started);

@@ -1,6 +1,6 @@
 import { act, cleanup, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { MemoryRouter, useLocation } from 'react-router';
+import { MemoryRouter, useLocation, useNavigate } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useListParams } from './use-list-params.ts';
 
@@ -12,7 +12,11 @@ const inRouter = (address: string) =>
   };
 
 function useListAndAddress() {
-  return { list: useListParams(['search', 'show', 'status'] as const), search: useLocation().search };
+  return {
+    list: useListParams(['search', 'show', 'status'] as const),
+    search: useLocation().search,
+    navigate: useNavigate(),
+  };
 }
 
 describe('useListParams', () => {
@@ -35,5 +39,10 @@ describe('useListParams', () => {
     expect(view.result.current.search).toBe('');
     act(() => view.result.current.list.setFilters({ status: 'inactive' }));
     expect(view.result.current.search).toBe('?status=inactive');
+    // Moved by something else (a link, Back): the next change starts from there, not from its own last.
+    act(() => view.result.current.list.setFilters({ search: 'bo' }));
+    act(() => void view.result.current.navigate('/users?show=agents'));
+    act(() => view.result.current.list.setFilters({ status: 'active' }));
+    expect(view.result.current.search).toBe('?show=agents&status=active');
   });
 });
