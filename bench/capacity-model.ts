@@ -21,18 +21,21 @@ export type PerOp = { api: number; idle: number; haproxy: number; postgres: numb
  */
 export const ASSUMPTIONS = {
   utilisation: 0.7,
-  perShopHour: { games: 12, transfers: 4, reads: 90 },
+  /** 60 polls of the header's bell (one a minute) and 30 screens opened, half of them each list. */
+  perShopHour: { games: 12, transfers: 4, reads: { bell: 60, ledger: 15, games: 15 } },
   vcpus: [2, 4, 8, 16],
   histories: [1_000, 10_000, 50_000],
 };
 
 /** A read's CPU (ms) as a line in the shop's history h (games on its record): base + perGame × h. */
 export type Line = { base: number; perGame: number };
-export type ReadCost = { api: Line; postgres: Line };
+/** The reads a shop's screens send: its ledger's first page, its games' first page, the header's bell. */
+export type ReadName = keyof typeof ASSUMPTIONS.perShopHour.reads;
+export type ReadCost = Record<ReadName, { api: Line; postgres: Line }>;
 
 /**
- * CPU per operation (ms): a keyed transfer, a whole game, a draw, the mean of a shop's three reads
- * at the two seeded histories (`short`, `long` games on its record); `fanOut`: what one other API
+ * CPU per operation (ms): a keyed transfer, a whole game, a draw, each of a shop's reads at the two
+ * seeded histories (`short`, `long` games on its record); `fanOut`: what one other API
  * process spends per game hearing its changes (NOTIFY lot_games); `haproxy`: per request.
  */
 export type Figures = {
@@ -40,20 +43,26 @@ export type Figures = {
   game: PerOp;
   draw: PerOp;
   open: PerOp;
-  reads: { short: PerOp; long: PerOp };
+  reads: Record<ReadName, { short: PerOp; long: PerOp }>;
   history: { short: number; long: number };
   fanOut: number;
   haproxy: number;
 };
 
-/** The two measured histories as a line per side (two points; the counts and sums are linear in rows). */
+/**
+ * Each read's two measured histories as a line per side (two points; counts and sums are linear in
+ * the rows). A count over more rows never costs less: a falling line is noise, counted as flat.
+ */
 export function readCost({ reads, history }: Figures): ReadCost {
-  const line = (side: 'api' | 'postgres'): Line => {
-    const perGame = (reads.long[side] - reads.short[side]) / (history.long - history.short);
-    return { base: reads.short[side] - perGame * history.short, perGame };
+  const line = (read: { short: PerOp; long: PerOp }, side: 'api' | 'postgres'): Line => {
+    const perGame = Math.max(0, (read.long[side] - read.short[side]) / (history.long - history.short));
+    return { base: read.short[side] - perGame * history.short, perGame };
   };
-  return { api: line('api'), postgres: line('postgres') };
+  const cost = (name: ReadName) => ({ api: line(reads[name], 'api'), postgres: line(reads[name], 'postgres') });
+  return { ledger: cost('ledger'), games: cost('games'), bell: cost('bell') };
 }
+
+const READ_NAMES: ReadName[] = ['ledger', 'games', 'bell'];
 
 const at = (line: Line, games: number) => Math.max(0, line.base + line.perGame * games);
 
@@ -63,7 +72,9 @@ export function capacity(figures: Figures) {
   const reads = readCost(figures);
   const budget = (cores: number) => cores * u * 1000; // CPU-ms per second
   const shopMs = (side: 'api' | 'postgres', games: number) =>
-    mix.games * figures.game[side] + mix.transfers * figures.transfer[side] + mix.reads * at(reads[side], games);
+    mix.games * figures.game[side] +
+    mix.transfers * figures.transfer[side] +
+    READ_NAMES.reduce((sum, name) => sum + mix.reads[name] * at(reads[name][side], games), 0);
   // M processes (one core each) carry the shops' own work plus every game heard by the other M - 1.
   const fanShopMs = mix.games * figures.fanOut;
   const shopsOf = (m: number, games: number) => (3600 * budget(m)) / (shopMs('api', games) + (m - 1) * fanShopMs);
@@ -149,7 +160,16 @@ export type CapacityReport = {
     scale: { database: string; users: number; games: number }[];
   };
   figures: Figures;
-  reads: { name: string; path: string; history: number; cpu: PerOp; rate: number; p99: number; errors: number }[];
+  reads: {
+    key: ReadName;
+    name: string;
+    path: string;
+    history: number;
+    cpu: PerOp;
+    rate: number;
+    p99: number;
+    errors: number;
+  }[];
   balancer: { what: 'transfers' | 'games'; processes: number; ratio: number; runs: number[]; anchorRuns: number[] }[];
   fanOut: { quietMsPerSecond: number; games: number };
   growth: Growth[];
@@ -185,7 +205,7 @@ function runSection({ run, data }: CapacityReport): string {
 
 /** CPU per operation, the shop's reads at both histories, and what sits beside them. */
 function figuresSection(report: CapacityReport): string {
-  const { figures, reads, balancer, fanOut, data } = report;
+  const { figures, reads, balancer, fanOut } = report;
   const { capacity: cap } = report;
   const row = (name: string, c: PerOp) => `| ${name} | ${ms(c.api)} | ${ms(c.postgres)} | ${c.ops} |`;
   const readRows = reads.map((r) =>
@@ -207,8 +227,6 @@ ${row('a whole game: open, 20 entries, 3 draws (5 calls)', figures.game)}
 ${row('– of which opening and the entries (2 calls)', figures.open)}
 ${row('– a draw', figures.draw)}
 ${readRows.join('\n')}
-${row(`a read, the mean of the three, ${thousands(data.history.short)} games on record`, figures.reads.short)}
-${row(`a read, the mean of the three, ${thousands(data.history.long)} games on record`, figures.reads.long)}
 
 Beside them:
 
@@ -235,12 +253,11 @@ function growthSection(report: CapacityReport): string {
 
 A list answers its page and the totals of the whole set it pages through: the ledger's count and money in and out, a game list's count and commission. Those are counted and summed over every row of the set, so a list costs more as its owner's history grows. The superagent's and the admin's game totals and the reports read the daily rollups instead (decision 023): they grow with days and shops, not with games.
 
-A shop's reads, measured at the two seeded histories, as a line per side (CPU ms = base + per 1,000 games × thousands of games on the shop's record):
+A shop's reads, each measured at the two seeded histories and drawn as a line per side: CPU ms = base + per 1,000 games × thousands of games on the shop's record (a line that fell between the two was noise and is counted flat):
 
-| side | base | per 1,000 games |
-|---|--:|--:|
-| API process | ${ms(reads.api.base)} | ${ms(reads.api.perGame * 1000)} |
-| PostgreSQL | ${ms(reads.postgres.base)} | ${ms(reads.postgres.perGame * 1000)} |
+| read | API base | API per 1,000 games | PostgreSQL base | PostgreSQL per 1,000 games |
+|---|--:|--:|--:|--:|
+${READ_NAMES.map((name) => `| ${report.reads.find((r) => r.key === name)?.name ?? name} | ${ms(reads[name].api.base)} | ${ms(reads[name].api.perGame * 1000)} | ${ms(reads[name].postgres.base)} | ${ms(reads[name].postgres.perGame * 1000)} |`).join('\n')}
 
 The same calls on the two kept data sets, every role's first page and the downline report over all time (API + PostgreSQL CPU ms per call; the rows the list counts in brackets):
 
@@ -263,7 +280,7 @@ With the figures above, u = ${a.utilisation}, N vCPU of PostgreSQL and M API pro
 
 - transfers per second = u × 1000 × N ÷ PostgreSQL ms per transfer (and u × 1000 × M ÷ API ms);
 - games per minute = 60 × u × 1000 × N ÷ PostgreSQL ms per game (and the same with M and API ms);
-- one shop's busy hour = ${mix.games} games + ${mix.transfers} transfers + ${mix.reads} reads, each read at the shop's history h: ${hours}; plus ${ms(mix.games * figures.fanOut)} ms on each API process that does not serve it (the fan-out);
+- one shop's busy hour = ${mix.games} games + ${mix.transfers} transfers + ${mix.reads.bell} bells + ${mix.reads.ledger} ledger pages + ${mix.reads.games} games pages, each read at the shop's history: ${hours}; plus ${ms(mix.games * figures.fanOut)} ms on each API process that does not serve it (the fan-out);
 - shops = u × 3,600,000 × N ÷ the busy hour's PostgreSQL ms; on M processes u × 3,600,000 × M ÷ (the busy hour's API ms + (M − 1) × the fan-out).
 
 ${table}

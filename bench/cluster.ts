@@ -31,6 +31,7 @@ import {
   type Figures,
   type Growth,
   type PerOp,
+  type ReadName,
 } from './capacity-model.ts';
 import { BACKGROUND, countData, freshCopy, HISTORY, seedHistory, vacuum } from './cluster-data.ts';
 import { call, ENTRIES, overHttp, playFor, PRIZES, SETUP, SHOPS, type Run } from './games.ts';
@@ -274,10 +275,14 @@ const anyOf = <T>(items: T[]): T => {
 };
 
 /** The reads a shop's screens send (packages/web/src/features/…/api), the ones the model counts. */
-const SHOP_READS: { name: string; path: (shop: Player) => string }[] = [
-  { name: "a shop's ledger, first page", path: () => '/api/transactions?limit=10&offset=0' },
-  { name: "a shop's games, first page", path: (shop) => `/api/sales-history/user/${shop.id}?limit=10&offset=0` },
-  { name: "the header's bell", path: () => '/api/notifications' },
+const SHOP_READS: { key: ReadName; name: string; path: (shop: Player) => string }[] = [
+  { key: 'ledger', name: "a shop's ledger, first page", path: () => '/api/transactions?limit=10&offset=0' },
+  {
+    key: 'games',
+    name: "a shop's games, first page",
+    path: (shop) => `/api/sales-history/user/${shop.id}?limit=10&offset=0`,
+  },
+  { key: 'bell', name: "the header's bell", path: () => '/api/notifications' },
 ];
 
 /** The growth measurements' shorter runs: 9 calls on two data sets. */
@@ -377,6 +382,7 @@ async function shopReads(direct: Target, groups: { games: number; shops: Player[
         }),
       );
       measured.push({
+        key: read.key,
         name: read.name,
         path: read.path({ id: 0 } as Player).replace('/0?', '/{id}?'),
         history: group.games,
@@ -387,20 +393,13 @@ async function shopReads(direct: Target, groups: { games: number; shops: Player[
       });
     }
   }
-  // The read a shop's hour is counted in: the three calls' mean, at each history.
-  const meanOf = (games: number): PerOp => {
-    const of = measured.filter((r) => r.history === games).map((r) => r.cpu);
-    const avg = (side: keyof PerOp) => of.reduce((sum, c) => sum + c[side], 0) / of.length;
-    return {
-      api: avg('api'),
-      idle: avg('idle'),
-      haproxy: avg('haproxy'),
-      postgres: avg('postgres'),
-      client: avg('client'),
-      ops: of.reduce((sum, c) => sum + c.ops, 0),
-    };
+  const of = (key: ReadName, games: number): PerOp => {
+    const cpu = measured.find((r) => r.key === key && r.history === games)?.cpu;
+    if (!cpu) throw new Error(`no ${key} read at ${games} games`);
+    return cpu;
   };
-  return { measured, short: meanOf(HISTORY.short), long: meanOf(HISTORY.long) };
+  const both = (key: ReadName) => ({ short: of(key, HISTORY.short), long: of(key, HISTORY.long) });
+  return { measured, reads: { ledger: both('ledger'), games: both('games'), bell: both('bell') } };
 }
 
 export async function clusterScenarios(pgUrl: string): Promise<Row[]> {
@@ -572,7 +571,7 @@ export async function clusterScenarios(pgUrl: string): Promise<Row[]> {
       game: anchorGames.cpu,
       draw: draws.draw,
       open: draws.open,
-      reads: { short: shopRead.short, long: shopRead.long },
+      reads: shopRead.reads,
       history: { short: HISTORY.short, long: HISTORY.long },
       fanOut,
       haproxy: (transfers[1] as Measured<Load>).cpu.haproxy,
