@@ -196,11 +196,11 @@ function runSection({ run, data }: CapacityReport): string {
 \`${run.command}\` on ${run.date.slice(0, 16).replace('T', ' ')} UTC, commit \`${run.commit}\`, ${run.seconds.toFixed(0)} s in all.
 
 - **Machine**: ${machine.cores} × ${machine.cpu}, ${machine.memoryGb} GB, ${machine.platform}; Node ${run.node}; PostgreSQL ${run.postgres} with \`fsync=off\`, \`synchronous_commit=off\` (scripts/pg-temp.sh).
-- **Load average** (1 minute) ${load(loadAverage.start).join(', ')} at the start (1, 5, 15 minutes); during the run, sampled every 5 s, ${Math.min(...samples).toFixed(1)} to ${Math.max(...samples).toFixed(1)} (mean ${mean(samples).toFixed(1)}) on ${machine.cores} cores; ${load(loadAverage.end).join(', ')} at the end.
+- **Load average** ${load(loadAverage.start).join(', ')} (1, 5, 15 minutes) at the start and ${load(loadAverage.end).join(', ')} at the end, on ${machine.cores} cores; the 1-minute figure, sampled every 5 s during the run, went from ${Math.min(...samples).toFixed(1)} to ${Math.max(...samples).toFixed(1)} (mean ${mean(samples).toFixed(1)}). Every figure below is bounded by that: see "Read this first".
 - **Processes**: ${run.apiProcesses} API processes (the real server, default log level, logs to files) on one PostgreSQL database, HAProxy with deploy/haproxy.cfg in front of 1, 2 and 3 of them; the per-operation figures are one process without the balancer.
 - **Load**: autocannon, ${timing.connections} connections, no pipelining, ${timing.warmup} s warm-up then ${timing.seconds} s measured, ${timing.rounds} ${timing.rounds === 1 ? 'round' : 'rounds'} after one thrown away (transfers, games); draws alone for ${timing.drawSeconds} s; ${data.shops} shops playing at once. The calls are sent as the web client sends them: the bearer token, content-type with a body, a fresh \`Idempotency-Key\` with each transfer, and the headers Chromium adds (bench/lib.ts \`BROWSER_HEADERS\`).
 - **Data set, seeded before anything is measured** (bench/cluster-data.ts): ${thousands(data.background.users)} users of seed:scale's hierarchy (100 superagents, 1,000 agents, the rest players) with ${thousands(data.background.games)} games over the last year (kept in \`${data.background.database}\`, copied for the run); ${data.accounts} bench accounts (they send the transfers, ${data.shops} of them play the games); ${data.history.shopsEach} of them with ${thousands(data.history.short)} games on their record and ${data.history.shopsEach} with ${thousands(data.history.long)}, each game with its ledger row. In all at the start: ${size(data.atStart)}. The reads are measured on exactly that, first; the writes then add rows (at the end: ${size(data.atEnd)}).
-- **Growth with history**: the same calls on the kept data sets ${data.scale.map((s) => `\`${s.database}\` (${thousands(s.users)} users, ${thousands(s.games)} games)`).join(' and ')}, one API process, ${scaleTiming.connections} connections, ${scaleTiming.warmup} s warm-up then ${scaleTiming.seconds} s each.`;
+- **Growth with history**: the same calls on the kept data sets ${data.scale.map((s) => `\`${s.database}\` (${thousands(s.users)} users, ${thousands(s.games)} games)`).join(' and ')}, one API process, ${scaleTiming.connections} connections: three calls one after another to warm it and time one call, then as many calls as fill about ${scaleTiming.seconds} s on two cores (at least 6), every one completed.`;
 }
 
 /** CPU per operation, the shop's reads at both histories, and what sits beside them. */
@@ -245,7 +245,7 @@ function growthSection(report: CapacityReport): string {
     const total = (s: Growth['sizes'][number] | undefined) => (s ? s.cpu.api + s.cpu.postgres : Number.NaN);
     const cells = g.sizes.map(
       (s) =>
-        `${ms(s.cpu.api)} + ${ms(s.cpu.postgres)}${s.rows ? ` (${s.rows} ${s.rows === '1' ? 'row' : 'rows'})` : ''}`,
+        `${ms(s.cpu.api)} + ${ms(s.cpu.postgres)} (${s.rows ? `${s.rows} ${s.rows === '1' ? 'row' : 'rows'}, ` : ''}${s.cpu.ops} ${s.cpu.ops === 1 ? 'call' : 'calls'})`,
     );
     return `| ${g.name} (\`${g.path.replace(/\d{4}-\d{2}-\d{2}/g, '…')}\`) | ${cells.join(' | ')} | ${(total(large) / total(small)).toFixed(1)} × |`;
   });
@@ -259,7 +259,7 @@ A shop's reads, each measured at the two seeded histories and drawn as a line pe
 |---|--:|--:|--:|--:|
 ${READ_NAMES.map((name) => `| ${report.reads.find((r) => r.key === name)?.name ?? name} | ${ms(reads[name].api.base)} | ${ms(reads[name].api.perGame * 1000)} | ${ms(reads[name].postgres.base)} | ${ms(reads[name].postgres.perGame * 1000)} |`).join('\n')}
 
-The same calls on the two kept data sets, every role's first page and the downline report over all time (API + PostgreSQL CPU ms per call; the rows the list counts in brackets):
+The same calls on the two kept data sets, every role's first page and the downline report over all time (API + PostgreSQL CPU ms per call; in brackets the rows the list counts and the calls measured, warm-up included):
 
 | call | ${sizes.map((s) => `${s} games`).join(' | ')} | growth |
 |---|${sizes.map(() => '--:|').join('')}--:|

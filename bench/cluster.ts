@@ -285,12 +285,8 @@ const SHOP_READS: { key: ReadName; name: string; path: (shop: Player) => string 
   { key: 'bell', name: "the header's bell", path: () => '/api/notifications' },
 ];
 
-/** The growth measurements' shorter runs: 9 calls on two data sets. */
-const SCALE_TIMING: Timing = {
-  ...TIMING,
-  warmup: Math.min(TIMING.warmup, 1),
-  seconds: Math.min(TIMING.seconds, 3),
-};
+/** The growth measurements' shorter runs (9 calls on two data sets): about 3 s of calls each. */
+const SCALE_TIMING: Timing = { ...TIMING, warmup: 0, seconds: Math.min(TIMING.seconds, 3) };
 
 type Who = 'admin' | 'superagent' | 'agent' | 'user';
 
@@ -343,12 +339,31 @@ async function growthWithHistory(pgUrl: string): Promise<Growth[]> {
       };
       for (const call of scaleCalls(ids)) {
         const token = logins[call.who].accessToken;
-        await warm(server.url, call.path, token);
-        const probe = await fetch(`${server.url}${call.path}`, { headers: { authorization: `Bearer ${token}` } });
-        const rows = probe.headers.get('x-total-count') ?? '';
-        await probe.arrayBuffer();
+        // Three calls one after another warm it and say how long one takes; then as many calls as
+        // fill about SCALE_TIMING.seconds on two cores (at least 6: the admin's ledger on 1,000,000
+        // games takes seconds each), all counted, so that every measured call completes.
+        const probeStart = performance.now();
+        let rows = '';
+        for (let i = 0; i < 3; i++) {
+          const probe = await fetch(`${server.url}${call.path}`, {
+            headers: { ...BROWSER_HEADERS, authorization: `Bearer ${token}` },
+          });
+          if (!probe.ok) throw new Error(`${call.path}: ${probe.status} ${await probe.text()}`);
+          rows = probe.headers.get('x-total-count') ?? '';
+          await probe.arrayBuffer();
+        }
+        const oneMs = (performance.now() - probeStart) / 3;
+        const amount = Math.min(2_000, Math.max(6, Math.round((2 * SCALE_TIMING.seconds * 1000) / oneMs)));
         const { result, cpu } = await spending(target, () =>
-          reads(server.url, () => ({ path: call.path, token }), SCALE_TIMING),
+          load(
+            {
+              url: `${server.url}${call.path}`,
+              headers: { ...BROWSER_HEADERS, authorization: `Bearer ${token}` },
+              amount,
+              timeout: 300,
+            },
+            { ...SCALE_TIMING, connections: Math.min(SCALE_TIMING.connections, amount) },
+          ),
         );
         const entry = growth.find((g) => g.name === call.name) ?? { name: call.name, path: call.path, sizes: [] };
         if (!growth.includes(entry)) growth.push(entry);
@@ -369,28 +384,55 @@ async function growthWithHistory(pgUrl: string): Promise<Growth[]> {
   return growth;
 }
 
-/** The reads the model counts, on the shops of both seeded histories, before any write. */
+/**
+ * The reads the model counts, on the shops of both seeded histories, before any write: every call
+ * warmed on every shop first, then ROUNDS rounds of each read on each history in turn, so that
+ * neither history is measured on a colder process or a quieter minute than the other; CPU summed
+ * over the rounds.
+ */
 async function shopReads(direct: Target, groups: { games: number; shops: Player[] }[]) {
+  for (const group of groups)
+    for (const read of SHOP_READS) for (const shop of group.shops) await warm(direct.url, read.path(shop), shop.token);
   const measured: CapacityReport['reads'] = [];
-  for (const group of groups) {
+  for (let round = 0; round < ROUNDS; round++) {
     for (const read of SHOP_READS) {
-      for (const shop of group.shops) await warm(direct.url, read.path(shop), shop.token);
-      const { result, cpu } = await spending(direct, () =>
-        reads(direct.url, () => {
-          const shop = anyOf(group.shops);
-          return { path: read.path(shop), token: shop.token };
-        }),
-      );
-      measured.push({
-        key: read.key,
-        name: read.name,
-        path: read.path({ id: 0 } as Player).replace('/0?', '/{id}?'),
-        history: group.games,
-        cpu: perOp(cpu, result.allRequests),
-        rate: result.rate,
-        p99: result.p99,
-        errors: result.errors,
-      });
+      for (const group of groups) {
+        const { result, cpu } = await spending(direct, () =>
+          reads(direct.url, () => {
+            const shop = anyOf(group.shops);
+            return { path: read.path(shop), token: shop.token };
+          }),
+        );
+        const entry = measured.find((r) => r.key === read.key && r.history === group.games);
+        const spent = perOp(cpu, result.allRequests);
+        if (entry) {
+          // Both rounds' CPU over both rounds' calls; the better rate and p99 of the two.
+          const ops = entry.cpu.ops + spent.ops;
+          const mix = (side: keyof Spent) => (entry.cpu[side] * entry.cpu.ops + spent[side] * spent.ops) / ops;
+          entry.cpu = {
+            api: mix('api'),
+            idle: mix('idle'),
+            haproxy: mix('haproxy'),
+            postgres: mix('postgres'),
+            client: mix('client'),
+            ops,
+          };
+          entry.rate = Math.max(entry.rate, result.rate);
+          entry.p99 = Math.min(entry.p99, result.p99);
+          entry.errors += result.errors;
+          continue;
+        }
+        measured.push({
+          key: read.key,
+          name: read.name,
+          path: read.path({ id: 0 } as Player).replace('/0?', '/{id}?'),
+          history: group.games,
+          cpu: spent,
+          rate: result.rate,
+          p99: result.p99,
+          errors: result.errors,
+        });
+      }
     }
   }
   const of = (key: ReadName, games: number): PerOp => {
