@@ -251,7 +251,7 @@ function growthSection(report: CapacityReport): string {
   });
   return `## How reads grow with history
 
-A list answers its page and the totals of the whole set it pages through: the ledger's count and money in and out, a game list's count and commission. Those are counted and summed over every row of the set, so a list costs more as its owner's history grows. The superagent's and the admin's game totals and the reports read the daily rollups instead (decision 023): they grow with days and shops, not with games.
+A list answers its page and the totals of the whole set it pages through: the ledger's count and money in and out, a game list's count and commission. Those are counted and summed over every row of the set, so a list costs more as its owner's history grows. The superagent's and the admin's game totals and the reports read the daily rollups instead (decision 023): they grow with the days and branches that had sales, which a longer history fills more of, but far less than with the games.
 
 A shop's reads, each measured at the two seeded histories and drawn as a line per side: CPU ms = base + per 1,000 games × thousands of games on the shop's record (a line that fell between the two was noise and is counted flat):
 
@@ -259,7 +259,7 @@ A shop's reads, each measured at the two seeded histories and drawn as a line pe
 |---|--:|--:|--:|--:|
 ${READ_NAMES.map((name) => `| ${report.reads.find((r) => r.key === name)?.name ?? name} | ${ms(reads[name].api.base)} | ${ms(reads[name].api.perGame * 1000)} | ${ms(reads[name].postgres.base)} | ${ms(reads[name].postgres.perGame * 1000)} |`).join('\n')}
 
-The same calls on the two kept data sets, every role's first page and the downline report over all time (API + PostgreSQL CPU ms per call; in brackets the rows the list counts and the calls measured, warm-up included):
+The same calls on the two kept data sets, every role's first page and the downline report over all time (API + PostgreSQL CPU ms per call; in brackets the rows the list counts and the calls measured, after three that warmed it):
 
 | call | ${sizes.map((s) => `${s} games`).join(' | ')} | growth |
 |---|${sizes.map(() => '--:|').join('')}--:|
