@@ -19,26 +19,43 @@ import { spawn } from 'node:child_process';
 import { openSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { SCALE_PASSWORD } from '../packages/server/src/cli/seed-scale.ts';
 import { sbin, writeHaproxyConfig } from '../packages/server/src/test/haproxy.ts';
 import { freePort } from '../packages/server/src/test/server-process.ts';
+import {
+  ASSUMPTIONS,
+  capacity,
+  capacityTable,
+  writeCapacityDoc,
+  type CapacityReport,
+  type Figures,
+  type Growth,
+  type PerOp,
+  type ReadName,
+} from './capacity-model.ts';
+import { BACKGROUND, countData, freshCopy, HISTORY, seedHistory, vacuum } from './cluster-data.ts';
 import { call, ENTRIES, overHttp, playFor, PRIZES, SETUP, SHOPS, type Run } from './games.ts';
+import { prepare, SCALE, SCALE_SMALL } from './history.ts';
 import {
   api,
+  BROWSER_HEADERS,
+  commit,
   cpuMs,
-  freshDatabase,
   load,
   postgresCpuMs,
+  postgresVersion,
   postmasterOf,
   rateRow,
   root,
   ROUNDS,
+  sampleLoad,
   scratchDir,
   startServer,
   TIMING,
   type Load,
   type Row,
   type Server,
+  type Timing,
 } from './lib.ts';
 import { accounts, ADMIN_PASSWORD, httpTransfers, patterns, type Pattern, type Player } from './transfer.ts';
 
@@ -76,8 +93,6 @@ async function spending<T>(target: Target, work: () => Promise<T>): Promise<{ re
   return { result, cpu: combine(readCpu(target), before, -1) };
 }
 
-/** CPU per operation (ms), each party. */
-export type PerOp = Spent & { ops: number };
 const perOp = (cpu: Spent, ops: number): PerOp => {
   const each = (ms: number) => ms / Math.max(1, ops);
   return {
@@ -218,89 +233,225 @@ async function drawsAlone(target: Target, shops: Player[], seconds: number) {
   };
 }
 
-/** A GET the web client sends, from every shop in turn, with its bearer token. */
-function reads(target: Target, shops: Player[], path: (shop: Player) => string): Promise<Load> {
-  return load({
-    url: target.url,
-    requests: [
-      {
-        method: 'GET',
-        setupRequest: (request) => {
-          const shop = shops[Math.floor(Math.random() * shops.length)] ?? shops[0];
-          if (!shop) throw new Error('no shops');
-          return { ...request, path: path(shop), headers: { authorization: `Bearer ${shop.token}` } };
+/** A GET the web client sends (its bearer token and the browser's headers), from a caller picked each time. */
+function reads(url: string, pick: () => { path: string; token: string }, timing: Timing = TIMING): Promise<Load> {
+  return load(
+    {
+      url,
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (request) => {
+            const { path, token } = pick();
+            return { ...request, path, headers: { ...BROWSER_HEADERS, authorization: `Bearer ${token}` } };
+          },
         },
-      },
-    ],
-  });
+      ],
+    },
+    timing,
+  );
 }
 
 /**
- * The assumptions docs/capacity.md states: the CPU share a node may be kept at, and what one shop
- * does in a busy hour. Each API process is counted as one core (Node runs requests on one thread).
+ * Calls thrown away before a read is measured: the route's code compiled and every pooled
+ * connection's plans made, as in a server that has been answering for a while.
  */
-export const ASSUMPTIONS = {
-  utilisation: 0.7,
-  perShopHour: { games: 12, transfers: 4, reads: 90 },
-  vcpus: [2, 4, 8, 16],
+async function warm(url: string, path: string, token: string, times = 20): Promise<void> {
+  await Promise.all(
+    Array.from({ length: times }, async () => {
+      const response = await fetch(`${url}${path}`, {
+        headers: { ...BROWSER_HEADERS, authorization: `Bearer ${token}` },
+      });
+      if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
+    }),
+  );
+}
+
+const anyOf = <T>(items: T[]): T => {
+  const item = items[Math.floor(Math.random() * items.length)] ?? items[0];
+  if (item === undefined) throw new Error('nothing to pick from');
+  return item;
 };
 
-/**
- * CPU per operation (ms) on the serving API process, PostgreSQL and HAProxy; `fanOut`: what one
- * other API process spends per game hearing its changes (NOTIFY lot_games, five a game).
- */
-export type Figures = { transfer: PerOp; game: PerOp; draw: PerOp; read: PerOp; fanOut: number; haproxy: number };
+/** The reads a shop's screens send (packages/web/src/features/…/api), the ones the model counts. */
+const SHOP_READS: { key: ReadName; name: string; path: (shop: Player) => string }[] = [
+  { key: 'ledger', name: "a shop's ledger, first page", path: () => '/api/transactions?limit=10&offset=0' },
+  {
+    key: 'games',
+    name: "a shop's games, first page",
+    path: (shop) => `/api/sales-history/user/${shop.id}?limit=10&offset=0`,
+  },
+  { key: 'bell', name: "the header's bell", path: () => '/api/notifications' },
+];
 
-/** What one PostgreSQL node of N vCPU and one API process carry, from CPU per operation. */
-export function capacity(figures: Figures) {
-  const { utilisation: u, perShopHour: mix, vcpus } = ASSUMPTIONS;
-  const budget = (cores: number) => cores * u * 1000; // CPU-ms per second
-  const shopMs = (side: 'api' | 'postgres') =>
-    mix.games * figures.game[side] + mix.transfers * figures.transfer[side] + mix.reads * figures.read[side];
-  const of = (cores: number, side: 'api' | 'postgres') => ({
-    transfersPerSecond: budget(cores) / figures.transfer[side],
-    gamesPerMinute: (60 * budget(cores)) / figures.game[side],
-    shops: (3600 * budget(cores)) / shopMs(side),
-  });
-  // M processes (one core each) carry the shops' own work plus every game heard by the other M - 1.
-  const fanShopMs = mix.games * figures.fanOut;
-  const shopsOf = (m: number) => (3600 * budget(m)) / (shopMs('api') + (m - 1) * fanShopMs);
-  const processesFor = (shops: number) => {
-    for (let m = 1; m <= 1000; m++) if (shopsOf(m) >= shops) return m;
-    return Number.POSITIVE_INFINITY;
-  };
-  return {
-    apiProcess: of(1, 'api'),
-    /** However many processes: the fan-out alone would take all their CPU past this many shops. */
-    fanOutCeilingShops: fanShopMs > 0 ? (3600 * budget(1)) / fanShopMs : Number.POSITIVE_INFINITY,
-    haproxyRequestsPerSecondPerCore: figures.haproxy > 0 ? budget(1) / figures.haproxy : Number.NaN,
-    postgres: vcpus.map((n) => {
-      const node = of(n, 'postgres');
-      return { vcpus: n, ...node, apiProcesses: processesFor(node.shops) };
-    }),
-  };
+/** The growth measurements' shorter runs (9 calls on two data sets): about 3 s of calls each. */
+const SCALE_TIMING: Timing = { ...TIMING, warmup: 0, seconds: Math.min(TIMING.seconds, 3) };
+
+type Who = 'admin' | 'superagent' | 'agent' | 'user';
+
+/** Every role's first page and the downline report over all time, as the web client asks for them. */
+function scaleCalls(ids: Record<Who, number>): { who: Who; name: string; path: string }[] {
+  const tz = 'Europe/Madrid';
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(Date.now());
+  const downline = `/api/reports/downline?from=2020-01-01&to=${today}&tz=${encodeURIComponent(tz)}`;
+  const page = 'limit=10&offset=0';
+  return [
+    { who: 'user', name: "a player's ledger", path: `/api/transactions?${page}` },
+    { who: 'user', name: "a player's games", path: `/api/sales-history/user/${ids.user}?${page}` },
+    { who: 'agent', name: "an agent's ledger", path: `/api/transactions?${page}` },
+    { who: 'agent', name: "an agent's games", path: `/api/sales-history/agent/${ids.agent}?${page}` },
+    {
+      who: 'superagent',
+      name: "a superagent's games",
+      path: `/api/sales-history/superagent/${ids.superagent}?${page}`,
+    },
+    { who: 'superagent', name: 'downline report, a superagent', path: downline },
+    { who: 'admin', name: "the admin's ledger", path: `/api/transactions?${page}` },
+    { who: 'admin', name: 'all games (admin)', path: `/api/sales-history/filter?${page}` },
+    { who: 'admin', name: 'downline report, the admin', path: downline },
+  ];
 }
 
-export function capacityTable(figures: Figures): string {
-  const { apiProcess, postgres, fanOutCeilingShops } = capacity(figures);
-  const n = (x: number) => (Number.isFinite(x) ? Math.floor(x).toLocaleString('en-US') : '—');
-  return [
-    '| PostgreSQL node | transfers/s | games/min | shops (busy hour) | API processes to keep up |',
-    '|---|---|---|---|---|',
-    ...postgres.map(
-      (row) =>
-        `| ${row.vcpus} vCPU | ${n(row.transfersPerSecond)} | ${n(row.gamesPerMinute)} | ${n(row.shops)} | ${n(row.apiProcesses)} |`,
-    ),
-    `| one API process (1 core) | ${n(apiProcess.transfersPerSecond)} | ${n(apiProcess.gamesPerMinute)} | ${n(apiProcess.shops)} | |`,
-    `| API processes' ceiling (game fan-out) | | | ${n(fanOutCeilingShops)} | |`,
-  ].join('\n');
+/** The same calls on each kept scale data set (seeded first when missing: minutes), one process. */
+async function growthWithHistory(pgUrl: string): Promise<Growth[]> {
+  const growth: Growth[] = [];
+  for (const size of [SCALE_SMALL, SCALE]) {
+    const dbUrl = await prepare(pgUrl, size);
+    const server = await startServer({ DATABASE_URL: dbUrl });
+    try {
+      const logins = {} as Record<Who, { accessToken: string; id: number }>;
+      for (const [who, username, password] of [
+        ['admin', 'admin', ADMIN_PASSWORD],
+        ['superagent', 'sa_1', SCALE_PASSWORD],
+        ['agent', 'ag_1', SCALE_PASSWORD],
+        ['user', 'u_1', SCALE_PASSWORD],
+      ] as const) {
+        logins[who] = await api(server.url, '/api/auth/signin', null, { username, password });
+      }
+      const ids = Object.fromEntries(Object.entries(logins).map(([who, l]) => [who, l.id])) as Record<Who, number>;
+      const target: Target = {
+        name: size.database,
+        url: server.url,
+        api: [server.pid],
+        idle: [],
+        postmaster: await postmasterOf(dbUrl),
+      };
+      for (const call of scaleCalls(ids)) {
+        const token = logins[call.who].accessToken;
+        // Three calls one after another warm it and say how long one takes; then as many calls as
+        // fill about SCALE_TIMING.seconds on two cores (at least 6: the admin's ledger on 1,000,000
+        // games takes seconds each), all counted, so that every measured call completes.
+        const probeStart = performance.now();
+        let rows = '';
+        for (let i = 0; i < 3; i++) {
+          const probe = await fetch(`${server.url}${call.path}`, {
+            headers: { ...BROWSER_HEADERS, authorization: `Bearer ${token}` },
+          });
+          if (!probe.ok) throw new Error(`${call.path}: ${probe.status} ${await probe.text()}`);
+          rows = probe.headers.get('x-total-count') ?? '';
+          await probe.arrayBuffer();
+        }
+        const oneMs = (performance.now() - probeStart) / 3;
+        const amount = Math.min(2_000, Math.max(6, Math.round((2 * SCALE_TIMING.seconds * 1000) / oneMs)));
+        const { result, cpu } = await spending(target, () =>
+          load(
+            {
+              url: `${server.url}${call.path}`,
+              headers: { ...BROWSER_HEADERS, authorization: `Bearer ${token}` },
+              amount,
+              timeout: 300,
+            },
+            { ...SCALE_TIMING, connections: Math.min(SCALE_TIMING.connections, amount) },
+          ),
+        );
+        const entry = growth.find((g) => g.name === call.name) ?? { name: call.name, path: call.path, sizes: [] };
+        if (!growth.includes(entry)) growth.push(entry);
+        entry.sizes.push({
+          games: size.games,
+          cpu: perOp(cpu, result.allRequests),
+          rate: result.rate,
+          p99: result.p99,
+          errors: result.errors,
+          rows: rows ? Number(rows).toLocaleString('en-US') : '',
+        });
+        console.log(`   ${size.database}: ${call.name}: ${describe(perOp(cpu, result.allRequests))}`);
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+  return growth;
+}
+
+/**
+ * The reads the model counts, on the shops of both seeded histories, before any write: every call
+ * warmed on every shop first, then ROUNDS rounds of each read on each history in turn, so that
+ * neither history is measured on a colder process or a quieter minute than the other; CPU summed
+ * over the rounds.
+ */
+async function shopReads(direct: Target, groups: { games: number; shops: Player[] }[]) {
+  for (const group of groups)
+    for (const read of SHOP_READS) for (const shop of group.shops) await warm(direct.url, read.path(shop), shop.token);
+  const measured: CapacityReport['reads'] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const read of SHOP_READS) {
+      for (const group of groups) {
+        const { result, cpu } = await spending(direct, () =>
+          reads(direct.url, () => {
+            const shop = anyOf(group.shops);
+            return { path: read.path(shop), token: shop.token };
+          }),
+        );
+        const entry = measured.find((r) => r.key === read.key && r.history === group.games);
+        const spent = perOp(cpu, result.allRequests);
+        if (entry) {
+          // Both rounds' CPU over both rounds' calls; the better rate and p99 of the two.
+          const ops = entry.cpu.ops + spent.ops;
+          const mix = (side: keyof Spent) => (entry.cpu[side] * entry.cpu.ops + spent[side] * spent.ops) / ops;
+          entry.cpu = {
+            api: mix('api'),
+            idle: mix('idle'),
+            haproxy: mix('haproxy'),
+            postgres: mix('postgres'),
+            client: mix('client'),
+            ops,
+          };
+          entry.rate = Math.max(entry.rate, result.rate);
+          entry.p99 = Math.min(entry.p99, result.p99);
+          entry.errors += result.errors;
+          continue;
+        }
+        measured.push({
+          key: read.key,
+          name: read.name,
+          path: read.path({ id: 0 } as Player).replace('/0?', '/{id}?'),
+          history: group.games,
+          cpu: spent,
+          rate: result.rate,
+          p99: result.p99,
+          errors: result.errors,
+        });
+      }
+    }
+  }
+  const of = (key: ReadName, games: number): PerOp => {
+    const cpu = measured.find((r) => r.key === key && r.history === games)?.cpu;
+    if (!cpu) throw new Error(`no ${key} read at ${games} games`);
+    return cpu;
+  };
+  const both = (key: ReadName) => ({ short: of(key, HISTORY.short), long: of(key, HISTORY.long) });
+  return { measured, reads: { ledger: both('ledger'), games: both('games'), bell: both('bell') } };
 }
 
 export async function clusterScenarios(pgUrl: string): Promise<Row[]> {
+  const started = new Date();
   const loadAtStart = os.loadavg();
-  const url = await freshDatabase(pgUrl, 'lot_bench_cluster');
+  const loadSamples = sampleLoad();
+  console.log('   the data set (bench/cluster-data.ts)');
+  const url = await freshCopy(pgUrl, 'lot_bench_cluster');
   const env = { DATABASE_URL: url, ADMIN_PASSWORD, TRUST_PROXY: '127.0.0.1' };
-  // The first migrates; the other two find the schema done.
+  // The copy holds the schema and the admin: the first brings the schema up to date, if needed.
   const first = await startServer(env);
   const servers = [first, await startServer(env), await startServer(env)];
   const balancers: Balancer[] = [];
@@ -312,6 +463,21 @@ export async function clusterScenarios(pgUrl: string): Promise<Row[]> {
     for (const prize of PRIZES) await api(first.url, '/api/winners', admin.accessToken, prize);
     const { players, minId, maxId } = await accounts(first);
     const shops = players.slice(0, SHOPS);
+    // The read shops: the last accounts, in two groups of a stated history each.
+    const readers = players.slice(-2 * HISTORY.shopsEach);
+    const groups = [
+      { games: HISTORY.short, shops: readers.slice(0, HISTORY.shopsEach) },
+      { games: HISTORY.long, shops: readers.slice(HISTORY.shopsEach) },
+    ];
+    for (const group of groups)
+      await seedHistory(
+        url,
+        group.shops.map((shop) => shop.id),
+        group.games,
+      );
+    await vacuum(url);
+    const atStart = await countData(url);
+
     for (let count = 1; count <= 3; count++) balancers.push(await startBalancer(servers.slice(0, count)));
     const postmaster = await postmasterOf(url);
     const pids = servers.map((server) => server.pid);
@@ -330,6 +496,8 @@ export async function clusterScenarios(pgUrl: string): Promise<Row[]> {
     const processes = (count: number) => `${count} API process${count === 1 ? '' : 'es'}`;
     const uniform = patterns(minId, maxId)[0] as Pattern;
 
+    console.log(`   a shop's reads at ${HISTORY.short} and ${HISTORY.long} games on record, before any write`);
+    const shopRead = await shopReads(direct, groups);
     console.log('   transfers: direct, then through HAProxy to 1, 2, 3 processes, each round');
     const transfers = await acrossRounds(
       targets,
@@ -344,37 +512,22 @@ export async function clusterScenarios(pgUrl: string): Promise<Row[]> {
       (r) => r.rate,
       (r) => r.all,
     );
-    console.log('   draws alone, then read calls, one process without the balancer');
+    console.log('   draws alone, one process without the balancer');
     // The idle processes' own pace (health checks, timers), then what hearing the games adds.
     const quiet = await spending(direct, () => new Promise((resolve) => setTimeout(resolve, 5_000)));
     const draws = await drawsAlone(direct, shops, DRAW_SECONDS);
     const fanOut = Math.max(0, draws.idle - (quiet.cpu.idle / 5) * draws.seconds) / draws.games / direct.idle.length;
+    const atEnd = await countData(url);
+    for (const balancer of balancers.splice(0)) await balancer.stop();
+    for (const server of servers.splice(0)) await server.stop();
 
-    // As a database in service keeps it (autovacuum): the reads measured on fresh statistics.
-    const vacuum = new pg.Client({ connectionString: url });
-    await vacuum.connect();
-    await vacuum.query('VACUUM (ANALYZE)');
-    const { rows: sizes } = await vacuum.query<{ transactions: number; games: number }>(
-      'SELECT (SELECT count(*) FROM transactions)::int AS transactions, (SELECT count(*) FROM game_rounds)::int AS games',
-    );
-    await vacuum.end();
-    const readCalls = [
-      { name: "a shop's ledger, first page", path: () => '/api/transactions?limit=10&offset=0' },
-      {
-        name: "a shop's games, first page",
-        path: (shop: Player) => `/api/sales-history/user/${shop.id}?limit=10&offset=0`,
-      },
-      { name: "the header's bell (every 60 s on every screen)", path: () => '/api/notifications' },
-    ];
-    const readFigures: { name: string; load: Load; cpu: PerOp }[] = [];
-    for (const read of readCalls) {
-      const { result, cpu } = await spending(direct, () => reads(direct, shops, read.path));
-      readFigures.push({ name: read.name, load: result, cpu: perOp(cpu, result.allRequests) });
-    }
+    console.log(`   growth with history: the same calls on ${SCALE_SMALL.games} and ${SCALE.games} games`);
+    const growth = await growthWithHistory(pgUrl);
 
     const rows: Row[] = [];
     const anchorTransfers = transfers[0] as Measured<Load>;
     const anchorGames = played[0] as Measured<Run & { all: number }>;
+    const balancer: CapacityReport['balancer'] = [];
     for (let count = 1; count <= 3; count++) {
       const t = transfers[count] as Measured<Load>;
       const row = rateRow(
@@ -387,10 +540,18 @@ export async function clusterScenarios(pgUrl: string): Promise<Row[]> {
       if (count === 1) row.ours += `; HAProxy ${fmt(t.cpu.haproxy)} ms CPU each`;
       row.raw = { ...row.raw, cpu: t.cpu, anchorCpu: anchorTransfers.cpu };
       rows.push(row);
+      balancer.push({
+        what: 'transfers',
+        processes: count,
+        ratio: t.best.rate / anchorTransfers.best.rate,
+        runs: t.runs,
+        anchorRuns: anchorTransfers.runs,
+      });
     }
     for (let count = 1; count <= 3; count++) {
       const g = played[count] as Measured<Run & { all: number }>;
       const ratio = anchorGames.best.rate > 0 ? g.best.rate / anchorGames.best.rate : 0;
+      balancer.push({ what: 'games', processes: count, ratio, runs: g.runs, anchorRuns: anchorGames.runs });
       rows.push({
         scenario: `whole games (${SHOPS} shops at once, ${ENTRIES.length} entries, ${PRIZES.length} draws) through HAProxy to ${processes(count)} vs one process without it`,
         ours: `${g.best.rate.toFixed(1)} games/s (${g.best.games} games, draw p95 ${g.best.drawP95.toFixed(1)} ms)`,
@@ -428,58 +589,79 @@ export async function clusterScenarios(pgUrl: string): Promise<Row[]> {
         met: true,
         raw: { fanOut, quiet: quiet.cpu, draws },
       },
-      ...readFigures.map((read) => {
-        const row = cpuRow(`${read.name} (GET, ${read.load.rate.toFixed(0)}/s, p99 ${read.load.p99} ms)`, read.cpu);
-        row.met = read.load.errors === 0;
+      ...shopRead.measured.map((read) => {
+        const row = cpuRow(
+          `${read.name}, ${read.history} games on record (GET, ${read.rate.toFixed(0)}/s, p99 ${read.p99} ms)`,
+          read.cpu,
+        );
+        row.met = read.errors === 0;
         return row;
       }),
+      ...growth.map((g) => ({
+        scenario: `CPU per call as history grows: ${g.name} (GET ${g.path.split('?')[0]}), ${g.sizes.map((s) => s.games.toLocaleString('en-US')).join(' vs ')} games`,
+        ours: g.sizes.map((s) => describe(s.cpu)).join(' | '),
+        anchor: '—',
+        ratio: '—',
+        target: 'measured (docs/capacity.md)',
+        met: g.sizes.every((s) => s.errors === 0),
+        raw: { sizes: g.sizes },
+      })),
     );
 
-    // The read a shop's hour is counted in: the three calls' mean (docs/capacity.md).
-    const mean = (side: keyof Spent) => readFigures.reduce((sum, r) => sum + r.cpu[side], 0) / readFigures.length;
-    const read: PerOp = {
-      api: mean('api'),
-      idle: mean('idle'),
-      haproxy: mean('haproxy'),
-      postgres: mean('postgres'),
-      client: mean('client'),
-      ops: readFigures.reduce((sum, r) => sum + r.cpu.ops, 0),
-    };
     const figures: Figures = {
       transfer: anchorTransfers.cpu,
       game: anchorGames.cpu,
       draw: draws.draw,
-      read,
+      open: draws.open,
+      reads: shopRead.reads,
+      history: { short: HISTORY.short, long: HISTORY.long },
       fanOut,
       haproxy: (transfers[1] as Measured<Load>).cpu.haproxy,
     };
     const table = capacityTable(figures);
     console.log(`\n${table}\n`);
-    writeFileSync(
-      join(root, 'bench/capacity.json'),
-      `${JSON.stringify(
-        {
-          date: new Date().toISOString(),
-          machine: {
-            cores: os.cpus().length,
-            cpu: os.cpus()[0]?.model ?? 'unknown',
-            loadAverage: { start: loadAtStart, end: os.loadavg() },
-          },
-          data: { ...sizes[0], players: players.length, shops: shops.length },
-          timing: { ...TIMING, rounds: ROUNDS, drawSeconds: DRAW_SECONDS },
-          figures,
-          fanOut: { quietMsPerSecond: quiet.cpu.idle / 5, ...draws },
-          reads: readFigures.map((r) => ({ name: r.name, cpu: r.cpu, rate: r.load.rate, p99: r.load.p99 })),
-          assumptions: ASSUMPTIONS,
-          capacity: capacity(figures),
-          table,
+    const report: CapacityReport = {
+      run: {
+        command: `npm run bench -- ${process.argv.slice(2).join(' ') || 'cluster'}`,
+        date: started.toISOString(),
+        seconds: (Date.now() - started.getTime()) / 1000,
+        commit: commit(),
+        machine: {
+          cores: os.cpus().length,
+          cpu: os.cpus()[0]?.model ?? 'unknown',
+          memoryGb: Math.round(os.totalmem() / 2 ** 30),
+          platform: `${os.type()} ${os.release()} ${os.arch()}`,
         },
-        null,
-        2,
-      )}\n`,
-    );
+        loadAverage: { start: loadAtStart, samples: loadSamples.stop(), end: os.loadavg() },
+        node: process.version,
+        postgres: await postgresVersion(url),
+        apiProcesses: 3,
+        timing: { ...TIMING, rounds: ROUNDS, drawSeconds: DRAW_SECONDS },
+        scaleTiming: SCALE_TIMING,
+      },
+      data: {
+        background: BACKGROUND,
+        accounts: players.length,
+        shops: shops.length,
+        history: HISTORY,
+        atStart,
+        atEnd,
+        scale: [SCALE_SMALL, SCALE],
+      },
+      figures,
+      reads: shopRead.measured,
+      balancer,
+      fanOut: { quietMsPerSecond: quiet.cpu.idle / 5, games: draws.games },
+      growth,
+      assumptions: ASSUMPTIONS,
+      capacity: capacity(figures),
+      table,
+    };
+    writeFileSync(join(root, 'bench/capacity.json'), `${JSON.stringify(report, null, 2)}\n`);
+    writeCapacityDoc(root, report);
     return rows;
   } finally {
+    loadSamples.stop();
     for (const balancer of balancers) await balancer.stop();
     for (const server of servers) await server.stop();
   }

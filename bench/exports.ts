@@ -6,8 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { ADMIN_PASSWORD, prepare, SCALE_DATABASE } from './history.ts';
-import { api, databaseUrl, startServer, type Row } from './lib.ts';
+import { ADMIN_PASSWORD, prepare } from './history.ts';
+import { api, startServer, type Row } from './lib.ts';
 
 /** The server process's resident memory now, in bytes (Linux). */
 function residentBytes(pid: number): number {
@@ -62,8 +62,7 @@ function copyAnchor(dbUrl: string): Promise<{ seconds: number; lines: number }> 
 }
 
 export async function exportScenarios(pgUrl: string): Promise<Row[]> {
-  const dbUrl = databaseUrl(pgUrl, SCALE_DATABASE);
-  await prepare(pgUrl, dbUrl);
+  const dbUrl = await prepare(pgUrl);
   const server = await startServer({ DATABASE_URL: dbUrl });
   try {
     const { accessToken } = await api<{ accessToken: string }>(server.url, '/api/auth/signin', null, {

@@ -27,6 +27,7 @@ import { startTestBeacon } from '../packages/server/src/test/test-beacon.ts';
 import {
   api,
   BENCH_SEED_KEY,
+  BROWSER_HEADERS,
   freshDatabase,
   percentile,
   startServer,
@@ -55,7 +56,7 @@ export const ENTRIES = Array.from({ length: 20 }, (_, i) => ({
 /** One shop's whole game, step by step; answers how long each draw took (ms). */
 export type Play = (shop: Player) => Promise<number[]>;
 
-/** The calls the web client sends (content-type when there is a body, the bearer token). */
+/** The calls the web client sends (content-type when there is a body, the bearer token, the browser's headers). */
 export async function call<T>(
   server: { url: string },
   method: string,
@@ -65,7 +66,7 @@ export async function call<T>(
 ): Promise<T> {
   const response = await fetch(`${server.url}${path}`, {
     method,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    headers: { ...BROWSER_HEADERS, 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify(body),
   });
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);

@@ -27,8 +27,22 @@ const GAMES = Number(process.env.SCALE_GAMES ?? 1_000_000);
 const USERS = Number(process.env.SCALE_USERS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 export const ADMIN_PASSWORD = 'bench-admin-password';
-/** The kept data set: seeded on the first run, reused after (drop it to reseed). */
-export const SCALE_DATABASE = 'lot_bench_scale';
+
+/** A kept data set: seeded on the first run that needs it, reused after (drop its database to reseed). */
+export type ScaleSize = { database: string; users: number; games: number };
+/** lot_bench_scale for the 1,000,000 games, lot_bench_scale_100k for 100,000 (other SCALE_GAMES: theirs). */
+const scaleSize = (games: number): ScaleSize => ({
+  database: games === 1_000_000 ? 'lot_bench_scale' : `lot_bench_scale_${Math.round(games / 1000)}k`,
+  users: USERS,
+  games,
+});
+/** The data set the list and report groups run on. */
+export const SCALE = scaleSize(GAMES);
+/**
+ * The same hierarchy with a tenth of the games: the cluster group measures the same calls on both,
+ * to see how they grow with history (docs/capacity.md).
+ */
+export const SCALE_SMALL = scaleSize(GAMES / 10);
 
 /** A list call's context: the lists read only the database (no seed, beacon or key is used). */
 const listContext = (db: Db, caller: Caller) =>
@@ -43,32 +57,37 @@ const listContext = (db: Db, caller: Caller) =>
     caller,
   );
 
-/** Seeds once: a database that already holds the data set is reused (seeding takes minutes). */
-export async function prepare(pgUrl: string, dbUrl: string): Promise<void> {
+/**
+ * Seeds once: a database that already holds exactly the data set is reused (seeding takes
+ * minutes); answers the database's URL.
+ */
+export async function prepare(pgUrl: string, size: ScaleSize = SCALE): Promise<string> {
+  const dbUrl = databaseUrl(pgUrl, size.database);
   const admin = new pg.Client({ connectionString: pgUrl });
   await admin.connect();
-  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [SCALE_DATABASE])).rowCount === 1;
+  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [size.database])).rowCount === 1;
   if (exists) {
     const probe = new pg.Client({ connectionString: dbUrl });
     await probe.connect();
     const games = await probe.query('SELECT count(*)::int AS n FROM games').catch(() => ({ rows: [{ n: 0 }] }));
     await probe.end();
-    if ((games.rows[0]?.n ?? 0) >= GAMES) {
+    if ((games.rows[0]?.n ?? 0) === size.games) {
       await admin.end();
-      console.log(`Reusing ${SCALE_DATABASE} (${games.rows[0]?.n} games).`);
-      return;
+      console.log(`   reusing ${size.database} (${games.rows[0]?.n} games)`);
+      return dbUrl;
     }
-    await admin.query(`DROP DATABASE ${SCALE_DATABASE} WITH (FORCE)`);
+    await admin.query(`DROP DATABASE ${size.database} WITH (FORCE)`);
   }
-  await admin.query(`CREATE DATABASE ${SCALE_DATABASE}`);
+  await admin.query(`CREATE DATABASE ${size.database}`);
   await admin.end();
   const database = await openDatabase({ kind: 'postgres', url: dbUrl });
   await ensureAdmin(database.db, { username: 'admin', password: ADMIN_PASSWORD });
-  console.log(`Seeding ${USERS} users and ${GAMES} games…`);
+  console.log(`   seeding ${size.users} users and ${size.games} games into ${size.database}…`);
   const started = performance.now();
-  await seedScale(database.db, { users: USERS, games: GAMES, superagents: 100, agentsPerSuperagent: 10 });
-  console.log(`Seeded in ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+  await seedScale(database.db, { users: size.users, games: size.games, superagents: 100, agentsPerSuperagent: 10 });
+  console.log(`   seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   await database.close();
+  return dbUrl;
 }
 
 /** One request's server time (the Server-Timing header) and its total row count. */
@@ -184,8 +203,7 @@ async function onScaleData(
   scenariosFor: (callers: Record<'admin' | 'superagent' | 'agent' | 'user', Caller>) => Scenario[],
   judge: Judge,
 ): Promise<Row[]> {
-  const dbUrl = databaseUrl(pgUrl, SCALE_DATABASE);
-  await prepare(pgUrl, dbUrl);
+  const dbUrl = await prepare(pgUrl);
   const server = await startServer({ DATABASE_URL: dbUrl });
   try {
     // As a database in service keeps it (autovacuum): pages marked all-visible, so index-only

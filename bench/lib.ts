@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -145,6 +145,61 @@ export function startServer(env: Record<string, string>): Promise<Server> {
 /** A bare anchor server from bench/anchor-server.ts (`hello` or `static ROOT`). */
 export function startAnchor(...args: string[]): Promise<Server> {
   return startProcess(['bench/anchor-server.ts', ...args], {}, /listening on (http:\/\/\S+)/);
+}
+
+/**
+ * The headers Chromium adds to every call of the web client (lib/api-client.ts adds the bearer
+ * token, content-type with a body and Idempotency-Key on money calls): the server parses them all,
+ * so the bench sends them too. Same-origin fetches: no Origin on GETs, no cookies on /api calls.
+ */
+export const BROWSER_HEADERS: Record<string, string> = {
+  accept: '*/*',
+  'accept-encoding': 'gzip, deflate, br, zstd',
+  'accept-language': 'en-US,en;q=0.9',
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  referer: 'http://127.0.0.1/',
+  'sec-ch-ua': '"Chromium";v="131", "Not_A Brand";v="24"',
+  'sec-ch-ua-mobile': '?0',
+  'sec-ch-ua-platform': '"Linux"',
+  'sec-fetch-dest': 'empty',
+  'sec-fetch-mode': 'cors',
+  'sec-fetch-site': 'same-origin',
+};
+
+/** The commit the bench runs (with "+changes" when the work tree differs from it). */
+export function commit(): string {
+  const head = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
+  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+    cwd: root,
+    encoding: 'utf8',
+  }).stdout.trim();
+  return `${head || 'unknown'}${dirty ? '+changes' : ''}`;
+}
+
+/** The server version of the PostgreSQL at `url` ("15.14"). */
+export async function postgresVersion(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ v: string }>("SELECT current_setting('server_version') AS v");
+    return rows[0]?.v ?? '?';
+  } finally {
+    await client.end();
+  }
+}
+
+/** The 1-minute load average every `ms` until stopped: what else the machine ran during a measurement. */
+export function sampleLoad(ms = 5_000): { stop: () => number[] } {
+  const samples = [os.loadavg()[0] ?? 0];
+  const timer = setInterval(() => samples.push(os.loadavg()[0] ?? 0), ms);
+  timer.unref();
+  return {
+    stop: () => {
+      clearInterval(timer);
+      samples.push(os.loadavg()[0] ?? 0);
+      return samples;
+    },
+  };
 }
 
 export async function api<T>(base: string, path: string, token: string | null, body?: unknown): Promise<T> {

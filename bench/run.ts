@@ -1,30 +1,30 @@
 /**
  * `npm run bench`: every scenario of the performance suite beside its anchor, measured in the same
- * run so the ratios hold on a noisy machine. Writes bench/results.md (the table) and
- * bench/results.json (raw numbers and the machine). `npm run bench -- lists web` runs only those
- * groups (and leaves the committed results alone unless BENCH_WRITE=1).
+ * run so the ratios hold on a noisy machine. Writes bench/results.md (the table, committed) and
+ * bench/results.json (raw numbers and the machine; generated, not committed). `npm run bench --
+ * lists web` runs only those groups (and leaves bench/results.md alone unless BENCH_WRITE=1).
  *
  * PostgreSQL: BENCH_DATABASE_URL (or TEST_DATABASE_URL) if set, else a kept cluster in
  * BENCH_PG_DIR (default $TMPDIR/lot-bench-pg) started for the run and stopped after it. The
  * 1,000,000-game data set is seeded there once (several minutes) into the database
  * lot_bench_scale and reused; drop that database (or remove BENCH_PG_DIR) to reseed.
  *
- * The `cluster` group (bench/cluster.ts) also rewrites bench/capacity.json, the figures
- * docs/capacity.md is computed from, whenever it runs. It reads PostgreSQL's CPU from /proc, so give
+ * The `cluster` group (bench/cluster.ts) also rewrites bench/capacity.json and the generated part
+ * of docs/capacity.md (bench/capacity-model.ts) whenever it runs. It reads PostgreSQL's CPU from /proc, so give
  * it a server of its own (the kept cluster, not a shared one): other clients' work would count.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { healthScenario, staticScenario } from './http.ts';
 import { claimScenarios } from './claims.ts';
+import { writeCapacityDoc, type CapacityReport } from './capacity-model.ts';
 import { clusterScenarios } from './cluster.ts';
 import { exportScenarios } from './exports.ts';
 import { beaconScenarios, gameScenarios } from './games.ts';
 import { listScenarios, reportScenarios } from './history.ts';
-import { benchPostgres, ROUNDS, root, TIMING, type Row } from './lib.ts';
+import { benchPostgres, postgresVersion, ROUNDS, root, TIMING, type Row } from './lib.ts';
 import { pgliteTransferScenario, postgresMoneyScenarios } from './transfer.ts';
 import { verifyScenarios } from './verify.ts';
 import { buildWeb, bundleRows, pageScenarios, WEB_ROOT } from './web.ts';
@@ -67,7 +67,7 @@ Machine: ${machine.cores} × ${machine.cpu}, ${machine.memoryGb} GB, ${machine.p
 ${machine.postgres ?? 'PostgreSQL not used'}, ${machine.pgbench ?? ''}; load average ${machine.loadAverage.map((l) => l?.toFixed(1)).join(' → ')} (1 min, start → end).
 HTTP runs: autocannon, ${timing.connections} connections, no pipelining, ${timing.warmup} s warm-up then ${timing.seconds} s measured,
 ours and the anchor turn about, best of ${ROUNDS} each; our server runs as deployed (its own process, default log level, output
-to a file). Raw numbers: [results.json](results.json).
+to a file). Raw numbers: bench/results.json, written by the run (not committed).
 
 ${table}
 
@@ -75,10 +75,13 @@ ${missed === 0 ? 'Every target met.' : `${missed} of ${rows.length} targets not 
 ${NOTES}`;
 }
 
-// `npm run bench -- --render`: rewrite bench/results.md from results.json (after editing notes.md).
+// `npm run bench -- --render`: rewrite bench/results.md from results.json (after editing notes.md,
+// when a run left one here) and docs/capacity.md's generated part from capacity.json.
 if (process.argv.includes('--render')) {
   const file = join(root, 'bench/results.json');
-  writeFileSync(join(root, 'bench/results.md'), render(JSON.parse(readFileSync(file, 'utf8')) as Results));
+  if (existsSync(file))
+    writeFileSync(join(root, 'bench/results.md'), render(JSON.parse(readFileSync(file, 'utf8')) as Results));
+  writeCapacityDoc(root, JSON.parse(readFileSync(join(root, 'bench/capacity.json'), 'utf8')) as CapacityReport);
   process.exit(0);
 }
 
@@ -124,7 +127,7 @@ try {
 
   const versions = {
     node: process.version,
-    postgres: postgres ? await serverVersion(postgres.url) : null,
+    postgres: postgres ? `PostgreSQL ${await postgresVersion(postgres.url)}` : null,
     pgbench: spawnSync('pgbench', ['--version'], { encoding: 'utf8' }).stdout.trim() || null,
   };
   const machine = {
@@ -145,12 +148,4 @@ try {
   console.log(`\nWrote ${join(out, 'results.md')} and results.json (${seconds.toFixed(0)} s).`);
 } finally {
   postgres?.stop();
-}
-
-async function serverVersion(url: string): Promise<string> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  const { rows: result } = await client.query<{ v: string }>("SELECT current_setting('server_version') AS v");
-  await client.end();
-  return `PostgreSQL ${result[0]?.v ?? '?'}`;
 }

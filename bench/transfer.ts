@@ -23,6 +23,7 @@ import { ARGON2_OPTIONS } from '../packages/server/src/lib/passwords.ts';
 import type { Caller } from '../packages/server/src/lib/caller.ts';
 import {
   api,
+  BROWSER_HEADERS,
   cpuPer,
   freshDatabase,
   measureCpu,
@@ -109,7 +110,7 @@ export function patterns(minId: number, maxId: number): Pattern[] {
 
 /**
  * autocannon posting transfers of 0.01 from random senders (never the hot account itself); keyed,
- * each with a fresh Idempotency-Key, as the web client sends every money call.
+ * each with a fresh Idempotency-Key, as the web client sends every money call (with the browser's headers).
  */
 export function httpTransfers(
   server: { url: string },
@@ -129,6 +130,7 @@ export function httpTransfers(
           return {
             ...request,
             headers: {
+              ...BROWSER_HEADERS,
               'content-type': 'application/json',
               authorization: `Bearer ${sender.token}`,
               ...(keyed ? { 'idempotency-key': randomUUID() } : {}),

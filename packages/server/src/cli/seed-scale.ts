@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../lib/passwords.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 
 export type ScaleOptions = { users: number; games: number; superagents: number; agentsPerSuperagent: number };
 
@@ -47,36 +47,21 @@ export async function seedScale(db: Db, options: ScaleOptions): Promise<void> {
     await tx.execute(sql`SELECT setval(pg_get_serial_sequence('users', 'id'), (SELECT max(id) FROM users))`);
 
     // Games: player, bet 1–20.00, 3–20 numbers, 80% paid out; a ledger row each.
+    const [{ txBase } = { txBase: 0 }] = (
+      (await tx.execute(sql`SELECT COALESCE(max(id), 0) AS "txBase" FROM transactions`)) as unknown as {
+        rows: { txBase: number }[];
+      }
+    ).rows;
     await tx.execute(sql`
       CREATE TEMP TABLE scale_games ON COMMIT DROP AS
       SELECT n,
              ${firstPlayer} + ((n::bigint * 7919) % ${players})::int AS user_id,
              (100 * (1 + n % 20))::bigint AS bet,
              3 + n % 18 AS selected,
-             now() - make_interval(secs => (n * 31.536)::int % 31536000) AS created_at
+             now() - make_interval(secs => (n * 31.536)::int % 31536000) AS created_at,
+             ${Number(txBase)} + n AS tx
       FROM generate_series(1, ${options.games}) AS n`);
-    const [{ txBase } = { txBase: 0 }] = (
-      (await tx.execute(sql`SELECT COALESCE(max(id), 0) AS "txBase" FROM transactions`)) as unknown as {
-        rows: { txBase: number }[];
-      }
-    ).rows;
-    const t = Number(txBase);
-    await tx.execute(sql`
-      INSERT INTO transactions (id, type, user_id, actor_id, amount, description, created_at)
-      OVERRIDING SYSTEM VALUE
-      SELECT ${t} + n, 'game', user_id, user_id, bet * selected,
-             'Game played with ' || selected || ' numbers, 2 winners', created_at
-      FROM scale_games`);
-    await tx.execute(sql`
-      INSERT INTO games (user_id, parent_id, superagent_id, start_range, end_range, bet_amount, pool, total_prize,
-                         commission, selected_count, winners_count, game_data, transaction_id, created_at)
-      SELECT g.user_id, u.parent_id,
-             CASE WHEN u.parent_role = 'superagent' THEN u.parent_id ELSE p.parent_id END,
-             1, 20, g.bet, g.bet * g.selected, (g.bet * g.selected * 8) / 10,
-             g.bet * g.selected - (g.bet * g.selected * 8) / 10, g.selected, 2,
-             '{"selectedNumbers": [], "winningNumbers": [], "drawCount": 0, "synthetic": true}'::jsonb,
-             ${t} + g.n, g.created_at
-      FROM scale_games g JOIN users u ON u.id = g.user_id LEFT JOIN users p ON p.id = u.parent_id`);
+    await insertSyntheticGames(tx, 'scale_games');
 
     await tx.execute(
       sql`SELECT setval(pg_get_serial_sequence('transactions', 'id'), (SELECT max(id) FROM transactions))`,
@@ -112,4 +97,32 @@ export async function seedScale(db: Db, options: ScaleOptions): Promise<void> {
   for (const table of ['sales_daily', 'branch_daily', 'money_daily']) {
     await db.execute(sql.raw(`VACUUM FULL ANALYZE ${table}`));
   }
+}
+
+/**
+ * Settled synthetic games, each with its ledger row, from the table `source` of (user_id, bet,
+ * selected, created_at, tx), tx being the ledger row's id: the player's parent and superagent
+ * copied as a real game copies them, 80 % of the pool paid out, no participant details.
+ */
+export async function insertSyntheticGames(db: Db | Tx, source: string): Promise<void> {
+  await db.execute(
+    sql.raw(`
+      INSERT INTO transactions (id, type, user_id, actor_id, amount, description, created_at)
+      OVERRIDING SYSTEM VALUE
+      SELECT tx, 'game', user_id, user_id, bet * selected,
+             'Game played with ' || selected || ' numbers, 2 winners', created_at
+      FROM ${source}`),
+  );
+  await db.execute(
+    sql.raw(`
+      INSERT INTO games (user_id, parent_id, superagent_id, start_range, end_range, bet_amount, pool, total_prize,
+                         commission, selected_count, winners_count, game_data, transaction_id, created_at)
+      SELECT g.user_id, u.parent_id,
+             CASE WHEN u.parent_role = 'superagent' THEN u.parent_id ELSE p.parent_id END,
+             1, 20, g.bet, g.bet * g.selected, (g.bet * g.selected * 8) / 10,
+             g.bet * g.selected - (g.bet * g.selected * 8) / 10, g.selected, 2,
+             '{"selectedNumbers": [], "winningNumbers": [], "drawCount": 0, "synthetic": true}'::jsonb,
+             g.tx, g.created_at
+      FROM ${source} g JOIN users u ON u.id = g.user_id LEFT JOIN users p ON p.id = u.parent_id`),
+  );
 }
