@@ -266,7 +266,7 @@ describe(`limits and leaks (${TEST_DB})`, () => {
     // Every list's page size and position have one plain message each, not zod's own wording.
     const pages: [string, string, string][] = [
       ['/api/users?limit=1001', 'limit', 'Choose at most 1,000 rows per page'],
-      ['/api/audit?limit=501', 'limit', 'Choose at most 500 rows per page'],
+      ['/api/audit?limit=1001', 'limit', 'Choose at most 1,000 rows per page'],
       ['/api/shifts?pageSize=201', 'pageSize', 'Choose at most 200 rows per page'],
       ['/api/transactions?limit=0', 'limit', 'Choose at least 1 row per page'],
       ['/api/games?offset=-1', 'offset', 'Offset must be a whole number from 0'],
