@@ -224,7 +224,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 20, fieldSize: 10_000, parts: 21 },
   });
   await app.register(authPlugin, { secret: options.jwtSecret, callers });
-  await app.register(docsPlugin);
+  await app.register(docsPlugin, { publicUrl: options.publicUrl });
 
   await app.register(healthRoutes);
   await app.register(publicUrlRoutes, { publicUrl: options.publicUrl });
