@@ -36,7 +36,7 @@ export function prizeFor(poolCents: Cents, percentBps: number): Cents {
 /** A count with its noun, singular for one: "1 winner", "0 winners", "2 winners". */
 const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
-/** A held game's ledger row (docs/product/money.md#games): 'Game in progress with N numbers'. */
+/** A held game's ledger row (docs/product/money.md#game-pool): 'Game in progress with N numbers'. */
 export const heldGameDescription = (numbers: number) => `Game in progress with ${counted(numbers, 'number')}`;
 
 /**
