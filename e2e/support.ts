@@ -33,14 +33,19 @@ const CHROMIUM_ARGS = [
   '--host-resolver-rules=MAP lot.test 127.0.0.1',
 ];
 
-/** One Chromium per test file (Debian's, never a downloaded one). */
-export function useBrowser(): () => Browser {
+/**
+ * One Chromium per test file (Debian's, never a downloaded one). Like an https deployment,
+ * PUBLIC_URL's pages are a secure context (Web Crypto checks the proof); with `plainHttp` they are
+ * what a shop's LAN address over plain http is to a phone: not a secure context.
+ */
+export function useBrowser(options: { plainHttp?: boolean } = {}): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      // Like an https deployment, PUBLIC_URL's pages are a secure context (Web Crypto checks the proof).
-      args: [...CHROMIUM_ARGS, `--unsafely-treat-insecure-origin-as-secure=${publicUrl()}`],
+      args: options.plainHttp
+        ? CHROMIUM_ARGS
+        : [...CHROMIUM_ARGS, `--unsafely-treat-insecure-origin-as-secure=${publicUrl()}`],
     });
   });
   afterAll(async () => {

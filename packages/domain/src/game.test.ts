@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatBps, numbersInRange, numbersLeft, parsePercentToBps, prizeFor, settleGame } from './game.ts';
+import {
+  formatBps,
+  heldGameDescription,
+  numbersInRange,
+  numbersLeft,
+  parsePercentToBps,
+  playedGameDescription,
+  prizeFor,
+  settleGame,
+} from './game.ts';
 import { MESSAGES } from './messages.ts';
 import { gameSetupSchema } from './schemas/sales-history.ts';
 
@@ -71,6 +80,16 @@ function seeded(seed: number): (bound: number) => number {
     return Math.floor((((t ^ (t >>> 14)) >>> 0) / 2 ** 32) * bound);
   };
 }
+
+describe("a game's ledger descriptions", () => {
+  it('say "1 number" and "1 winner", and the plural for any other count', () => {
+    expect(heldGameDescription(1)).toBe('Game in progress with 1 number');
+    expect(heldGameDescription(4)).toBe('Game in progress with 4 numbers');
+    expect(playedGameDescription(1, 1)).toBe('Game played with 1 number, 1 winner');
+    expect(playedGameDescription(5, 0)).toBe('Game played with 5 numbers, 0 winners');
+    expect(playedGameDescription(4, 2)).toBe('Game played with 4 numbers, 2 winners');
+  });
+});
 
 describe('numbersLeft', () => {
   it('lists the numbers nobody chose and nobody drew, in order', () => {

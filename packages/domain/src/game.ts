@@ -33,6 +33,19 @@ export function prizeFor(poolCents: Cents, percentBps: number): Cents {
   return Number((BigInt(poolCents) * BigInt(percentBps)) / 10_000n);
 }
 
+/** A count with its noun, singular for one: "1 winner", "0 winners", "2 winners". */
+const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/** A held game's ledger row (docs/product/money.md#game-pool): 'Game in progress with N numbers'. */
+export const heldGameDescription = (numbers: number) => `Game in progress with ${counted(numbers, 'number')}`;
+
+/**
+ * A settled game's ledger row: 'Game played with N numbers, M winners' (the spec's words), a count
+ * of one in the singular ('1 winner', not '1 winners').
+ */
+export const playedGameDescription = (numbers: number, winners: number) =>
+  `Game played with ${counted(numbers, 'number')}, ${counted(winners, 'winner')}`;
+
 export type Participant = { number: number; name: string; phoneNumber: string };
 export type PrizeSetting = { position: number; percentBps: number };
 export type GameWinner = Participant & { position: number; prizeAmount: Cents };

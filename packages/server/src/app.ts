@@ -218,13 +218,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return withCaller(context, this.caller);
     },
   });
-  await app.register(securityPlugin);
+  await app.register(securityPlugin, { publicUrl: options.publicUrl });
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
     limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 20, fieldSize: 10_000, parts: 21 },
   });
   await app.register(authPlugin, { secret: options.jwtSecret, callers });
-  await app.register(docsPlugin);
+  await app.register(docsPlugin, { publicUrl: options.publicUrl });
 
   await app.register(healthRoutes);
   await app.register(publicUrlRoutes, { publicUrl: options.publicUrl });

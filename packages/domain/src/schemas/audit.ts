@@ -113,7 +113,7 @@ export const auditEntrySchema = z.object({
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 const auditQueryObject = z.strictObject({
-  limit: pageSizeSchema(500, 50),
+  limit: pageSizeSchema(1000, 50),
   offset: offsetSchema,
   /** Who acted: a username (or part of one, or a full name) or an exact id. */
   actor: z.string().trim().max(100).optional(),
@@ -125,7 +125,7 @@ const auditQueryObject = z.strictObject({
   from: z.iso.datetime({ offset: true, error: 'from must be an ISO date-time' }).optional(),
   to: z.iso.datetime({ offset: true, error: 'to must be an ISO date-time' }).optional(),
 });
-/** GET /api/audit: a page of 1 to 500 entries ('Choose at most 500 rows per page'; more come from the export). */
+/** GET /api/audit: a page of 1 to 1,000 entries, as the other lists ('Choose at most 1,000 rows per page'; more come from the export). */
 export const listAuditQuerySchema = auditQueryObject.superRefine(fromNotAfterTo);
 /** GET /api/audit/export: every entry the filters match. */
 export const auditExportQuerySchema = auditQueryObject

@@ -47,7 +47,7 @@ const whole = (name: string, min: number, max: number) => {
 
 /**
  * How many rows a page of a list holds, 1 to `max` (docs/product/validation-and-errors.md#list-queries):
- * every list's `limit` or `pageSize`, so a page too big reads 'Choose at most 500 rows per page'
+ * every list's `limit` or `pageSize`, so a page too big reads 'Choose at most 1,000 rows per page'
  * instead of zod's own wording. More rows than a page holds come from the list's export.
  */
 export const pageSizeSchema = (max: number, fallback: number) =>

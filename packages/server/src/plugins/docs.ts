@@ -155,8 +155,42 @@ function integerFormats(value: unknown): void {
 }
 
 /**
+ * A type for every `nullable` (OpenAPI 3.0 gives `nullable` a meaning only beside a `type`). zod
+ * writes a nullable shared schema as `{ nullable, allOf: [$ref] }` and a nullable union as
+ * `{ nullable, anyOf }`: when every branch has one type (a $ref's is its component's) that type is
+ * added; a union of several types carries `nullable` on each branch instead.
+ */
+function nullableTypes(value: unknown, schemas: Record<string, unknown>): void {
+  if (Array.isArray(value)) for (const item of value) nullableTypes(item, schemas);
+  if (!isObject(value)) return;
+  const branches = value.allOf ?? value.anyOf;
+  if (value.nullable === true && value.type === undefined && Array.isArray(branches)) {
+    const typeOf = (branch: Json) =>
+      typeof branch.$ref === 'string'
+        ? (schemas[branch.$ref.replace('#/components/schemas/', '')] as Json | undefined)?.type
+        : branch.type;
+    const types = new Set((branches as Json[]).map(typeOf));
+    const [only] = types;
+    if (types.size === 1 && typeof only === 'string') value.type = only;
+    else if (value.anyOf && (branches as Json[]).every((branch) => typeof branch.type === 'string')) {
+      for (const branch of branches as Json[]) branch.nullable = true;
+      delete value.nullable;
+    }
+  }
+  for (const child of Object.values(value)) nullableTypes(child, schemas);
+}
+
+/** An operation's summary from its id when the route gives none: `getPublicUrl` → 'Get public URL'. */
+export function summaryOf(operationId: string): string {
+  const words = operationId.replace(/([A-Z])/g, ' $1').toLowerCase();
+  const text = words.replace(/\burl\b/g, 'URL').replace(/\btwo factor\b/g, 'two-factor');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
  * The shared component schemas (zod schemas registered with an id, `.meta({ id })`), kept only
- * where a route refers to them; the tags the operations use, described; integer formats.
+ * where a route refers to them; the tags the operations use, described; a summary for every
+ * operation; integer formats and nullable types.
  */
 const transformObject: SwaggerTransformObject = (input) => {
   const document = jsonSchemaTransformObject(input) as Json & {
@@ -180,8 +214,10 @@ const transformObject: SwaggerTransformObject = (input) => {
   );
   const tags = new Set<string>();
   for (const operations of Object.values(document.paths)) {
-    for (const operation of Object.values(operations as Json)) {
-      for (const tag of (operation as { tags?: string[] }).tags ?? []) tags.add(tag);
+    for (const operation of Object.values(operations as Json) as Json[]) {
+      for (const tag of (operation.tags as string[] | undefined) ?? []) tags.add(tag);
+      if (!operation.summary && typeof operation.operationId === 'string')
+        operation.summary = summaryOf(operation.operationId);
     }
   }
   const result = {
@@ -192,13 +228,29 @@ const transformObject: SwaggerTransformObject = (input) => {
     components: { ...document.components, schemas: kept },
   };
   integerFormats(result);
+  nullableTypes(result, kept);
   return result as ReturnType<SwaggerTransformObject>;
 };
 
-/** OpenAPI document at /api/openapi.json, browsable at /api/docs; built from the route schemas (docs/api.md). */
-export const docsPlugin = fp(async (app: FastifyInstance) => {
+/**
+ * The document's server: PUBLIC_URL, or '/' (wherever the document was read from). It names its
+ * audience (`x-internal`) and environment, as the OWASP ruleset's inventory rules ask.
+ */
+function serverOf(publicUrl: string | undefined): { url: string; description: string; 'x-internal': boolean } {
+  const server = publicUrl
+    ? { url: publicUrl, description: 'This LOT server in production (PUBLIC_URL)' }
+    : { url: '/', description: 'The LOT server this document was read from (production or local)' };
+  return { ...server, 'x-internal': false };
+}
+
+/**
+ * OpenAPI document at /api/openapi.json, browsable at /api/docs; built from the route schemas
+ * (docs/api.md). Its server is PUBLIC_URL, or '/' (wherever the document was read from).
+ */
+export const docsPlugin = fp(async (app: FastifyInstance, options: { publicUrl?: string }) => {
   await app.register(swagger, {
     openapi: {
+      servers: [serverOf(options.publicUrl)],
       info: {
         title: 'LOT API',
         version: '1.0.0',

@@ -24,26 +24,38 @@ function findUnstorable(value: unknown, path: string[] = []): string | undefined
   return undefined;
 }
 
-const OPTIONS: HelmetOptions = {
-  contentSecurityPolicy: {
-    directives: {
-      defaultSrc: ["'self'"],
-      imgSrc: ["'self'", 'data:', 'blob:'],
-      mediaSrc: ["'self'", 'blob:'],
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      // 'wasm-unsafe-eval' lets the page compile WebAssembly (the Pay prizes QR reader, served from
-      // 'self'); it allows no eval of JavaScript. docs/product/runtime-and-security.md#headers
-      scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
-      connectSrc: ["'self'"],
-      objectSrc: ["'none'"],
-      frameAncestors: ["'none'"],
+/**
+ * Helmet's options. `upgrade-insecure-requests`, HSTS and Cross-Origin-Opener-Policy only for pages
+ * served over https: on a plain-http LAN address (PUBLIC_URL=http://192.168.1.20:3000) the first
+ * made the browser fetch every script and style over https, which no one serves there, and the
+ * page stayed blank; browsers ignore the other two over http (COOP with an error in the console).
+ * docs/product/runtime-and-security.md#headers
+ */
+function helmetOptions(https: boolean): HelmetOptions {
+  return {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        // 'wasm-unsafe-eval' lets the page compile WebAssembly (the Pay prizes QR reader, served from
+        // 'self'); it allows no eval of JavaScript. docs/product/runtime-and-security.md#headers
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: https ? [] : null,
+      },
     },
-  },
-  crossOriginEmbedderPolicy: false,
-};
+    strictTransportSecurity: https,
+    crossOriginOpenerPolicy: https,
+    crossOriginEmbedderPolicy: false,
+  };
+}
 
-/** Helmet's headers for these options: they depend on nothing in the request, so once is enough. */
-export function securityHeaders(options: HelmetOptions = OPTIONS): Record<string, string> {
+/** Helmet's headers for a page served over https or not: nothing else in the request changes them. */
+export function securityHeaders(https: boolean): Record<string, string> {
   const headers: Record<string, string> = {};
   const response = {
     setHeader: (name: string, value: string) => {
@@ -53,7 +65,7 @@ export function securityHeaders(options: HelmetOptions = OPTIONS): Record<string
       delete headers[name];
     },
   };
-  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
+  helmet(helmetOptions(https))({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
     if (error) throw error;
   });
   return headers;
@@ -61,12 +73,17 @@ export function securityHeaders(options: HelmetOptions = OPTIONS): Record<string
 
 /**
  * Security headers on every response. The CSP allows only our own origin (plus images as blobs).
- * Computed once at start: @fastify/helmet rebuilt them, CSP parsing included, on every request.
+ * Computed once at start, both sets: @fastify/helmet rebuilt them, CSP parsing included, on every
+ * request. A request counts as https when PUBLIC_URL is https (the customers' address, whatever
+ * the hop to us) or it came in over https — `request.protocol`, which follows X-Forwarded-Proto
+ * only from a proxy TRUST_PROXY names, as public links do.
  */
-export const securityPlugin = fp(async (app: FastifyInstance) => {
-  const headers = securityHeaders();
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+export const securityPlugin = fp(async (app: FastifyInstance, options: { publicUrl?: string }) => {
+  const publicHttps = options.publicUrl?.startsWith('https:') ?? false;
+  const secure = securityHeaders(true);
+  const plain = securityHeaders(false);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(publicHttps || request.protocol === 'https' ? secure : plain);
     done();
   });
 

@@ -159,12 +159,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 
 /**
  * A second app on the test app's database that also serves a built web app: an index.html and the
- * given files (path → content) in a temporary folder, removed with the app after `use`.
+ * given files (path → content) in a temporary folder, removed with the app after `use`. `options`
+ * sets what the environment would (PUBLIC_URL, TRUST_PROXY).
  */
 export async function withWebApp(
   t: TestApp,
   files: Record<string, string>,
   use: (web: FastifyInstance) => Promise<void>,
+  options: Pick<AppOptions, 'publicUrl' | 'trustProxy'> = {},
 ): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'lot-web-'));
   for (const [path, content] of Object.entries({ 'index.html': '<!doctype html><title>LOT</title>', ...files })) {
@@ -178,6 +180,7 @@ export async function withWebApp(
     jwtSecret: t.jwtSecret,
     logLevel: 'silent',
     webRoot: root,
+    ...options,
   });
   try {
     await use(web);

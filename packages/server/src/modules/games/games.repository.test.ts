@@ -42,7 +42,7 @@ const base: DrawWrite = {
 };
 
 const settlement: NonNullable<DrawWrite['settlement']> = {
-  description: 'Game played with 2 numbers, 1 winners',
+  description: 'Game played with 2 numbers, 1 winner',
   sale: {
     parentId: 3,
     superagentId: 2,

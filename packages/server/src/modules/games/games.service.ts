@@ -15,7 +15,15 @@ import {
 } from '@lot/domain/draw';
 import { roundTimeMs } from '@lot/domain/beacon';
 import { AppError } from '@lot/domain/errors';
-import { formatBps, parsePercentToBps, prizeFor, settleGame, type Participant } from '@lot/domain/game';
+import {
+  formatBps,
+  heldGameDescription,
+  parsePercentToBps,
+  playedGameDescription,
+  prizeFor,
+  settleGame,
+  type Participant,
+} from '@lot/domain/game';
 import { maskName, maskPhone } from '@lot/domain/mask';
 import { MESSAGES } from '@lot/domain/messages';
 import { formatCents } from '@lot/domain/money';
@@ -583,7 +591,7 @@ export async function drawNext(ctx: Context, id: number, position: number): Prom
       digest,
       freeze: freezing ? { at: freezeAt, beaconRound: targetRound } : undefined,
       beacon: storeBeacon,
-      holdDescription: `Game in progress with ${entries.length} numbers`,
+      holdDescription: heldGameDescription(entries.length),
       settlement:
         last && number !== undefined
           ? settlementOf(
@@ -658,7 +666,7 @@ function settlementOf(round: Round, drawn: number[]): NonNullable<DrawWrite['set
   const entries = entriesOf(round).map(plainEntry);
   const settlement = settleGame({ selected: entries, drawn, settings: prizesOf(round), betCents: round.betAmount });
   return {
-    description: `Game played with ${entries.length} numbers, ${settlement.winners.length} winners`,
+    description: playedGameDescription(entries.length, settlement.winners.length),
     sale: {
       parentId: round.parentId,
       superagentId: round.superagentId,

@@ -760,6 +760,27 @@ describe('the pool, the balance and concurrency', () => {
     expect(settled.commission).toBe('2.10');
     expect((await checkLedger(t.database.db)).ok).toBe(true);
   });
+
+  it('one number and one winner read in the singular on the ledger row: "1 number, 1 winner"', async () => {
+    const one = await createMember(t, {
+      username: 'user_single',
+      fullName: 'User Single',
+      role: 'user',
+      parentId: h.A1.id,
+    });
+    await configureWinners(t, one.id, [
+      { percent: '50', position: 1 },
+      { percent: '20', position: 2 },
+    ]);
+    await fund(t, one.id, '10.00');
+    // Both numbers of 1–2 are drawn and one of them is the only entry: exactly one winner.
+    const game = await openGame(t, one, { numbers: [1], start: 1, end: 2, bet: '1' });
+    const held = (await freeze(t, one.token, game.id)).game;
+    expect((await ledgerRow(held.transactionId))?.description).toBe('Game in progress with 1 number');
+    const settled = await drawAll(t, one, held);
+    expect(settled.status).toBe('settled');
+    expect((await ledgerRow(settled.transactionId))?.description).toBe('Game played with 1 number, 1 winner');
+  });
 });
 
 describe('an announced game always settles', () => {
