@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
@@ -9,6 +10,7 @@ import { verifyProof, type PinnedChain } from '@lot/domain/verify';
 import { buildApp } from '../app.ts';
 import { openDatabase, queryRows, type Database } from '../db/client.ts';
 import { verifyAudit } from '../modules/audit/audit-chain.ts';
+import { makeCheckpoint, verifyCheckpoint } from '../modules/audit/checkpoint.ts';
 import { compareLedgerWithAudit } from '../modules/audit/ledger-audit.ts';
 import { checkLedger } from '../modules/balance/ledger.ts';
 import { DEMO_SHOP, OLD_KEYS, OLD_RELEASES, oldReleaseDatabase, type OldDatabase } from '../test/old-release.ts';
@@ -194,6 +196,18 @@ describe.each([
     const again = await request(adminToken, { method: 'POST', url: '/api/claims/before-claims/paid', payload: {} });
     expect(again.json()).toEqual({ marked: 0, amount: '0.00' });
     expect((await verifyAudit(database.db)).ok).toBe(true);
+  });
+
+  it('a checkpoint names the freeze baseline moved (pools excused from their game.frozen rows)', async () => {
+    const key = generateKeyPairSync('ed25519').privateKey;
+    const checkpoint = await makeCheckpoint(database.db, key);
+    expect((await verifyCheckpoint(database.db, checkpoint, key)).ok).toBe(true);
+    await database.db.execute(sql`UPDATE audit_baseline SET pools_from = pools_from + 1000 WHERE id = 1`);
+    const report = await verifyCheckpoint(database.db, checkpoint, key);
+    expect(report.problems.map((p) => p.problem)).toEqual([
+      expect.stringContaining("the game pools' freeze baseline moved from entry"),
+    ]);
+    await database.db.execute(sql`UPDATE audit_baseline SET pools_from = pools_from - 1000 WHERE id = 1`);
   });
 
   it('an old game pool edited behind the app is still caught', async () => {
