@@ -190,7 +190,12 @@ export async function oldReleaseDatabase(
       mkdirSync(cacheRoot(), { recursive: true });
       const building = mkdtempSync(join(cacheRoot(), `${key}-building-`));
       await build(full, { dataDir: join(building, 'data') }, beacon);
-      renameSync(join(building, 'data'), cached);
+      try {
+        renameSync(join(building, 'data'), cached);
+      } catch (error) {
+        // Another run built it at the same time: keep theirs.
+        if (!existsSync(cached)) throw error;
+      }
       rmSync(building, { recursive: true, force: true });
       built = true;
     }
