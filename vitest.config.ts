@@ -9,6 +9,7 @@ const apiTests = ['packages/server/src/**/*.test.ts'];
  */
 const databaseFree = [
   'packages/server/src/**/*.repository.test.ts',
+  'packages/server/src/cli/cli-errors.test.ts',
   'packages/server/src/config.test.ts',
   'packages/server/src/data-dir.test.ts',
   'packages/server/src/db/data-dir-lock.test.ts',

@@ -178,6 +178,20 @@ export type Config = {
 
 export class ConfigError extends Error {}
 
+/**
+ * For the npm scripts: the configuration, or the problem named on stderr (one line per variable,
+ * no stack trace) and exit code 2, the code of a command that did not run.
+ */
+export function loadCommandConfig(command: string, env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`${command}: ${error.message}`);
+    process.exit(2);
+  }
+}
+
 /** Parses and validates the environment once at start-up; a bad value stops the server. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);

@@ -77,6 +77,9 @@ describe(`npm start (${TEST_DB})`, () => {
       const match = /Admin login: admin \/ (\S+)/.exec(server.output());
       expect(match).not.toBeNull();
       adminPassword = match?.[1] ?? '';
+      // The embedded database's first start says which key files it made (docs/upgrading.md).
+      if (!env.SEED_KEY)
+        expect(server.output()).toMatch(/Created DATA_DIR\/seed-key \(.+\): it seals the games' seeds/);
       const login = await signin(server.url, 'admin', adminPassword);
       expect(login.status).toBe(200);
       expect(login.body.role).toBe('admin');
@@ -103,6 +106,7 @@ describe(`npm start (${TEST_DB})`, () => {
     const server = await startServer(env);
     try {
       expect(server.output()).not.toContain('Admin login');
+      expect(server.output()).not.toContain('Created DATA_DIR/');
       expect((await signin(server.url, 'admin', adminPassword)).status).toBe(200);
       expect((await signin(server.url, 'kept_user', 'secret123')).status).toBe(200);
     } finally {

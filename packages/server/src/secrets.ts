@@ -70,9 +70,18 @@ function readKeyFile(dataDir: string, name: string): string | undefined {
   return existsSync(file) ? readFileSync(file, 'utf8').trim() || undefined : undefined;
 }
 
-function createKeyFile(dataDir: string, name: string): string {
+/** What a generated key file is for, as the first start says when it creates one (docs/upgrading.md). */
+const KEY_FILE_USE: Record<(typeof KEY_FILES)[number], string> = {
+  'jwt-secret': 'signs sign-in tokens (JWT_SECRET); without it everyone signs in again',
+  'totp-key': 'seals two-factor secrets (TOTP_KEY); the server will not start on this database without it',
+  'seed-key': "seals the games' seeds (SEED_KEY); the server will not start on this database without it",
+};
+
+function createKeyFile(dataDir: string, name: (typeof KEY_FILES)[number]): string {
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');
-  writeFileSync(join(dataDir, name), `${secret}\n`, { mode: 0o600 });
+  const file = join(dataDir, name);
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  console.log(`Created DATA_DIR/${name} (${file}): it ${KEY_FILE_USE[name]}. Back it up with the database.`);
   return secret;
 }

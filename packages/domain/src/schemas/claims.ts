@@ -138,7 +138,9 @@ export type ClaimExtendInput = z.infer<typeof claimExtendInputSchema>;
 
 const claimsFilterFields = {
   status: z
-    .enum([...CLAIM_STATUSES, 'all'], { error: 'status must be unpaid, paid, expired or all' })
+    .enum([...CLAIM_STATUSES, 'all'], {
+      error: 'status must be unpaid, paid, expired, before_claims, paid_before_claims or all',
+    })
     .default('unpaid'),
   userId: idSchema.optional(),
   /** One settled game's claims: those whose winner row belongs to this sale (the winners page). */
@@ -168,6 +170,10 @@ export const claimsListSchema = z.object({
   totals: z.object({ count: z.number(), amount: moneyAmountSchema }),
 });
 export type ClaimsList = z.infer<typeof claimsListSchema>;
+
+/** POST /api/claims/before-claims/paid (admin): the prizes from before claims marked paid, how many and their sum. */
+export const beforeClaimsMarkedSchema = z.object({ marked: z.number(), amount: moneyAmountSchema });
+export type BeforeClaimsMarked = z.infer<typeof beforeClaimsMarkedSchema>;
 
 /** GET/PUT /api/admin/business-settings. */
 export const businessSettingsSchema = z.strictObject({

@@ -88,8 +88,12 @@ export const gamePrizeSchema = z.object({
 });
 export type GamePrize = z.infer<typeof gamePrizeSchema>;
 
-/** Where a prize's claim stands (decision 038). */
-export const CLAIM_STATUSES = ['unpaid', 'paid', 'expired'] as const;
+/**
+ * Where a prize's claim stands (decision 038). `before_claims`: a prize won before prize claims
+ * existed (nobody recorded whether it was paid), never payable; `paid_before_claims`: the admin
+ * marked it paid (decision 060).
+ */
+export const CLAIM_STATUSES = ['unpaid', 'paid', 'expired', 'before_claims', 'paid_before_claims'] as const;
 export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
 
 /**

@@ -53,6 +53,17 @@ export const notificationSchema = z.discriminatedUnion('kind', [
     player: personSchema,
     reason: z.string().nullable(),
   }),
+  /**
+   * The admin's one notice of the prizes won before prize claims existed that nobody has marked
+   * paid (decision 060): how many and their sum; it stays until they are marked.
+   */
+  z.object({
+    kind: z.literal('beforeClaims'),
+    key: z.string(),
+    at: z.string(),
+    count: z.number(),
+    amount: moneyAmountSchema,
+  }),
   z.object({
     kind: z.literal('signinFailed'),
     key: z.string(),

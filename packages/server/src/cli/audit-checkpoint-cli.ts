@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { loadConfig } from '../config.ts';
+import { loadCommandConfig } from '../config.ts';
 import { checkpointFileName, checkpointKey, shortDigest, takeCheckpoint } from '../modules/audit/checkpoint.ts';
 import { openForCommand } from '../db/open-from-config.ts';
 
@@ -14,7 +14,7 @@ if (args.length > 0 && (args.length !== 2 || !out)) {
   process.exit(2);
 }
 
-const config = loadConfig();
+const config = loadCommandConfig('audit:checkpoint');
 const database = await openForCommand(config, 'audit:checkpoint');
 try {
   const target = out && /^https?:\/\//i.test(out) ? out : out ? resolve(out) : undefined;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { loadConfig } from '../config.ts';
+import { loadCommandConfig } from '../config.ts';
 import { describeAudit, verifyAudit } from '../modules/audit/audit-chain.ts';
 import {
   describeCheckpoint,
@@ -34,7 +34,7 @@ if (checkpointFile) {
   }
 }
 
-const config = loadConfig();
+const config = loadCommandConfig('audit:verify');
 const database = await openForCommand(config, 'audit:verify');
 try {
   const report = await verifyAudit(database.db);

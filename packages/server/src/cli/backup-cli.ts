@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { loadConfig } from '../config.ts';
+import { loadCommandConfig } from '../config.ts';
 import { dumpPgliteDirectory, dumpPostgres, runningServer, writeAtomically, writeBlob } from '../db/backup.ts';
 import { backupCredential, backupThroughServer, restoreKeysNote } from './backup-client.ts';
 
@@ -8,7 +8,7 @@ import { backupCredential, backupThroughServer, restoreKeysNote } from './backup
  * server (GET /api/admin/backup with a backup key, or the admin's password while no code is asked)
  * when one has DATA_DIR open, else the directory directly. Ends with the keys a restore needs.
  */
-const config = loadConfig();
+const config = loadCommandConfig('backup');
 const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
 const file = resolve(process.argv[2] ?? `lot-backup-${stamp}.${config.databaseUrl ? 'dump' : 'tar.gz'}`);
 

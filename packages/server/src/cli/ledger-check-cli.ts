@@ -1,10 +1,10 @@
-import { loadConfig } from '../config.ts';
+import { loadCommandConfig } from '../config.ts';
 import { checkLedger } from '../modules/balance/ledger.ts';
 import { openForCommand } from '../db/open-from-config.ts';
 
 // `npm run ledger:check`: exits 1 on any difference, so it can guard a deploy or a cron job; 2 when
 // it did not run because a server has the embedded database open (decision 043).
-const database = await openForCommand(loadConfig(), 'ledger:check');
+const database = await openForCommand(loadCommandConfig('ledger:check'), 'ledger:check');
 try {
   const report = await checkLedger(database.db);
   console.log(`Ledger check (${database.kind}): ${report.users} balances, ${report.transactions} transactions`);

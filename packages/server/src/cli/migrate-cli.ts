@@ -1,7 +1,7 @@
-import { loadConfig } from '../config.ts';
+import { loadCommandConfig } from '../config.ts';
 import { openForCommand } from '../db/open-from-config.ts';
 
 // Opening the database applies every pending migration.
-const database = await openForCommand(loadConfig(), 'db:migrate');
+const database = await openForCommand(loadCommandConfig('db:migrate'), 'db:migrate');
 await database.close();
 console.log(`Migrations applied (${database.kind}).`);

@@ -1,6 +1,6 @@
 import { openSync, readSync, closeSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadConfig } from '../config.ts';
+import { loadCommandConfig } from '../config.ts';
 import { formatOf, nextSteps, restorePglite, restorePostgres, RestoreRefused } from '../db/backup.ts';
 
 /**
@@ -8,7 +8,7 @@ import { formatOf, nextSteps, restorePglite, restorePostgres, RestoreRefused } f
  * into the (empty) database of DATABASE_URL; PGlite: the dump loaded into an empty DATA_DIR/db,
  * refused while a server has DATA_DIR (decision 043). Then it prints every next step, in order.
  */
-const config = loadConfig();
+const config = loadCommandConfig('restore');
 const argument = process.argv[2];
 
 function head(file: string): Buffer {

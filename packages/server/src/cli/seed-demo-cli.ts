@@ -1,10 +1,10 @@
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadCommandConfig } from '../config.ts';
 import { openSeedBox } from '../lib/seed-box.ts';
 import { resolveSealingKey } from '../secrets.ts';
 import { openForCommand } from '../db/open-from-config.ts';
 import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from './seed.ts';
 
-const config = loadConfig();
+const config = loadCommandConfig('seed:demo');
 const database = await openForCommand(config, 'seed:demo');
 try {
   const seeds = await openSeedBox(

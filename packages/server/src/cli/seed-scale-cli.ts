@@ -1,10 +1,10 @@
-import { loadConfig } from '../config.ts';
+import { loadCommandConfig } from '../config.ts';
 import { openForCommand } from '../db/open-from-config.ts';
 import { ensureAdmin } from './seed.ts';
 import { SCALE_PASSWORD, seedScale } from './seed-scale.ts';
 
 // `npm run seed:scale`: 100,000 users and 1,000,000 games into the PostgreSQL of DATABASE_URL.
-const config = loadConfig();
+const config = loadCommandConfig('seed:scale');
 if (!config.databaseUrl) {
   console.error('seed:scale loads PostgreSQL: set DATABASE_URL (and JWT_SECRET, TOTP_KEY, SEED_KEY).');
   process.exit(1);

@@ -23,15 +23,27 @@ export function openConfiguredDatabase(config: Config, command: string): Promise
 export const BUSY_EXIT_CODE = 2;
 
 /**
- * For the npm scripts: the database, or the one-line refusal on stderr and exit code 2 while
- * another process (a running server) has DATA_DIR/db open. The command never touches it then.
+ * For the npm scripts: the database, or one line on stderr and exit code 2 when it cannot be
+ * opened: another process (a running server) has DATA_DIR/db open (the command never touches it
+ * then), PostgreSQL cannot be reached or refuses the connection, or a migration fails.
  */
 export async function openForCommand(config: Config, command: string): Promise<Database> {
   try {
     return await openConfiguredDatabase(config, command);
   } catch (error) {
-    if (!(error instanceof DataDirBusy)) throw error;
-    console.error(error.message);
+    console.error(error instanceof DataDirBusy ? error.message : `${command}: ${openFailure(error, config)}`);
     process.exit(BUSY_EXIT_CODE);
   }
+}
+
+/** Why the database did not open, in one line: the place named, never DATABASE_URL's password. */
+export function openFailure(error: unknown, config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
+  const { code, message } = error as { code?: string; message?: string };
+  const text = String(message ?? error).split('\n')[0];
+  if (!config.databaseUrl) return `cannot open the embedded database in ${join(config.dataDir, 'db')}: ${text}`;
+  const url = new URL(config.databaseUrl);
+  const where = `PostgreSQL at ${url.hostname}:${url.port || '5432'}${url.pathname} (DATABASE_URL)`;
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH')
+    return `cannot reach ${where}: ${text}`;
+  return `${where} ${code && /^[0-9A-Z]{5}$/.test(code) ? `refused (${code})` : 'failed'}: ${text}`;
 }

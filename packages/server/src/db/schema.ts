@@ -674,13 +674,19 @@ export const auditHeads = pgTable('audit_heads', {
 
 /**
  * Where `audit:verify` starts comparing the ledger with the audit trail (decision 044): ledger rows
- * up to `ledgerFrom` were written before the trail existed. One row, set once by migration 0015.
+ * up to `ledgerFrom` were written before the trail existed. One row, set once by migration 0021 (`poolsFrom` by 0022).
  */
 export const auditBaseline = pgTable(
   'audit_baseline',
   {
     id: integer('id').primaryKey().default(1),
     ledgerFrom: integer('ledger_from').notNull().default(0),
+    /**
+     * Game pools (ledger rows of type `game`) up to this id were held before `game.frozen` audit
+     * rows existed (before LOT-DRAW-2): none is expected for them; their settlement or void still
+     * is (decision 059).
+     */
+    poolsFrom: integer('pools_from').notNull().default(0),
   },
   (t) => [check('audit_baseline_one_ck', sql`${t.id} = 1`)],
 );
@@ -812,7 +818,8 @@ export const prizeClaims = pgTable(
     amount: bigint('amount', { mode: 'number' }).notNull(),
     /** The winner's entry code (the nonce on its entry slip; null for entries from before codes). */
     entryCode: text('entry_code'),
-    status: text('status', { enum: ['unpaid', 'paid', 'expired'] })
+    /** `before_claims`: won before prize claims existed, never payable; `paid_before_claims`: so marked by the admin (decision 060). */
+    status: text('status', { enum: ['unpaid', 'paid', 'expired', 'before_claims', 'paid_before_claims'] })
       .notNull()
       .default('unpaid'),
     createdAt: createdAt(),
@@ -829,7 +836,10 @@ export const prizeClaims = pgTable(
   },
   (t) => [
     check('prize_claims_amount_ck', sql`${t.amount} > 0`),
-    check('prize_claims_status_ck', sql`${t.status} IN ('unpaid', 'paid', 'expired')`),
+    check(
+      'prize_claims_status_ck',
+      sql`${t.status} IN ('unpaid', 'paid', 'expired', 'before_claims', 'paid_before_claims')`,
+    ),
     check(
       'prize_claims_paid_ck',
       sql`(${t.status} = 'paid') = (${t.paidAt} IS NOT NULL)

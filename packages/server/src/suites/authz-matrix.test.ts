@@ -282,6 +282,7 @@ const REQUESTS: Record<CallName, (target: Person) => InjectOptions> = {
     url: `/api/claims/${prizeOf(p).winnerId}/extend`,
     payload: { days: 1, reason: 'Matrix' },
   }),
+  'mark prizes from before claims paid': () => ({ method: 'POST', url: '/api/claims/before-claims/paid', payload: {} }),
   'unpaid prizes': () => ({ method: 'GET', url: '/api/claims' }),
   'unpaid prizes export': () => ({ method: 'GET', url: '/api/claims/export?format=csv' }),
   'business settings': () => ({ method: 'GET', url: '/api/admin/business-settings' }),

@@ -104,6 +104,7 @@ export type CallName =
   | 'read receipt of'
   | 'print receipt of'
   | 'extend prize of'
+  | 'mark prizes from before claims paid'
   | 'unpaid prizes'
   | 'unpaid prizes export'
   | 'business settings'
@@ -544,6 +545,13 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
     superagent: { grandchild: 403, other: 403 },
     agent: { child: 403, other: 403 },
     user: { self: 403, sibling: 403, other: 403 },
+  },
+  // Only the admin marks the prizes won before claims paid (decision 060; none here: it marks 0).
+  'mark prizes from before claims paid': {
+    admin: { none: 200 },
+    superagent: { none: 403 },
+    agent: { none: 403 },
+    user: { none: 403 },
   },
   // The Unpaid prizes list and its export: every role, its own scope.
   'unpaid prizes': { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 200 } },

@@ -7,9 +7,9 @@ export const MAIN_FILE = fileURLToPath(new URL('../main.ts', import.meta.url));
 
 export type Started = { child: ChildProcess; url: string; output: () => string };
 
-/** Starts main.ts in a child process with this environment and resolves once it listens. */
-export function startServer(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN_FILE], {
+/** Starts main.ts (or an older release's) in a child process with this environment and resolves once it listens. */
+export function startServer(env: Record<string, string>, mainFile = MAIN_FILE): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
     // LOT-DRAW-1 unless the test names a beacon (DRAW_BEACON, DRAW_BEACON_URL, DRAW_BEACON_CHAIN).
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', DRAW_BEACON: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,7 +6,7 @@ export type ClaimState = Pick<ClaimStatusInfo, 'status' | 'paidAt' | 'shopName'>
 
 /**
  * A prize's claim in words (docs/product/money.md#prize-claims): "Paid {date}, {shop}", "Not paid
- * yet" or "Expired". Shared by the Pay prizes screen, the proof, the result slip, the customer
+ * yet" or "Expired"; a prize won before claims existed says so, never that it can be paid (decision 060). Shared by the Pay prizes screen, the proof, the result slip, the customer
  * display and the winners page.
  */
 export function claimStatusText(claim: ClaimState): string {
@@ -14,6 +14,8 @@ export function claimStatusText(claim: ClaimState): string {
     const when = claim.paidAt ? dateTime(claim.paidAt) : '';
     return ['Paid', [when, claim.shopName].filter(Boolean).join(', ')].filter(Boolean).join(' ');
   }
+  if (claim.status === 'before_claims') return 'Won before prize claims: payment not recorded';
+  if (claim.status === 'paid_before_claims') return 'Paid before prize claims';
   return claim.status === 'expired' ? 'Expired' : 'Not paid yet';
 }
 
@@ -22,4 +24,6 @@ export const CLAIM_STATUS_TONE: Record<ClaimStatus, string> = {
   paid: 'text-emerald-700',
   unpaid: 'text-amber-700',
   expired: 'text-rose-700',
+  before_claims: 'text-slate-600',
+  paid_before_claims: 'text-slate-600',
 };

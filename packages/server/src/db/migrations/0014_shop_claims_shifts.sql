@@ -26,7 +26,7 @@ CREATE TABLE "prize_claims" (
 	"claimer_id_number" text,
 	"receipt_prints" integer DEFAULT 0 NOT NULL,
 	CONSTRAINT "prize_claims_amount_ck" CHECK ("prize_claims"."amount" > 0),
-	CONSTRAINT "prize_claims_status_ck" CHECK ("prize_claims"."status" IN ('unpaid', 'paid', 'expired')),
+	CONSTRAINT "prize_claims_status_ck" CHECK ("prize_claims"."status" IN ('unpaid', 'paid', 'expired', 'before_claims')),
 	CONSTRAINT "prize_claims_paid_ck" CHECK (("prize_claims"."status" = 'paid') = ("prize_claims"."paid_at" IS NOT NULL)
         AND ("prize_claims"."paid_at" IS NULL) = ("prize_claims"."paid_by" IS NULL)
         AND ("prize_claims"."paid_at" IS NULL) = ("prize_claims"."claimer_name" IS NULL))
@@ -120,12 +120,13 @@ END $$;--> statement-breakpoint
 CREATE TRIGGER game_rounds_number BEFORE INSERT ON game_rounds FOR EACH ROW EXECUTE FUNCTION game_rounds_number();--> statement-breakpoint
 -- The business settings' one row, with the defaults.
 INSERT INTO business_settings (id) VALUES (1);--> statement-breakpoint
--- Every prize of a settled game is a claim (decision 038): the prizes won before this release are
--- unpaid, or expired when their game settled more than the claim period (90 days) ago.
+-- Every prize of a settled game is a claim (decision 038). The prizes won before this release were
+-- paid, or not, without a record: they are `before_claims`, never payable, until the admin marks
+-- them paid (decision 060; this backfill wrote them unpaid until then, which made them payable).
 INSERT INTO prize_claims (winner_id, game_id, user_id, parent_id, superagent_id, amount, entry_code, status, created_at, expires_at)
 SELECT w.id, g.id, g.user_id, g.parent_id, g.superagent_id, w.prize_amount,
   (SELECT e->>'nonce' FROM jsonb_array_elements(g.entries) e WHERE (e->>'number')::int = w.number LIMIT 1),
-  CASE WHEN COALESCE(g.ended_at, g.created_at) + interval '90 days' <= now() THEN 'expired' ELSE 'unpaid' END,
+  'before_claims',
   COALESCE(g.ended_at, g.created_at), COALESCE(g.ended_at, g.created_at) + interval '90 days'
 FROM game_rounds g JOIN game_winners w ON w.game_id = g.sale_id
 WHERE g.status = 'settled' AND w.prize_amount > 0;--> statement-breakpoint

@@ -225,7 +225,8 @@ export type LedgerAuditRow = {
 /** The ledger and the audit trail compared both ways (see `compareLedgerWithAudit`); the first `LISTED` mismatches. */
 export const ledgerAuditStatement = (LISTED: number) => sql`
     WITH base AS MATERIALIZED (
-      SELECT COALESCE((SELECT ledger_from FROM audit_baseline WHERE id = 1), 0) AS ledger_from
+      SELECT COALESCE((SELECT ledger_from FROM audit_baseline WHERE id = 1), 0) AS ledger_from,
+        COALESCE((SELECT pools_from FROM audit_baseline WHERE id = 1), 0) AS pools_from
     ),
     ledger AS MATERIALIZED (
       SELECT t.* FROM transactions t, base WHERE t.id > base.ledger_from
@@ -241,10 +242,12 @@ export const ledgerAuditStatement = (LISTED: number) => sql`
       SELECT l.id, l.type, l.amount, l.user_id, l.receiver_id, s.action, 'game', r.id::bigint,
         CASE WHEN s.action = 'game.frozen' THEN l.actor_id END, l.user_id
       FROM ledger l
+      CROSS JOIN base
       LEFT JOIN game_rounds r ON r.transaction_id = l.id
       JOIN (VALUES ('game.frozen', NULL), ('game.settled', 'completed'), ('game.voided', 'voided'))
         AS s (action, status) ON s.status IS NULL OR s.status = l.status
-      WHERE l.type = 'game'
+      -- A pool held before game.frozen rows existed has none (decision 059): its settlement or void still pairs.
+      WHERE l.type = 'game' AND NOT (s.action = 'game.frozen' AND l.id <= base.pools_from)
     ),
     actual AS (
       SELECT a.id AS audit_id, a.action, a.target_kind AS kind, a.target_id, a.actor_id, a.target_user_id,
@@ -281,16 +284,16 @@ export const ledgerAuditStatement = (LISTED: number) => sql`
       (SELECT count(*) FROM bad)::text AS total,
       (SELECT count(*) FROM ledger)::text AS ledger_rows,
       (SELECT count(*) FROM actual)::text AS audit_rows,
-      (SELECT ledger_from FROM base) AS ledger_from
+      (SELECT ledger_from FROM base) AS ledger_from,
+      (SELECT pools_from FROM base) AS pools_from
     FROM (SELECT 1) one
     LEFT JOIN LATERAL (SELECT * FROM bad ORDER BY ledger_id NULLS LAST, audit_id LIMIT ${LISTED}) b ON true
     ORDER BY b.ledger_id NULLS LAST, b.audit_id`;
 
 export function ledgerAuditRows(db: Db | Tx, listed: number) {
-  return queryRows<LedgerAuditRow & { ledger_rows: string; audit_rows: string; ledger_from: number }>(
-    db,
-    ledgerAuditStatement(listed),
-  );
+  return queryRows<
+    LedgerAuditRow & { ledger_rows: string; audit_rows: string; ledger_from: number; pools_from: number }
+  >(db, ledgerAuditStatement(listed));
 }
 
 /** Every chain's head and row count and the ledger's extent, in one statement (one snapshot). */
@@ -298,6 +301,7 @@ export const checkpointStateStatement = () =>
   sql`WITH counts AS (SELECT chain, count(*) AS n FROM audit_log GROUP BY chain)
       SELECT h.chain, h.seq, encode(h.hash, 'hex') AS hash, COALESCE(c.n, 0)::text AS rows,
         COALESCE((SELECT ledger_from FROM audit_baseline WHERE id = 1), 0) AS ledger_from,
+        COALESCE((SELECT pools_from FROM audit_baseline WHERE id = 1), 0) AS pools_from,
         COALESCE((SELECT max(id) FROM transactions), 0) AS last_id,
         (SELECT count(*) FROM transactions)::text AS ledger_rows
       FROM (SELECT 1) one
@@ -311,6 +315,7 @@ export function checkpointState(db: Db | Tx) {
     hash: string | null;
     rows: string | null;
     ledger_from: number;
+    pools_from: number;
     last_id: number;
     ledger_rows: string;
   }>(db, checkpointStateStatement());
@@ -365,9 +370,13 @@ export function checkpointChainStates(
 /** The ledger's rows up to `lastId` and its audit baseline now. */
 export const checkpointLedgerStatement = (lastId: number) =>
   sql`SELECT (SELECT count(*) FROM transactions WHERE id <= ${lastId}::int)::text AS rows,
-      COALESCE((SELECT ledger_from FROM audit_baseline WHERE id = 1), 0) AS from`;
+      COALESCE((SELECT ledger_from FROM audit_baseline WHERE id = 1), 0) AS from,
+      COALESCE((SELECT pools_from FROM audit_baseline WHERE id = 1), 0) AS pools_from`;
 
 export async function checkpointLedger(db: Db | Tx, lastId: number) {
-  const [row] = await queryRows<{ rows: string; from: number }>(db, checkpointLedgerStatement(lastId));
+  const [row] = await queryRows<{ rows: string; from: number; pools_from: number }>(
+    db,
+    checkpointLedgerStatement(lastId),
+  );
   return row;
 }

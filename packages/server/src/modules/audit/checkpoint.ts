@@ -35,8 +35,11 @@ export type CheckpointChain = { chain: number; seq: number; hash: string; rows: 
 export type CheckpointPayload = {
   format: typeof CHECKPOINT_FORMAT;
   madeAt: string;
-  /** The ledger at the checkpoint: rows up to `lastId` (`rows` of them), compared from `from` on. */
-  ledger: { from: number; lastId: number; rows: number };
+  /**
+   * The ledger at the checkpoint: rows up to `lastId` (`rows` of them), compared from `from` on,
+   * game pools up to `poolsFrom` without a freeze row (decision 059; absent from older files).
+   */
+  ledger: { from: number; lastId: number; rows: number; poolsFrom?: number };
   auditRows: number;
   chains: CheckpointChain[];
   /** The signer's Ed25519 public key, SPKI DER in base64. */
@@ -72,7 +75,12 @@ function canonical(p: CheckpointPayload): Buffer {
   const ordered: CheckpointPayload = {
     format: p.format,
     madeAt: p.madeAt,
-    ledger: { from: p.ledger.from, lastId: p.ledger.lastId, rows: p.ledger.rows },
+    ledger: {
+      from: p.ledger.from,
+      lastId: p.ledger.lastId,
+      rows: p.ledger.rows,
+      ...(p.ledger.poolsFrom !== undefined && { poolsFrom: p.ledger.poolsFrom }),
+    },
     auditRows: p.auditRows,
     chains: p.chains.map((c) => ({ chain: c.chain, seq: c.seq, hash: c.hash, rows: c.rows })),
     publicKey: p.publicKey,
@@ -94,6 +102,7 @@ export async function makeCheckpoint(db: Db, key: KeyObject, now = new Date()): 
       from: Number(first?.ledger_from ?? 0),
       lastId: Number(first?.last_id ?? 0),
       rows: Number(first?.ledger_rows ?? 0),
+      poolsFrom: Number(first?.pools_from ?? 0),
     },
     auditRows: chains.reduce((sum, c) => sum + c.rows, 0),
     chains,
@@ -192,6 +201,7 @@ export function parseCheckpoint(text: string): Checkpoint {
     !Number.isInteger(c.ledger.from) ||
     !Number.isInteger(c.ledger.lastId) ||
     !Number.isInteger(c.ledger.rows) ||
+    (c.ledger.poolsFrom !== undefined && !Number.isInteger(c.ledger.poolsFrom)) ||
     !Array.isArray(c.chains) ||
     !c.chains.every(
       (x) =>
@@ -253,6 +263,12 @@ export async function verifyCheckpoint(db: Db, checkpoint: Checkpoint, ownKey?: 
     problems.push({
       chain: null,
       problem: `the ledger's audit baseline moved from entry ${checkpoint.ledger.from} to ${ledger?.from}: entries were excused from the comparison`,
+    });
+  const { poolsFrom } = checkpoint.ledger;
+  if (poolsFrom !== undefined && Number(ledger?.pools_from ?? 0) !== poolsFrom)
+    problems.push({
+      chain: null,
+      problem: `the game pools' freeze baseline moved from entry ${poolsFrom} to ${ledger?.pools_from}: pools were excused from their game.frozen rows`,
     });
   return { ...base, ok: problems.length === 0, signed: true, problems };
 }

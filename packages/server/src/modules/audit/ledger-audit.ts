@@ -16,6 +16,8 @@ export type LedgerAuditReport = {
   auditRows: number;
   /** Ledger rows up to this id predate the audit trail and are not compared. */
   ledgerFrom: number;
+  /** Game pools up to this id predate `game.frozen` rows: compared through their settlement or void only (decision 059). */
+  poolsFrom: number;
   mismatches: LedgerAuditMismatch[];
   /** All mismatches, of which `mismatches` holds the first ones. */
   total: number;
@@ -42,6 +44,7 @@ export async function compareLedgerWithAudit(db: Db): Promise<LedgerAuditReport>
     ledgerRows: Number(first?.ledger_rows ?? 0),
     auditRows: Number(first?.audit_rows ?? 0),
     ledgerFrom: Number(first?.ledger_from ?? 0),
+    poolsFrom: Number(first?.pools_from ?? 0),
     mismatches,
     total: Number(first?.total ?? 0),
   };
@@ -89,7 +92,12 @@ function describeMismatch(row: Row): LedgerAuditMismatch {
 
 /** The report as `audit:verify` prints it, naming the first mismatch. */
 export function describeLedgerAudit(report: LedgerAuditReport): string[] {
-  const scope = report.ledgerFrom > 0 ? ` (entries up to ${report.ledgerFrom} predate the audit trail)` : '';
+  const scope = [
+    report.ledgerFrom > 0 ? ` (entries up to ${report.ledgerFrom} predate the audit trail)` : '',
+    report.poolsFrom > report.ledgerFrom
+      ? ` (game pools up to ${report.poolsFrom} predate game.frozen: compared through their settlement or void)`
+      : '',
+  ].join('');
   if (report.ok)
     return [`OK: ${report.ledgerRows} ledger entries and ${report.auditRows} audit rows of money agree${scope}.`];
   const first = report.mismatches[0];

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { callers, sqlOf } from '../../test/sql-snapshots.ts';
 import { mayPaySql, payableShops, readable } from './claims.access.ts';
-import { EXPIRE_DUE, extendClaimSql, payClaimSql, type PayClaimInput } from './claims.repository.ts';
+import {
+  EXPIRE_DUE,
+  extendClaimSql,
+  markBeforeClaimsPaidSql,
+  payClaimSql,
+  type PayClaimInput,
+} from './claims.repository.ts';
 
 /**
  * The claims' hand-written money statements (decision 038): paying a prize (with and without an
@@ -38,6 +44,10 @@ describe('the SQL of the claims statements', () => {
   it('extends a claim', () => {
     const input = { winnerId: 42, days: 7, reason: 'Customer in hospital', actorId: 1, address: null };
     expect(sqlOf(extendClaimSql(input))).toMatchSnapshot();
+  });
+
+  it('marks the prizes from before claims paid (decision 060)', () => {
+    expect(sqlOf(markBeforeClaimsPaidSql({ actorId: 1, address: '203.0.113.7' }))).toMatchSnapshot();
   });
 
   it.each(Object.entries(callers))('who %s may read and pay', (_, caller) => {

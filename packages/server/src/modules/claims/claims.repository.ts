@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { ClaimStatusInfo } from '@lot/domain/schemas/games';
+import type { ClaimStatus, ClaimStatusInfo } from '@lot/domain/schemas/games';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { queryPrepared } from '../../db/prepared.ts';
 import type { Claim } from '../balance/balance.repository.ts';
@@ -27,7 +27,7 @@ export type ClaimRow = {
   prize_name: string;
   number: number;
   amount: number | string;
-  status: 'unpaid' | 'paid' | 'expired';
+  status: ClaimStatus;
   created_at: Date | string;
   expires_at: Date | string;
   paid_at: Date | string | null;
@@ -230,7 +230,7 @@ export function extendClaimSql(input: ExtendClaimInput): SQL {
     extended AS (
       UPDATE prize_claims SET status = 'unpaid',
         expires_at = GREATEST(now(), expires_at) + make_interval(days => ${input.days}::int)
-      WHERE winner_id = ${input.winnerId}::int AND status <> 'paid'
+      WHERE winner_id = ${input.winnerId}::int AND status IN ('unpaid', 'expired')
       RETURNING winner_id, game_id, user_id, expires_at
     ),
     audited AS (
@@ -273,7 +273,7 @@ export async function countReceiptPrint(db: Db, winnerId: number): Promise<numbe
 
 export type ListFilter = {
   scope: SQL;
-  status: 'unpaid' | 'paid' | 'expired' | 'all';
+  status: ClaimStatus | 'all';
   userId?: number;
   saleId?: number;
   from?: string;
@@ -287,6 +287,8 @@ function listWhere(filter: ListFilter): SQL {
   if (filter.status === 'unpaid') parts.push(sql`c.status = 'unpaid' AND c.expires_at > now()`);
   if (filter.status === 'expired')
     parts.push(sql`c.status IN ('unpaid', 'expired') AND (c.status = 'expired' OR c.expires_at <= now())`);
+  if (filter.status === 'before_claims' || filter.status === 'paid_before_claims')
+    parts.push(sql`c.status = ${filter.status}::text`);
   if (filter.userId !== undefined) parts.push(sql`c.user_id = ${filter.userId}::int`);
   // The claim's winner row belongs to the sale (game_winners.game_id is the sale's id).
   if (filter.saleId !== undefined)
@@ -398,4 +400,31 @@ export async function writeSettings(
   );
   if (!row) throw new Error('business settings write returned no row');
   return row;
+}
+
+/** The bulk mark (`markBeforeClaimsPaid`), for its snapshot. */
+export const markBeforeClaimsPaidSql = (input: { actorId: number; address: string | null }): SQL =>
+  sql`WITH marked AS (
+      UPDATE prize_claims SET status = 'paid_before_claims' WHERE status = 'before_claims'
+      RETURNING amount
+    ),
+    totals AS (SELECT count(*)::int AS count, COALESCE(sum(amount), 0)::bigint AS amount FROM marked),
+    audited AS (
+      INSERT INTO audit_log (actor_id, address, action, target_kind, target_id, target_user_id, details)
+      SELECT ${input.actorId}::int, ${input.address}::text, 'claim.marked_paid_before', 'claim', NULL, NULL,
+        jsonb_build_object('count', count, 'amount', ((amount)::numeric / 100)::numeric(20, 2)::text)
+      FROM totals WHERE count > 0
+    )
+    SELECT count, amount::text FROM totals`;
+
+/**
+ * Every prize still `before_claims` marked `paid_before_claims`, with one audit row naming how many
+ * and their sum, in one statement (decision 060). Answers how many and their sum in cents.
+ */
+export async function markBeforeClaimsPaid(
+  db: Db,
+  input: { actorId: number; address: string | null },
+): Promise<{ count: number; amount: string }> {
+  const [row] = await queryRows<{ count: number; amount: string }>(db, markBeforeClaimsPaidSql(input));
+  return { count: Number(row?.count ?? 0), amount: row?.amount ?? '0' };
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@lot/domain/errors';
 import {
+  beforeClaimsMarkedSchema,
   businessSettingsSchema,
   claimExtendInputSchema,
   claimLookupQuerySchema,
@@ -28,6 +29,7 @@ import {
   getReceipt,
   listPrizeClaims,
   lookupClaims,
+  markPrizesBeforeClaimsPaid,
   payPrize,
   printReceipt,
   putBusinessSettings,
@@ -128,6 +130,23 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request) => extendPrize(request.ctx, request.params.winnerId, request.body),
+  );
+
+  app.post(
+    '/api/claims/before-claims/paid',
+    {
+      preValidation: app.requireRole('admin'),
+      schema: {
+        tags: ['claims'],
+        operationId: 'markBeforeClaimsPaid',
+        summary: 'Mark the prizes from before claims paid',
+        description:
+          'Every prize won before prize claims existed (status before_claims, never payable) becomes paid_before_claims, with one audit row; answers how many and their sum (0 when none is left).',
+        body: z.strictObject({}),
+        response: { 200: beforeClaimsMarkedSchema, ...errors },
+      },
+    },
+    (request) => markPrizesBeforeClaimsPaid(request.ctx),
   );
 
   app.get(

@@ -2,6 +2,7 @@ import { AppError } from '@lot/domain/errors';
 import { maskName, maskPhone } from '@lot/domain/mask';
 import { formatCents } from '@lot/domain/money';
 import type {
+  BeforeClaimsMarked,
   BusinessSettings,
   ClaimExtendInput,
   ClaimLookup,
@@ -29,6 +30,7 @@ import {
   findClaim,
   gameOfEntry,
   listClaims,
+  markBeforeClaimsPaid,
   payClaim,
   readSettings,
   writeSettings,
@@ -51,6 +53,7 @@ export const CLAIM_MESSAGES = {
   otherShop: 'Only the shop that ran this game can pay this prize',
   notPaid: 'This prize has not been paid',
   paidCannotExtend: 'This prize was paid: its claim cannot be extended',
+  beforeClaims: 'This prize was won before prize claims existed: it cannot be paid or extended here',
 } as const;
 
 const iso = (value: Date | string) => new Date(value).toISOString();
@@ -69,9 +72,11 @@ function toPrizeClaim(row: ClaimRow, caller: Caller): PrizeClaim {
       ? alreadyPaidMessage(row.paid_at_shop ?? '', row.paid_at ?? row.created_at)
       : status === 'expired'
         ? expiredMessage(row.expires_at)
-        : caller.role === 'user' && !allowed
-          ? CLAIM_MESSAGES.otherShop
-          : null;
+        : status === 'before_claims' || status === 'paid_before_claims'
+          ? CLAIM_MESSAGES.beforeClaims
+          : caller.role === 'user' && !allowed
+            ? CLAIM_MESSAGES.otherShop
+            : null;
   // The claimer is the business of the game's shop, the paying shop and the hierarchy above them.
   const seesClaimer = caller.role !== 'user' || row.user_id === caller.id || row.paid_by === caller.id;
   return {
@@ -156,6 +161,8 @@ async function refusalOf(ctx: Context, row: ClaimRow) {
     });
   }
   if (claim.status === 'expired') return new AppError('CLAIM_EXPIRED', expiredMessage(row.expires_at));
+  if (claim.status === 'before_claims' || claim.status === 'paid_before_claims')
+    return new AppError('CONFLICT', CLAIM_MESSAGES.beforeClaims);
   return undefined;
 }
 
@@ -235,8 +242,12 @@ export async function extendPrize(ctx: Context, winnerId: number, input: ClaimEx
     address: caller.address ?? null,
   });
   if (!outcome.found) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
-  if (!outcome.extended) throw new AppError('CONFLICT', CLAIM_MESSAGES.paidCannotExtend);
   const row = await findClaim(ctx.db, winnerId, everyClaim);
+  if (!outcome.extended)
+    throw new AppError(
+      'CONFLICT',
+      row?.status === 'paid' ? CLAIM_MESSAGES.paidCannotExtend : CLAIM_MESSAGES.beforeClaims,
+    );
   if (!row) throw new Error('an extended claim could not be read back');
   ctx.events.gameChanged(row.game_code);
   return toPrizeClaim(row, caller);
@@ -309,4 +320,15 @@ export async function getBusinessSettings(ctx: AppContext): Promise<BusinessSett
 export async function putBusinessSettings(ctx: Context, input: BusinessSettings): Promise<BusinessSettings> {
   const { caller } = ctx;
   return settingsOf(await writeSettings(ctx.db, { ...input, actorId: caller.id, address: caller.address ?? null }));
+}
+
+/**
+ * POST /api/claims/before-claims/paid (admin): every prize won before prize claims existed and not
+ * yet marked becomes "paid before claims", in one audited statement (decision 060). None of them
+ * was ever payable; this records that the shops paid them in cash at the time.
+ */
+export async function markPrizesBeforeClaimsPaid(ctx: Context): Promise<BeforeClaimsMarked> {
+  const { caller } = ctx;
+  const marked = await markBeforeClaimsPaid(ctx.db, { actorId: caller.id, address: caller.address ?? null });
+  return { marked: marked.count, amount: formatCents(Number(marked.amount)) };
 }

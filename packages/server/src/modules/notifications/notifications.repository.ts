@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgColumn, type PgSelect, type SelectedFields } from 'drizzle-orm/pg-core';
 import { NOTIFICATION_DAYS, NOTIFICATION_LIMIT } from '@lot/domain/schemas/notifications';
-import type { Db, Tx } from '../../db/client.ts';
+import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { gameRounds, signinFailures, transactions, users } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { readableByRecord } from '../users/users.access.ts';
@@ -88,4 +88,17 @@ export function recentSigninFailures(db: Db | Tx, caller: Caller) {
   return latest(query.$dynamic(), signinFailures.createdAt, signinFailures.id, [
     eq(signinFailures.username, caller.username.toLowerCase()),
   ]);
+}
+
+/**
+ * The prizes won before prize claims existed that nobody has marked paid yet (decision 060): how
+ * many, their sum and the newest one's settlement, for the admin's one notice.
+ */
+export async function beforeClaimsSummary(db: Db): Promise<{ count: number; amount: string; at: Date | null }> {
+  const [row] = await queryRows<{ count: number; amount: string; at: Date | string | null }>(
+    db,
+    sql`SELECT count(*)::int AS count, COALESCE(sum(amount), 0)::text AS amount, max(created_at) AS at
+      FROM prize_claims WHERE status = 'before_claims'`,
+  );
+  return { count: Number(row?.count ?? 0), amount: row?.amount ?? '0', at: row?.at ? new Date(row.at) : null };
 }

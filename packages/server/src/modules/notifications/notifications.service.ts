@@ -2,6 +2,7 @@ import { formatCents } from '@lot/domain/money';
 import { NOTIFICATION_LIMIT, type Notification, type Notifications } from '@lot/domain/schemas/notifications';
 import type { Context } from '../../lib/context.ts';
 import {
+  beforeClaimsSummary,
   gamesVoidedByOthers,
   moneyTakenBack,
   receivedMoney,
@@ -59,5 +60,19 @@ export async function listNotifications(ctx: Context): Promise<Notifications> {
     })),
   ];
   items.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
-  return { items: items.slice(0, NOTIFICATION_LIMIT) };
+  // The admin's standing notice of prizes from before claims (decision 060) comes first while any is left.
+  const before = caller.role === 'admin' ? await beforeClaimsSummary(db) : undefined;
+  const standing: Notification[] =
+    before && before.count > 0
+      ? [
+          {
+            kind: 'beforeClaims',
+            key: 'beforeClaims',
+            at: (before.at ?? new Date(0)).toISOString(),
+            count: before.count,
+            amount: formatCents(Number(before.amount)),
+          },
+        ]
+      : [];
+  return { items: [...standing, ...items].slice(0, NOTIFICATION_LIMIT) };
 }

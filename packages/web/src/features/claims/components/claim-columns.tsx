@@ -9,7 +9,13 @@ const STATUS_TONE: Record<PrizeClaim['status'], string> = {
   unpaid: 'bg-amber-50 text-amber-800 ring-amber-600/20',
   paid: 'bg-emerald-50 text-emerald-700 ring-emerald-600/20',
   expired: 'bg-rose-50 text-rose-700 ring-rose-600/20',
+  before_claims: 'bg-slate-50 text-slate-700 ring-slate-500/20',
+  paid_before_claims: 'bg-slate-50 text-slate-700 ring-slate-500/20',
 };
+
+/** A prize that can no longer become payable: paid, or won before claims existed (decision 060). */
+const settled = (claim: PrizeClaim) =>
+  claim.status === 'paid' || claim.status === 'before_claims' || claim.status === 'paid_before_claims';
 
 /**
  * The prizes table's columns (docs/product/screens.md#unpaid-prizes): the shop only for the upline,
@@ -78,8 +84,7 @@ export function claimColumns(role: Role, onExtend: (claim: PrizeClaim) => void):
       header: 'Collect by',
       label: 'Collect by',
       className: 'order-7 col-span-2 text-xs text-slate-600 md:col-span-1 md:text-sm',
-      render: (claim) =>
-        claim.status === 'paid' ? '—' : <time dateTime={claim.expiresAt}>{dateTime(claim.expiresAt)}</time>,
+      render: (claim) => (settled(claim) ? '—' : <time dateTime={claim.expiresAt}>{dateTime(claim.expiresAt)}</time>),
     },
   ];
   if (role === 'admin') {
@@ -89,7 +94,7 @@ export function claimColumns(role: Role, onExtend: (claim: PrizeClaim) => void):
       hiddenHeader: true,
       className: 'order-8 col-span-2 md:text-right',
       render: (claim) =>
-        claim.status === 'paid' ? null : (
+        settled(claim) ? null : (
           <Button variant="secondary" className="px-3 py-1" onClick={() => onExtend(claim)}>
             Extend
           </Button>

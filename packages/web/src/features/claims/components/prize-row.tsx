@@ -1,7 +1,7 @@
 import { Printer } from 'lucide-react';
 import type { PrizeClaim } from '@lot/domain/schemas/claims';
 import { Button } from '../../../components/ui/button.tsx';
-import { claimStatusText } from '../../../lib/claim-status.ts';
+import { CLAIM_STATUS_TONE, claimStatusText } from '../../../lib/claim-status.ts';
 import { money } from '../../../lib/format.ts';
 
 /** One prize an entry won: its claim status, the server's reason when this shop may not pay it, and a COPY of a paid one's receipt. */
@@ -17,8 +17,7 @@ export function PrizeRow({
   onCopy: () => void;
 }) {
   const status = claimStatusText({ ...prize, shopName: prize.paidAtShop });
-  const tone =
-    prize.status === 'paid' ? 'text-emerald-700' : prize.status === 'expired' ? 'text-rose-700' : 'text-amber-700';
+  const tone = CLAIM_STATUS_TONE[prize.status];
   // Why this shop may not pay it (paid before, expired, another shop's game): the server's words.
   const refusal = prize.refusal ?? (prize.status === 'paid' && !justPaid ? status : null);
   return (

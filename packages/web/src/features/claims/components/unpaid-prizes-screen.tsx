@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { dayRange } from '@lot/domain/dates';
 import type { Role } from '@lot/domain/roles';
 import type { PrizeClaim } from '@lot/domain/schemas/claims';
@@ -12,6 +13,7 @@ import { Card, EmptyState, ErrorPanel, PageHeading, Spinner, StatCard } from '..
 import { errorMessage } from '../../../lib/api-client.ts';
 import { count, money } from '../../../lib/format.ts';
 import { useFilterPage } from '../../../lib/use-filter-page.ts';
+import { BeforeClaimsCard } from './before-claims-card.tsx';
 import { claimColumns } from './claim-columns.tsx';
 import { ExtendClaimDialog } from './extend-claim-dialog.tsx';
 
@@ -21,20 +23,27 @@ const STATUSES: { value: ClaimStatusFilter; label: string }[] = [
   { value: 'unpaid', label: 'Not paid yet' },
   { value: 'expired', label: 'Expired' },
   { value: 'paid', label: 'Paid' },
+  { value: 'before_claims', label: 'Won before claims' },
+  { value: 'paid_before_claims', label: 'Paid before claims' },
   { value: 'all', label: 'All' },
 ];
+
+const statusOf = (value: string | null) => STATUSES.find((s) => s.value === value)?.value ?? 'unpaid';
 
 const EMPTY: Record<ClaimStatusFilter, string> = {
   unpaid: 'No prize is waiting to be paid.',
   expired: 'No prize has expired.',
   paid: 'No prize has been paid.',
+  before_claims: 'No prize from before claims is left to mark.',
+  paid_before_claims: 'No prize from before claims has been marked paid.',
   all: 'No prizes yet.',
 };
 
 /**
  * docs/product/screens.md#unpaid-prizes (/{role}/unpaid-prizes): the prizes won in the caller's
  * scope (the server's), by status (not paid yet by default), shop and day won, with totals, a pager
- * and the export; the admin may extend an unpaid or expired claim.
+ * and the export; the admin may extend an unpaid or expired claim, and mark the prizes won before
+ * claims existed paid (decision 060).
  */
 export function UnpaidPrizesScreen({
   role,
@@ -46,7 +55,9 @@ export function UnpaidPrizesScreen({
   shops: ShopOption[] | null;
   shopsFailed?: boolean;
 }) {
-  const [status, setStatus] = useState<ClaimStatusFilter>('unpaid');
+  // The bell's notice of prizes from before claims opens the list on them (?status=before_claims).
+  const [params] = useSearchParams();
+  const [status, setStatus] = useState<ClaimStatusFilter>(() => statusOf(params.get('status')));
   const [userId, setUserId] = useState<number | null>(null);
   const [startDate, setStartDate] = useState('');
   const [endDate, setEndDate] = useState('');
@@ -82,11 +93,7 @@ export function UnpaidPrizesScreen({
         }
       >
         <div className={`grid gap-4 sm:grid-cols-2 ${shops ? 'lg:grid-cols-4' : 'lg:grid-cols-3'}`}>
-          <SelectField
-            label="Status"
-            value={status}
-            onChange={(event) => setStatus(STATUSES.find((s) => s.value === event.target.value)?.value ?? 'unpaid')}
-          >
+          <SelectField label="Status" value={status} onChange={(event) => setStatus(statusOf(event.target.value))}>
             {STATUSES.map((s) => (
               <option key={s.value} value={s.value}>
                 {s.label}
@@ -135,6 +142,10 @@ export function UnpaidPrizesScreen({
           value={<span data-testid="claims-total-amount">{claims.data ? money(claims.data.totals.amount) : '—'}</span>}
         />
       </div>
+
+      {role === 'admin' && status === 'before_claims' && claims.data && claims.data.totals.count > 0 && (
+        <BeforeClaimsCard total={claims.data.totals.count} amount={claims.data.totals.amount} />
+      )}
 
       <Card title="Prizes" actions={<ExportButtons path="/api/claims/export" query={claimsFilterQuery(filter)} />}>
         {claims.isPending ? (

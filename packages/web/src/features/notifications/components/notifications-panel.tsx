@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { ArrowDownLeft, ArrowUpRight, Ban, ShieldAlert } from 'lucide-react';
+import { ArrowDownLeft, ArrowUpRight, Ban, History, ShieldAlert } from 'lucide-react';
 import { gameTitle } from '@lot/domain/game';
 import type { Notification } from '@lot/domain/schemas/notifications';
 import { dateTime, money } from '../../../lib/format.ts';
@@ -65,6 +65,17 @@ function describe(item: Notification, userId: number): { text: ReactNode; href: 
         ),
         href: `/verify/${item.code}`,
         icon: <Ban className="h-4 w-4 text-amber-600" />,
+      };
+    case 'beforeClaims':
+      return {
+        text: (
+          <>
+            <strong>{item.count}</strong> prize{item.count === 1 ? '' : 's'} ({money(item.amount)}) won before prize
+            claims existed: not payable, payment not recorded. Review and mark them paid.
+          </>
+        ),
+        href: '/admin/unpaid-prizes?status=before_claims',
+        icon: <History className="h-4 w-4 text-slate-600" />,
       };
     case 'signinFailed':
       return {
