@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../config.ts';
 import { dumpPgliteDirectory, dumpPostgres, runningServer, writeAtomically, writeBlob } from '../db/backup.ts';
-import { keepDataDirPrivate } from '../lib/private-files.ts';
+import { keepDataDirPrivate } from '../db/private-files.ts';
 import { assertWritableFolder, backupCredential, backupThroughServer, restoreKeysNote } from './backup-client.ts';
 
 /**

@@ -2,7 +2,7 @@ import { openSync, readSync, closeSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../config.ts';
 import { formatOf, nextSteps, restorePglite, restorePostgres, RestoreRefused } from '../db/backup.ts';
-import { keepDataDirPrivate } from '../lib/private-files.ts';
+import { keepDataDirPrivate } from '../db/private-files.ts';
 
 /**
  * `npm run restore <file>` (decision 027): into an empty database only. PostgreSQL: pg_restore

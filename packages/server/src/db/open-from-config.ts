@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
-import { keepDataDirPrivate } from '../lib/private-files.ts';
+import { keepDataDirPrivate } from './private-files.ts';
 import { openDatabase, type Database } from './client.ts';
 import { DataDirBusy } from './data-dir-lock.ts';
 
