@@ -10,6 +10,7 @@ const apiTests = ['packages/server/src/**/*.test.ts'];
 const databaseFree = [
   'packages/server/src/**/*.repository.test.ts',
   'packages/server/src/cli/cli-errors.test.ts',
+  'packages/server/src/cli/restore-notes.test.ts',
   'packages/server/src/config.test.ts',
   'packages/server/src/data-dir.test.ts',
   'packages/server/src/db/data-dir-lock.test.ts',
@@ -18,6 +19,7 @@ const databaseFree = [
   'packages/server/src/lib/export.test.ts',
   'packages/server/src/lib/secret-box.test.ts',
   'packages/server/src/modules/public-url/public-url.test.ts',
+  'packages/server/src/private-files.test.ts',
   'packages/server/src/test/test-beacon.test.ts',
 ];
 const postgres = Boolean(process.env.TEST_DATABASE_URL);

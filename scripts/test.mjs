@@ -21,24 +21,30 @@ const runHeld = (command, args) =>
 
 let passed = 0;
 let failed = 0;
+const began = Date.now();
+/** One progress line, with the time since `npm test` began: nothing stays silent for minutes. */
+const progress = (text) => console.log(`[${((Date.now() - began) / 1000).toFixed(0).padStart(4)} s] ${text}`);
+
 // Typecheck and lint each keep one core busy: they run side by side, and each one's output is
-// printed whole when it is done.
-const checks = await Promise.all(
+// printed whole as soon as it is done.
+progress('typecheck and lint: started, side by side');
+await Promise.all(
   [
     ['typecheck', ['run', 'typecheck']],
     ['lint', ['run', 'lint']],
-  ].map(async ([name, args]) => ({ name, ...(await runHeld('npm', args)) })),
+  ].map(async ([name, args]) => {
+    const { ok, output } = await runHeld('npm', args);
+    process.stdout.write(output);
+    progress(`${ok ? '✓' : '✗'} ${name} ${ok ? 'passed' : 'failed'}`);
+    if (ok) passed++;
+    else failed++;
+  }),
 );
-for (const { name, ok, output } of checks) {
-  process.stdout.write(output);
-  console.log(`${ok ? '✓' : '✗'} ${name}`);
-  if (ok) passed++;
-  else failed++;
-}
 
 const report = 'test-results/vitest.json';
 mkdirSync('test-results', { recursive: true });
 rmSync(report, { force: true });
+progress('vitest: started (unit, web, API and browser projects; its own progress follows)');
 const vitestOk = run('npx', [
   'vitest',
   'run',
@@ -59,6 +65,7 @@ try {
   failed++; // vitest did not even write its report
 }
 
+progress(`vitest: finished${vitestOk ? '' : ' with failures'}`);
 printSlowest(files);
 
 console.log(`\n${passed} passed, ${failed} failed`);

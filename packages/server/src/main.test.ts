@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -118,6 +118,9 @@ describe(`npm start (${TEST_DB})`, () => {
   it('a SEED_KEY other than the one the database met first stops the server with a message naming it', async () => {
     // On the embedded database the first start generated the key, owner-only, beside the others.
     if (!env.SEED_KEY) expect(statSync(join(dataDir, 'seed-key')).mode & 0o777).toBe(0o600);
+    // Without its jwt-secret the refused start would make one: it must not (issue 43).
+    const jwtFile = join(dataDir, 'jwt-secret');
+    if (!env.JWT_SECRET) renameSync(jwtFile, `${jwtFile}.kept`);
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN_FILE], {
       env: { PATH: process.env.PATH ?? '', ...env, SEED_KEY: 'another-seed-key-that-is-long-enough-0123' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -129,6 +132,8 @@ describe(`npm start (${TEST_DB})`, () => {
     expect(output.trim()).toBe(
       "SEED_KEY cannot open the games' secret seeds in this database: set SEED_KEY to the key this database was used with",
     );
+    expect(existsSync(jwtFile)).toBe(false);
+    if (!env.JWT_SECRET) renameSync(`${jwtFile}.kept`, jwtFile);
     // The right key still starts it.
     const server = await startServer(env);
     server.child.kill('SIGTERM');

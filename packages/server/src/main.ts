@@ -6,7 +6,7 @@ import { openConfiguredDatabase } from './db/open-from-config.ts';
 import { ensureAdmin } from './cli/seed.ts';
 import { DataDirBusy } from './db/data-dir-lock.ts';
 import { KeyMismatch, keyRefusal, type SealingKey } from './lib/key-canaries.ts';
-import { keyPlace, resolveKeys } from './secrets.ts';
+import { keepJwtSecret, keyPlace, resolveKeys } from './secrets.ts';
 import { scheduleCheckpoints } from './modules/audit/checkpoint.ts';
 
 function readConfig(): Config {
@@ -46,8 +46,8 @@ async function open(config: Config): Promise<Database> {
 async function start(config: Config, database: Database) {
   const keyOf = (key: SealingKey) => (key === 'totp-key' ? config.totpKey : config.seedKey);
   try {
-    const keys = await resolveKeys(database.db, config);
-    return await buildApp({
+    const { jwtSecretCreated, ...keys } = await resolveKeys(database.db, config);
+    const app = await buildApp({
       database,
       ...keys,
       logLevel: config.logLevel,
@@ -56,6 +56,9 @@ async function start(config: Config, database: Database) {
       publicUrl: config.publicUrl,
       beacon: config.beacon,
     });
+    // Only now, with every key checked: a refused start writes no new jwt-secret.
+    if (jwtSecretCreated) keepJwtSecret(config.dataDir, keys.jwtSecret);
+    return app;
   } catch (error) {
     if (error instanceof KeyMismatch)
       return refuse(

@@ -12,9 +12,23 @@ import { KEY_VARIABLES, KeyMismatch, keyRefusal, sealedWith, type SealingKey } f
  */
 export const KEY_FILES = ['jwt-secret', 'totp-key', 'seed-key'] as const;
 
-/** JWT_SECRET, or one generated on first start and kept in DATA_DIR (readable by the owner only). */
-export function resolveJwtSecret(configured: string | undefined, dataDir: string): string {
-  return configured ?? readKeyFile(dataDir, 'jwt-secret') ?? createKeyFile(dataDir, 'jwt-secret');
+/**
+ * JWT_SECRET, or DATA_DIR/jwt-secret, or a new one (`created`) that `keepJwtSecret` writes there
+ * (readable by the owner only) once the start has passed every key check: a start refused for a
+ * wrong key leaves no new jwt-secret behind. The database holds nothing signed with it, so it can
+ * wait; the sealing keys cannot (their files come first, decision 042).
+ */
+export function resolveJwtSecret(
+  configured: string | undefined,
+  dataDir: string,
+): { secret: string; created: boolean } {
+  const found = configured ?? readKeyFile(dataDir, 'jwt-secret');
+  return found ? { secret: found, created: false } : { secret: newSecret(), created: true };
+}
+
+/** Writes a generated JWT secret into DATA_DIR/jwt-secret (see `resolveJwtSecret`). */
+export function keepJwtSecret(dataDir: string, secret: string): void {
+  writeKeyFile(dataDir, 'jwt-secret', secret);
 }
 
 /** Where a key comes from, as the refusals name it: the variable, or the file in DATA_DIR. */
@@ -41,11 +55,15 @@ export async function resolveSealingKey(
   return createKeyFile(dataDir, key);
 }
 
-/** The three keys of a start: every missing file the database needs is named, one line each. */
+/**
+ * The three keys of a start: every missing file the database needs is named, one line each.
+ * `jwtSecretCreated`: the JWT secret is new and not yet in DATA_DIR (`keepJwtSecret` writes it once
+ * the app is built).
+ */
 export async function resolveKeys(
   db: Db,
   config: Pick<Config, 'dataDir'> & Partial<Pick<Config, 'jwtSecret' | 'totpKey' | 'seedKey'>>,
-): Promise<{ jwtSecret: string; totpKey: string; seedKey: string }> {
+): Promise<{ jwtSecret: string; jwtSecretCreated: boolean; totpKey: string; seedKey: string }> {
   const [totpKey, seedKey] = await Promise.allSettled([
     resolveSealingKey(db, 'totp-key', config.totpKey, config.dataDir),
     resolveSealingKey(db, 'seed-key', config.seedKey, config.dataDir),
@@ -58,8 +76,10 @@ export async function resolveKeys(
       throw new ConfigError(`${first.message}\n${second.message}`);
     throw first instanceof KeyMismatch && second !== undefined ? second : first;
   }
+  const jwt = resolveJwtSecret(config.jwtSecret, config.dataDir);
   return {
-    jwtSecret: resolveJwtSecret(config.jwtSecret, config.dataDir),
+    jwtSecret: jwt.secret,
+    jwtSecretCreated: jwt.created,
     totpKey: (totpKey as PromiseFulfilledResult<string>).value,
     seedKey: (seedKey as PromiseFulfilledResult<string>).value,
   };
@@ -70,18 +90,27 @@ function readKeyFile(dataDir: string, name: string): string | undefined {
   return existsSync(file) ? readFileSync(file, 'utf8').trim() || undefined : undefined;
 }
 
+const newSecret = () => randomBytes(48).toString('base64url');
+
+type KeyFile = (typeof KEY_FILES)[number];
+
 /** What a generated key file is for, as the first start says when it creates one (docs/upgrading.md). */
-const KEY_FILE_USE: Record<(typeof KEY_FILES)[number], string> = {
+const KEY_FILE_USE: Record<KeyFile, string> = {
   'jwt-secret': 'signs sign-in tokens (JWT_SECRET); without it everyone signs in again',
   'totp-key': 'seals two-factor secrets (TOTP_KEY); the server will not start on this database without it',
   'seed-key': "seals the games' seeds (SEED_KEY); the server will not start on this database without it",
 };
 
-function createKeyFile(dataDir: string, name: (typeof KEY_FILES)[number]): string {
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
+/** Writes a new key file, its owner's only (decision 063), and says so once. */
+function writeKeyFile(dataDir: string, name: KeyFile, secret: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = join(dataDir, name);
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   console.log(`Created DATA_DIR/${name} (${file}): it ${KEY_FILE_USE[name]}. Back it up with the database.`);
+}
+
+function createKeyFile(dataDir: string, name: KeyFile): string {
+  const secret = newSecret();
+  writeKeyFile(dataDir, name, secret);
   return secret;
 }

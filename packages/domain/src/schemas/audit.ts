@@ -41,6 +41,7 @@ export const AUDIT_ACTIONS = [
   'backup.downloaded',
   'backup.key_created',
   'backup.key_revoked',
+  'backup.key_refused',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -80,6 +81,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'backup.downloaded': 'Backup downloaded',
   'backup.key_created': 'Backup key created',
   'backup.key_revoked': 'Backup key revoked',
+  'backup.key_refused': 'Backup key refused',
 };
 
 export const AUDIT_TARGET_KINDS = ['user', 'transaction', 'winner', 'game', 'claim', 'shift', 'backup_key'] as const;

@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
 import { loadCommandConfig } from '../config.ts';
 import { dumpPgliteDirectory, dumpPostgres, runningServer, writeAtomically, writeBlob } from '../db/backup.ts';
-import { backupCredential, backupThroughServer, restoreKeysNote } from './backup-client.ts';
+import { keepDataDirPrivate } from '../db/private-files.ts';
+import { assertWritableFolder, backupCredential, backupThroughServer, restoreKeysNote } from './backup-client.ts';
 
 /**
  * `npm run backup [file]` (decisions 027 and 041). PostgreSQL: pg_dump. PGlite: through the running
@@ -9,10 +10,14 @@ import { backupCredential, backupThroughServer, restoreKeysNote } from './backup
  * when one has DATA_DIR open, else the directory directly. Ends with the keys a restore needs.
  */
 const config = loadCommandConfig('backup');
+// The copy and anything this command writes are its owner's only (decision 063).
+keepDataDirPrivate(config.dataDir, { create: false });
 const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
 const file = resolve(process.argv[2] ?? `lot-backup-${stamp}.${config.databaseUrl ? 'dump' : 'tar.gz'}`);
 
 try {
+  // Before anything is asked of a server or a database: a copy nobody can write is not taken.
+  assertWritableFolder(file);
   if (config.databaseUrl) {
     const url = config.databaseUrl;
     await writeAtomically(file, (partial) => dumpPostgres(url, partial));
@@ -29,6 +34,8 @@ try {
     } else {
       const dataDir = join(config.dataDir, 'db');
       await writeAtomically(file, async (partial) => writeBlob(partial, await dumpPgliteDirectory(dataDir)));
+      // PGlite sets its files' modes past the umask: closed again (decision 063).
+      keepDataDirPrivate(config.dataDir, { create: false });
       console.log(`Backup of the embedded database in ${dataDir} written to ${file}`);
     }
   }

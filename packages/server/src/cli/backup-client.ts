@@ -1,5 +1,5 @@
-import { createWriteStream, readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, constants, createWriteStream, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
@@ -59,6 +59,31 @@ function checkedKey(text: string, where: string): string {
   return text;
 }
 
+/**
+ * The folder the backup goes into exists and this user may write there; otherwise `BackupRefused`
+ * says how to make it (the copy would be taken, and audited as handed out, for nothing).
+ */
+export function assertWritableFolder(file: string): void {
+  const folder = dirname(resolve(file));
+  let isFolder = false;
+  try {
+    isFolder = statSync(folder).isDirectory();
+  } catch {
+    // Missing: said below.
+  }
+  if (!isFolder)
+    throw new BackupRefused(
+      `the folder ${folder} does not exist: create it first, readable by its owner only (mkdir -p -m 700 ${folder})`,
+    );
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch {
+    throw new BackupRefused(
+      `this user may not write into ${folder}: run the backup as its owner, or choose another folder`,
+    );
+  }
+}
+
 /** Asks the server at `url` for the copy (GET /api/admin/backup) and streams it into `file`. */
 export async function backupThroughServer(
   url: string,
@@ -83,7 +108,7 @@ export async function backupThroughServer(
   }
   const body = response.body;
   await writeAtomically(file, (partial) =>
-    pipeline(Readable.fromWeb(body as ReadableStream), createWriteStream(partial)),
+    pipeline(Readable.fromWeb(body as ReadableStream), createWriteStream(partial, { mode: 0o600 })),
   );
 }
 
@@ -117,6 +142,7 @@ const errorMessage = (text: string) => {
  */
 export function restoreKeysNote(config: {
   dataDir: string;
+  databaseUrl?: string | undefined;
   jwtSecret: string | undefined;
   totpKey: string | undefined;
   seedKey: string | undefined;
@@ -131,6 +157,8 @@ export function restoreKeysNote(config: {
   return (
     `A restore needs these keys besides the backup: ${places.join(', ')}. ` +
     "Keep copies of them apart from the backups: the games' seeds in a backup are sealed with the seed key and the two-factor secrets with the TOTP key. " +
-    'Without the TOTP key or the seed key the server refuses to start on the restored database, naming the file; without the JWT secret it makes a new one and everyone signs in again.'
+    (config.databaseUrl
+      ? 'On PostgreSQL the server starts only with all three set; a TOTP_KEY or SEED_KEY other than the one the database was used with is refused, naming it, and another JWT_SECRET signs everyone out.'
+      : 'Without the TOTP key or the seed key the server refuses to start on the restored database, naming the file; without the JWT secret it makes a new one and everyone signs in again.')
   );
 }

@@ -2,6 +2,7 @@ import { openSync, readSync, closeSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadCommandConfig } from '../config.ts';
 import { formatOf, nextSteps, restorePglite, restorePostgres, RestoreRefused } from '../db/backup.ts';
+import { keepDataDirPrivate } from '../db/private-files.ts';
 
 /**
  * `npm run restore <file>` (decision 027): into an empty database only. PostgreSQL: pg_restore
@@ -9,6 +10,8 @@ import { formatOf, nextSteps, restorePglite, restorePostgres, RestoreRefused } f
  * refused while a server has DATA_DIR (decision 043). Then it prints every next step, in order.
  */
 const config = loadCommandConfig('restore');
+// The restored database and DATA_DIR are their owner's only (decision 063).
+keepDataDirPrivate(config.dataDir, { create: !config.databaseUrl });
 const argument = process.argv[2];
 
 function head(file: string): Buffer {
@@ -40,6 +43,8 @@ try {
   } else {
     const dataDir = join(config.dataDir, 'db');
     const users = await restorePglite(file, dataDir);
+    // PGlite wrote the restored files 0666 (past the umask): closed again.
+    keepDataDirPrivate(config.dataDir, { create: false });
     console.log(`Restored ${file} into ${dataDir} (${users} users).`);
   }
   for (const line of nextSteps(config)) console.log(line);

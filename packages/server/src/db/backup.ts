@@ -1,5 +1,14 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -35,9 +44,13 @@ export function nextSteps(config: { databaseUrl: string | undefined; dataDir: st
       '(kept with its backups, apart from them)'
     : `put back the key files that were backed up with this database into DATA_DIR (${config.dataDir}): ` +
       'totp-key, seed-key and jwt-secret (or set TOTP_KEY, SEED_KEY, JWT_SECRET as they were)';
+  // PostgreSQL needs all three variables to start at all; only the embedded database makes a new jwt-secret.
+  const without = config.databaseUrl
+    ? 'The server refuses to start without all three; TOTP_KEY or SEED_KEY other than before is refused, naming it; another JWT_SECRET signs everyone out'
+    : 'Without totp-key or seed-key the server refuses to start; without jwt-secret it makes a new one and everyone signs in again';
   return [
     'Next, in this order:',
-    `  1. ${keys}. Without totp-key or seed-key the server refuses to start; without jwt-secret everyone signs in again.`,
+    `  1. ${keys}. ${without}.`,
     '  2. npm run ledger:check    every balance against the ledger',
     '  3. npm run audit:verify    the audit trail, row by row',
     '  4. npm start               applies any newer migrations and checks the keys against the database',
@@ -102,7 +115,7 @@ export async function restorePglite(file: string, dataDir: string): Promise<numb
   const release = lockDataDir(dataDir, 'restore');
   try {
     assertEmptyDirectory(dataDir);
-    mkdirSync(dirname(dataDir), { recursive: true });
+    mkdirSync(dirname(dataDir), { recursive: true, mode: 0o700 });
     const client = await PGlite.create({
       dataDir,
       extensions: { pg_trgm },
@@ -187,11 +200,15 @@ export async function restorePostgres(file: string, url: string): Promise<void> 
   ]);
 }
 
-/** Writes beside the target and renames: a failed backup never leaves a file that looks whole. */
+/**
+ * Writes beside the target and renames: a failed backup never leaves a file that looks whole. The
+ * copy is readable by its owner only (0600, decision 063), whoever wrote it (pg_dump included).
+ */
 export async function writeAtomically(file: string, write: (partial: string) => Promise<void>): Promise<void> {
   const partial = `${file}.partial`;
   try {
     await write(partial);
+    chmodSync(partial, 0o600);
     renameSync(partial, file);
   } catch (error) {
     rmSync(partial, { force: true });
@@ -200,7 +217,7 @@ export async function writeAtomically(file: string, write: (partial: string) => 
 }
 
 export async function writeBlob(file: string, blob: Blob): Promise<void> {
-  writeFileSync(file, Buffer.from(await blob.arrayBuffer()));
+  writeFileSync(file, Buffer.from(await blob.arrayBuffer()), { mode: 0o600 });
 }
 
 /**
@@ -212,7 +229,7 @@ export type RunningServer = { pid: number; url: string };
 export const serverFile = (dataDir: string) => join(dataDir, 'server.json');
 
 export function writeServerFile(dataDir: string, url: string): void {
-  writeFileSync(serverFile(dataDir), `${JSON.stringify({ pid: process.pid, url })}\n`);
+  writeFileSync(serverFile(dataDir), `${JSON.stringify({ pid: process.pid, url })}\n`, { mode: 0o600 });
 }
 
 export function removeServerFile(dataDir: string): void {

@@ -50,7 +50,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ dump: (() => Promise<Blob>) | 
       onRequest: async (request) => {
         const key = presentedBackupKey(request);
         if (key !== undefined) {
-          request.backupKey = await authenticateBackupKey(app.context, key);
+          request.backupKey = await authenticateBackupKey(app.context, key, request.ip);
           return;
         }
         await app.authenticate(request);
@@ -60,7 +60,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ dump: (() => Promise<Blob>) | 
         operationId: 'downloadBackup',
         tags: ['admin'],
         description:
-          "A consistent copy of the embedded (PGlite) database: its data directory as a gzipped tar, taken between two transactions. `npm run backup` calls it while the server runs; `npm run restore` loads it into an empty DATA_DIR. On PostgreSQL it answers 409: pg_dump backs that up. Authorization: an admin's session token, or a backup key (`Authorization: Bearer lotbk_…`, decision 041), which no other call accepts. Every copy handed out is an audit row (`backup.downloaded`).",
+          "A consistent copy of the embedded (PGlite) database: its data directory as a gzipped tar, taken between two transactions. `npm run backup` calls it while the server runs; `npm run restore` loads it into an empty DATA_DIR. On PostgreSQL it answers 409: pg_dump backs that up. Authorization: an admin's session token, or a backup key (`Authorization: Bearer lotbk_…`, decision 041), which no other call accepts. Every copy handed out is an audit row (`backup.downloaded`), and so is every key refused (`backup.key_refused`).",
         querystring: z.object({}).strict(),
         response: {
           200: {

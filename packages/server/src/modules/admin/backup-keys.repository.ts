@@ -67,12 +67,16 @@ export async function revokeKeyRow(tx: Tx, id: number, by: number): Promise<{ na
 }
 
 /** The key not revoked whose hash this is. */
-export async function liveKeyByHash(db: Db, keyHash: string): Promise<{ id: number; name: string } | undefined> {
+/** The key with this hash, revoked or not. */
+export async function keyByHash(
+  db: Db,
+  keyHash: string,
+): Promise<{ id: number; name: string; revoked: boolean } | undefined> {
   const [row] = await db
-    .select({ id: backupKeys.id, name: backupKeys.name })
+    .select({ id: backupKeys.id, name: backupKeys.name, revokedAt: backupKeys.revokedAt })
     .from(backupKeys)
-    .where(and(eq(backupKeys.keyHash, keyHash), isNull(backupKeys.revokedAt)));
-  return row;
+    .where(eq(backupKeys.keyHash, keyHash));
+  return row && { id: row.id, name: row.name, revoked: row.revokedAt !== null };
 }
 
 export async function markKeyUsed(tx: Tx, id: number, address: string | null): Promise<void> {

@@ -15,7 +15,7 @@ import {
   insertKey,
   isNameTaken,
   keyRow,
-  liveKeyByHash,
+  keyByHash,
   listKeyRows,
   markKeyUsed,
   revokeKeyRow,
@@ -113,11 +113,29 @@ export async function revokeBackupKey(ctx: Context, id: number): Promise<Revoked
 /** Who takes a backup: an admin signed in, or a backup key. */
 export type BackupTaker = { caller: Caller } | { key: { id: number; name: string }; address: string };
 
-/** The key a request presents, if it is one and not revoked; otherwise 401. */
-export async function authenticateBackupKey(ctx: AppContext, key: string): Promise<{ id: number; name: string }> {
-  const found = await liveKeyByHash(ctx.db, hashBackupKey(key));
-  if (!found) throw new AppError('UNAUTHORIZED', MESSAGES.backupKeyInvalid);
-  return found;
+/**
+ * The key a request presents, if it is one and not revoked; otherwise 401, and the refusal is an
+ * audit row `backup.key_refused` (no actor; the key's first characters, and the key itself when it
+ * is a revoked one), so a stolen or forgotten key that is still tried shows up (decision 064).
+ */
+export async function authenticateBackupKey(
+  ctx: AppContext,
+  key: string,
+  address: string,
+): Promise<{ id: number; name: string }> {
+  const found = await keyByHash(ctx.db, hashBackupKey(key));
+  if (found && !found.revoked) return { id: found.id, name: found.name };
+  await recordAudit(ctx.db, {
+    actorId: null,
+    address,
+    action: 'backup.key_refused',
+    targetKind: found ? 'backup_key' : undefined,
+    targetId: found?.id ?? null,
+    details: found
+      ? { key: found.name, hint: hintOf(key), reason: 'revoked' }
+      : { hint: hintOf(key), reason: 'unknown' },
+  });
+  throw new AppError('UNAUTHORIZED', MESSAGES.backupKeyInvalid);
 }
 
 /** One audit row per copy handed out (and the key's last use), after the copy was taken. */

@@ -203,12 +203,27 @@ describe(`backup keys (${TEST_DB})`, () => {
               },
             ]
           : []),
+        // A refused key is a row too: the made-up one by its first characters only, the revoked one by name.
+        {
+          action: 'backup.key_refused',
+          actor_id: null,
+          target_kind: null,
+          target_id: null,
+          details: { hint: 'lotbk_AAAA', reason: 'unknown' },
+        },
         {
           action: 'backup.key_revoked',
           actor_id: adminId,
           target_kind: 'backup_key',
           target_id: String(key.id),
           details: { name: 'nightly cron' },
+        },
+        {
+          action: 'backup.key_refused',
+          actor_id: null,
+          target_kind: 'backup_key',
+          target_id: String(key.id),
+          details: { key: 'nightly cron', hint: key.hint, reason: 'revoked' },
         },
         expect.objectContaining({ action: 'backup.key_created', target_id: String(again.key.id) }),
         expect.objectContaining({ action: 'backup.key_revoked', target_id: String(again.key.id) }),
@@ -260,6 +275,17 @@ describe(`backup keys (${TEST_DB})`, () => {
           restoreKeysNote({ dataDir, jwtSecret: undefined, totpKey: undefined, seedKey: undefined }),
         );
         expect(run.output).toContain(join(dataDir, 'totp-key'));
+
+        // Into a folder that does not exist: refused before the server is asked, so no copy is
+        // handed out (and none audited as downloaded) for nothing.
+        const trail = await backupTrail();
+        const missing = join(scratch, 'missing', 'lot.tar.gz');
+        const nowhere = await runCli([missing], { DATA_DIR: dataDir, LOT_URL: url, LOT_BACKUP_KEY_FILE: keyFile });
+        expect(nowhere.code).toBe(1);
+        expect(nowhere.output.trim()).toBe(
+          `Backup failed: the folder ${join(scratch, 'missing')} does not exist: create it first, readable by its owner only (mkdir -p -m 700 ${join(scratch, 'missing')})`,
+        );
+        expect(await backupTrail()).toEqual(trail);
         // What happens without each key, as the start-up check does it (decision 042, README's table).
         expect(run.output).toContain(
           'Without the TOTP key or the seed key the server refuses to start on the restored database, naming the file',

@@ -55,7 +55,7 @@ export const CHECKPOINT_KEY_FILE = 'checkpoint-key';
 export function checkpointKey(dataDir: string): KeyObject {
   const file = join(dataDir, CHECKPOINT_KEY_FILE);
   if (existsSync(file)) return createPrivateKey(readFileSync(file, 'utf8'));
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const { privateKey } = generateKeyPairSync('ed25519');
   writeFileSync(file, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
   return privateKey;
@@ -146,7 +146,7 @@ export async function writeCheckpoint(checkpoint: Checkpoint, target: string): P
     return;
   }
   const folder = join(target, '..');
-  mkdirSync(folder, { recursive: true });
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
   writeFileSync(target, checkpointText(checkpoint), { mode: 0o600 });
 }
 

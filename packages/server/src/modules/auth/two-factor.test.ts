@@ -10,7 +10,7 @@ import { buildApp } from '../../app.ts';
 import { ConfigError } from '../../config.ts';
 import { keyCanaries, recoveryCodes, signinFailures, userTwoFactor } from '../../db/schema.ts';
 import { checkTotpKey, KeyMismatch } from '../../lib/key-canaries.ts';
-import { resolveKeys } from '../../secrets.ts';
+import { keepJwtSecret, resolveKeys } from '../../secrets.ts';
 import { createTestApp, TEST_DB, type TestApp } from '../../test/test-app.ts';
 import { MAX_FAILURES } from './auth.service.ts';
 
@@ -461,7 +461,10 @@ describe(`TOTP_KEY against the database's canary (${TEST_DB}, decision 042)`, ()
       expect(readdirSync(dataDir)).toEqual([]);
       // From the environment (PostgreSQL's way), or restored files: taken as they are.
       const keys = await resolveKeys(t.database.db, { dataDir, totpKey: t.totpKey, seedKey: t.seedKey });
-      expect(keys).toMatchObject({ totpKey: t.totpKey, seedKey: t.seedKey });
+      expect(keys).toMatchObject({ totpKey: t.totpKey, seedKey: t.seedKey, jwtSecretCreated: true });
+      // A new JWT secret is written only once the start has passed every key check (main.ts).
+      expect(readdirSync(dataDir)).toEqual([]);
+      keepJwtSecret(dataDir, keys.jwtSecret);
       expect(readdirSync(dataDir)).toEqual(['jwt-secret']);
       expect(statSync(join(dataDir, 'jwt-secret')).mode & 0o777).toBe(0o600);
     } finally {
