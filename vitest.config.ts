@@ -17,6 +17,8 @@ const databaseFree = [
   'packages/server/src/lib/export.test.ts',
   'packages/server/src/lib/secret-box.test.ts',
   'packages/server/src/modules/public-url/public-url.test.ts',
+  'packages/server/src/suites/balancer.test.ts',
+  'packages/server/src/test/chaos.test.ts',
   'packages/server/src/test/test-beacon.test.ts',
 ];
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
