@@ -129,7 +129,7 @@ export type Operation =
   | {
       kind: 'game';
       betCents: number;
-      /** Each entry's number of cards. */
+      /** The number each entry plays (from 1 to 20). */
       entries: number[];
       /** Once frozen, the agent asks for the draws. */
       byAgent: boolean;
@@ -178,7 +178,15 @@ export function describeOperation(op: Operation): string {
 
 export type Answer = { status: number; body: Record<string, unknown>; replayed: boolean };
 /** A 5xx answer: LOT's own (JSON with a request id) or the balancer's (its HTML page). */
-export type FiveHundred = { status: number; path: string; sentAt: number; answeredAt: number; fromLot: boolean };
+export type FiveHundred = {
+  status: number;
+  path: string;
+  sentAt: number;
+  answeredAt: number;
+  fromLot: boolean;
+  /** LOT's error code (UNAVAILABLE, INTERNAL…). */
+  code?: string;
+};
 /** A call that got no answer: its connection broke, was refused, or it timed out. */
 export type Lost = {
   method: string;
@@ -235,6 +243,7 @@ export function chaosClient(base: string, retries: Rng) {
           sentAt,
           answeredAt: performance.now(),
           fromLot: typeof json?.requestId === 'string',
+          code: typeof json?.code === 'string' ? json.code : undefined,
         });
       return {
         status: response.status,
