@@ -20,6 +20,8 @@ const databaseFree = [
   'packages/server/src/lib/secret-box.test.ts',
   'packages/server/src/modules/public-url/public-url.test.ts',
   'packages/server/src/private-files.test.ts',
+  'packages/server/src/suites/balancer.test.ts',
+  'packages/server/src/test/chaos.test.ts',
   'packages/server/src/test/test-beacon.test.ts',
 ];
 const postgres = Boolean(process.env.TEST_DATABASE_URL);

@@ -7,6 +7,7 @@ import {
   baseUrl,
   DEMO,
   DESKTOP,
+  frames,
   login,
   PHONE,
   player,
@@ -311,10 +312,11 @@ function trackRequests(page: Page) {
 async function settle(page: Page, screen: Screen) {
   await screen.ready?.(page).first().waitFor({ state: 'visible' });
   const pending = inFlight.get(page);
-  let quiet = 0;
-  while (quiet < 2) {
-    await page.waitForTimeout(25);
-    quiet = pending?.size ? 0 : quiet + 1;
+  // No request in flight, also once the page has run what the last answers made it do.
+  for (;;) {
+    await expect.poll(() => pending?.size ?? 0).toBe(0);
+    await frames(page);
+    if (!pending?.size) break;
   }
   await page
     .getByText(/^Loading/)

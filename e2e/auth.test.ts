@@ -112,7 +112,9 @@ describe('sign-in', () => {
     await page.getByLabel('Username').fill('   ');
     await page.getByLabel('Password').fill('something');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The form refused it: its last step on a refusal puts the cursor in the first wrong field
+    // (from the button just clicked), and a refused form sends nothing.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('username');
     expect(await alerts(page)).toEqual(['Username is required']);
     expect(signins).toBe(0);
     expect(path(page)).toBe('/login');

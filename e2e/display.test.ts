@@ -93,13 +93,20 @@ async function freeze(call: Awaited<ReturnType<typeof sessionOf>>, game: Game): 
 
 async function displayPage(
   url: string,
-  options: { viewport?: { width: number; height: number }; base?: string; reducedMotion?: boolean } = {},
+  options: {
+    viewport?: { width: number; height: number };
+    base?: string;
+    reducedMotion?: boolean;
+    /** The page's timers on the test's clock (Playwright's), which runs them at once when told. */
+    clock?: boolean;
+  } = {},
 ): Promise<Page> {
   const context = await browser().newContext({
     viewport: options.viewport ?? ROOM,
     baseURL: options.base ?? baseUrl(),
     reducedMotion: options.reducedMotion ? 'reduce' : 'no-preference',
   });
+  if (options.clock) await context.clock.install();
   const page = await context.newPage();
   screenshotOnFailure(page);
   await page.goto(url);
@@ -306,16 +313,25 @@ describe('customer display', () => {
   });
 
   it('says there is no game with an unknown code, and stops asking', async () => {
-    const page = await displayPage('/display/NOSUCHGAMECODE');
-    const streams: string[] = [];
-    page.on('request', (request) => {
-      if (request.url().includes('/api/display/')) streams.push(request.url());
-    });
+    const page = await displayPage('/display/NOSUCHGAMECODE', { clock: true });
     await visible(page.getByText('No game with this code'));
-    const afterMissing = streams.length;
-    // Longer than the first two backoff steps: a page that kept trying would have asked again.
-    await page.waitForTimeout(3_500);
-    expect(streams.length).toBe(afterMissing);
+    // Every stream the page opens, counted as it opens it.
+    await page.evaluate(() => {
+      const Original = window.EventSource;
+      const counted = window as unknown as { streamsOpened: number };
+      counted.streamsOpened = 0;
+      window.EventSource = class extends Original {
+        constructor(url: string | URL, init?: EventSourceInit) {
+          super(url, init);
+          counted.streamsOpened += 1;
+        }
+      };
+    });
+    // Three minutes of the page's timers at once: a step of the backoff (up to 10 s) or the
+    // silence watchdog (45 s) would open a stream.
+    await page.clock.runFor(180_000);
+    expect(await page.evaluate(() => (window as unknown as { streamsOpened: number }).streamsOpened)).toBe(0);
+    await visible(page.getByText('No game with this code'));
     expect(await page.getByTestId('display-connection').count()).toBe(0);
     await page.context().close();
   });

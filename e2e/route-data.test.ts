@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DEMO, openPage, signIn, useBrowser } from './support.ts';
+import { DEMO, frames, openPage, signIn, useBrowser } from './support.ts';
 
 /**
  * Route loaders (docs/ARCHITECTURE.md#data-loading): following a menu link starts the screen's
@@ -11,20 +11,56 @@ import { DEMO, openPage, signIn, useBrowser } from './support.ts';
 
 const HOLD_MS = 800;
 
-type Trace = { apiAt: number[]; chunksReleasedAt: number[] };
+type Trace = { apiAt: number[]; apiDone: number; chunksAsked: number; chunksReleasedAt: number[]; chunksDone: number };
 
-/** From now on, every JavaScript chunk waits HOLD_MS; API calls to `api` are timed. */
+/**
+ * From now on, every JavaScript chunk waits HOLD_MS; requests to `api` are timed; and the page
+ * counts its own calls to `api` as it makes them (`window.apiCalls`), so that a count read after
+ * its effects have run is final.
+ */
 async function trace(page: Page, api: RegExp): Promise<Trace> {
-  const traced: Trace = { apiAt: [], chunksReleasedAt: [] };
+  const traced: Trace = { apiAt: [], apiDone: 0, chunksAsked: 0, chunksReleasedAt: [], chunksDone: 0 };
+  const isChunk = (url: string) => /\/assets\/.*\.js$/.test(new URL(url).pathname);
   page.on('request', (request) => {
     if (api.test(new URL(request.url()).pathname)) traced.apiAt.push(Date.now());
   });
+  page.on('requestfinished', (request) => {
+    if (api.test(new URL(request.url()).pathname)) traced.apiDone += 1;
+    if (isChunk(request.url())) traced.chunksDone += 1;
+  });
   await page.route(/\/assets\/.*\.js$/, async (route) => {
+    traced.chunksAsked += 1;
     await new Promise((resolve) => setTimeout(resolve, HOLD_MS));
     traced.chunksReleasedAt.push(Date.now());
     await route.continue();
   });
+  await page.evaluate((source) => {
+    const pattern = new RegExp(source);
+    const counted = window as unknown as { apiCalls: number };
+    counted.apiCalls = 0;
+    const original = window.fetch;
+    window.fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), window.location.href);
+      if (pattern.test(url.pathname)) counted.apiCalls += 1;
+      return original(input, init);
+    };
+  }, api.source);
   return traced;
+}
+
+/**
+ * Until the screen has everything it asked for: its answer and every chunk in, and nothing more
+ * asked for while the page ran what those made it do.
+ */
+async function settled(page: Page, traced: Trace) {
+  for (;;) {
+    await expect
+      .poll(() => traced.apiDone > 0 && traced.chunksDone === traced.chunksAsked, { timeout: 10_000 })
+      .toBe(true);
+    const asked = traced.chunksAsked + traced.apiAt.length;
+    await frames(page);
+    if (traced.chunksAsked + traced.apiAt.length === asked && traced.chunksDone === traced.chunksAsked) return;
+  }
 }
 
 const CASES = [
@@ -51,12 +87,15 @@ describe('a screen asks for its data as navigation starts', () => {
     await page.getByRole('navigation').getByRole('link', { name: link, exact: true }).first().click();
     await page.waitForURL(url);
     await expect.poll(() => traced.chunksReleasedAt.length, { timeout: 10_000 }).toBeGreaterThan(0);
-    await expect.poll(() => traced.apiAt.length, { timeout: 10_000 }).toBeGreaterThan(0);
-    // A screen that asked again would do so as it renders, just after its last chunk: a second
-    // request is an absence to wait for, so the test watches for a while longer.
-    await page.waitForTimeout(2 * HOLD_MS);
+    // A screen that asked again would do so as it renders, after its last chunk: once every chunk
+    // and the answer are in and the page has run what they made it do, the page's own count is final.
+    await settled(page, traced);
 
-    expect(traced.apiAt.length, 'the screen asked once, and took the loader’s answer').toBe(1);
+    expect(
+      await page.evaluate(() => (window as unknown as { apiCalls: number }).apiCalls),
+      'the screen asked once, and took the loader’s answer',
+    ).toBe(1);
+    expect(traced.apiAt).toHaveLength(1);
     const [askedAt = Infinity] = traced.apiAt;
     expect(askedAt, 'asked before its code arrived').toBeLessThan(Math.max(...traced.chunksReleasedAt));
     await page.context().close();

@@ -120,6 +120,18 @@ export async function hidden(locator: Locator, timeout = 10_000): Promise<true> 
 }
 
 /**
+ * Two frames and a task in the page: whatever a render scheduled (its effects, the fetches they
+ * start) has run. An event to wait for instead of a fixed pause, before checking that something
+ * did not happen.
+ */
+export async function frames(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))),
+  );
+}
+
+/**
  * The element's whole text, trimmed ('' when it has none), read once: for `expect.poll`, as in
  * `await expect.poll(() => textOf(total)).toBe('60.00%')` (totals keep the old one while loading).
  */

@@ -149,8 +149,25 @@ describe.skipIf(TEST_DB !== 'postgres')('displays across processes (PostgreSQL o
     event = await display.waitFor((e) => view(e).status === 'settled', 5_000, from);
     expect(view(event).draws).toHaveLength(2);
 
-    // Once reconnected, changes flow again within a second (a second game, the other way round).
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Once both processes listen again (their new LISTEN connections are in pg_stat_activity),
+    // changes flow again within a second (a second game, the other way round).
+    const listening = new pg.Client({ connectionString: databaseUrl });
+    await listening.connect();
+    try {
+      await expect
+        .poll(
+          async () =>
+            (
+              await listening.query(
+                `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`,
+              )
+            ).rowCount,
+          { timeout: 10_000, interval: 20 },
+        )
+        .toBe(2);
+    } finally {
+      await listening.end();
+    }
     const next = (await call(b, 'POST', '/api/games', shop, {
       startRange: 1,
       endRange: 10,

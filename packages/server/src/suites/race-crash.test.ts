@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,19 @@ import { firstRoundAfter } from '@lot/domain/beacon';
 import { formatCents } from '@lot/domain/money';
 import type { GameProof } from '@lot/domain/schemas/games';
 import { verifyProof } from '@lot/domain/verify';
+import {
+  Chaos,
+  chaosClient,
+  chaosWorld,
+  chooseOperation,
+  describeOperation,
+  killLoop,
+  lostToKill,
+  sleep,
+  type ChaosPlayer,
+  type Operation,
+  type Rng,
+} from '../test/chaos.ts';
 import { participants } from '../test/game-fixtures.ts';
 import { exitOf, freePort, startServer, type Started } from '../test/server-process.ts';
 import { startTestBeacon, type TestBeacon } from '../test/test-beacon.ts';
@@ -35,11 +47,12 @@ import { freshPostgres, TEST_DB } from '../test/test-app.ts';
  * proof must verify against the test beacon's chain, a settled game must have exactly one sales
  * record, a game in progress must hold its pool as a pending row (or nothing before its freeze),
  * and every balance must be what the acknowledged operations make it, never negative. No answer may
- * be a 5xx.
+ * be a 5xx, and every call without an answer was sent while the server was down.
  *
  * On both databases: on PGlite the killed process takes the embedded database with it, and the
  * next process opens the same data directory (README: what a killed process can lose).
- * CRASH_RESTARTS and CRASH_CLIENTS bound the run (SOAK=1 for the long one).
+ * CRASH_RESTARTS and CRASH_CLIENTS bound the run (SOAK=1 for the long one). Every choice comes from
+ * the seed it prints: CHAOS_SEED replays them (test/chaos.ts).
  */
 
 const SOAK = process.env.SOAK === '1';
@@ -58,7 +71,6 @@ const START = SOAK ? 20_000 : 10_000;
 
 const ledgerCli = fileURLToPath(new URL('../cli/ledger-check-cli.ts', import.meta.url));
 
-type Answer = { status: number; body: Record<string, unknown>; replayed: boolean };
 type Transfer = { key: string; from: number; to: number; cents: number; status: number; transactionId?: number };
 type GameStatus = 'open' | 'drawing' | 'settled' | 'voided' | 'discarded';
 /** A game as its client knows it from the answers it got. */
@@ -74,10 +86,7 @@ type Played = {
   round?: number;
 };
 type GameBody = { id: number; code: string; status: GameStatus; pool: string; betAmount: string; entries: unknown[] };
-type Player = { id: number; token: string };
-
-const random = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+type Player = ChaosPlayer;
 
 /**
  * Where the crashed server keeps its data: a fresh PostgreSQL database, or a fresh data directory
@@ -157,103 +166,16 @@ describe(`race and crash (${TEST_DB})`, () => {
       const base = `http://127.0.0.1:${port}`;
       server = await startServer(env);
 
-      /** One HTTP call; null when the server gave no answer (refused connection, reset, killed mid-call). */
-      async function call(method: string, path: string, token: string | null, body?: unknown, key?: string) {
-        try {
-          const response = await fetch(`${base}${path}`, {
-            method,
-            headers: {
-              ...(body !== undefined && { 'content-type': 'application/json' }),
-              ...(token && { authorization: `Bearer ${token}` }),
-              ...(key && { 'idempotency-key': key }),
-            },
-            body: body === undefined ? undefined : JSON.stringify(body),
-            signal: AbortSignal.timeout(20_000),
-          });
-          return {
-            status: response.status,
-            body: (await response.json()) as Record<string, unknown>,
-            replayed: response.headers.get('idempotent-replayed') === 'true',
-          };
-        } catch {
-          return null;
-        }
-      }
-      let fiveHundreds = 0;
-      /** A client's persistence: the same call (with the same key) until the server answers it for good. */
-      async function untilAnswered(method: string, path: string, token: string, body?: unknown, key?: string) {
-        for (;;) {
-          const answer = await call(method, path, token, body, key);
-          if (answer && answer.status < 500) return answer as Answer;
-          if (answer) fiveHundreds += 1;
-          await sleep(random(20, 150));
-        }
-      }
-
-      // The world: players (role user) under one agent (under a super agent), with START each, and global winner
-      // settings of two prizes, so that a game is in progress between its first and its last draw.
-      const admin = await untilAnswered('POST', '/api/auth/signin', '', {
-        username: 'admin',
-        password: ADMIN_PASSWORD,
+      const chaos = Chaos.inTest(`race and crash (${TEST_DB})`);
+      const client = chaosClient(base, chaos.stream('retries'));
+      const { untilAnswered, fiveHundreds, lost } = client;
+      const { agent, players } = await chaosWorld(client, {
+        prefix: 'crash',
+        adminPassword: ADMIN_PASSWORD,
+        userPassword: USER_PASSWORD,
+        players: CLIENTS,
+        start: START,
       });
-      const adminToken = String(admin.body.accessToken);
-      await untilAnswered('POST', '/api/winners', adminToken, {
-        name: 'First',
-        percent: '50.00',
-        position: 1,
-        isActive: true,
-        userId: null,
-      });
-      await untilAnswered('POST', '/api/winners', adminToken, {
-        name: 'Second',
-        percent: '25.00',
-        position: 2,
-        isActive: true,
-        userId: null,
-      });
-      const superagent = await untilAnswered('POST', '/api/users', adminToken, {
-        username: 'crash_super',
-        password: USER_PASSWORD,
-        fullName: 'Crash Super',
-        role: 'superagent',
-      });
-      expect(superagent.status, JSON.stringify(superagent.body)).toBe(201);
-      const agentCreated = await untilAnswered('POST', '/api/users', adminToken, {
-        username: 'crash_agent',
-        password: USER_PASSWORD,
-        fullName: 'Crash Agent',
-        role: 'agent',
-        parentId: superagent.body.id,
-      });
-      expect(agentCreated.status, JSON.stringify(agentCreated.body)).toBe(201);
-      const agentSignin = await untilAnswered('POST', '/api/auth/signin', '', {
-        username: 'crash_agent',
-        password: USER_PASSWORD,
-      });
-      const agent: Player = { id: Number(agentCreated.body.id), token: String(agentSignin.body.accessToken) };
-      const players: Player[] = [];
-      for (let i = 0; i < CLIENTS; i += 1) {
-        const username = `crash_${i}`;
-        const created = await untilAnswered('POST', '/api/users', adminToken, {
-          username,
-          password: USER_PASSWORD,
-          fullName: `Crash ${i}`,
-          role: 'user',
-          parentId: agent.id,
-        });
-        expect(created.status, JSON.stringify(created.body)).toBe(201);
-        const id = Number(created.body.id);
-        const topup = await untilAnswered(
-          'POST',
-          '/api/balance/topup',
-          adminToken,
-          { userId: id, amount: formatCents(START) },
-          `start-${id}`,
-        );
-        expect(topup.status).toBe(200);
-        const signin = await untilAnswered('POST', '/api/auth/signin', '', { username, password: USER_PASSWORD });
-        players.push({ id, token: String(signin.body.accessToken) });
-      }
 
       // The storm: every client loops over transfers and games until told to stop.
       const transfers: Transfer[] = [];
@@ -262,11 +184,11 @@ describe(`race and crash (${TEST_DB})`, () => {
       const unexpected: string[] = [];
       let stop = false;
 
-      const transfer = async (me: { id: number; token: string }) => {
-        const key = randomUUID();
-        const others = players.filter((p) => p.id !== me.id);
-        const to = others[random(0, others.length - 1)] as (typeof players)[number];
-        const cents = random(1, 3_000);
+      /** A transfer as chosen; its key is named by the seed and the operation, as a replay sends it. */
+      const transfer = async (me: Player, op: Extract<Operation, { kind: 'transfer' }>, rng: Rng) => {
+        const key = `chaos-${chaos.seed}-${rng.name}`;
+        const to = players[op.to] as Player;
+        const { cents } = op;
         const answer = await untilAnswered(
           'POST',
           '/api/balance/transfer',
@@ -307,11 +229,13 @@ describe(`race and crash (${TEST_DB})`, () => {
         askers: (attempt: number) => Player,
         game: Played,
         position: number,
+        rng: Rng,
         leaveWaiting = false,
       ) => {
         for (let attempt = 0; ; attempt += 1) {
           const asker = askers(attempt);
-          const doubled = Math.random() < 0.3;
+          const choice = rng.fork(`draw ${position} try ${attempt}`);
+          const doubled = choice.chance(0.3);
           if (doubled) figures.doubled += 1;
           const answers = await Promise.all(
             Array.from({ length: doubled ? 2 : 1 }, () =>
@@ -335,7 +259,7 @@ describe(`race and crash (${TEST_DB})`, () => {
             if (answers.every((a) => a.status === 422)) return 'refused';
             if (stop) return 'stopped';
             if (leaveWaiting && game.status === 'drawing') return 'waiting';
-            await sleep(Math.min(retryAfter, 1_500) + random(0, 100));
+            await sleep(Math.min(retryAfter, 1_500) + choice.int(0, 100));
             continue;
           }
           const numbers = new Set(drawn.map((a) => a.body.number));
@@ -347,7 +271,7 @@ describe(`race and crash (${TEST_DB})`, () => {
           figures.draws += 1;
           if (asker !== players.find((p) => p.id === game.from)) figures.byAgent += 1;
           // Asked again once answered: the same number, marked as a replay, nothing drawn.
-          if (Math.random() < 0.2) {
+          if (choice.chance(0.2)) {
             figures.askedAgain += 1;
             const again = await untilAnswered('POST', `/api/games/${game.id}/draws`, asker.token, { position });
             if (again.status !== 200 || !again.replayed || again.body.number !== number)
@@ -357,9 +281,9 @@ describe(`race and crash (${TEST_DB})`, () => {
         }
       };
 
-      const play = async (me: Player) => {
-        const bet = random(1, 5) * 100;
-        const count = random(1, 5);
+      const play = async (me: Player, op: Extract<Operation, { kind: 'game' }>, rng: Rng) => {
+        const bet = op.betCents;
+        const count = op.entries.length;
         const opened = await untilAnswered('POST', '/api/games', me.token, {
           startRange: 1,
           endRange: 20,
@@ -390,17 +314,16 @@ describe(`race and crash (${TEST_DB})`, () => {
         };
         played.push(game);
         const entered = await untilAnswered('PUT', `/api/games/${game.id}/entries`, me.token, {
-          entries: participants(Array.from({ length: count }, (_, i) => random(1, 4) * 5 - i)),
+          entries: participants(op.entries),
         });
         if (entered.status !== 200) unexpected.push(`entries ${entered.status} ${JSON.stringify(entered.body)}`);
         // Once frozen, one game in four is finished by the agent; one in ten is voided by it before R.
-        const finisher = Math.random() < 0.25 ? agent : me;
+        const finisher = op.byAgent ? agent : me;
         const askers = (attempt: number) => (game.status === 'open' && attempt === 0 ? me : finisher);
-        const voidWhileWaiting = Math.random() < 0.1;
         for (let position = 1; position <= 2; position += 1) {
           // Stopped mid-game: the game stays in progress, as a shop closing for the night leaves it.
           if (stop) return;
-          const outcome = await draw(askers, game, position, voidWhileWaiting);
+          const outcome = await draw(askers, game, position, rng, op.voidWhileWaiting);
           if (outcome === 'stopped') return;
           if (outcome === 'waiting') {
             await end(agent, game);
@@ -411,7 +334,7 @@ describe(`race and crash (${TEST_DB})`, () => {
             await end(me, game);
             return;
           }
-          if (position === 1 && Math.random() < 0.15) {
+          if (position === 1 && op.endAfterFirst) {
             await end(agent, game);
             return;
           }
@@ -419,25 +342,44 @@ describe(`race and crash (${TEST_DB})`, () => {
         if (game.status !== 'settled') unexpected.push(`game ${game.id} drawn to the end but ${game.status}`);
       };
 
-      const client = async (me: Player) => {
+      /** Player `i` until told to stop: each operation chosen by its own generator, and traced. */
+      const storm = async (i: number) => {
+        const me = players[i] as Player;
+        const actor = `player-${i}`;
         while (!stop) {
-          if (Math.random() < 0.6) await transfer(me);
-          else await play(me);
+          const rng = chaos.next(actor);
+          const op = chooseOperation(rng, i, {
+            players: players.length,
+            maxCents: 3_000,
+            entries: [1, 5],
+            agent: true,
+          });
+          chaos.chose(actor, describeOperation(op));
+          if (op.kind === 'transfer') await transfer(me, op, rng);
+          else await play(me, op, rng);
         }
       };
-      const clients = players.map((player) => client(player));
+      const clients = players.map((_, i) => storm(i));
 
-      let restarts = 0;
-      for (; restarts < RESTARTS; restarts += 1) {
-        await sleep(random(400, 2_000));
-        const dying = server;
-        dying.child.kill('SIGKILL');
-        await exitOf(dying.child);
-        server = await startServer(env);
-      }
-      await sleep(500);
+      // SIGKILL at moments the seed chose, then the server started again on its data.
+      const servers = [server];
+      const kills = await killLoop({
+        servers,
+        count: RESTARTS,
+        signal: 'SIGKILL',
+        pause: (i) => {
+          const ms = i < RESTARTS ? chaos.next('kills').int(400, 2_000) : 500;
+          if (i < RESTARTS) chaos.chose('kills', `${ms} ms, then SIGKILL`);
+          return ms;
+        },
+        start: async () => (server = await startServer(env)),
+      });
+      const restarts = kills.length;
       stop = true;
       await Promise.all(clients);
+      // A call without an answer is one the server could not answer: sent before it listened again.
+      for (const call of lost.filter((c) => !lostToKill(c, kills, 'up')))
+        unexpected.push(`no answer while the server ran: ${JSON.stringify(call)}`);
 
       // Every ended game's public proof verifies against the test beacon's chain, pinned as a
       // verifier pins it: a voided frozen game's too, once its round is known.
@@ -630,7 +572,7 @@ describe(`race and crash (${TEST_DB})`, () => {
       }
 
       expect(unexpected).toEqual([]);
-      expect(fiveHundreds, 'answers with a 5xx status').toBe(0);
+      expect(fiveHundreds, 'answers with a 5xx status').toEqual([]);
       // Enough happened around the restarts: acknowledged transfers, games opened and draws.
       expect(acknowledged.length + played.length + figures.draws).toBeGreaterThan(RESTARTS * 5);
       const ended = (status: GameStatus) => played.filter((game) => game.status === status).length;

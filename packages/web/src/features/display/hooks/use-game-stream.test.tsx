@@ -65,6 +65,24 @@ describe('useGameStream', () => {
     expect(FakeEventSource.made).toHaveLength(1);
   });
 
+  it('stops asking for a game the server does not know: no backoff, no watchdog, however long the screen stays', async () => {
+    const fetchMock = vi.fn(() => Promise.resolve(new Response(null, { status: 404 })));
+    vi.stubGlobal('fetch', fetchMock);
+    const { result } = renderHook(() => useGameStream('NOSUCHGAME'));
+    const [stream] = FakeEventSource.made;
+    // The stream's 404 ends it (CLOSED); the proof's 404 says there is no such game.
+    act(() => {
+      if (stream) stream.readyState = FakeEventSource.CLOSED;
+      stream?.send('error');
+    });
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    expect(result.current.connection).toBe('missing');
+    await act(() => vi.advanceTimersByTimeAsync(SILENCE_LIMIT_MS * 3));
+    expect(FakeEventSource.made).toHaveLength(1);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(result.current.connection).toBe('missing');
+  });
+
   it("opens the signed-in shop's display with a ticket, and an anonymous one without (decision 046)", async () => {
     vi.useRealTimers();
     localStorage.setItem(STORAGE_KEYS.token, 'the-token');

@@ -109,6 +109,8 @@ export function useGameStream(code: string): { proof: GameProof | null; connecti
 
     const retryLater = async (closed: EventSource) => {
       closed.close();
+      // A closed stream is not watched: the next one is, and a missing game gets none.
+      clearTimeout(watchdog);
       // The stream answers an unknown code with 404 before it streams; EventSource cannot tell
       // which status ended it, the proof can.
       missing = await fetch(`${API_BASE}/api/verify/${path}`, { cache: 'no-store' }).then(
