@@ -192,6 +192,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(metricsPlugin, {
     allow: options.metricsAllow ?? ['127.0.0.1', '::1'],
     pool: options.database.pool,
+    db: options.database.db,
+    clock: options.clock ?? Date.now,
+    beacon: () => drawBeacon.status(),
+    ...(listener && { listening: () => listener.live }),
   });
   const context: AppContext = {
     db: options.database.db,
