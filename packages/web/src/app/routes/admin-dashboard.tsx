@@ -7,10 +7,12 @@ import { count, money } from '../../lib/format.ts';
 import { useRoleCount } from '../../features/admin-dashboard/api/get-role-count.ts';
 import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
 import { ShiftSummaryCard } from '../../features/shifts/components/shifts-summary-card.tsx';
+import { DrawRandomnessCard } from '../../features/draw-randomness/components/draw-randomness-card.tsx';
 
 /**
  * docs/product/screens.md#admin-dashboard: four cards with their real changes over the last 30
- * days, the voided or server-randomness games, the activity chart and the 5 latest transactions.
+ * days, the voided or server-randomness games, the shifts, where games get their randomness (with
+ * LOT-DRAW-1 games per shop), the activity chart and the 5 latest transactions.
  */
 export function AdminDashboardRoute() {
   const me = useCurrentUser();
@@ -68,6 +70,8 @@ export function AdminDashboardRoute() {
       />
 
       <ShiftSummaryCard listPath="/admin/shifts" />
+
+      <DrawRandomnessCard />
 
       <ActivityCard activity={activity} scope="everyone's games" />
 
