@@ -64,7 +64,13 @@ export const DEFAULT_PINS: readonly PinnedChain[] = [
  * and in the server's start-up log, instead of a bare "Not verified".
  */
 export const unpinnedChainText = (chainHash: string): string =>
-  `Public randomness from chain ${chainHash}: not drand quicknet; pin it to check`;
+  `${UNPINNED_CHAIN.before}${chainHash}${UNPINNED_CHAIN.after}`;
+
+/** unpinnedChainText's words around the hash, for a screen that sets the hash apart. */
+export const UNPINNED_CHAIN = {
+  before: 'Public randomness from chain ',
+  after: ': not drand quicknet; pin it to check',
+};
 
 const ENDED = new Set(['settled', 'voided', 'discarded']);
 

@@ -1,6 +1,7 @@
 import { CheckCircle2, Loader2, ShieldAlert, XCircle } from 'lucide-react';
 import type { GameProof } from '@lot/domain/schemas/games';
-import { unpinnedChainText, type PinnedChain, type ProofReport } from '@lot/domain/verify';
+import type { PinnedChain, ProofReport } from '@lot/domain/verify';
+import { UnpinnedChain } from '../../../lib/game/unpinned-chain.tsx';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
 import { proofLink, usePublicBase } from '../../../lib/public-url.ts';
 import { useProofCheck } from '../../../lib/game/use-proof-check.ts';
@@ -118,9 +119,11 @@ function Verdict({
     // Another chain than drand quicknet: named, and how to check it, not a red "Not verified".
     return (
       <div data-testid="display-verdict" data-verdict="unpinned">
-        <p className="flex items-start gap-3 text-2xl font-bold 2xl:text-4xl">
-          <ShieldAlert className="h-9 w-9 shrink-0 text-amber-400 2xl:h-12 2xl:w-12" aria-hidden="true" />
-          <span className="min-w-0 break-all">{unpinnedChainText(chain)}</span>
+        <p className="flex items-start gap-3 text-lg font-semibold 2xl:text-2xl">
+          <ShieldAlert className="h-7 w-7 shrink-0 text-amber-400 2xl:h-9 2xl:w-9" aria-hidden="true" />
+          <span data-testid="display-unpinned" className="min-w-0">
+            <UnpinnedChain chainHash={chain} />
+          </span>
         </p>
         <p className={`mt-2 text-base 2xl:text-xl ${theme.muted}`}>
           Every other check passed on this screen. Scan the code and pin the chain to check the draws.

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { SERVER_RANDOMNESS_DAYS, type DrawRandomness } from '@lot/domain/schemas/randomness';
-import { unpinnedChainText } from '@lot/domain/verify';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, Spinner } from '../../../components/ui/panels.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { count, dateTime } from '../../../lib/format.ts';
+import { UnpinnedChain } from '../../../lib/game/unpinned-chain.tsx';
 import { useDrawRandomness } from '../api/draw-randomness.ts';
 import { ServerRandomnessDialog } from './server-randomness-dialog.tsx';
 
@@ -64,8 +64,8 @@ export function DrawRandomnessCard() {
             <dd className="flex flex-wrap items-center gap-2">
               <BeaconBadge data={data} />
               {data.chain && (
-                <span data-testid="beacon-chain" className="break-all text-slate-600">
-                  {data.quicknet ? 'drand quicknet' : unpinnedChainText(data.chain)}
+                <span data-testid="beacon-chain" className="min-w-0 text-slate-600">
+                  {data.quicknet ? 'drand quicknet' : <UnpinnedChain chainHash={data.chain} />}
                 </span>
               )}
             </dd>

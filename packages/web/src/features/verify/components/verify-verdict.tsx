@@ -1,6 +1,7 @@
 import { CheckCircle2, Clock, Loader2, ShieldAlert, XCircle } from 'lucide-react';
 import type { GameProof } from '@lot/domain/schemas/games';
-import { unpinnedChainText, type ProofReport } from '@lot/domain/verify';
+import type { ProofReport } from '@lot/domain/verify';
+import { UnpinnedChain } from '../../../lib/game/unpinned-chain.tsx';
 
 /** What a verified game's checks established, for its protocol and how it ended. */
 function verifiedText(status: GameProof['status'], beacon: boolean): string {
@@ -92,10 +93,10 @@ export function Verdict({
         {...timing}
         className="rounded-xl bg-amber-50 p-4 ring-1 ring-amber-300"
       >
-        <p className="flex items-start gap-2 text-lg font-bold text-amber-900 sm:text-xl">
-          <ShieldAlert className="mt-0.5 h-6 w-6 shrink-0" aria-hidden="true" />
-          <span data-testid="verdict-unpinned" className="min-w-0 break-all">
-            {unpinnedChainText(chain ?? '')}
+        <p className="flex items-start gap-2 font-semibold text-amber-900 sm:text-lg">
+          <ShieldAlert className="mt-0.5 h-5 w-5 shrink-0 sm:h-6 sm:w-6" aria-hidden="true" />
+          <span data-testid="verdict-unpinned" className="min-w-0">
+            <UnpinnedChain chainHash={chain ?? ''} />
           </span>
         </p>
         <p className="mt-1 text-sm text-amber-900">
