@@ -59,18 +59,7 @@ export const DEFAULT_PINS: readonly PinnedChain[] = [
   },
 ];
 
-/**
- * What a LOT-DRAW-2 game on a chain other than drand quicknet says, on the verify page, the display
- * and in the server's start-up log, instead of a bare "Not verified".
- */
-export const unpinnedChainText = (chainHash: string): string =>
-  `${UNPINNED_CHAIN.before}${chainHash}${UNPINNED_CHAIN.after}`;
-
-/** unpinnedChainText's words around the hash, for a screen that sets the hash apart. */
-export const UNPINNED_CHAIN = {
-  before: 'Public randomness from chain ',
-  after: ': not drand quicknet; pin it to check',
-};
+export { UNPINNED_CHAIN, unpinnedChainText } from './unpinned-chain.ts';
 
 const ENDED = new Set(['settled', 'voided', 'discarded']);
 

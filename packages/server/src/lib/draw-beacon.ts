@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { firstRoundAfter, parseChainInfo, QUICKNET, roundTimeMs, type BeaconChain } from '@lot/domain/beacon';
 import type { BeaconPin } from '@lot/domain/draw';
 import { AppError } from '@lot/domain/errors';
-import { unpinnedChainText } from '@lot/domain/verify';
+import { unpinnedChainText } from '@lot/domain/unpinned-chain';
 import { BeaconClient, type BeaconRound } from './beacon-client.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { UNPINNED_CHAIN } from '@lot/domain/verify';
+import { UNPINNED_CHAIN } from '@lot/domain/unpinned-chain';
 
 /**
  * "Public randomness from chain {hash}: not drand quicknet; pin it to check" (unpinnedChainText),
