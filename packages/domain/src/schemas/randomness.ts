@@ -28,7 +28,9 @@ export const drawRandomnessSchema = z.object({
   changed: z.object({ at: z.string(), by: personSchema.nullable() }).nullable(),
   /** What a game opened now gets: LOT-DRAW-2, LOT-DRAW-1, or refused (503) until the beacon answers. */
   newGames: z.enum(['LOT-DRAW-2', 'LOT-DRAW-1', 'refused']),
-  /** LOT-DRAW-1 games opened in the last SERVER_RANDOMNESS_DAYS days (neither voided nor discarded), per shop, most first. */
+  /** How many days `serverRandomnessByShop` looks back (SERVER_RANDOMNESS_DAYS). */
+  days: z.number(),
+  /** LOT-DRAW-1 games opened in the last `days` days (neither voided nor discarded), per shop, most first. */
   serverRandomnessByShop: z.array(z.object({ shop: personSchema, games: z.number() })),
 });
 export type DrawRandomness = z.infer<typeof drawRandomnessSchema>;

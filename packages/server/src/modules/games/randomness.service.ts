@@ -47,6 +47,7 @@ export async function readDrawRandomness(ctx: Context): Promise<DrawRandomness> 
     serverRandomnessAllowed: allowed,
     changed: change && { at: change.at.toISOString(), by: change.by },
     newGames: off ? 'LOT-DRAW-1' : status.up ? 'LOT-DRAW-2' : fallback ? 'LOT-DRAW-1' : 'refused',
+    days: SERVER_RANDOMNESS_DAYS,
     serverRandomnessByShop: byShop,
   };
 }

@@ -7,12 +7,11 @@ import { count, money } from '../../lib/format.ts';
 import { useRoleCount } from '../../features/admin-dashboard/api/get-role-count.ts';
 import { RecentTransactionsCard } from '../../features/transactions/components/recent-transactions-card.tsx';
 import { ShiftSummaryCard } from '../../features/shifts/components/shifts-summary-card.tsx';
-import { DrawRandomnessCard } from '../../features/draw-randomness/components/draw-randomness-card.tsx';
 
 /**
  * docs/product/screens.md#admin-dashboard: four cards with their real changes over the last 30
- * days, the voided or server-randomness games, the shifts, where games get their randomness (with
- * LOT-DRAW-1 games per shop), the activity chart and the 5 latest transactions.
+ * days, the voided or server-randomness games (with the way to LOT-DRAW-1 games per shop, on the
+ * profile's Public randomness card), the shifts, the activity chart and the 5 latest transactions.
  */
 export function AdminDashboardRoute() {
   const me = useCurrentUser();
@@ -20,7 +19,7 @@ export function AdminDashboardRoute() {
   const superagents = useRoleCount('superagent');
   const agents = useRoleCount('agent');
   const activity = useDashboardActivity();
-  const voided = useFlaggedGamesStat('/admin/sales-history', activity);
+  const voided = useFlaggedGamesStat('/admin/sales-history', activity, '/profile#randomness');
   const created = activity.data?.newAccounts;
 
   return (
@@ -70,8 +69,6 @@ export function AdminDashboardRoute() {
       />
 
       <ShiftSummaryCard listPath="/admin/shifts" />
-
-      <DrawRandomnessCard />
 
       <ActivityCard activity={activity} scope="everyone's games" />
 

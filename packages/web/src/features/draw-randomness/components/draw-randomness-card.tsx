@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { SERVER_RANDOMNESS_DAYS, type DrawRandomness } from '@lot/domain/schemas/randomness';
+import type { DrawRandomness } from '@lot/domain/schemas/randomness';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, Spinner } from '../../../components/ui/panels.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
@@ -41,7 +41,7 @@ function ruleText(data: DrawRandomness): string {
 }
 
 /**
- * The admin dashboard's card on where games get their randomness (docs/product/screens.md#admin-dashboard,
+ * The admin's card on where games get their randomness (docs/product/screens.md#public-randomness-card,
  * decision 061): the beacon, what a game opened now gets, the switch for LOT-DRAW-1 (with DRAW_BEACON=auto,
  * after a confirmation) and the LOT-DRAW-1 games of the last days per shop.
  */
@@ -94,7 +94,7 @@ export function DrawRandomnessCard() {
               </Button>
             )}
           </div>
-          <ShopCounts rows={data.serverRandomnessByShop} />
+          <ShopCounts rows={data.serverRandomnessByShop} days={data.days} />
           <ServerRandomnessDialog
             open={confirming}
             allow={!data.serverRandomnessAllowed}
@@ -106,15 +106,13 @@ export function DrawRandomnessCard() {
   );
 }
 
-function ShopCounts({ rows }: { rows: DrawRandomness['serverRandomnessByShop'] }) {
+function ShopCounts({ rows, days }: { rows: DrawRandomness['serverRandomnessByShop']; days: number }) {
   return (
     <div>
-      <h3 className="text-sm font-semibold text-slate-900">
-        LOT-DRAW-1 games per shop, last {SERVER_RANDOMNESS_DAYS} days
-      </h3>
+      <h3 className="text-sm font-semibold text-slate-900">LOT-DRAW-1 games per shop, last {days} days</h3>
       {rows.length === 0 ? (
         <p className="mt-1 text-sm text-slate-500" data-testid="server-randomness-shops-empty">
-          None: every game of the last {SERVER_RANDOMNESS_DAYS} days used public randomness.
+          None: every game of the last {days} days used public randomness.
         </p>
       ) : (
         <table className="mt-2 w-full text-sm" data-testid="server-randomness-shops">

@@ -82,7 +82,7 @@ function describe(item: Notification, userId: number): { text: ReactNode; href: 
         ) : (
           <>{item.by?.fullName ?? 'An admin'} stopped LOT-DRAW-1: games wait for the beacon again</>
         ),
-        href: '/admin/dashboard#randomness',
+        href: '/profile#randomness',
         icon: <Globe2 className="h-4 w-4 text-amber-600" />,
       };
   }
@@ -92,7 +92,7 @@ function describe(item: Notification, userId: number): { text: ReactNode; href: 
  * The bell's list (loaded the first time the bell is pointed at or opened): each event a link to
  * where it can be looked into: money to one's statement, a voided game to its proof, a failed
  * sign-in to the profile (to change the password), a change of the LOT-DRAW-1 permission to the
- * admin's dashboard.
+ * admin's profile (its Public randomness card).
  */
 export default function NotificationsPanel({ userId, items, seenUntil, isLoading, error, onRetry, onPick }: Props) {
   return (
