@@ -41,7 +41,8 @@ const read = async (token = t.adminToken) => {
   expectStatus(response, 200);
   return response.json<DrawRandomness>();
 };
-const allow = (token: string, payload: Record<string, unknown>) => t.request(token, { method: 'PUT', url: URL, payload });
+const allow = (token: string, payload: Record<string, unknown>) =>
+  t.request(token, { method: 'PUT', url: URL, payload });
 
 /** Turns the test beacon down or up and waits until this process has noticed (at most 5 s). */
 async function beacon(up: boolean): Promise<void> {
