@@ -136,12 +136,14 @@ describe('the verify page of a settled LOT-DRAW-2 game of 100 entries', () => {
     await page.context().close();
   });
 
-  it('fails without the pin, on the named check Beacon chain', async () => {
+  it('without the pin, names the chain (not drand quicknet; pin it to check) instead of a bare Not verified', async () => {
     const page = await openPage(browser());
     await page.goto(`/verify/${game.code}`);
-    expect(await verdictOf(page)).toBe('failed');
-    const failure = page.locator('[data-testid="verdict-failure"][data-check="Beacon chain"]');
-    expect(await textOf(failure)).toMatch(/^Beacon chain failed: chain [0-9a-f]{16}… with this public key/);
+    expect(await verdictOf(page)).toBe('unpinned');
+    expect(await textOf(page.getByTestId('verdict-unpinned'))).toBe(
+      `Public randomness from chain ${game.beacon?.chainHash}: not drand quicknet; pin it to check`,
+    );
+    expect(await page.getByText('Not verified').count()).toBe(0);
     expect(await page.locator('[data-testid="verify-check"][data-check="Beacon chain"]').getAttribute('data-ok')).toBe(
       'false',
     );

@@ -14,7 +14,14 @@ import {
 } from './draw-example.ts';
 import { maskName, maskPhone } from './mask.ts';
 import type { GameProof } from './schemas/games.ts';
-import { DEFAULT_PINS, findOwnEntries, isCleanlyDiscarded, verifyProof, type PinnedChain } from './verify.ts';
+import {
+  DEFAULT_PINS,
+  findOwnEntries,
+  isCleanlyDiscarded,
+  unpinnedChainText,
+  verifyProof,
+  type PinnedChain,
+} from './verify.ts';
 
 const clone = (proof: GameProof): GameProof => JSON.parse(JSON.stringify(proof));
 const flipLast = (hex: string) => hex.slice(0, -1) + (hex.endsWith('0') ? '1' : '0');
@@ -517,6 +524,13 @@ describe('verifyProof on LOT-DRAW-2', () => {
     const round = 1_000_000;
     const proof = await buildProof(onBeacon(pin, round, sign(round)));
     expect(await failedChecks(proof)).toEqual(['Beacon chain']);
+    // Named for what it is, not a bare "Not verified": another chain, to pin before it can be checked.
+    expect((await verifyProof(proof)).verdict).toBe('unpinned');
+    expect(unpinnedChainText(pin.chainHash)).toBe(
+      `Public randomness from chain ${pin.chainHash}: not drand quicknet; pin it to check`,
+    );
+    // Anything else wrong as well: failed.
+    expect((await verifyProof({ ...proof, pool: '0.01' })).verdict).toBe('failed');
     const pinned = await verifyProof(proof, [...DEFAULT_PINS, pin]);
     expect(pinned.checks.filter((c) => !c.ok)).toEqual([]);
     expect(pinned.verdict).toBe('verified');
@@ -533,6 +547,8 @@ describe('verifyProof on LOT-DRAW-2', () => {
       // A game that committed to the wrong clock at open, so its commitment agrees with it.
       const game = onBeacon(pin, 4_810_403, realRound(4_810_403).signature);
       expect(await failedChecks(await buildProof(game))).toEqual(['Beacon chain']);
+      // Quicknet's hash with another clock is a forgery, not another chain.
+      expect((await verifyProof(await buildProof(game))).verdict).toBe('failed');
     }
   });
 });

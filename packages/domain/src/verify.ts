@@ -27,9 +27,12 @@ export type ProofCheck = { name: string; ok: boolean; detail: string };
 export type ProofReport = {
   /**
    * verified: ended and every check passes; pending: nothing wrong so far, but the outcome cannot be
-   * recomputed yet (`waitingFor` says why); failed: a check failed.
+   * recomputed yet (`waitingFor` says why); unpinned: a LOT-DRAW-2 game on a chain this verifier does
+   * not pin (not one of its hashes at all), every other check passing — nothing is wrong that can be
+   * seen, but its randomness cannot be checked until the chain is pinned (`unpinnedChainText`);
+   * failed: a check failed.
    */
-  verdict: 'verified' | 'pending' | 'failed';
+  verdict: 'verified' | 'pending' | 'unpinned' | 'failed';
   /**
    * What a pending proof waits for: `beacon`, round R's signature (LOT-DRAW-2: a frozen game before
    * R exists, or a game voided before R was fetched); else `seed`, revealed when the game ends.
@@ -55,6 +58,8 @@ export const DEFAULT_PINS: readonly PinnedChain[] = [
     name: 'drand quicknet',
   },
 ];
+
+export { UNPINNED_CHAIN, unpinnedChainText } from './unpinned-chain.ts';
 
 const ENDED = new Set(['settled', 'voided', 'discarded']);
 
@@ -165,6 +170,9 @@ export async function verifyProof(proof: GameProof, pins: readonly PinnedChain[]
   let randomness: string | undefined;
   let beaconOk = true;
   let waitingForBeacon = false;
+  // A chain none of the pins names by its hash (quicknet's hash with another key or clock is a
+  // forgery, not another chain): its rounds cannot be checked, only pinned.
+  let unpinned = false;
   if (v2) {
     const pin =
       beacon &&
@@ -185,6 +193,7 @@ export async function verifyProof(proof: GameProof, pins: readonly PinnedChain[]
           : `chain ${beacon.chainHash.slice(0, 16)}… with this public key, genesis and period is not a chain this verifier pins`,
     );
     beaconOk = Boolean(pin);
+    unpinned = Boolean(beacon) && !pins.some((p) => p.chainHash === beacon?.chainHash);
     // A LOT-DRAW-2 game is frozen from its first draw request on: drawing (perhaps with nothing drawn
     // yet), settled, or voided (stopped before the freeze, a game is discarded instead).
     const frozenAt = proof.frozenAt === null ? NaN : Date.parse(proof.frozenAt);
@@ -315,8 +324,11 @@ export async function verifyProof(proof: GameProof, pins: readonly PinnedChain[]
   // A game voided after its freeze: its outcome was already fixed. The proof lists the draws it would
   // have made; every one is recomputed like a real draw (and none was paid). A LOT-DRAW-1 game voided
   // before its freeze time was recorded (frozenAt null) lists none.
+  // On an unpinned chain they are listed once the round is in the proof (they are checked as any
+  // draw that cannot be recomputed).
+  const unplayedKnown = canRecompute || (unpinned && beacon?.signature != null);
   const unplayedExpected =
-    proof.status === 'voided' && canRecompute && (v2 || proof.frozenAt !== null)
+    proof.status === 'voided' && unplayedKnown && (v2 || proof.frozenAt !== null)
       ? Math.max(0, proof.prizes.length - proof.draws.length)
       : 0;
   check(
@@ -345,7 +357,10 @@ export async function verifyProof(proof: GameProof, pins: readonly PinnedChain[]
     );
   }
 
-  const failed = checks.some((c) => !c.ok);
+  const failures = checks.filter((c) => !c.ok);
+  if (unpinned && failures.length === 1 && failures[0]?.name === 'Beacon chain')
+    return { verdict: 'unpinned', waitingFor: null, checks };
+  const failed = failures.length > 0;
   const waitingFor = failed ? null : waitingForBeacon ? 'beacon' : !ended ? 'seed' : null;
   return { verdict: failed ? 'failed' : waitingFor ? 'pending' : 'verified', waitingFor, checks };
 }

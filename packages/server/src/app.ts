@@ -25,6 +25,7 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { winnersRoutes } from './modules/winners/winners.routes.ts';
 import { salesHistoryRoutes } from './modules/sales-history/sales-history.routes.ts';
 import { displayRoutes, gamesRoutes, verifyRoutes } from './modules/games/games.routes.ts';
+import { randomnessRoutes } from './modules/games/randomness.routes.ts';
 import { DisplayStreams, withoutTicket } from './modules/games/display.ts';
 import { DrawBeacon, type DrawBeaconOptions } from './lib/draw-beacon.ts';
 import { GAMES_CHANNEL, GameEvents } from './lib/game-events.ts';
@@ -192,6 +193,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(metricsPlugin, {
     allow: options.metricsAllow ?? ['127.0.0.1', '::1'],
     pool: options.database.pool,
+    db: options.database.db,
+    clock: options.clock ?? Date.now,
+    beacon: () => drawBeacon.status(),
+    ...(listener && { listening: () => listener.live }),
   });
   const context: AppContext = {
     db: options.database.db,
@@ -238,6 +243,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(gamesRoutes);
   await app.register(verifyRoutes);
   await app.register(displayRoutes);
+  await app.register(randomnessRoutes);
   await app.register(reportsRoutes);
   await app.register(searchRoutes);
   await app.register(notificationsRoutes);

@@ -70,6 +70,17 @@ export const notificationSchema = z.discriminatedUnion('kind', [
     at: z.string(),
     address: z.string(),
   }),
+  /**
+   * To admins: an admin allowed or stopped new games falling back to LOT-DRAW-1 (server randomness
+   * only) while the beacon cannot be reached (decision 061).
+   */
+  z.object({
+    kind: z.literal('serverRandomness'),
+    key: z.string(),
+    at: z.string(),
+    allowed: z.boolean(),
+    by: personSchema.nullable(),
+  }),
 ]);
 export type Notification = z.infer<typeof notificationSchema>;
 

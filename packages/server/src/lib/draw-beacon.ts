@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { firstRoundAfter, parseChainInfo, QUICKNET, roundTimeMs, type BeaconChain } from '@lot/domain/beacon';
 import type { BeaconPin } from '@lot/domain/draw';
 import { AppError } from '@lot/domain/errors';
+import { unpinnedChainText } from '@lot/domain/unpinned-chain';
 import { BeaconClient, type BeaconRound } from './beacon-client.ts';
 
 /**
@@ -11,8 +12,15 @@ import { BeaconClient, type BeaconRound } from './beacon-client.ts';
  * Modes (DRAW_BEACON): `required` — a game opens only as LOT-DRAW-2, and opening is refused while
  * the beacon cannot be reached; `auto` — while the beacon cannot be reached, new games open as
  * LOT-DRAW-1, labelled "Server randomness only" everywhere (a newcomer's machine without internet
- * still plays); `off` — every game is LOT-DRAW-1. A game opened as LOT-DRAW-2 stays LOT-DRAW-2
+ * still plays) — until the database has played a LOT-DRAW-2 game, after which `auto` refuses like
+ * `required` unless an admin has turned LOT-DRAW-1 on (decision 061: the caller of `pinForNewGame`
+ * answers that); `off` — every game is LOT-DRAW-1. A game opened as LOT-DRAW-2 stays LOT-DRAW-2
  * whatever happens: it waits for its round, never for another one.
+ *
+ * While the mode is not `off`, a heartbeat asks the relays every 30 s — the newest round while the
+ * beacon answers, the chain's info while it does not — so `status()` (GET /api/ready, GET /metrics,
+ * decision 062) tells the truth even when no game is played, and the log says once when the beacon
+ * goes down and once when it is back.
  */
 export type DrawBeaconMode = 'required' | 'auto' | 'off';
 
@@ -26,12 +34,29 @@ export type DrawBeaconOptions = {
   log?: FastifyBaseLogger;
   /** How long one relay may take to answer. */
   timeoutMs?: number;
+  /** How often the heartbeat asks the relays (default 30 s; tests shorten it). */
+  heartbeatMs?: number;
+};
+
+/** What GET /api/ready and GET /metrics say of the beacon (decision 062). */
+export type BeaconStatus = {
+  mode: DrawBeaconMode;
+  /** The pinned chain (empty with mode off). */
+  chainHash: string;
+  /** Whether it is drand quicknet, the chain the verify page trusts without a pin. */
+  quicknet: boolean;
+  /** Whether the relays answered the last question (never with mode off). */
+  up: boolean;
+  /** The newest round verified so far and its time (unix ms), or null before the first. */
+  lastRound: { round: number; at: number } | null;
 };
 
 /** How long the first open of a game waits for the start-up check of the beacon. */
 const START_CHECK_MS = 3_000;
-/** While the beacon cannot be reached, its info is asked again this often. */
-const RECHECK_MS = 30_000;
+/** The heartbeat: the newest round (beacon up) or the chain's info (down) is asked for this often. */
+const HEARTBEAT_MS = 30_000;
+/** The heartbeat asks for the newest round published at least this long ago (relays lag a little). */
+const PUBLISHED_FOR_MS = 1_000;
 /** A round's time has passed but no relay had it: ask again after this long (the client backs off too). */
 const UNREACHABLE_RETRY_MS = 1_000;
 /** How far behind the beacon the server's clock may be before a freeze is refused. */
@@ -54,15 +79,90 @@ export class DrawBeacon {
   private chain: BeaconChain | undefined;
   private client: BeaconClient | undefined;
   private reachable = false;
+  /** What the log last said: a change is logged once, not every heartbeat. */
+  private said: 'up' | 'down' | undefined;
+  private lastRound: { round: number; at: number } | null = null;
   private readonly checked: Promise<void>;
-  private recheck: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private beating: Promise<void> | undefined;
   private closed = false;
 
   constructor(private readonly options: DrawBeaconOptions) {
     this.mode = options.mode;
     this.now = options.clock ?? Date.now;
     if (options.chainHash === QUICKNET.chainHash) this.chain = QUICKNET;
-    this.checked = options.mode === 'off' ? Promise.resolve() : this.check();
+    if (options.mode === 'off') {
+      this.checked = Promise.resolve();
+      return;
+    }
+    // Named once at start-up: every LOT-DRAW-2 game shows "not drand quicknet" on its verify page.
+    if (options.chainHash !== QUICKNET.chainHash)
+      options.log?.warn({ chainHash: options.chainHash }, unpinnedChainText(options.chainHash));
+    this.checked = this.check().then(() => {
+      // The newest round at once, so its age is known before the first heartbeat.
+      if (this.reachable) void this.beat();
+    });
+    this.heartbeat = setInterval(() => void this.beat(), options.heartbeatMs ?? HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  /** The beacon as GET /api/ready and GET /metrics report it. */
+  status(): BeaconStatus {
+    return {
+      mode: this.mode,
+      chainHash: this.options.chainHash,
+      quicknet: this.options.chainHash === QUICKNET.chainHash,
+      up: this.mode !== 'off' && this.reachable,
+      lastRound: this.lastRound,
+    };
+  }
+
+  /**
+   * Up or down, logged only when it changes: one short line when the beacon goes down (what that
+   * means for new games, and why, in a few words) and one when it answers again.
+   */
+  private setReachable(up: boolean, reason?: string): void {
+    this.reachable = up;
+    if (this.closed || this.said === (up ? 'up' : 'down')) return;
+    const before = this.said;
+    this.said = up ? 'up' : 'down';
+    if (up) {
+      if (before === 'down') this.options.log?.info('the public randomness beacon answers again');
+      return;
+    }
+    this.options.log?.warn(
+      { reason: reason?.slice(0, 160) },
+      this.mode === 'required'
+        ? 'the public randomness beacon cannot be reached: no game can open until it answers'
+        : 'the public randomness beacon cannot be reached: new games open as LOT-DRAW-1 (server randomness only) until it answers, unless a LOT-DRAW-2 game was played here',
+    );
+  }
+
+  /** Keeps the newest verified round (for its age in GET /metrics). */
+  private noteRound(round: number): void {
+    if (!this.chain || (this.lastRound && this.lastRound.round >= round)) return;
+    this.lastRound = { round, at: roundTimeMs(this.chain, round) };
+  }
+
+  /**
+   * One heartbeat, shared by whoever asks meanwhile: the newest round while a client is had, else
+   * the chain's info.
+   */
+  private beat(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.beating ??= (this.client ? this.probe(this.client) : this.check()).finally(() => {
+      this.beating = undefined;
+    });
+    return this.beating;
+  }
+
+  private async probe(client: BeaconClient): Promise<void> {
+    if (!this.chain) return;
+    const newest = firstRoundAfter(this.chain, this.now() - PUBLISHED_FOR_MS) - 1;
+    if (newest < 1) return;
+    const got = client.cached(newest) ?? (await client.round(newest));
+    if (this.closed || client !== this.client) return;
+    this.setReachable(got !== undefined, got ? undefined : `no relay answered round ${newest}`);
   }
 
   /**
@@ -97,38 +197,27 @@ export class DrawBeacon {
         clock: this.now,
         timeoutMs: this.options.timeoutMs,
         log: this.options.log,
+        onRound: (round) => this.noteRound(round.round),
       });
       const chain = await client.checkInfo();
       if (this.closed) return client.close();
       this.client?.close();
       this.chain = chain;
       this.client = client;
-      this.reachable = true;
+      this.setReachable(true);
     } catch (error) {
-      this.reachable = false;
-      this.options.log?.warn(
-        { err: error },
-        this.mode === 'required'
-          ? 'the public randomness beacon cannot be reached: no game can open until it answers'
-          : 'the public randomness beacon cannot be reached: new games open as LOT-DRAW-1 (server randomness only) until it answers',
-      );
-      this.scheduleRecheck();
+      this.setReachable(false, error instanceof Error ? error.message : String(error));
     }
-  }
-
-  /** Asks for the chain's info again in RECHECK_MS, unless that is already planned or the beacon is closed. */
-  private scheduleRecheck(): void {
-    if (this.recheck || this.closed) return;
-    this.recheck = setTimeout(() => {
-      this.recheck = undefined;
-      void this.check();
-    }, RECHECK_MS);
-    this.recheck.unref();
   }
 
   /** The start-up check of the beacon, waited for at most START_CHECK_MS. */
   private started(): Promise<unknown> {
-    return Promise.race([this.checked, new Promise((resolve) => setTimeout(resolve, START_CHECK_MS).unref())]);
+    return this.within(this.checked);
+  }
+
+  /** `work`, waited for at most START_CHECK_MS. */
+  private within(work: Promise<unknown>): Promise<unknown> {
+    return Promise.race([work, new Promise((resolve) => setTimeout(resolve, START_CHECK_MS).unref())]);
   }
 
   /** The client of the game's beacon: none for a chain other than the one checked (or none yet). */
@@ -138,16 +227,20 @@ export class DrawBeacon {
 
   /**
    * The beacon a game opening now names, or null for LOT-DRAW-1 (mode off, or auto while the beacon
-   * is unreachable). Required and unreachable: refused (503).
+   * is unreachable and `serverRandomnessAllowed` says yes). A beacon marked down is asked once more
+   * first (at most START_CHECK_MS), so a relay's passing failure does not refuse games until the next
+   * heartbeat. Required (or auto refused) and unreachable: 503.
    */
-  async pinForNewGame(): Promise<BeaconPin | null> {
+  async pinForNewGame(serverRandomnessAllowed: () => Promise<boolean> = async () => true): Promise<BeaconPin | null> {
     if (this.mode === 'off') return null;
     await this.started();
+    if (!this.reachable) await this.within(this.beat());
     if (this.reachable && this.chain) {
       const { chainHash, publicKey, genesisTime, period } = this.chain;
       return { chainHash, publicKey, genesisTime, period };
     }
-    if (this.mode === 'required') throw new AppError('UNAVAILABLE', BEACON_UNREACHABLE);
+    if (this.mode === 'required' || !(await serverRandomnessAllowed()))
+      throw new AppError('UNAVAILABLE', BEACON_UNREACHABLE);
     return null;
   }
 
@@ -189,22 +282,19 @@ export class DrawBeacon {
     const client = this.clientFor(pin);
     const got = client ? (client.cached(round) ?? (await client.round(round))) : undefined;
     if (got) {
-      this.reachable = true;
+      if (client === this.client) this.setReachable(true);
       return { ready: true, round: got };
     }
     // A round long overdue: the beacon is unreachable, so new games follow the mode (refused when
-    // required, LOT-DRAW-1 when auto) until its info answers again.
-    if (client && now - expectedAt > OVERDUE_MS && this.reachable) {
-      this.reachable = false;
-      this.options.log?.warn({ round }, 'a beacon round is overdue: treating the beacon as unreachable');
-      this.scheduleRecheck();
-    }
+    // required, LOT-DRAW-1 when auto and allowed) until the heartbeat hears it again.
+    if (client && now - expectedAt > OVERDUE_MS && this.reachable)
+      this.setReachable(false, `round ${round} is overdue by ${Math.round((now - expectedAt) / 1000)} s`);
     return { ready: false, expectedAt, retryAfterMs: UNREACHABLE_RETRY_MS, unreachable: true };
   }
 
   close(): void {
     this.closed = true;
-    clearTimeout(this.recheck);
+    clearInterval(this.heartbeat);
     this.client?.close();
   }
 }

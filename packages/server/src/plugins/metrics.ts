@@ -5,6 +5,9 @@ import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
+import { latestCheckpoint } from '../lib/audit.ts';
+import type { BeaconStatus } from '../lib/draw-beacon.ts';
+import type { Db } from '../db/client.ts';
 import type { Metrics } from '../lib/metrics.ts';
 
 declare module 'fastify' {
@@ -24,6 +27,14 @@ export type MetricsOptions = {
   allow: string[];
   /** node-postgres's pool, on PostgreSQL: its connections are reported. */
   pool?: pg.Pool;
+  /** The database, whose latest audit checkpoint's age is reported. */
+  db: Db;
+  /** The app's clock (unix ms), which ages are measured by. */
+  clock: () => number;
+  /** The public randomness beacon's state (lib/draw-beacon.ts). */
+  beacon: () => BeaconStatus;
+  /** PostgreSQL: whether this process's LISTEN connection hears notifications now. */
+  listening?: () => boolean;
 };
 
 function blockListOf(entries: string[]): BlockList {
@@ -44,6 +55,44 @@ function peerAllowed(list: BlockList, request: FastifyRequest): boolean {
   if (mapped) return list.check(mapped, 'ipv4');
   const family = isIP(peer);
   return family !== 0 && list.check(peer, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** Seconds from `at` (unix ms) to now; +Inf when there is none yet, so an alert on age fires. */
+const ageSeconds = (clock: () => number, at: number | undefined): number =>
+  at === undefined ? Number.POSITIVE_INFINITY : Math.max(0, (clock() - at) / 1000);
+
+/** The beacon's gauges and the audit checkpoint's age (decision 062). */
+function metricsOfState(register: Registry, options: MetricsOptions): void {
+  const { beacon, clock, db } = options;
+  if (beacon().mode !== 'off') {
+    new Gauge({
+      name: 'lot_beacon_up',
+      help: 'Public randomness beacon (DRAW_BEACON): 1 while its relays answer, 0 while they cannot be reached',
+      labelNames: ['mode', 'chain'] as const,
+      registers: [register],
+      collect() {
+        const status = beacon();
+        this.set({ mode: status.mode, chain: status.chainHash }, status.up ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'lot_beacon_last_round_age_seconds',
+      help: 'Seconds since the time of the newest beacon round verified (+Inf before the first); the heartbeat fetches one every 30 s',
+      registers: [register],
+      collect() {
+        this.set(ageSeconds(clock, beacon().lastRound?.at));
+      },
+    });
+  }
+  new Gauge({
+    name: 'lot_audit_checkpoint_age_seconds',
+    help: 'Seconds since the latest signed audit checkpoint was made, by any process (+Inf before the first)',
+    registers: [register],
+    async collect() {
+      const latest = await latestCheckpoint(db);
+      this.set(ageSeconds(clock, latest ? Date.parse(latest.madeAt) : undefined));
+    },
+  });
 }
 
 /**
@@ -101,19 +150,35 @@ export const metricsPlugin = fp(async (app: FastifyInstance, options: MetricsOpt
   });
 
   const { pool } = options;
-  if (pool) {
+  new Gauge({
+    name: 'lot_db_pool_connections',
+    help: 'Database connections: max (the pool size), total open, idle, and requests waiting for one; the embedded database has one connection (max and total 1)',
+    labelNames: ['state'] as const,
+    registers: [register],
+    collect() {
+      if (!pool) {
+        this.set({ state: 'max' }, 1);
+        this.set({ state: 'total' }, 1);
+        return;
+      }
+      this.set({ state: 'max' }, pool.options.max);
+      this.set({ state: 'total' }, pool.totalCount);
+      this.set({ state: 'idle' }, pool.idleCount);
+      this.set({ state: 'waiting' }, pool.waitingCount);
+    },
+  });
+  const { listening } = options;
+  if (listening) {
     new Gauge({
-      name: 'lot_db_pool_connections',
-      help: 'PostgreSQL pool connections: total open, idle, and requests waiting for one',
-      labelNames: ['state'] as const,
+      name: 'lot_db_listen_up',
+      help: "1 while this process's LISTEN connection hears PostgreSQL's notifications (live displays, sign-outs), 0 while it reconnects",
       registers: [register],
       collect() {
-        this.set({ state: 'total' }, pool.totalCount);
-        this.set({ state: 'idle' }, pool.idleCount);
-        this.set({ state: 'waiting' }, pool.waitingCount);
+        this.set(listening() ? 1 : 0);
       },
     });
   }
+  metricsOfState(register, options);
 
   const countMoney: Metrics['countMoney'] = async (kind, call) => {
     try {

@@ -76,6 +76,8 @@ export type TestAppOptions = Pick<AppOptions, 'metricsAllow' | 'trustProxy' | 'c
    * clock that runs with the machine's may pass it between two requests).
    */
   stoppedClock?: boolean;
+  /** How often the app's beacon heartbeat asks the relays (default 30 s): tests of going down shorten it. */
+  beaconHeartbeatMs?: number;
 };
 
 /**
@@ -115,7 +117,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     trustProxy: options.trustProxy,
     publicUrl: options.publicUrl,
     clock,
-    beacon: beacon ? { mode, urls: [beacon.url], chainHash: beacon.chain.chainHash } : undefined,
+    beacon: beacon
+      ? { mode, urls: [beacon.url], chainHash: beacon.chain.chainHash, heartbeatMs: options.beaconHeartbeatMs }
+      : undefined,
   });
   await app.ready();
   await ensureAdmin(database.db, ADMIN);

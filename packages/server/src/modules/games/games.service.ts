@@ -50,6 +50,7 @@ import { findLiveUserById } from '../users/users.repository.ts';
 import { effectiveWinners } from '../winners/winners.repository.ts';
 import { claimStatusesOf } from '../claims/claims.repository.ts';
 import { DrawBeacon } from '../../lib/draw-beacon.ts';
+import { serverRandomnessAllowed } from './randomness.service.ts';
 import {
   beaconOf,
   callerGameExportPage,
@@ -286,7 +287,7 @@ export async function openGame(ctx: Context, input: OpenGameInput): Promise<Game
   const myParent = me?.parentId ? await findLiveUserById(db, me.parentId) : undefined;
   const superagentId =
     myParent?.role === 'superagent' ? myParent.id : myParent?.role === 'agent' ? myParent.parentId : null;
-  const pin = await ctx.beacon.pinForNewGame();
+  const pin = await ctx.beacon.pinForNewGame(() => serverRandomnessAllowed(ctx));
   const seed = randomBytes(SEED_BYTES);
   const commitment = pin
     ? await commitmentOf2(toHex(seed), pin, ctx.drawCrypto)

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 import { errorResponses } from '../../plugins/errors.ts';
-import { databaseReady, healthCheck } from './health.service.ts';
+import { beaconReadiness, databaseReady, healthCheck } from './health.service.ts';
 
 export { HEALTH_FRESH_MS, READY_TIMEOUT_MS } from './health.service.ts';
 
@@ -34,7 +34,9 @@ export async function healthRoutes(app: FastifyInstance) {
 
   /**
    * Readiness, for a load balancer or orchestrator deciding whether to send traffic
-   * (`databaseReady`); a refusal has the error shape of every other failure.
+   * (`databaseReady`); a refusal has the error shape of every other failure. The answer also says
+   * whether the public randomness beacon answers, which never makes a process unready
+   * (`beaconReadiness`, decision 062).
    */
   app.get(
     '/api/ready',
@@ -43,7 +45,19 @@ export async function healthRoutes(app: FastifyInstance) {
         tags: ['health'],
         operationId: 'getReadiness',
         security: [],
-        response: { 200: z.object({ status: z.literal('ready') }), ...errorResponses(503) },
+        response: {
+          200: z.object({
+            status: z.literal('ready'),
+            beacon: z.object({
+              mode: z.enum(['required', 'auto', 'off']),
+              chain: z.string().nullable(),
+              quicknet: z.boolean(),
+              up: z.boolean(),
+              lastRoundAgeSeconds: z.number().nullable(),
+            }),
+          }),
+          ...errorResponses(503),
+        },
       },
     },
     async (request) => {
@@ -53,7 +67,7 @@ export async function healthRoutes(app: FastifyInstance) {
         request.log.warn({ err: error }, 'readiness: database did not answer');
         throw new AppError('UNAVAILABLE', MESSAGES.notReady);
       }
-      return { status: 'ready' as const };
+      return { status: 'ready' as const, beacon: beaconReadiness(app.context) };
     },
   );
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../lib/context.ts';
+import type { DrawBeaconMode } from '../../lib/draw-beacon.ts';
 import { pingDatabase } from './health.repository.ts';
 
 /** How long readiness waits for the database before it says not ready. */
@@ -39,4 +40,35 @@ export async function databaseReady(ctx: AppContext): Promise<void> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The beacon as GET /api/ready reports it (decision 062). */
+export type BeaconReadiness = {
+  mode: DrawBeaconMode;
+  /** The pinned chain's hash (null with mode off). */
+  chain: string | null;
+  /** Whether the chain is drand quicknet, the one the verify page trusts without a pin. */
+  quicknet: boolean;
+  /** Whether the relays answer (false with mode off). */
+  up: boolean;
+  /** Seconds since the newest round verified was published; null before the first (or mode off). */
+  lastRoundAgeSeconds: number | null;
+};
+
+/**
+ * The beacon's state, reported beside readiness but never refusing it: every process of a site
+ * reaches the relays through the same network, so taking them all out of the balancer would stop
+ * payouts and transfers too, for want of new games only. Monitoring alerts on it (GET /metrics).
+ */
+export function beaconReadiness(ctx: AppContext): BeaconReadiness {
+  const status = ctx.beacon.status();
+  const off = status.mode === 'off';
+  return {
+    mode: status.mode,
+    chain: off ? null : status.chainHash,
+    quicknet: !off && status.quicknet,
+    up: status.up,
+    lastRoundAgeSeconds:
+      status.lastRound === null ? null : Math.max(0, Math.round((ctx.clock() - status.lastRound.at) / 1000)),
+  };
 }

@@ -2,7 +2,7 @@ import { and, desc, eq, gt, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgColumn, type PgSelect, type SelectedFields } from 'drizzle-orm/pg-core';
 import { NOTIFICATION_DAYS, NOTIFICATION_LIMIT } from '@lot/domain/schemas/notifications';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
-import { gameRounds, signinFailures, transactions, users } from '../../db/schema.ts';
+import { auditLog, gameRounds, signinFailures, transactions, users } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { readableByRecord } from '../users/users.access.ts';
 
@@ -101,4 +101,26 @@ export async function beforeClaimsSummary(db: Db): Promise<{ count: number; amou
       FROM prize_claims WHERE status = 'before_claims'`,
   );
   return { count: Number(row?.count ?? 0), amount: row?.amount ?? '0', at: row?.at ? new Date(row.at) : null };
+}
+
+/**
+ * To an admin: the admins' changes of the LOT-DRAW-1 permission (decision 061), walked through the
+ * admins' audit rows (audit_log_actor_idx). Anyone else: none, without a query.
+ */
+export async function serverRandomnessChanges(db: Db | Tx, caller: Caller) {
+  if (caller.role !== 'admin') return [];
+  const admins = db.select({ id: users.id }).from(users).where(eq(users.role, 'admin'));
+  const query = db
+    .select({
+      id: auditLog.id,
+      at: auditLog.at,
+      allowed: sql<boolean>`(${auditLog.details}->>'allowed')::boolean`,
+      by: otherParty,
+    })
+    .from(auditLog)
+    .leftJoin(other, eq(other.id, auditLog.actorId));
+  return latest(query.$dynamic(), auditLog.at, auditLog.id, [
+    inArray(auditLog.actorId, admins),
+    eq(auditLog.action, 'settings.server_randomness'),
+  ]);
 }

@@ -7,6 +7,7 @@ import {
   moneyTakenBack,
   receivedMoney,
   recentSigninFailures,
+  serverRandomnessChanges,
 } from './notifications.repository.ts';
 
 /**
@@ -16,15 +17,16 @@ import {
  * sender, docs/product/money.md#corrections), games voided by someone else
  * in the caller's record scope (by the recorded hierarchy and status), failed sign-ins on the
  * caller's account still on record (by username; the throttle keeps them only until they no longer
- * count, decision 010).
+ * count, decision 010), and to admins the admins' changes of the LOT-DRAW-1 permission (decision 061).
  */
 export async function listNotifications(ctx: Context): Promise<Notifications> {
   const { db, caller } = ctx;
-  const [received, takenBack, voided, failures] = await Promise.all([
+  const [received, takenBack, voided, failures, randomness] = await Promise.all([
     receivedMoney(db, caller),
     moneyTakenBack(db, caller),
     gamesVoidedByOthers(db, caller),
     recentSigninFailures(db, caller),
+    serverRandomnessChanges(db, caller),
   ]);
   const items: Notification[] = [
     ...received.map((row): Notification => ({
@@ -57,6 +59,13 @@ export async function listNotifications(ctx: Context): Promise<Notifications> {
       key: `signinFailed-${row.id}`,
       at: row.at.toISOString(),
       address: row.address,
+    })),
+    ...randomness.map((row): Notification => ({
+      kind: 'serverRandomness',
+      key: `serverRandomness-${row.id}`,
+      at: row.at.toISOString(),
+      allowed: row.allowed === true,
+      by: row.by,
     })),
   ];
   items.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));

@@ -24,11 +24,13 @@ export function useBalanceStat(hint?: string): Stat {
  * The figure of the admin's, the super agent's and the agent's dashboards that counts the games of
  * their scope opened in the last 30 days whose outcome cannot be taken on trust: voided after their
  * freeze, or run on server randomness only (LOT-DRAW-1) — counted alike, each once
- * (docs/product/reports.md#activity) — with the way to the voided list on their sales-history screen.
+ * (docs/product/reports.md#activity) — with the way to the voided list on their sales-history screen,
+ * and for the admin to the LOT-DRAW-1 games per shop (`byShopPath`, decision 061).
  */
 export function useFlaggedGamesStat(
   historyPath: string,
   activity: { data: Activity | undefined; isError: boolean },
+  byShopPath?: string,
 ): Stat {
   const flagged = activity.data?.flaggedGames;
   return {
@@ -48,6 +50,14 @@ export function useFlaggedGamesStat(
         <Link to={`${historyPath}?view=voided`} className="font-semibold text-indigo-600 hover:text-indigo-700">
           View voided games
         </Link>
+        {byShopPath && (
+          <>
+            {' · '}
+            <Link to={byShopPath} className="font-semibold text-indigo-600 hover:text-indigo-700">
+              LOT-DRAW-1 per shop
+            </Link>
+          </>
+        )}
       </>
     ),
     icon: Ban,

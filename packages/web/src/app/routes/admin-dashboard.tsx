@@ -10,7 +10,8 @@ import { ShiftSummaryCard } from '../../features/shifts/components/shifts-summar
 
 /**
  * docs/product/screens.md#admin-dashboard: four cards with their real changes over the last 30
- * days, the voided or server-randomness games, the activity chart and the 5 latest transactions.
+ * days, the voided or server-randomness games (with the way to LOT-DRAW-1 games per shop, on the
+ * profile's Public randomness card), the shifts, the activity chart and the 5 latest transactions.
  */
 export function AdminDashboardRoute() {
   const me = useCurrentUser();
@@ -18,7 +19,7 @@ export function AdminDashboardRoute() {
   const superagents = useRoleCount('superagent');
   const agents = useRoleCount('agent');
   const activity = useDashboardActivity();
-  const voided = useFlaggedGamesStat('/admin/sales-history', activity);
+  const voided = useFlaggedGamesStat('/admin/sales-history', activity, '/profile#randomness');
   const created = activity.data?.newAccounts;
 
   return (

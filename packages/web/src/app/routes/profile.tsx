@@ -12,6 +12,7 @@ import { TwoFactorPolicyCard } from '../../features/two-factor/components/policy
 import { BusinessSettingsCard } from '../../features/claims/components/business-settings-card.tsx';
 import { TwoFactorCard } from '../../features/two-factor/components/two-factor-card.tsx';
 import { BackupKeysCard } from '../../features/backup-keys/components/backup-keys-card.tsx';
+import { DrawRandomnessCard } from '../../features/draw-randomness/components/draw-randomness-card.tsx';
 
 /**
  * docs/product/screens.md#profile: who you are, Edit Profile, and Change Password; then sign-in
@@ -69,6 +70,7 @@ export function ProfileRoute() {
         </div>
         <div className="space-y-6 lg:col-span-2">
           <SessionsCard />
+          {role === 'admin' && <DrawRandomnessCard />}
           {role === 'admin' && <BackupKeysCard />}
         </div>
       </div>

@@ -1,6 +1,7 @@
 import { CheckCircle2, Loader2, ShieldAlert, XCircle } from 'lucide-react';
 import type { GameProof } from '@lot/domain/schemas/games';
 import type { PinnedChain, ProofReport } from '@lot/domain/verify';
+import { UnpinnedChain } from '../../../lib/game/unpinned-chain.tsx';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
 import { proofLink, usePublicBase } from '../../../lib/public-url.ts';
 import { useProofCheck } from '../../../lib/game/use-proof-check.ts';
@@ -79,10 +80,27 @@ function SettledVerdict({ proof, pins, theme }: { proof: GameProof; pins: readon
       </p>
     );
   }
-  return <Verdict report={check.data.report} round={proof.beacon?.round ?? null} theme={theme} />;
+  return (
+    <Verdict
+      report={check.data.report}
+      round={proof.beacon?.round ?? null}
+      chain={proof.beacon?.chainHash ?? ''}
+      theme={theme}
+    />
+  );
 }
 
-function Verdict({ report, round, theme }: { report: ProofReport; round: number | null; theme: GameTheme }) {
+function Verdict({
+  report,
+  round,
+  chain,
+  theme,
+}: {
+  report: ProofReport;
+  round: number | null;
+  chain: string;
+  theme: GameTheme;
+}) {
   if (report.verdict === 'verified') {
     return (
       <div data-testid="display-verdict" data-verdict="verified">
@@ -93,6 +111,22 @@ function Verdict({ report, round, theme }: { report: ProofReport; round: number 
         <p className={`mt-2 text-base 2xl:text-xl ${theme.muted}`}>
           Checked on this screen: every draw follows from the seed the shop committed to before the game
           {round === null ? '' : ` and from drand round ${round}, published after the entries were fixed`}.
+        </p>
+      </div>
+    );
+  }
+  if (report.verdict === 'unpinned') {
+    // Another chain than drand quicknet: named, and how to check it, not a red "Not verified".
+    return (
+      <div data-testid="display-verdict" data-verdict="unpinned">
+        <p className="flex items-start gap-3 text-lg font-semibold 2xl:text-2xl">
+          <ShieldAlert className="h-7 w-7 shrink-0 text-amber-400 2xl:h-9 2xl:w-9" aria-hidden="true" />
+          <span data-testid="display-unpinned" className="min-w-0">
+            <UnpinnedChain chainHash={chain} />
+          </span>
+        </p>
+        <p className={`mt-2 text-base 2xl:text-xl ${theme.muted}`}>
+          Every other check passed on this screen. Scan the code and pin the chain to check the draws.
         </p>
       </div>
     );

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { ArrowDownLeft, ArrowUpRight, Ban, History, ShieldAlert } from 'lucide-react';
+import { ArrowDownLeft, ArrowUpRight, Ban, Globe2, History, ShieldAlert } from 'lucide-react';
 import { gameTitle } from '@lot/domain/game';
 import type { Notification } from '@lot/domain/schemas/notifications';
 import { dateTime, money } from '../../../lib/format.ts';
@@ -83,13 +83,27 @@ function describe(item: Notification, userId: number): { text: ReactNode; href: 
         href: '/profile',
         icon: <ShieldAlert className="h-4 w-4 text-rose-600" />,
       };
+    case 'serverRandomness':
+      return {
+        text: item.allowed ? (
+          <>
+            {item.by?.fullName ?? 'An admin'} <strong>allowed LOT-DRAW-1</strong> (server randomness only) while the
+            beacon cannot be reached
+          </>
+        ) : (
+          <>{item.by?.fullName ?? 'An admin'} stopped LOT-DRAW-1: games wait for the beacon again</>
+        ),
+        href: '/profile#randomness',
+        icon: <Globe2 className="h-4 w-4 text-amber-600" />,
+      };
   }
 }
 
 /**
  * The bell's list (loaded the first time the bell is pointed at or opened): each event a link to
  * where it can be looked into: money to one's statement, a voided game to its proof, a failed
- * sign-in to the profile (to change the password).
+ * sign-in to the profile (to change the password), a change of the LOT-DRAW-1 permission to the
+ * admin's profile (its Public randomness card).
  */
 export default function NotificationsPanel({ userId, items, seenUntil, isLoading, error, onRetry, onPick }: Props) {
   return (

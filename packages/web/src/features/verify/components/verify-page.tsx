@@ -98,6 +98,7 @@ function CheckedProofView({ proof, pins }: { proof: GameProof; pins: VerifyPins 
             failed={check.isError ? String(check.error) : null}
             beacon={proof.algorithm === 'LOT-DRAW-2'}
             status={proof.status}
+            chain={proof.beacon?.chainHash ?? null}
             waiting={waiting ? waitingText(proof, waiting.round, waiting.expectedAt, now) : null}
           />
         }

@@ -1,6 +1,7 @@
 import { CheckCircle2, Clock, Loader2, ShieldAlert, XCircle } from 'lucide-react';
 import type { GameProof } from '@lot/domain/schemas/games';
 import type { ProofReport } from '@lot/domain/verify';
+import { UnpinnedChain } from '../../../lib/game/unpinned-chain.tsx';
 
 /** What a verified game's checks established, for its protocol and how it ended. */
 function verifiedText(status: GameProof['status'], beacon: boolean): string {
@@ -13,7 +14,8 @@ function verifiedText(status: GameProof['status'], beacon: boolean): string {
 }
 
 /**
- * The verdict in plain words: Verified, pending (the seed is still secret, or round R is awaited), or
+ * The verdict in plain words: Verified, pending (the seed is still secret, or round R is awaited), a
+ * chain this page does not pin (named, with how to pin it, rather than a bare "Not verified"), or
  * the checks that failed. `data-verify-ms` holds how long the check took in this browser.
  */
 export function Verdict({
@@ -23,6 +25,7 @@ export function Verdict({
   waiting,
   beacon,
   status,
+  chain,
 }: {
   report: ProofReport | undefined;
   ms: number | undefined;
@@ -32,6 +35,8 @@ export function Verdict({
   /** LOT-DRAW-2: the verified verdict names the beacon too. */
   beacon: boolean;
   status: GameProof['status'];
+  /** LOT-DRAW-2: the chain the proof names (what an unpinned verdict says). */
+  chain?: string | null;
 }) {
   if (failed)
     return (
@@ -77,6 +82,26 @@ export function Verdict({
           {waiting
             ? `${waiting} Everything that can be checked now passed.`
             : 'The game is still in play: the seed is revealed when the game ends. Everything that can be checked now passed.'}
+        </p>
+      </div>
+    );
+  if (report.verdict === 'unpinned')
+    return (
+      <div
+        data-testid="verdict"
+        data-verdict="unpinned"
+        {...timing}
+        className="rounded-xl bg-amber-50 p-4 ring-1 ring-amber-300"
+      >
+        <p className="flex items-start gap-2 font-semibold text-amber-900 sm:text-lg">
+          <ShieldAlert className="mt-0.5 h-5 w-5 shrink-0 sm:h-6 sm:w-6" aria-hidden="true" />
+          <span data-testid="verdict-unpinned" className="min-w-0">
+            <UnpinnedChain chainHash={chain ?? ''} />
+          </span>
+        </p>
+        <p className="mt-1 text-sm text-amber-900">
+          Every other check passed. Open this page with the chain pinned (a link with <code>?chain=</code> and{' '}
+          <code>&amp;publicKey=</code> from someone you trust) to check the round and the draws too.
         </p>
       </div>
     );
