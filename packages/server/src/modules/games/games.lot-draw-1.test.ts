@@ -9,7 +9,8 @@ import { buildApp } from '../../app.ts';
 import { verifyAudit } from '../audit/audit-chain.ts';
 import { checkLedger } from '../balance/ledger.ts';
 import { BEACON_UNREACHABLE, type DrawBeaconMode } from '../../lib/draw-beacon.ts';
-import { CLOCK_BEHIND_BEACON, OPERATOR_CANNOT_VOID_FROZEN } from './games.service.ts';
+import { CLOCK_BEHIND_BEACON } from './draw-plan.ts';
+import { OPERATOR_CANNOT_VOID_FROZEN } from './games.access.ts';
 import {
   configureWinners,
   drawCall,

@@ -30,15 +30,13 @@ import {
 } from '../../plugins/docs.ts';
 import { exportFileName, sendExport } from '../../lib/export.ts';
 import { errorResponses } from '../../plugins/errors.ts';
+import { GAME_EXPORT_COLUMNS, gameExportPages, listGames } from './game-lists.ts';
+import { gameProof } from './game-view.ts';
 import {
   assertGameReadable,
   currentGame,
   drawNext,
-  GAME_EXPORT_COLUMNS,
-  gameExportPages,
-  gameProof,
   getGame,
-  listGames,
   openGame,
   replaceEntries,
   voidGame,
