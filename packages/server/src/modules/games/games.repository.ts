@@ -67,7 +67,7 @@ export async function settledRoundOf(
 }
 
 /**
- * What one draw writes, decided by the games service from the round as it read it (without a
+ * What one draw writes, planned by `planDraw` (draw-plan.ts) from the round as it read it (without a
  * lock). `read` is that round's state: the statement writes only if the round still stands so.
  */
 export type DrawWrite = {
