@@ -52,15 +52,23 @@ export type AppContext = {
   config: Config;
   /**
    * Per game id, the game as this process last left or read it while it draws, so its next draw
-   * skips the read (decision 052). Opaque here; the games module owns what it holds.
+   * skips the read (decision 052).
    */
   games: GameMemory;
 };
 
+/**
+ * What the draw's memory keeps of a game. lib/ sits below the modules, so it only names the slot:
+ * the games module says what a remembered game is (modules/games/draw-memory.ts, by declaration
+ * merging), as a plugin declares its decorations on Fastify's instance.
+ */
+// eslint-disable-next-line @typescript-eslint/consistent-type-definitions, @typescript-eslint/no-empty-object-type -- filled in by the games module
+export interface RememberedGame {}
+
 /** The draw's memory of games: a few thousand at most (decision 052). */
-export type GameMemory = BoundedMemory<number, unknown>;
+export type GameMemory = BoundedMemory<number, RememberedGame>;
 const GAME_MEMORY_LIMIT = 4096;
-export const gameMemory = (): GameMemory => new BoundedMemory<number, unknown>(GAME_MEMORY_LIMIT);
+export const gameMemory = (): GameMemory => new BoundedMemory<number, RememberedGame>(GAME_MEMORY_LIMIT);
 
 /** A request's context: the process's collaborators and who is calling. */
 export type Context<C extends Caller | null = Caller> = AppContext & { caller: C };

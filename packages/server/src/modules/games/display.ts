@@ -5,7 +5,7 @@ import { AppError } from '@lot/domain/errors';
 import type { DisplayTicket, GameProof } from '@lot/domain/schemas/games';
 import type { AppContext } from '../../lib/context.ts';
 import type { GameEvents } from '../../lib/game-events.ts';
-import { gameProof } from './games.service.ts';
+import { gameProof } from './game-view.ts';
 
 /**
  * The customer display's live stream (docs/product/game.md#customer-display, decision 014): server-sent

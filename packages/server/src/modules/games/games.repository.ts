@@ -9,7 +9,7 @@ import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { containsPattern, whereClause } from '../../db/sql.ts';
 import { gameRounds, slipPrints, users } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { readableByRecord } from '../users/users.access.ts';
+import { gamesAccess } from './games.access.ts';
 
 /** A game's row and the readers of its JSON columns, shared by the games service and the sales history. */
 export type Prize = DrawPrize & { name: string };
@@ -31,6 +31,8 @@ export const entriesOf = (round: Round): StoredEntry[] =>
     nonce: e.nonce ?? null,
   }));
 export const drawsOf = (round: Round) => round.draws as StoredDraw[];
+/** The pool: every entry's bet. */
+export const poolOf = (round: Round) => entriesOf(round).length * round.betAmount;
 /** The beacon a LOT-DRAW-2 game pinned when it opened; null for LOT-DRAW-1. */
 export const beaconOf = (round: Round) => round.beacon as BeaconPin | null;
 
@@ -65,7 +67,7 @@ export async function settledRoundOf(
 }
 
 /**
- * What one draw writes, decided by the games service from the round as it read it (without a
+ * What one draw writes, planned by `planDraw` (draw-plan.ts) from the round as it read it (without a
  * lock). `read` is that round's state: the statement writes only if the round still stands so.
  */
 export type DrawWrite = {
@@ -146,24 +148,80 @@ export type DrawAnswer = {
 };
 
 /**
- * One draw as one statement (decision 030): it locks the round only if it still stands as read,
- * then — on the first draw — the player's balance (round, then balance: the order every game step
- * keeps), holds the pool with its ledger row, and — on the last — settles: the ledger row completed,
- * the sales-history record and its winners. The first draw also attaches the game to the shop's
- * open shift. No lock is held across a round trip. `locked` false:
- * the round moved since it was read; `drawn` false with `locked`: the balance does not cover the pool.
- * It answers, through RETURNING, the columns only it knows (the ledger row, the sales-history
- * record, the shift, the end), so the service answers the draw without reading the game again
- * (decision 052).
+ * One draw as one statement (decision 030), in the order its parts run: `lockRound`, then on the
+ * first draw `attachShift` and `holdPool` (round, then balance: the order every game step keeps),
+ * on the last `settle`, then `writeRound`, `appendAudit` and `answer`. No lock is held across a
+ * round trip. `locked` false: the round moved since it was read; `drawn` false with `locked`: the
+ * balance does not cover the pool. It answers, through RETURNING, the columns only it knows (the
+ * ledger row, the sales-history record, the shift, the end), so the service answers the draw
+ * without reading the game again (decision 052).
  */
 export function drawStatement(write: DrawWrite): SQL {
-  const { read, settlement } = write;
-  const first = read.status === 'open';
-  const scope = read.caller && readableBy(read.caller);
+  return sql`${lockRound(write)}${attachShift(write)}
+    ${holdPool(write)}${settle(write)},
+    ${writeRound(write)}${appendAudit(write)}
+    ${answer(write)}`;
+}
+
+/** The draw's first step, the first before the freeze. */
+const isFirst = (write: DrawWrite) => write.read.status === 'open';
+
+/**
+ * `r`: the round, locked only if it still stands as read — same status, same number of draws,
+ * before the freeze the same entries, and drawn from memory in the caller's reach (decision 052).
+ */
+function lockRound({ read }: DrawWrite): SQL {
+  const scope = read.caller && gamesAccess.read(read.caller);
+  return sql`
+    WITH r AS MATERIALIZED (
+      SELECT id FROM game_rounds
+      WHERE id = ${read.id}::int AND status = ${read.status}::text
+        AND jsonb_array_length(draws) = ${read.drawn}::int
+        ${read.status === 'open' ? sql`AND entries = ${JSON.stringify(read.entries)}::jsonb` : sql``}${
+          scope
+            ? sql`
+        AND ${scope}`
+            : sql``
+        }
+      FOR UPDATE
+    ),`;
+}
+
+/** `shift`, on the first draw: the shop's open shift the game is attached to (decision 039). */
+function attachShift(write: DrawWrite): SQL {
+  return isFirst(write)
+    ? sql`
+    -- The freeze attaches the game to the shop's open shift (docs/decisions/039): FOR SHARE, so a
+    -- close either waits for this game and counts it, or has closed the shift and none is attached.
+    shift AS MATERIALIZED (
+      SELECT id FROM shifts
+      WHERE user_id = ${write.userId}::int AND closed_at IS NULL AND EXISTS (SELECT 1 FROM r)
+      FOR SHARE
+    ),`
+    : sql``;
+}
+
+/**
+ * `ledger`, the held pool's row. The first draw locks the player's balance (`bal`), takes the pool
+ * if it covers it (`held`) and writes the row, `pending` (`completed` when it also settles); a
+ * later draw keeps the held row, and the last one completes it (`completed`).
+ */
+function holdPool(write: DrawWrite): SQL {
+  const { settlement } = write;
+  if (!isFirst(write)) {
+    return sql`ledger AS (SELECT ${write.transactionId}::int AS id FROM r)${
+      settlement
+        ? sql`,
+      completed AS (
+        UPDATE transactions SET status = 'completed', description = ${settlement.description}::text
+        WHERE id = ${write.transactionId}::int AND EXISTS (SELECT 1 FROM r)
+      )`
+        : sql``
+    }`;
+  }
   const ledgerStatus = settlement ? 'completed' : 'pending';
-  const ledgerDescription = settlement && first ? settlement.description : write.holdDescription;
-  const ledger = first
-    ? sql`bal AS MATERIALIZED (
+  const ledgerDescription = settlement ? settlement.description : write.holdDescription;
+  return sql`bal AS MATERIALIZED (
         SELECT user_id, amount FROM balances
         WHERE user_id = ${write.userId}::int AND EXISTS (SELECT 1 FROM r)
         FOR UPDATE
@@ -179,33 +237,17 @@ export function drawStatement(write: DrawWrite): SQL {
           ${ledgerStatus}::text, ${ledgerDescription}::text
         FROM held
         RETURNING id
-      )`
-    : sql`ledger AS (SELECT ${write.transactionId}::int AS id FROM r)${
-        settlement
-          ? sql`,
-      completed AS (
-        UPDATE transactions SET status = 'completed', description = ${settlement.description}::text
-        WHERE id = ${write.transactionId}::int AND EXISTS (SELECT 1 FROM r)
-      )`
-          : sql``
-      }`;
-  const audits = sql`,
-      audited AS (
-        INSERT INTO audit_log (actor_id, address, action, target_kind, target_id, target_user_id, details)
-        SELECT ${write.actorId}::int, ${write.audit.address}::text, a.action, 'game', ${read.id}::int,
-          ${write.userId}::int,
-          ${
-            settlement
-              ? sql`a.details || CASE WHEN a.action = 'game.settled'
-            THEN jsonb_build_object('saleId', (SELECT id FROM sale)) ELSE '{}'::jsonb END`
-              : sql`a.details`
-          }
-        FROM drawn, jsonb_to_recordset(${JSON.stringify(write.audit.rows.map((row, n) => ({ ...row, n })))}::jsonb)
-          AS a(action text, details jsonb, n int)
-        ORDER BY a.n
       )`;
-  const settles = settlement
-    ? sql`,
+}
+
+/**
+ * On the last draw: the sales-history record (`sale`), its winners (`won`) and their prize claims
+ * (`claimed`, decision 038).
+ */
+function settle(write: DrawWrite): SQL {
+  const { read, settlement } = write;
+  if (!settlement) return sql``;
+  return sql`,
       sale AS (
         INSERT INTO games (user_id, parent_id, superagent_id, start_range, end_range, bet_amount, pool,
           total_prize, commission, selected_count, winners_count, game_data, transaction_id, number)
@@ -243,37 +285,16 @@ export function drawStatement(write: DrawWrite): SQL {
         FROM won
         WHERE won.prize_amount > 0
         RETURNING winner_id, expires_at
-      )`
-    : sql``;
-  return sql`
-    WITH r AS MATERIALIZED (
-      SELECT id FROM game_rounds
-      WHERE id = ${read.id}::int AND status = ${read.status}::text
-        AND jsonb_array_length(draws) = ${read.drawn}::int
-        ${first ? sql`AND entries = ${JSON.stringify(read.entries)}::jsonb` : sql``}${
-          scope
-            ? sql`
-        AND ${scope}`
-            : sql``
-        }
-      FOR UPDATE
-    ),${
-      first
-        ? sql`
-    -- The freeze attaches the game to the shop's open shift (docs/decisions/039): FOR SHARE, so a
-    -- close either waits for this game and counts it, or has closed the shift and none is attached.
-    shift AS MATERIALIZED (
-      SELECT id FROM shifts
-      WHERE user_id = ${write.userId}::int AND closed_at IS NULL AND EXISTS (SELECT 1 FROM r)
-      FOR SHARE
-    ),`
-        : sql``
-    }
-    ${ledger}${settles},
-    drawn AS (
+      )`;
+}
+
+/** `drawn`: the round updated — its draws, digest, status, and what the freeze, round R and the settlement add. */
+function writeRound(write: DrawWrite): SQL {
+  const { read, settlement } = write;
+  return sql`drawn AS (
       UPDATE game_rounds SET draws = ${JSON.stringify(write.draws)}::jsonb, entries_digest = ${write.digest}::text,
         transaction_id = ledger.id, status = ${settlement ? 'settled' : 'drawing'}::text
-        ${first ? sql`, shift_id = (SELECT id FROM shift)` : sql``}
+        ${isFirst(write) ? sql`, shift_id = (SELECT id FROM shift)` : sql``}
         ${settlement ? sql`, sale_id = (SELECT id FROM sale), ended_at = now()` : sql``}
         ${write.freeze ? sql`, frozen_at = ${write.freeze.at.toISOString()}::timestamptz, beacon_round = ${write.freeze.beaconRound}::bigint` : sql``}
         ${write.beacon ? sql`, beacon_signature = ${write.beacon.signature}::text, beacon_randomness = ${write.beacon.randomness}::text` : sql``}
@@ -281,10 +302,37 @@ export function drawStatement(write: DrawWrite): SQL {
       WHERE game_rounds.id = ${read.id}::int
       RETURNING game_rounds.id, game_rounds.transaction_id, game_rounds.sale_id, game_rounds.shift_id,
         game_rounds.ended_at
-    )${audits}
-    SELECT EXISTS (SELECT 1 FROM r) AS locked, drawn.id IS NOT NULL AS drawn, drawn.transaction_id,
+    )`;
+}
+
+/** `audited`: the step's audit rows in order (decision 029); a settlement's gets the sales-history record's id. */
+function appendAudit(write: DrawWrite): SQL {
+  return sql`,
+      audited AS (
+        INSERT INTO audit_log (actor_id, address, action, target_kind, target_id, target_user_id, details)
+        SELECT ${write.actorId}::int, ${write.audit.address}::text, a.action, 'game', ${write.read.id}::int,
+          ${write.userId}::int,
+          ${
+            write.settlement
+              ? sql`a.details || CASE WHEN a.action = 'game.settled'
+            THEN jsonb_build_object('saleId', (SELECT id FROM sale)) ELSE '{}'::jsonb END`
+              : sql`a.details`
+          }
+        FROM drawn, jsonb_to_recordset(${JSON.stringify(write.audit.rows.map((row, n) => ({ ...row, n })))}::jsonb)
+          AS a(action text, details jsonb, n int)
+        ORDER BY a.n
+      )`;
+}
+
+/**
+ * The answer (decision 052): whether `r` locked and the draw was written, the columns only the
+ * statement knows, the settling draw's claims, and — drawn from memory — the player's names.
+ */
+function answer(write: DrawWrite): SQL {
+  const { read } = write;
+  return sql`SELECT EXISTS (SELECT 1 FROM r) AS locked, drawn.id IS NOT NULL AS drawn, drawn.transaction_id,
       drawn.sale_id, drawn.shift_id, drawn.ended_at${
-        settlement
+        write.settlement
           ? sql`,
       (SELECT jsonb_agg(jsonb_build_object('position', won.position, 'expires_at', claimed.expires_at,
         'expired', claimed.expires_at <= now())) FROM claimed JOIN won ON won.id = claimed.winner_id) AS claims`
@@ -406,9 +454,6 @@ const player = alias(users, 'player');
 const voider = alias(users, 'voider');
 const parent = alias(users, 'parent');
 
-/** Who may read a game: the hierarchy recorded with it (admin all), as for sales. */
-const readableBy = (caller: Caller) => readableByRecord(caller, gameRounds);
-
 function selectRounds(db: Db | Tx) {
   return db
     .select({
@@ -433,7 +478,7 @@ export async function findRoundRow(db: Db | Tx, id: number): Promise<RoundRow | 
 
 /** The game with this id, if the caller may read it. */
 export async function findReadableRoundRow(db: Db | Tx, caller: Caller, id: number): Promise<RoundRow | undefined> {
-  const [row] = await selectRounds(db).where(and(eq(gameRounds.id, id), readableBy(caller)));
+  const [row] = await selectRounds(db).where(and(eq(gameRounds.id, id), gamesAccess.read(caller)));
   return row;
 }
 
@@ -442,12 +487,12 @@ export async function findRoundRowByCode(db: Db, code: string): Promise<RoundRow
   return row;
 }
 
-/** Whether the game with this code is one the caller may read. */
+/** Whether the game with this code is one the caller may watch on a display (one it may read). */
 export async function isGameReadable(db: Db, caller: Caller, code: string): Promise<boolean> {
   const [found] = await db
     .select({ id: gameRounds.id })
     .from(gameRounds)
-    .where(and(eq(gameRounds.code, code), readableBy(caller)));
+    .where(and(eq(gameRounds.code, code), gamesAccess.watch(caller)));
   return found !== undefined;
 }
 
@@ -551,7 +596,7 @@ export async function runVoid(db: Db | Tx, input: VoidWrite): Promise<boolean> {
 /** The games of a list or its export: the caller's scope, the status (any but discarded) and the dates. */
 export function gamesWhere(caller: Caller, query: Omit<GamesQuery, 'limit' | 'offset'>): SQL | undefined {
   return and(
-    readableBy(caller),
+    gamesAccess.read(caller),
     query.status ? eq(gameRounds.status, query.status) : sql`${gameRounds.status} <> 'discarded'`,
     query.from ? gte(gameRounds.createdAt, new Date(query.from)) : undefined,
     query.to ? lt(gameRounds.createdAt, new Date(Date.parse(query.to) + 1)) : undefined,

@@ -30,15 +30,13 @@ import {
 } from '../../plugins/docs.ts';
 import { exportFileName, sendExport } from '../../lib/export.ts';
 import { errorResponses } from '../../plugins/errors.ts';
+import { GAME_EXPORT_COLUMNS, gameExportPages, listGames } from './game-lists.ts';
+import { gameProof } from './game-view.ts';
 import {
   assertGameReadable,
   currentGame,
   drawNext,
-  GAME_EXPORT_COLUMNS,
-  gameExportPages,
-  gameProof,
   getGame,
-  listGames,
   openGame,
   replaceEntries,
   voidGame,
@@ -56,7 +54,18 @@ const gameResponse = { 200: gameSchema, ...errors };
 export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
   const player = app.requireRole('user');
+  playRoutes(app, player);
+  listRoutes(app);
+  gameRoutes(app, player);
+  slipAndVoidRoutes(app, player);
+};
 
+type App = Parameters<FastifyPluginAsyncZod>[0];
+/** The routes only a shop (role user) may call. */
+type PlayerOnly = ReturnType<App['requireRole']>;
+
+/** The shop's own: a game opened, the game in progress, the participants it entered before. */
+function playRoutes(app: App, player: PlayerOnly): void {
   app.post(
     '/api/games',
     {
@@ -99,7 +108,10 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     (request) => rememberedParticipants(request.ctx, request.query),
   );
+}
 
+/** The games in the caller's scope, and their export. */
+function listRoutes(app: App): void {
   app.get(
     '/api/games',
     {
@@ -145,7 +157,10 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendExport(reply, format, tz ?? 'UTC', { fileName, columns: GAME_EXPORT_COLUMNS, pages });
     },
   );
+}
 
+/** One game: read it, its participants replaced, its next draw. */
+function gameRoutes(app: App, player: PlayerOnly): void {
   app.get(
     '/api/games/:id',
     { schema: { tags: ['games'], operationId: 'getGame', params: idParamsSchema, response: gameResponse } },
@@ -191,7 +206,10 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
       return outcome.result;
     },
   );
+}
 
+/** A game's slips counted and listed, and the game voided. */
+function slipAndVoidRoutes(app: App, player: PlayerOnly): void {
   app.post(
     '/api/games/:id/slips/prints',
     {
@@ -238,7 +256,7 @@ export const gamesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     (request) => voidGame(request.ctx, request.params.id, request.body.reason),
   );
-};
+}
 
 /** A public code: base64url, as the server makes them. Anything else is simply not found. */
 const codeParamsSchema = z.strictObject({ code: z.string().max(64) });

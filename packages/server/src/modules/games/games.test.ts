@@ -22,7 +22,7 @@ import { verifyAudit } from '../audit/audit-chain.ts';
 import { checkLedger } from '../balance/ledger.ts';
 import { csvRows } from '../../test/csv.ts';
 import { runDraw } from './games.repository.ts';
-import { OPERATOR_CANNOT_VOID_FROZEN, UPLINE_CANNOT_START } from './games.service.ts';
+import { OPERATOR_CANNOT_VOID_FROZEN, UPLINE_CANNOT_START } from './games.access.ts';
 import {
   configureWinners,
   drawAll,
