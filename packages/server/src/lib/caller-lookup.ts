@@ -1,6 +1,5 @@
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { fixedName } from '../db/prepared.ts';
 import { sessions, users } from '../db/schema.ts';
 import type { PgListener } from './listener.ts';
 
@@ -19,10 +18,11 @@ const MAX_ENTRIES = 50_000;
 
 /**
  * What the auth check needs of the caller and the token's session, on every authenticated request:
- * built once per database as a prepared statement (PostgreSQL parses and plans it once per connection).
+ * built once per database as a prepared statement (PostgreSQL parses and plans it once per connection;
+ * a database opened with `prepared: false` sends it unnamed, db/prepared.ts).
  */
 function prepareCallerLookup(db: Db) {
-  const query = db
+  return db
     .select({
       id: users.id,
       username: users.username,
@@ -42,7 +42,6 @@ function prepareCallerLookup(db: Db) {
       and(eq(users.id, sql.placeholder('id')), eq(sessions.id, sql.placeholder('sessionId')), isNull(users.deletedAt)),
     )
     .prepare('find_live_caller_session');
-  return fixedName(query);
 }
 
 export type CallerRow = NonNullable<Awaited<ReturnType<ReturnType<typeof prepareCallerLookup>['execute']>>[number]>;
