@@ -7,7 +7,6 @@ import { ensureAdmin } from './cli/seed.ts';
 import { DataDirBusy } from './db/data-dir-lock.ts';
 import { KeyMismatch, keyRefusal, type SealingKey } from './lib/key-canaries.ts';
 import { keyPlace, resolveKeys } from './secrets.ts';
-import { scheduleCheckpoints } from './modules/audit/checkpoint.ts';
 
 function readConfig(): Config {
   try {
@@ -55,6 +54,8 @@ async function start(config: Config, database: Database) {
       trustProxy: config.trustProxy,
       publicUrl: config.publicUrl,
       beacon: config.beacon,
+      // Signed checkpoints of the audit chains, hourly by default (decision 045).
+      checkpoints: { dataDir: config.dataDir, ...config.checkpoints },
     });
   } catch (error) {
     if (error instanceof KeyMismatch)
@@ -103,10 +104,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     );
   });
 }
-
-// Signed checkpoints of the audit chains, hourly by default (decision 045).
-const stopCheckpoints = scheduleCheckpoints(database.db, { dataDir: config.dataDir, ...config.checkpoints }, app.log);
-app.addHook('onClose', async () => stopCheckpoints());
 
 const address = await app.listen({ port: config.port, host: config.host });
 // The embedded database has one process: `npm run backup` finds this one here (decision 027).

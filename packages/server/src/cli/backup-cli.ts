@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../config.ts';
 import { dumpPgliteDirectory, dumpPostgres, runningServer, writeAtomically, writeBlob } from '../db/backup.ts';
+import { fileStamp, systemClock } from '../lib/clock.ts';
 import { backupCredential, backupThroughServer, restoreKeysNote } from './backup-client.ts';
 
 /**
@@ -9,8 +10,9 @@ import { backupCredential, backupThroughServer, restoreKeysNote } from './backup
  * when one has DATA_DIR open, else the directory directly. Ends with the keys a restore needs.
  */
 const config = loadConfig();
-const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
-const file = resolve(process.argv[2] ?? `lot-backup-${stamp}.${config.databaseUrl ? 'dump' : 'tar.gz'}`);
+const file = resolve(
+  process.argv[2] ?? `lot-backup-${fileStamp(systemClock())}.${config.databaseUrl ? 'dump' : 'tar.gz'}`,
+);
 
 try {
   if (config.databaseUrl) {

@@ -1,6 +1,7 @@
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { sessions, users } from '../db/schema.ts';
+import type { Clock } from './clock.ts';
 import type { PgListener } from './listener.ts';
 
 /** Where a change of a user is announced (migration 0010: a trigger on `users`). */
@@ -71,6 +72,8 @@ export class CallerLookup {
   constructor(
     db: Db,
     private readonly listener: PgListener | undefined,
+    /** The app's clock (its context's): a kept caller's age and a session's last use. */
+    private readonly clock: Clock,
   ) {
     this.db = db;
     this.lookup = prepareCallerLookup(db);
@@ -85,7 +88,7 @@ export class CallerLookup {
   /** The live user `id` with its session `sessionId` (ended or not: the caller decides). */
   async find(id: number, sessionId: string): Promise<CallerRow | undefined> {
     const kept = this.listener?.live ? this.cache.get(sessionId) : undefined;
-    if (kept && kept.row.id === id && Date.now() - kept.at < MAX_AGE_MS) return kept.row;
+    if (kept && kept.row.id === id && this.clock() - kept.at < MAX_AGE_MS) return kept.row;
     const before = this.changes;
     const [row] = await this.lookup.execute({ id, sessionId });
     const unchanged =
@@ -94,7 +97,7 @@ export class CallerLookup {
       this.gapAt <= before;
     if (row && this.listener?.live && unchanged) {
       if (this.cache.size >= MAX_ENTRIES) this.clear();
-      this.cache.set(sessionId, { row, at: Date.now() });
+      this.cache.set(sessionId, { row, at: this.clock() });
       this.sessionsOf.set(id, (this.sessionsOf.get(id) ?? new Set()).add(sessionId));
     }
     return row;
@@ -105,7 +108,7 @@ export class CallerLookup {
    * when it was last written), so a request costs no write. Not announced: nothing to forget.
    */
   async touch(row: CallerRow): Promise<void> {
-    const now = Date.now();
+    const now = this.clock();
     if (now - row.lastUsedAt.getTime() < TOUCH_INTERVAL_MS) return;
     row.lastUsedAt = new Date(now);
     await this.db

@@ -3,6 +3,8 @@ import { firstRoundAfter, parseChainInfo, QUICKNET, roundTimeMs, type BeaconChai
 import type { BeaconPin } from '@lot/domain/draw';
 import { AppError } from '@lot/domain/errors';
 import { BeaconClient, type BeaconRound } from './beacon-client.ts';
+import { systemClock, type Clock } from './clock.ts';
+import type { Job } from './jobs.ts';
 
 /**
  * The public randomness a LOT-DRAW-2 game waits for (docs/lot-draw-2.md, decision 033): which
@@ -22,7 +24,8 @@ export type DrawBeaconOptions = {
   urls: string[];
   /** The pinned chain hash; its info (public key, period, genesis) is checked against it. */
   chainHash: string;
-  clock?: () => number;
+  /** The app's clock (its context's); the machine's when none is given. */
+  clock?: Clock;
   log?: FastifyBaseLogger;
   /** How long one relay may take to answer. */
   timeoutMs?: number;
@@ -50,19 +53,35 @@ export const BEACON_UNREACHABLE =
 
 export class DrawBeacon {
   readonly mode: DrawBeaconMode;
-  readonly now: () => number;
+  readonly now: Clock;
   private chain: BeaconChain | undefined;
   private client: BeaconClient | undefined;
   private reachable = false;
-  private readonly checked: Promise<void>;
+  /** The start-up check: asked when the app is ready (`job`), at once when the mode is off. */
+  private checked: Promise<void> | undefined;
   private recheck: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(private readonly options: DrawBeaconOptions) {
     this.mode = options.mode;
-    this.now = options.clock ?? Date.now;
+    this.now = options.clock ?? systemClock;
     if (options.chainHash === QUICKNET.chainHash) this.chain = QUICKNET;
-    this.checked = options.mode === 'off' ? Promise.resolve() : this.check();
+    if (options.mode === 'off') this.checked = Promise.resolve();
+  }
+
+  /**
+   * The beacon as one of the app's background jobs (lib/jobs.ts): started, it checks the relays
+   * (and re-checks them while they fail); stopped, it ends the re-checks and every prefetch of a
+   * round games wait for.
+   */
+  job(): Job {
+    return {
+      name: 'the public randomness beacon',
+      start: () => {
+        this.checked ??= this.check();
+      },
+      stop: () => this.close(),
+    };
   }
 
   /**
@@ -128,6 +147,8 @@ export class DrawBeacon {
 
   /** The start-up check of the beacon, waited for at most START_CHECK_MS. */
   private started(): Promise<unknown> {
+    // Not started (an app never made ready): nothing was checked, the beacon is not reachable.
+    if (!this.checked) return Promise.resolve();
     return Promise.race([this.checked, new Promise((resolve) => setTimeout(resolve, START_CHECK_MS).unref())]);
   }
 

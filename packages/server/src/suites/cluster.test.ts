@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatCents } from '@lot/domain/money';
 import type { GameProof } from '@lot/domain/schemas/games';
-import { DISPLAY_LIMITS } from '../modules/games/display.ts';
+import { DISPLAY_LIMITS } from '../lib/display-streams.ts';
 import { participants } from '../test/game-fixtures.ts';
 import { sbin, writeHaproxyConfig } from '../test/haproxy.ts';
 import { exitOf, freePort, startServer, type Started } from '../test/server-process.ts';
