@@ -71,7 +71,6 @@ async function start(config: Config, database: Database) {
 const config = readConfig();
 const database = await open(config);
 const app = await start(config, database);
-app.addHook('onClose', () => database.close());
 
 const admin = await ensureAdmin(database.db, { username: config.adminUsername, password: config.adminPassword });
 if (admin.created) {
@@ -95,13 +94,17 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       app.log.error('stopping took more than 5 s: exiting without waiting further');
       process.exit(1);
     }, 5_000).unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'error while stopping');
-        process.exit(1);
-      },
-    );
+    // The app closes first (its background jobs stop, waiting for a run in flight), then the database.
+    app
+      .close()
+      .then(() => database.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'error while stopping');
+          process.exit(1);
+        },
+      );
   });
 }
 
