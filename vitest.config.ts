@@ -12,6 +12,7 @@ const databaseFree = [
   'packages/server/src/config.test.ts',
   'packages/server/src/data-dir.test.ts',
   'packages/server/src/db/data-dir-lock.test.ts',
+  'packages/server/src/lib/jobs.test.ts',
   'packages/server/src/lib/beacon-client.test.ts',
   'packages/server/src/lib/draw-crypto.test.ts',
   'packages/server/src/lib/export.test.ts',
