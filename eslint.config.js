@@ -140,6 +140,25 @@ export default tseslint.config(
     },
   },
   {
+    // One clock (decision 069): modules, lib and commands read the time from their context's clock
+    // (`ctx.clock`), which tests move and skew; lib/clock.ts reads the machine's, once.
+    files: ['packages/server/src/{modules,lib,cli}/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "MemberExpression[object.name='Date'][property.name='now']",
+          "NewExpression[callee.name='Date'][arguments.length=0]",
+          "CallExpression[callee.name='Date']",
+        ].map((selector) => ({
+          selector,
+          message: "the time comes from the context's clock: ctx.clock(), or new Date(ctx.clock()) (decision 069)",
+        })),
+      ],
+    },
+  },
+  {
     files: ['packages/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': [

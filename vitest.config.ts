@@ -14,6 +14,7 @@ const databaseFree = [
   'packages/server/src/config.test.ts',
   'packages/server/src/data-dir.test.ts',
   'packages/server/src/db/data-dir-lock.test.ts',
+  'packages/server/src/lib/jobs.test.ts',
   'packages/server/src/lib/beacon-client.test.ts',
   'packages/server/src/lib/draw-crypto.test.ts',
   'packages/server/src/lib/export.test.ts',
@@ -28,9 +29,9 @@ const postgres = Boolean(process.env.TEST_DATABASE_URL);
 /**
  * The API files share their worker's module graph (`isolate: false`): each file builds its own
  * app on its own fresh database, and no server module keeps state beyond the app it belongs to
- * (decision 054: no registry keyed by the database, no import-time global; the one process-wide
- * switch, db/prepared.ts's named statements, is set by every openDatabase), so importing the server
- * once per worker instead of once per file is safe. It saved about 175 s of 520 s (README.md#test-it).
+ * (decision 054: no registry keyed by the database, no import-time global, no module-level mutable
+ * state in db/: whether statements are named belongs to the database opened), so importing the
+ * server once per worker instead of once per file is safe. It saved about 175 s of 520 s (README.md#test-it).
  * The browser files share theirs too: each launches its own Chromium, and e2e/support.ts keeps
  * nothing between files but a counter that makes usernames unique.
  */

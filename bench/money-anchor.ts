@@ -13,7 +13,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { transferMove } from '../packages/server/src/modules/balance/balance.service.ts';
 import { moveStatement } from '../packages/server/src/modules/balance/balance.repository.ts';
-import { claimOf } from '../packages/server/src/modules/balance/idempotency.ts';
+import { claimOf } from '../packages/server/src/lib/idempotency.ts';
 import type { Caller } from '../packages/server/src/lib/caller.ts';
 
 const [url, playersFile] = process.argv.slice(2);

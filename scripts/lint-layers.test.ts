@@ -88,6 +88,35 @@ describe('npm run lint refuses', () => {
     expect(await rulesBroken(filePath, code)).toContain('no-restricted-properties');
   });
 
+  it.each([
+    [
+      'Date.now() in a module',
+      'packages/server/src/modules/shifts/x.service.ts',
+      'export const at = () => Date.now();',
+    ],
+    ['new Date() in lib/', 'packages/server/src/lib/x.ts', 'export const at = () => new Date().toISOString();'],
+    ['Date() in a command', 'packages/server/src/cli/x.ts', 'export const at = () => Date();'],
+    ['Date.now handed on in lib/', 'packages/server/src/lib/x.ts', 'export const clock = Date.now;'],
+  ])('the machine’s clock read directly: %s', async (_name, filePath, code) => {
+    expect(await rulesBroken(filePath, `${code}\n`)).toContain('no-restricted-syntax');
+  });
+
+  it.each([
+    [
+      'the context’s clock',
+      'packages/server/src/modules/shifts/x.service.ts',
+      'export const at = (ctx: { clock: () => number }) => new Date(ctx.clock());',
+    ],
+    ['a given time', 'packages/server/src/lib/x.ts', "export const at = new Date('2026-01-01T00:00:00Z');"],
+    [
+      'the machine’s clock in a test file',
+      'packages/server/src/modules/shifts/x.test.ts',
+      'export const at = Date.now();',
+    ],
+  ])('and allows %s', async (_name, filePath, code) => {
+    expect(await rulesBroken(filePath, `${code}\n`)).toEqual([]);
+  });
+
   it("a Node API in the domain's code, though its test files may use one", async () => {
     const code = "import { createHash } from 'node:crypto';\nexport const used = [createHash];\n";
     expect(await rulesBroken('packages/domain/src/x.ts', code)).toContain('no-restricted-imports');

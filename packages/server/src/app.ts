@@ -9,7 +9,7 @@ import Fastify, {
 import pino from 'pino';
 import multipart from '@fastify/multipart';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Database, Db } from './db/client.ts';
+import type { Database } from './db/client.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -26,15 +26,21 @@ import { winnersRoutes } from './modules/winners/winners.routes.ts';
 import { salesHistoryRoutes } from './modules/sales-history/sales-history.routes.ts';
 import { displayRoutes, gamesRoutes, verifyRoutes } from './modules/games/games.routes.ts';
 import { randomnessRoutes } from './modules/games/randomness.routes.ts';
-import { DisplayStreams, withoutTicket } from './modules/games/display.ts';
+import { gameProof } from './modules/games/game-view.ts';
+import { expirySweep } from './modules/claims/claims.sweep.ts';
+import { checkpointJob, type CheckpointSchedule } from './modules/audit/checkpoint.ts';
+import { DisplayStreams, withoutTicket } from './lib/display-streams.ts';
 import { DrawBeacon, type DrawBeaconOptions } from './lib/draw-beacon.ts';
+import { runWithApp } from './lib/jobs.ts';
+import { jwtTokens } from './lib/tokens.ts';
 import { GAMES_CHANNEL, GameEvents } from './lib/game-events.ts';
 import { CallerLookup, SESSIONS_CHANNEL, USERS_CHANNEL } from './lib/caller-lookup.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
 import { gameMemory, withCaller, type AppContext, type Context } from './lib/context.ts';
 import { nodeDrawCrypto } from './lib/draw-crypto.ts';
 import { PgListener } from './lib/listener.ts';
 import { checkTotpKey } from './lib/key-canaries.ts';
-import { openSeedBox, type SeedBox } from './lib/seed-box.ts';
+import { openSeedBox } from './lib/seed-box.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
@@ -48,13 +54,10 @@ import type { TrustProxy } from './config.ts';
 declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
   interface FastifyInstance {
-    db: Db;
-    displays: DisplayStreams;
-    /** The public randomness LOT-DRAW-2 games wait for (decision 033). */
-    drawBeacon: DrawBeacon;
-    /** Seals and opens the games' secret seeds with SEED_KEY (decision 034). */
-    seeds: SeedBox;
-    /** The process's collaborators every service is handed (lib/context.ts). */
+    /**
+     * The process's collaborators every service is handed (lib/context.ts): the one handle to the
+     * database, the seeds, the beacon, the token signer and the display streams (decision 070).
+     */
     context: AppContext;
   }
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
@@ -77,8 +80,11 @@ export type AppOptions = {
    * (SeedKeyMismatch) when it is not the key the database's seeds were sealed with.
    */
   seedKey: string;
-  /** The clock two-factor codes and beacon rounds are checked against; tests move it. */
-  clock?: () => number;
+  /**
+   * The app's clock, its context's (decision 069): every time a service, a route, the caller cache
+   * or the beacon reads. The machine's by default; tests move it or skew it.
+   */
+  clock?: Clock;
   /** DRAW_BEACON, DRAW_BEACON_URL, DRAW_BEACON_CHAIN (decision 033); unset: every game is LOT-DRAW-1. */
   beacon?: Omit<DrawBeaconOptions, 'clock' | 'log'>;
   logLevel?: string;
@@ -91,6 +97,8 @@ export type AppOptions = {
   trustProxy?: TrustProxy;
   /** PUBLIC_URL: the base of every public link; unset, the address each request came in on. */
   publicUrl?: string;
+  /** The server's scheduled audit checkpoints (decision 045): main.ts sets them, tests leave them out. */
+  checkpoints?: CheckpointSchedule;
 };
 
 /** Fastify reads a hop count as "trust the nearest n proxies"; its types only take that as a function. */
@@ -149,10 +157,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: trustProxyOption(options.trustProxy ?? false),
   }).withTypeProvider<ZodTypeProvider>();
 
+  const clock = options.clock ?? systemClock;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.decorate('db', options.database.db);
-  app.decorate('seeds', seeds);
   // Changes of games reach every process's customer displays (decision 014). Streams end before
   // the server waits for requests in flight, so close never hangs on an open display.
   // On PostgreSQL one LISTEN connection per process hears changes of games, users and sessions.
@@ -160,23 +167,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ? new PgListener(options.database.newClient, [GAMES_CHANNEL, USERS_CHANNEL, SESSIONS_CHANNEL], app.log)
     : undefined;
   const gameEvents = new GameEvents(options.database, listener, app.log);
-  const callers = new CallerLookup(options.database.db, listener);
+  const callers = new CallerLookup(options.database.db, listener, clock);
   await listener?.start();
   const drawBeacon = new DrawBeacon({
     ...(options.beacon ?? { mode: 'off', urls: [], chainHash: '' }),
-    clock: options.clock,
+    clock,
     log: app.log,
   });
-  app.decorate('drawBeacon', drawBeacon);
-  const displays = new DisplayStreams(() => app.context, gameEvents, app.log, options.jwtSecret);
-  app.decorate('displays', displays);
+  // A stream reads its game's public view through the context (built below, before any request).
+  const displays = new DisplayStreams((code) => gameProof(context, code), gameEvents, app.log, options.jwtSecret);
   app.addHook('preClose', (done) => {
     displays.closeAll();
     done();
   });
   app.addHook('onClose', async () => {
     gameEvents.close();
-    drawBeacon.close();
     await listener?.close();
   });
   app.addHook('onRequest', (request, reply, done) => {
@@ -194,13 +199,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     allow: options.metricsAllow ?? ['127.0.0.1', '::1'],
     pool: options.database.pool,
     db: options.database.db,
-    clock: options.clock ?? Date.now,
+    clock,
     beacon: () => drawBeacon.status(),
     ...(listener && { listening: () => listener.live }),
   });
+  // The token signer needs @fastify/jwt, which the auth plugin registers.
+  await app.register(authPlugin, { secret: options.jwtSecret, callers });
   const context: AppContext = {
     db: options.database.db,
-    clock: options.clock ?? Date.now,
+    clock,
     log: app.log,
     seeds,
     beacon: drawBeacon,
@@ -215,6 +222,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     metrics: app.metrics,
     config: { totpKey: options.totpKey },
+    tokens: jwtTokens(app.jwt, options.database.db),
+    displays,
     games: gameMemory(),
   };
   app.decorate('context', context);
@@ -228,7 +237,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     attachFieldsToBody: 'keyValues',
     limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 20, fieldSize: 10_000, parts: 21 },
   });
-  await app.register(authPlugin, { secret: options.jwtSecret, callers });
   await app.register(docsPlugin, { publicUrl: options.publicUrl });
 
   await app.register(healthRoutes);
@@ -252,5 +260,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(shiftsRoutes);
 
   if (options.serveWeb !== false) await app.register(webPlugin, { root: options.webRoot });
+
+  // Every background job, started when the app is ready and stopped when it closes (decision 070).
+  runWithApp(app, [
+    drawBeacon.job(),
+    expirySweep(context),
+    ...(options.checkpoints ? [checkpointJob(context, options.checkpoints)] : []),
+  ]);
   return app;
 }

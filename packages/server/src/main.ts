@@ -7,7 +7,6 @@ import { ensureAdmin } from './cli/seed.ts';
 import { DataDirBusy } from './db/data-dir-lock.ts';
 import { KeyMismatch, keyRefusal, type SealingKey } from './lib/key-canaries.ts';
 import { keepJwtSecret, keyPlace, resolveKeys } from './secrets.ts';
-import { scheduleCheckpoints } from './modules/audit/checkpoint.ts';
 
 function readConfig(): Config {
   try {
@@ -55,6 +54,8 @@ async function start(config: Config, database: Database) {
       trustProxy: config.trustProxy,
       publicUrl: config.publicUrl,
       beacon: config.beacon,
+      // Signed checkpoints of the audit chains, hourly by default (decision 045).
+      checkpoints: { dataDir: config.dataDir, ...config.checkpoints },
     });
     // Only now, with every key checked: a refused start writes no new jwt-secret.
     if (jwtSecretCreated) keepJwtSecret(config.dataDir, keys.jwtSecret);
@@ -73,7 +74,6 @@ async function start(config: Config, database: Database) {
 const config = readConfig();
 const database = await open(config);
 const app = await start(config, database);
-app.addHook('onClose', () => database.close());
 
 const admin = await ensureAdmin(database.db, { username: config.adminUsername, password: config.adminPassword });
 if (admin.created) {
@@ -97,19 +97,19 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       app.log.error('stopping took more than 5 s: exiting without waiting further');
       process.exit(1);
     }, 5_000).unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'error while stopping');
-        process.exit(1);
-      },
-    );
+    // The app closes first (its background jobs stop, waiting for a run in flight), then the database.
+    app
+      .close()
+      .then(() => database.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'error while stopping');
+          process.exit(1);
+        },
+      );
   });
 }
-
-// Signed checkpoints of the audit chains, hourly by default (decision 045).
-const stopCheckpoints = scheduleCheckpoints(database.db, { dataDir: config.dataDir, ...config.checkpoints }, app.log);
-app.addHook('onClose', async () => stopCheckpoints());
 
 const address = await app.listen({ port: config.port, host: config.host });
 // The embedded database has one process: `npm run backup` finds this one here (decision 027).

@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { loadCommandConfig } from '../config.ts';
 import { dumpPgliteDirectory, dumpPostgres, runningServer, writeAtomically, writeBlob } from '../db/backup.ts';
 import { keepDataDirPrivate } from '../db/private-files.ts';
+import { fileStamp, systemClock } from '../lib/clock.ts';
 import { assertWritableFolder, backupCredential, backupThroughServer, restoreKeysNote } from './backup-client.ts';
 
 /**
@@ -12,8 +13,9 @@ import { assertWritableFolder, backupCredential, backupThroughServer, restoreKey
 const config = loadCommandConfig('backup');
 // The copy and anything this command writes are its owner's only (decision 063).
 keepDataDirPrivate(config.dataDir, { create: false });
-const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
-const file = resolve(process.argv[2] ?? `lot-backup-${stamp}.${config.databaseUrl ? 'dump' : 'tar.gz'}`);
+const file = resolve(
+  process.argv[2] ?? `lot-backup-${fileStamp(systemClock())}.${config.databaseUrl ? 'dump' : 'tar.gz'}`,
+);
 
 try {
   // Before anything is asked of a server or a database: a copy nobody can write is not taken.

@@ -11,7 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { dumpPglite } from './backup.ts';
 import { lockDataDir } from './data-dir-lock.ts';
-import { LotPGlite, useNamedStatements } from './prepared.ts';
+import { LotPGlite, UnnamedStatementsClient } from './prepared.ts';
 import * as schema from './schema.ts';
 
 type Schema = typeof schema;
@@ -56,9 +56,13 @@ export type DatabaseOptions =
 /** Opens the database and brings its schema up to date with the committed migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
-    useNamedStatements(options.prepared ?? true);
     const directUrl = options.directUrl ?? options.url;
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      // Unnamed statements are this database's own (its pool's connections), not the process's.
+      ...(options.prepared === false ? { Client: UnnamedStatementsClient } : {}),
+    });
     // An idle connection that drops (server restart, network) must not take the process down:
     // the pool replaces it on the next query.
     pool.on('error', (error) => console.error(`PostgreSQL connection error: ${error.message}`));

@@ -2,7 +2,7 @@ import { eq, gt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_DB, type TestApp } from '../test/test-app.ts';
-import { queryRows } from './client.ts';
+import { openDatabase, queryRows, type Db } from './client.ts';
 import { queryPrepared, selectPrepared } from './prepared.ts';
 import { users } from './schema.ts';
 import { pgErrorCode } from './errors.ts';
@@ -155,6 +155,40 @@ describe(`selectPrepared (${TEST_DB})`, () => {
       );
     });
     if (TEST_DB === 'pglite') expect(names).toHaveLength(1);
+  });
+});
+
+describe.runIf(TEST_DB === 'postgres')('unnamed statements (DATABASE_PREPARED=off, decision 055)', () => {
+  /** The lot_ statements this database's one connection holds after a prepared query, a select and a fixed name. */
+  async function namedOn(db: Db): Promise<string[]> {
+    await queryPrepared(db, probe(5));
+    await selectPrepared(db.select({ id: users.id }).from(users).where(eq(users.username, 'admin')));
+    await db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .prepare('lot_fixed')
+      .execute({ id: 1 });
+    const rows = await queryRows<{ name: string }>(
+      db,
+      sql`SELECT name FROM pg_prepared_statements WHERE name LIKE 'lot\_%'`,
+    );
+    return rows.map((row) => row.name);
+  }
+
+  it('belong to the database opened with prepared: false, not to the process: another database opened before keeps its names', async () => {
+    const url = t.databaseUrl ?? '';
+    const named = await openDatabase({ kind: 'postgres', url, poolSize: 1 });
+    const unnamed = await openDatabase({ kind: 'postgres', url, poolSize: 1, prepared: false });
+    try {
+      expect(await namedOn(unnamed.db)).toEqual([]);
+      expect(await namedOn(named.db)).toHaveLength(3);
+      // The unnamed database's answers are the same rows.
+      expect(await queryPrepared(unnamed.db, probe(8))).toEqual(await queryPrepared(named.db, probe(8)));
+    } finally {
+      await named.close();
+      await unnamed.close();
+    }
   });
 });
 

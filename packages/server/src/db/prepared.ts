@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { parse, PGlite, protocol, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
+import pg from 'pg';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from './client.ts';
 
@@ -16,15 +17,25 @@ import type { Db, Tx } from './client.ts';
 const dialect = new PgDialect();
 
 /**
- * Whether statements get names (DATABASE_PREPARED, decision 055). Off behind PgBouncer in
- * transaction mode, where a name prepared on one server connection is unknown on the next: the same
- * SQL then runs unnamed (parsed and planned on every call). PGlite always names them.
+ * A PostgreSQL connection that sends every statement unnamed (DATABASE_PREPARED=off, decision 055):
+ * behind PgBouncer in transaction mode a name prepared on one server connection is unknown on the
+ * next, so the same SQL runs unnamed there (parsed and planned on every call). `openDatabase` gives
+ * it to the pool of a database opened with `prepared: false`: whether statements are named is a
+ * property of the opened database, never of the process (two databases in one process may differ).
+ * It drops the name of every query this connection sends, the ones `queryPrepared`,
+ * `selectPrepared` and Drizzle's `.prepare(name)` name alike.
  */
-let namesOn = true;
+export class UnnamedStatementsClient extends pg.Client {}
+const send = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
+UnnamedStatementsClient.prototype.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
+  return send.call(this, withoutName(config), ...rest);
+} as pg.Client['query'];
 
-/** Set once by `openDatabase` for the process's PostgreSQL pool. */
-export function useNamedStatements(on: boolean): void {
-  namesOn = on;
+/** A query's config without its statement name; a stream (a Submittable) or a plain text as it is. */
+function withoutName(config: unknown): unknown {
+  if (typeof config !== 'object' || config === null || !('name' in config)) return config;
+  if (typeof (config as { submit?: unknown }).submit === 'function') return config;
+  return { ...config, name: undefined };
 }
 
 /**
@@ -43,7 +54,6 @@ export async function queryPrepared<T>(db: Db | Tx, query: SQL): Promise<T[]> {
   const prepared = db._.session.prepareQuery(built, undefined, name, false) as unknown as PreparedInternals;
   const pglite = pgliteClient(prepared, name);
   if (pglite) prepared.client = pglite;
-  else if (!namesOn) unname(prepared);
   const result = (await prepared.execute()) as { rows: T[] };
   return result.rows;
 }
@@ -77,28 +87,11 @@ export async function selectPrepared<T>(query: { prepare(name: string): { execut
   prepared.queryConfig.name = name;
   const pglite = pgliteClient(prepared, name);
   if (pglite) prepared.client = pglite;
-  else if (!namesOn) unname(prepared);
   return (await prepared.execute()) as T;
 }
 
-/**
- * A Drizzle query prepared under a fixed name (`.prepare(name)`, e.g. the caller lookup), sent
- * unnamed when DATABASE_PREPARED=off: PgBouncer in transaction mode may run it on a server
- * connection where that name was never prepared, or already was ("prepared statement … already exists").
- */
-export function fixedName<T extends object>(prepared: T): T {
-  if (!namesOn) unname(prepared as unknown as PreparedInternals);
-  return prepared;
-}
-
-/** DATABASE_PREPARED=off on PostgreSQL: node-postgres sends the same text unnamed, parsed on every call. */
-function unname(prepared: PreparedInternals): void {
-  delete prepared.rawQueryConfig.name;
-  delete prepared.queryConfig.name;
-}
-
-/** Each PGlite transaction (Drizzle's session client inside `db.transaction`) to its database. */
-const transactionDatabase = new WeakMap<Transaction, LotPGlite>();
+/** A PGlite transaction (Drizzle's session client inside `db.transaction`) knows its database. */
+type OwnedTransaction = Transaction & { readonly lotDatabase?: LotPGlite };
 
 /**
  * PGlite that knows its transactions and the statements prepared on its one connection (statement
@@ -112,7 +105,7 @@ export class LotPGlite extends PGlite {
 
   override transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
     return super.transaction((tx) => {
-      transactionDatabase.set(tx, this);
+      Object.defineProperty(tx, 'lotDatabase', { value: this });
       const onNotice = this.onNotice;
       if (onNotice) {
         const query = tx.query.bind(tx);
@@ -136,7 +129,7 @@ export class LotPGlite extends PGlite {
 function pgliteClient(query: { client: unknown }, name: string) {
   const client = query.client;
   const inTransaction = !(client instanceof LotPGlite);
-  const database = client instanceof LotPGlite ? client : transactionDatabase.get(client as Transaction);
+  const database = client instanceof LotPGlite ? client : (client as OwnedTransaction | null)?.lotDatabase;
   if (!database) return undefined;
   const { serialize } = protocol;
   const run = async (text: string, params: unknown[] = [], options: QueryOptions = {}): Promise<Results> => {

@@ -6,6 +6,7 @@ import {
   roundTimeMs,
   verifyBeaconRound,
 } from '@lot/domain/beacon';
+import { systemClock, type Clock } from './clock.ts';
 
 /**
  * The drand rounds the games draw with (decision 033), from public relays, never trusted: every
@@ -26,8 +27,8 @@ export type BeaconClientOptions = {
   fetch?: typeof fetch;
   /** Per request, default 5 s. */
   timeoutMs?: number;
-  /** Unix ms, default Date.now: decides when a prefetched round is due. */
-  clock?: () => number;
+  /** Unix ms, the machine's clock by default: decides when a prefetched round is due. */
+  clock?: Clock;
   log?: BeaconLog;
   /** Called once for each round that enters the cache (fetched by `round` or `prefetch`). */
   onRound?: (round: BeaconRound) => void;
@@ -70,7 +71,7 @@ export class BeaconClient {
   private readonly chain: BeaconChain;
   private readonly fetch: typeof fetch;
   private readonly timeoutMs: number;
-  private readonly clock: () => number;
+  private readonly clock: Clock;
   private readonly log: BeaconLog | undefined;
   private readonly onRound: ((round: BeaconRound) => void) | undefined;
   private readonly cacheSize: number;
@@ -92,7 +93,7 @@ export class BeaconClient {
     this.chain = options.chain;
     this.fetch = options.fetch ?? globalThis.fetch;
     this.timeoutMs = options.timeoutMs ?? 5_000;
-    this.clock = options.clock ?? Date.now;
+    this.clock = options.clock ?? systemClock;
     this.log = options.log;
     this.onRound = options.onRound;
     this.cacheSize = options.cacheSize ?? 1_000;

@@ -1,7 +1,7 @@
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { fixedName } from '../db/prepared.ts';
 import { sessions, users } from '../db/schema.ts';
+import type { Clock } from './clock.ts';
 import type { PgListener } from './listener.ts';
 
 /** Where a change of a user is announced (migration 0010: a trigger on `users`). */
@@ -19,10 +19,11 @@ const MAX_ENTRIES = 50_000;
 
 /**
  * What the auth check needs of the caller and the token's session, on every authenticated request:
- * built once per database as a prepared statement (PostgreSQL parses and plans it once per connection).
+ * built once per database as a prepared statement (PostgreSQL parses and plans it once per connection;
+ * a database opened with `prepared: false` sends it unnamed, db/prepared.ts).
  */
 function prepareCallerLookup(db: Db) {
-  const query = db
+  return db
     .select({
       id: users.id,
       username: users.username,
@@ -42,7 +43,6 @@ function prepareCallerLookup(db: Db) {
       and(eq(users.id, sql.placeholder('id')), eq(sessions.id, sql.placeholder('sessionId')), isNull(users.deletedAt)),
     )
     .prepare('find_live_caller_session');
-  return fixedName(query);
 }
 
 export type CallerRow = NonNullable<Awaited<ReturnType<ReturnType<typeof prepareCallerLookup>['execute']>>[number]>;
@@ -72,6 +72,8 @@ export class CallerLookup {
   constructor(
     db: Db,
     private readonly listener: PgListener | undefined,
+    /** The app's clock (its context's): a kept caller's age and a session's last use. */
+    private readonly clock: Clock,
   ) {
     this.db = db;
     this.lookup = prepareCallerLookup(db);
@@ -86,7 +88,7 @@ export class CallerLookup {
   /** The live user `id` with its session `sessionId` (ended or not: the caller decides). */
   async find(id: number, sessionId: string): Promise<CallerRow | undefined> {
     const kept = this.listener?.live ? this.cache.get(sessionId) : undefined;
-    if (kept && kept.row.id === id && Date.now() - kept.at < MAX_AGE_MS) return kept.row;
+    if (kept && kept.row.id === id && this.clock() - kept.at < MAX_AGE_MS) return kept.row;
     const before = this.changes;
     const [row] = await this.lookup.execute({ id, sessionId });
     const unchanged =
@@ -95,7 +97,7 @@ export class CallerLookup {
       this.gapAt <= before;
     if (row && this.listener?.live && unchanged) {
       if (this.cache.size >= MAX_ENTRIES) this.clear();
-      this.cache.set(sessionId, { row, at: Date.now() });
+      this.cache.set(sessionId, { row, at: this.clock() });
       this.sessionsOf.set(id, (this.sessionsOf.get(id) ?? new Set()).add(sessionId));
     }
     return row;
@@ -106,7 +108,7 @@ export class CallerLookup {
    * when it was last written), so a request costs no write. Not announced: nothing to forget.
    */
   async touch(row: CallerRow): Promise<void> {
-    const now = Date.now();
+    const now = this.clock();
     if (now - row.lastUsedAt.getTime() < TOUCH_INTERVAL_MS) return;
     row.lastUsedAt = new Date(now);
     await this.db

@@ -1,16 +1,20 @@
 import type { DrawCrypto } from '@lot/domain/draw';
 import type { Db } from '../db/client.ts';
 import { BoundedMemory } from './bounded-memory.ts';
+import { systemClock, type Clock } from './clock.ts';
 import type { Caller } from './caller.ts';
+import { noDisplays, type Displays } from './display-streams.ts';
 import type { DrawBeacon } from './draw-beacon.ts';
 import { noMetrics, type Metrics } from './metrics.ts';
 import type { SeedBox } from './seed-box.ts';
+import { noTokens, type Tokens } from './tokens.ts';
 
 /**
  * What a service reaches besides its input (docs/ARCHITECTURE.md#context). The app builds one per
  * process (`AppContext`) and every request adds its caller (`Context`); a command-line tool builds
  * its own with `commandContext`. Services take it as their first argument and reach nothing else:
- * no registry keyed by the database, no global set at import time.
+ * no registry keyed by the database, no global set at import time, no decoration of the app that
+ * duplicates a field (decision 070).
  */
 
 /** Changes committed, told to whoever keeps a copy: this process's displays and caller cache (and, on PostgreSQL, every process). */
@@ -38,8 +42,11 @@ export type Log = {
 
 export type AppContext = {
   db: Db;
-  /** Milliseconds since the epoch; tests move it. */
-  clock: () => number;
+  /**
+   * Milliseconds since the epoch: every time a service, a route or a command reads (decision 069).
+   * The machine's clock in production; tests move it, set it back, or skew it for one request.
+   */
+  clock: Clock;
   log: Log;
   /** Seals and opens the games' secret seeds with SEED_KEY (decision 034). */
   seeds: SeedBox;
@@ -50,6 +57,10 @@ export type AppContext = {
   events: Events;
   metrics: Metrics;
   config: Config;
+  /** Signs sessions' access tokens and sign-in challenges with the app's key (decisions 028, 070). */
+  tokens: Tokens;
+  /** The customer displays' live streams of this process (decisions 014, 046, 070). */
+  displays: Displays;
   /**
    * Per game id, the game as this process last left or read it while it draws, so its next draw
    * skips the read (decision 052).
@@ -75,17 +86,22 @@ export type Context<C extends Caller | null = Caller> = AppContext & { caller: C
 
 export const withCaller = <C extends Caller | null>(app: AppContext, caller: C): Context<C> => ({ ...app, caller });
 
-/** A command-line tool's context (seeds, checks): the real clock, nobody listening, nothing counted. */
+/**
+ * A command-line tool's context (seeds, checks): the machine's clock, nobody listening, nothing
+ * counted, no tokens signed and no displays served.
+ */
 export function commandContext(
   parts: Pick<AppContext, 'db' | 'seeds' | 'beacon' | 'drawCrypto' | 'config'> & { log?: Log },
 ): AppContext {
   const quiet = () => {};
   return {
     ...parts,
-    clock: Date.now,
+    clock: systemClock,
     log: parts.log ?? { info: quiet, warn: quiet, error: quiet },
     events: { gameChanged: quiet, callerChanged: quiet, sessionsChanged: quiet },
     metrics: noMetrics,
+    tokens: noTokens,
+    displays: noDisplays,
     games: gameMemory(),
   };
 }

@@ -4,6 +4,8 @@ import type { BeaconPin } from '@lot/domain/draw';
 import { AppError } from '@lot/domain/errors';
 import { unpinnedChainText } from '@lot/domain/unpinned-chain';
 import { BeaconClient, type BeaconRound } from './beacon-client.ts';
+import { systemClock, type Clock } from './clock.ts';
+import type { Job } from './jobs.ts';
 
 /**
  * The public randomness a LOT-DRAW-2 game waits for (docs/lot-draw-2.md, decision 033): which
@@ -30,7 +32,8 @@ export type DrawBeaconOptions = {
   urls: string[];
   /** The pinned chain hash; its info (public key, period, genesis) is checked against it. */
   chainHash: string;
-  clock?: () => number;
+  /** The app's clock (its context's); the machine's when none is given. */
+  clock?: Clock;
   log?: FastifyBaseLogger;
   /** How long one relay may take to answer. */
   timeoutMs?: number;
@@ -75,21 +78,22 @@ export const BEACON_UNREACHABLE =
 
 export class DrawBeacon {
   readonly mode: DrawBeaconMode;
-  readonly now: () => number;
+  readonly now: Clock;
   private chain: BeaconChain | undefined;
   private client: BeaconClient | undefined;
   private reachable = false;
   /** What the log last said: a change is logged once, not every heartbeat. */
   private said: 'up' | 'down' | undefined;
   private lastRound: { round: number; at: number } | null = null;
-  private readonly checked: Promise<void>;
+  /** The start-up check: asked when the app is ready (`job`), at once when the mode is off. */
+  private checked: Promise<void> | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private beating: Promise<void> | undefined;
   private closed = false;
 
   constructor(private readonly options: DrawBeaconOptions) {
     this.mode = options.mode;
-    this.now = options.clock ?? Date.now;
+    this.now = options.clock ?? systemClock;
     if (options.chainHash === QUICKNET.chainHash) this.chain = QUICKNET;
     if (options.mode === 'off') {
       this.checked = Promise.resolve();
@@ -98,12 +102,27 @@ export class DrawBeacon {
     // Named once at start-up: every LOT-DRAW-2 game shows "not drand quicknet" on its verify page.
     if (options.chainHash !== QUICKNET.chainHash)
       options.log?.warn({ chainHash: options.chainHash }, unpinnedChainText(options.chainHash));
-    this.checked = this.check().then(() => {
-      // The newest round at once, so its age is known before the first heartbeat.
-      if (this.reachable) void this.beat();
-    });
-    this.heartbeat = setInterval(() => void this.beat(), options.heartbeatMs ?? HEARTBEAT_MS);
-    this.heartbeat.unref();
+  }
+
+  /**
+   * The beacon as one of the app's background jobs (lib/jobs.ts): started, it checks the relays
+   * (and re-checks them while they fail) and beats every heartbeat; stopped, it ends the heartbeat,
+   * the re-checks and every prefetch of a round games wait for.
+   */
+  job(): Job {
+    return {
+      name: 'the public randomness beacon',
+      start: () => {
+        if (this.checked) return;
+        this.checked = this.check().then(() => {
+          // The newest round at once, so its age is known before the first heartbeat.
+          if (this.reachable) void this.beat();
+        });
+        this.heartbeat = setInterval(() => void this.beat(), this.options.heartbeatMs ?? HEARTBEAT_MS);
+        this.heartbeat.unref();
+      },
+      stop: () => this.close(),
+    };
   }
 
   /** The beacon as GET /api/ready and GET /metrics report it. */
@@ -212,6 +231,8 @@ export class DrawBeacon {
 
   /** The start-up check of the beacon, waited for at most START_CHECK_MS. */
   private started(): Promise<unknown> {
+    // Not started (an app never made ready): nothing was checked, the beacon is not reachable.
+    if (!this.checked) return Promise.resolve();
     return this.within(this.checked);
   }
 

@@ -175,10 +175,18 @@ export function sendExport<Row>(
     .send(body);
 }
 
-/** `{name}-{from}-to-{to}` in the caller's days, `{name}-until-{today}` without a start. */
-export function exportFileName(name: string, period: { from?: string; to?: string }, timeZone = 'UTC'): string {
-  const day = (instant: string | Date) => wallClock(timeZone)(new Date(instant)).slice(0, 10);
-  const to = day(period.to ?? new Date());
+/**
+ * `{name}-{from}-to-{to}` in the caller's days, `{name}-until-{today}` without a start; today is
+ * `now`'s day (the request's clock, `ctx.clock()`); days are UTC's without a time zone.
+ */
+export function exportFileName(
+  name: string,
+  period: { from?: string; to?: string },
+  timeZone: string | undefined,
+  now: number,
+): string {
+  const day = (instant: string | number) => wallClock(timeZone ?? 'UTC')(new Date(instant)).slice(0, 10);
+  const to = day(period.to ?? now);
   return period.from ? `${name}-${day(period.from)}-to-${to}` : `${name}-until-${to}`;
 }
 

@@ -100,7 +100,7 @@ describe(`seeds at start-up (${TEST_DB})`, () => {
     const rows = await t.database.db.select().from(seedKeyCheck);
     expect(rows).toHaveLength(1);
     expect(new SeedBox(t.seedKey).matches(rows[0]?.checkValue ?? Buffer.alloc(0))).toBe(true);
-    expect(t.app.seeds.matches(rows[0]?.checkValue ?? Buffer.alloc(0))).toBe(true);
+    expect(t.app.context.seeds.matches(rows[0]?.checkValue ?? Buffer.alloc(0))).toBe(true);
     expect((rows[0]?.checkValue ?? Buffer.alloc(0)).toString('latin1')).not.toContain('seed key');
   });
 
@@ -138,7 +138,7 @@ describe(`seeds at start-up (${TEST_DB})`, () => {
         const seed = legacy.get(row.code) ?? Buffer.alloc(0);
         expect(row.sealed).toBe(true);
         expect(row.seed.includes(seed)).toBe(false);
-        expect(app.seeds.open(row.code, row.seed).equals(seed)).toBe(true);
+        expect(app.context.seeds.open(row.code, row.seed).equals(seed)).toBe(true);
       }
       // No row of the database holds a seed in the clear.
       const [clear] = await queryRows<{ n: number }>(
@@ -163,7 +163,7 @@ describe(`seeds at start-up (${TEST_DB})`, () => {
         .select({ seed: gameRounds.seed })
         .from(gameRounds)
         .where(eq(gameRounds.code, second.code));
-      expect(() => app.seeds.open(second.code, copied?.seed ?? Buffer.alloc(0))).toThrow();
+      expect(() => app.context.seeds.open(second.code, copied?.seed ?? Buffer.alloc(0))).toThrow();
     } finally {
       await app.close();
     }

@@ -4,23 +4,12 @@ import fastifyJwt from '@fastify/jwt';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 import { idSchema } from '@lot/domain/schemas/common';
-import type { Db, Tx } from '../db/client.ts';
 import type { Role } from '@lot/domain/roles';
-import type { Caller, SessionOrigin } from '../lib/caller.ts';
+import type { Caller } from '../lib/caller.ts';
 import type { CallerLookup } from '../lib/caller-lookup.ts';
-import { extendSession, openSession } from '../lib/sessions.ts';
-
-/** Where a session opened by a test (or a script) comes from. */
-const UNKNOWN_ORIGIN: SessionOrigin = { address: 'unknown', userAgent: undefined };
+import { TOKEN_LIFETIME, type TokenPayload } from '../lib/tokens.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * An access token names the user, the user's token version and the session (decision 028). A
- * sign-in challenge (`use: 'code'`: password right, code still to come) is signed by the same key
- * but is never an access token.
- */
-type TokenPayload = { sub: string; ver: number; sid?: string; use?: 'code' };
 
 /** A session as `request.session`: its id, and whether it may only set up two-factor sign-in. */
 export type RequestSession = { id: string; enrolRequired: boolean };
@@ -40,14 +29,6 @@ declare module 'fastify' {
     authenticate: (request: FastifyRequest) => Promise<void>;
     /** preValidation hook factory: 403 unless the caller has one of the roles (checked before the body). */
     requireRole: (...roles: Role[]) => (request: FastifyRequest) => Promise<void>;
-    /** A fresh token for an existing session (a password change goes on with it). */
-    signToken: (user: { id: number; tokenVersion: number }, sessionId: string) => Promise<string>;
-    /** Opens a session (a row in `sessions`, in `db`'s transaction if one is given) and signs its first token. */
-    openSession: (user: { id: number; tokenVersion: number }, origin?: SessionOrigin, db?: Db | Tx) => Promise<string>;
-    /** A short-lived token for the second step of a sign-in with two-factor (no session). */
-    signChallenge: (user: { id: number; tokenVersion: number }) => string;
-    /** The user and token version a challenge names, or a 401 if it is not one or has expired. */
-    verifyChallenge: (challenge: string) => { id: number; tokenVersion: number };
   }
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
   interface FastifyRequest {
@@ -61,11 +42,10 @@ declare module 'fastify' {
   }
 }
 
-export const TOKEN_LIFETIME = '12h';
-const TOKEN_LIFETIME_SECONDS = 12 * 3600;
-/** How long the second step of a sign-in may take. */
-const CHALLENGE_LIFETIME = '5m';
-
+/**
+ * Verifies access tokens (`authenticate`) and roles (`requireRole`). Tokens are signed by the
+ * context's signer (`ctx.tokens`, lib/tokens.ts) on the @fastify/jwt this plugin registers.
+ */
 export const authPlugin = fp(async (app: FastifyInstance, options: { secret: string; callers: CallerLookup }) => {
   await app.register(fastifyJwt, {
     secret: options.secret,
@@ -75,38 +55,6 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { secret: str
 
   app.decorateRequest('caller', null as unknown as Caller);
   app.decorateRequest('session', null as unknown as RequestSession);
-
-  app.decorate('signToken', async (user: { id: number; tokenVersion: number }, sessionId: string) => {
-    // The session lives as long as its latest token (listed until then, unless ended).
-    await extendSession(app.db, sessionId, TOKEN_LIFETIME_SECONDS);
-    return app.jwt.sign({ sub: String(user.id), ver: user.tokenVersion, sid: sessionId });
-  });
-
-  app.decorate(
-    'openSession',
-    async (user: { id: number; tokenVersion: number }, origin?: SessionOrigin, db?: Db | Tx) => {
-      const sessionId = await openSession(db ?? app.db, user.id, origin ?? UNKNOWN_ORIGIN, TOKEN_LIFETIME_SECONDS);
-      return app.jwt.sign({ sub: String(user.id), ver: user.tokenVersion, sid: sessionId });
-    },
-  );
-
-  app.decorate('signChallenge', (user: { id: number; tokenVersion: number }) =>
-    app.jwt.sign({ sub: String(user.id), ver: user.tokenVersion, use: 'code' }, { expiresIn: CHALLENGE_LIFETIME }),
-  );
-
-  app.decorate('verifyChallenge', (challenge: string) => {
-    let payload: TokenPayload;
-    try {
-      payload = app.jwt.verify<TokenPayload>(challenge);
-    } catch {
-      throw new AppError('UNAUTHORIZED', MESSAGES.twoFactorChallengeExpired);
-    }
-    const id = idSchema.safeParse(payload.sub);
-    if (payload.use !== 'code' || !id.success || typeof payload.ver !== 'number') {
-      throw new AppError('UNAUTHORIZED', MESSAGES.twoFactorChallengeExpired);
-    }
-    return { id: id.data, tokenVersion: payload.ver };
-  });
 
   app.decorate('authenticate', async (request: FastifyRequest) => {
     let payload: TokenPayload;

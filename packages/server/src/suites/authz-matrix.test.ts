@@ -457,7 +457,10 @@ async function resignTokens() {
   const versions = new Map(rows.map((row) => [Number(row.id), Number(row.token_version)]));
   for (const person of Object.values(people)) {
     if (person.key === 'D') continue;
-    person.token = await t.app.openSession({ id: person.id, tokenVersion: versions.get(person.id) ?? 0 });
+    person.token = await t.app.context.tokens.openSession({
+      id: person.id,
+      tokenVersion: versions.get(person.id) ?? 0,
+    });
   }
 }
 
@@ -663,7 +666,12 @@ describe(`what the audit trail, the bell and the search show (${TEST_DB}; decisi
     });
     expectStatus(created, 201);
     const id = created.json<{ id: number }>().id;
-    const shop: Person = { key: 'M', id, role: 'user', token: await t.app.openSession({ id, tokenVersion: 0 }) };
+    const shop: Person = {
+      key: 'M',
+      id,
+      role: 'user',
+      token: await t.app.context.tokens.openSession({ id, tokenVersion: 0 }),
+    };
     people.M = shop;
     const games: number[] = [];
     const topUps: number[] = [];

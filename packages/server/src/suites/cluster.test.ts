@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatCents } from '@lot/domain/money';
 import type { GameProof } from '@lot/domain/schemas/games';
-import { DISPLAY_LIMITS } from '../modules/games/display.ts';
+import { DISPLAY_LIMITS } from '../lib/display-streams.ts';
 import {
   Chaos,
   chaosClient,

@@ -560,7 +560,7 @@ async function runSequence(actions: Action[]): Promise<void> {
   };
 
   const token = async (w: Who) =>
-    w === 'admin' ? t.adminToken : t.app.openSession({ id: ids[w], tokenVersion: m.people[w].ver });
+    w === 'admin' ? t.adminToken : t.app.context.tokens.openSession({ id: ids[w], tokenVersion: m.people[w].ver });
   const amountOf = (a: Amount) => (a.asNumber ? a.cents / 100 : formatCents(a.cents));
   const gameId = (w: Who) => m.people[w].game ?? NO_GAME;
   /** The caller's latest settled game as the game API answers it (a read: it changes nothing). */

@@ -200,7 +200,7 @@ describe.each([
 
   it('a checkpoint names the freeze baseline moved (pools excused from their game.frozen rows)', async () => {
     const key = generateKeyPairSync('ed25519').privateKey;
-    const checkpoint = await makeCheckpoint(database.db, key);
+    const checkpoint = await makeCheckpoint(database.db, key, new Date());
     expect((await verifyCheckpoint(database.db, checkpoint, key)).ok).toBe(true);
     await database.db.execute(sql`UPDATE audit_baseline SET pools_from = pools_from + 1000 WHERE id = 1`);
     const report = await verifyCheckpoint(database.db, checkpoint, key);

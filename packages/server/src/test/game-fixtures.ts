@@ -270,7 +270,7 @@ export async function seedOf(t: TestApp, game: Pick<Game, 'id' | 'code'>): Promi
     sql`SELECT seed FROM game_rounds WHERE id = ${game.id}`,
   );
   if (!row) throw new Error(`no game ${game.id}`);
-  return toHex(t.app.seeds.open(game.code, row.seed));
+  return toHex(t.app.context.seeds.open(game.code, row.seed));
 }
 
 export type GameAuditRow = { action: string; actor_id: number; details: Record<string, unknown>; at: string };

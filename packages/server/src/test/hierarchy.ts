@@ -104,7 +104,7 @@ export async function createMember(
     username: spec.username,
     fullName: spec.fullName,
     role: spec.role,
-    token: await t.app.openSession({ id, tokenVersion: 0 }),
+    token: await t.app.context.tokens.openSession({ id, tokenVersion: 0 }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,6 +45,13 @@ export async function freshPostgres(
   };
 }
 
+/**
+ * The skew `withClockSkew` sets: in the test, for the requests it sends; in the app, for the
+ * request that carried it (`CLOCK_SKEW_HEADER`), read by the app's clock.
+ */
+const requestSkew = new AsyncLocalStorage<number>();
+const CLOCK_SKEW_HEADER = 'x-test-clock-skew';
+
 export type TestApp = {
   app: FastifyInstance;
   database: Database;
@@ -60,9 +68,24 @@ export type TestApp = {
   totpKey: string;
   /** The local test beacon LOT-DRAW-2 games wait for (undefined with beacon 'off'). */
   beacon: TestBeacon | undefined;
-  /** The app's and the beacon's clock (ms): moved forward by `advanceClock`, never back. */
+  /**
+   * The beacon's clock (ms), and the app's while no skew is set: moved forward by `advanceClock`,
+   * never back.
+   */
   now: () => number;
   advanceClock: (ms: number) => void;
+  /**
+   * From now on the app's clock (its context's, `ctx.clock`) runs `ms` off the beacon's: negative
+   * is behind, as a server whose time was set back; 0 sets it right again.
+   */
+  skewClock: (ms: number) => void;
+  /**
+   * Runs `requests` with the app's clock `ms` further off for the requests they send through
+   * `t.request`, and for those alone: every other request, and the beacon, keep their time. Each
+   * such request carries its skew in a header that only a test app reads (an onRequest hook
+   * createTestApp adds), which runs the request's context on the skewed clock.
+   */
+  withClockSkew: <T>(ms: number, requests: () => Promise<T>) => Promise<T>;
   /** The key the games' seeds are sealed with (a second app on the database needs it). */
   seedKey: string;
   close: () => Promise<void>;
@@ -88,10 +111,12 @@ export type TestAppOptions = Pick<AppOptions, 'metricsAllow' | 'trustProxy' | 'c
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   let offset = 0;
+  let skew = 0;
   const startedAt = Date.now();
-  const clock = options.clock ?? (options.stoppedClock ? () => startedAt + offset : () => Date.now() + offset);
+  const beaconClock = options.clock ?? (options.stoppedClock ? () => startedAt + offset : () => Date.now() + offset);
+  const clock = () => beaconClock() + skew + (requestSkew.getStore() ?? 0);
   const mode = options.beacon ?? 'required';
-  const beacon = mode === 'off' ? undefined : await startTestBeacon({ clock, period: 3 });
+  const beacon = mode === 'off' ? undefined : await startTestBeacon({ clock: beaconClock, period: 3 });
   let database: Database;
   let drop = async () => {};
   let databaseUrl: string | undefined;
@@ -121,14 +146,26 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       ? { mode, urls: [beacon.url], chainHash: beacon.chain.chainHash, heartbeatMs: options.beaconHeartbeatMs }
       : undefined,
   });
+  // A request sent inside withClockSkew runs with its skew (the app reads this header in tests only).
+  app.addHook('onRequest', (request, _reply, done) => {
+    const header = request.headers[CLOCK_SKEW_HEADER];
+    if (typeof header !== 'string') return done();
+    requestSkew.run(Number(header), done);
+  });
   await app.ready();
   await ensureAdmin(database.db, ADMIN);
 
-  const request = (token: string | null, options: InjectOptions) =>
-    app.inject({
+  const request = (token: string | null, options: InjectOptions) => {
+    const skewed = requestSkew.getStore();
+    return app.inject({
       ...options,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...options.headers },
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(skewed === undefined ? {} : { [CLOCK_SKEW_HEADER]: String(skewed) }),
+        ...options.headers,
+      },
     });
+  };
 
   const login = async (username: string, password: string) => {
     const response = await app.inject({ method: 'POST', url: '/api/auth/signin', payload: { username, password } });
@@ -147,10 +184,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     jwtSecret,
     totpKey,
     beacon,
-    now: clock,
+    now: beaconClock,
     advanceClock: (ms) => {
       offset += Math.max(0, ms);
     },
+    skewClock: (ms) => {
+      skew = ms;
+    },
+    withClockSkew: (ms, requests) => requestSkew.run((requestSkew.getStore() ?? 0) + ms, requests),
     seedKey,
     close: async () => {
       await app.close();

@@ -11,6 +11,7 @@ import {
 } from '@lot/domain/schemas/backup';
 import { binaryBody } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
+import { fileStamp } from '../../lib/clock.ts';
 import { backupDatabase } from './backup.service.ts';
 import {
   authenticateBackupKey,
@@ -86,7 +87,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ dump: (() => Promise<Blob>) | 
         ? { key: request.backupKey, address: request.ip }
         : { caller: request.caller };
       await recordBackupTaken(app.context, taker, copy.length);
-      const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
+      const stamp = fileStamp(request.ctx.clock());
       return reply
         .header('content-type', 'application/gzip')
         .header('content-disposition', `attachment; filename="lot-${stamp}.tar.gz"`)

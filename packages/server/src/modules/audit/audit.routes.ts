@@ -50,7 +50,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       const { format, tz, ...query } = request.query;
       const pages = auditExportPages(request.ctx, query);
       return sendExport(reply, format, tz ?? 'UTC', {
-        fileName: exportFileName('audit', query, tz),
+        fileName: exportFileName('audit', query, tz, request.ctx.clock()),
         columns: AUDIT_EXPORT_COLUMNS,
         pages,
       });

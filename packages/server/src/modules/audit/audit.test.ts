@@ -596,7 +596,7 @@ describe(`audit trail (${TEST_DB})`, () => {
     try {
       const key = checkpointKey(folder);
       const file = join(folder, 'checkpoints', 'one.json');
-      const { checkpoint } = await takeCheckpoint(db, key, file);
+      const { checkpoint } = await takeCheckpoint(db, key, file, new Date(t.now()));
       expect(await latestCheckpoint(db)).toMatchObject({ digest: checkpoint.digest, madeAt: checkpoint.madeAt });
       // The admin sees it; nobody else.
       const shown = await t.request(t.adminToken, { method: 'GET', url: '/api/audit/checkpoint' });

@@ -10,6 +10,8 @@ import {
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { shortDigest } from '@lot/domain/digest';
+import type { AppContext } from '../../lib/context.ts';
+import { periodic, type Job } from '../../lib/jobs.ts';
 import {
   checkpointChainStates,
   checkpointLedger,
@@ -88,8 +90,8 @@ function canonical(p: CheckpointPayload): Buffer {
   return Buffer.from(JSON.stringify(ordered), 'utf8');
 }
 
-/** Every chain's head and row count and the ledger's extent, read in one statement (one snapshot). */
-export async function makeCheckpoint(db: Db, key: KeyObject, now = new Date()): Promise<Checkpoint> {
+/** Every chain's head and row count and the ledger's extent, read in one statement (one snapshot), made at `now`. */
+export async function makeCheckpoint(db: Db, key: KeyObject, now: Date): Promise<Checkpoint> {
   const rows = await checkpointState(db);
   const first = rows[0];
   const chains = rows
@@ -154,13 +156,14 @@ export async function writeCheckpoint(checkpoint: Checkpoint, target: string): P
 export const checkpointFileName = (checkpoint: Checkpoint) =>
   `checkpoint-${checkpoint.madeAt.replace(/[:.]/g, '-')}-${shortDigest(checkpoint.digest)}.json`;
 
-/** Makes a checkpoint, writes it to `target` and records it; answers it. */
+/** Makes a checkpoint at `now` (the caller's clock), writes it to `target` and records it; answers it. */
 export async function takeCheckpoint(
   db: Db,
   key: KeyObject,
   target: string | ((checkpoint: Checkpoint) => string),
+  now: Date,
 ): Promise<{ checkpoint: Checkpoint; target: string }> {
-  const checkpoint = await makeCheckpoint(db, key);
+  const checkpoint = await makeCheckpoint(db, key, now);
   const where = typeof target === 'string' ? target : target(checkpoint);
   await writeCheckpoint(checkpoint, where);
   await recordCheckpoint(db, checkpoint, where);
@@ -303,31 +306,26 @@ export function describeCheckpoint(report: CheckpointReport): string[] {
   ];
 }
 
+/** The server's scheduled checkpoints: DATA_DIR (its key), the folder they go into, and how often. */
+export type CheckpointSchedule = { dataDir: string; dir: string; minutes: number };
+
 /**
  * The server's scheduled checkpoints (decision 045): one every `minutes` into `dir`, signed with
- * DATA_DIR's key, each recorded so the admin's dashboard and the next Z report show it. A failure
- * is logged and the next one tried on time. Answers a stop function.
+ * DATA_DIR's key, each recorded so the admin's dashboard and the next Z report show it; one of the
+ * app's background jobs (lib/jobs.ts). A failure is logged and the next one tried on time.
  */
-export function scheduleCheckpoints(
-  db: Db,
-  options: { dataDir: string; dir: string; minutes: number },
-  log: { info: (message: string) => void; error: (object: unknown, message: string) => void },
-): () => void {
-  if (options.minutes <= 0) return () => {};
-  const key = checkpointKey(options.dataDir);
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    takeCheckpoint(db, key, (c) => join(options.dir, checkpointFileName(c)))
-      .then(({ checkpoint, target }) =>
-        log.info(`audit checkpoint ${shortDigest(checkpoint.digest)} written to ${target}`),
-      )
-      .catch((error: unknown) => log.error({ err: error }, 'the scheduled audit checkpoint failed'))
-      .finally(() => {
-        running = false;
-      });
-  }, options.minutes * 60_000);
-  timer.unref();
-  return () => clearInterval(timer);
+export function checkpointJob(ctx: AppContext, schedule: CheckpointSchedule): Job {
+  const name = 'the scheduled audit checkpoint';
+  if (schedule.minutes <= 0) return { name, start: () => {}, stop: () => {} };
+  const key = checkpointKey(schedule.dataDir);
+  return periodic(
+    name,
+    schedule.minutes * 60_000,
+    async () => {
+      const to = (c: Checkpoint) => join(schedule.dir, checkpointFileName(c));
+      const { checkpoint, target } = await takeCheckpoint(ctx.db, key, to, new Date(ctx.clock()));
+      ctx.log.info({ target }, `audit checkpoint ${shortDigest(checkpoint.digest)} written to ${target}`);
+    },
+    ctx.log,
+  );
 }

@@ -51,7 +51,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => signin(withCaller(app.context, null), app, request.body, originOf(request)),
+    async (request) => signin(withCaller(app.context, null), request.body, originOf(request)),
   );
 
   app.post(
@@ -67,7 +67,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: sessionResponseSchema, ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async (request) => signinWithCode(withCaller(app.context, null), app, request.body, originOf(request)),
+    async (request) => signinWithCode(withCaller(app.context, null), request.body, originOf(request)),
   );
 
   app.post(
@@ -94,7 +94,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => changePassword(request.ctx, app, request.session.id, request.body),
+    async (request) => changePassword(request.ctx, request.session.id, request.body),
   );
 
   app.get(

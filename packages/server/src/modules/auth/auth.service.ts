@@ -12,6 +12,7 @@ import type {
 } from '@lot/domain/schemas/auth';
 import type { SessionOrigin } from '../../lib/caller.ts';
 import type { AppContext, Context } from '../../lib/context.ts';
+import type { Tokens } from '../../lib/tokens.ts';
 import { findLiveUserById, findLiveUserByUsername } from '../users/users.repository.ts';
 import { ARGON2_OPTIONS, hashPassword } from '../../lib/passwords.ts';
 import { endSessions } from '../../lib/sessions.ts';
@@ -43,16 +44,6 @@ function auditFailure(db: Db | Tx, username: string, address: string, reason: st
 
 export const MAX_FAILURES = 5;
 export const FAILURE_WINDOW_SECONDS = 15 * 60;
-
-type TokenUser = { id: number; tokenVersion: number };
-
-/** What the auth services need of the auth plugin (app.openSession and the rest). */
-export type Tokens = {
-  openSession: (user: TokenUser, origin: SessionOrigin, db?: Db | Tx) => Promise<string>;
-  signToken: (user: TokenUser, sessionId: string) => Promise<string>;
-  signChallenge: (user: TokenUser) => string;
-  verifyChallenge: (challenge: string) => TokenUser;
-};
 
 type UserRow = NonNullable<Awaited<ReturnType<typeof findLiveUserById>>>;
 
@@ -104,23 +95,13 @@ async function countSignin<T>(ctx: AppContext, step: Promise<T>, outcome: (answe
   }
 }
 
-export function signin(
-  ctx: Context<null>,
-  tokens: Tokens,
-  input: SigninInput,
-  origin: SessionOrigin,
-): Promise<SigninAnswer> {
-  return countSignin(ctx, signinUncounted(ctx, tokens, input, origin), (answer) =>
+export function signin(ctx: Context<null>, input: SigninInput, origin: SessionOrigin): Promise<SigninAnswer> {
+  return countSignin(ctx, signinUncounted(ctx, input, origin), (answer) =>
     'twoFactorRequired' in answer ? 'code_needed' : 'ok',
   );
 }
 
-async function signinUncounted(
-  ctx: AppContext,
-  tokens: Tokens,
-  input: SigninInput,
-  origin: SessionOrigin,
-): Promise<SigninAnswer> {
+async function signinUncounted(ctx: AppContext, input: SigninInput, origin: SessionOrigin): Promise<SigninAnswer> {
   const { db } = ctx;
   const { address } = origin;
   // The throttle counts a username as people read it: `admİn` and `ADMIN` are admin (decision 047).
@@ -150,9 +131,9 @@ async function signinUncounted(
     // The password was right, the code is still to come: this attempt is not a failure, but the
     // earlier ones stay, so wrong codes and wrong passwords count together (decision 028).
     await forgetAttempt(db, attempt);
-    return twoFactorChallenge(tokens, user);
+    return twoFactorChallenge(ctx.tokens, user);
   }
-  return openUserSession(db, tokens, user, origin, { enrol: await twoFactorRequiredFor(ctx, user.role) });
+  return openUserSession(ctx, user, origin, { enrol: await twoFactorRequiredFor(ctx, user.role) });
 }
 
 function twoFactorChallenge(tokens: Tokens, user: UserRow): TwoFactorChallenge {
@@ -165,12 +146,12 @@ function twoFactorChallenge(tokens: Tokens, user: UserRow): TwoFactorChallenge {
  * user has none yet; `withCode`: the second step of a sign-in with two-factor.
  */
 async function openUserSession(
-  db: Db,
-  tokens: Tokens,
+  ctx: AppContext,
   user: UserRow,
   origin: SessionOrigin,
   { enrol = false, withCode = false }: { enrol?: boolean; withCode?: boolean },
 ): Promise<SessionResponse> {
+  const { db, tokens } = ctx;
   const accessToken = await db.transaction(async (tx) => {
     await clearSigninFailures(tx, usernameKey(user.username), origin.address);
     await recordAudit(tx, {
@@ -204,21 +185,19 @@ async function openUserSession(
  */
 export function signinWithCode(
   ctx: Context<null>,
-  tokens: Tokens,
   input: SigninCodeInput,
   origin: SessionOrigin,
 ): Promise<SessionResponse> {
-  return countSignin(ctx, signinWithCodeUncounted(ctx, tokens, input, origin), () => 'ok');
+  return countSignin(ctx, signinWithCodeUncounted(ctx, input, origin), () => 'ok');
 }
 
 async function signinWithCodeUncounted(
   ctx: AppContext,
-  tokens: Tokens,
   input: SigninCodeInput,
   origin: SessionOrigin,
 ): Promise<SessionResponse> {
   const { db } = ctx;
-  const claim = tokens.verifyChallenge(input.challenge);
+  const claim = ctx.tokens.verifyChallenge(input.challenge);
   const user = await findLiveUserById(db, claim.id);
   // A password change (or deactivation, deletion) since the first step ends its challenge too.
   if (!user || user.tokenVersion !== claim.tokenVersion) {
@@ -241,7 +220,7 @@ async function signinWithCodeUncounted(
     await auditFailure(db, key, origin.address, 'wrong code', user.id);
     throw new AppError('UNAUTHORIZED', MESSAGES.twoFactorCodeInvalid);
   }
-  return openUserSession(db, tokens, user, origin, { withCode: true });
+  return openUserSession(ctx, user, origin, { withCode: true });
 }
 
 /**
@@ -272,7 +251,6 @@ export async function disableTwoFactor(ctx: Context, sessionId: string, code: st
  */
 export async function changePassword(
   ctx: Context,
-  tokens: Pick<Tokens, 'signToken'>,
   sessionId: string,
   input: ChangePasswordInput,
 ): Promise<{ message: string; accessToken: string }> {
@@ -306,5 +284,5 @@ export async function changePassword(
   ctx.events.callerChanged(updated.id);
   // The version already ends their tokens; ending the rows takes them off the list of sessions.
   ctx.events.sessionsChanged(await endSessions(db, updated.id, { except: sessionId }));
-  return { message: MESSAGES.passwordChanged, accessToken: await tokens.signToken(updated, sessionId) };
+  return { message: MESSAGES.passwordChanged, accessToken: await ctx.tokens.signToken(updated, sessionId) };
 }

@@ -46,7 +46,11 @@ async function accounts(count: number, status: 'active' | 'inactive' = 'active')
       expectStatus(response, 201);
       const id = response.json<{ id: number }>().id;
       // The token sign-in would issue, minus the Argon2 check per account (the auth suites prove sign-in).
-      return { id, username, token: status === 'active' ? await t.app.openSession({ id, tokenVersion: 0 }) : '' };
+      return {
+        id,
+        username,
+        token: status === 'active' ? await t.app.context.tokens.openSession({ id, tokenVersion: 0 }) : '',
+      };
     }),
   );
 }

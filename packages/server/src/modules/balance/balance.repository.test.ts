@@ -2,14 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Caller } from '../../lib/caller.ts';
 import { callers, sqlOf, sqlOnly } from '../../test/sql-snapshots.ts';
 import { accountReach, receiverReach } from './balance.access.ts';
-import {
-  idempotencyKeyQuery,
-  LEDGER_MISMATCHES,
-  LEDGER_TOTALS,
-  moveStatement,
-  type Move,
-} from './balance.repository.ts';
-import { claimOf } from './idempotency.ts';
+import { LEDGER_MISMATCHES, LEDGER_TOTALS, moveStatement, type Move } from './balance.repository.ts';
+import { claimOf, idempotencyKeyQuery } from '../../lib/idempotency.ts';
 import { transferMove } from './balance.service.ts';
 
 /**

@@ -1,44 +1,25 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Cents } from '@lot/domain/money';
 import type { MoneyResult } from '@lot/domain/schemas/balance';
 import type { AuditAction } from '@lot/domain/schemas/audit';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { queryPrepared } from '../../db/prepared.ts';
-import { balances, idempotencyKeys } from '../../db/schema.ts';
+import { balances } from '../../db/schema.ts';
+import type { Claim } from '../../lib/idempotency.ts';
 
 /**
  * The balance module's SQL (docs/ARCHITECTURE.md#layers): a balance, the money statement every
- * money call runs (decisions 012, 024), the Idempotency-Key a keyed call claimed, and the ledger
- * check's sums (`npm run ledger:check`, ledger.ts).
+ * money call runs (decisions 012, 024; it claims the call's Idempotency-Key, lib/idempotency.ts),
+ * and the ledger check's sums (`npm run ledger:check`, ledger.ts).
  */
 
 /** A database handle or an open transaction: what these functions read and write through. */
 export type Queryable = Db | Tx;
 
-/** A keyed money call's claim: the caller, its key and the hash of the request the key was sent with. */
-export type Claim = { userId: number; key: string; requestHash: string };
-
 /** The amount of one balance in cents, or nothing when the user has no balance row. */
 export async function balanceAmount(db: Queryable, userId: number): Promise<number | undefined> {
   const [row] = await db.select({ amount: balances.amount }).from(balances).where(eq(balances.userId, userId));
   return row?.amount;
-}
-
-/** The row a claimed Idempotency-Key holds: the request's hash and the stored response. */
-export function idempotencyKeyQuery(db: Queryable, userId: number, key: string) {
-  return db
-    .select()
-    .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
-}
-
-export async function findIdempotencyKey(
-  db: Queryable,
-  userId: number,
-  key: string,
-): Promise<{ requestHash: string; response: unknown } | undefined> {
-  const [stored] = await idempotencyKeyQuery(db, userId, key);
-  return stored;
 }
 
 export type Entry = {

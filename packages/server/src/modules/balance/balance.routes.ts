@@ -12,7 +12,7 @@ import {
 } from '@lot/domain/schemas/balance';
 import { idSchema } from '@lot/domain/schemas/common';
 import { decrease, getBalance, takeBack, topup, transfer } from './balance.service.ts';
-import type { Idempotent } from './idempotency.ts';
+import type { Idempotent } from '../../lib/idempotency.ts';
 
 const errors = errorResponses(400, 401, 403, 404, 422);
 const idempotencyHeaders = z.object({

@@ -16,7 +16,7 @@ import type { MoneyKind } from '../../lib/metrics.ts';
 import { findInScope } from '../users/users.repository.ts';
 import { accountReach, receiverReach } from './balance.access.ts';
 import { balanceAmount, runMove, type Move, type Party } from './balance.repository.ts';
-import { claimOf, storedAnswer, type Idempotent } from './idempotency.ts';
+import { claimOf, storedAnswer, type Idempotent } from '../../lib/idempotency.ts';
 
 export async function getBalance(ctx: Context, userId: number): Promise<Balance> {
   const target = await findInScope(ctx.db, ctx.caller, userId);

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { ClaimStatus, ClaimStatusInfo } from '@lot/domain/schemas/games';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { queryPrepared } from '../../db/prepared.ts';
-import type { Claim } from '../balance/balance.repository.ts';
+import type { Claim } from '../../lib/idempotency.ts';
 
 /**
  * The prize claims' queries (decision 038, docs/product/money.md#prize-claims). Every write is one

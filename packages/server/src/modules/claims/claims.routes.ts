@@ -20,7 +20,6 @@ import {
 import { exportFileName, sendExport } from '../../lib/export.ts';
 import { exportHeaders, exportResponse, replayedHeader } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
-import { startExpirySweep } from './claims.sweep.ts';
 import {
   CLAIM_EXPORT_COLUMNS,
   exportPrizeClaims,
@@ -44,7 +43,6 @@ const refusalSchema = errorBodySchema.extend({ claim: prizeClaimSchema.optional(
 
 /** Prize claims (decision 038, docs/product/money.md#prize-claims) and the admin's business settings. */
 export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
-  startExpirySweep(app, app.context);
   app.addHook('onRequest', app.authenticate);
 
   app.get(
@@ -178,7 +176,7 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { format, tz, ...query } = request.query;
       const pages = await exportPrizeClaims(request.ctx, query);
-      const fileName = exportFileName(`prizes-${query.status}`, query, tz);
+      const fileName = exportFileName(`prizes-${query.status}`, query, tz, request.ctx.clock());
       return sendExport(reply, format, tz ?? 'UTC', { fileName, columns: CLAIM_EXPORT_COLUMNS, pages });
     },
   );

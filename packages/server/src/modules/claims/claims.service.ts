@@ -18,7 +18,7 @@ import type {
 } from '@lot/domain/schemas/claims';
 import { keysetPages, type ExportColumn } from '../../lib/export.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { claimOf, storedAnswer, type Idempotent } from '../balance/idempotency.ts';
+import { claimOf, storedAnswer, type Idempotent } from '../../lib/idempotency.ts';
 import type { AppContext, Context } from '../../lib/context.ts';
 import { allowedToPay, everyClaim, mayPaySql, payableShops, readable } from './claims.access.ts';
 import {

@@ -18,7 +18,7 @@ import { createMoneyTestApp, expectStatus, fund } from '../../test/money-fixture
 import { freePort } from '../../test/server-process.ts';
 import { SseClient, type SseEvent } from '../../test/sse.ts';
 import type { TestApp } from '../../test/test-app.ts';
-import { addressKey, DISPLAY_LIMITS, withoutTicket } from './display.ts';
+import { addressKey, DISPLAY_LIMITS, withoutTicket } from '../../lib/display-streams.ts';
 
 /**
  * The customer display's live stream (decision 014) on a real listening server: the current view
@@ -245,7 +245,7 @@ describe('the customer display stream', () => {
     // Another game's code, a forged signature, an expired ticket: 401, nothing streams.
     const other = await openGame(t, h.U3, { numbers: [1] });
     const forged = ticket.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
-    const expired = app.displays.ticket(next.code, h.U4.id, Date.now() - 61_000).ticket;
+    const expired = app.context.displays.ticket(next.code, h.U4.id, t.now() - 61_000).ticket;
     for (const [code, given] of [
       [other.code, ticket],
       [next.code, forged],
@@ -280,11 +280,11 @@ describe('the customer display stream', () => {
     const next = await openGame(t, h.U1, { numbers: [1, 2] });
     // What the route does, with the change landing in between: admitted (the view read), then the
     // entries replaced, then the stream opened.
-    const admission = await app.displays.admit(next.code, { address: '192.0.2.1' });
+    const admission = await app.context.displays.admit(next.code, { address: '192.0.2.1' });
     expect(admission.first.entries).toHaveLength(2);
     expectStatus(await putEntries(t, h.U1.token, next.id, participants([1, 2, 3])), 200);
     const raw = new RecordedResponse();
-    app.displays.open(next.code, raw as unknown as ServerResponse, {}, admission);
+    app.context.displays.open(next.code, raw as unknown as ServerResponse, {}, admission);
     const views = async () => raw.events().map((data) => JSON.parse(data) as GameProof);
     const started = Date.now();
     while (!(await views()).some((v) => v.entries.length === 3) && Date.now() - started < 1_000) {

@@ -153,7 +153,7 @@ function listRoutes(app: App): void {
     async (request, reply) => {
       const { format, tz, ...query } = request.query;
       const pages = gameExportPages(request.ctx, query);
-      const fileName = exportFileName(`games-${query.status ?? 'all'}`, query, tz);
+      const fileName = exportFileName(`games-${query.status ?? 'all'}`, query, tz, request.ctx.clock());
       return sendExport(reply, format, tz ?? 'UTC', { fileName, columns: GAME_EXPORT_COLUMNS, pages });
     },
   );
@@ -299,7 +299,7 @@ export const displayRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await assertGameReadable(request.ctx, request.params.code);
-      return app.displays.ticket(request.params.code, request.caller.id);
+      return request.ctx.displays.ticket(request.params.code, request.caller.id, request.ctx.clock());
     },
   );
 
@@ -323,17 +323,20 @@ export const displayRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      if (app.displays.stopping) reply.header('connection', 'close');
+      if (request.ctx.displays.stopping) reply.header('connection', 'close');
       const { code } = request.params;
       const { ticket } = request.query;
-      const viewer = ticket === undefined ? { address: request.ip } : app.displays.viewerOf(code, ticket);
-      const admission = await app.displays.admit(code, viewer);
+      const viewer =
+        ticket === undefined
+          ? { address: request.ip }
+          : request.ctx.displays.viewerOf(code, ticket, request.ctx.clock());
+      const admission = await request.ctx.displays.admit(code, viewer);
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
       }
       reply.hijack();
-      app.displays.open(code, reply.raw, headers, admission);
+      request.ctx.displays.open(code, reply.raw, headers, admission);
     },
   );
 };

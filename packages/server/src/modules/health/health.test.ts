@@ -17,7 +17,7 @@ describe('health and docs', () => {
 
   it('answers 503 once the database stops answering, within a second', async () => {
     expect((await t.request(null, { method: 'GET', url: '/api/health' })).statusCode).toBe(200);
-    const down = vi.spyOn(t.app.db, 'execute').mockRejectedValue(new Error('connection refused'));
+    const down = vi.spyOn(t.app.context.db, 'execute').mockRejectedValue(new Error('connection refused'));
     try {
       await new Promise((resolve) => setTimeout(resolve, HEALTH_FRESH_MS + 50));
       const response = await t.request(null, { method: 'GET', url: '/api/health' });

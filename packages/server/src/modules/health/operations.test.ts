@@ -170,7 +170,7 @@ describe(`GET /api/ready (${TEST_DB})`, () => {
     const notReady = { message: MESSAGES.notReady, code: 'UNAVAILABLE', requestId: expect.any(String) };
 
     it('answers 503 with the error shape when a query fails', async () => {
-      const down = vi.spyOn(broken.app.db, 'execute').mockRejectedValue(new Error('connection refused'));
+      const down = vi.spyOn(broken.app.context.db, 'execute').mockRejectedValue(new Error('connection refused'));
       try {
         const response = await broken.request(null, { method: 'GET', url: '/api/ready' });
         expectStatus(response, 503);
@@ -183,7 +183,7 @@ describe(`GET /api/ready (${TEST_DB})`, () => {
     });
 
     it('answers 503 within its bound when the database hangs', async () => {
-      const hung = vi.spyOn(broken.app.db, 'execute').mockReturnValue(new Promise(() => {}) as never);
+      const hung = vi.spyOn(broken.app.context.db, 'execute').mockReturnValue(new Promise(() => {}) as never);
       try {
         const started = performance.now();
         const response = await broken.request(null, { method: 'GET', url: '/api/ready' });

@@ -121,7 +121,7 @@ export const salesHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       const { format, tz, ...query } = request.query;
       const { scope, filter } = adminScope(query);
       const pages = await saleExportPages(request.ctx, scope, filter);
-      const fileName = exportFileName('sales-history', query, tz);
+      const fileName = exportFileName('sales-history', query, tz, request.ctx.clock());
       return sendExport(reply, format, tz ?? 'UTC', { fileName, columns: SALE_EXPORT_COLUMNS, pages });
     },
   );
@@ -144,7 +144,7 @@ export const salesHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       async (request, reply) => {
         const { format, tz, ...query } = request.query;
         const pages = await saleExportPages(request.ctx, { role, id: request.params.id }, query);
-        const fileName = exportFileName(`sales-history-${role}-${request.params.id}`, query, tz);
+        const fileName = exportFileName(`sales-history-${role}-${request.params.id}`, query, tz, request.ctx.clock());
         return sendExport(reply, format, tz ?? 'UTC', { fileName, columns: SALE_EXPORT_COLUMNS, pages });
       },
     );

@@ -99,7 +99,7 @@ export const shiftsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { format, tz, ...query } = request.query;
       return sendExport(reply, format, tz ?? 'UTC', {
-        fileName: exportFileName('shifts', query, tz),
+        fileName: exportFileName('shifts', query, tz, request.ctx.clock()),
         columns: SHIFT_EXPORT_COLUMNS,
         pages: shiftExportPages(request.ctx, query),
       });

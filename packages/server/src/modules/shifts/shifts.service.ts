@@ -162,7 +162,7 @@ export async function openShift(ctx: Context, input: OpenShiftInput): Promise<Sh
   }
   const row = await findOpenShift(db, caller.id);
   if (!row) throw new Error('opened shift not found');
-  return toShift(row, new Date());
+  return toShift(row, new Date(ctx.clock()));
 }
 
 /** GET /api/shifts/current: the shop's open shift and its X report, or nulls. */
@@ -171,7 +171,7 @@ export async function currentShift(ctx: Context): Promise<CurrentShift> {
   shiftsAccess.own(caller);
   const row = await findOpenShift(db, caller.id);
   if (!row) return { shift: null, report: null };
-  const { report } = await computeReport(db, row, new Date());
+  const { report } = await computeReport(db, row, new Date(ctx.clock()));
   return { shift: report.shift, report };
 }
 
@@ -181,7 +181,7 @@ export async function shiftReport(ctx: Context, id: number): Promise<ShiftReport
   const row = await findShift(db, id, shiftsAccess.read(caller));
   if (!row) throw notFound();
   if (row.closedAt) return row.zReport as ShiftReport;
-  return (await computeReport(db, row, new Date())).report;
+  return (await computeReport(db, row, new Date(ctx.clock()))).report;
 }
 
 /**
@@ -276,7 +276,7 @@ export async function listShifts(ctx: Context, query: ListShiftsQuery): Promise<
   const { page, pageSize, ...filter } = query;
   const where = shiftsWhere(shiftsAccess.read(caller), filterOf(filter));
   const { rows, total } = await listShiftRows(db, where, { limit: pageSize, offset: (page - 1) * pageSize });
-  const now = new Date();
+  const now = new Date(ctx.clock());
   return { items: rows.map((row) => toShift(row, now)), total, page, pageSize };
 }
 
@@ -314,7 +314,7 @@ export function shiftExportPages(
 export async function shiftSummary(ctx: Context): Promise<ShiftSummary> {
   const { db, caller } = ctx;
   shiftsAccess.summary(caller);
-  const todayStart = new Date(utcDay(new Date()) * DAY_MS);
+  const todayStart = new Date(utcDay(new Date(ctx.clock())) * DAY_MS);
   const row = await shiftSummaryRow(db, shiftsAccess.read(caller), todayStart);
   return {
     open: row.open,

@@ -160,7 +160,12 @@ describe(`shifts (${TEST_DB})`, () => {
 
     // The latest signed checkpoint of the audit trail is printed on the Z report (decision 045).
     const folder = mkdtempSync(join(tmpdir(), 'lot-z-checkpoint-'));
-    const { checkpoint } = await takeCheckpoint(t.database.db, checkpointKey(folder), join(folder, 'c.json'));
+    const { checkpoint } = await takeCheckpoint(
+      t.database.db,
+      checkpointKey(folder),
+      join(folder, 'c.json'),
+      new Date(t.now()),
+    );
     rmSync(folder, { recursive: true, force: true });
     const z = await closed(h.U1, shift.id, { countedCash: '9.00', varianceReason: 'Change given twice' });
     expect(z.shift).toMatchObject({ zNumber: 2, variance: '-1.00', varianceReason: 'Change given twice' });
@@ -273,5 +278,27 @@ describe(`shifts (${TEST_DB})`, () => {
           AND NOT (s.z_report->'prizesPaid') @> jsonb_build_array(jsonb_build_object('winnerId', c.winner_id))) AS n`,
     );
     expect(Number(missing?.n)).toBe(0);
+  });
+
+  it("an open shift's X report is as of the request's clock: one request a day on sees it over midnight, the next is back to today", async () => {
+    const shift = await opened(h.U5, '30.00');
+    const asReport = async (response: Awaited<ReturnType<typeof report>>) => {
+      expectStatus(response, 200);
+      return response.json<ShiftReport>();
+    };
+    const today = await asReport(await report(h.U5, shift.id));
+    const DAY = 86_400_000;
+    const dayOn = await asReport(await t.withClockSkew(DAY, () => report(h.U5, shift.id)));
+    const after = await asReport(await report(h.U5, shift.id));
+    expect([today.shift.overMidnight, dayOn.shift.overMidnight, after.shift.overMidnight]).toEqual([
+      false,
+      true,
+      false,
+    ]);
+    const generated = (r: ShiftReport) => Date.parse(r.generatedAt);
+    expect(generated(dayOn) - generated(today)).toBeGreaterThanOrEqual(DAY);
+    expect(generated(dayOn) - generated(after)).toBeGreaterThan(DAY - 60_000);
+    expect(generated(after) - generated(today)).toBeLessThan(60_000);
+    await closed(h.U5, shift.id, { countedCash: '30.00' });
   });
 });

@@ -70,7 +70,7 @@ export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { format, tz, ...query } = request.query;
       return sendExport(reply, format, tz ?? 'UTC', {
-        fileName: exportFileName('transactions', query, tz),
+        fileName: exportFileName('transactions', query, tz, request.ctx.clock()),
         columns: TRANSACTION_EXPORT_COLUMNS,
         pages: transactionExportPages(request.ctx, query),
       });

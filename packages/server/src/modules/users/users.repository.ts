@@ -187,7 +187,7 @@ async function updateUserRow(
     await tx
       .insert(userLogos)
       .values({ userId: id, ...logo })
-      .onConflictDoUpdate({ target: userLogos.userId, set: { ...logo, updatedAt: new Date() } });
+      .onConflictDoUpdate({ target: userLogos.userId, set: { ...logo, updatedAt: sql`now()` } });
   } else if (logo === null) {
     await tx.delete(userLogos).where(eq(userLogos.userId, id));
   }
@@ -232,12 +232,12 @@ export async function countLiveChildren(tx: Tx, id: number): Promise<number> {
 export async function softDeleteUser(tx: Tx, id: number, by: number): Promise<void> {
   await tx
     .update(users)
-    .set({ deletedAt: new Date(), tokenVersion: sql`${users.tokenVersion} + 1` })
+    .set({ deletedAt: sql`now()`, tokenVersion: sql`${users.tokenVersion} + 1` })
     .where(eq(users.id, id));
   // A game they opened but never drew holds nothing; nobody could ever end it, so it ends here.
   await tx
     .update(gameRounds)
-    .set({ status: 'discarded', voidReason: 'The player was deleted', voidedBy: by, endedAt: new Date() })
+    .set({ status: 'discarded', voidReason: 'The player was deleted', voidedBy: by, endedAt: sql`now()` })
     .where(and(eq(gameRounds.userId, id), eq(gameRounds.status, 'open')));
 }
 

@@ -78,7 +78,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       const { format, tz, ...filter } = request.query;
       const { role } = request.params;
       const pages = await userExportPages(request.ctx, { ...filter, role });
-      const fileName = exportFileName(`users-${role}`, {}, tz);
+      const fileName = exportFileName(`users-${role}`, {}, tz, request.ctx.clock());
       return sendExport(reply, format, tz ?? 'UTC', { fileName, columns: USER_EXPORT_COLUMNS, pages });
     },
   );

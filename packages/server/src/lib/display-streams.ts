@@ -3,9 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError } from '@lot/domain/errors';
 import type { DisplayTicket, GameProof } from '@lot/domain/schemas/games';
-import type { AppContext } from '../../lib/context.ts';
-import type { GameEvents } from '../../lib/game-events.ts';
-import { gameProof } from './game-view.ts';
+import type { GameEvents } from './game-events.ts';
 
 /**
  * The customer display's live stream (docs/product/game.md#customer-display, decision 014): server-sent
@@ -85,8 +83,8 @@ export class DisplayStreams {
   private readonly ticketKey: Buffer;
 
   constructor(
-    /** The app's context (built after the streams: read when a stream reads its game). */
-    private readonly context: () => AppContext,
+    /** A game's public view (the games module's `gameProof`, given by `buildApp`): what a stream shows. */
+    private readonly view: (code: string) => Promise<GameProof>,
     private readonly events: GameEvents,
     private readonly log: { warn: (object: object, message: string) => void },
     /** The app's signing secret; tickets are signed with a key derived from it for this use only. */
@@ -102,8 +100,8 @@ export class DisplayStreams {
     return this.closing;
   }
 
-  /** A ticket for `userId`, who may read game `code`, to open one stream of it within a minute. */
-  ticket(code: string, userId: number, now = Date.now()): DisplayTicket {
+  /** A ticket for `userId`, who may read game `code`, to open one stream of it within a minute of `now` (ms). */
+  ticket(code: string, userId: number, now: number): DisplayTicket {
     const expires = Math.floor(now / 1000) + DISPLAY_LIMITS.ticketSeconds;
     return {
       ticket: `${userId}.${expires}.${this.mac(code, userId, expires).toString('base64url')}`,
@@ -111,8 +109,8 @@ export class DisplayStreams {
     };
   }
 
-  /** The user a ticket was given to, when it is this game's, intact and in time; 401 otherwise. */
-  viewerOf(code: string, ticket: string, now = Date.now()): DisplayViewer {
+  /** The user a ticket was given to, when it is this game's, intact and still good at `now` (ms); 401 otherwise. */
+  viewerOf(code: string, ticket: string, now: number): DisplayViewer {
     const [user = '', expires = '', mac = ''] = ticket.split('.');
     const userId = /^\d{1,10}$/.test(user) ? Number(user) : NaN;
     const until = /^\d{1,12}$/.test(expires) ? Number(expires) : NaN;
@@ -182,7 +180,7 @@ export class DisplayStreams {
       changed = true;
     });
     try {
-      const first = await gameProof(this.context(), code);
+      const first = await this.view(code);
       return { first, changed: () => changed, release, slot };
     } catch (error) {
       release();
@@ -267,7 +265,7 @@ export class DisplayStreams {
     try {
       do {
         channel.again = false;
-        const view = JSON.stringify(await gameProof(this.context(), code));
+        const view = JSON.stringify(await this.view(code));
         for (const stream of channel.streams) this.send(stream, view);
       } while (channel.again && channel.streams.size > 0);
     } catch (error) {
@@ -294,3 +292,20 @@ export class DisplayStreams {
     }
   }
 }
+
+/** The streams as the context holds them (`ctx.displays`, decision 070). */
+export type Displays = Pick<DisplayStreams, 'stopping' | 'ticket' | 'viewerOf' | 'admit' | 'open' | 'closeAll'>;
+
+const noStream = () => {
+  throw new Error('a command-line tool has no customer displays');
+};
+
+/** A command's context serves no display. */
+export const noDisplays: Displays = {
+  stopping: true,
+  ticket: noStream,
+  viewerOf: noStream,
+  admit: () => Promise.reject(new Error('a command-line tool has no customer displays')),
+  open: noStream,
+  closeAll: () => {},
+};
