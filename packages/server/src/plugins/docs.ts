@@ -66,6 +66,24 @@ export const totalCountHeader: Record<string, ResponseHeader> = {
   },
 };
 
+/**
+ * The answer headers of a list whose `{ items, total, … }` body is deprecated (decision 072): the
+ * one shape's count, and the deprecation pair unless the client sent `Prefer: list=array`.
+ */
+export const envelopeSunsetHeaders: Record<string, ResponseHeader> = {
+  ...totalCountHeader,
+  Deprecation: {
+    type: 'string',
+    description: 'On the `{ items, total }` body (RFC 9745): deprecated since `@1795910400`, 2026-11-29.',
+  },
+  Sunset: {
+    type: 'string',
+    description:
+      'On the `{ items, total }` body (RFC 8594): it goes on Mon, 31 May 2027 00:00:00 GMT. Send `Prefer: list=array` for the array.',
+  },
+  'Preference-Applied': { type: 'string', description: '`list=array` when the array was answered (RFC 7240).' },
+};
+
 /** A money total in a header: the same decimal string as the body's `Money`. */
 export function moneyHeader(description: string): ResponseHeader {
   return { type: 'string', format: 'decimal', pattern: '^-?\\d{1,17}\\.\\d{2}$', maxLength: 21, description };

@@ -137,9 +137,13 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
   return (await response.json()) as T;
 }
 
-/** A list call with its paging and totals headers. */
+/**
+ * A list call with its paging and totals headers: the one list shape, a JSON array with
+ * `X-Total-Count` (decision 072). `Prefer: list=array` asks the lists whose `{ items, total }` body
+ * is deprecated for the array too; the others ignore it.
+ */
 export async function apiPage<T>(path: string, options: ApiOptions = {}): Promise<Paged<T>> {
-  const response = await send(path, options);
+  const response = await send(path, { ...options, headers: { prefer: 'list=array', ...options.headers } });
   const items = (await response.json()) as T[];
   return { items, total: Number(response.headers.get('x-total-count') ?? items.length), headers: response.headers };
 }

@@ -10,6 +10,7 @@ import { exportHeaders, exportResponse, totalCountHeader } from '../../plugins/d
 import { errorResponses } from '../../plugins/errors.ts';
 import { exportFileName, sendExport } from '../../lib/export.ts';
 import { AUDIT_EXPORT_COLUMNS, auditCheckpoint, auditExportPages, listAudit } from './audit.service.ts';
+import { sendPage } from '../../lib/page.ts';
 
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
@@ -28,9 +29,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await listAudit(request.ctx, request.query);
-      reply.header('X-Total-Count', String(total));
-      return items;
+      return sendPage(reply, await listAudit(request.ctx, request.query));
     },
   );
 

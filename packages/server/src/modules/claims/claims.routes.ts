@@ -18,7 +18,14 @@ import {
   winnerIdParamsSchema,
 } from '@lot/domain/schemas/claims';
 import { exportFileName, sendExport } from '../../lib/export.ts';
-import { exportHeaders, exportResponse, replayedHeader } from '../../plugins/docs.ts';
+import { sendPage } from '../../lib/page.ts';
+import {
+  envelopeSunsetHeaders,
+  exportHeaders,
+  exportResponse,
+  moneyHeader,
+  replayedHeader,
+} from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import {
   CLAIM_EXPORT_COLUMNS,
@@ -153,12 +160,19 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['claims'],
         operationId: 'listClaims',
-        description: "The Unpaid prizes list (status unpaid by default) of the caller's scope, newest first.",
+        description:
+          "The Unpaid prizes list (status unpaid by default) of the caller's scope, newest first. With `Prefer: list=array`, the page as an array; otherwise the deprecated `{ items, total, … }` until its sunset (decision 072).",
         querystring: claimsQuerySchema,
-        response: { 200: claimsListSchema, ...errors },
+        response: { 200: z.union([z.array(prizeClaimSchema), claimsListSchema]), ...errors },
+        responseHeaders: {
+          200: { ...envelopeSunsetHeaders, 'X-Total-Amount': moneyHeader('Every prize of the filtered set added up.') },
+        },
       },
     },
-    (request) => listPrizeClaims(request.ctx, request.query),
+    async (request, reply) => {
+      const list = await listPrizeClaims(request.ctx, request.query);
+      return sendPage(reply, list, { totals: { 'X-Total-Amount': list.totals.amount }, envelope: list });
+    },
   );
 
   app.get(

@@ -43,6 +43,7 @@ import {
 } from './games.service.ts';
 import { rememberedParticipants } from './participants.service.ts';
 import { listSlips, printSlip } from './slips.service.ts';
+import { sendPage } from '../../lib/page.ts';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 422, 503);
 const gameResponse = { 200: gameSchema, ...errors };
@@ -131,9 +132,7 @@ function listRoutes(app: App): void {
     },
     async (request, reply) => {
       const page = await listGames(request.ctx, request.query);
-      reply.header('X-Total-Count', String(page.total));
-      reply.header('X-Total-Pool', page.totalPool);
-      return page.items;
+      return sendPage(reply, page, { totals: { 'X-Total-Pool': page.totalPool } });
     },
   );
 

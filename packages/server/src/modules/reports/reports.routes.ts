@@ -21,6 +21,7 @@ import { downline } from './downline.service.ts';
 import { statement } from './statements.service.ts';
 import { downlineExport, statementExport } from './reports.exports.ts';
 import { sendExport } from '../../lib/export.ts';
+import { sendPage } from '../../lib/page.ts';
 
 /** Reports (docs/product/money.md#day-close, docs/product/money.md#statements). */
 export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -57,8 +58,8 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const result = await statement(request.ctx, request.params.userId, request.query);
-      reply.header('X-Total-Count', String(result.total));
-      return result;
+      // A statement is a document whose movements are the page: the body stays the document.
+      return sendPage(reply, { items: result.movements, total: result.total }, { body: result });
     },
   );
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyReply } from 'fastify';
 import {
   exportHeaders,
   exportResponse,
@@ -28,6 +29,7 @@ import {
   saleExportPages,
   type SalesPage,
 } from './sales-history.service.ts';
+import { sendPage } from '../../lib/page.ts';
 
 const errors = errorResponses(400, 401, 403, 404, 422);
 const listResponse = { 200: z.array(saleSchema), ...errors };
@@ -35,11 +37,9 @@ const salesListHeaders: Record<number, Record<string, ResponseHeader>> = {
   200: { ...totalCountHeader, 'X-Total-Commission': moneyHeader("The whole filtered set's commission.") },
 };
 
-/** Lists answer an array (as the web client expects) with the totals of the whole filtered set in headers. */
-function send(reply: { header: (name: string, value: string) => unknown }, page: SalesPage) {
-  reply.header('X-Total-Count', String(page.total));
-  reply.header('X-Total-Commission', page.totalCommission);
-  return page.items;
+/** Lists answer the one list shape (decision 072), with the whole filtered set's commission. */
+function send(reply: FastifyReply, page: SalesPage) {
+  return sendPage(reply, page, { totals: { 'X-Total-Commission': page.totalCommission } });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   closeShiftInputSchema,
   currentShiftSchema,
@@ -12,7 +13,8 @@ import {
   shiftSummarySchema,
 } from '@lot/domain/schemas/shifts';
 import { exportFileName, sendExport } from '../../lib/export.ts';
-import { exportHeaders, exportResponse } from '../../plugins/docs.ts';
+import { sendPage } from '../../lib/page.ts';
+import { envelopeSunsetHeaders, exportHeaders, exportResponse } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import {
   closeShift,
@@ -76,12 +78,17 @@ export const shiftsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['shifts'],
         operationId: 'listShifts',
-        description: "Shifts in the caller's reach (a shop its own), newest opened first, a page at a time.",
+        description:
+          "Shifts in the caller's reach (a shop its own), newest opened first, a page at a time. With `Prefer: list=array`, the page as an array; otherwise the deprecated `{ items, total, … }` until its sunset (decision 072).",
         querystring: listShiftsQuerySchema,
-        response: { 200: shiftListSchema, ...errorResponses(400, 401) },
+        response: { 200: z.union([z.array(shiftSchema), shiftListSchema]), ...errorResponses(400, 401) },
+        responseHeaders: { 200: envelopeSunsetHeaders },
       },
     },
-    (request) => listShifts(request.ctx, request.query),
+    async (request, reply) => {
+      const list = await listShifts(request.ctx, request.query);
+      return sendPage(reply, list, { envelope: list });
+    },
   );
 
   app.get(

@@ -12,6 +12,7 @@ import { listTransactionsQuerySchema, transactionSchema } from '@lot/domain/sche
 import { exportFields } from '@lot/domain/schemas/exports';
 import { exportFileName, sendExport } from '../../lib/export.ts';
 import { listTransactions, TRANSACTION_EXPORT_COLUMNS, transactionExportPages } from './transactions.service.ts';
+import { sendPage } from '../../lib/page.ts';
 
 /** The whole filtered set's count and money, beside the page of rows. */
 const transactionListHeaders: Record<number, Record<string, ResponseHeader>> = {
@@ -41,16 +42,17 @@ export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total, totalAmount, totalIn, totalOut, net } = await listTransactions(request.ctx, request.query);
+      const page = await listTransactions(request.ctx, request.query);
       // The whole filtered set, not the page: its volume (the admin dashboard's Transaction
       // Volume) and its money in, out and net (the transactions screens' totals).
-      reply
-        .header('X-Total-Count', String(total))
-        .header('X-Total-Amount', totalAmount)
-        .header('X-Total-In', totalIn)
-        .header('X-Total-Out', totalOut)
-        .header('X-Total-Net', net);
-      return items;
+      const { totalAmount, totalIn, totalOut, net } = page;
+      const totals = {
+        'X-Total-Amount': totalAmount,
+        'X-Total-In': totalIn,
+        'X-Total-Out': totalOut,
+        'X-Total-Net': net,
+      };
+      return sendPage(reply, page, { totals });
     },
   );
 

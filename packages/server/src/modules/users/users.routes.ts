@@ -25,6 +25,7 @@ import {
 } from './users.service.ts';
 import { exportFields } from '@lot/domain/schemas/exports';
 import { exportFileName, sendExport } from '../../lib/export.ts';
+import { sendPage } from '../../lib/page.ts';
 
 const userListSchema = z.array(z.union([userSchema, publicUserSchema]));
 const errors = errorResponses(400, 401, 403, 404);
@@ -54,9 +55,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await listUsers(request.ctx, request.query);
-      reply.header('X-Total-Count', String(total));
-      return items;
+      return sendPage(reply, await listUsers(request.ctx, request.query));
     },
   );
 
@@ -96,9 +95,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await listUsers(request.ctx, { ...request.query, role: request.params.role });
-      reply.header('X-Total-Count', String(total));
-      return items;
+      return sendPage(reply, await listUsers(request.ctx, { ...request.query, role: request.params.role }));
     },
   );
 
@@ -115,9 +112,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await listUsers(request.ctx, { ...request.query, ...request.params });
-      reply.header('X-Total-Count', String(total));
-      return items;
+      return sendPage(reply, await listUsers(request.ctx, { ...request.query, ...request.params }));
     },
   );
 

@@ -17,6 +17,7 @@ import {
   listWinners,
   updateWinner,
 } from './winners.service.ts';
+import { sendPage } from '../../lib/page.ts';
 
 const errors = errorResponses(400, 401, 403, 404, 409);
 
@@ -39,9 +40,7 @@ export const winnersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await listWinners(request.ctx, request.query);
-      reply.header('X-Total-Count', String(total));
-      return items;
+      return sendPage(reply, await listWinners(request.ctx, request.query));
     },
   );
 

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ClaimsList, ClaimStatus } from '@lot/domain/schemas/claims';
-import { api } from '../../../lib/api-client.ts';
+import type { ClaimsList, ClaimStatus, PrizeClaim } from '@lot/domain/schemas/claims';
+import { apiPage } from '../../../lib/api-client.ts';
 
 export const CLAIMS_PAGE_SIZE = 20;
 
@@ -25,11 +25,16 @@ export const claimsFilterQuery = ({ status, userId, from, to }: Omit<ClaimsQuery
   to,
 });
 
-/** GET /api/claims: one page of the caller's claims (scoped by the server), newest first, with totals. */
-export function getClaims(query: ClaimsQuery): Promise<ClaimsList> {
-  return api<ClaimsList>('/api/claims', {
+/**
+ * GET /api/claims: one page of the caller's claims (scoped by the server), newest first, with the
+ * whole filtered set's count and amount (X-Total-Count, X-Total-Amount).
+ */
+export async function getClaims(query: ClaimsQuery): Promise<ClaimsList> {
+  const { items, total, headers } = await apiPage<PrizeClaim>('/api/claims', {
     query: { ...claimsFilterQuery(query), page: query.page, pageSize: CLAIMS_PAGE_SIZE },
   });
+  const amount = headers.get('x-total-amount') ?? '0.00';
+  return { items, total, page: query.page, pageSize: CLAIMS_PAGE_SIZE, totals: { count: total, amount } };
 }
 
 export const claimsQuery = (query: ClaimsQuery) =>

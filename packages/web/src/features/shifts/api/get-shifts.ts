@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { dayRange } from '@lot/domain/dates';
-import type { ShiftList } from '@lot/domain/schemas/shifts';
-import { api } from '../../../lib/api-client.ts';
+import type { Shift, ShiftList } from '@lot/domain/schemas/shifts';
+import { apiPage } from '../../../lib/api-client.ts';
 import { shiftsQueryKey } from './get-current-shift.ts';
 
 export const SHIFTS_PAGE_SIZE = 10;
@@ -29,7 +29,11 @@ export function shiftsApiQuery({ status, userId, fromDay, toDay }: ShiftsFilter)
 export const shiftsQuery = (filter: ShiftsFilter, page: number, pageSize = SHIFTS_PAGE_SIZE) =>
   queryOptions({
     queryKey: [...shiftsQueryKey, 'list', filter, page, pageSize],
-    queryFn: () => api<ShiftList>('/api/shifts', { query: { ...shiftsApiQuery(filter), page, pageSize } }),
+    queryFn: async (): Promise<ShiftList> => {
+      const query = { ...shiftsApiQuery(filter), page, pageSize };
+      const { items, total } = await apiPage<Shift>('/api/shifts', { query });
+      return { items, total, page, pageSize };
+    },
     placeholderData: keepPreviousData,
   });
 
