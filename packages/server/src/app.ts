@@ -59,6 +59,12 @@ declare module 'fastify' {
      * database, the seeds, the beacon, the token signer and the display streams (decision 070).
      */
     context: AppContext;
+    /**
+     * Set by main.ts when a signal tells the process to stop: while `draining`, GET /api/health
+     * answers 503 "stopping" (every other call is served) so that the balancer takes the process out
+     * before its listener closes (STOP_DRAIN_MS, decision 068).
+     */
+    stopping: { draining: boolean };
   }
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
   interface FastifyRequest {
@@ -227,6 +233,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     games: gameMemory(),
   };
   app.decorate('context', context);
+  app.decorate('stopping', { draining: false });
   app.decorateRequest('ctx', {
     getter(this: FastifyRequest) {
       return withCaller(context, this.caller);

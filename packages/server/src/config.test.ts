@@ -37,6 +37,8 @@ describe('loadConfig', () => {
       metricsAllow: ['127.0.0.1', '::1'],
       trustProxy: false,
       publicUrl: undefined,
+      // Stops at once: nothing to drain without a balancer.
+      stopDrainMs: 0,
       // Hourly signed audit checkpoints beside the data (decision 045).
       checkpoints: { dir: 'data/checkpoints', minutes: 60 },
       // The embedded database plays LOT-DRAW-1 while drand's quicknet cannot be reached.
@@ -68,6 +70,7 @@ describe('loadConfig', () => {
         DRAW_BEACON_CHAIN: 'ab'.repeat(32),
         AUDIT_CHECKPOINT_DIR: '/srv/witness',
         AUDIT_CHECKPOINT_MINUTES: '0',
+        STOP_DRAIN_MS: '3000',
       }),
     ).toEqual({
       port: 8080,
@@ -85,6 +88,7 @@ describe('loadConfig', () => {
       metricsAllow: ['10.0.0.0/8', '192.168.1.5', 'fd00::/8'],
       trustProxy: ['10.0.0.1', '10.1.0.0/16'],
       publicUrl: 'https://lot.example.com',
+      stopDrainMs: 3000,
       checkpoints: { dir: '/srv/witness', minutes: 0 },
       beacon: {
         mode: 'auto',
@@ -226,6 +230,14 @@ describe('loadConfig', () => {
     for (const minutes of ['hourly', '-5', '1.5', '60m']) {
       expect(configError({ AUDIT_CHECKPOINT_MINUTES: minutes }).message, minutes).toMatch(
         /AUDIT_CHECKPOINT_MINUTES: must be a number of minutes \(0 turns the scheduled checkpoints off\)/,
+      );
+    }
+  });
+
+  it('refuses a STOP_DRAIN_MS that is not a number of milliseconds up to a minute', () => {
+    for (const ms of ['3s', '-1', '1.5', '60001', '999999']) {
+      expect(configError({ STOP_DRAIN_MS: ms }).message, ms).toMatch(
+        /STOP_DRAIN_MS: must be a number of milliseconds from 0 to 60000/,
       );
     }
   });

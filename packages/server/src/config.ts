@@ -121,6 +121,15 @@ const envSchema = z
         .regex(/^\d{1,6}$/, 'must be a number of minutes (0 turns the scheduled checkpoints off)')
         .transform(Number),
     ).transform((v) => v ?? 60),
+    // Behind a balancer (docs/deploy.md): how long a stopping process refuses its health check, while
+    // it still serves every call, before it closes its listener (0: it closes at once).
+    STOP_DRAIN_MS: optional(
+      z
+        .string()
+        .regex(/^\d{1,5}$/, 'must be a number of milliseconds from 0 to 60000')
+        .transform(Number)
+        .refine((ms) => ms <= 60_000, 'must be a number of milliseconds from 0 to 60000'),
+    ).transform((v) => v ?? 0),
     // Unset: links use the address each request came in on.
     PUBLIC_URL: optional(z.string().trim().transform(parsePublicUrl)),
   })
@@ -172,6 +181,12 @@ export type Config = {
   publicUrl: string | undefined;
   /** Scheduled audit checkpoints (decision 045): the folder (default DATA_DIR/checkpoints) and minutes between them (0: off). */
   checkpoints: { dir: string; minutes: number };
+  /**
+   * STOP_DRAIN_MS: on SIGTERM or SIGINT the process first answers its health check 503 "stopping"
+   * for this long, serving every other call, so that the balancer stops choosing it before its
+   * listener closes (decision 068).
+   */
+  stopDrainMs: number;
   /** LOT-DRAW-2's beacon (decision 033): required by default on PostgreSQL, auto on the embedded database. */
   beacon: { mode: 'required' | 'auto' | 'off'; urls: string[]; chainHash: string };
 };
@@ -216,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsAllow: e.METRICS_ALLOW,
     trustProxy: e.TRUST_PROXY,
     publicUrl: e.PUBLIC_URL,
+    stopDrainMs: e.STOP_DRAIN_MS,
     checkpoints: {
       dir: e.AUDIT_CHECKPOINT_DIR ?? join(e.DATA_DIR, 'checkpoints'),
       minutes: e.AUDIT_CHECKPOINT_MINUTES,

@@ -90,24 +90,33 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (closing) process.exit(1); // a second signal: stop waiting
     closing = true;
-    app.log.info(`${signal}: finishing requests in flight, then stopping`);
-    // A stop that hangs (a connection that never lets go) must not hold a deploy or a restart:
-    // after 5 s the process exits anyway, saying so.
+    // Behind a balancer, the process first refuses its health check and serves every call it still
+    // gets, until the balancer has taken it out (STOP_DRAIN_MS). Closing the listener at once lost
+    // calls: one the balancer had just sent, not yet read, went down with the listener, and HAProxy
+    // closes the client's connection without an answer or a log line (decision 068).
+    app.stopping.draining = config.stopDrainMs > 0;
+    if (app.stopping.draining)
+      app.log.info(`${signal}: health check refused for ${config.stopDrainMs} ms, then stopping`);
     setTimeout(() => {
-      app.log.error('stopping took more than 5 s: exiting without waiting further');
-      process.exit(1);
-    }, 5_000).unref();
-    // The app closes first (its background jobs stop, waiting for a run in flight), then the database.
-    app
-      .close()
-      .then(() => database.close())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          app.log.error({ err: error }, 'error while stopping');
-          process.exit(1);
-        },
-      );
+      app.log.info(`${signal}: finishing requests in flight, then stopping`);
+      // A stop that hangs (a connection that never lets go) must not hold a deploy or a restart:
+      // after 5 s the process exits anyway, saying so.
+      setTimeout(() => {
+        app.log.error('stopping took more than 5 s: exiting without waiting further');
+        process.exit(1);
+      }, 5_000).unref();
+      // The app closes first (its background jobs stop, waiting for a run in flight), then the database.
+      app
+        .close()
+        .then(() => database.close())
+        .then(
+          () => process.exit(0),
+          (error: unknown) => {
+            app.log.error({ err: error }, 'error while stopping');
+            process.exit(1);
+          },
+        );
+    }, config.stopDrainMs);
   });
 }
 

@@ -18,10 +18,15 @@ export async function healthRoutes(app: FastifyInstance) {
         tags: ['health'],
         operationId: 'getHealth',
         security: [],
-        response: { 200: z.object({ status: z.literal('ok') }), 503: z.object({ status: z.literal('unavailable') }) },
+        response: {
+          200: z.object({ status: z.literal('ok') }),
+          503: z.object({ status: z.enum(['unavailable', 'stopping']) }),
+        },
       },
     },
     async (_request, reply) => {
+      // A stopping process (STOP_DRAIN_MS): the balancer must stop choosing it before it closes.
+      if (app.stopping.draining) return reply.status(503).send({ status: 'stopping' as const });
       try {
         await ping(app.context);
         return { status: 'ok' as const };
