@@ -20,7 +20,7 @@ import { claimOf, storedAnswer, type Idempotent } from '../../lib/idempotency.ts
 
 export async function getBalance(ctx: Context, userId: number): Promise<Balance> {
   const target = await findInScope(ctx.db, ctx.caller, userId);
-  if (!target) throw new AppError('NOT_FOUND', 'User not found');
+  if (!target) throw new AppError('NOT_FOUND', MESSAGES.userNotFound);
   return { userId, amount: formatCents((await balanceAmount(ctx.db, userId)) ?? 0) };
 }
 
@@ -55,7 +55,7 @@ async function applyMove(
   }
   switch (row.refusal) {
     case 'unreachable': {
-      const message = move.targetField ? 'Receiver not found' : 'User not found';
+      const message = move.targetField ? MESSAGES.receiverNotFound : MESSAGES.userNotFound;
       throw new AppError(
         'NOT_FOUND',
         message,
@@ -63,8 +63,8 @@ async function applyMove(
       );
     }
     case 'inactive':
-      throw new AppError('UNPROCESSABLE', 'The receiver is inactive', {
-        fieldErrors: { receiverId: 'The receiver is inactive' },
+      throw new AppError('UNPROCESSABLE', MESSAGES.receiverInactive, {
+        fieldErrors: { receiverId: MESSAGES.receiverInactive },
       });
     case 'insufficient':
       throw insufficient(move.insufficientMessage);
@@ -131,7 +131,7 @@ export function transferMove(caller: Caller, input: TransferInput): Move {
 export function transfer(ctx: Context, input: TransferInput, key?: string): Promise<Idempotent<MoneyResult>> {
   return counted(ctx, 'transfer', async () => {
     if (input.receiverId === ctx.caller.id) {
-      throw AppError.field('receiverId', 'You cannot transfer funds to yourself');
+      throw AppError.field('receiverId', MESSAGES.transferToYourself);
     }
     return applyMove(ctx, transferMove(ctx.caller, input), key, { op: 'transfer', ...input });
   });
