@@ -91,7 +91,7 @@ export const MESSAGES = {
   backupKeyInvalid: 'This backup key is not valid: it was revoked, or never existed',
   auditUsersOnly: 'Only the admin, super agents and agents read the audit trail',
   auditEmpty: 'No audit entries match these filters',
-  // Users and their hierarchy (docs/product/users.md)
+  // Users and their hierarchy (docs/product/roles-and-scope.md)
   userNotFound: 'User not found',
   parentNotFound: 'Parent not found',
   parentMustBeSuperAgent: 'Parent must be a super agent',
@@ -102,7 +102,7 @@ export const MESSAGES = {
   ownPasswordViaChangePassword: 'Use Change Password to change your own password',
   ownLogoOnly: 'Only the user can change their own logo',
   deleteOwnAccount: 'You cannot delete your own account',
-  // Winner settings (docs/product/winner-settings.md)
+  // Winner settings (docs/product/game.md)
   winnersOwnOnly: 'You can only manage your own winner settings',
   winnersBelongToUser: 'Winner settings belong to a user',
   winnerNotFound: 'Winner configuration not found',
