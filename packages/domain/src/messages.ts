@@ -150,6 +150,15 @@ export const MESSAGES = {
   claimNotPaid: 'This prize has not been paid',
   claimPaidCannotExtend: 'This prize was paid: its claim cannot be extended',
   claimBeforeClaims: 'This prize was won before prize claims existed: it cannot be paid or extended here',
+  // What a change answers when it succeeds
+  loginSuccessful: 'Login successful',
+  userDeleted: 'User deleted successfully',
+  winnerDeleted: 'Winner configuration deleted successfully',
+  toppedUpTo: 'Funds successfully topped up to ',
+  transferredTo: 'Funds successfully transferred to ',
+  balanceDecreased: 'Balance decreased successfully',
+  takenBackFrom: 'Funds successfully taken back from ',
+  logoNotAFile: 'Logo must be a file',
   // Requests the server cannot read or take
   bodyNotJson: 'Request body must be valid JSON',
   unsupportedContentType: 'Unsupported content type',

@@ -97,7 +97,7 @@ export function topup(ctx: Context, input: TopupInput, key?: string): Promise<Id
       description: null,
     },
     balanceOf: input.userId,
-    said: { message: 'Funds successfully topped up to ', named: true, sender: party(caller), receiver: 'target' },
+    said: { message: MESSAGES.toppedUpTo, named: true, sender: party(caller), receiver: 'target' },
     audit: audited('money.topup', caller),
   };
   return counted(ctx, 'topup', () => applyMove(ctx, move, key, { op: 'topup', ...input }));
@@ -123,7 +123,7 @@ export function transferMove(caller: Caller, input: TransferInput): Move {
       description: null,
     },
     balanceOf: caller.id,
-    said: { message: 'Funds successfully transferred to ', named: true, sender: party(caller), receiver: 'target' },
+    said: { message: MESSAGES.transferredTo, named: true, sender: party(caller), receiver: 'target' },
     audit: audited('money.transfer', caller),
   };
 }
@@ -157,7 +157,7 @@ export function decrease(ctx: Context, input: DecreaseInput, key?: string): Prom
       description: input.description,
     },
     balanceOf: input.userId,
-    said: { message: 'Balance decreased successfully', named: false, sender: 'target', receiver: null },
+    said: { message: MESSAGES.balanceDecreased, named: false, sender: 'target', receiver: null },
     audit: audited('money.correction', caller),
   };
   return counted(ctx, 'decrease', () => applyMove(ctx, move, key, { op: 'decrease', ...input }));
@@ -197,7 +197,7 @@ function takeBackMove(ctx: Context, input: TakeBackInput, key?: string): Promise
       description: input.reason,
     },
     balanceOf: input.userId,
-    said: { message: 'Funds successfully taken back from ', named: true, sender: 'target', receiver: party(caller) },
+    said: { message: MESSAGES.takenBackFrom, named: true, sender: 'target', receiver: party(caller) },
     audit: audited('money.takeback', caller),
   };
   return applyMove(ctx, move, key, { op: 'takeback', ...input });

@@ -277,7 +277,7 @@ export async function deleteUser(ctx: Context, id: number): Promise<{ message: s
     await softDeleteUser(tx, id, caller.id);
   });
   ctx.events.callerChanged(id);
-  return { message: 'User deleted successfully' };
+  return { message: MESSAGES.userDeleted };
 }
 
 export async function getLogo(ctx: Context, id: number): Promise<{ data: Buffer; mimeType: string }> {

@@ -153,7 +153,7 @@ export async function deleteWinner(ctx: Context, id: number): Promise<{ message:
       details: auditedFields(existing),
     });
   });
-  return { message: 'Winner configuration deleted successfully' };
+  return { message: MESSAGES.winnerDeleted };
 }
 
 export async function effectiveWinnersFor(ctx: Context, userId: number): Promise<EffectiveWinners> {
