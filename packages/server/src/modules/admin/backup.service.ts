@@ -1,4 +1,3 @@
-import { MESSAGES } from '@lot/domain/messages';
 import { AppError } from '@lot/domain/errors';
 
 /**
@@ -7,6 +6,10 @@ import { AppError } from '@lot/domain/errors';
  * database's (`Database.dump`), undefined on PostgreSQL.
  */
 export async function backupDatabase(dump: (() => Promise<Blob>) | undefined): Promise<Buffer> {
-  if (!dump) throw new AppError('CONFLICT', MESSAGES.backupOnPostgres);
+  if (!dump)
+    throw new AppError(
+      'CONFLICT',
+      'This server runs on PostgreSQL: back it up with npm run backup, which runs pg_dump on DATABASE_URL.',
+    );
   return Buffer.from(await (await dump()).arrayBuffer());
 }

@@ -174,7 +174,7 @@ async function openUserSession(
     role: user.role,
     parentId: user.parentId,
     accessToken,
-    message: MESSAGES.loginSuccessful,
+    message: 'Login successful',
     ...(enrol ? { enrolTwoFactor: true as const } : {}),
   };
 }

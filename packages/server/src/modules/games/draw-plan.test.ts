@@ -3,7 +3,8 @@ import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
 import type { Caller } from '../../lib/caller.ts';
 import { callers } from '../../test/sql-snapshots.ts';
-import { checkDraw, planDraw, type DrawPlan, type DrawRequest } from './draw-plan.ts';
+import { CLOCK_BEHIND_BEACON, checkDraw, planDraw, type DrawPlan, type DrawRequest } from './draw-plan.ts';
+import { UPLINE_CANNOT_START } from './games.access.ts';
 import type { Round } from './games.repository.ts';
 
 /**
@@ -101,7 +102,7 @@ describe('planDraw: nothing to write', () => {
   });
 
   it.each([
-    ['the upline starting the draw of an open game', open, request(1, agent), 'FORBIDDEN', MESSAGES.uplineCannotStart],
+    ['the upline starting the draw of an open game', open, request(1, agent), 'FORBIDDEN', UPLINE_CANNOT_START],
     [
       'every prize drawn',
       { ...drawing, draws: [...(drawing.draws as object[]), { number: 4, drawnAt: '' }] },
@@ -121,7 +122,7 @@ describe('planDraw: nothing to write', () => {
     const facts = { now, digest, beacon: { kind: 'freeze', round: 1234, published: true } as const };
     expect(refusal(planDraw(open2, request(1), facts))).toEqual({
       status: status('UNAVAILABLE'),
-      message: MESSAGES.clockBehindBeacon,
+      message: CLOCK_BEHIND_BEACON,
     });
   });
 

@@ -1,4 +1,3 @@
-import { dateAfterToday, MESSAGES } from '@lot/domain/messages';
 import { dayIn } from '@lot/domain/dates';
 import { AppError } from '@lot/domain/errors';
 import { formatCents } from '@lot/domain/money';
@@ -17,16 +16,16 @@ export const DEFAULT_TIME_ZONE = 'UTC';
 async function shopOf({ db, caller }: Context, userId: number | undefined): Promise<UserRow> {
   if (caller.role === 'user') {
     if (userId !== undefined && userId !== caller.id) {
-      throw new AppError('FORBIDDEN', MESSAGES.dayCloseOwnOnly);
+      throw new AppError('FORBIDDEN', 'You can only see your own day close');
     }
     const me = await findLiveUserById(db, caller.id);
-    if (!me) throw new AppError('NOT_FOUND', MESSAGES.userNotFound);
+    if (!me) throw new AppError('NOT_FOUND', 'User not found');
     return me;
   }
-  if (userId === undefined) throw AppError.field('userId', MESSAGES.dayCloseChooseShop);
+  if (userId === undefined) throw AppError.field('userId', 'Choose the shop (a user) whose day to close');
   const target = await findInScope(db, caller, userId);
-  if (!target) throw new AppError('NOT_FOUND', MESSAGES.userNotFound);
-  if (target.role !== 'user') throw new AppError('FORBIDDEN', MESSAGES.dayCloseShopOnly);
+  if (!target) throw new AppError('NOT_FOUND', 'User not found');
+  if (target.role !== 'user') throw new AppError('FORBIDDEN', 'A day close is for a shop: choose a user');
   return target;
 }
 
@@ -44,7 +43,7 @@ export async function dayClose(ctx: Context, query: DayCloseQuery): Promise<DayC
   // A day still to come has no close: refused rather than answered as an empty or partial day.
   const today = dayIn(timeZone, new Date(ctx.clock()));
   if (query.date > today) {
-    throw AppError.field('date', dateAfterToday(today, timeZone));
+    throw AppError.field('date', `date cannot be after today (${today} in ${timeZone})`);
   }
   const shop = await shopOf(ctx, query.userId);
   const u = shop.id;

@@ -32,6 +32,6 @@ export const playGameQuery = (queryClient: QueryClient) =>
     refetchOnWindowFocus: 'always',
   });
 
-export function useCurrentGameQuery() {
+export function usePlayGame() {
   return useQuery(playGameQuery(useQueryClient()));
 }
