@@ -11,16 +11,8 @@ import {
 } from '@lot/domain/schemas/backup';
 import { binaryBody } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
-import { fileStamp } from '../../lib/clock.ts';
-import { backupDatabase } from './backup.service.ts';
-import {
-  authenticateBackupKey,
-  createBackupKey,
-  listBackupKeys,
-  recordBackupTaken,
-  revokeBackupKey,
-  type BackupTaker,
-} from './backup-keys.service.ts';
+import { takeBackup } from './backup.service.ts';
+import { authenticateBackupKey, createBackupKey, listBackupKeys, revokeBackupKey } from './backup-keys.service.ts';
 
 declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
@@ -82,15 +74,14 @@ export const adminRoutes: FastifyPluginAsyncZod<{ dump: (() => Promise<Blob>) | 
       },
     },
     async (request, reply) => {
-      const copy = await backupDatabase(dump);
-      const taker: BackupTaker = request.backupKey
-        ? { key: request.backupKey, address: request.ip }
-        : { caller: request.caller };
-      await recordBackupTaken(app.context, taker, copy.length);
-      const stamp = fileStamp(request.ctx.clock());
+      const { copy, fileName } = await takeBackup(
+        app.context,
+        dump,
+        request.backupKey ? { key: request.backupKey, address: request.ip } : { caller: request.caller },
+      );
       return reply
         .header('content-type', 'application/gzip')
-        .header('content-disposition', `attachment; filename="lot-${stamp}.tar.gz"`)
+        .header('content-disposition', `attachment; filename="${fileName}"`)
         .header('cache-control', 'no-store')
         .send(copy);
     },

@@ -1,4 +1,7 @@
 import { AppError } from '@lot/domain/errors';
+import type { AppContext } from '../../lib/context.ts';
+import { fileStamp } from '../../lib/clock.ts';
+import { recordBackupTaken, type BackupTaker } from './backup-keys.service.ts';
 
 /**
  * A copy of the embedded database, taken by the one process that may open it (decision 027).
@@ -12,4 +15,18 @@ export async function backupDatabase(dump: (() => Promise<Blob>) | undefined): P
       'This server runs on PostgreSQL: back it up with npm run backup, which runs pg_dump on DATABASE_URL.',
     );
   return Buffer.from(await (await dump()).arrayBuffer());
+}
+
+/**
+ * `GET /api/admin/backup`: the copy, its audit row (and the key's last use) once it is taken, and
+ * the file name it is handed out under (`lot-{yyyymmddThhmmss}.tar.gz`, the context's clock).
+ */
+export async function takeBackup(
+  ctx: AppContext,
+  dump: (() => Promise<Blob>) | undefined,
+  taker: BackupTaker,
+): Promise<{ copy: Buffer; fileName: string }> {
+  const copy = await backupDatabase(dump);
+  await recordBackupTaken(ctx, taker, copy.length);
+  return { copy, fileName: `lot-${fileStamp(ctx.clock())}.tar.gz` };
 }
