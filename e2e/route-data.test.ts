@@ -55,7 +55,7 @@ async function trace(page: Page, api: RegExp): Promise<Trace> {
 async function settled(page: Page, traced: Trace) {
   for (;;) {
     await expect
-      .poll(() => traced.apiDone > 0 && traced.chunksDone === traced.chunksAsked, { timeout: 10_000 })
+      .poll(() => traced.apiDone > 0 && traced.chunksDone === traced.chunksAsked, { timeout: 30_000 })
       .toBe(true);
     const asked = traced.chunksAsked + traced.apiAt.length;
     await frames(page);
