@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO, frames, openPage, signIn, useBrowser } from './support.ts';
 
@@ -24,10 +24,14 @@ async function trace(page: Page, api: RegExp): Promise<Trace> {
   page.on('request', (request) => {
     if (api.test(new URL(request.url()).pathname)) traced.apiAt.push(Date.now());
   });
-  page.on('requestfinished', (request) => {
+  // A request that failed (a chunk the page stopped waiting for, under load) is over too: counting
+  // only finished ones left a screen "unsettled" for good.
+  const over = (request: Request) => {
     if (api.test(new URL(request.url()).pathname)) traced.apiDone += 1;
     if (isChunk(request.url())) traced.chunksDone += 1;
-  });
+  };
+  page.on('requestfinished', over);
+  page.on('requestfailed', over);
   await page.route(/\/assets\/.*\.js$/, async (route) => {
     traced.chunksAsked += 1;
     await new Promise((resolve) => setTimeout(resolve, HOLD_MS));
