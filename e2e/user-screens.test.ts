@@ -101,7 +101,9 @@ describe('user dashboard', () => {
     await modal.getByRole('button', { name: new RegExp(receiver.fullName) }).click();
     await modal.getByLabel('Amount').fill('25.50');
     await modal.getByRole('button', { name: 'Send Funds' }).click();
-    expect(await visible(page.getByText(`Funds successfully transferred to ${receiver.fullName}`))).toBe(true);
+    // The notice stays 6 s; the transfer behind it waited over 10 s once, with four browser files at
+    // a time on 2 cores.
+    expect(await visible(page.getByText(`Funds successfully transferred to ${receiver.fullName}`), 20_000)).toBe(true);
     expect(await hidden(modal)).toBe(true);
 
     await expect.poll(() => textOf(stat(page, 'stat-balance'))).toBe('$74.50');

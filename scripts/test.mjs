@@ -1,12 +1,18 @@
 #!/usr/bin/env node
 // `npm test`: every check and every test, ending with the line `N passed, N failed`.
-// Typecheck and lint (run side by side) count as one check each; vitest runs the unit, API (PGlite, and
-// PostgreSQL when TEST_DATABASE_URL is set) and browser projects.
-import { spawn, spawnSync } from 'node:child_process';
+// Typecheck and lint count as one check each; vitest, started beside them, runs the unit, web, API
+// (PGlite, and PostgreSQL when TEST_DATABASE_URL is set) and browser projects.
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { relative } from 'node:path';
 
-const run = (command, args) => spawnSync(command, args, { stdio: 'inherit', shell: false }).status === 0;
+/** Runs a command with its output passed through, answering whether it succeeded. */
+const runInherited = (command, args) =>
+  new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'inherit', shell: false });
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => resolve(code === 0));
+  });
 
 /** Runs a command with its output held, answering whether it succeeded and what it printed. */
 const runHeld = (command, args) =>
@@ -25,10 +31,11 @@ const began = Date.now();
 /** One progress line, with the time since `npm test` began: nothing stays silent for minutes. */
 const progress = (text) => console.log(`[${((Date.now() - began) / 1000).toFixed(0).padStart(4)} s] ${text}`);
 
-// Typecheck and lint each keep one core busy: they run side by side, and each one's output is
-// printed whole as soon as it is done.
-progress('typecheck and lint: started, side by side');
-await Promise.all(
+// Typecheck and lint each keep one core busy for about a minute, and Vitest's first files wait on
+// child processes and the database as often as on a core: all three start at once (each check's
+// output is printed whole as soon as it is done; decision 082). Before, Vitest waited for both checks.
+progress('typecheck, lint and vitest: started, side by side (vitest: unit, web, API and browser projects)');
+const checks = Promise.all(
   [
     ['typecheck', ['run', 'typecheck']],
     ['lint', ['run', 'lint']],
@@ -44,8 +51,7 @@ await Promise.all(
 const report = 'test-results/vitest.json';
 mkdirSync('test-results', { recursive: true });
 rmSync(report, { force: true });
-progress('vitest: started (unit, web, API and browser projects; its own progress follows)');
-const vitestOk = run('npx', [
+const vitestOk = await runInherited('npx', [
   'vitest',
   'run',
   '--reporter=default',
@@ -66,6 +72,7 @@ try {
 }
 
 progress(`vitest: finished${vitestOk ? '' : ' with failures'}`);
+await checks;
 printSlowest(files);
 
 console.log(`\n${passed} passed, ${failed} failed`);

@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
 import type { Game } from '@lot/domain/schemas/games';
 import { axeViolations, describeViolations } from './axe.ts';
 import {
@@ -25,9 +26,9 @@ import {
  * docs/ARCHITECTURE.md#accessibility: axe-core finds no serious or critical violation on any screen
  * of any role, nor on the public pages, at 1280 px and at 375 px. One page per role: it signs in
  * once and moves between screens client-side; each screen is checked at both widths in place.
+ * The screens are checked by three files (`accessibility-*.test.ts`), so that four browser files
+ * at a time share them out; each file makes only what its own screens show.
  */
-
-const browser = useBrowser();
 
 type Screen = {
   /** What the failure message calls it. */
@@ -44,7 +45,11 @@ type Screen = {
   widths?: readonly (typeof DESKTOP)[];
 };
 
-/** The shop every user screen shows: own games, a settled one to verify and display, one in play. */
+/**
+ * What the screens show, made by `prepare` in each file's beforeAll (a file makes what it needs; the
+ * files of a worker run one after another). The shop every user screen shows: own games, a settled
+ * one to verify and display, one in play.
+ */
 let shop: Account;
 let settled: Game;
 let playing: Game;
@@ -114,7 +119,7 @@ const common: Screen[] = [
   { name: 'transactions', path: () => '/transactions', ready: rows('transaction-row') },
 ];
 
-const SCREENS: Record<keyof typeof DEMO, Screen[]> = {
+export const SCREENS: Record<keyof typeof DEMO, Screen[]> = {
   admin: [
     { name: 'dashboard', path: () => '/admin/dashboard', ready: heading('Recent Transactions') },
     {
@@ -261,7 +266,7 @@ const SCREENS: Record<keyof typeof DEMO, Screen[]> = {
   ],
 };
 
-const PUBLIC: Screen[] = [
+export const PUBLIC: Screen[] = [
   { name: 'login', path: () => '/login', ready: (page) => page.getByLabel('Username') },
   {
     name: 'verify',
@@ -288,7 +293,7 @@ const PUBLIC: Screen[] = [
 ];
 
 /** A page of its own (own storage) at the wide width, whose requests are followed. */
-async function newPage() {
+async function newPage(browser: () => Browser) {
   const context = await browser().newContext({ viewport: DESKTOP, baseURL: baseUrl() });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
@@ -359,9 +364,9 @@ async function check(page: Page, role: string, screen: Screen) {
   expect(failures.join('\n\n'), failures.join('\n\n')).toBe('');
 }
 
-beforeAll(async () => {
-  const agent = await apiAs<{ userId: number }>(DEMO.agent, '/api/balance');
-  shop = await player({ parentId: agent.userId, fullName: 'Axe Shop', games: 2, bet: 5 });
+/** The shop the user screens show: a settled game, an inactive configuration, a game in play. */
+async function prepareShop(parentId: number) {
+  shop = await player({ parentId, fullName: 'Axe Shop', games: 2, bet: 5 });
   settled = await playGame(login(shop), sampleGame(5));
   // An inactive configuration too: greyed rows must stay readable.
   await apiAs(login(shop), '/api/winners', { body: { name: 'P2', percent: '10', position: 2, isActive: false } });
@@ -374,17 +379,32 @@ beforeAll(async () => {
     phoneNumber: `555-20${String(i).padStart(2, '0')}`,
   }));
   await call(`/api/games/${playing.id}/entries`, { method: 'PUT', body: { entries } });
+}
 
-  // The demo agent's shops: a game frozen by its first draw (LOT-DRAW-2 waits for its round), and
-  // one frozen then voided by the agent.
-  const frozenShop = await player({ parentId: agent.userId, fullName: 'Axe Frozen Shop', games: 0, bet: 5 });
-  frozen = await playGame(login(frozenShop), sampleGame(5), { draws: 0 });
-  await apiAs(login(frozenShop), `/api/games/${frozen.id}/draws`, { body: { position: 1 } });
-  const voidShop = await player({ parentId: agent.userId, fullName: 'Axe Void Shop', games: 0, bet: 5 });
-  voided = await playGame(login(voidShop), sampleGame(5), { draws: 0 });
-  await apiAs(login(voidShop), `/api/games/${voided.id}/draws`, { body: { position: 1 } });
-  await apiAs(DEMO.agent, `/api/games/${voided.id}/void`, { body: { reason: 'accessibility test' } });
+/** What a file's screens show, made before they are checked. */
+type Needs = { shop?: boolean; frozen?: boolean; voided?: boolean };
 
+async function prepare(needs: Needs) {
+  const agent = await apiAs<{ userId: number }>(DEMO.agent, '/api/balance');
+  // Independent, so made at the same time (a draw waits for its beacon round).
+  await Promise.all([
+    needs.shop && prepareShop(agent.userId),
+    // The demo agent's shops: a game frozen by its first draw (LOT-DRAW-2 waits for its round)…
+    needs.frozen &&
+      (async () => {
+        const frozenShop = await player({ parentId: agent.userId, fullName: 'Axe Frozen Shop', games: 0, bet: 5 });
+        frozen = await playGame(login(frozenShop), sampleGame(5), { draws: 0 });
+        await apiAs(login(frozenShop), `/api/games/${frozen.id}/draws`, { body: { position: 1 } });
+      })(),
+    // …and one frozen then voided by the agent.
+    needs.voided &&
+      (async () => {
+        const voidShop = await player({ parentId: agent.userId, fullName: 'Axe Void Shop', games: 0, bet: 5 });
+        voided = await playGame(login(voidShop), sampleGame(5), { draws: 0 });
+        await apiAs(login(voidShop), `/api/games/${voided.id}/draws`, { body: { position: 1 } });
+        await apiAs(DEMO.agent, `/api/games/${voided.id}/void`, { body: { reason: 'accessibility test' } });
+      })(),
+  ]);
   const beacon = testBeacon();
   const info = (await (await fetch(`${beacon.url}/info`)).json()) as { genesis_time: number; period: number };
   pin = new URLSearchParams({
@@ -393,38 +413,48 @@ beforeAll(async () => {
     genesisTime: String(info.genesis_time),
     period: String(info.period),
   }).toString();
-});
+}
 
-describe('public pages', () => {
-  let page: Page;
-  beforeAll(async () => {
-    page = await newPage();
-    await page.goto('/login');
-  });
-  afterAll(() => page?.context().close());
+/**
+ * Checks the screens of the roles named (and the public pages, with `publicPages`) in this file:
+ * one Chromium, one signed-in page per role.
+ */
+export function accessibilitySuite(options: { publicPages?: boolean; roles: (keyof typeof DEMO)[]; needs: Needs }) {
+  const browser = useBrowser();
+  beforeAll(() => prepare(options.needs));
 
-  for (const screen of PUBLIC) {
-    it(screen.name, async () => {
-      screenshotOnFailure(page);
-      await check(page, 'public', screen);
+  if (options.publicPages)
+    describe('public pages', () => {
+      let page: Page;
+      beforeAll(async () => {
+        page = await newPage(browser);
+        await page.goto('/login');
+      });
+      afterAll(() => page?.context().close());
+
+      for (const screen of PUBLIC) {
+        it(screen.name, async () => {
+          screenshotOnFailure(page);
+          await check(page, 'public', screen);
+        });
+      }
+    });
+
+  for (const role of options.roles) {
+    describe(role, () => {
+      let page: Page;
+      beforeAll(async () => {
+        page = await newPage(browser);
+        await signIn(page, role === 'user' ? login(shop) : DEMO[role]);
+      });
+      afterAll(() => page?.context().close());
+
+      for (const screen of SCREENS[role]) {
+        it(screen.name, async () => {
+          screenshotOnFailure(page);
+          await check(page, role, screen);
+        });
+      }
     });
   }
-});
-
-for (const role of Object.keys(SCREENS) as (keyof typeof DEMO)[]) {
-  describe(role, () => {
-    let page: Page;
-    beforeAll(async () => {
-      page = await newPage();
-      await signIn(page, role === 'user' ? login(shop) : DEMO[role]);
-    });
-    afterAll(() => page?.context().close());
-
-    for (const screen of SCREENS[role]) {
-      it(screen.name, async () => {
-        screenshotOnFailure(page);
-        await check(page, role, screen);
-      });
-    }
-  });
 }
