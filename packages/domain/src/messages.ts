@@ -61,6 +61,7 @@ export const MESSAGES = {
   allWinnersDrawn: 'All winners have been drawn!',
   internalError: 'An unexpected error occurred. Please try again.',
   notReady: 'The service is not ready: the database did not answer',
+  stopping: 'The service is not ready: this process is stopping',
   // Two-factor sign-in and sessions (docs/product/runtime-and-security.md#two-factor-sign-in)
   twoFactorCodeNeeded: 'Enter the code from your authenticator app',
   twoFactorCodeRequired: 'Code is required',

@@ -41,7 +41,7 @@ export async function healthRoutes(app: FastifyInstance) {
    * Readiness, for a load balancer or orchestrator deciding whether to send traffic
    * (`databaseReady`); a refusal has the error shape of every other failure. The answer also says
    * whether the public randomness beacon answers, which never makes a process unready
-   * (`beaconReadiness`, decision 062).
+   * (`beaconReadiness`, decision 062). A process that is stopping (STOP_DRAIN_MS) is not ready.
    */
   app.get(
     '/api/ready',
@@ -66,6 +66,8 @@ export async function healthRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
+      // A stopping process is not ready either: an orchestrator must stop sending it calls.
+      if (app.stopping.draining) throw new AppError('UNAVAILABLE', MESSAGES.stopping);
       try {
         await databaseReady(app.context);
       } catch (error) {

@@ -29,6 +29,20 @@ describe('health and docs', () => {
     expect((await t.request(null, { method: 'GET', url: '/api/health' })).statusCode).toBe(200);
   });
 
+  it('a stopping process answers health and readiness 503, so neither a balancer nor an orchestrator sends it calls', async () => {
+    expect((await t.request(null, { method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
+    t.app.stopping.draining = true;
+    try {
+      const health = await t.request(null, { method: 'GET', url: '/api/health' });
+      expect({ status: health.statusCode, body: health.json() }).toEqual({ status: 503, body: { status: 'stopping' } });
+      const ready = await t.request(null, { method: 'GET', url: '/api/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json().message).toBe('The service is not ready: this process is stopping');
+    } finally {
+      t.app.stopping.draining = false;
+    }
+  });
+
   // Over plain http (this app has no PUBLIC_URL): no upgrade-insecure-requests, HSTS or COOP, which
   // plugins/security.test.ts checks against https.
   it('sends the security headers on every response, API and error alike', async () => {
