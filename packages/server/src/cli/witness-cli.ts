@@ -5,7 +5,7 @@ import { openWitnessFiles, trustLog, WitnessSetupError } from '../witness/witnes
 import { startWitnessServer } from '../witness/witness-server.ts';
 
 /**
- * `npm run witness`: a standalone C2SP tlog-witness (docs/deploy.md#run-a-witness, decision 078),
+ * `npm run witness`: a standalone C2SP tlog-witness (docs/deploy.md#9-run-a-witness, decision 078),
  * independent of the LOT app and its database. Run it on another machine, with its own clock.
  *
  *     npm run witness [-- --data-dir DIR --host HOST --port PORT --name NAME]

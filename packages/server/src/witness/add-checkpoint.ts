@@ -1,8 +1,15 @@
+import { createHash } from 'node:crypto';
 import { type Checkpoint, parseCheckpoint } from '@lot/domain/tlog/checkpoint';
 import { base64Decode, base64Encode, bytesEqual, parseDecimal, TlogFormatError } from '@lot/domain/tlog/encoding';
 import { EMPTY_ROOT, HASH_SIZE, verifyConsistency } from '@lot/domain/tlog/merkle';
 import { formatNote, formatSignatureLine, type Note, parseNote, verifyNote } from '@lot/domain/tlog/note';
-import { type CosignedCheckpoint, logVerifiers, saveCosigned, type WitnessFiles } from './witness-files.ts';
+import {
+  type CosignedCheckpoint,
+  keepEvidence,
+  logVerifiers,
+  saveCosigned,
+  type WitnessFiles,
+} from './witness-files.ts';
 
 /**
  * C2SP tlog-witness `add-checkpoint` (https://c2sp.org/tlog-witness): checks a log's new
@@ -101,7 +108,12 @@ export function addCheckpoint(files: WitnessFiles, body: string, now: number): W
     const reason = emptyOk
       ? `not consistent with the checkpoint of size ${lastSize} it cosigned`
       : 'a checkpoint of size 0 must have the root of the empty tree';
-    return answer(422, `The checkpoint of ${origin} at size ${checkpoint.size} is ${reason}.`, { origin, reason });
+    const stamp = `${createHash('sha256').update(origin).digest('hex').slice(0, 16)}-${checkpoint.size}-${now}.txt`;
+    const kept = keepEvidence(files, stamp, body);
+    return answer(422, `The checkpoint of ${origin} at size ${checkpoint.size} is ${reason}.`, {
+      origin,
+      reason: kept ? `${reason} (request kept in ${kept})` : reason,
+    });
   }
   // Never a time before the last cosignature of this log: a clock set back cannot date a larger
   // tree before a smaller one (decision 078). Never zero either (the spec forbids it).

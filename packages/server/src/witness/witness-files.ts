@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { base64Decode, base64Encode } from '@lot/domain/tlog/encoding';
@@ -7,12 +17,14 @@ import { ed25519NoteVerifier, isKeyName, type NoteVerifier, parseVerifierKey } f
 import { type Cosigner, ed25519Cosigner, ED25519_SEED_SIZE, newEd25519Seed } from '../lib/note-signer.ts';
 
 /**
- * The files a witness keeps in its data directory (docs/deploy.md#run-a-witness, decision 078):
+ * The files a witness keeps in its data directory (docs/deploy.md#9-run-a-witness, decision 078):
  *
  * - `witness-key`: its Ed25519 seed, base64, the owner's only (0600), created on first start;
  * - `witness.json`: its name and the logs it trusts, `{ "name", "logs": [{ "origin", "vkeys" }] }`;
  * - `state.json`: per origin, the latest checkpoint it cosigned (size, root hash, the note with the
- *   log's signatures and its cosignature), rewritten atomically before every answer.
+ *   log's signatures and its cosignature), rewritten atomically before every answer;
+ * - `evidence/`: the first requests (up to 100) whose checkpoint a trusted log signed but that were
+ *   not consistent with what the witness cosigned (422): signed proof that the log forked.
  */
 
 export type TrustedLog = { origin: string; vkeys: string[] };
@@ -31,6 +43,8 @@ export type WitnessState = Record<string, CosignedCheckpoint>;
 export const KEY_FILE = 'witness-key';
 export const CONFIG_FILE = 'witness.json';
 export const STATE_FILE = 'state.json';
+export const EVIDENCE_DIR = 'evidence';
+export const MAX_EVIDENCE_FILES = 100;
 
 /** A data directory's content refused at start: the message names the file and the fault. */
 export class WitnessSetupError extends Error {
@@ -199,4 +213,19 @@ export function saveCosigned(files: WitnessFiles, origin: string, entry: Cosigne
   const state = { ...files.state, [origin]: entry };
   writeFileAtomically(join(files.dir, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
   files.state = state;
+}
+
+/**
+ * Keeps a refused request signed by a trusted log (a 422) in `evidence/`, up to
+ * MAX_EVIDENCE_FILES of them (the first ones are the proof; only the log's key can make more).
+ * Returns the file, or null when the directory is full.
+ */
+export function keepEvidence(files: WitnessFiles, name: string, body: string): string | null {
+  const dir = join(files.dir, EVIDENCE_DIR);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const count = readdirSync(dir).length;
+  if (count >= MAX_EVIDENCE_FILES) return null;
+  const file = join(dir, `${String(count + 1).padStart(3, '0')}-${name}`);
+  writeFileAtomically(file, body);
+  return file;
 }

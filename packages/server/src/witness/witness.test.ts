@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,7 +124,7 @@ describe('first start', () => {
       name: 'auditor.test/w1',
       logs: [{ origin: ORIGIN, vkeys: [log.vkey] }],
     });
-    expect(files.cosigner.vkey).toMatch(/^auditor\.test\/w1\+[0-9a-f]{8}\+BA/);
+    expect(files.cosigner.vkey).toMatch(/^auditor\.test\/w1\+[0-9a-f]{8}\+B/);
     expect(openWitnessFiles(dir).cosigner.vkey).toBe(files.cosigner.vkey);
   });
 });
@@ -226,8 +226,13 @@ describe('add-checkpoint, every status of the spec', () => {
     expect((await post(body(6, [], cp(10), log))).status).toBe(422);
     // Same size, another root.
     expect((await post(body(6, [], cp(6, rewritten), log))).status).toBe(422);
-    // None of it moved what it cosigned.
+    // None of it moved what it cosigned, and the signed requests are kept as evidence of the fork.
     expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8'))[ORIGIN].size).toBe(6);
+    const evidence = readdirSync(join(dir, 'evidence'));
+    expect(evidence).toHaveLength(5);
+    expect(evidence.map((file) => readFileSync(join(dir, 'evidence', file), 'utf8'))).toContain(
+      body(6, proofOf(6, rewritten.slice(0, 10)), cp(10, rewritten), log),
+    );
   });
 
   it('422: a size-0 checkpoint whose root is not the empty tree, and a proof from old size 0', async () => {
