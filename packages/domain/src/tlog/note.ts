@@ -157,7 +157,8 @@ export function parseSignatureLines(block: string): NoteSignature[] {
  */
 export function parseNote(note: string): Note {
   if (hasControl(note, true)) throw new TlogFormatError('a note may not hold control characters other than newline');
-  if (note.includes('\uFFFD')) throw new TlogFormatError('a note must be valid UTF-8');
+  // A lone surrogate has no UTF-8 form: the bytes signed could not be the bytes shown.
+  if (/\p{Cs}/u.test(note)) throw new TlogFormatError('a note must be valid UTF-8');
   const split = note.lastIndexOf('\n\n');
   if (split < 0) throw new TlogFormatError('a signed note is a text, a blank line, and signature lines');
   const text = note.slice(0, split + 1);

@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
-import { type Checkpoint, parseCheckpoint } from '@lot/domain/tlog/checkpoint';
-import { base64Decode, base64Encode, bytesEqual, parseDecimal, TlogFormatError } from '@lot/domain/tlog/encoding';
-import { EMPTY_ROOT, HASH_SIZE, verifyConsistency } from '@lot/domain/tlog/merkle';
-import { formatNote, formatSignatureLine, type Note, parseNote, verifyNote } from '@lot/domain/tlog/note';
+import { base64Decode, base64Encode, bytesEqual, TlogFormatError } from '@lot/domain/tlog/encoding';
+import { EMPTY_ROOT, verifyConsistency } from '@lot/domain/tlog/merkle';
+import { formatNote, formatSignatureLine, verifyNote } from '@lot/domain/tlog/note';
+import {
+  type AddCheckpointRequest,
+  parseAddCheckpointRequest,
+  TLOG_SIZE_CONTENT_TYPE,
+} from '@lot/domain/tlog/witness-protocol';
 import {
   type CosignedCheckpoint,
   keepEvidence,
@@ -34,11 +38,6 @@ export type WitnessAnswer = {
 /** Why a request was refused, for the witness's own log (422s are evidence against the log). */
 export type Refusal = { origin?: string; reason: string };
 
-export type AddCheckpointRequest = { oldSize: number; proof: Uint8Array[]; note: Note; checkpoint: Checkpoint };
-
-/** The spec's limit on consistency proof lines. */
-export const MAX_PROOF_LINES = 63;
-
 const TEXT = 'text/plain; charset=utf-8';
 const answer = (status: number, body: string, refusal?: Refusal): WitnessAnswer => ({
   status,
@@ -48,34 +47,13 @@ const answer = (status: number, body: string, refusal?: Refusal): WitnessAnswer 
 });
 
 /**
- * The request body: `old <size>`, up to 63 base64 hash lines, an empty line, a signed checkpoint.
- * Throws TlogFormatError naming what is wrong.
- */
-export function parseAddCheckpoint(body: string): AddCheckpointRequest {
-  const blank = body.indexOf('\n\n');
-  if (blank < 0) throw new TlogFormatError('the body is an old size line, proof lines, an empty line and a checkpoint');
-  const [oldLine, ...proofLines] = body.slice(0, blank).split('\n') as [string, ...string[]];
-  const old = /^old (.*)$/s.exec(oldLine);
-  if (!old) throw new TlogFormatError('the first line is "old <size>"');
-  const oldSize = parseDecimal(old[1]!, 'the old size');
-  if (proofLines.length > MAX_PROOF_LINES) throw new TlogFormatError(`more than ${MAX_PROOF_LINES} proof lines`);
-  const proof = proofLines.map((line, i) => {
-    const hash = base64Decode(line, `proof line ${i + 1}`);
-    if (hash.length !== HASH_SIZE) throw new TlogFormatError(`proof line ${i + 1} is not a 32-byte hash`);
-    return hash;
-  });
-  const note = parseNote(body.slice(blank + 2));
-  return { oldSize, proof, note, checkpoint: parseCheckpoint(note.text) };
-}
-
-/**
  * Handles one add-checkpoint body (already decoded as UTF-8) at `now` (ms, the witness's clock):
  * persists before it answers 200.
  */
 export function addCheckpoint(files: WitnessFiles, body: string, now: number): WitnessAnswer {
   let request: AddCheckpointRequest;
   try {
-    request = parseAddCheckpoint(body);
+    request = parseAddCheckpointRequest(body);
   } catch (error) {
     if (!(error instanceof TlogFormatError)) throw error;
     return answer(400, `Malformed add-checkpoint request: ${error.message}.`, { reason: error.message });
@@ -100,7 +78,7 @@ export function addCheckpoint(files: WitnessFiles, body: string, now: number): W
   const last = files.state[origin];
   const lastSize = last?.size ?? 0;
   if (oldSize !== lastSize) {
-    return { status: 409, contentType: 'text/x.tlog.size', body: `${lastSize}\n` };
+    return { status: 409, contentType: TLOG_SIZE_CONTENT_TYPE, body: `${lastSize}\n` };
   }
   const lastRoot = last ? base64Decode(last.rootHash) : EMPTY_ROOT;
   const emptyOk = checkpoint.size !== 0 || bytesEqual(checkpoint.rootHash, EMPTY_ROOT);
