@@ -1,5 +1,6 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { join, resolve } from 'node:path';
+import { DataDirBusy, lockDataDir } from '../db/data-dir-lock.ts';
 import { systemClock } from '../lib/clock.ts';
 import { openWitnessFiles, trustLog, WitnessSetupError } from '../witness/witness-files.ts';
 import { startWitnessServer } from '../witness/witness-server.ts';
@@ -60,6 +61,14 @@ async function main() {
     return console.log(`Trusting ${log.vkeys.length} key(s) for the log ${log.origin}. Restart the witness to apply.`);
   }
   if (opts.command !== 'serve') throw new WitnessSetupError(`unknown command ${opts.command}.\n${USAGE}`);
+  // One witness per data directory: two would each check and persist on their own (the spec's
+  // rollback race). The lock names the process holding it; one left by a dead process is taken over.
+  try {
+    lockDataDir(join(opts.dataDir, 'witness'), 'witness');
+  } catch (error) {
+    if (!(error instanceof DataDirBusy)) throw error;
+    throw new WitnessSetupError(`another witness (pid ${error.holder.pid}) serves ${opts.dataDir}: stop it first`);
+  }
   const { server, url } = await startWitnessServer({
     files,
     clock: systemClock,

@@ -8,6 +8,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
@@ -59,12 +60,17 @@ export function writeFileAtomically(file: string, content: string): void {
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   const fd = openSync(temporary, 'wx', 0o600);
   try {
-    writeSync(fd, content);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      writeSync(fd, content);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
   }
-  renameSync(temporary, file);
   const dir = openSync(dirname(file), 'r');
   try {
     fsyncSync(dir);

@@ -296,7 +296,7 @@ describe('npm run witness', () => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', 'packages/server/src/cli/witness-cli.ts', '--data-dir', cliDir, '--port', '0', ...args],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
     await new Promise<void>((resolve, reject) => {
@@ -304,6 +304,7 @@ describe('npm run witness', () => {
         out += chunk.toString();
         if (/^vkey: /m.test(out)) resolve();
       });
+      child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
       child.once('exit', () => reject(new Error(`the witness exited: ${out}`)));
     });
     const stopped = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -325,6 +326,8 @@ describe('npm run witness', () => {
     const answer = await fetch(`${first.url}/add-checkpoint`, { method: 'POST', body: body(0, [], text, log) });
     expect(answer.status).toBe(200);
     expect(cosignatureTime(await answer.text(), text, first.vkey)).toBeGreaterThan(1_700_000_000);
+    // A second witness on the same directory is refused while the first serves.
+    await expect(runCli()).rejects.toThrow(/another witness \(pid \d+\) serves/);
     await first.stop();
     const second = await runCli();
     expect(second.vkey).toBe(first.vkey);
