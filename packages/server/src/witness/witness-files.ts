@@ -15,7 +15,7 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { base64Decode, base64Encode } from '@lot/domain/tlog/encoding';
 import { ed25519NoteVerifier, isKeyName, type NoteVerifier, parseVerifierKey } from '@lot/domain/tlog/note';
-import { type Cosigner, ed25519Cosigner, ED25519_SEED_SIZE, newEd25519Seed } from '../lib/note-signer.ts';
+import { type Cosigner, ed25519Cosigner, ED25519_SEED_SIZE, newEd25519Seed, nodeEd25519 } from '../lib/note-signer.ts';
 
 /**
  * The files a witness keeps in its data directory (docs/deploy.md#9-run-a-witness, decision 078):
@@ -107,7 +107,7 @@ function loadSeed(dir: string): { seed: Uint8Array; created: boolean } {
 
 /** The log's verifiers for one trusted origin: Ed25519 (type 0x01) vkeys only. */
 export function logVerifiers(log: TrustedLog): NoteVerifier[] {
-  return log.vkeys.map((vkey) => ed25519NoteVerifier(vkey));
+  return log.vkeys.map((vkey) => ed25519NoteVerifier(vkey, nodeEd25519));
 }
 
 function checkConfig(config: unknown, file: string): WitnessConfig {
