@@ -75,7 +75,8 @@ export function addCheckpoint(files: WitnessFiles, body: string, now: number): W
       reason: 'old size above the checkpoint size',
     });
   }
-  const last = files.state[origin];
+  // Own entries only: an origin named like an Object property ("constructor") is just an origin.
+  const last = Object.hasOwn(files.state, origin) ? files.state[origin] : undefined;
   const lastSize = last?.size ?? 0;
   if (oldSize !== lastSize) {
     return { status: 409, contentType: TLOG_SIZE_CONTENT_TYPE, body: `${lastSize}\n` };

@@ -270,6 +270,26 @@ describe('state', () => {
   });
 });
 
+describe('origins named like object properties', () => {
+  it('"constructor" and "__proto__" are logs like any other', async () => {
+    for (const origin of ['constructor', '__proto__']) {
+      const key = newKey(origin);
+      trustLog(files, key.vkey);
+      await stop();
+      await start();
+      const text = checkpointText(origin, leaves.slice(0, 2));
+      expect((await post(body(0, [], text, key))).status).toBe(200);
+      expect(await post(body(0, [], checkpointText(origin, leaves.slice(0, 3)), key))).toMatchObject({
+        status: 409,
+        text: '2\n',
+      });
+    }
+    await stop();
+    await start();
+    expect(Object.keys(files.state).sort()).toEqual(['__proto__', 'constructor']);
+  });
+});
+
 describe('HTTP', () => {
   it('answers 405 to other methods, 404 elsewhere, 413 past 64 KiB, and 404 to a log it never cosigned', async () => {
     expect((await fetch(`${url}/add-checkpoint`)).status).toBe(405);
