@@ -4,7 +4,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addCheckpoint } from './add-checkpoint.ts';
 import { openWitnessFiles, trustLog, type WitnessFiles } from './witness-files.ts';
 import { startWitnessServer } from './witness-server.ts';
 
@@ -267,6 +269,31 @@ describe('state', () => {
     now -= 3_600_000;
     const answer = await post(body(3, proofOf(3, leaves.slice(0, 4)), cp(4), log));
     expect(cosignatureTime(answer.text, cp(4), files.cosigner.vkey)).toBe(before);
+  });
+});
+
+describe('hostile bodies', () => {
+  it('any edit of a valid request is refused with a status of the spec, never a 500, and moves nothing', () => {
+    const valid = body(3, proofOf(3, leaves.slice(0, 11)), cp(11), log);
+    expect(addCheckpoint(files, body(0, [], cp(3), log), now).status).toBe(200);
+    const before = readFileSync(join(dir, 'state.json'), 'utf8');
+    const edit = fc.oneof(
+      fc.record({ at: fc.nat(valid.length - 1), char: fc.string({ minLength: 1, maxLength: 1, unit: 'binary' }) }),
+      fc.record({ at: fc.nat(valid.length - 1), cut: fc.integer({ min: 1, max: 60 }) }),
+    );
+    fc.assert(
+      fc.property(edit, (change) => {
+        const edited =
+          'char' in change
+            ? valid.slice(0, change.at) + change.char + valid.slice(change.at + 1)
+            : valid.slice(0, change.at) + valid.slice(change.at + change.cut);
+        if (edited === valid) return;
+        const answer = addCheckpoint(files, edited, now);
+        expect([400, 403, 404, 409, 422]).toContain(answer.status);
+        expect(readFileSync(join(dir, 'state.json'), 'utf8')).toBe(before);
+      }),
+      { numRuns: 400, seed: 41 },
+    );
   });
 });
 
