@@ -97,6 +97,53 @@ describe('hashes (RFC 6962 §2.1)', () => {
   });
 });
 
+describe("Certificate Transparency's reference tree (the RFC 6962 test vectors every implementation shares)", () => {
+  const entries = ['', '00', '10', '2021', '3031', '40414243', '5051525354555657', '606162636465666768696a6b6c6d6e6f'];
+  const leaves = entries.map((e) => leafHash(hexToBytes(e)));
+  const { hashAt: at } = nodeTable(leaves);
+  const roots = [
+    'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    '6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d',
+    'fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125',
+    'aeb6bcfe274b70a14fb067a5e5578264db0fa9b51af5e0ba159158f329e06e77',
+    'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7',
+    '4e3bbb1f7b478dcfe71fb631631519a3bca12c9aefca1612bfce4c13a86264d4',
+    '76e67dadbcdf1e10e1b74ddc608abd2f98dfb16fbce75277b5232a127f2087ef',
+    'ddb89be403809e325750d3d263cd78929c2942b7942a34b77e122c9594a74c8c',
+    '5dc9da79a70659a9ad559cb701ded9a2ab9d823aad2f4960cfe370eff4604328',
+  ];
+
+  it('the roots of sizes 0 to 8', () => {
+    roots.forEach((root, size) => expect(bytesToHex(rootAt(size, at)), `size ${size}`).toBe(root));
+  });
+
+  it('inclusion proofs of leaves 0 and 5 in the tree of 8', () => {
+    expect(hex(inclusionProof(0, 8, at))).toEqual([
+      '96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7',
+      '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
+      '6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4',
+    ]);
+    expect(hex(inclusionProof(5, 8, at))).toEqual([
+      'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b',
+      'ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0',
+      'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7',
+    ]);
+  });
+
+  it('consistency proofs 1 → 8, 6 → 8 and 2 → 5', () => {
+    expect(hex(consistencyProof(1, 8, at))).toEqual(hex(inclusionProof(0, 8, at)));
+    expect(hex(consistencyProof(6, 8, at))).toEqual([
+      '0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a',
+      'ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0',
+      'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7',
+    ]);
+    expect(hex(consistencyProof(2, 5, at))).toEqual([
+      '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
+      'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b',
+    ]);
+  });
+});
+
 describe('inclusion proofs (RFC 6962 §2.1.1, RFC 9162 §2.1.3.2)', () => {
   it('leaf 2 of 7 is proven by d, (a b), (e f g), by hand', () => {
     const [a, b, , d, e, f, g] = ALL as Hash[];
