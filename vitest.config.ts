@@ -18,12 +18,14 @@ const databaseFree = [
   'packages/server/src/lib/beacon-client.test.ts',
   'packages/server/src/lib/draw-crypto.test.ts',
   'packages/server/src/lib/export.test.ts',
+  'packages/server/src/lib/note-signer.test.ts',
   'packages/server/src/lib/secret-box.test.ts',
   'packages/server/src/modules/public-url/public-url.test.ts',
   'packages/server/src/private-files.test.ts',
   'packages/server/src/suites/balancer.test.ts',
   'packages/server/src/test/chaos.test.ts',
   'packages/server/src/test/test-beacon.test.ts',
+  'packages/server/src/witness/witness.test.ts',
 ];
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
 /**

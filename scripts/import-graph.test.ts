@@ -14,7 +14,8 @@ const root = fileURLToPath(new URL('../packages/server/src/', import.meta.url));
 
 /** Higher imports lower. Within modules/: routes over services over data access (repositories and access maps). */
 function layerOf(file: string): { rank: number; name: string } {
-  if (file === 'main.ts' || file.startsWith('cli/')) return { rank: 7, name: 'commands (main.ts, cli/)' };
+  if (file === 'main.ts' || file.startsWith('cli/') || file.startsWith('witness/'))
+    return { rank: 7, name: 'commands (main.ts, cli/, witness/)' };
   if (file === 'app.ts' || file === 'secrets.ts') return { rank: 6, name: 'start-up (app.ts, secrets.ts)' };
   if (file.startsWith('modules/') && file.endsWith('.routes.ts')) return { rank: 5, name: 'routes' };
   if (file.startsWith('plugins/')) return { rank: 4, name: 'plugins' };
