@@ -61,14 +61,14 @@ function toAppError(error: FastifyError): AppError | null {
       return new AppError('PAYLOAD_TOO_LARGE', MESSAGES.bodyTooLarge);
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError('BAD_REQUEST', 'Request body must be valid JSON');
+      return new AppError('BAD_REQUEST', MESSAGES.bodyNotJson);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type');
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', MESSAGES.unsupportedContentType);
   }
   const status = error.statusCode ?? 500;
   const code = STATUS_CODES[status];
   if (code) return new AppError(code, error.message || code);
-  if (status >= 400 && status < 500) return new AppError('BAD_REQUEST', error.message || 'Bad request');
+  if (status >= 400 && status < 500) return new AppError('BAD_REQUEST', error.message || MESSAGES.badRequest);
   return null;
 }
 
@@ -88,9 +88,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     // parser with a bare Error and no status: it is the client's bad input, not our 500.
     const unreadableForm =
       error.statusCode === undefined && !(error instanceof AppError) && !handled.has(request) && request.isMultipart();
-    const appError = unreadableForm
-      ? new AppError('BAD_REQUEST', 'The form data could not be read')
-      : toAppError(error);
+    const appError = unreadableForm ? new AppError('BAD_REQUEST', MESSAGES.formDataUnreadable) : toAppError(error);
     if (!appError) {
       request.log.error({ err: error }, 'unhandled error');
       return reply.status(500).send({ message: MESSAGES.internalError, code: 'INTERNAL', requestId: request.id });

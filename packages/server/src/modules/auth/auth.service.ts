@@ -174,7 +174,7 @@ async function openUserSession(
     role: user.role,
     parentId: user.parentId,
     accessToken,
-    message: 'Login successful',
+    message: MESSAGES.loginSuccessful,
     ...(enrol ? { enrolTwoFactor: true as const } : {}),
   };
 }

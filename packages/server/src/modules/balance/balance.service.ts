@@ -20,7 +20,7 @@ import { claimOf, storedAnswer, type Idempotent } from '../../lib/idempotency.ts
 
 export async function getBalance(ctx: Context, userId: number): Promise<Balance> {
   const target = await findInScope(ctx.db, ctx.caller, userId);
-  if (!target) throw new AppError('NOT_FOUND', 'User not found');
+  if (!target) throw new AppError('NOT_FOUND', MESSAGES.userNotFound);
   return { userId, amount: formatCents((await balanceAmount(ctx.db, userId)) ?? 0) };
 }
 
@@ -55,7 +55,7 @@ async function applyMove(
   }
   switch (row.refusal) {
     case 'unreachable': {
-      const message = move.targetField ? 'Receiver not found' : 'User not found';
+      const message = move.targetField ? MESSAGES.receiverNotFound : MESSAGES.userNotFound;
       throw new AppError(
         'NOT_FOUND',
         message,
@@ -63,8 +63,8 @@ async function applyMove(
       );
     }
     case 'inactive':
-      throw new AppError('UNPROCESSABLE', 'The receiver is inactive', {
-        fieldErrors: { receiverId: 'The receiver is inactive' },
+      throw new AppError('UNPROCESSABLE', MESSAGES.receiverInactive, {
+        fieldErrors: { receiverId: MESSAGES.receiverInactive },
       });
     case 'insufficient':
       throw insufficient(move.insufficientMessage);
@@ -97,7 +97,7 @@ export function topup(ctx: Context, input: TopupInput, key?: string): Promise<Id
       description: null,
     },
     balanceOf: input.userId,
-    said: { message: 'Funds successfully topped up to ', named: true, sender: party(caller), receiver: 'target' },
+    said: { message: MESSAGES.toppedUpTo, named: true, sender: party(caller), receiver: 'target' },
     audit: audited('money.topup', caller),
   };
   return counted(ctx, 'topup', () => applyMove(ctx, move, key, { op: 'topup', ...input }));
@@ -123,7 +123,7 @@ export function transferMove(caller: Caller, input: TransferInput): Move {
       description: null,
     },
     balanceOf: caller.id,
-    said: { message: 'Funds successfully transferred to ', named: true, sender: party(caller), receiver: 'target' },
+    said: { message: MESSAGES.transferredTo, named: true, sender: party(caller), receiver: 'target' },
     audit: audited('money.transfer', caller),
   };
 }
@@ -131,7 +131,7 @@ export function transferMove(caller: Caller, input: TransferInput): Move {
 export function transfer(ctx: Context, input: TransferInput, key?: string): Promise<Idempotent<MoneyResult>> {
   return counted(ctx, 'transfer', async () => {
     if (input.receiverId === ctx.caller.id) {
-      throw AppError.field('receiverId', 'You cannot transfer funds to yourself');
+      throw AppError.field('receiverId', MESSAGES.transferToYourself);
     }
     return applyMove(ctx, transferMove(ctx.caller, input), key, { op: 'transfer', ...input });
   });
@@ -157,7 +157,7 @@ export function decrease(ctx: Context, input: DecreaseInput, key?: string): Prom
       description: input.description,
     },
     balanceOf: input.userId,
-    said: { message: 'Balance decreased successfully', named: false, sender: 'target', receiver: null },
+    said: { message: MESSAGES.balanceDecreased, named: false, sender: 'target', receiver: null },
     audit: audited('money.correction', caller),
   };
   return counted(ctx, 'decrease', () => applyMove(ctx, move, key, { op: 'decrease', ...input }));
@@ -197,7 +197,7 @@ function takeBackMove(ctx: Context, input: TakeBackInput, key?: string): Promise
       description: input.reason,
     },
     balanceOf: input.userId,
-    said: { message: 'Funds successfully taken back from ', named: true, sender: 'target', receiver: party(caller) },
+    said: { message: MESSAGES.takenBackFrom, named: true, sender: 'target', receiver: party(caller) },
     audit: audited('money.takeback', caller),
   };
   return applyMove(ctx, move, key, { op: 'takeback', ...input });

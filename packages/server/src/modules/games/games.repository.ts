@@ -10,6 +10,7 @@ import { containsPattern, whereClause } from '../../db/sql.ts';
 import { gameRounds, slipPrints, users } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { gamesAccess } from './games.access.ts';
+import { insertAuditRow } from '../../lib/audit.ts';
 
 /** A game's row and the readers of its JSON columns, shared by the games service and the sales history. */
 export type Prize = DrawPrize & { name: string };
@@ -309,7 +310,7 @@ function writeRound(write: DrawWrite): SQL {
 function appendAudit(write: DrawWrite): SQL {
   return sql`,
       audited AS (
-        INSERT INTO audit_log (actor_id, address, action, target_kind, target_id, target_user_id, details)
+        ${insertAuditRow('address', 'targetKind', 'targetId', 'targetUserId', 'details')}
         SELECT ${write.actorId}::int, ${write.audit.address}::text, a.action, 'game', ${write.read.id}::int,
           ${write.userId}::int,
           ${
@@ -389,7 +390,7 @@ export function voidStatement(input: VoidWrite): SQL {
       RETURNING id
     ),
     audited AS (
-      INSERT INTO audit_log (actor_id, address, action, target_kind, target_id, target_user_id, details)
+      ${insertAuditRow('address', 'targetKind', 'targetId', 'targetUserId', 'details')}
       SELECT ${input.actorId}::int, ${input.audit.address}::text, 'game.voided', 'game', ended.id,
         ${input.userId}::int, ${JSON.stringify(input.audit.details)}::jsonb
       FROM ended
