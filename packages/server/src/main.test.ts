@@ -1,4 +1,4 @@
-import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -170,7 +170,7 @@ describe(`npm start (${TEST_DB})`, () => {
       expect(await health.json()).toEqual({ status: 'ok' });
       const opened = await callServer(server.url, 'POST', '/api/games', await shop(server.url), openBody);
       expect(opened.status).toBe(503);
-      expect(opened.json.message).toBe(MESSAGES.beaconUnreachable);
+      expect(opened.json.message).toBe(SERVER_MESSAGES.beaconUnreachable);
       expect(server.output()).toContain('the public randomness beacon cannot be reached: no game can open');
     } finally {
       server.child.kill('SIGTERM');

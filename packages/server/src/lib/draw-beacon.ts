@@ -1,4 +1,4 @@
-import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { FastifyBaseLogger } from 'fastify';
 import { firstRoundAfter, parseChainInfo, QUICKNET, roundTimeMs, type BeaconChain } from '@lot/domain/beacon';
 import type { BeaconPin } from '@lot/domain/draw';
@@ -259,7 +259,7 @@ export class DrawBeacon {
       return { chainHash, publicKey, genesisTime, period };
     }
     if (this.mode === 'required' || !(await serverRandomnessAllowed()))
-      throw new AppError('UNAVAILABLE', MESSAGES.beaconUnreachable);
+      throw new AppError('UNAVAILABLE', SERVER_MESSAGES.beaconUnreachable);
     return null;
   }
 

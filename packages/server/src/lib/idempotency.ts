@@ -1,4 +1,4 @@
-import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { AppError } from '@lot/domain/errors';
@@ -45,10 +45,10 @@ export async function storedAnswer<T>(db: Db | Tx, claim: Claim): Promise<T | un
 
 function checkKey(key: string): void {
   if (!KEY_PATTERN.test(key)) {
-    throw new AppError('BAD_REQUEST', MESSAGES.idempotencyKeyInvalid);
+    throw new AppError('BAD_REQUEST', SERVER_MESSAGES.idempotencyKeyInvalid);
   }
 }
 
 const hashOf = (request: unknown) => createHash('sha256').update(JSON.stringify(request)).digest('hex');
 
-const keyReused = () => new AppError('UNPROCESSABLE', MESSAGES.idempotencyKeyReused);
+const keyReused = () => new AppError('UNPROCESSABLE', SERVER_MESSAGES.idempotencyKeyReused);

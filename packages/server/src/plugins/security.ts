@@ -1,4 +1,4 @@
-import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -102,8 +102,8 @@ export const securityPlugin = fp(async (app: FastifyInstance, options: { publicU
     ] as const) {
       const field = findUnstorable(value);
       if (field !== undefined) {
-        throw new AppError('VALIDATION_ERROR', MESSAGES.unstorableText, {
-          fieldErrors: { [field === 'body' ? part : field]: MESSAGES.unstorableText },
+        throw new AppError('VALIDATION_ERROR', SERVER_MESSAGES.unstorableText, {
+          fieldErrors: { [field === 'body' ? part : field]: SERVER_MESSAGES.unstorableText },
         });
       }
     }

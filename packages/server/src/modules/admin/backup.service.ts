@@ -1,4 +1,4 @@
-import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { AppError } from '@lot/domain/errors';
 import type { AppContext } from '../../lib/context.ts';
 import { fileStamp } from '../../lib/clock.ts';
@@ -10,7 +10,7 @@ import { recordBackupTaken, type BackupTaker } from './backup-keys.service.ts';
  * database's (`Database.dump`), undefined on PostgreSQL.
  */
 export async function backupDatabase(dump: (() => Promise<Blob>) | undefined): Promise<Buffer> {
-  if (!dump) throw new AppError('CONFLICT', MESSAGES.backupOnPostgres);
+  if (!dump) throw new AppError('CONFLICT', SERVER_MESSAGES.backupOnPostgres);
   return Buffer.from(await (await dump()).arrayBuffer());
 }
 

@@ -1,4 +1,4 @@
-import { claimAlreadyPaid, claimExpired, MESSAGES } from '@lot/domain/messages';
+import { claimAlreadyPaid, claimExpired, SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { AppError } from '@lot/domain/errors';
 import { maskName, maskPhone } from '@lot/domain/mask';
 import { formatCents } from '@lot/domain/money';
@@ -63,9 +63,9 @@ function toPrizeClaim(row: ClaimRow, caller: Caller): PrizeClaim {
       : status === 'expired'
         ? expiredMessage(row.expires_at)
         : status === 'before_claims' || status === 'paid_before_claims'
-          ? MESSAGES.claimBeforeClaims
+          ? SERVER_MESSAGES.claimBeforeClaims
           : caller.role === 'user' && !allowed
-            ? MESSAGES.claimOtherShop
+            ? SERVER_MESSAGES.claimOtherShop
             : null;
   // The claimer is the business of the game's shop, the paying shop and the hierarchy above them.
   const seesClaimer = caller.role !== 'user' || row.user_id === caller.id || row.paid_by === caller.id;
@@ -114,18 +114,19 @@ function toReceipt(row: ClaimRow, caller: Caller): PayoutReceipt {
 export async function lookupClaims(ctx: Context, query: ClaimLookupQuery): Promise<ClaimLookup> {
   const { caller } = ctx;
   const entryCode = query.entry ?? query.n;
-  if (entryCode === undefined) throw AppError.field('entry', MESSAGES.claimUnknownEntry);
+  if (entryCode === undefined) throw AppError.field('entry', SERVER_MESSAGES.claimUnknownEntry);
   const game = await gameOfEntry(
     ctx.db,
     entryCode,
     query.entry === undefined ? (query.code ?? null) : null,
     payableShops(caller, 'u'),
   );
-  if (!game) throw new AppError('NOT_FOUND', MESSAGES.claimUnknownEntry);
-  if (game.status === 'open' || game.status === 'drawing') throw new AppError('CONFLICT', MESSAGES.claimNotDrawn);
+  if (!game) throw new AppError('NOT_FOUND', SERVER_MESSAGES.claimUnknownEntry);
+  if (game.status === 'open' || game.status === 'drawing')
+    throw new AppError('CONFLICT', SERVER_MESSAGES.claimNotDrawn);
   const rows = await claimsOfEntry(ctx.db, entryCode, game.id, payableShops(caller, 'shop'));
   const first = rows[0];
-  if (!first) throw new AppError('NO_PRIZE', MESSAGES.claimNoPrize);
+  if (!first) throw new AppError('NO_PRIZE', SERVER_MESSAGES.claimNoPrize);
   return {
     game: {
       id: first.game_id,
@@ -152,7 +153,7 @@ async function refusalOf(ctx: Context, row: ClaimRow) {
   }
   if (claim.status === 'expired') return new AppError('CLAIM_EXPIRED', expiredMessage(row.expires_at));
   if (claim.status === 'before_claims' || claim.status === 'paid_before_claims')
-    return new AppError('CONFLICT', MESSAGES.claimBeforeClaims);
+    return new AppError('CONFLICT', SERVER_MESSAGES.claimBeforeClaims);
   return undefined;
 }
 
@@ -191,8 +192,8 @@ export async function payPrize(
   }
   // Not paid by this call: why (outside the scope 404, a sibling's 403, a replay, paid, expired).
   const row = await findClaim(ctx.db, winnerId, payableShops(caller, 'shop'));
-  if (!row) throw new AppError('NOT_FOUND', MESSAGES.claimNotFound);
-  if (!allowedToPay(caller, row)) throw new AppError('OTHER_SHOP', MESSAGES.claimOtherShop);
+  if (!row) throw new AppError('NOT_FOUND', SERVER_MESSAGES.claimNotFound);
+  if (!allowedToPay(caller, row)) throw new AppError('OTHER_SHOP', SERVER_MESSAGES.claimOtherShop);
   if (claim && (await storedAnswer<{ winnerId: number }>(ctx.db, claim))) {
     return { result: paidAnswer(row, caller), replayed: true };
   }
@@ -206,8 +207,8 @@ export async function payPrize(
 export async function getReceipt(ctx: Context, winnerId: number): Promise<PayoutReceipt> {
   const { caller } = ctx;
   const row = await findClaim(ctx.db, winnerId, readable(caller, true));
-  if (!row) throw new AppError('NOT_FOUND', MESSAGES.claimNotFound);
-  if (row.status !== 'paid') throw new AppError('CONFLICT', MESSAGES.claimNotPaid);
+  if (!row) throw new AppError('NOT_FOUND', SERVER_MESSAGES.claimNotFound);
+  if (row.status !== 'paid') throw new AppError('CONFLICT', SERVER_MESSAGES.claimNotPaid);
   return toReceipt(row, caller);
 }
 
@@ -215,9 +216,9 @@ export async function getReceipt(ctx: Context, winnerId: number): Promise<Payout
 export async function printReceipt(ctx: Context, winnerId: number): Promise<ReceiptPrint> {
   const { caller } = ctx;
   const row = await findClaim(ctx.db, winnerId, readable(caller, true));
-  if (!row) throw new AppError('NOT_FOUND', MESSAGES.claimNotFound);
+  if (!row) throw new AppError('NOT_FOUND', SERVER_MESSAGES.claimNotFound);
   const printCount = await countReceiptPrint(ctx.db, winnerId);
-  if (printCount === undefined) throw new AppError('CONFLICT', MESSAGES.claimNotPaid);
+  if (printCount === undefined) throw new AppError('CONFLICT', SERVER_MESSAGES.claimNotPaid);
   return { printCount, copy: printCount > 1 };
 }
 
@@ -231,12 +232,12 @@ export async function extendPrize(ctx: Context, winnerId: number, input: ClaimEx
     actorId: caller.id,
     address: caller.address ?? null,
   });
-  if (!outcome.found) throw new AppError('NOT_FOUND', MESSAGES.claimNotFound);
+  if (!outcome.found) throw new AppError('NOT_FOUND', SERVER_MESSAGES.claimNotFound);
   const row = await findClaim(ctx.db, winnerId, everyClaim);
   if (!outcome.extended)
     throw new AppError(
       'CONFLICT',
-      row?.status === 'paid' ? MESSAGES.claimPaidCannotExtend : MESSAGES.claimBeforeClaims,
+      row?.status === 'paid' ? SERVER_MESSAGES.claimPaidCannotExtend : SERVER_MESSAGES.claimBeforeClaims,
     );
   if (!row) throw new Error('an extended claim could not be read back');
   ctx.events.gameChanged(row.game_code);

@@ -1,6 +1,7 @@
 import { AppError } from '@lot/domain/errors';
 import { heldGameDescription, playedGameDescription, settleGame } from '@lot/domain/game';
-import { drawInOrder, gameEnded, MESSAGES } from '@lot/domain/messages';
+import { MESSAGES } from '@lot/domain/messages';
+import { drawInOrder, gameEnded, SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { formatCents } from '@lot/domain/money';
 import type { Caller } from '../../lib/caller.ts';
 import { gamesAccess } from './games.access.ts';
@@ -101,7 +102,7 @@ export function planDraw(round: Round, request: DrawRequest, facts: DrawFacts): 
   // The server's clock is behind the beacon: R is public already, so freezing now would let
   // whoever holds the seed know the outcome. Nothing is frozen (decision 036).
   if (beacon?.kind === 'freeze' && beacon.published)
-    return refuse(new AppError('UNAVAILABLE', MESSAGES.clockBehindBeacon));
+    return refuse(new AppError('UNAVAILABLE', SERVER_MESSAGES.clockBehindBeacon));
   // LOT-DRAW-2: nothing is drawn before round R exists and is verified.
   if (beacon?.kind === 'not yet') return { kind: 'wait', round: beacon.round, notYet: beacon.notYet };
   return writePlan(round, request, facts);

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { SQL } from 'drizzle-orm';
 import { AppError } from '@lot/domain/errors';
 import { gameRounds } from '../../db/schema.ts';
@@ -33,7 +33,7 @@ export const gamesAccess = {
    */
   start(caller: Caller, game: GameState): AppError | null {
     return game.status === 'open' && game.userId !== caller.id
-      ? new AppError('FORBIDDEN', MESSAGES.uplineCannotStart)
+      ? new AppError('FORBIDDEN', SERVER_MESSAGES.uplineCannotStart)
       : null;
   },
 
@@ -43,7 +43,7 @@ export const gamesAccess = {
    */
   void(caller: Caller, game: GameState): AppError | null {
     return game.status === 'drawing' && game.userId === caller.id
-      ? new AppError('FORBIDDEN', MESSAGES.operatorCannotVoidFrozen)
+      ? new AppError('FORBIDDEN', SERVER_MESSAGES.operatorCannotVoidFrozen)
       : null;
   },
 };

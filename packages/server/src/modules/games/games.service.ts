@@ -14,7 +14,14 @@ import {
 import { roundTimeMs } from '@lot/domain/beacon';
 import { AppError } from '@lot/domain/errors';
 import { formatBps, parsePercentToBps, type Participant } from '@lot/domain/game';
-import { MESSAGES, numberOutsideRange, positionTakenAtOpen, rangeTooSmall, winnersOver100 } from '@lot/domain/messages';
+import { MESSAGES } from '@lot/domain/messages';
+import {
+  numberOutsideRange,
+  positionTakenAtOpen,
+  rangeTooSmall,
+  SERVER_MESSAGES,
+  winnersOver100,
+} from '@lot/domain/server-messages';
 import { formatCents } from '@lot/domain/money';
 import type { DrawResult, DrawWaiting, Game, GameEntriesInput, OpenGameInput } from '@lot/domain/schemas/games';
 import type { EffectiveWinners } from '@lot/domain/schemas/winners';
@@ -202,7 +209,7 @@ async function insertOpened(ctx: Context, round: NewRound, pin: BeaconPin | null
       return roundId;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('CONFLICT', MESSAGES.gameInProgress);
+    if (isUniqueViolation(error)) throw new AppError('CONFLICT', SERVER_MESSAGES.gameInProgress);
     throw error;
   }
 }
@@ -245,7 +252,7 @@ export async function replaceEntries(ctx: Context, id: number, input: GameEntrie
   const game = await ctx.db.transaction(async (tx) => {
     const round = await lockOwnRound(tx, caller, id);
     if (round.status === 'drawing') {
-      throw new AppError('CONFLICT', MESSAGES.participantsLocked);
+      throw new AppError('CONFLICT', SERVER_MESSAGES.participantsLocked);
     }
     if (round.status !== 'open') throw ended(round);
     const outside = input.entries.find((e) => e.number < round.startRange || e.number > round.endRange);
@@ -299,7 +306,7 @@ async function retryStep<T>(step: (attempt: number) => Promise<T | undefined>): 
     const done = await step(attempt);
     if (done !== undefined) return done;
   }
-  throw new AppError('CONFLICT', MESSAGES.gameBusy);
+  throw new AppError('CONFLICT', SERVER_MESSAGES.gameBusy);
 }
 
 export type DrawOutcomeAnswer =

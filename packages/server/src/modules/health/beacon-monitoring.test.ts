@@ -1,4 +1,4 @@
-import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { configureWinners, openGameCall } from '../../test/game-fixtures.ts';
@@ -98,7 +98,7 @@ describe(`the beacon in /api/ready and /metrics (${TEST_DB})`, () => {
       expect(sample(await metrics(), 'lot_beacon_up', { mode: 'required' })).toBe(0);
       const refused = await openGameCall(t, h.U1.token, { startRange: 1, endRange: 10, betAmount: '1.00' });
       expectStatus(refused, 503);
-      expect(refused.json()).toMatchObject({ message: MESSAGES.beaconUnreachable });
+      expect(refused.json()).toMatchObject({ message: SERVER_MESSAGES.beaconUnreachable });
 
       // Several heartbeats later, still one short line.
       await new Promise((resolve) => setTimeout(resolve, 600));

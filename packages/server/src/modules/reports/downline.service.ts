@@ -1,4 +1,4 @@
-import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { AppError } from '@lot/domain/errors';
 import { formatCents } from '@lot/domain/money';
 import type { Downline, DownlineFigures, DownlineQuery, DownlineRow } from '@lot/domain/schemas/reports';
@@ -9,12 +9,12 @@ import { DEFAULT_TIME_ZONE } from './reports.service.ts';
 
 /** The node: the caller, or `parentId` in the caller's scope (outside it 404) that has children (else 400). */
 async function nodeOf({ db, caller }: Context, parentId: number | undefined): Promise<Node> {
-  if (caller.role === 'user') throw new AppError('FORBIDDEN', MESSAGES.downlineForbidden);
+  if (caller.role === 'user') throw new AppError('FORBIDDEN', SERVER_MESSAGES.downlineForbidden);
   if (parentId === undefined || parentId === caller.id) return { ...caller, role: caller.role };
   const target = await findInScope(db, caller, parentId);
-  if (!target) throw new AppError('NOT_FOUND', MESSAGES.userNotFound);
+  if (!target) throw new AppError('NOT_FOUND', SERVER_MESSAGES.userNotFound);
   if (target.role !== 'superagent' && target.role !== 'agent') {
-    throw AppError.field('parentId', MESSAGES.downlineChooseParent);
+    throw AppError.field('parentId', SERVER_MESSAGES.downlineChooseParent);
   }
   return { id: target.id, username: target.username, fullName: target.fullName, role: target.role };
 }

@@ -1,4 +1,4 @@
-import { dateAfterToday, MESSAGES } from '@lot/domain/messages';
+import { dateAfterToday, SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { dayIn } from '@lot/domain/dates';
 import { AppError } from '@lot/domain/errors';
 import { formatCents } from '@lot/domain/money';
@@ -17,16 +17,16 @@ export const DEFAULT_TIME_ZONE = 'UTC';
 async function shopOf({ db, caller }: Context, userId: number | undefined): Promise<UserRow> {
   if (caller.role === 'user') {
     if (userId !== undefined && userId !== caller.id) {
-      throw new AppError('FORBIDDEN', MESSAGES.dayCloseOwnOnly);
+      throw new AppError('FORBIDDEN', SERVER_MESSAGES.dayCloseOwnOnly);
     }
     const me = await findLiveUserById(db, caller.id);
-    if (!me) throw new AppError('NOT_FOUND', MESSAGES.userNotFound);
+    if (!me) throw new AppError('NOT_FOUND', SERVER_MESSAGES.userNotFound);
     return me;
   }
-  if (userId === undefined) throw AppError.field('userId', MESSAGES.dayCloseChooseShop);
+  if (userId === undefined) throw AppError.field('userId', SERVER_MESSAGES.dayCloseChooseShop);
   const target = await findInScope(db, caller, userId);
-  if (!target) throw new AppError('NOT_FOUND', MESSAGES.userNotFound);
-  if (target.role !== 'user') throw new AppError('FORBIDDEN', MESSAGES.dayCloseShopOnly);
+  if (!target) throw new AppError('NOT_FOUND', SERVER_MESSAGES.userNotFound);
+  if (target.role !== 'user') throw new AppError('FORBIDDEN', SERVER_MESSAGES.dayCloseShopOnly);
   return target;
 }
 

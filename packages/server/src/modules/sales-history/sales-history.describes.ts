@@ -1,4 +1,4 @@
-import { gameRecordInconsistent } from '@lot/domain/messages';
+import { gameRecordInconsistent } from '@lot/domain/server-messages';
 import { AppError } from '@lot/domain/errors';
 import { settleGame, type GameWinner, type Participant, type PrizeSetting } from '@lot/domain/game';
 import { formatCents } from '@lot/domain/money';

@@ -1,5 +1,6 @@
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { formatCents } from '@lot/domain/money';
 import type { AdminSalesQuery, Sale, SaleDetail, SaleInput, SalesQuery } from '@lot/domain/schemas/sales-history';
 import type { Context } from '../../lib/context.ts';
@@ -90,7 +91,7 @@ export async function recordSale(ctx: Context, input: SaleInput): Promise<SaleDe
   const { db, caller } = ctx;
   salesAccess.record(caller, input);
   const settled = await settledRoundOf(db, caller, input.gameId);
-  if (!settled) throw new AppError('UNPROCESSABLE', MESSAGES.notAServerGame);
+  if (!settled) throw new AppError('UNPROCESSABLE', SERVER_MESSAGES.notAServerGame);
   checkDescribes(input, settled, settled.prizes);
   return getSale(ctx, settled.saleId);
 }

@@ -1,11 +1,12 @@
 import { AppError } from '@lot/domain/errors';
+import { MESSAGES } from '@lot/domain/messages';
 import {
   deleteHasBalance,
   deleteHasDownline,
   deleteHasStakeInGame,
-  MESSAGES,
   parentRoleHasNone,
-} from '@lot/domain/messages';
+  SERVER_MESSAGES,
+} from '@lot/domain/server-messages';
 import { formatCents, formatMoney } from '@lot/domain/money';
 import { ALLOWED_PARENT_ROLES, type Role } from '@lot/domain/roles';
 import type { CreateUserInput, PublicUser, UpdateUserInput, User } from '@lot/domain/schemas/users';
@@ -60,7 +61,7 @@ function toUser(row: UserListRow): User {
   };
 }
 
-const notFound = () => new AppError('NOT_FOUND', MESSAGES.userNotFound);
+const notFound = () => new AppError('NOT_FOUND', SERVER_MESSAGES.userNotFound);
 
 async function getUser(db: Db | Tx, id: number): Promise<User> {
   const row = await findUserListRow(db, id);
@@ -125,14 +126,16 @@ async function resolveParent(
   }
   const row = await findInScope(tx, caller, parentId, 'share');
   if (!row)
-    throw new AppError('NOT_FOUND', MESSAGES.parentNotFound, { fieldErrors: { parentId: MESSAGES.parentNotFound } });
+    throw new AppError('NOT_FOUND', SERVER_MESSAGES.parentNotFound, {
+      fieldErrors: { parentId: SERVER_MESSAGES.parentNotFound },
+    });
   if (!ALLOWED_PARENT_ROLES[role].includes(row.role)) {
     throw AppError.field(
       'parentId',
       role === 'agent'
-        ? MESSAGES.parentMustBeSuperAgent
+        ? SERVER_MESSAGES.parentMustBeSuperAgent
         : role === 'user'
-          ? MESSAGES.parentMustBeSuperAgentOrAgent
+          ? SERVER_MESSAGES.parentMustBeSuperAgentOrAgent
           : parentRoleHasNone(role),
     );
   }
@@ -140,7 +143,9 @@ async function resolveParent(
 }
 
 function usernameTaken(): AppError {
-  return new AppError('CONFLICT', MESSAGES.usernameInUse, { fieldErrors: { username: MESSAGES.usernameInUse } });
+  return new AppError('CONFLICT', SERVER_MESSAGES.usernameInUse, {
+    fieldErrors: { username: SERVER_MESSAGES.usernameInUse },
+  });
 }
 
 export async function createUser(ctx: Context, input: CreateUserInput): Promise<User> {
@@ -277,14 +282,14 @@ export async function deleteUser(ctx: Context, id: number): Promise<{ message: s
     await softDeleteUser(tx, id, caller.id);
   });
   ctx.events.callerChanged(id);
-  return { message: MESSAGES.userDeleted };
+  return { message: SERVER_MESSAGES.userDeleted };
 }
 
 export async function getLogo(ctx: Context, id: number): Promise<{ data: Buffer; mimeType: string }> {
   const { db, caller } = ctx;
   const target = await findInScope(db, caller, id);
   const logo = target?.hasLogo ? await findLogo(db, id) : undefined;
-  if (!logo) throw new AppError('NOT_FOUND', MESSAGES.logoNotFound);
+  if (!logo) throw new AppError('NOT_FOUND', SERVER_MESSAGES.logoNotFound);
   return logo;
 }
 
