@@ -5,16 +5,8 @@ import { drawInOrder, gameEnded, SERVER_MESSAGES } from '@lot/domain/server-mess
 import { formatCents } from '@lot/domain/money';
 import type { Caller } from '../../lib/caller.ts';
 import { gamesAccess } from './games.access.ts';
-import {
-  drawsOf,
-  entriesOf,
-  poolOf,
-  prizesOf,
-  type DrawWrite,
-  type Round,
-  type StepAudit,
-  type StoredDraw,
-} from './games.repository.ts';
+import { drawsOf, entriesOf, poolOf, prizesOf, type Round, type StoredDraw } from './games.repository.ts';
+import type { DrawWrite, StepAudit } from './draw.repository.ts';
 
 /**
  * What a draw request does, decided from the game as read (or remembered) and what the request

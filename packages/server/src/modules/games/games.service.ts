@@ -65,7 +65,6 @@ import {
   isUniqueViolation,
   lockOwnRound as lockOwnRoundRow,
   poolOf,
-  runDraw,
   runVoid,
   setEntries,
   type NewRound,
@@ -75,6 +74,7 @@ import {
   type StoredEntry,
   type Tx,
 } from './games.repository.ts';
+import { runDraw } from './draw.repository.ts';
 
 /**
  * The server-run BOCH BOCH game (decision 013). A step reads the game without a lock, decides, and

@@ -22,7 +22,7 @@ import { SeedBox } from '../../lib/seed-box.ts';
 import { verifyAudit } from '../audit/audit-chain.ts';
 import { checkLedger } from '../balance/ledger.ts';
 import { csvRows } from '../../test/csv.ts';
-import { runDraw } from './games.repository.ts';
+import { runDraw } from './draw.repository.ts';
 import {
   configureWinners,
   drawAll,
