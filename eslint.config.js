@@ -45,6 +45,21 @@ const serverLayers = [
   })),
 ];
 
+const domainImportsNothing = {
+  group: ['@lot/*', 'node:*'],
+  message: 'domain imports nothing of ours and no Node APIs',
+};
+const webNeverImportsServer = {
+  group: ['@lot/server', '@lot/server/*', '**/server/src/**'],
+  message: 'the web app never imports the server',
+};
+/** Decision 071: a text the web writes or checks itself lives in `@lot/domain/messages`. */
+const serverMessagesOnlyInServer = {
+  group: ['@lot/domain/server-messages', '**/server-messages.ts'],
+  message:
+    'texts only the server answers stay out of the web and the shared domain: move one the web shows itself to @lot/domain/messages',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -109,17 +124,16 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@lot/server', '@lot/server/*', '**/server/src/**'],
-              message: 'the web app never imports the server',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: [webNeverImportsServer] }],
+    },
+  },
+  {
+    // The texts only the server's answers carry stay off the web's first screens (decision 071);
+    // a web test may import one to fake an answer.
+    files: ['packages/web/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [webNeverImportsServer, serverMessagesOnlyInServer] }],
     },
   },
   {
@@ -161,9 +175,19 @@ export default tseslint.config(
   {
     files: ['packages/domain/**/*.ts'],
     rules: {
+      'no-restricted-imports': ['error', { patterns: [domainImportsNothing] }],
+    },
+  },
+  {
+    // The domain's schemas and rules are the web's too: they read only `messages.ts` (decision 071).
+    files: ['packages/domain/**/*.ts'],
+    ignores: ['**/*.test.ts', 'packages/domain/src/server-messages.ts'],
+    rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@lot/*', 'node:*'], message: 'domain imports nothing of ours and no Node APIs' }] },
+        {
+          patterns: [domainImportsNothing, serverMessagesOnlyInServer],
+        },
       ],
     },
   },

@@ -5,6 +5,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { axeViolations, describeViolations } from './axe.ts';
 import { BACKUP_KEY_PATTERN } from '@lot/domain/schemas/backup';
 import { exitOf, startServer } from '../packages/server/src/test/server-process.ts';
@@ -242,7 +243,7 @@ describe('backup keys', () => {
     expect(await textOf(dialog)).toContain(`revoke the backup key “${name}”?`);
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await hidden(dialog);
-    expect(await visible(page.getByText(MESSAGES.backupKeyRevoked))).toBe(true);
+    expect(await visible(page.getByText(SERVER_MESSAGES.backupKeyRevoked))).toBe(true);
     await expect.poll(() => textOf(row)).toContain('Revoked');
     expect(await backup()).toBe(401);
   });

@@ -67,6 +67,20 @@ describe('npm run lint refuses', () => {
     expect(await rulesBroken('packages/server/src/modules/games/x.repository.ts', used)).toEqual([]);
   });
 
+  it("a text only the server answers, in the web's code or the shared domain (a test may fake an answer)", async () => {
+    const web =
+      "import { SERVER_MESSAGES } from '@lot/domain/server-messages';\nexport const used = [SERVER_MESSAGES];\n";
+    expect(await rulesBroken('packages/web/src/features/users/components/x.tsx', web)).toContain(
+      'no-restricted-imports',
+    );
+    expect(await rulesBroken('packages/web/src/features/users/components/x.test.tsx', web)).toEqual([]);
+    const domain = "import { SERVER_MESSAGES } from '../server-messages.ts';\nexport const used = [SERVER_MESSAGES];\n";
+    expect(await rulesBroken('packages/domain/src/schemas/x.ts', domain)).toContain('no-restricted-imports');
+    const server =
+      "import { SERVER_MESSAGES } from '@lot/domain/server-messages';\nexport const used = [SERVER_MESSAGES];\n";
+    expect(await rulesBroken('packages/server/src/modules/users/x.service.ts', server)).toEqual([]);
+  });
+
   it('an import cycle', async () => {
     // api-client.ts imports storage.ts; storage.ts importing api-client.ts back closes a cycle.
     const code = "import { api } from './api-client.ts';\nexport const used = [api];\n";

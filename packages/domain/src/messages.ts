@@ -1,4 +1,10 @@
-/** The quoted texts of docs/product/validation-and-errors.md: users and tests read them, so they live in one place. */
+/**
+ * The texts a user reads that the web app also holds (decision 071): the quoted texts of
+ * docs/product/validation-and-errors.md and of the feature pages that a form checks or a screen
+ * writes itself, and every text the domain's schemas give. The server throws them by name, never as
+ * a literal. A text only the server's answers carry lives in `@lot/domain/server-messages`, which
+ * the web app never imports: the web shows it from the answer, and its first screens do not load it.
+ */
 export const MESSAGES = {
   usernameRequired: 'Username is required',
   usernameMin: 'Username must be at least 3 characters',
@@ -26,21 +32,12 @@ export const MESSAGES = {
   insufficientBalance: 'Insufficient balance',
   takeBackReasonRequired: 'A reason is required',
   takeBackAboveBalance: 'You cannot take back more than the balance',
-  takeBackFromYourself: 'You cannot take back from yourself',
-  usernameInUse: 'Username is already in use',
   loginFailed: 'Login failed',
-  invalidCredentials: 'Invalid username or password',
-  accountInactive: 'Your account is inactive. Please contact your administrator.',
-  tooManyAttempts: 'Too many failed sign-in attempts. Please try again later.',
   sessionExpired: 'Your session has expired. Please sign in again.',
-  forbidden: 'Forbidden',
-  notFound: 'Not found',
-  currentPasswordWrong: 'Current password is incorrect',
   profileUpdated: 'Profile updated successfully',
   passwordChanged: 'Password changed successfully',
   logoNotImage: 'Logo must be a JPG, PNG or GIF image',
   logoTooLarge: 'Logo must be 5 MB or smaller',
-  bodyTooLarge: 'Request body is too large',
   nameRequired: 'Name is required',
   percentRequired: 'Percentage is required',
   percentRange: 'Percentage must be between 0 and 100',
@@ -59,36 +56,22 @@ export const MESSAGES = {
   noNumbersSelected: 'No numbers have been selected yet!',
   noWinnerSettings: 'No winner settings configured!',
   allWinnersDrawn: 'All winners have been drawn!',
-  internalError: 'An unexpected error occurred. Please try again.',
-  notReady: 'The service is not ready: the database did not answer',
-  stopping: 'The service is not ready: this process is stopping',
   // Two-factor sign-in and sessions (docs/product/runtime-and-security.md#two-factor-sign-in)
   twoFactorCodeNeeded: 'Enter the code from your authenticator app',
   twoFactorCodeRequired: 'Code is required',
   twoFactorCodeInvalid: 'The code is not valid',
   twoFactorChallengeExpired: 'The sign-in took too long. Please sign in again.',
   twoFactorEnrolmentRequired: 'Your role requires two-factor sign-in. Set it up to continue.',
-  twoFactorAlreadyOn: 'Two-factor sign-in is already on',
-  twoFactorNotOn: 'Two-factor sign-in is not on',
-  twoFactorNoEnrolment: 'Start the set-up again: no set-up is waiting for a code',
-  twoFactorRequiredByRole: 'Your role requires two-factor sign-in: it cannot be turned off',
-  twoFactorEnabled: 'Two-factor sign-in is on',
   twoFactorDisabled: 'Two-factor sign-in is off',
   twoFactorPolicySaved: 'Two-factor policy saved',
   sessionEnded: 'Session ended',
   otherSessionsEnded: 'Other sessions ended',
-  signedOut: 'Signed out',
   // Backup keys (docs/product/runtime-and-security.md#backup-keys, decision 041)
   backupKeyNameRequired: 'Name is required',
   backupKeyNameMax: 'Name must be at most 60 characters',
-  backupKeyNameInUse: 'A backup key with this name exists already',
-  backupKeyCreated: 'Backup key created',
-  backupKeyRevoked: 'Backup key revoked',
-  backupKeyAlreadyRevoked: 'This backup key is revoked already',
-  backupKeyInvalid: 'This backup key is not valid: it was revoked, or never existed',
-  auditUsersOnly: 'Only the admin, super agents and agents read the audit trail',
   auditEmpty: 'No audit entries match these filters',
+  // Shifts (docs/product/shifts.md)
+  shiftVarianceReasonRequired: 'Give a reason for the difference',
+  shiftVarianceReasonMax: 'Reason must be at most 200 characters',
+  shiftCashInvalid: 'Please enter a valid amount of 0 or more',
 } as const;
-
-/** A winner configuration on a position another active one of its owner already has (decision 035). */
-export const positionTaken = (position: number) => `Position ${position} already has a prize`;

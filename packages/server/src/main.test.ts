@@ -1,10 +1,10 @@
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BEACON_UNREACHABLE } from './lib/draw-beacon.ts';
 import { callServer, exitOf, freePort, MAIN_FILE, startServer } from './test/server-process.ts';
 import { TEST_DB } from './test/test-app.ts';
 
@@ -170,7 +170,7 @@ describe(`npm start (${TEST_DB})`, () => {
       expect(await health.json()).toEqual({ status: 'ok' });
       const opened = await callServer(server.url, 'POST', '/api/games', await shop(server.url), openBody);
       expect(opened.status).toBe(503);
-      expect(opened.json.message).toBe(BEACON_UNREACHABLE);
+      expect(opened.json.message).toBe(SERVER_MESSAGES.beaconUnreachable);
       expect(server.output()).toContain('the public randomness beacon cannot be reached: no game can open');
     } finally {
       server.child.kill('SIGTERM');

@@ -4,16 +4,6 @@ import { MESSAGES } from '../messages.ts';
 import { idSchema, moneyAmountSchema, pageNumberSchema, pageSizeSchema } from './common.ts';
 import { exportFields } from './exports.ts';
 
-/** The quoted texts of the shifts (docs/product/shifts.md). */
-export const SHIFT_MESSAGES = {
-  alreadyOpen: 'A shift is already open',
-  alreadyClosed: 'This shift is already closed',
-  gameInProgress: 'Finish or discard the game in progress before closing the shift',
-  varianceReasonRequired: 'Give a reason for the difference',
-  varianceReasonMax: 'Reason must be at most 200 characters',
-  cashInvalid: 'Please enter a valid amount of 0 or more',
-} as const;
-
 /** The error codes a shift call answers besides the common ones. */
 export const SHIFT_ERROR_CODES = {
   alreadyOpen: 'SHIFT_OPEN',
@@ -36,7 +26,7 @@ export const cashSchema = z.unknown().transform((value, ctx) => {
     return z.NEVER;
   }
   if (cents === null) {
-    ctx.addIssue({ code: 'custom', message: SHIFT_MESSAGES.cashInvalid });
+    ctx.addIssue({ code: 'custom', message: MESSAGES.shiftCashInvalid });
     return z.NEVER;
   }
   return cents;
@@ -55,7 +45,7 @@ export const closeShiftInputSchema = z.strictObject({
   varianceReason: z
     .string()
     .trim()
-    .max(200, SHIFT_MESSAGES.varianceReasonMax)
+    .max(200, MESSAGES.shiftVarianceReasonMax)
     .optional()
     .transform((reason) => (reason === '' ? undefined : reason)),
 });

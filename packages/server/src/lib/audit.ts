@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { AuditAction, AuditCheckpoint } from '@lot/domain/schemas/audit';
 import { queryRows, type Db, type Tx } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
@@ -20,6 +20,40 @@ export type AuditRecord = {
   targetUserId?: number | null;
   details?: Record<string, unknown>;
 };
+
+/**
+ * The columns a change writes, named by the table's schema (`db/schema.ts`), the one the ORM writes
+ * `recordAudit`'s row by. `chain`, `seq`, `prev_hash` and `hash` are not among them: the database's
+ * trigger sets them (decisions 029, 045), so no statement can write a row outside the hash chain.
+ * `at` defaults to the statement's time; a statement names it only when the row must carry the time
+ * of the change it records (a ledger entry, a payout).
+ */
+const AUDIT_COLUMNS = {
+  actorId: auditLog.actorId,
+  address: auditLog.address,
+  action: auditLog.action,
+  targetKind: auditLog.targetKind,
+  targetId: auditLog.targetId,
+  targetUserId: auditLog.targetUserId,
+  details: auditLog.details,
+  at: auditLog.at,
+} as const;
+
+/** A column a statement may leave to its default (actor and action it always writes). */
+export type OptionalAuditColumn = Exclude<keyof typeof AUDIT_COLUMNS, 'actorId' | 'action'>;
+
+/**
+ * The head of an audit row written inside a statement (`INSERT INTO audit_log (…)`), the one way a
+ * statement names the table's columns: the actor and the action, then the `optional` columns it
+ * writes, always in the order above (the table's, `at` last). The statement's `SELECT` gives the
+ * values in that order.
+ */
+export function insertAuditRow(...optional: OptionalAuditColumn[]): SQL {
+  const written = (Object.keys(AUDIT_COLUMNS) as (keyof typeof AUDIT_COLUMNS)[]).filter(
+    (column) => column === 'actorId' || column === 'action' || (optional as string[]).includes(column),
+  );
+  return sql.raw(`INSERT INTO audit_log (${written.map((column) => AUDIT_COLUMNS[column].name).join(', ')})`);
+}
 
 /** The actor and address of a change made by a signed-in caller. */
 export const byCaller = (caller: Caller) => ({ actorId: caller.id, address: caller.address ?? null });

@@ -1,3 +1,4 @@
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -120,7 +121,7 @@ export class DisplayStreams {
       ? null
       : Buffer.from(this.mac(code, userId, until).toString('base64url'));
     if (!expected || given.length !== expected.length || !timingSafeEqual(given, expected) || until * 1000 < now) {
-      throw new AppError('UNAUTHORIZED', 'The display ticket has expired');
+      throw new AppError('UNAUTHORIZED', SERVER_MESSAGES.displayTicketExpired);
     }
     return { userId };
   }
@@ -146,7 +147,7 @@ export class DisplayStreams {
       );
     }
     if (total >= (signedIn ? DISPLAY_LIMITS.signedIn : DISPLAY_LIMITS.anonymous)) {
-      throw new AppError('RATE_LIMITED', 'Too many displays are open; try again shortly', { retryAfter: 5 });
+      throw new AppError('RATE_LIMITED', SERVER_MESSAGES.tooManyDisplays, { retryAfter: 5 });
     }
     this.held.set(key, held + 1);
     if (signedIn) this.totals.signedIn++;
@@ -173,7 +174,7 @@ export class DisplayStreams {
    * count against separate limits (decision 046), so anonymous streams never take a shop's own.
    */
   async admit(code: string, viewer: DisplayViewer): Promise<Admission> {
-    if (this.closing) throw new AppError('RATE_LIMITED', 'The server is stopping', { retryAfter: 1 });
+    if (this.closing) throw new AppError('RATE_LIMITED', SERVER_MESSAGES.serverStopping, { retryAfter: 1 });
     const slot = this.hold(viewer);
     let changed = false;
     const release = this.events.subscribe(code, () => {

@@ -1,3 +1,4 @@
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { FastifyBaseLogger } from 'fastify';
 import { firstRoundAfter, parseChainInfo, QUICKNET, roundTimeMs, type BeaconChain } from '@lot/domain/beacon';
 import type { BeaconPin } from '@lot/domain/draw';
@@ -72,9 +73,6 @@ const PUBLISH_MARGIN_MS = 150;
 export type RoundState =
   | { ready: true; round: BeaconRound }
   | { ready: false; expectedAt: number; retryAfterMs: number; unreachable: boolean };
-
-export const BEACON_UNREACHABLE =
-  'Public randomness cannot be reached right now: a game cannot open until it answers. Try again shortly';
 
 export class DrawBeacon {
   readonly mode: DrawBeaconMode;
@@ -261,7 +259,7 @@ export class DrawBeacon {
       return { chainHash, publicKey, genesisTime, period };
     }
     if (this.mode === 'required' || !(await serverRandomnessAllowed()))
-      throw new AppError('UNAVAILABLE', BEACON_UNREACHABLE);
+      throw new AppError('UNAVAILABLE', SERVER_MESSAGES.beaconUnreachable);
     return null;
   }
 

@@ -1,3 +1,4 @@
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { AppError } from '@lot/domain/errors';
@@ -44,10 +45,10 @@ export async function storedAnswer<T>(db: Db | Tx, claim: Claim): Promise<T | un
 
 function checkKey(key: string): void {
   if (!KEY_PATTERN.test(key)) {
-    throw new AppError('BAD_REQUEST', 'Idempotency-Key must be 1 to 200 visible ASCII characters');
+    throw new AppError('BAD_REQUEST', SERVER_MESSAGES.idempotencyKeyInvalid);
   }
 }
 
 const hashOf = (request: unknown) => createHash('sha256').update(JSON.stringify(request)).digest('hex');
 
-const keyReused = () => new AppError('UNPROCESSABLE', 'This Idempotency-Key was already used for a different request');
+const keyReused = () => new AppError('UNPROCESSABLE', SERVER_MESSAGES.idempotencyKeyReused);

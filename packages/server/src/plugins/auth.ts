@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import fastifyJwt from '@fastify/jwt';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { idSchema } from '@lot/domain/schemas/common';
 import type { Role } from '@lot/domain/roles';
 import type { Caller } from '../lib/caller.ts';
@@ -91,6 +92,6 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { secret: str
   });
 
   app.decorate('requireRole', (...roles: Role[]) => async (request: FastifyRequest) => {
-    if (!roles.includes(request.caller.role)) throw new AppError('FORBIDDEN', MESSAGES.forbidden);
+    if (!roles.includes(request.caller.role)) throw new AppError('FORBIDDEN', SERVER_MESSAGES.forbidden);
   });
 });

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, errorBodySchema, type ErrorCode, type FieldErrors } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 
 /** What fastify-type-provider-zod makes of a zod issue: its code as keyword, its other fields as params. */
 /** Route schemas' error responses: every one has the same body. */
@@ -58,17 +59,17 @@ function toAppError(error: FastifyError): AppError | null {
     case 'FST_PARTS_LIMIT':
     case 'FST_FILES_LIMIT':
     case 'FST_FIELDS_LIMIT':
-      return new AppError('PAYLOAD_TOO_LARGE', MESSAGES.bodyTooLarge);
+      return new AppError('PAYLOAD_TOO_LARGE', SERVER_MESSAGES.bodyTooLarge);
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError('BAD_REQUEST', 'Request body must be valid JSON');
+      return new AppError('BAD_REQUEST', SERVER_MESSAGES.bodyNotJson);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type');
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', SERVER_MESSAGES.unsupportedContentType);
   }
   const status = error.statusCode ?? 500;
   const code = STATUS_CODES[status];
   if (code) return new AppError(code, error.message || code);
-  if (status >= 400 && status < 500) return new AppError('BAD_REQUEST', error.message || 'Bad request');
+  if (status >= 400 && status < 500) return new AppError('BAD_REQUEST', error.message || SERVER_MESSAGES.badRequest);
   return null;
 }
 
@@ -89,17 +90,19 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     const unreadableForm =
       error.statusCode === undefined && !(error instanceof AppError) && !handled.has(request) && request.isMultipart();
     const appError = unreadableForm
-      ? new AppError('BAD_REQUEST', 'The form data could not be read')
+      ? new AppError('BAD_REQUEST', SERVER_MESSAGES.formDataUnreadable)
       : toAppError(error);
     if (!appError) {
       request.log.error({ err: error }, 'unhandled error');
-      return reply.status(500).send({ message: MESSAGES.internalError, code: 'INTERNAL', requestId: request.id });
+      return reply
+        .status(500)
+        .send({ message: SERVER_MESSAGES.internalError, code: 'INTERNAL', requestId: request.id });
     }
     if (appError.status >= 500) request.log.error({ err: error }, 'server error');
     if (appError.retryAfter !== undefined) reply.header('Retry-After', String(appError.retryAfter));
     return reply.status(appError.status).send({ ...appError.toBody(), requestId: request.id });
   });
   app.setNotFoundHandler(() => {
-    throw new AppError('NOT_FOUND', MESSAGES.notFound);
+    throw new AppError('NOT_FOUND', SERVER_MESSAGES.notFound);
   });
 });

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { AppError } from '@lot/domain/errors';
-import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { latestCheckpoint } from '../lib/audit.ts';
 import type { BeaconStatus } from '../lib/draw-beacon.ts';
 import type { Db } from '../db/client.ts';
@@ -194,7 +194,7 @@ export const metricsPlugin = fp(async (app: FastifyInstance, options: MetricsOpt
 
   const allowed = blockListOf(options.allow);
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    if (!peerAllowed(allowed, request)) throw new AppError('NOT_FOUND', MESSAGES.notFound);
+    if (!peerAllowed(allowed, request)) throw new AppError('NOT_FOUND', SERVER_MESSAGES.notFound);
     return reply
       .type(register.contentType)
       .header('cache-control', 'no-store')

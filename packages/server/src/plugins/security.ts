@@ -1,3 +1,4 @@
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -9,7 +10,6 @@ import { AppError } from '@lot/domain/errors';
  * `\ud800` escape that `jsonb` refuses). Both reached the database and failed there as 500s.
  */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const UNSTORABLE_MESSAGE = 'Text must not contain the NUL character or broken Unicode';
 
 /** The path of the first string in a parsed input that PostgreSQL cannot store. */
 function findUnstorable(value: unknown, path: string[] = []): string | undefined {
@@ -102,8 +102,8 @@ export const securityPlugin = fp(async (app: FastifyInstance, options: { publicU
     ] as const) {
       const field = findUnstorable(value);
       if (field !== undefined) {
-        throw new AppError('VALIDATION_ERROR', UNSTORABLE_MESSAGE, {
-          fieldErrors: { [field === 'body' ? part : field]: UNSTORABLE_MESSAGE },
+        throw new AppError('VALIDATION_ERROR', SERVER_MESSAGES.unstorableText, {
+          fieldErrors: { [field === 'body' ? part : field]: SERVER_MESSAGES.unstorableText },
         });
       }
     }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { AppError } from '@lot/domain/errors';
-import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 
 const defaultRoot = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
@@ -33,7 +33,7 @@ export const webPlugin = fp(async (app: FastifyInstance, options: { root?: strin
     });
     app.get('/*', { schema: { hide: true } }, (request, reply) => {
       const path = request.url.split('?')[0] ?? '/';
-      if (path.startsWith('/api/')) throw new AppError('NOT_FOUND', MESSAGES.notFound);
+      if (path.startsWith('/api/')) throw new AppError('NOT_FOUND', SERVER_MESSAGES.notFound);
       // A file (built after start, or missing): from disk or 404, never the page in its place.
       if (/\.[a-z0-9]+$/i.test(path)) return reply.sendFile(path.slice(1));
       return reply.header('Cache-Control', 'no-cache').sendFile('index.html');

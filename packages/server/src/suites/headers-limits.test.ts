@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { Game } from '@lot/domain/schemas/games';
 import { FAILURE_WINDOW_SECONDS, MAX_FAILURES } from '../modules/auth/auth.service.ts';
 import { configureWinners, drawCall, drawPosition, openGame } from '../test/game-fixtures.ts';
@@ -221,7 +221,7 @@ describe(`sign-in throttling cannot lock anyone out for good (${TEST_DB})`, () =
     const locked = await signin('user_three', PASSWORD, ATTACKER);
     expect(locked.statusCode).toBe(429);
     expect(locked.json()).toEqual({
-      message: MESSAGES.tooManyAttempts,
+      message: SERVER_MESSAGES.tooManyAttempts,
       code: 'RATE_LIMITED',
       requestId: expect.any(String),
     });
@@ -319,7 +319,7 @@ describe(`limits and leaks (${TEST_DB})`, () => {
       const response = await t.request(t.adminToken, { method: 'GET', url: '/api/sales-history/1' });
       expect(response.statusCode).toBe(500);
       expect(response.json()).toEqual({
-        message: MESSAGES.internalError,
+        message: SERVER_MESSAGES.internalError,
         code: 'INTERNAL',
         requestId: expect.any(String),
       });
@@ -333,7 +333,7 @@ describe(`limits and leaks (${TEST_DB})`, () => {
       const response = await t.request(null, { method: 'GET', url: `/api/verify/${game.code}` });
       expect(response.statusCode).toBe(500);
       expect(response.json()).toEqual({
-        message: MESSAGES.internalError,
+        message: SERVER_MESSAGES.internalError,
         code: 'INTERNAL',
         requestId: expect.any(String),
       });

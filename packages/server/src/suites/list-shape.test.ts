@@ -22,7 +22,9 @@ beforeAll(async () => {
     await t.request(h.U1.token, { method: 'POST', url: '/api/shifts', payload: { openingFloat: '10.00' } }),
     201,
   );
-  await drawAll(t, h.U1, await openGame(t, h.U1, { numbers: [1, 2, 3] }));
+  // Every number of the range entered: the prize is won, so the claims list has a row to page.
+  const every = Array.from({ length: 20 }, (_, i) => i + 1);
+  await drawAll(t, h.U1, await openGame(t, h.U1, { numbers: every, bet: '1.00' }));
 });
 afterAll(() => t?.close());
 
@@ -33,6 +35,7 @@ describe.each(['/api/claims?status=all', '/api/shifts'])('%s', (url) => {
     const old = await t.request(t.adminToken, { method: 'GET', url });
     expectStatus(old, 200);
     const envelope = old.json<{ items: unknown[]; total: number }>();
+    expect([envelope.items.length, envelope.total]).toEqual([1, 1]);
     expect([old.headers.deprecation, old.headers.sunset]).toEqual([SUNSET.deprecation, SUNSET.sunset]);
     expect(old.headers['x-total-count']).toBe(String(envelope.total));
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AppError } from '@lot/domain/errors';
-import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import {
   BACKUP_KEY_PREFIX,
   type BackupKey,
@@ -79,11 +79,11 @@ export async function createBackupKey(ctx: Context, input: CreateBackupKeyInput)
     });
     const row = await keyRow(db, id);
     if (!row) throw new Error('backup key vanished after its insert');
-    return { key: toKey(row), secret, message: MESSAGES.backupKeyCreated };
+    return { key: toKey(row), secret, message: SERVER_MESSAGES.backupKeyCreated };
   } catch (error) {
     if (isNameTaken(error))
-      throw new AppError('CONFLICT', MESSAGES.backupKeyNameInUse, {
-        fieldErrors: { name: MESSAGES.backupKeyNameInUse },
+      throw new AppError('CONFLICT', SERVER_MESSAGES.backupKeyNameInUse, {
+        fieldErrors: { name: SERVER_MESSAGES.backupKeyNameInUse },
       });
     throw error;
   }
@@ -105,9 +105,9 @@ export async function revokeBackupKey(ctx: Context, id: number): Promise<Revoked
     return row;
   });
   const row = await keyRow(db, id);
-  if (!row) throw new AppError('NOT_FOUND', MESSAGES.notFound);
-  if (!revoked) throw new AppError('CONFLICT', MESSAGES.backupKeyAlreadyRevoked);
-  return { key: toKey(row), message: MESSAGES.backupKeyRevoked };
+  if (!row) throw new AppError('NOT_FOUND', SERVER_MESSAGES.notFound);
+  if (!revoked) throw new AppError('CONFLICT', SERVER_MESSAGES.backupKeyAlreadyRevoked);
+  return { key: toKey(row), message: SERVER_MESSAGES.backupKeyRevoked };
 }
 
 /** Who takes a backup: an admin signed in, or a backup key. */
@@ -135,7 +135,7 @@ export async function authenticateBackupKey(
       ? { key: found.name, hint: hintOf(key), reason: 'revoked' }
       : { hint: hintOf(key), reason: 'unknown' },
   });
-  throw new AppError('UNAUTHORIZED', MESSAGES.backupKeyInvalid);
+  throw new AppError('UNAUTHORIZED', SERVER_MESSAGES.backupKeyInvalid);
 }
 
 /** One audit row per copy handed out (and the key's last use), after the copy was taken. */

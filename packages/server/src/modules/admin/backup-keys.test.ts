@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { BACKUP_KEY_PATTERN, type BackupKey, type CreatedBackupKey } from '@lot/domain/schemas/backup';
 import { queryRows } from '../../db/client.ts';
 import { formatOf } from '../../db/backup.ts';
@@ -86,7 +87,7 @@ describe(`backup keys (${TEST_DB})`, () => {
     expect(created.statusCode, created.body).toBe(201);
     expect(created.headers['cache-control']).toBe('no-store');
     const { key, secret, message } = created.json<CreatedBackupKey>();
-    expect(message).toBe(MESSAGES.backupKeyCreated);
+    expect(message).toBe(SERVER_MESSAGES.backupKeyCreated);
     expect(secret).toMatch(BACKUP_KEY_PATTERN);
     expect(key).toMatchObject({
       name: 'nightly cron',
@@ -145,7 +146,7 @@ describe(`backup keys (${TEST_DB})`, () => {
       // A made-up key of the right form, or a token that is no key, takes nothing.
       const guessed = await backup(`lotbk_${'A'.repeat(43)}`);
       expect(guessed.statusCode).toBe(401);
-      expect(guessed.json()).toMatchObject({ message: MESSAGES.backupKeyInvalid });
+      expect(guessed.json()).toMatchObject({ message: SERVER_MESSAGES.backupKeyInvalid });
 
       // The list shows its last use, never a secret.
       const listed = await listKeys(t.adminToken);
@@ -158,20 +159,20 @@ describe(`backup keys (${TEST_DB})`, () => {
       // A live key's name is taken (any case); revoked, it frees the name.
       const twin = await createKey(t.adminToken, 'Nightly Cron');
       expect(twin.statusCode).toBe(409);
-      expect(twin.json()).toMatchObject({ fieldErrors: { name: MESSAGES.backupKeyNameInUse } });
+      expect(twin.json()).toMatchObject({ fieldErrors: { name: SERVER_MESSAGES.backupKeyNameInUse } });
 
       const revoked = await revokeKey(t.adminToken, key.id);
       expect(revoked.statusCode, revoked.body).toBe(200);
       expect(revoked.json()).toMatchObject({
-        message: MESSAGES.backupKeyRevoked,
+        message: SERVER_MESSAGES.backupKeyRevoked,
         key: { id: key.id, revokedBy: { id: adminId, username: ADMIN.username } },
       });
       expect(revoked.json<{ key: BackupKey }>().key.revokedAt).not.toBeNull();
       const afterRevoke = await backup(secret);
       expect(afterRevoke.statusCode).toBe(401);
-      expect(afterRevoke.json()).toMatchObject({ message: MESSAGES.backupKeyInvalid });
+      expect(afterRevoke.json()).toMatchObject({ message: SERVER_MESSAGES.backupKeyInvalid });
       expect((await revokeKey(t.adminToken, key.id)).json()).toMatchObject({
-        message: MESSAGES.backupKeyAlreadyRevoked,
+        message: SERVER_MESSAGES.backupKeyAlreadyRevoked,
       });
       expect((await revokeKey(t.adminToken, key.id)).statusCode).toBe(409);
       expect((await revokeKey(t.adminToken, 999_999)).statusCode).toBe(404);

@@ -1,3 +1,4 @@
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { AppError } from '@lot/domain/errors';
 import type { AppContext } from '../../lib/context.ts';
 import { fileStamp } from '../../lib/clock.ts';
@@ -9,11 +10,7 @@ import { recordBackupTaken, type BackupTaker } from './backup-keys.service.ts';
  * database's (`Database.dump`), undefined on PostgreSQL.
  */
 export async function backupDatabase(dump: (() => Promise<Blob>) | undefined): Promise<Buffer> {
-  if (!dump)
-    throw new AppError(
-      'CONFLICT',
-      'This server runs on PostgreSQL: back it up with npm run backup, which runs pg_dump on DATABASE_URL.',
-    );
+  if (!dump) throw new AppError('CONFLICT', SERVER_MESSAGES.backupOnPostgres);
   return Buffer.from(await (await dump()).arrayBuffer());
 }
 

@@ -1,6 +1,6 @@
 import { AppError } from '@lot/domain/errors';
 import { maskName } from '@lot/domain/mask';
-import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { AuditAction, AuditCheckpoint, AuditEntry, AuditPerson, ListAuditQuery } from '@lot/domain/schemas/audit';
 import type { Caller } from '../../lib/caller.ts';
 import type { AppContext, Context } from '../../lib/context.ts';
@@ -16,7 +16,7 @@ import {
 
 /** A plain user reads no audit entries (docs/product/runtime-and-security.md#audit-trail). */
 function mayRead(caller: Caller): void {
-  if (caller.role === 'user') throw new AppError('FORBIDDEN', MESSAGES.auditUsersOnly);
+  if (caller.role === 'user') throw new AppError('FORBIDDEN', SERVER_MESSAGES.auditUsersOnly);
 }
 
 /** A person as the caller may see them: in full, or (outside its hierarchy then) a masked name only. */

@@ -1,6 +1,7 @@
 import { verify } from '@node-rs/argon2';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { usernameKey } from '@lot/domain/username-key';
 import type {
   ChangePasswordInput,
@@ -63,7 +64,7 @@ async function recordAttempt(db: Db, username: string, address: string): Promise
   // The count includes this attempt.
   if (!row || row.count <= MAX_FAILURES) return attempt;
   await forgetAttempt(db, attempt);
-  throw new AppError('RATE_LIMITED', MESSAGES.tooManyAttempts, { retryAfter: Math.max(1, row.retryAfter ?? 1) });
+  throw new AppError('RATE_LIMITED', SERVER_MESSAGES.tooManyAttempts, { retryAfter: Math.max(1, row.retryAfter ?? 1) });
 }
 
 function forgetAttempt(db: Db | Tx, id: number): Promise<void> {
@@ -118,14 +119,14 @@ async function signinUncounted(ctx: AppContext, input: SigninInput, origin: Sess
   if (!user || !valid) {
     await pruneFailures(db, key);
     await auditFailure(db, key, address, user ? 'wrong password' : 'unknown username', user?.id);
-    throw new AppError('UNAUTHORIZED', MESSAGES.invalidCredentials);
+    throw new AppError('UNAUTHORIZED', SERVER_MESSAGES.invalidCredentials);
   }
   if (user.status !== 'active') {
     await db.transaction(async (tx) => {
       await forgetAttempt(tx, attempt);
       await auditFailure(tx, key, address, 'inactive', user.id);
     });
-    throw new AppError('FORBIDDEN', MESSAGES.accountInactive);
+    throw new AppError('FORBIDDEN', SERVER_MESSAGES.accountInactive);
   }
   if (await isTwoFactorEnabled(ctx, user.id)) {
     // The password was right, the code is still to come: this attempt is not a failure, but the
@@ -174,7 +175,7 @@ async function openUserSession(
     role: user.role,
     parentId: user.parentId,
     accessToken,
-    message: 'Login successful',
+    message: SERVER_MESSAGES.loginSuccessful,
     ...(enrol ? { enrolTwoFactor: true as const } : {}),
   };
 }
@@ -213,7 +214,7 @@ async function signinWithCodeUncounted(
       await forgetAttempt(tx, attempt);
       await auditFailure(tx, key, origin.address, 'inactive', user.id);
     });
-    throw new AppError('FORBIDDEN', MESSAGES.accountInactive);
+    throw new AppError('FORBIDDEN', SERVER_MESSAGES.accountInactive);
   }
   if (!(await takeCode(ctx, user, input.code))) {
     await pruneFailures(db, key);
@@ -262,8 +263,8 @@ export async function changePassword(
   if (!user) throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);
   if (!(await verify(user.passwordHash, input.currentPassword, ARGON2_OPTIONS).catch(() => false))) {
     await pruneFailures(db, key);
-    throw new AppError('VALIDATION_ERROR', MESSAGES.currentPasswordWrong, {
-      fieldErrors: { currentPassword: MESSAGES.currentPasswordWrong },
+    throw new AppError('VALIDATION_ERROR', SERVER_MESSAGES.currentPasswordWrong, {
+      fieldErrors: { currentPassword: SERVER_MESSAGES.currentPasswordWrong },
     });
   }
   await forgetAttempt(db, attempt);

@@ -3,6 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { usernameKey } from '@lot/domain/username-key';
 import { buildApp } from '../../app.ts';
 import { queryRows } from '../../db/client.ts';
@@ -15,7 +16,7 @@ const LOCAL = '127.0.0.1';
 /** The body of every refused token (docs/product/validation-and-errors.md#error-body). */
 const SESSION_EXPIRED = { message: MESSAGES.sessionExpired, code: 'UNAUTHORIZED', requestId: expect.any(String) };
 const INVALID_CREDENTIALS = {
-  message: MESSAGES.invalidCredentials,
+  message: SERVER_MESSAGES.invalidCredentials,
   code: 'UNAUTHORIZED',
   requestId: expect.any(String),
 };
@@ -165,8 +166,8 @@ describe('sign-in', () => {
       });
       expect(response.statusCode, username).toBe(409);
       expect(response.json()).toMatchObject({
-        message: MESSAGES.usernameInUse,
-        fieldErrors: { username: MESSAGES.usernameInUse },
+        message: SERVER_MESSAGES.usernameInUse,
+        fieldErrors: { username: SERVER_MESSAGES.usernameInUse },
       });
     }
   });
@@ -282,7 +283,7 @@ describe('inactive users', () => {
     const refused = await signin({ username: 'ivan', password: PASSWORD });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toStrictEqual({
-      message: MESSAGES.accountInactive,
+      message: SERVER_MESSAGES.accountInactive,
       code: 'FORBIDDEN',
       requestId: expect.any(String),
     });
@@ -317,7 +318,7 @@ describe('sign-in throttling', () => {
     const throttled = await signin({ username: 'tom', password: PASSWORD });
     expect(throttled.statusCode).toBe(429);
     expect(throttled.json()).toStrictEqual({
-      message: MESSAGES.tooManyAttempts,
+      message: SERVER_MESSAGES.tooManyAttempts,
       code: 'RATE_LIMITED',
       requestId: expect.any(String),
     });
@@ -393,7 +394,7 @@ describe('sign-in throttling', () => {
     await failSignins('ghost', 5);
     const response = await signin({ username: 'ghost', password: PASSWORD });
     expect(response.statusCode).toBe(429);
-    expect(response.json()).toMatchObject({ message: MESSAGES.tooManyAttempts });
+    expect(response.json()).toMatchObject({ message: SERVER_MESSAGES.tooManyAttempts });
   });
 
   it('starts counting afresh after a successful sign-in', async () => {
@@ -503,9 +504,9 @@ describe('change password', () => {
     const response = await changePassword(token, { currentPassword: 'not-my-password', newPassword: 'brand-new-pw' });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toStrictEqual({
-      message: MESSAGES.currentPasswordWrong,
+      message: SERVER_MESSAGES.currentPasswordWrong,
       code: 'VALIDATION_ERROR',
-      fieldErrors: { currentPassword: MESSAGES.currentPasswordWrong },
+      fieldErrors: { currentPassword: SERVER_MESSAGES.currentPasswordWrong },
       requestId: expect.any(String),
     });
     expect((await getUser(token, id)).statusCode).toBe(200);
@@ -591,7 +592,7 @@ describe('change password', () => {
     const throttled = await changePassword(token, { currentPassword: PASSWORD, newPassword: 'brand-new-pw' });
     expect(throttled.statusCode).toBe(429);
     expect(throttled.json()).toMatchObject({
-      message: MESSAGES.tooManyAttempts,
+      message: SERVER_MESSAGES.tooManyAttempts,
       code: 'RATE_LIMITED',
       requestId: expect.any(String),
     });

@@ -1,5 +1,6 @@
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { Session } from '@lot/domain/schemas/auth';
 import type { Context } from '../../lib/context.ts';
 import { describeDevice } from '../../lib/device.ts';
@@ -32,7 +33,7 @@ async function end(ctx: Context, which: Parameters<typeof endSessions>[2]): Prom
 /** Ends one of the caller's sessions (its own too: that is signing out); another's is a 404. */
 export async function endSession(ctx: Context, sessionId: string): Promise<{ message: string }> {
   const ended = await end(ctx, { only: sessionId });
-  if (ended.length === 0) throw new AppError('NOT_FOUND', MESSAGES.notFound);
+  if (ended.length === 0) throw new AppError('NOT_FOUND', SERVER_MESSAGES.notFound);
   return { message: MESSAGES.sessionEnded };
 }
 
@@ -43,5 +44,5 @@ export async function endOtherSessions(ctx: Context, currentId: string): Promise
 
 export async function signout(ctx: Context, currentId: string): Promise<{ message: string }> {
   await end(ctx, { only: currentId });
-  return { message: MESSAGES.signedOut };
+  return { message: SERVER_MESSAGES.signedOut };
 }

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { sessions } from '../../db/schema.ts';
 import { createTestApp, TEST_DB, type TestApp } from '../../test/test-app.ts';
 
@@ -111,7 +112,7 @@ describe(`sessions (${TEST_DB})`, () => {
     expect((await list(here)).map((s) => s.id)).toEqual([sessionIdOf(here)]);
 
     const out = await t.request(here, { method: 'POST', url: '/api/auth/signout' });
-    expect(out.json()).toEqual({ message: MESSAGES.signedOut });
+    expect(out.json()).toEqual({ message: SERVER_MESSAGES.signedOut });
     expect((await getSelf(here, id)).statusCode).toBe(401);
   });
 

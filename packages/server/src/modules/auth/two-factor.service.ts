@@ -2,6 +2,7 @@ import { createHash, randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { Role } from '@lot/domain/roles';
 import type { TwoFactorEnabled, TwoFactorEnrolment, TwoFactorPolicy, TwoFactorStatus } from '@lot/domain/schemas/auth';
 import type { AppContext } from '../../lib/context.ts';
@@ -78,7 +79,7 @@ export async function startEnrolment(ctx: AppContext, user: Who): Promise<TwoFac
   const secret = new Secret({ size: 20 });
   const sealed = new SecretBox(ctx.config.totpKey).seal(secret.base32, sealContext(user.id));
   if (!(await upsertPendingSecret(ctx.db, user.id, sealed))) {
-    throw new AppError('CONFLICT', MESSAGES.twoFactorAlreadyOn);
+    throw new AppError('CONFLICT', SERVER_MESSAGES.twoFactorAlreadyOn);
   }
   return { secret: secret.base32, uri: totpFor(user.username, secret).toString() };
 }
@@ -96,8 +97,8 @@ export async function confirmEnrolment(
 ): Promise<TwoFactorEnabled> {
   const row = await findPendingSecret(ctx.db, user.id);
   if (!row) {
-    if (await isTwoFactorOn(ctx.db, user.id)) throw new AppError('CONFLICT', MESSAGES.twoFactorAlreadyOn);
-    throw new AppError('CONFLICT', MESSAGES.twoFactorNoEnrolment);
+    if (await isTwoFactorOn(ctx.db, user.id)) throw new AppError('CONFLICT', SERVER_MESSAGES.twoFactorAlreadyOn);
+    throw new AppError('CONFLICT', SERVER_MESSAGES.twoFactorNoEnrolment);
   }
   const step = stepOf(ctx, user, row.secret, code);
   if (step === undefined) throw AppError.field('code', MESSAGES.twoFactorCodeInvalid);
@@ -110,11 +111,11 @@ export async function confirmEnrolment(
     return true;
   });
   // A concurrent confirmation (or a new set-up) got there first.
-  if (!enabled) throw new AppError('CONFLICT', MESSAGES.twoFactorNoEnrolment);
+  if (!enabled) throw new AppError('CONFLICT', SERVER_MESSAGES.twoFactorNoEnrolment);
   ctx.events.sessionsChanged([sessionId]);
   ctx.events.sessionsChanged(await endSessions(ctx.db, user.id, { except: sessionId }));
   ctx.events.callerChanged(user.id);
-  return { message: MESSAGES.twoFactorEnabled, recoveryCodes: codes };
+  return { message: SERVER_MESSAGES.twoFactorEnabled, recoveryCodes: codes };
 }
 
 /** Turns it off with a code (or a recovery code); refused while the role requires it. */
@@ -124,8 +125,9 @@ export async function disableOwnTwoFactor(
   sessionId: string,
   code: string,
 ): Promise<{ message: string }> {
-  if (await roleRequiresTwoFactor(ctx.db, user.role)) throw new AppError('CONFLICT', MESSAGES.twoFactorRequiredByRole);
-  if (!(await isTwoFactorOn(ctx.db, user.id))) throw new AppError('CONFLICT', MESSAGES.twoFactorNotOn);
+  if (await roleRequiresTwoFactor(ctx.db, user.role))
+    throw new AppError('CONFLICT', SERVER_MESSAGES.twoFactorRequiredByRole);
+  if (!(await isTwoFactorOn(ctx.db, user.id))) throw new AppError('CONFLICT', SERVER_MESSAGES.twoFactorNotOn);
   if (!(await takeCode(ctx, user, code))) throw AppError.field('code', MESSAGES.twoFactorCodeInvalid);
   await ctx.db.transaction(async (tx) => {
     await deleteTwoFactor(tx, user.id);

@@ -5,6 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { queryRows } from '../../db/client.ts';
 import { buildApp } from '../../app.ts';
 import { ConfigError } from '../../config.ts';
@@ -132,7 +133,7 @@ describe(`two-factor sign-in (${TEST_DB})`, () => {
     });
     expect(confirmed.statusCode).toBe(200);
     const codes = confirmed.json<{ recoveryCodes: string[]; message: string }>();
-    expect(codes.message).toBe(MESSAGES.twoFactorEnabled);
+    expect(codes.message).toBe(SERVER_MESSAGES.twoFactorEnabled);
     expect(codes.recoveryCodes).toHaveLength(10);
     expect(new Set(codes.recoveryCodes).size).toBe(10);
     for (const code of codes.recoveryCodes) expect(code).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
@@ -146,7 +147,7 @@ describe(`two-factor sign-in (${TEST_DB})`, () => {
     expect((await getSelf(token, id)).statusCode).toBe(200);
     const again = await t.request(token, { method: 'POST', url: '/api/auth/two-factor/enrol' });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toMatchObject({ message: MESSAGES.twoFactorAlreadyOn });
+    expect(again.json()).toMatchObject({ message: SERVER_MESSAGES.twoFactorAlreadyOn });
     nextStep();
   });
 
@@ -390,7 +391,7 @@ describe(`a role that requires two-factor sign-in (${TEST_DB})`, () => {
         payload: { code: codeFor(secret) },
       });
       expect(off.statusCode).toBe(409);
-      expect(off.json()).toMatchObject({ message: MESSAGES.twoFactorRequiredByRole });
+      expect(off.json()).toMatchObject({ message: SERVER_MESSAGES.twoFactorRequiredByRole });
       // The next sign-in asks for a code and is not limited.
       const next = await signinWithCode('tf_super', codeFor(secret));
       expect(next.json()).not.toHaveProperty('enrolTwoFactor');

@@ -6,6 +6,7 @@ import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { queryPrepared } from '../../db/prepared.ts';
 import { balances } from '../../db/schema.ts';
 import type { Claim } from '../../lib/idempotency.ts';
+import { insertAuditRow } from '../../lib/audit.ts';
 
 /**
  * The balance module's SQL (docs/ARCHITECTURE.md#layers): a balance, the money statement every
@@ -165,7 +166,7 @@ export function moveStatement(move: Move, claim?: Claim): SQL {
       RETURNING id
     ),
     audited AS (
-      INSERT INTO audit_log (actor_id, address, action, target_kind, target_id, target_user_id, details, at)
+      ${insertAuditRow('address', 'targetKind', 'targetId', 'targetUserId', 'details', 'at')}
       SELECT ${entry.actorId}::int, ${move.audit.address}::text, ${move.audit.action}::text, 'transaction', l.id,
         ${move.target}::int, jsonb_build_object('amount', ${decimal(sql`${entry.amount}::bigint`)},
           'from', ${entry.userId}::int, 'to', ${entry.receiverId}::int, 'description', ${entry.description}::text), l.at

@@ -1,5 +1,6 @@
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { formatCents } from '@lot/domain/money';
 import type {
   Balance,
@@ -20,7 +21,7 @@ import { claimOf, storedAnswer, type Idempotent } from '../../lib/idempotency.ts
 
 export async function getBalance(ctx: Context, userId: number): Promise<Balance> {
   const target = await findInScope(ctx.db, ctx.caller, userId);
-  if (!target) throw new AppError('NOT_FOUND', 'User not found');
+  if (!target) throw new AppError('NOT_FOUND', SERVER_MESSAGES.userNotFound);
   return { userId, amount: formatCents((await balanceAmount(ctx.db, userId)) ?? 0) };
 }
 
@@ -55,7 +56,7 @@ async function applyMove(
   }
   switch (row.refusal) {
     case 'unreachable': {
-      const message = move.targetField ? 'Receiver not found' : 'User not found';
+      const message = move.targetField ? SERVER_MESSAGES.receiverNotFound : SERVER_MESSAGES.userNotFound;
       throw new AppError(
         'NOT_FOUND',
         message,
@@ -63,8 +64,8 @@ async function applyMove(
       );
     }
     case 'inactive':
-      throw new AppError('UNPROCESSABLE', 'The receiver is inactive', {
-        fieldErrors: { receiverId: 'The receiver is inactive' },
+      throw new AppError('UNPROCESSABLE', SERVER_MESSAGES.receiverInactive, {
+        fieldErrors: { receiverId: SERVER_MESSAGES.receiverInactive },
       });
     case 'insufficient':
       throw insufficient(move.insufficientMessage);
@@ -97,7 +98,7 @@ export function topup(ctx: Context, input: TopupInput, key?: string): Promise<Id
       description: null,
     },
     balanceOf: input.userId,
-    said: { message: 'Funds successfully topped up to ', named: true, sender: party(caller), receiver: 'target' },
+    said: { message: SERVER_MESSAGES.toppedUpTo, named: true, sender: party(caller), receiver: 'target' },
     audit: audited('money.topup', caller),
   };
   return counted(ctx, 'topup', () => applyMove(ctx, move, key, { op: 'topup', ...input }));
@@ -123,7 +124,7 @@ export function transferMove(caller: Caller, input: TransferInput): Move {
       description: null,
     },
     balanceOf: caller.id,
-    said: { message: 'Funds successfully transferred to ', named: true, sender: party(caller), receiver: 'target' },
+    said: { message: SERVER_MESSAGES.transferredTo, named: true, sender: party(caller), receiver: 'target' },
     audit: audited('money.transfer', caller),
   };
 }
@@ -131,7 +132,7 @@ export function transferMove(caller: Caller, input: TransferInput): Move {
 export function transfer(ctx: Context, input: TransferInput, key?: string): Promise<Idempotent<MoneyResult>> {
   return counted(ctx, 'transfer', async () => {
     if (input.receiverId === ctx.caller.id) {
-      throw AppError.field('receiverId', 'You cannot transfer funds to yourself');
+      throw AppError.field('receiverId', SERVER_MESSAGES.transferToYourself);
     }
     return applyMove(ctx, transferMove(ctx.caller, input), key, { op: 'transfer', ...input });
   });
@@ -157,7 +158,7 @@ export function decrease(ctx: Context, input: DecreaseInput, key?: string): Prom
       description: input.description,
     },
     balanceOf: input.userId,
-    said: { message: 'Balance decreased successfully', named: false, sender: 'target', receiver: null },
+    said: { message: SERVER_MESSAGES.balanceDecreased, named: false, sender: 'target', receiver: null },
     audit: audited('money.correction', caller),
   };
   return counted(ctx, 'decrease', () => applyMove(ctx, move, key, { op: 'decrease', ...input }));
@@ -178,7 +179,7 @@ export function takeBack(ctx: Context, input: TakeBackInput, key?: string): Prom
 
 function takeBackMove(ctx: Context, input: TakeBackInput, key?: string): Promise<Idempotent<MoneyResult>> {
   const { caller } = ctx;
-  if (input.userId === caller.id) throw AppError.field('userId', MESSAGES.takeBackFromYourself);
+  if (input.userId === caller.id) throw AppError.field('userId', SERVER_MESSAGES.takeBackFromYourself);
   const move: Move = {
     target: input.userId,
     reach: accountReach(caller),
@@ -197,7 +198,7 @@ function takeBackMove(ctx: Context, input: TakeBackInput, key?: string): Promise
       description: input.reason,
     },
     balanceOf: input.userId,
-    said: { message: 'Funds successfully taken back from ', named: true, sender: 'target', receiver: party(caller) },
+    said: { message: SERVER_MESSAGES.takenBackFrom, named: true, sender: 'target', receiver: party(caller) },
     audit: audited('money.takeback', caller),
   };
   return applyMove(ctx, move, key, { op: 'takeback', ...input });

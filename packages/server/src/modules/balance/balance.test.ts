@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { formatCents } from '@lot/domain/money';
 import type { MoneyResult } from '@lot/domain/schemas/balance';
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
@@ -29,7 +30,7 @@ afterAll(() => t?.close());
 type Key = keyof Hierarchy;
 const ALL: Key[] = ['admin', 'S1', 'S2', 'A1', 'A2', 'A3', 'U1', 'U2', 'U3', 'U4', 'U5', 'U6'];
 const NO_SUCH_USER = 999_999;
-const FORBIDDEN = { message: MESSAGES.forbidden, code: 'FORBIDDEN', requestId: expect.any(String) };
+const FORBIDDEN = { message: SERVER_MESSAGES.forbidden, code: 'FORBIDDEN', requestId: expect.any(String) };
 const INSUFFICIENT = {
   message: MESSAGES.insufficientBalance,
   code: 'UNPROCESSABLE',

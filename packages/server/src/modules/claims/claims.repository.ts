@@ -3,6 +3,7 @@ import type { ClaimStatus, ClaimStatusInfo } from '@lot/domain/schemas/games';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { queryPrepared } from '../../db/prepared.ts';
 import type { Claim } from '../../lib/idempotency.ts';
+import { insertAuditRow } from '../../lib/audit.ts';
 
 /**
  * The prize claims' queries (decision 038, docs/product/money.md#prize-claims). Every write is one
@@ -81,7 +82,7 @@ export const EXPIRE_DUE: SQL = sql`WITH expired AS (
       RETURNING winner_id, game_id, user_id, amount, expires_at
     ),
     audited AS (
-      INSERT INTO audit_log (actor_id, action, target_kind, target_id, target_user_id, details)
+      ${insertAuditRow('targetKind', 'targetId', 'targetUserId', 'details')}
       SELECT NULL, 'claim.expired', 'claim', winner_id, user_id,
         jsonb_build_object('gameId', game_id, 'amount', (amount::numeric / 100)::numeric(20, 2)::text,
           'expiresAt', expires_at)
@@ -173,7 +174,7 @@ export function payClaimSql(input: PayClaimInput): SQL {
       RETURNING c.*
     ),
     audited AS (
-      INSERT INTO audit_log (actor_id, address, action, target_kind, target_id, target_user_id, details, at)
+      ${insertAuditRow('address', 'targetKind', 'targetId', 'targetUserId', 'details', 'at')}
       SELECT ${input.payerId}::int, ${input.address}::text, 'claim.paid', 'claim', winner_id, user_id,
         jsonb_build_object('gameId', game_id, 'amount', (amount::numeric / 100)::numeric(20, 2)::text,
           'claimerName', ${input.claimerName}::text, 'shiftId', shift_id),
@@ -214,7 +215,7 @@ export async function auditRefusal(
 ): Promise<void> {
   const { claim } = input;
   await db.execute(
-    sql`INSERT INTO audit_log (actor_id, address, action, target_kind, target_id, target_user_id, details)
+    sql`${insertAuditRow('address', 'targetKind', 'targetId', 'targetUserId', 'details')}
       VALUES (${input.actorId}::int, ${input.address}::text, 'claim.refused', 'claim', ${claim.winner_id}::int,
         ${claim.user_id}::int, jsonb_build_object('gameId', ${claim.game_id}::int, 'reason', 'already paid',
           'paidAt', ${claim.paid_at === null ? null : new Date(claim.paid_at).toISOString()}::text,
@@ -234,7 +235,7 @@ export function extendClaimSql(input: ExtendClaimInput): SQL {
       RETURNING winner_id, game_id, user_id, expires_at
     ),
     audited AS (
-      INSERT INTO audit_log (actor_id, address, action, target_kind, target_id, target_user_id, details)
+      ${insertAuditRow('address', 'targetKind', 'targetId', 'targetUserId', 'details')}
       SELECT ${input.actorId}::int, ${input.address}::text, 'claim.extended', 'claim', e.winner_id, e.user_id,
         jsonb_build_object('gameId', e.game_id, 'days', ${input.days}::int, 'reason', ${input.reason}::text,
           'status', b.status, 'expiresAt', b.expires_at, 'newExpiresAt', e.expires_at)
@@ -390,7 +391,7 @@ export async function writeSettings(
       RETURNING claim_period_days, claims_any_shop_of_agent
     ),
     audited AS (
-      INSERT INTO audit_log (actor_id, address, action, details)
+      ${insertAuditRow('address', 'details')}
       SELECT ${input.actorId}::int, ${input.address}::text, 'settings.updated',
         jsonb_build_object('claimPeriodDays', s.claim_period_days, 'claimsAnyShopOfAgent', s.claims_any_shop_of_agent,
           'before', (SELECT to_jsonb(b) FROM before b))
@@ -410,7 +411,7 @@ export const markBeforeClaimsPaidSql = (input: { actorId: number; address: strin
     ),
     totals AS (SELECT count(*)::int AS count, COALESCE(sum(amount), 0)::bigint AS amount FROM marked),
     audited AS (
-      INSERT INTO audit_log (actor_id, address, action, target_kind, target_id, target_user_id, details)
+      ${insertAuditRow('address', 'targetKind', 'targetId', 'targetUserId', 'details')}
       SELECT ${input.actorId}::int, ${input.address}::text, 'claim.marked_paid_before', 'claim', NULL, NULL,
         jsonb_build_object('count', count, 'amount', ((amount)::numeric / 100)::numeric(20, 2)::text)
       FROM totals WHERE count > 0

@@ -1,3 +1,4 @@
+import { claimAlreadyPaid, claimExpired, SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { AppError } from '@lot/domain/errors';
 import { maskName, maskPhone } from '@lot/domain/mask';
 import { formatCents } from '@lot/domain/money';
@@ -45,24 +46,13 @@ import {
  * is unpaid; the admin extends a claim and sets the claim period and who may pay.
  */
 
-export const CLAIM_MESSAGES = {
-  notFound: 'Prize not found',
-  unknownEntry: 'No entry slip has this code',
-  noPrize: 'This entry won no prize',
-  notDrawn: 'This game has not been drawn yet',
-  otherShop: 'Only the shop that ran this game can pay this prize',
-  notPaid: 'This prize has not been paid',
-  paidCannotExtend: 'This prize was paid: its claim cannot be extended',
-  beforeClaims: 'This prize was won before prize claims existed: it cannot be paid or extended here',
-} as const;
-
 const iso = (value: Date | string) => new Date(value).toISOString();
 /** `YYYY-MM-DD HH:MM` in UTC, as the refusals name a time. */
 const minuteOf = (value: Date | string) => iso(value).slice(0, 16).replace('T', ' ');
 const dayOf = (value: Date | string) => iso(value).slice(0, 10);
 
-export const alreadyPaidMessage = (shop: string, at: Date | string) => `Already paid at ${shop} on ${minuteOf(at)}`;
-export const expiredMessage = (at: Date | string) => `This prize expired on ${dayOf(at)}`;
+const alreadyPaidMessage = (shop: string, at: Date | string) => claimAlreadyPaid(shop, minuteOf(at));
+const expiredMessage = (at: Date | string) => claimExpired(dayOf(at));
 
 function toPrizeClaim(row: ClaimRow, caller: Caller): PrizeClaim {
   const { status } = row;
@@ -73,9 +63,9 @@ function toPrizeClaim(row: ClaimRow, caller: Caller): PrizeClaim {
       : status === 'expired'
         ? expiredMessage(row.expires_at)
         : status === 'before_claims' || status === 'paid_before_claims'
-          ? CLAIM_MESSAGES.beforeClaims
+          ? SERVER_MESSAGES.claimBeforeClaims
           : caller.role === 'user' && !allowed
-            ? CLAIM_MESSAGES.otherShop
+            ? SERVER_MESSAGES.claimOtherShop
             : null;
   // The claimer is the business of the game's shop, the paying shop and the hierarchy above them.
   const seesClaimer = caller.role !== 'user' || row.user_id === caller.id || row.paid_by === caller.id;
@@ -124,18 +114,19 @@ function toReceipt(row: ClaimRow, caller: Caller): PayoutReceipt {
 export async function lookupClaims(ctx: Context, query: ClaimLookupQuery): Promise<ClaimLookup> {
   const { caller } = ctx;
   const entryCode = query.entry ?? query.n;
-  if (entryCode === undefined) throw AppError.field('entry', CLAIM_MESSAGES.unknownEntry);
+  if (entryCode === undefined) throw AppError.field('entry', SERVER_MESSAGES.claimUnknownEntry);
   const game = await gameOfEntry(
     ctx.db,
     entryCode,
     query.entry === undefined ? (query.code ?? null) : null,
     payableShops(caller, 'u'),
   );
-  if (!game) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.unknownEntry);
-  if (game.status === 'open' || game.status === 'drawing') throw new AppError('CONFLICT', CLAIM_MESSAGES.notDrawn);
+  if (!game) throw new AppError('NOT_FOUND', SERVER_MESSAGES.claimUnknownEntry);
+  if (game.status === 'open' || game.status === 'drawing')
+    throw new AppError('CONFLICT', SERVER_MESSAGES.claimNotDrawn);
   const rows = await claimsOfEntry(ctx.db, entryCode, game.id, payableShops(caller, 'shop'));
   const first = rows[0];
-  if (!first) throw new AppError('NO_PRIZE', CLAIM_MESSAGES.noPrize);
+  if (!first) throw new AppError('NO_PRIZE', SERVER_MESSAGES.claimNoPrize);
   return {
     game: {
       id: first.game_id,
@@ -162,7 +153,7 @@ async function refusalOf(ctx: Context, row: ClaimRow) {
   }
   if (claim.status === 'expired') return new AppError('CLAIM_EXPIRED', expiredMessage(row.expires_at));
   if (claim.status === 'before_claims' || claim.status === 'paid_before_claims')
-    return new AppError('CONFLICT', CLAIM_MESSAGES.beforeClaims);
+    return new AppError('CONFLICT', SERVER_MESSAGES.claimBeforeClaims);
   return undefined;
 }
 
@@ -201,8 +192,8 @@ export async function payPrize(
   }
   // Not paid by this call: why (outside the scope 404, a sibling's 403, a replay, paid, expired).
   const row = await findClaim(ctx.db, winnerId, payableShops(caller, 'shop'));
-  if (!row) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
-  if (!allowedToPay(caller, row)) throw new AppError('OTHER_SHOP', CLAIM_MESSAGES.otherShop);
+  if (!row) throw new AppError('NOT_FOUND', SERVER_MESSAGES.claimNotFound);
+  if (!allowedToPay(caller, row)) throw new AppError('OTHER_SHOP', SERVER_MESSAGES.claimOtherShop);
   if (claim && (await storedAnswer<{ winnerId: number }>(ctx.db, claim))) {
     return { result: paidAnswer(row, caller), replayed: true };
   }
@@ -216,8 +207,8 @@ export async function payPrize(
 export async function getReceipt(ctx: Context, winnerId: number): Promise<PayoutReceipt> {
   const { caller } = ctx;
   const row = await findClaim(ctx.db, winnerId, readable(caller, true));
-  if (!row) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
-  if (row.status !== 'paid') throw new AppError('CONFLICT', CLAIM_MESSAGES.notPaid);
+  if (!row) throw new AppError('NOT_FOUND', SERVER_MESSAGES.claimNotFound);
+  if (row.status !== 'paid') throw new AppError('CONFLICT', SERVER_MESSAGES.claimNotPaid);
   return toReceipt(row, caller);
 }
 
@@ -225,9 +216,9 @@ export async function getReceipt(ctx: Context, winnerId: number): Promise<Payout
 export async function printReceipt(ctx: Context, winnerId: number): Promise<ReceiptPrint> {
   const { caller } = ctx;
   const row = await findClaim(ctx.db, winnerId, readable(caller, true));
-  if (!row) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
+  if (!row) throw new AppError('NOT_FOUND', SERVER_MESSAGES.claimNotFound);
   const printCount = await countReceiptPrint(ctx.db, winnerId);
-  if (printCount === undefined) throw new AppError('CONFLICT', CLAIM_MESSAGES.notPaid);
+  if (printCount === undefined) throw new AppError('CONFLICT', SERVER_MESSAGES.claimNotPaid);
   return { printCount, copy: printCount > 1 };
 }
 
@@ -241,12 +232,12 @@ export async function extendPrize(ctx: Context, winnerId: number, input: ClaimEx
     actorId: caller.id,
     address: caller.address ?? null,
   });
-  if (!outcome.found) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
+  if (!outcome.found) throw new AppError('NOT_FOUND', SERVER_MESSAGES.claimNotFound);
   const row = await findClaim(ctx.db, winnerId, everyClaim);
   if (!outcome.extended)
     throw new AppError(
       'CONFLICT',
-      row?.status === 'paid' ? CLAIM_MESSAGES.paidCannotExtend : CLAIM_MESSAGES.beforeClaims,
+      row?.status === 'paid' ? SERVER_MESSAGES.claimPaidCannotExtend : SERVER_MESSAGES.claimBeforeClaims,
     );
   if (!row) throw new Error('an extended claim could not be read back');
   ctx.events.gameChanged(row.game_code);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { Caller } from '../../lib/caller.ts';
 import { callers } from '../../test/sql-snapshots.ts';
-import { CLOCK_BEHIND_BEACON, checkDraw, planDraw, type DrawPlan, type DrawRequest } from './draw-plan.ts';
-import { UPLINE_CANNOT_START } from './games.access.ts';
+import { checkDraw, planDraw, type DrawPlan, type DrawRequest } from './draw-plan.ts';
 import type { Round } from './games.repository.ts';
 
 /**
@@ -102,7 +102,13 @@ describe('planDraw: nothing to write', () => {
   });
 
   it.each([
-    ['the upline starting the draw of an open game', open, request(1, agent), 'FORBIDDEN', UPLINE_CANNOT_START],
+    [
+      'the upline starting the draw of an open game',
+      open,
+      request(1, agent),
+      'FORBIDDEN',
+      SERVER_MESSAGES.uplineCannotStart,
+    ],
     [
       'every prize drawn',
       { ...drawing, draws: [...(drawing.draws as object[]), { number: 4, drawnAt: '' }] },
@@ -122,7 +128,7 @@ describe('planDraw: nothing to write', () => {
     const facts = { now, digest, beacon: { kind: 'freeze', round: 1234, published: true } as const };
     expect(refusal(planDraw(open2, request(1), facts))).toEqual({
       status: status('UNAVAILABLE'),
-      message: CLOCK_BEHIND_BEACON,
+      message: SERVER_MESSAGES.clockBehindBeacon,
     });
   });
 

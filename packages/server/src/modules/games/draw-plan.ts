@@ -1,28 +1,18 @@
 import { AppError } from '@lot/domain/errors';
 import { heldGameDescription, playedGameDescription, settleGame } from '@lot/domain/game';
 import { MESSAGES } from '@lot/domain/messages';
+import { drawInOrder, gameEnded, SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { formatCents } from '@lot/domain/money';
 import type { Caller } from '../../lib/caller.ts';
 import { gamesAccess } from './games.access.ts';
-import {
-  drawsOf,
-  entriesOf,
-  poolOf,
-  prizesOf,
-  type DrawWrite,
-  type Round,
-  type StepAudit,
-  type StoredDraw,
-} from './games.repository.ts';
+import { drawsOf, entriesOf, poolOf, prizesOf, type Round, type StoredDraw } from './games.repository.ts';
+import type { DrawWrite, StepAudit } from './draw.repository.ts';
 
 /**
  * What a draw request does, decided from the game as read (or remembered) and what the request
  * gathered before (decision 066): a pure function, no database, no beacon, no clock of its own.
  * docs/ARCHITECTURE.md#a-draw-step-by-step has its table.
  */
-
-export const CLOCK_BEHIND_BEACON =
-  "The server's clock is behind the public randomness beacon, so the draw cannot start safely: ask the administrator to set the server's time";
 
 /** Who asks for which position; `remembered` when the game came from the draw's memory, not a read. */
 export type DrawRequest = { caller: Caller; position: number; remembered: boolean };
@@ -83,7 +73,7 @@ export function checkDraw(round: Round, { caller, position }: DrawRequest): Draw
   if (drawn >= prizesOf(round).length) return refuse(new AppError('CONFLICT', MESSAGES.allWinnersDrawn));
   if (!inPlay(round)) return refuse(ended(round));
   if (position !== drawn + 1) {
-    return refuse(new AppError('CONFLICT', `Draw the positions in order: the next one is ${drawn + 1}`));
+    return refuse(new AppError('CONFLICT', drawInOrder(drawn + 1)));
   }
   if (round.status === 'open' && entriesOf(round).length === 0) {
     return refuse(new AppError('UNPROCESSABLE', MESSAGES.noNumbersSelected));
@@ -93,7 +83,7 @@ export function checkDraw(round: Round, { caller, position }: DrawRequest): Draw
 
 /** The refusal of a step on a game that has ended. */
 export function ended(round: Round): AppError {
-  return new AppError('CONFLICT', `This game has ended (${round.status})`);
+  return new AppError('CONFLICT', gameEnded(round.status));
 }
 
 /** Decides a draw request (decision 066). */
@@ -103,7 +93,8 @@ export function planDraw(round: Round, request: DrawRequest, facts: DrawFacts): 
   const { beacon } = facts;
   // The server's clock is behind the beacon: R is public already, so freezing now would let
   // whoever holds the seed know the outcome. Nothing is frozen (decision 036).
-  if (beacon?.kind === 'freeze' && beacon.published) return refuse(new AppError('UNAVAILABLE', CLOCK_BEHIND_BEACON));
+  if (beacon?.kind === 'freeze' && beacon.published)
+    return refuse(new AppError('UNAVAILABLE', SERVER_MESSAGES.clockBehindBeacon));
   // LOT-DRAW-2: nothing is drawn before round R exists and is verified.
   if (beacon?.kind === 'not yet') return { kind: 'wait', round: beacon.round, notYet: beacon.notYet };
   return writePlan(round, request, facts);

@@ -1,12 +1,9 @@
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { SQL } from 'drizzle-orm';
 import { AppError } from '@lot/domain/errors';
 import { gameRounds } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { readableByRecord } from '../users/users.access.ts';
-
-export const UPLINE_CANNOT_START = 'Only the shop that runs a game can start its draw';
-export const OPERATOR_CANNOT_VOID_FROZEN =
-  'The draw has started, so its outcome is fixed: this game can no longer be voided by its shop. Ask your agent or an admin to finish or void it';
 
 /** What the rules need of a game: whose it is, and how far it went. */
 type GameState = { userId: number; status: string };
@@ -35,7 +32,9 @@ export const gamesAccess = {
    * admin may finish it too (decision 036). The game was found in the caller's reach first.
    */
   start(caller: Caller, game: GameState): AppError | null {
-    return game.status === 'open' && game.userId !== caller.id ? new AppError('FORBIDDEN', UPLINE_CANNOT_START) : null;
+    return game.status === 'open' && game.userId !== caller.id
+      ? new AppError('FORBIDDEN', SERVER_MESSAGES.uplineCannotStart)
+      : null;
   },
 
   /**
@@ -44,7 +43,7 @@ export const gamesAccess = {
    */
   void(caller: Caller, game: GameState): AppError | null {
     return game.status === 'drawing' && game.userId === caller.id
-      ? new AppError('FORBIDDEN', OPERATOR_CANNOT_VOID_FROZEN)
+      ? new AppError('FORBIDDEN', SERVER_MESSAGES.operatorCannotVoidFrozen)
       : null;
   },
 };

@@ -4,14 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstRoundAfter, roundTimeMs } from '@lot/domain/beacon';
 import { commitmentOf, drawSequence } from '@lot/domain/draw';
 import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { DrawResult, DrawWaiting, Game } from '@lot/domain/schemas/games';
 import { verifyProof } from '@lot/domain/verify';
 import { buildApp } from '../../app.ts';
 import { verifyAudit } from '../audit/audit-chain.ts';
 import { checkLedger } from '../balance/ledger.ts';
-import { BEACON_UNREACHABLE, type DrawBeaconMode } from '../../lib/draw-beacon.ts';
-import { CLOCK_BEHIND_BEACON } from './draw-plan.ts';
-import { OPERATOR_CANNOT_VOID_FROZEN } from './games.access.ts';
+import { type DrawBeaconMode } from '../../lib/draw-beacon.ts';
 import {
   configureWinners,
   drawCall,
@@ -158,7 +157,7 @@ describe('a LOT-DRAW-1 game (DRAW_BEACON off)', () => {
     const next = await openGame(t, h.U1, { numbers: [1, 3, 5], end: 30 });
     expectStatus(await drawCall(t, h.U1.token, next.id, 1), 200);
     await expectNoEffect(t, () => voidCall(t, h.U1.token, next.id, 'no'), 403, {
-      message: OPERATOR_CANNOT_VOID_FROZEN,
+      message: SERVER_MESSAGES.operatorCannotVoidFrozen,
     });
     const response = await voidCall(t, h.A1.token, next.id, 'Customer left');
     expectStatus(response, 200);
@@ -217,7 +216,7 @@ describe('DRAW_BEACON: which protocol a new game gets', () => {
   it('required, the beacon down: opening is 503 with the message, and nothing changes', async () => {
     const call = await server('required', await relay('down'));
     await expectNoEffect(t, () => call(h.U1, { method: 'POST', url: '/api/games', payload: openBody }), 503, {
-      message: BEACON_UNREACHABLE,
+      message: SERVER_MESSAGES.beaconUnreachable,
     });
   });
 
@@ -287,7 +286,7 @@ describe('DRAW_BEACON: which protocol a new game gets', () => {
     expectStatus(await voidCall(t, h.A1.token, game.id, 'beacon down'), 200);
     const refused = await call(h.U1, { method: 'POST', url: '/api/games', payload: openBody });
     expectStatus(refused, 503);
-    expect(refused.json()).toMatchObject({ message: BEACON_UNREACHABLE });
+    expect(refused.json()).toMatchObject({ message: SERVER_MESSAGES.beaconUnreachable });
   });
 
   it('a server whose clock is behind the beacon does not freeze a game on a round already public: 503, nothing held', async () => {
@@ -320,7 +319,7 @@ describe('DRAW_BEACON: which protocol a new game gets', () => {
       () => call({ method: 'POST', url: `/api/games/${game.id}/draws`, payload: { position: 1 } }),
       503,
       {
-        message: CLOCK_BEHIND_BEACON,
+        message: SERVER_MESSAGES.clockBehindBeacon,
       },
     );
     expectStatus(await voidCall(t, h.U1.token, game.id, 'cleanup'), 200);

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { callers, sqlOf, sqlOnly } from '../../test/sql-snapshots.ts';
 import {
-  drawStatement,
   gamesWhere,
   insertRoundQuery,
   participantsStatement,
   setEntriesQuery,
   voidStatement,
-  type DrawWrite,
 } from './games.repository.ts';
+import { drawStatement, type DrawWrite } from './draw.repository.ts';
 
 /**
  * The games' hand-written statements (decisions 030, 052), so that a change to one shows as a diff

@@ -15,6 +15,13 @@ import { roundTimeMs } from '@lot/domain/beacon';
 import { AppError } from '@lot/domain/errors';
 import { formatBps, parsePercentToBps, type Participant } from '@lot/domain/game';
 import { MESSAGES } from '@lot/domain/messages';
+import {
+  numberOutsideRange,
+  positionTakenAtOpen,
+  rangeTooSmall,
+  SERVER_MESSAGES,
+  winnersOver100,
+} from '@lot/domain/server-messages';
 import { formatCents } from '@lot/domain/money';
 import type { DrawResult, DrawWaiting, Game, GameEntriesInput, OpenGameInput } from '@lot/domain/schemas/games';
 import type { EffectiveWinners } from '@lot/domain/schemas/winners';
@@ -58,7 +65,6 @@ import {
   isUniqueViolation,
   lockOwnRound as lockOwnRoundRow,
   poolOf,
-  runDraw,
   runVoid,
   setEntries,
   type NewRound,
@@ -68,6 +74,7 @@ import {
   type StoredEntry,
   type Tx,
 } from './games.repository.ts';
+import { runDraw } from './draw.repository.ts';
 
 /**
  * The server-run BOCH BOCH game (decision 013). A step reads the game without a lock, decides, and
@@ -81,8 +88,6 @@ import {
  * and depend on it, so nobody — seed included — knows the outcome before R exists. Once frozen, the
  * outcome is fixed: the operator can no longer void; the upline or an admin may finish or void it.
  */
-
-export const GAME_IN_PROGRESS = 'You already have a game in progress';
 
 /** A game as the caller may read it; one voided before its beacon round came gets the round once it exists. */
 export async function getGame(ctx: Context, id: number): Promise<Game> {
@@ -166,24 +171,15 @@ function prizesToDraw(winners: EffectiveWinners['winners'], input: OpenGameInput
   // Draw k pays the k-th position: a scheme with a position twice has no order to draw in.
   const twice = prizes.find((p, i) => prizes.findIndex((q) => q.position === p.position) !== i);
   if (twice) {
-    throw new AppError(
-      'UNPROCESSABLE',
-      `Position ${twice.position} already has a prize: fix the winner settings before opening a game`,
-    );
+    throw new AppError('UNPROCESSABLE', positionTakenAtOpen(twice.position));
   }
   const totalBps = prizes.reduce((sum, p) => sum + p.percentBps, 0);
   if (totalBps > 10_000) {
-    throw new AppError(
-      'UNPROCESSABLE',
-      `The active winner settings add up to more than 100% (${formatBps(totalBps)}%)`,
-    );
+    throw new AppError('UNPROCESSABLE', winnersOver100(formatBps(totalBps)));
   }
   const size = input.endRange - input.startRange + 1;
   if (size < prizes.length) {
-    throw AppError.field(
-      'endRange',
-      `The range needs at least ${prizes.length} numbers to draw ${prizes.length} prizes`,
-    );
+    throw AppError.field('endRange', rangeTooSmall(prizes.length));
   }
   return prizes;
 }
@@ -213,7 +209,7 @@ async function insertOpened(ctx: Context, round: NewRound, pin: BeaconPin | null
       return roundId;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('CONFLICT', GAME_IN_PROGRESS);
+    if (isUniqueViolation(error)) throw new AppError('CONFLICT', SERVER_MESSAGES.gameInProgress);
     throw error;
   }
 }
@@ -256,15 +252,12 @@ export async function replaceEntries(ctx: Context, id: number, input: GameEntrie
   const game = await ctx.db.transaction(async (tx) => {
     const round = await lockOwnRound(tx, caller, id);
     if (round.status === 'drawing') {
-      throw new AppError('CONFLICT', 'The draw has started: the participants can no longer change');
+      throw new AppError('CONFLICT', SERVER_MESSAGES.participantsLocked);
     }
     if (round.status !== 'open') throw ended(round);
     const outside = input.entries.find((e) => e.number < round.startRange || e.number > round.endRange);
     if (outside) {
-      throw AppError.field(
-        'entries',
-        `Number ${outside.number} is outside the range ${round.startRange} to ${round.endRange}`,
-      );
+      throw AppError.field('entries', numberOutsideRange(outside.number, round.startRange, round.endRange));
     }
     const before = entriesOf(round);
     const entries = withNonces(before, input.entries);
@@ -313,7 +306,7 @@ async function retryStep<T>(step: (attempt: number) => Promise<T | undefined>): 
     const done = await step(attempt);
     if (done !== undefined) return done;
   }
-  throw new AppError('CONFLICT', 'The game is changing on another device: try again');
+  throw new AppError('CONFLICT', SERVER_MESSAGES.gameBusy);
 }
 
 export type DrawOutcomeAnswer =

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstRoundAfter, roundTimeMs } from '@lot/domain/beacon';
 import { commitmentOf2, drawAt, drawSequence } from '@lot/domain/draw';
 import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { MoneyResult } from '@lot/domain/schemas/balance';
 import type { DrawResult, DrawWaiting, Game, GameProof, GameSummary } from '@lot/domain/schemas/games';
 import type { SaleDetail } from '@lot/domain/schemas/sales-history';
@@ -21,8 +22,7 @@ import { SeedBox } from '../../lib/seed-box.ts';
 import { verifyAudit } from '../audit/audit-chain.ts';
 import { checkLedger } from '../balance/ledger.ts';
 import { csvRows } from '../../test/csv.ts';
-import { runDraw } from './games.repository.ts';
-import { OPERATOR_CANNOT_VOID_FROZEN, UPLINE_CANNOT_START } from './games.access.ts';
+import { runDraw } from './draw.repository.ts';
 import {
   configureWinners,
   drawAll,
@@ -822,12 +822,12 @@ describe('a frozen game: fixed, finished or voided by the upline', () => {
   it('its shop can no longer void it: 403 with the message, before and after a draw, nothing changed', async () => {
     const { game, waiting } = await frozenGame();
     await expectNoEffect(t, () => voidCall(t, h.U1.token, game.id, 'changed my mind'), 403, {
-      message: OPERATOR_CANNOT_VOID_FROZEN,
+      message: SERVER_MESSAGES.operatorCannotVoidFrozen,
     });
     passRound(t, waiting);
     expectStatus(await drawCall(t, h.U1.token, game.id, 1), 200);
     await expectNoEffect(t, () => voidCall(t, h.U1.token, game.id, 'a winner I do not like'), 403, {
-      message: OPERATOR_CANNOT_VOID_FROZEN,
+      message: SERVER_MESSAGES.operatorCannotVoidFrozen,
     });
     expectStatus(await voidCall(t, h.A1.token, game.id, 'cleanup'), 200);
   });
@@ -940,7 +940,9 @@ describe('a frozen game: fixed, finished or voided by the upline', () => {
     await endCurrent(h.U1);
     const game = await openGame(t, h.U1, { numbers: [1, 2, 3] });
     for (const member of [h.A1, h.S1, h.admin]) {
-      await expectNoEffect(t, () => drawCall(t, member.token, game.id, 1), 403, { message: UPLINE_CANNOT_START });
+      await expectNoEffect(t, () => drawCall(t, member.token, game.id, 1), 403, {
+        message: SERVER_MESSAGES.uplineCannotStart,
+      });
     }
     const response = await voidCall(t, h.A1.token, game.id, 'Shop closed before the draw');
     expectStatus(response, 200);
@@ -1212,7 +1214,7 @@ describe('void', () => {
     expectStatus(await drawPosition(t, h.U5.token, game.id, 1), 200);
     expect(await balanceOf(t, h.U5.id)).toBe(before - 3000);
     await expectNoEffect(t, () => voidCall(t, h.U5.token, game.id, 'Customer dispute'), 403, {
-      message: OPERATOR_CANNOT_VOID_FROZEN,
+      message: SERVER_MESSAGES.operatorCannotVoidFrozen,
     });
     const response = await voidCall(t, h.A3.token, game.id, 'Customer dispute');
     expectStatus(response, 200);

@@ -1,5 +1,5 @@
 import { AppError } from '@lot/domain/errors';
-import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { SERVER_RANDOMNESS_DAYS, type DrawRandomness, type SetServerRandomness } from '@lot/domain/schemas/randomness';
 import type { AppContext, Context } from '../../lib/context.ts';
 import {
@@ -23,7 +23,7 @@ export async function serverRandomnessAllowed(ctx: Pick<AppContext, 'db'>): Prom
 const DAY_MS = 86_400_000;
 
 function adminOnly(ctx: Context): void {
-  if (ctx.caller.role !== 'admin') throw new AppError('FORBIDDEN', MESSAGES.forbidden);
+  if (ctx.caller.role !== 'admin') throw new AppError('FORBIDDEN', SERVER_MESSAGES.forbidden);
 }
 
 /** What the admin's card shows: the beacon, the rule, the permission and LOT-DRAW-1 games per shop. */

@@ -1,10 +1,10 @@
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Game } from '@lot/domain/schemas/games';
 import type { Notifications } from '@lot/domain/schemas/notifications';
 import type { DrawRandomness } from '@lot/domain/schemas/randomness';
 import { queryRows } from '../../db/client.ts';
-import { BEACON_UNREACHABLE } from '../../lib/draw-beacon.ts';
 import { verifyAudit } from '../audit/audit-chain.ts';
 import { configureWinners, expectNoEffect, openGameCall, voidCall } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
@@ -94,7 +94,9 @@ describe(`DRAW_BEACON=auto is sticky once LOT-DRAW-2 was played (${TEST_DB})`, (
       changed: null,
       newGames: 'refused',
     });
-    await expectNoEffect(t, () => openGameCall(t, h.U1.token, openBody), 503, { message: BEACON_UNREACHABLE });
+    await expectNoEffect(t, () => openGameCall(t, h.U1.token, openBody), 503, {
+      message: SERVER_MESSAGES.beaconUnreachable,
+    });
   });
 
   it('only an admin reads or changes the permission; bad input is refused; neither writes anything', async () => {
@@ -144,7 +146,9 @@ describe(`DRAW_BEACON=auto is sticky once LOT-DRAW-2 was played (${TEST_DB})`, (
     expectStatus(await allow(t.adminToken, { allowed: false }), 200);
     expect((await changes()).map((change) => change.allowed)).toEqual([true, false]);
     expect((await bell({ token: t.adminToken })).map((item) => item.allowed)).toEqual([false, true]);
-    await expectNoEffect(t, () => openGameCall(t, h.U4.token, openBody), 503, { message: BEACON_UNREACHABLE });
+    await expectNoEffect(t, () => openGameCall(t, h.U4.token, openBody), 503, {
+      message: SERVER_MESSAGES.beaconUnreachable,
+    });
     await beacon(true);
     expect((await read()).newGames).toBe('LOT-DRAW-2');
     expect((await openAndDiscard(h.U4)).protocol).toBe('LOT-DRAW-2');

@@ -1,6 +1,7 @@
 import { AppError } from '@lot/domain/errors';
 import type { Participant } from '@lot/domain/game';
 import { MESSAGES } from '@lot/domain/messages';
+import { noParticipantNumber, SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { SlipPrint, SlipPrintInput } from '@lot/domain/schemas/games';
 import type { Context } from '../../lib/context.ts';
 import { countSlipPrint, findSlipRound, slipPrintsOf, type SlipPrintRow } from './games.repository.ts';
@@ -28,12 +29,12 @@ const toSlip = (row: Pick<SlipPrintRow, 'kind' | 'number' | 'printCount' | 'last
 export async function printSlip(ctx: Context, id: number, input: SlipPrintInput): Promise<SlipPrint> {
   const round = await findSlipRound(ctx.db, ctx.caller.id, id);
   if (!round) throw new AppError('NOT_FOUND', MESSAGES.gameNotFound);
-  if (round.status === 'discarded') throw new AppError('CONFLICT', 'This game was discarded: it has no slips');
+  if (round.status === 'discarded') throw new AppError('CONFLICT', SERVER_MESSAGES.slipsOfDiscardedGame);
   if (input.kind === 'result' && round.status !== 'settled' && round.status !== 'voided') {
-    throw new AppError('CONFLICT', 'The result slip is printed once the game is settled or voided');
+    throw new AppError('CONFLICT', SERVER_MESSAGES.resultSlipNotYet);
   }
   if (input.kind === 'entry' && !(round.entries as Participant[]).some((e) => e.number === input.number)) {
-    throw AppError.field('number', `No participant has number ${input.number} in this game`);
+    throw AppError.field('number', noParticipantNumber(input.number));
   }
   return toSlip(await countSlipPrint(ctx.db, { gameId: id, kind: input.kind, number: input.number ?? 0 }));
 }

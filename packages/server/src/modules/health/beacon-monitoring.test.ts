@@ -1,6 +1,6 @@
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BEACON_UNREACHABLE } from '../../lib/draw-beacon.ts';
 import { configureWinners, openGameCall } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy } from '../../test/hierarchy.ts';
 import { expectStatus, fund } from '../../test/money-fixtures.ts';
@@ -98,7 +98,7 @@ describe(`the beacon in /api/ready and /metrics (${TEST_DB})`, () => {
       expect(sample(await metrics(), 'lot_beacon_up', { mode: 'required' })).toBe(0);
       const refused = await openGameCall(t, h.U1.token, { startRange: 1, endRange: 10, betAmount: '1.00' });
       expectStatus(refused, 503);
-      expect(refused.json()).toMatchObject({ message: BEACON_UNREACHABLE });
+      expect(refused.json()).toMatchObject({ message: SERVER_MESSAGES.beaconUnreachable });
 
       // Several heartbeats later, still one short line.
       await new Promise((resolve) => setTimeout(resolve, 600));

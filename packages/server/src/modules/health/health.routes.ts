@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '@lot/domain/errors';
-import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { errorResponses } from '../../plugins/errors.ts';
 import { beaconReadiness, databaseReady, healthCheck } from './health.service.ts';
 
@@ -67,12 +67,12 @@ export async function healthRoutes(app: FastifyInstance) {
     },
     async (request) => {
       // A stopping process is not ready either: an orchestrator must stop sending it calls.
-      if (app.stopping.draining) throw new AppError('UNAVAILABLE', MESSAGES.stopping);
+      if (app.stopping.draining) throw new AppError('UNAVAILABLE', SERVER_MESSAGES.notReadyStopping);
       try {
         await databaseReady(app.context);
       } catch (error) {
         request.log.warn({ err: error }, 'readiness: database did not answer');
-        throw new AppError('UNAVAILABLE', MESSAGES.notReady);
+        throw new AppError('UNAVAILABLE', SERVER_MESSAGES.notReady);
       }
       return { status: 'ready' as const, beacon: beaconReadiness(app.context) };
     },

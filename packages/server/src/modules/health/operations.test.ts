@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { buildHierarchy, type Hierarchy } from '../../test/hierarchy.ts';
 import { configureWinners, drawAll, drawPosition, openGame, voidCall } from '../../test/game-fixtures.ts';
 import { expectStatus, fund, money } from '../../test/money-fixtures.ts';
@@ -130,7 +130,7 @@ describe(`GET /metrics (${TEST_DB})`, () => {
       const response = await metrics(t, address);
       expect(response.statusCode, address).toBe(404);
       expect(response.json(), address).toEqual({
-        message: MESSAGES.notFound,
+        message: SERVER_MESSAGES.notFound,
         code: 'NOT_FOUND',
         requestId: expect.any(String),
       });
@@ -167,7 +167,7 @@ describe(`GET /api/ready (${TEST_DB})`, () => {
     });
     afterAll(() => broken?.close());
 
-    const notReady = { message: MESSAGES.notReady, code: 'UNAVAILABLE', requestId: expect.any(String) };
+    const notReady = { message: SERVER_MESSAGES.notReady, code: 'UNAVAILABLE', requestId: expect.any(String) };
 
     it('answers 503 with the error shape when a query fails', async () => {
       const down = vi.spyOn(broken.app.context.db, 'execute').mockRejectedValue(new Error('connection refused'));
@@ -207,7 +207,7 @@ describe(`request ids (${TEST_DB})`, () => {
     expect(missing.headers['x-request-id']).toMatch(UUID);
     expect(missing.headers['x-request-id']).not.toBe(ok.headers['x-request-id']);
     expect(missing.json()).toEqual({
-      message: MESSAGES.notFound,
+      message: SERVER_MESSAGES.notFound,
       code: 'NOT_FOUND',
       requestId: missing.headers['x-request-id'],
     });

@@ -1,3 +1,4 @@
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { AppError } from '@lot/domain/errors';
 import { formatCents } from '@lot/domain/money';
 import type { Downline, DownlineFigures, DownlineQuery, DownlineRow } from '@lot/domain/schemas/reports';
@@ -8,13 +9,12 @@ import { DEFAULT_TIME_ZONE } from './reports.service.ts';
 
 /** The node: the caller, or `parentId` in the caller's scope (outside it 404) that has children (else 400). */
 async function nodeOf({ db, caller }: Context, parentId: number | undefined): Promise<Node> {
-  if (caller.role === 'user')
-    throw new AppError('FORBIDDEN', 'Only the admin, super agents and agents have a downline');
+  if (caller.role === 'user') throw new AppError('FORBIDDEN', SERVER_MESSAGES.downlineForbidden);
   if (parentId === undefined || parentId === caller.id) return { ...caller, role: caller.role };
   const target = await findInScope(db, caller, parentId);
-  if (!target) throw new AppError('NOT_FOUND', 'User not found');
+  if (!target) throw new AppError('NOT_FOUND', SERVER_MESSAGES.userNotFound);
   if (target.role !== 'superagent' && target.role !== 'agent') {
-    throw AppError.field('parentId', 'Choose a super agent or an agent');
+    throw AppError.field('parentId', SERVER_MESSAGES.downlineChooseParent);
   }
   return { id: target.id, username: target.username, fullName: target.fullName, role: target.role };
 }

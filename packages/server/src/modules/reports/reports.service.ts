@@ -1,3 +1,4 @@
+import { dateAfterToday, SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { dayIn } from '@lot/domain/dates';
 import { AppError } from '@lot/domain/errors';
 import { formatCents } from '@lot/domain/money';
@@ -16,16 +17,16 @@ export const DEFAULT_TIME_ZONE = 'UTC';
 async function shopOf({ db, caller }: Context, userId: number | undefined): Promise<UserRow> {
   if (caller.role === 'user') {
     if (userId !== undefined && userId !== caller.id) {
-      throw new AppError('FORBIDDEN', 'You can only see your own day close');
+      throw new AppError('FORBIDDEN', SERVER_MESSAGES.dayCloseOwnOnly);
     }
     const me = await findLiveUserById(db, caller.id);
-    if (!me) throw new AppError('NOT_FOUND', 'User not found');
+    if (!me) throw new AppError('NOT_FOUND', SERVER_MESSAGES.userNotFound);
     return me;
   }
-  if (userId === undefined) throw AppError.field('userId', 'Choose the shop (a user) whose day to close');
+  if (userId === undefined) throw AppError.field('userId', SERVER_MESSAGES.dayCloseChooseShop);
   const target = await findInScope(db, caller, userId);
-  if (!target) throw new AppError('NOT_FOUND', 'User not found');
-  if (target.role !== 'user') throw new AppError('FORBIDDEN', 'A day close is for a shop: choose a user');
+  if (!target) throw new AppError('NOT_FOUND', SERVER_MESSAGES.userNotFound);
+  if (target.role !== 'user') throw new AppError('FORBIDDEN', SERVER_MESSAGES.dayCloseShopOnly);
   return target;
 }
 
@@ -43,7 +44,7 @@ export async function dayClose(ctx: Context, query: DayCloseQuery): Promise<DayC
   // A day still to come has no close: refused rather than answered as an empty or partial day.
   const today = dayIn(timeZone, new Date(ctx.clock()));
   if (query.date > today) {
-    throw AppError.field('date', `date cannot be after today (${today} in ${timeZone})`);
+    throw AppError.field('date', dateAfterToday(today, timeZone));
   }
   const shop = await shopOf(ctx, query.userId);
   const u = shop.id;

@@ -1,3 +1,4 @@
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { AppError } from '@lot/domain/errors';
 import { formatCents } from '@lot/domain/money';
 import type { Statement, StatementMovement, StatementQuery } from '@lot/domain/schemas/reports';
@@ -15,7 +16,7 @@ import { DEFAULT_TIME_ZONE } from './reports.service.ts';
  */
 export async function statement(ctx: Context, userId: number, query: StatementQuery): Promise<Statement> {
   const account = await findInScope(ctx.db, ctx.caller, userId);
-  if (!account) throw new AppError('NOT_FOUND', 'User not found');
+  if (!account) throw new AppError('NOT_FOUND', SERVER_MESSAGES.userNotFound);
   const timeZone = query.tz ?? DEFAULT_TIME_ZONE;
   const period = { from: query.from, to: query.to, timeZone };
   const totals = await readStatementTotals(ctx.db, account.id, period);

@@ -1,3 +1,4 @@
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { SQL } from 'drizzle-orm';
 import { AppError } from '@lot/domain/errors';
 import type { Role } from '@lot/domain/roles';
@@ -45,7 +46,7 @@ export const salesAccess = {
 
   /** The owner's role as `ownerLookup` read it (null when out of reach) must be the one asked for. */
   assertOwner(scope: SalesScope, role: string | null | undefined): void {
-    if (role !== scope.role) throw new AppError('NOT_FOUND', 'User not found');
+    if (role !== scope.role) throw new AppError('NOT_FOUND', SERVER_MESSAGES.userNotFound);
   },
 
   /** `ownerLookup` and `assertOwner` as a read of its own. */
@@ -58,6 +59,6 @@ export const salesAccess = {
 
   /** Describe (record) a game: only one's own (the route admits players alone). */
   record(caller: Caller, input: { userId: number }): void {
-    if (input.userId !== caller.id) throw new AppError('FORBIDDEN', 'You can only record your own games');
+    if (input.userId !== caller.id) throw new AppError('FORBIDDEN', SERVER_MESSAGES.recordOwnGamesOnly);
   },
 };

@@ -1,3 +1,4 @@
+import { gameRecordInconsistent } from '@lot/domain/server-messages';
 import { AppError } from '@lot/domain/errors';
 import { settleGame, type GameWinner, type Participant, type PrizeSetting } from '@lot/domain/game';
 import { formatCents } from '@lot/domain/money';
@@ -6,7 +7,7 @@ import type { SaleInput } from '@lot/domain/schemas/sales-history';
 /* The check behind POST /api/sales-history, kept for the original client (decision 013). */
 
 function inconsistent(message: string): AppError {
-  return new AppError('UNPROCESSABLE', `The game record does not add up: ${message}`);
+  return new AppError('UNPROCESSABLE', gameRecordInconsistent(message));
 }
 
 const winnerKey = (w: Pick<GameWinner, 'position' | 'number' | 'name' | 'phoneNumber' | 'prizeAmount'>) =>

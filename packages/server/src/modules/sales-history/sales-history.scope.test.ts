@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { formatCents } from '@lot/domain/money';
 import type { SaleDetail } from '@lot/domain/schemas/sales-history';
 import { configureWinners, listGames, playGame, sortedIds } from '../../test/game-fixtures.ts';
@@ -227,7 +228,7 @@ describe('GET /api/sales-history/filter (admin)', () => {
         expectStatus(response, 403);
         expect(response.json()).toEqual({
           code: 'FORBIDDEN',
-          message: MESSAGES.forbidden,
+          message: SERVER_MESSAGES.forbidden,
           requestId: expect.any(String),
         });
       }

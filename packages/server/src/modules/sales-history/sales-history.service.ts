@@ -1,5 +1,6 @@
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { formatCents } from '@lot/domain/money';
 import type { AdminSalesQuery, Sale, SaleDetail, SaleInput, SalesQuery } from '@lot/domain/schemas/sales-history';
 import type { Context } from '../../lib/context.ts';
@@ -80,9 +81,6 @@ export async function getSale(ctx: Context, id: number): Promise<SaleDetail> {
   };
 }
 
-export const NOT_A_SERVER_GAME =
-  'Games are drawn and recorded by the server: only a finished server-run game can be described here';
-
 /**
  * POST /api/sales-history, kept for the original client (decision 013). No request chooses a drawn
  * number any more: the server draws and settles every game itself. This answers the record of the
@@ -93,7 +91,7 @@ export async function recordSale(ctx: Context, input: SaleInput): Promise<SaleDe
   const { db, caller } = ctx;
   salesAccess.record(caller, input);
   const settled = await settledRoundOf(db, caller, input.gameId);
-  if (!settled) throw new AppError('UNPROCESSABLE', NOT_A_SERVER_GAME);
+  if (!settled) throw new AppError('UNPROCESSABLE', SERVER_MESSAGES.notAServerGame);
   checkDescribes(input, settled, settled.prizes);
   return getSale(ctx, settled.saleId);
 }

@@ -1,6 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import { AppError } from '@lot/domain/errors';
-import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { shifts } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { readableByRecord } from '../users/users.access.ts';
@@ -16,16 +16,17 @@ export const shiftsAccess = {
 
   /** Opening and reading the current shift: a shop's own only. */
   own(caller: Caller): void {
-    if (caller.role !== 'user') throw new AppError('FORBIDDEN', MESSAGES.forbidden);
+    if (caller.role !== 'user') throw new AppError('FORBIDDEN', SERVER_MESSAGES.forbidden);
   },
 
   /** Closing: the shop whose shift it is (the shift was found in the caller's reach first). */
   close(caller: Caller, shift: { userId: number }): void {
-    if (caller.role !== 'user' || caller.id !== shift.userId) throw new AppError('FORBIDDEN', MESSAGES.forbidden);
+    if (caller.role !== 'user' || caller.id !== shift.userId)
+      throw new AppError('FORBIDDEN', SERVER_MESSAGES.forbidden);
   },
 
   /** The dashboard card is the upline's and the admin's. */
   summary(caller: Caller): void {
-    if (caller.role === 'user') throw new AppError('FORBIDDEN', MESSAGES.forbidden);
+    if (caller.role === 'user') throw new AppError('FORBIDDEN', SERVER_MESSAGES.forbidden);
   },
 };

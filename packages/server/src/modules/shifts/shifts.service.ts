@@ -1,8 +1,9 @@
+import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { AppError } from '@lot/domain/errors';
 import { formatCents } from '@lot/domain/money';
 import {
   SHIFT_ERROR_CODES,
-  SHIFT_MESSAGES,
   type CloseShiftInput,
   type CurrentShift,
   type ExportShiftsQuery,
@@ -138,7 +139,7 @@ async function computeReport(
   return { report, expected };
 }
 
-const notFound = () => new AppError('NOT_FOUND', 'Shift not found');
+const notFound = () => new AppError('NOT_FOUND', SERVER_MESSAGES.shiftNotFound);
 
 /** POST /api/shifts: the shop opens its shift with the float in the drawer. */
 export async function openShift(ctx: Context, input: OpenShiftInput): Promise<Shift> {
@@ -157,7 +158,7 @@ export async function openShift(ctx: Context, input: OpenShiftInput): Promise<Sh
       });
     });
   } catch (error) {
-    if (isShiftAlreadyOpen(error)) throw new AppError(SHIFT_ERROR_CODES.alreadyOpen, SHIFT_MESSAGES.alreadyOpen);
+    if (isShiftAlreadyOpen(error)) throw new AppError(SHIFT_ERROR_CODES.alreadyOpen, SERVER_MESSAGES.shiftAlreadyOpen);
     throw error;
   }
   const row = await findOpenShift(db, caller.id);
@@ -197,15 +198,15 @@ export async function closeShift(ctx: Context, id: number, input: CloseShiftInpu
   shiftsAccess.close(caller, found);
   return db.transaction(async (tx) => {
     const lock = await lockShift(tx, id);
-    if (!lock?.open) throw new AppError(SHIFT_ERROR_CODES.alreadyClosed, SHIFT_MESSAGES.alreadyClosed);
+    if (!lock?.open) throw new AppError(SHIFT_ERROR_CODES.alreadyClosed, SERVER_MESSAGES.shiftAlreadyClosed);
     if ((await countGamesInProgress(tx, found.userId)) > 0)
-      throw new AppError(SHIFT_ERROR_CODES.gameInProgress, SHIFT_MESSAGES.gameInProgress);
+      throw new AppError(SHIFT_ERROR_CODES.gameInProgress, SERVER_MESSAGES.shiftGameInProgress);
     const row = await findShift(tx, id, undefined);
     if (!row) throw notFound();
     const { report, expected } = await computeReport(tx, row, lock.now);
     const variance = input.countedCash - expected;
     if (variance !== 0 && !input.varianceReason)
-      throw AppError.field('varianceReason', SHIFT_MESSAGES.varianceReasonRequired);
+      throw AppError.field('varianceReason', MESSAGES.shiftVarianceReasonRequired);
     const varianceReason = variance === 0 ? null : (input.varianceReason ?? null);
     const zNumber = await nextZNumber(tx, row.userId);
     const checkpoint = await latestCheckpoint(tx);

@@ -1,6 +1,6 @@
 import { and, eq, isNull, ne, sql, type Column, type SQL } from 'drizzle-orm';
 import { AppError } from '@lot/domain/errors';
-import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { Role } from '@lot/domain/roles';
 import type { CreateUserInput, UpdateUserInput } from '@lot/domain/schemas/users';
 import { users } from '../../db/schema.ts';
@@ -90,17 +90,16 @@ export const usersAccess = {
 
   /** Only the people who manage accounts export them. */
   export(caller: Caller): void {
-    if (caller.role === 'user') throw new AppError('FORBIDDEN', 'Only the admin, super agents and agents export users');
+    if (caller.role === 'user') throw new AppError('FORBIDDEN', SERVER_MESSAGES.usersExportForbidden);
   },
 
   /** The role must be one the caller may create; answers the parent asked for, or the one the caller must use. */
   create(caller: Caller, input: Pick<CreateUserInput, 'role' | 'parentId'>): number | null {
-    if (!CREATABLE[caller.role].includes(input.role)) throw new AppError('FORBIDDEN', MESSAGES.forbidden);
+    if (!CREATABLE[caller.role].includes(input.role)) throw new AppError('FORBIDDEN', SERVER_MESSAGES.forbidden);
     const fixed = fixedParent(caller, input.role);
     const parentId = input.parentId ?? null;
     if (fixed === undefined) return parentId;
-    if (parentId !== null && parentId !== fixed)
-      throw AppError.field('parentId', 'You cannot choose the parent of this user');
+    if (parentId !== null && parentId !== fixed) throw AppError.field('parentId', SERVER_MESSAGES.parentNotYours);
     return fixed;
   },
 
@@ -114,17 +113,16 @@ export const usersAccess = {
     if (target.id === caller.id) {
       refuseChange('status', input.status, target.status, 'You cannot change your own status');
       refuseChange('parentId', input.parentId, target.parentId, 'You cannot change your own parent');
-      if (input.password !== undefined)
-        throw AppError.field('password', 'Use Change Password to change your own password');
+      if (input.password !== undefined) throw AppError.field('password', SERVER_MESSAGES.ownPasswordViaChangePassword);
       return;
     }
-    if (changesLogo) throw AppError.field('logo', 'Only the user can change their own logo');
+    if (changesLogo) throw AppError.field('logo', SERVER_MESSAGES.ownLogoOnly);
     if (fixedParent(caller, target.role) !== undefined)
       refuseChange('parentId', input.parentId, target.parentId, 'You cannot change the parent of this user');
   },
 
   /** Anyone in scope but oneself. */
   delete(caller: Caller, target: { id: number }): void {
-    if (target.id === caller.id) throw new AppError('FORBIDDEN', 'You cannot delete your own account');
+    if (target.id === caller.id) throw new AppError('FORBIDDEN', SERVER_MESSAGES.deleteOwnAccount);
   },
 };

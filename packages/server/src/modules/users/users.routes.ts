@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { binaryBody, exportHeaders, exportResponse, totalCountHeader } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import { z } from 'zod';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { idParamsSchema } from '@lot/domain/schemas/common';
 import {
   LOGO_MAX_BYTES,
@@ -37,7 +38,7 @@ const logoResponse = {
 
 /** A logo arrives as a multipart file (a Buffer once parsed); JSON bodies cannot carry one. */
 const updateBodySchema = updateUserInputSchema.extend({
-  logo: z.custom<Buffer>((value) => Buffer.isBuffer(value), { message: 'Logo must be a file' }).optional(),
+  logo: z.custom<Buffer>((value) => Buffer.isBuffer(value), { message: SERVER_MESSAGES.logoNotAFile }).optional(),
 });
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,5 +1,12 @@
 import { AppError } from '@lot/domain/errors';
 import { MESSAGES } from '@lot/domain/messages';
+import {
+  deleteHasBalance,
+  deleteHasDownline,
+  deleteHasStakeInGame,
+  parentRoleHasNone,
+  SERVER_MESSAGES,
+} from '@lot/domain/server-messages';
 import { formatCents, formatMoney } from '@lot/domain/money';
 import { ALLOWED_PARENT_ROLES, type Role } from '@lot/domain/roles';
 import type { CreateUserInput, PublicUser, UpdateUserInput, User } from '@lot/domain/schemas/users';
@@ -54,7 +61,7 @@ function toUser(row: UserListRow): User {
   };
 }
 
-const notFound = () => new AppError('NOT_FOUND', 'User not found');
+const notFound = () => new AppError('NOT_FOUND', SERVER_MESSAGES.userNotFound);
 
 async function getUser(db: Db | Tx, id: number): Promise<User> {
   const row = await findUserListRow(db, id);
@@ -118,22 +125,27 @@ async function resolveParent(
     throw AppError.field('parentId', role === 'agent' ? MESSAGES.superAgentRequired : MESSAGES.parentRequired);
   }
   const row = await findInScope(tx, caller, parentId, 'share');
-  if (!row) throw new AppError('NOT_FOUND', 'Parent not found', { fieldErrors: { parentId: 'Parent not found' } });
+  if (!row)
+    throw new AppError('NOT_FOUND', SERVER_MESSAGES.parentNotFound, {
+      fieldErrors: { parentId: SERVER_MESSAGES.parentNotFound },
+    });
   if (!ALLOWED_PARENT_ROLES[role].includes(row.role)) {
     throw AppError.field(
       'parentId',
       role === 'agent'
-        ? 'Parent must be a super agent'
+        ? SERVER_MESSAGES.parentMustBeSuperAgent
         : role === 'user'
-          ? 'Parent must be a super agent or an agent'
-          : `A ${role} has no parent`,
+          ? SERVER_MESSAGES.parentMustBeSuperAgentOrAgent
+          : parentRoleHasNone(role),
     );
   }
   return row;
 }
 
 function usernameTaken(): AppError {
-  return new AppError('CONFLICT', MESSAGES.usernameInUse, { fieldErrors: { username: MESSAGES.usernameInUse } });
+  return new AppError('CONFLICT', SERVER_MESSAGES.usernameInUse, {
+    fieldErrors: { username: SERVER_MESSAGES.usernameInUse },
+  });
 }
 
 export async function createUser(ctx: Context, input: CreateUserInput): Promise<User> {
@@ -249,21 +261,15 @@ export async function deleteUser(ctx: Context, id: number): Promise<{ message: s
     usersAccess.delete(caller, target);
     const balance = await lockedBalance(tx, id);
     if (balance !== 0) {
-      throw new AppError(
-        'CONFLICT',
-        `Cannot delete ${target.fullName}: their balance is ${formatMoney(balance)}. Move the funds first.`,
-      );
+      throw new AppError('CONFLICT', deleteHasBalance(target.fullName, formatMoney(balance)));
     }
     // A game in progress holds its pool from the first draw: money that only its player can
     // settle or get back (decision 013), so it still hangs off the user.
     if ((await countGamesInPlay(tx, id)) > 0) {
-      throw new AppError(
-        'CONFLICT',
-        `Cannot delete ${target.fullName}: a game in progress holds their stake. Finish or void it first.`,
-      );
+      throw new AppError('CONFLICT', deleteHasStakeInGame(target.fullName));
     }
     if ((await countLiveChildren(tx, id)) > 0) {
-      throw new AppError('CONFLICT', `Cannot delete ${target.fullName}: they still have agents or users under them.`);
+      throw new AppError('CONFLICT', deleteHasDownline(target.fullName));
     }
     await recordAudit(tx, {
       ...byCaller(caller),
@@ -276,14 +282,14 @@ export async function deleteUser(ctx: Context, id: number): Promise<{ message: s
     await softDeleteUser(tx, id, caller.id);
   });
   ctx.events.callerChanged(id);
-  return { message: 'User deleted successfully' };
+  return { message: SERVER_MESSAGES.userDeleted };
 }
 
 export async function getLogo(ctx: Context, id: number): Promise<{ data: Buffer; mimeType: string }> {
   const { db, caller } = ctx;
   const target = await findInScope(db, caller, id);
   const logo = target?.hasLogo ? await findLogo(db, id) : undefined;
-  if (!logo) throw new AppError('NOT_FOUND', 'Logo not found');
+  if (!logo) throw new AppError('NOT_FOUND', SERVER_MESSAGES.logoNotFound);
   return logo;
 }
 

@@ -1,5 +1,5 @@
 import { AppError } from '@lot/domain/errors';
-import { positionTaken } from '@lot/domain/messages';
+import { positionTaken, SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { EffectiveWinners, Winner, WinnerInput } from '@lot/domain/schemas/winners';
 import { byCaller, changedFields, recordAudit } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
@@ -31,15 +31,18 @@ export function listWinners(
 function assertManages(caller: Caller, userId: number | null): void {
   if (caller.role === 'admin') return;
   if (caller.role !== 'user' || userId !== caller.id) {
-    throw new AppError('FORBIDDEN', 'You can only manage your own winner settings');
+    throw new AppError('FORBIDDEN', SERVER_MESSAGES.winnersOwnOnly);
   }
 }
 
 /** The player a configuration belongs to must be a live user of role user. */
 async function assertPlayer(db: Db, userId: number): Promise<void> {
   const target = await findLiveUserById(db, userId);
-  if (!target) throw new AppError('NOT_FOUND', 'User not found', { fieldErrors: { userId: 'User not found' } });
-  if (target.role !== 'user') throw AppError.field('userId', 'Winner settings belong to a user');
+  if (!target)
+    throw new AppError('NOT_FOUND', SERVER_MESSAGES.userNotFound, {
+      fieldErrors: { userId: SERVER_MESSAGES.userNotFound },
+    });
+  if (target.role !== 'user') throw AppError.field('userId', SERVER_MESSAGES.winnersBelongToUser);
 }
 
 export async function listUserWinners(ctx: Context, userId: number): Promise<Winner[]> {
@@ -102,7 +105,7 @@ const auditedFields = (w: Winner) => ({
 
 async function getWinner(db: Parameters<typeof findWinner>[0], id: number): Promise<Winner> {
   const winner = await findWinner(db, id);
-  if (!winner) throw new AppError('NOT_FOUND', 'Winner configuration not found');
+  if (!winner) throw new AppError('NOT_FOUND', SERVER_MESSAGES.winnerNotFound);
   return winner;
 }
 
@@ -110,7 +113,7 @@ async function getWinner(db: Parameters<typeof findWinner>[0], id: number): Prom
 async function findManaged(db: Db, caller: Caller, id: number): Promise<Winner> {
   const winner = await getWinner(db, id);
   if (caller.role !== 'admin' && winner.userId !== caller.id) {
-    throw new AppError('NOT_FOUND', 'Winner configuration not found');
+    throw new AppError('NOT_FOUND', SERVER_MESSAGES.winnerNotFound);
   }
   return winner;
 }
@@ -119,7 +122,7 @@ export async function updateWinner(ctx: Context, id: number, input: WinnerInput)
   const { db, caller } = ctx;
   const existing = await findManaged(db, caller, id);
   if (input.userId !== undefined && input.userId !== existing.userId) {
-    throw AppError.field('userId', 'A winner configuration cannot move to another user');
+    throw AppError.field('userId', SERVER_MESSAGES.winnerCannotMove);
   }
   return db
     .transaction(async (tx) => {
@@ -142,7 +145,7 @@ export async function deleteWinner(ctx: Context, id: number): Promise<{ message:
   const { db, caller } = ctx;
   const existing = await findManaged(db, caller, id);
   await db.transaction(async (tx) => {
-    if (!(await deleteWinnerRow(tx, id))) throw new AppError('NOT_FOUND', 'Winner configuration not found');
+    if (!(await deleteWinnerRow(tx, id))) throw new AppError('NOT_FOUND', SERVER_MESSAGES.winnerNotFound);
     await recordAudit(tx, {
       ...byCaller(caller),
       action: 'winner.deleted',
@@ -152,7 +155,7 @@ export async function deleteWinner(ctx: Context, id: number): Promise<{ message:
       details: auditedFields(existing),
     });
   });
-  return { message: 'Winner configuration deleted successfully' };
+  return { message: SERVER_MESSAGES.winnerDeleted };
 }
 
 export async function effectiveWinnersFor(ctx: Context, userId: number): Promise<EffectiveWinners> {

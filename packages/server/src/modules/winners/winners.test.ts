@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES, positionTaken } from '@lot/domain/messages';
+import { MESSAGES } from '@lot/domain/messages';
+import { positionTaken, SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { EffectiveWinners, Winner } from '@lot/domain/schemas/winners';
 import { queryRows } from '../../db/client.ts';
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
@@ -18,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const FORBIDDEN = { message: MESSAGES.forbidden, code: 'FORBIDDEN', requestId: expect.any(String) };
+const FORBIDDEN = { message: SERVER_MESSAGES.forbidden, code: 'FORBIDDEN', requestId: expect.any(String) };
 
 type Call = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; payload?: Record<string, unknown> };
 const call = (caller: Member | string, { method, url, payload }: Call) =>

@@ -32,6 +32,6 @@ export const playGameQuery = (queryClient: QueryClient) =>
     refetchOnWindowFocus: 'always',
   });
 
-export function usePlayGame() {
+export function useCurrentGameQuery() {
   return useQuery(playGameQuery(useQueryClient()));
 }

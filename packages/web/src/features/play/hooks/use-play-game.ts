@@ -6,7 +6,7 @@ import type { Game } from '@lot/domain/schemas/games';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { holdGame, isEnded, playGameQueryKey } from '../api/games-cache.ts';
-import { usePlayGame as usePlayGameQuery } from '../api/get-current-game.ts';
+import { useCurrentGameQuery } from '../api/get-current-game.ts';
 import { useOpenGame, type GameSetup } from '../api/open-game.ts';
 import { usePutEntries } from '../api/put-entries.ts';
 import { useVoidGame, VOID_REASONS } from '../api/void-game.ts';
@@ -37,7 +37,7 @@ export const setupOf = (game: Game): GameSetup => ({
 export function usePlayGame() {
   const toast = useToast();
   const queryClient = useQueryClient();
-  const play = usePlayGameQuery();
+  const play = useCurrentGameQuery();
   const openCall = useOpenGame();
   const entriesCall = usePutEntries();
   const voidCall = useVoidGame();

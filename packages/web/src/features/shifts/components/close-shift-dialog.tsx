@@ -4,7 +4,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { decimalToCents, parseAmountToCents } from '@lot/domain/money';
-import { closeShiftInputSchema, SHIFT_MESSAGES, type Shift, type ShiftReport } from '@lot/domain/schemas/shifts';
+import { MESSAGES } from '@lot/domain/messages';
+import { closeShiftInputSchema, type Shift, type ShiftReport } from '@lot/domain/schemas/shifts';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError, TextField } from '../../../components/ui/field.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
@@ -23,7 +24,7 @@ type CloseValues = { countedCash: number; varianceReason?: string };
 const closeFormSchema = (expected: number) =>
   closeShiftInputSchema.superRefine((value, ctx) => {
     if (value.countedCash !== expected && !value.varianceReason?.trim())
-      ctx.addIssue({ code: 'custom', path: ['varianceReason'], message: SHIFT_MESSAGES.varianceReasonRequired });
+      ctx.addIssue({ code: 'custom', path: ['varianceReason'], message: MESSAGES.shiftVarianceReasonRequired });
   });
 
 /**

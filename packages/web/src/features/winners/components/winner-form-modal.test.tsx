@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { positionTaken } from '@lot/domain/messages';
+import { positionTaken } from '@lot/domain/server-messages';
 import { ToastProvider } from '../../../components/ui/toast.tsx';
 import { WinnerFormModal } from './winner-form-modal.tsx';
 
