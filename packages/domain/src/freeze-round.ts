@@ -10,10 +10,10 @@ import { firstRoundAfter, roundTimeMs, type BeaconChain } from './beacon.ts';
  */
 
 /**
- * The room between the freeze and R's publication by default: DRAW_FREEZE_MARGIN_MS. One quicknet
- * period: R is L + 2 either way, and the relays get 750 ms for each question.
+ * The room between the freeze and R's publication by default: DRAW_FREEZE_MARGIN_MS. On quicknet
+ * R is L + 2 while the relays answer within the other second of the period.
  */
-export const FREEZE_MARGIN_MS = 3_000;
+export const FREEZE_MARGIN_MS = 2_000;
 /** The least margin: a witness's cosignature must land at least 1 s before R is published. */
 export const MIN_FREEZE_MARGIN_MS = 1_000;
 /** The most margin: a game waits about this long plus a period for its round. */
@@ -37,7 +37,7 @@ export type FreezeRoundInput = {
 /**
  * Why a LOT-DRAW-2 game may not freeze now: no relay answered a verified latest round; a relay has
  * round R already; the server's clock is more than CLOCK_TOLERANCE_MS off the beacon's evidence;
- * asking the relays took more than three quarters of the margin.
+ * asking the relays whether they have R took more than half the margin (a server that stalled).
  */
 export type FreezeRefusal = 'no latest round' | 'round public' | 'clock behind' | 'clock ahead' | 'too slow';
 

@@ -42,7 +42,7 @@ describe('loadConfig', () => {
       // Hourly signed audit checkpoints beside the data (decision 045).
       checkpoints: { dir: 'data/checkpoints', minutes: 60 },
       // The embedded database plays LOT-DRAW-1 while drand's quicknet cannot be reached.
-      beacon: { mode: 'auto', urls: DEFAULT_BEACON_URLS, chainHash: QUICKNET.chainHash, freezeMarginMs: 3000 },
+      beacon: { mode: 'auto', urls: DEFAULT_BEACON_URLS, chainHash: QUICKNET.chainHash, freezeMarginMs: 2000 },
     });
     expect(DEFAULT_BEACON_URLS).toEqual(['https://api.drand.sh', 'https://api2.drand.sh', 'https://api3.drand.sh']);
   });
@@ -280,8 +280,8 @@ describe('loadConfig', () => {
     }
   });
 
-  it('refuses a DRAW_FREEZE_MARGIN_MS under 1 s or over a minute; 3 s by default (decision 076)', () => {
-    expect(loadConfig({}).beacon.freezeMarginMs).toBe(3000);
+  it('refuses a DRAW_FREEZE_MARGIN_MS under 1 s or over a minute; 2 s by default (decision 076)', () => {
+    expect(loadConfig({}).beacon.freezeMarginMs).toBe(2000);
     expect(loadConfig({ DRAW_FREEZE_MARGIN_MS: '1000' }).beacon.freezeMarginMs).toBe(1000);
     expect(loadConfig({ DRAW_FREEZE_MARGIN_MS: '60000' }).beacon.freezeMarginMs).toBe(60_000);
     for (const ms of ['999', '0', '60001', '-1', '2.5', '2s', ' ', '1e3']) {

@@ -164,13 +164,22 @@ export class BeaconClient {
   /**
    * The latest round, asked of every relay at once ({url}/{chainHash}/public/latest, never from a
    * cache: `no-cache` is asked of any cache on the way) and verified under the pinned key: the
-   * highest round a relay answered with a valid signature, undefined when none did before `signal`
-   * ends (decision 076: a freeze names its round R after it).
+   * highest round a relay answered with a valid signature, undefined when none did (decision 076: a
+   * freeze names its round R after it). Once one relay has answered, the others get `graceMs` more.
    */
-  async latest(signal?: AbortSignal): Promise<BeaconRound | undefined> {
-    const answers = await Promise.all(this.urls.map((url) => this.latestOf(url, signal)));
+  async latest(graceMs: number): Promise<BeaconRound | undefined> {
+    const grace = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
     let newest: BeaconRound | undefined;
-    for (const answer of answers) if (answer && answer.round > (newest?.round ?? 0)) newest = answer;
+    await Promise.all(
+      this.urls.map(async (url) => {
+        const answer = await this.latestOf(url, grace.signal);
+        if (!answer) return;
+        if (answer.round > (newest?.round ?? 0)) newest = answer;
+        timer ??= setTimeout(() => grace.abort(), graceMs);
+      }),
+    );
+    clearTimeout(timer);
     return newest;
   }
 

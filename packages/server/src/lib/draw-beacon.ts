@@ -42,7 +42,7 @@ export type DrawBeaconOptions = {
   heartbeatMs?: number;
   /**
    * DRAW_FREEZE_MARGIN_MS: the room a freeze leaves before round R is published (decision 076);
-   * a freeze waits for the relays a quarter of it per question. Default FREEZE_MARGIN_MS.
+   * a freeze waits a quarter of it for slower relays. Default FREEZE_MARGIN_MS.
    */
   freezeMarginMs?: number;
 };
@@ -286,10 +286,11 @@ export class DrawBeacon {
 
   /**
    * Round R for a freeze now, from evidence (decision 076, `freezeRound`): the latest round L every
-   * relay is asked for at once (fresh, verified under the game's pinned key), the request's clock,
-   * the margin; then every relay is asked whether it has R already. Each question waits a quarter of
-   * the margin for the relays, so a relay that hangs costs no more, and the whole is refused when it
-   * took over three quarters of it. The caller takes the freeze's time after this answers.
+   * relay is asked for at once (fresh, verified under the game's pinned key; once one answered, the
+   * others get a quarter of the margin more), the request's clock, and the margin plus the time the
+   * answer took; then every relay is asked, for at most a quarter of the margin, whether it has R
+   * already, and the freeze is refused if that took over half of it (a server that stalled). The
+   * caller takes the freeze's time after this answers.
    */
   async freezeEvidence(pin: BeaconPin, clock: Clock): Promise<FreezeEvidence> {
     const refused = (reason: FreezeRefusal): FreezeEvidence => ({ kind: 'no freeze', reason });
@@ -302,13 +303,16 @@ export class DrawBeacon {
     const latest = await ask.latest;
     if (!latest) return refused('no latest round');
     if (client === this.client) this.setReachable(true);
-    const named = freezeRound(pin, { latest: latest.round, now: clock(), marginMs });
+    // L is as old as the question: R keeps the whole margin after the time it took.
+    const chosenAt = performance.now();
+    const room = marginMs + (chosenAt - ask.startedAt);
+    const named = freezeRound(pin, { latest: latest.round, now: clock(), marginMs: room });
     if ('refused' in named) return refused(named.refused);
     let has = ask.has.get(named.round);
     if (!has) ask.has.set(named.round, (has = client.anyHas(named.round, AbortSignal.timeout(marginMs / 4))));
     if (await has) return refused('round public');
-    // Two questions of at most a quarter each: more than three quarters is a server that stalled.
-    if (performance.now() - ask.startedAt > (marginMs * 3) / 4) return refused('too slow');
+    // At most a quarter of the margin to ask about R: more than half is a server that stalled.
+    if (performance.now() - chosenAt > marginMs / 2) return refused('too slow');
     return { kind: 'freeze', round: named.round, latest: latest.round };
   }
 
@@ -317,14 +321,9 @@ export class DrawBeacon {
    * (one verification for a burst of freezes), and the questions about R asked after it. A freeze
    * that joins it counts its time from when it was asked.
    */
-  private askLatest(client: BeaconClient, waitMs: number): LatestAsk {
+  private askLatest(client: BeaconClient, graceMs: number): LatestAsk {
     if (this.asking?.client === client) return this.asking;
-    const ask: LatestAsk = {
-      client,
-      startedAt: performance.now(),
-      latest: client.latest(AbortSignal.timeout(waitMs)),
-      has: new Map(),
-    };
+    const ask: LatestAsk = { client, startedAt: performance.now(), latest: client.latest(graceMs), has: new Map() };
     this.asking = ask;
     void ask.latest.finally(() => {
       if (this.asking === ask) this.asking = undefined;
