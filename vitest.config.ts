@@ -16,6 +16,7 @@ const databaseFree = [
   'packages/server/src/db/data-dir-lock.test.ts',
   'packages/server/src/lib/jobs.test.ts',
   'packages/server/src/lib/beacon-client.test.ts',
+  'packages/server/src/lib/draw-beacon.test.ts',
   'packages/server/src/lib/draw-crypto.test.ts',
   'packages/server/src/lib/export.test.ts',
   'packages/server/src/lib/note-signer.test.ts',

@@ -121,6 +121,10 @@ describe('the verify page of a settled LOT-DRAW-2 game of 100 entries', () => {
     );
     expect(await textOf(page.getByTestId('verify-pin'))).toContain('pinned by this link');
     expect(await textOf(page.getByTestId('verify-round'))).toBe(String(round));
+    // L, the latest round public at the freeze (decision 076): R comes after it.
+    const latest = game.beacon?.latestRound ?? NaN;
+    expect(latest).toBeLessThan(round ?? 0);
+    expect(await textOf(page.getByTestId('verify-latest'))).toContain(String(latest));
     expect(await textOf(page.getByTestId('verify-signature'))).toBe(
       `Verified in this browser: round ${round} was signed by the chain`,
     );

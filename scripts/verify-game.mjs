@@ -59,11 +59,44 @@ function commitmentText2(seedHex, b) {
   return JSON.stringify([V2, b.chainHash, b.publicKey, b.genesisTime, b.period, seedHex]);
 }
 
-/** LOT-DRAW-2 section 4: round r's time in ms, and R, the first round strictly after t (ms). */
+/** LOT-DRAW-2 section 4: round r's time in ms, and the first round strictly after t (ms): R of a game frozen before L was recorded. */
 const roundTime = (b, r) => (b.genesisTime + (r - 1) * b.period) * 1000;
 function firstRoundAfter(b, t) {
   const since = t - b.genesisTime * 1000;
   return since < 0 ? 1 : Math.floor(since / (b.period * 1000)) + 2;
+}
+
+/**
+ * LOT-DRAW-2 step 10: R after L (`latestRound`, the latest public round at the freeze) and published
+ * after the freeze. A proof without L — a game frozen before L was recorded — is held to the rule it
+ * froze under: R is the first round after the freeze.
+ */
+function roundCheck(b, frozenAt) {
+  const t = frozenAt == null ? NaN : Date.parse(frozenAt);
+  const R = b.round;
+  if (Number.isNaN(t)) return { ok: false, detail: 'frozenAt is missing' };
+  if (!isInt(R) || R < 1) return { ok: false, detail: 'the proof names no round R' };
+  const due = roundTime(b, R);
+  if (b.expectedAt == null || Date.parse(b.expectedAt) !== due)
+    return { ok: false, detail: `R = ${R} is published at ${iso(due)}; the proof says ${b.expectedAt}` };
+  const L = b.latestRound ?? null;
+  if (L === null) {
+    const target = firstRoundAfter(b, t);
+    return target === R
+      ? {
+          ok: true,
+          detail: `R = ${R}, the first round after the freeze at ${frozenAt}, published at ${iso(due)} (the latest public round at the freeze was not recorded then)`,
+        }
+      : { ok: false, detail: `the first round after the freeze at ${frozenAt} is ${target}; the proof uses ${R}` };
+  }
+  if (!isInt(L) || L < 1 || L >= R)
+    return { ok: false, detail: `R = ${R} is not after ${L}, the latest public round at the freeze` };
+  if (due <= t)
+    return { ok: false, detail: `R = ${R} was published at ${iso(due)}, not after the freeze at ${frozenAt}` };
+  return {
+    ok: true,
+    detail: `R = ${R}, after ${L} (the latest public round at the freeze at ${frozenAt}), published at ${iso(due)}`,
+  };
 }
 
 /**
@@ -200,25 +233,8 @@ async function verify(p, pins) {
     beaconOk = Boolean(pin);
     const frozen = p.status === 'drawing' || p.status === 'settled' || p.status === 'voided';
     if (pin && frozen) {
-      const t = frozenAt === null ? NaN : Date.parse(frozenAt);
-      const target = Number.isNaN(t) ? null : firstRoundAfter(beacon, t);
-      const due = target === null ? null : roundTime(beacon, target);
-      const roundOk =
-        target !== null &&
-        beacon.round === target &&
-        beacon.expectedAt != null &&
-        Date.parse(beacon.expectedAt) === due;
-      check(
-        'Beacon round',
-        roundOk,
-        target === null
-          ? 'frozenAt is missing'
-          : beacon.round !== target
-            ? `the first round after the freeze at ${frozenAt} is ${target}; the proof uses ${beacon.round}`
-            : roundOk
-              ? `R = ${target}, the first round after the freeze at ${frozenAt}, published at ${iso(due)}`
-              : `R = ${target} is published at ${iso(due)}; the proof says ${beacon.expectedAt}`,
-      );
+      const { ok: roundOk, detail } = roundCheck(beacon, frozenAt);
+      check('Beacon round', roundOk, detail);
       beaconOk &&= roundOk;
       if (beacon.signature != null && beacon.round != null) {
         const signed = await verifyRound(beacon.publicKey, beacon.round, beacon.signature);

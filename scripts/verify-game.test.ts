@@ -310,6 +310,16 @@ describe('scripts/verify-game.mjs on LOT-DRAW-2', () => {
       },
       ['Beacon round'],
     ],
+    [
+      'L moved onto R (R not after the latest public round at the freeze)',
+      (p) => (p.beacon!.latestRound = p.beacon!.round),
+      ['Beacon round'],
+    ],
+    [
+      'L removed (the rule of games frozen before L: R is not the first round after this freeze)',
+      (p) => (p.beacon!.latestRound = null),
+      ['Beacon round'],
+    ],
     ['an edited entry hash', (p) => (p.entries[2]!.entryHash = flipLast(p.entries[2]!.entryHash)), ['Entries digest']],
     ['the commitment', (p) => (p.commitment = flipLast(p.commitment)), ['Commitment']],
     ['the period of the beacon', (p) => (p.beacon!.period = 30), ['Commitment', 'Beacon chain']],

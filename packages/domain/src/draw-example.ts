@@ -8,6 +8,7 @@ import {
   verifyBeaconRound,
 } from './beacon.ts';
 import quicknet from './beacon-fixtures/quicknet.json';
+import { FREEZE_MARGIN_MS, freezeRound } from './freeze-round.ts';
 import {
   commitmentFingerprint,
   commitmentOf,
@@ -41,8 +42,12 @@ import type { GameBeacon, GameDraw, GameProof, GameStatus } from './schemas/game
 
 export type ExampleEntry = { number: number; name: string; phoneNumber: string; nonce?: string; canonical?: boolean };
 
-/** A LOT-DRAW-2 example's beacon: the chain the game names when it opens, and round R with its signature. */
-export type ExampleBeacon = { name: string; chain: BeaconPin; round: number; signature: string };
+/**
+ * A LOT-DRAW-2 example's beacon: the chain the game names when it opens, round R with its signature,
+ * and L, the latest public round at the freeze (absent: a game frozen before L was recorded, whose R
+ * is the first round after its freeze).
+ */
+export type ExampleBeacon = { name: string; chain: BeaconPin; round: number; signature: string; latest?: number };
 
 /** When things happened; `drawnAt[k − 1]` is draw k's time. */
 export type ExampleTimes = { openedAt: string; frozenAt: string; drawnAt: string[]; endedAt: string };
@@ -109,6 +114,8 @@ function fixtureRound(round: number): { round: number; signature: string } {
 
 /** LOT-DRAW-2's example round: quicknet round 4810403, published 2024-02-06T15:49:33Z. */
 const EXAMPLE_ROUND = fixtureRound(4_810_403);
+/** The latest round the relays answered just before the example's freeze: 4810401, published 15:49:27Z. */
+const EXAMPLE_LATEST = 4_810_401;
 const QUICKNET_PIN: BeaconPin = {
   chainHash: QUICKNET.chainHash,
   publicKey: QUICKNET.publicKey,
@@ -119,8 +126,8 @@ const QUICKNET_PIN: BeaconPin = {
 /**
  * The LOT-DRAW-2 worked example: LOT-DRAW-1's game (same seed 00 … 1f, range, bet, prizes and
  * participants), each participant with the nonce printed on their slip and hashed in canonical
- * form, on drand quicknet. The entries freeze 1.2 s before round 4810403's time, so that round is
- * R. The nonces are fixed (the first 16 hex digits of SHA-256 of `LOT example nonce {i}.13`, i = 1…4
+ * form, on drand quicknet. The entries freeze 3.2 s before round 4810403's time, when the latest
+ * public round is 4810401: with the default 2 s margin, R is 4810403 (section 4). The nonces are fixed (the first 16 hex digits of SHA-256 of `LOT example nonce {i}.13`, i = 1…4
  * in order of number): the
  * first of a few hundred such sets that gives the example a winner on draw 1 and another later, so
  * the voided example shows a winner left unpaid. A real nonce is 8 bytes from the server's generator.
@@ -140,10 +147,10 @@ export const WORKED_EXAMPLE_2: ExampleGame = {
     { number: 16, name: 'Li Wei', phoneNumber: '0917-888-4321', nonce: '7e176766c5aad1aa', canonical: true },
     { number: 18, name: 'Ana Santos', phoneNumber: '09998765432', nonce: 'ab3f985dcf04250b', canonical: true },
   ],
-  beacon: { name: 'drand quicknet', chain: QUICKNET_PIN, ...EXAMPLE_ROUND },
+  beacon: { name: 'drand quicknet', chain: QUICKNET_PIN, ...EXAMPLE_ROUND, latest: EXAMPLE_LATEST },
   times: {
     openedAt: '2024-02-06T15:40:00.000Z',
-    frozenAt: new Date(roundTimeMs(QUICKNET, EXAMPLE_ROUND.round) - 1200).toISOString(),
+    frozenAt: new Date(roundTimeMs(QUICKNET, EXAMPLE_ROUND.round) - 3200).toISOString(),
     drawnAt: ['2024-02-06T15:49:40.000Z', '2024-02-06T15:49:50.000Z', '2024-02-06T15:50:00.000Z'],
     endedAt: '2024-02-06T15:50:00.000Z',
   },
@@ -291,10 +298,11 @@ export async function buildProof(game: ExampleGame, options: ProofOptions = {}):
   const unplayedDraws = unplayed ? c.draws.slice(drawCount).map((d) => toDraw(d, '')) : [];
   let beacon: GameBeacon | null = null;
   if (game.beacon) {
-    const { chain, round, signature } = game.beacon;
+    const { chain, round, signature, latest } = game.beacon;
     beacon = {
       ...chain,
       round: frozen ? round : null,
+      latestRound: frozen ? (latest ?? null) : null,
       expectedAt: frozen ? new Date(roundTimeMs(chain, round)).toISOString() : null,
       signature: fetched ? signature : null,
       randomness: fetched ? randomnessOf(signature) : null,
@@ -507,15 +515,19 @@ function beaconOf(game: ExampleGame): ExampleBeacon {
   return game.beacon;
 }
 
-/** How R follows from the freeze, and R's signature checked: the figures of docs/lot-draw-2.md's sections 4 and 5. */
+/** How R follows from L and the freeze, and R's signature checked: the figures of docs/lot-draw-2.md's sections 4 and 5. */
 function renderRound(game: ExampleGame): string[] {
-  const { chain, round, signature } = beaconOf(game);
+  const { chain, round, signature, latest } = beaconOf(game);
+  if (latest === undefined) throw new Error(`${game.code} names no latest round L`);
   const frozenAt = timesOf(game).frozenAt;
   const genesisMs = chain.genesisTime * 1000;
   const periodMs = chain.period * 1000;
-  const since = ms(frozenAt) - genesisMs;
-  const target = firstRoundAfter(chain, ms(frozenAt));
-  if (target !== round) throw new Error(`the first round after ${frozenAt} is ${target}, not ${round}`);
+  const margin = FREEZE_MARGIN_MS;
+  const named = freezeRound(chain, { latest, now: ms(frozenAt), marginMs: margin });
+  if (!('round' in named) || named.round !== round) throw new Error(`the freeze at ${frozenAt} does not name ${round}`);
+  const byEvidence = latest + 1 + Math.ceil(margin / periodMs);
+  const since = ms(frozenAt) + margin - genesisMs;
+  const byClock = firstRoundAfter(chain, ms(frozenAt) + margin);
   const roundTime = (r: number) =>
     `(${chain.genesisTime} + (${r} − 1) × ${chain.period}) × 1000 = ${roundTimeMs(chain, r)} ms = ${new Date(roundTimeMs(chain, r)).toISOString()}`;
   if (!verifyBeaconRound({ publicKey: chain.publicKey, scheme: QUICKNET.scheme }, round, signature)) {
@@ -527,12 +539,14 @@ function renderRound(game: ExampleGame): string[] {
     `**Round R** (named at the freeze; published ${(roundTimeMs(chain, round) - ms(frozenAt)) / 1000} s later):`,
     '',
     '```text',
-    `frozenAt         = ${frozenAt} = ${ms(frozenAt)} ms (unix time)`,
-    `genesis          = ${chain.genesisTime} s = ${genesisMs} ms, period = ${chain.period} s = ${periodMs} ms`,
-    `since genesis    = ${ms(frozenAt)} − ${genesisMs} = ${since} ms`,
-    `R                = floor(${since} / ${periodMs}) + 2 = ${Math.floor(since / periodMs)} + 2 = ${round}`,
-    `roundTime(R)     = ${roundTime(round)}  (after frozenAt)`,
-    `roundTime(R − 1) = ${roundTime(round - 1)}  (not after frozenAt)`,
+    `L                = ${latest}  (the latest round the relays answered; roundTime(L) = ${new Date(roundTimeMs(chain, latest)).toISOString()})`,
+    `now              = ${frozenAt} = ${ms(frozenAt)} ms (unix time; the server's clock)`,
+    `genesis          = ${chain.genesisTime} s = ${genesisMs} ms, period = ${chain.period} s = ${periodMs} ms, margin = ${margin} ms`,
+    `byEvidence       = L + 1 + ceil(${margin} / ${periodMs}) = ${latest} + 1 + ${Math.ceil(margin / periodMs)} = ${byEvidence}`,
+    `byClock          = floor((${ms(frozenAt)} + ${margin} − ${genesisMs}) / ${periodMs}) + 2 = floor(${since} / ${periodMs}) + 2 = ${byClock}`,
+    `R                = max(${byEvidence}, ${byClock}) = ${round}`,
+    `roundTime(R)     = ${roundTime(round)}  (after L, and more than the margin after now)`,
+    `frozenAt         = ${frozenAt}  (no relay had R; the freeze's time, read after that answer)`,
     '```',
     '',
     `**Round R's signature**, as a relay answers \`GET /${chain.chainHash}/public/${round}\`, and its check:`,

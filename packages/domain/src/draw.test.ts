@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import page from '../../../docs/lot-draw-1.md?raw';
 import page2 from '../../../docs/lot-draw-2.md?raw';
-import { firstRoundAfter, QUICKNET, roundTimeMs, verifyBeaconRound } from './beacon.ts';
+import { QUICKNET, roundTimeMs, verifyBeaconRound } from './beacon.ts';
 import quicknet from './beacon-fixtures/quicknet.json';
 import {
   commitmentFingerprint,
@@ -27,6 +27,7 @@ import {
   WORKED_EXAMPLE,
   WORKED_EXAMPLE_2,
 } from './draw-example.ts';
+import { FREEZE_MARGIN_MS, freezeRound } from './freeze-round.ts';
 import { verifyProof } from './verify.ts';
 
 /** The text between `<!-- name:begin -->` and `<!-- name:end -->` in docs/lot-draw-1.md (or another page). */
@@ -139,7 +140,7 @@ describe('docs/lot-draw-2.md', () => {
     expect(normalize(section('voided-example', page2))).toBe(normalize(await renderVoidedExample()));
   });
 
-  it('is built on a real quicknet round, the first after a freeze 1.2 s before it', () => {
+  it('is built on a real quicknet round, named 3.2 s before it after L = 4810401 (section 4)', () => {
     const beacon = WORKED_EXAMPLE_2.beacon!;
     const fixture = quicknet.rounds.find((r) => r.round === beacon.round);
     expect(fixture?.signature).toBe(beacon.signature);
@@ -151,9 +152,14 @@ describe('docs/lot-draw-2.md', () => {
     });
     expect(verifyBeaconRound(QUICKNET, beacon.round, beacon.signature)).toBe(true);
     const frozenAt = Date.parse(WORKED_EXAMPLE_2.times!.frozenAt);
-    expect(roundTimeMs(QUICKNET, beacon.round) - frozenAt).toBe(1200);
-    expect(firstRoundAfter(QUICKNET, frozenAt)).toBe(beacon.round);
-    expect(roundTimeMs(QUICKNET, beacon.round - 1)).toBeLessThanOrEqual(frozenAt);
+    expect(roundTimeMs(QUICKNET, beacon.round) - frozenAt).toBe(3200);
+    expect(beacon.latest).toBe(4_810_401);
+    expect(freezeRound(QUICKNET, { latest: 4_810_401, now: frozenAt, marginMs: FREEZE_MARGIN_MS })).toEqual({
+      round: beacon.round,
+    });
+    // L was public at the freeze and L + 1 was not yet: the example's clock agrees with the beacon.
+    expect(roundTimeMs(QUICKNET, 4_810_401)).toBeLessThanOrEqual(frozenAt);
+    expect(roundTimeMs(QUICKNET, 4_810_402)).toBeGreaterThan(frozenAt);
     // The same four participants as LOT-DRAW-1's example, each with a nonce of 16 hex characters,
     // hashed in canonical form as every entry since 26 November 2026.
     expect(WORKED_EXAMPLE_2.entries.map(({ nonce: _, canonical: __, ...e }) => e)).toEqual(WORKED_EXAMPLE.entries);
@@ -242,6 +248,9 @@ describe('docs/lot-draw-2.md', () => {
     expect(page2).toContain('limit     = floor(2^32 / n) × n');
     expect(page2).toContain('roundTime(r) = (genesisTime + (r − 1) · period) · 1000');
     expect(page2).toContain('R = floor((frozenAt − genesisTime · 1000) / (period · 1000)) + 2');
+    expect(page2).toContain('byEvidence = L + 1 + ceil(margin / (period · 1000))');
+    expect(page2).toContain('byClock    = floor((now + margin − genesisTime · 1000) / (period · 1000)) + 2');
+    expect(page2).toContain('R          = max(byEvidence, byClock)');
     expect(page2).toContain('BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_');
     expect(page2).toContain('randomness = hex(SHA-256(the 48 signature bytes))');
     expect(page2).toContain('(lot-draw-2-randomness.md)');

@@ -1,3 +1,4 @@
+import type { FreezeRefusal } from './freeze-round.ts';
 /**
  * The texts a user reads only in the server's answers (decision 071): refusals, the sentences a
  * change answers, the answers to a request the server cannot read. The web app shows them from the
@@ -60,8 +61,6 @@ export const SERVER_MESSAGES = {
   uplineCannotStart: 'Only the shop that runs a game can start its draw',
   operatorCannotVoidFrozen:
     'The draw has started, so its outcome is fixed: this game can no longer be voided by its shop. Ask your agent or an admin to finish or void it',
-  clockBehindBeacon:
-    "The server's clock is behind the public randomness beacon, so the draw cannot start safely: ask the administrator to set the server's time",
   beaconUnreachable:
     'Public randomness cannot be reached right now: a game cannot open until it answers. Try again shortly',
   slipsOfDiscardedGame: 'This game was discarded: it has no slips',
@@ -140,3 +139,16 @@ export const dateAfterToday = (today: string, timeZone: string) =>
 export const claimAlreadyPaid = (shop: string, minute: string) => `Already paid at ${shop} on ${minute}`;
 /** `day` is `YYYY-MM-DD` in UTC. */
 export const claimExpired = (day: string) => `This prize expired on ${day}`;
+
+/** Why a LOT-DRAW-2 freeze is refused (decision 076): 503, nothing held, the game stays open. */
+export const FREEZE_REFUSED: Record<FreezeRefusal, string> = {
+  'no latest round':
+    'Public randomness cannot be reached right now, so the game cannot freeze: nothing was held. Try again shortly',
+  'round public':
+    'The round this game would wait for is public already, so the game cannot freeze: nothing was held. Try again',
+  'clock behind':
+    "The server's clock is behind the public randomness beacon, so the draw cannot start safely: ask the administrator to set the server's time",
+  'clock ahead':
+    "The server's clock is ahead of the public randomness beacon, so the draw cannot start safely: ask the administrator to set the server's time",
+  'too slow': 'Public randomness answered too slowly to freeze the game safely: nothing was held. Try again',
+};

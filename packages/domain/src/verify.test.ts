@@ -375,6 +375,26 @@ describe('verifyProof on LOT-DRAW-2', () => {
     }
   });
 
+  it('verifies a game frozen before L was recorded by the rule it froze under: R the first round after the freeze', async () => {
+    const { latest: _, ...beacon } = WORKED_EXAMPLE_2.beacon!;
+    const frozenAt = new Date(roundTimeMs(QUICKNET, beacon.round) - 1200).toISOString();
+    const old: ExampleGame = { ...WORKED_EXAMPLE_2, beacon, times: { ...WORKED_EXAMPLE_2.times!, frozenAt } };
+    const proof = await buildProof(old);
+    expect(proof.beacon?.latestRound).toBeNull();
+    const report = await verifyProof(proof);
+    expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(report.checks.find((c) => c.name === 'Beacon round')?.detail).toContain('not recorded');
+    expect(report.verdict).toBe('verified');
+    // Under that rule the round before R fails as it always did, and so does a freeze 3.2 s before R.
+    const early = clone(proof);
+    early.frozenAt = new Date(roundTimeMs(QUICKNET, beacon.round) - 3200).toISOString();
+    expect(await failedChecks(early)).toEqual(['Beacon round']);
+    // A proof whose L is absent altogether (saved before the field existed) is read the same way.
+    const { latestRound: __, ...savedBeacon } = proof.beacon!;
+    const saved = { ...clone(proof), beacon: savedBeacon } as GameProof;
+    expect((await verifyProof(saved)).verdict).toBe('verified');
+  });
+
   it('is pending, not verified, for a game voided before the server fetched R', async () => {
     const proof = await buildProof(WORKED_EXAMPLE_2, { status: 'voided', beaconFetched: false });
     expect(proof.serverSeed).not.toBeNull();
@@ -428,7 +448,24 @@ describe('verifyProof on LOT-DRAW-2', () => {
         p.beacon!.round = p.beacon!.round! - 1;
         p.beacon!.expectedAt = new Date(roundTimeMs(QUICKNET, p.beacon!.round)).toISOString();
       },
+      ['Beacon signature'],
+    ],
+    [
+      'R moved onto L, the latest public round at the freeze, with R’s signature',
+      settled,
+      (p) => {
+        p.beacon!.round = p.beacon!.latestRound;
+        p.beacon!.expectedAt = new Date(roundTimeMs(QUICKNET, p.beacon!.round!)).toISOString();
+      },
       ['Beacon round', 'Beacon signature'],
+    ],
+    ['L moved onto R', settled, (p) => (p.beacon!.latestRound = p.beacon!.round), ['Beacon round']],
+    ['L that is not a round', settled, (p) => (p.beacon!.latestRound = 0), ['Beacon round']],
+    [
+      'L removed: the rule of games frozen before L, and R is not the first round after the freeze',
+      settled,
+      (p) => (p.beacon!.latestRound = null),
+      ['Beacon round'],
     ],
     ['expectedAt that is not R’s time', settled, (p) => (p.beacon!.expectedAt = p.frozenAt), ['Beacon round']],
     ['the freeze time removed', settled, (p) => (p.frozenAt = null), ['Beacon round']],

@@ -13,7 +13,7 @@ import {
 } from './draw.ts';
 import { formatBps, prizeFor } from './game.ts';
 import { formatCents, parseAmountToCents } from './money.ts';
-import type { GameDraw, GameProof } from './schemas/games.ts';
+import type { GameBeacon, GameDraw, GameProof } from './schemas/games.ts';
 
 /**
  * Re-checks a game's proof (GET /api/verify/{code}) exactly as docs/lot-draw-1.md and
@@ -72,6 +72,42 @@ export const DISCARDED_TEXT = 'Discarded — nothing was drawn';
  */
 export const isCleanlyDiscarded = (proof: Pick<GameProof, 'status' | 'draws' | 'unplayedDraws'>): boolean =>
   proof.status === 'discarded' && proof.draws.length === 0 && proof.unplayedDraws.length === 0;
+
+/**
+ * Check 10, Beacon round (docs/lot-draw-2.md section 4): R is after L, the latest public round at
+ * the freeze, and published after the freeze. A proof without L (a game frozen before L was
+ * recorded, decision 076) is held to the rule it froze under: R is the first round after the freeze.
+ */
+function roundCheck(beacon: GameBeacon, frozenAtText: string | null): { ok: boolean; detail: string } {
+  const frozenAt = frozenAtText === null ? NaN : Date.parse(frozenAtText);
+  const R = beacon.round;
+  if (Number.isNaN(frozenAt)) return { ok: false, detail: 'the freeze time is missing' };
+  if (R === null || !Number.isSafeInteger(R) || R < 1) return { ok: false, detail: 'the proof names no round R' };
+  const at = new Date(roundTimeMs(beacon, R)).toISOString();
+  if (beacon.expectedAt === null || Date.parse(beacon.expectedAt) !== roundTimeMs(beacon, R)) {
+    return { ok: false, detail: `round ${R} is published at ${at}, the proof says ${String(beacon.expectedAt)}` };
+  }
+  const L = beacon.latestRound ?? null;
+  if (L === null) {
+    const target = firstRoundAfter(beacon, frozenAt);
+    return target === R
+      ? {
+          ok: true,
+          detail: `round ${R} is the first published after the freeze at ${frozenAtText} (at ${at}); the latest public round at the freeze was not recorded then`,
+        }
+      : { ok: false, detail: `the first round after the freeze at ${frozenAtText} is ${target}, the proof uses ${R}` };
+  }
+  if (!Number.isSafeInteger(L) || L < 1 || L >= R) {
+    return { ok: false, detail: `round ${R} is not after round ${L}, the latest public round at the freeze` };
+  }
+  if (roundTimeMs(beacon, R) <= frozenAt) {
+    return { ok: false, detail: `round ${R} was published at ${at}, not after the freeze at ${frozenAtText}` };
+  }
+  return {
+    ok: true,
+    detail: `round ${R} is after round ${L}, the latest public round at the freeze at ${frozenAtText}, and published after it (at ${at})`,
+  };
+}
 
 export async function verifyProof(proof: GameProof, pins: readonly PinnedChain[] = DEFAULT_PINS): Promise<ProofReport> {
   const checks: ProofCheck[] = [];
@@ -196,28 +232,11 @@ export async function verifyProof(proof: GameProof, pins: readonly PinnedChain[]
     unpinned = Boolean(beacon) && !pins.some((p) => p.chainHash === beacon?.chainHash);
     // A LOT-DRAW-2 game is frozen from its first draw request on: drawing (perhaps with nothing drawn
     // yet), settled, or voided (stopped before the freeze, a game is discarded instead).
-    const frozenAt = proof.frozenAt === null ? NaN : Date.parse(proof.frozenAt);
     const frozen = proof.status === 'drawing' || proof.status === 'settled' || proof.status === 'voided';
     if (beacon && pin && frozen) {
-      const target = Number.isNaN(frozenAt) ? null : firstRoundAfter(beacon, frozenAt);
-      const expectedAt = target === null ? null : roundTimeMs(beacon, target);
-      const roundOk =
-        target !== null &&
-        beacon.round === target &&
-        beacon.expectedAt !== null &&
-        Date.parse(beacon.expectedAt) === expectedAt;
-      check(
-        'Beacon round',
-        roundOk,
-        target === null || expectedAt === null
-          ? 'the freeze time is missing'
-          : beacon.round !== target
-            ? `the first round after the freeze at ${proof.frozenAt} is ${target}, the proof uses ${String(beacon.round)}`
-            : !roundOk
-              ? `round ${target} is published at ${new Date(expectedAt).toISOString()}, the proof says ${String(beacon.expectedAt)}`
-              : `round ${target} is the first published after the freeze at ${proof.frozenAt} (at ${new Date(expectedAt).toISOString()})`,
-      );
-      beaconOk &&= roundOk;
+      const named = roundCheck(beacon, proof.frozenAt);
+      check('Beacon round', named.ok, named.detail);
+      beaconOk &&= named.ok;
       if (beacon.signature !== null && beacon.round !== null) {
         const signed = verifyBeaconRound(
           { publicKey: beacon.publicKey, scheme: BEACON_SCHEME },

@@ -42,7 +42,7 @@ describe('loadConfig', () => {
       // Hourly signed audit checkpoints beside the data (decision 045).
       checkpoints: { dir: 'data/checkpoints', minutes: 60 },
       // The embedded database plays LOT-DRAW-1 while drand's quicknet cannot be reached.
-      beacon: { mode: 'auto', urls: DEFAULT_BEACON_URLS, chainHash: QUICKNET.chainHash },
+      beacon: { mode: 'auto', urls: DEFAULT_BEACON_URLS, chainHash: QUICKNET.chainHash, freezeMarginMs: 2000 },
     });
     expect(DEFAULT_BEACON_URLS).toEqual(['https://api.drand.sh', 'https://api2.drand.sh', 'https://api3.drand.sh']);
   });
@@ -68,6 +68,7 @@ describe('loadConfig', () => {
         DRAW_BEACON: 'auto',
         DRAW_BEACON_URL: ' http://127.0.0.1:8081/ , https://relay.example.org/drand//',
         DRAW_BEACON_CHAIN: 'ab'.repeat(32),
+        DRAW_FREEZE_MARGIN_MS: '3500',
         AUDIT_CHECKPOINT_DIR: '/srv/witness',
         AUDIT_CHECKPOINT_MINUTES: '0',
         STOP_DRAIN_MS: '3000',
@@ -94,6 +95,7 @@ describe('loadConfig', () => {
         mode: 'auto',
         urls: ['http://127.0.0.1:8081', 'https://relay.example.org/drand'],
         chainHash: 'ab'.repeat(32),
+        freezeMarginMs: 3500,
       },
     });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
@@ -123,6 +125,7 @@ describe('loadConfig', () => {
       DRAW_BEACON: '',
       DRAW_BEACON_URL: '',
       DRAW_BEACON_CHAIN: '',
+      DRAW_FREEZE_MARGIN_MS: '',
     };
     expect(loadConfig(empty)).toEqual(loadConfig({}));
     // An empty JWT_SECRET with a database URL is missing, not "too short".
@@ -273,6 +276,17 @@ describe('loadConfig', () => {
     ]) {
       expect(configError({ DRAW_BEACON_CHAIN: hash }).message, hash).toMatch(
         /DRAW_BEACON_CHAIN: must be a chain hash: 64 lowercase hex characters/,
+      );
+    }
+  });
+
+  it('refuses a DRAW_FREEZE_MARGIN_MS under 1 s or over a minute; 2 s by default (decision 076)', () => {
+    expect(loadConfig({}).beacon.freezeMarginMs).toBe(2000);
+    expect(loadConfig({ DRAW_FREEZE_MARGIN_MS: '1000' }).beacon.freezeMarginMs).toBe(1000);
+    expect(loadConfig({ DRAW_FREEZE_MARGIN_MS: '60000' }).beacon.freezeMarginMs).toBe(60_000);
+    for (const ms of ['999', '0', '60001', '-1', '2.5', '2s', ' ', '1e3']) {
+      expect(configError({ DRAW_FREEZE_MARGIN_MS: ms }).message, ms).toMatch(
+        /DRAW_FREEZE_MARGIN_MS: must be a number of milliseconds from 1000 to 60000/,
       );
     }
   });

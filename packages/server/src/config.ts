@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { QUICKNET } from '@lot/domain/beacon';
+import { FREEZE_MARGIN_MS, MAX_FREEZE_MARGIN_MS, MIN_FREEZE_MARGIN_MS } from '@lot/domain/freeze-round';
 import { passwordSchema, usernameSchema } from '@lot/domain/schemas/users';
 
 /** drand's public relays of quicknet (decision 033). */
@@ -69,6 +70,8 @@ function parseTrustProxy(text: string, ctx: z.RefinementCtx): TrustProxy {
   return z.NEVER;
 }
 
+const FREEZE_MARGIN_TEXT = `must be a number of milliseconds from ${MIN_FREEZE_MARGIN_MS} to ${MAX_FREEZE_MARGIN_MS}`;
+
 const envSchema = z
   .object({
     // Digits only: a number coercion would read ' ' as port 0 (a random port) and '0x10' as 16.
@@ -111,6 +114,14 @@ const envSchema = z
     DRAW_BEACON_CHAIN: optional(
       z.string().regex(/^[0-9a-f]{64}$/, 'must be a chain hash: 64 lowercase hex characters'),
     ).transform((v) => v ?? QUICKNET.chainHash),
+    // The room a LOT-DRAW-2 freeze leaves before its round R is published (decision 076).
+    DRAW_FREEZE_MARGIN_MS: optional(
+      z
+        .string()
+        .regex(/^\d{1,5}$/, FREEZE_MARGIN_TEXT)
+        .transform(Number)
+        .refine((ms) => ms >= MIN_FREEZE_MARGIN_MS && ms <= MAX_FREEZE_MARGIN_MS, FREEZE_MARGIN_TEXT),
+    ).transform((v) => v ?? FREEZE_MARGIN_MS),
     // Off by default: X-Forwarded-For is believed only from proxies the operator names.
     TRUST_PROXY: optional(z.string().transform(parseTrustProxy)).transform((v): TrustProxy => v ?? false),
     // Signed checkpoints of the audit chains (decision 045): where the server writes them, and how often.
@@ -188,7 +199,7 @@ export type Config = {
    */
   stopDrainMs: number;
   /** LOT-DRAW-2's beacon (decision 033): required by default on PostgreSQL, auto on the embedded database. */
-  beacon: { mode: 'required' | 'auto' | 'off'; urls: string[]; chainHash: string };
+  beacon: { mode: 'required' | 'auto' | 'off'; urls: string[]; chainHash: string; freezeMarginMs: number };
 };
 
 export class ConfigError extends Error {}
@@ -240,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mode: e.DRAW_BEACON ?? (e.DATABASE_URL ? 'required' : 'auto'),
       urls: e.DRAW_BEACON_URL,
       chainHash: e.DRAW_BEACON_CHAIN,
+      freezeMarginMs: e.DRAW_FREEZE_MARGIN_MS,
     },
   };
 }

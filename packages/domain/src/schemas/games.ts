@@ -68,8 +68,13 @@ export const gameBeaconSchema = z.object({
   publicKey: z.string(),
   genesisTime: z.number(),
   period: z.number(),
-  /** R: the first round after the freeze; null while the game is open. */
+  /** R: named at the freeze, after `latestRound` (docs/lot-draw-2.md section 4); null while the game is open. */
   round: z.number().nullable(),
+  /**
+   * L: the latest public round at the freeze, as the relays answered it; R is after it. Null while
+   * open, and on games frozen before it was recorded (R is then the first round after `frozenAt`).
+   */
+  latestRound: z.number().nullable(),
   /** When R is published (ISO), null while the game is open. */
   expectedAt: z.string().nullable(),
   signature: z.string().nullable(),

@@ -408,8 +408,13 @@ export const gameRounds = pgTable(
     entriesDigest: text('entries_digest'),
     /** When the first draw froze the entries and held the pool. */
     frozenAt: timestamp('frozen_at', { withTimezone: true, mode: 'date' }),
-    /** LOT-DRAW-2: round R, the first beacon round after the freeze; its signature once fetched and verified. */
+    /**
+     * LOT-DRAW-2: round R, named at the freeze after L (decision 076); its signature once fetched and
+     * verified.
+     */
     beaconRound: bigint('beacon_round', { mode: 'number' }),
+    /** L: the latest round public at the freeze (null on games frozen before it was recorded, migration 0023). */
+    beaconLatestRound: bigint('beacon_latest_round', { mode: 'number' }),
     beaconSignature: text('beacon_signature'),
     beaconRandomness: text('beacon_randomness'),
     /** [{ number, drawnAt }] in draw order. */
@@ -439,6 +444,11 @@ export const gameRounds = pgTable(
         AND (${t.protocol} = 'LOT-DRAW-1' OR (${t.frozenAt} IS NULL) = (${t.beaconRound} IS NULL))
         AND (${t.beaconSignature} IS NULL OR ${t.beaconRound} IS NOT NULL)
         AND (${t.protocol} = 'LOT-DRAW-1' OR jsonb_array_length(${t.draws}) = 0 OR ${t.beaconSignature} IS NOT NULL)`,
+    ),
+    // L is recorded with R, and R is after it.
+    check(
+      'game_rounds_latest_round_ck',
+      sql`${t.beaconLatestRound} IS NULL OR (${t.beaconRound} IS NOT NULL AND ${t.beaconLatestRound} >= 1 AND ${t.beaconLatestRound} < ${t.beaconRound})`,
     ),
     // From the first draw on the pool is held; a settled game has its record.
     check(

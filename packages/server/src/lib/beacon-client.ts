@@ -162,6 +162,62 @@ export class BeaconClient {
   }
 
   /**
+   * The latest round, asked of every relay at once ({url}/{chainHash}/public/latest, never from a
+   * cache: `no-cache` is asked of any cache on the way) and verified under the pinned key: the
+   * highest round a relay answered with a valid signature, undefined when none did (decision 076: a
+   * freeze names its round R after it). Once one relay has answered, the others get `graceMs` more.
+   */
+  async latest(graceMs: number): Promise<BeaconRound | undefined> {
+    const grace = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    let newest: BeaconRound | undefined;
+    await Promise.all(
+      this.urls.map(async (url) => {
+        const answer = await this.latestOf(url, grace.signal);
+        if (!answer) return;
+        if (answer.round > (newest?.round ?? 0)) newest = answer;
+        timer ??= setTimeout(() => grace.abort(), graceMs);
+      }),
+    );
+    clearTimeout(timer);
+    return newest;
+  }
+
+  /**
+   * Whether any relay already serves round `r`, its signature verified: every relay asked at once,
+   * the cache first. A relay that does not answer before `signal` ends is no evidence either way.
+   */
+  async anyHas(r: number, signal?: AbortSignal): Promise<boolean> {
+    assertRound(r);
+    if (this.cache.has(r)) return true;
+    const answers = await Promise.all(this.urls.map((url) => this.fromRelay(url, r, signal)));
+    const had = answers.find((answer) => 'round' in answer);
+    if (had) this.keep(had.round);
+    return had !== undefined;
+  }
+
+  private async latestOf(url: string, signal?: AbortSignal): Promise<BeaconRound | undefined> {
+    let answer: HttpAnswer;
+    try {
+      answer = await this.get(`${url}/${this.chain.chainHash}/public/latest`, signal);
+      if (answer.status === 404) answer = await this.get(`${url}/public/latest`, signal);
+    } catch (error) {
+      this.log?.warn({ relay: url, reason: reasonOf(error) }, 'beacon relay did not answer its latest round');
+      return undefined;
+    }
+    const checked = answer.status === 200 ? this.checkedRound(answer.text) : { refused: `HTTP ${answer.status}` };
+    if ('round' in checked) {
+      if (!this.cache.has(checked.round.round)) this.keep(checked.round);
+      return checked.round;
+    }
+    this.log?.warn(
+      { relay: url, reason: 'refused' in checked ? checked.refused : checked.missing },
+      'beacon relay latest round refused',
+    );
+    return undefined;
+  }
+
+  /**
    * Fetches round `r` in the background once its time has come by the clock, retrying with
    * backoff until it is had or `close()` is called. Returns at once; one pending fetch per round.
    */
@@ -216,39 +272,55 @@ export class BeaconClient {
   }
 
   /** drand's two forms: {url}/{chainHash}/public/{r}, then, if that is a 404, {url}/public/{r}. */
-  private async fromRelay(url: string, r: number): Promise<Answer> {
+  private async fromRelay(url: string, r: number, signal?: AbortSignal): Promise<Answer> {
     let answer: HttpAnswer;
     try {
-      answer = await this.get(`${url}/${this.chain.chainHash}/public/${r}`);
-      if (answer.status === 404) answer = await this.get(`${url}/public/${r}`);
+      answer = await this.get(`${url}/${this.chain.chainHash}/public/${r}`, signal);
+      if (answer.status === 404) answer = await this.get(`${url}/public/${r}`, signal);
     } catch (error) {
       return { refused: reasonOf(error) };
     }
     if (answer.status === 404 || answer.status === 425) return { missing: `HTTP ${answer.status}` };
     if (answer.status !== 200) return { refused: `HTTP ${answer.status}` };
+    return this.checkedRound(answer.text, r);
+  }
+
+  /** A relay's answer of a round (round `r`, or the latest one when `r` is not given), verified. */
+  private checkedRound(text: string, r?: number): Answer {
     let body: unknown;
     try {
-      body = JSON.parse(answer.text);
+      body = JSON.parse(text);
     } catch {
       return { refused: 'not JSON' };
     }
     if (!isObject(body)) return { refused: 'not a JSON object' };
-    if (body.round !== r) return { refused: `answered round ${JSON.stringify(body.round)}` };
+    const round = body.round;
+    if (typeof round !== 'number' || !Number.isSafeInteger(round) || round < 1 || (r !== undefined && round !== r))
+      return { refused: `answered round ${JSON.stringify(round)}` };
     const { signature, randomness } = body;
-    if (typeof signature !== 'string' || !verifyBeaconRound(this.chain, r, signature)) {
+    // A round verified before is not verified again: a burst of freezes reads the same latest round.
+    const known = typeof signature === 'string' && this.cache.get(round)?.signature === signature;
+    if (typeof signature !== 'string' || (!known && !verifyBeaconRound(this.chain, round, signature))) {
       return { refused: 'signature does not verify under the pinned key' };
     }
     const computed = randomnessOf(signature);
     if (randomness !== undefined && randomness !== computed) {
       return { refused: 'randomness is not sha256 of the signature' };
     }
-    return { round: { round: r, signature, randomness: computed } };
+    return { round: { round, signature, randomness: computed } };
   }
 
-  /** One GET, bounded by timeoutMs and close(), its body read up to MAX_ANSWER_BYTES. */
-  private async get(url: string): Promise<HttpAnswer> {
-    const signal = AbortSignal.any([this.stop.signal, AbortSignal.timeout(this.timeoutMs)]);
-    const response = await this.fetch(url, { signal, headers: { accept: 'application/json' } });
+  /**
+   * One GET, bounded by timeoutMs, close() and `deadline`, its body read up to MAX_ANSWER_BYTES.
+   * `no-cache` asks any cache on the way (a CDN before drand's relays) for a fresh answer: Node's
+   * fetch keeps none itself, and the latest round must be the relay's own.
+   */
+  private async get(url: string, deadline?: AbortSignal): Promise<HttpAnswer> {
+    const signals = [this.stop.signal, AbortSignal.timeout(this.timeoutMs), ...(deadline ? [deadline] : [])];
+    const response = await this.fetch(url, {
+      signal: AbortSignal.any(signals),
+      headers: { accept: 'application/json', 'cache-control': 'no-cache' },
+    });
     if (response.status !== 200) {
       await response.body?.cancel().catch(() => undefined);
       return new HttpAnswer(response.status, '');

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { firstRoundAfter, parseChainInfo, QUICKNET, roundTimeMs, type BeaconChain } from '@lot/domain/beacon';
 import type { BeaconPin } from '@lot/domain/draw';
 import { AppError } from '@lot/domain/errors';
+import { FREEZE_MARGIN_MS, freezeRound, type FreezeRefusal } from '@lot/domain/freeze-round';
 import { unpinnedChainText } from '@lot/domain/unpinned-chain';
 import { BeaconClient, type BeaconRound } from './beacon-client.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -40,6 +41,11 @@ export type DrawBeaconOptions = {
   timeoutMs?: number;
   /** How often the heartbeat asks the relays (default 30 s; tests shorten it). */
   heartbeatMs?: number;
+  /**
+   * DRAW_FREEZE_MARGIN_MS: the room a freeze leaves before round R is published (decision 076);
+   * a freeze waits a quarter of it for slower relays. Default FREEZE_MARGIN_MS.
+   */
+  freezeMarginMs?: number;
 };
 
 /** What GET /api/ready and GET /metrics say of the beacon (decision 062). */
@@ -63,12 +69,23 @@ const HEARTBEAT_MS = 30_000;
 const PUBLISHED_FOR_MS = 1_000;
 /** A round's time has passed but no relay had it: ask again after this long (the client backs off too). */
 const UNREACHABLE_RETRY_MS = 1_000;
-/** How far behind the beacon the server's clock may be before a freeze is refused. */
-const SKEW_TOLERANCE_MS = 1_000;
 /** A round this late that no relay answers means the beacon is down, not slow. */
 const OVERDUE_MS = 10_000;
 /** Relays publish a round a moment after its time. */
 const PUBLISH_MARGIN_MS = 150;
+
+/** Round R for a freeze, after the latest public round L; or why the game may not freeze now. */
+export type FreezeEvidence =
+  { kind: 'freeze'; round: number; latest: number } | { kind: 'no freeze'; reason: FreezeRefusal };
+
+type LatestAsk = {
+  client: BeaconClient;
+  /** When it was asked (performance.now(): a duration, not a time of day). */
+  startedAt: number;
+  latest: Promise<BeaconRound | undefined>;
+  /** Whether a relay has round r already, asked once per round. */
+  has: Map<number, Promise<boolean>>;
+};
 
 export type RoundState =
   | { ready: true; round: BeaconRound }
@@ -88,6 +105,8 @@ export class DrawBeacon {
   private heartbeat: NodeJS.Timeout | undefined;
   private beating: Promise<void> | undefined;
   private closed = false;
+  /** The latest round being asked for a freeze (`askLatest`). */
+  private asking: LatestAsk | undefined;
 
   constructor(private readonly options: DrawBeaconOptions) {
     this.mode = options.mode;
@@ -263,23 +282,51 @@ export class DrawBeacon {
     return null;
   }
 
-  /** R for a freeze at `frozenAt` (ms): the first round of the game's beacon strictly after it. */
-  static targetRound(pin: BeaconPin, frozenAt: number): number {
-    return firstRoundAfter(pin, frozenAt);
+  /**
+   * Round R for a freeze now, from evidence (decision 076, `freezeRound`): the latest round L every
+   * relay is asked for at once (fresh, verified under the game's pinned key; once one answered, the
+   * others get a quarter of the margin more), the request's clock, and the margin plus the time the
+   * answer took; then every relay is asked, for at most a quarter of the margin, whether it has R
+   * already, and the freeze is refused if that took over half of it (a server that stalled). The
+   * caller takes the freeze's time after this answers.
+   */
+  async freezeEvidence(pin: BeaconPin, clock: Clock): Promise<FreezeEvidence> {
+    const refused = (reason: FreezeRefusal): FreezeEvidence => ({ kind: 'no freeze', reason });
+    await this.started();
+    if (this.mode !== 'off' && !this.clientFor(pin)) await this.within(this.beat());
+    const client = this.clientFor(pin);
+    if (!client) return refused('no latest round');
+    const marginMs = this.options.freezeMarginMs ?? FREEZE_MARGIN_MS;
+    const ask = this.askLatest(client, marginMs / 4);
+    const latest = await ask.latest;
+    if (!latest) return refused('no latest round');
+    if (client === this.client) this.setReachable(true);
+    // L is as old as the question: R keeps the whole margin after the time it took.
+    const chosenAt = performance.now();
+    const room = marginMs + (chosenAt - ask.startedAt);
+    const named = freezeRound(pin, { latest: latest.round, now: clock(), marginMs: room });
+    if ('refused' in named) return refused(named.refused);
+    let has = ask.has.get(named.round);
+    if (!has) ask.has.set(named.round, (has = client.anyHas(named.round, AbortSignal.timeout(marginMs / 4))));
+    if (await has) return refused('round public');
+    // At most a quarter of the margin to ask about R: more than half is a server that stalled.
+    if (performance.now() - chosenAt > marginMs / 2) return refused('too slow');
+    return { kind: 'freeze', round: named.round, latest: latest.round };
   }
 
   /**
-   * Whether round R is already public: a server whose clock runs behind the beacon would name a
-   * round that exists, whose randomness anyone (the seed's holder included) could already use. A
-   * relay that does not answer is no evidence either way: false.
+   * The freezes' question for the latest round, shared by every freeze that starts while it runs
+   * (one verification for a burst of freezes), and the questions about R asked after it. A freeze
+   * that joins it counts its time from when it was asked.
    */
-  async alreadyPublished(pin: BeaconPin, round: number): Promise<boolean> {
-    await this.started();
-    const client = this.clientFor(pin);
-    const got = client ? (client.cached(round) ?? (await client.round(round))) : undefined;
-    // R may come out while it is asked for (it is at most a period away): only a round the beacon
-    // had well before our clock reached its time says our clock is behind.
-    return got !== undefined && this.now() < roundTimeMs(pin, round) - SKEW_TOLERANCE_MS;
+  private askLatest(client: BeaconClient, graceMs: number): LatestAsk {
+    if (this.asking?.client === client) return this.asking;
+    const ask: LatestAsk = { client, startedAt: performance.now(), latest: client.latest(graceMs), has: new Map() };
+    this.asking = ask;
+    void ask.latest.finally(() => {
+      if (this.asking === ask) this.asking = undefined;
+    });
+    return ask;
   }
 
   /** Starts fetching round R in the background once its time comes (retried with backoff). */

@@ -7,7 +7,8 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { firstRoundAfter } from '@lot/domain/beacon';
+import { roundTimeMs } from '@lot/domain/beacon';
+import { FREEZE_MARGIN_MS } from '@lot/domain/freeze-round';
 import { formatCents } from '@lot/domain/money';
 import type { GameProof } from '@lot/domain/schemas/games';
 import { verifyProof } from '@lot/domain/verify';
@@ -453,10 +454,11 @@ describe(`race and crash (${TEST_DB})`, () => {
           protocol: string;
           frozen_at: string | Date | null;
           beacon_round: string | null;
+          beacon_latest_round: string | null;
           beacon_signature: string | null;
         }>(
           `SELECT id, user_id, status, draws, transaction_id, sale_id, (bet_amount * jsonb_array_length(entries))::text AS pool,
-             protocol, frozen_at, beacon_round::text, beacon_signature FROM game_rounds`,
+             protocol, frozen_at, beacon_round::text, beacon_latest_round::text, beacon_signature FROM game_rounds`,
         );
         const { rows: sales } = await db.query<{ id: number; transaction_id: number; user_id: number; pool: string }>(
           `SELECT id, transaction_id, user_id, pool::text FROM games`,
@@ -514,9 +516,16 @@ describe(`race and crash (${TEST_DB})`, () => {
               round: null,
             });
           } else {
+            // R after L, the latest public round at the freeze, and published after the freeze
+            // (decision 076): at least the margin after L + 1, more when the relays were slow.
             const frozenAt = new Date(round?.frozen_at ?? NaN).getTime();
             const named = Number(round?.beacon_round);
-            expect(named, where).toBe(firstRoundAfter(chain, frozenAt));
+            const latest = Number(round?.beacon_latest_round);
+            expect(latest, where).toBeLessThan(named);
+            expect(roundTimeMs(chain, named), where).toBeGreaterThan(frozenAt);
+            expect(roundTimeMs(chain, named), where).toBeGreaterThanOrEqual(
+              roundTimeMs(chain, latest + 1) + FREEZE_MARGIN_MS,
+            );
             if (game.round !== undefined) expect(named, where).toBe(game.round);
             if (numbers.length > 0 || round?.beacon_signature !== null)
               expect(round?.beacon_signature, where).toBe(testBeacon.sign(named).signature);

@@ -203,6 +203,25 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 }
 
 /**
+ * Another API process on the test app's database, with its keys, on its clock: `options` set what
+ * its environment would (the beacon's mode and relays, another clock). Ready; the caller closes it.
+ */
+export async function anotherApp(t: TestApp, options: Partial<AppOptions> = {}): Promise<FastifyInstance> {
+  const app = await buildApp({
+    database: t.database,
+    jwtSecret: t.jwtSecret,
+    totpKey: t.totpKey,
+    seedKey: t.seedKey,
+    logLevel: 'silent',
+    serveWeb: false,
+    clock: t.now,
+    ...options,
+  });
+  await app.ready();
+  return app;
+}
+
+/**
  * A second app on the test app's database that also serves a built web app: an index.html and the
  * given files (path → content) in a temporary folder, removed with the app after `use`. `options`
  * sets what the environment would (PUBLIC_URL, TRUST_PROXY).

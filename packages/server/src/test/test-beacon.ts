@@ -42,9 +42,11 @@ export type TestBeaconOptions = {
 /**
  * How the relay misbehaves: `down` drops every connection unanswered, `garbage` answers 200 with a
  * body that is not JSON, `wrong-signature` answers each round with the signature (and its
- * randomness) of the next round, `hang` never answers.
+ * randomness) of the next round, `hang` never answers, `early` serves the rounds of the next
+ * minute already while its latest is still the round whose time has come (a relay that lags in
+ * what it calls latest, or a beacon that leaks rounds).
  */
-export type TestBeaconFailure = 'none' | 'down' | 'garbage' | 'wrong-signature' | 'hang';
+export type TestBeaconFailure = 'none' | 'down' | 'garbage' | 'wrong-signature' | 'hang' | 'early';
 
 export type TestBeaconRound = { round: number; randomness: string; signature: string };
 
@@ -59,6 +61,12 @@ export type TestBeacon = {
   setFailing(mode: TestBeaconFailure): void;
   close(): Promise<void>;
 };
+
+/** The newest round whose time has come at `t` (unix ms), 0 before genesis: what the relay serves as latest. */
+export function latestRoundAt(chain: Pick<BeaconChain, 'genesisTime' | 'period'>, t: number): number {
+  const first = roundTimeMs(chain, 1);
+  return t < first ? 0 : Math.floor((t - first) / (chain.period * 1000)) + 1;
+}
 
 export async function startTestBeacon(options: TestBeaconOptions = {}): Promise<TestBeacon> {
   const period = options.period ?? 1;
@@ -97,12 +105,7 @@ export async function startTestBeacon(options: TestBeaconOptions = {}): Promise<
     }
     return answer;
   };
-  /** The newest round whose time has come, 0 before genesis. */
-  const latest = () => {
-    const now = clock();
-    const first = roundTimeMs(chain, 1);
-    return now < first ? 0 : Math.floor((now - first) / (period * 1000)) + 1;
-  };
+  const latest = () => latestRoundAt(chain, clock());
 
   let failing: TestBeaconFailure = 'none';
   let requests = 0;
@@ -112,7 +115,8 @@ export async function startTestBeacon(options: TestBeaconOptions = {}): Promise<
     response.end(typeof body === 'string' ? body : JSON.stringify(body));
   };
   const sendRound = (response: ServerResponse, round: number) => {
-    if (round < 1 || round > latest()) return send(response, 425, { error: 'round not yet available' });
+    const served = latest() + (failing === 'early' ? 60 / period : 0);
+    if (round < 1 || round > served) return send(response, 425, { error: 'round not yet available' });
     if (failing === 'wrong-signature') {
       const { signature, randomness } = sign(round + 1);
       return send(response, 200, { round, randomness, signature });

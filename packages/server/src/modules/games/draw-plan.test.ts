@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@lot/domain/errors';
+import { FREEZE_REFUSED, SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { MESSAGES } from '@lot/domain/messages';
-import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { Caller } from '../../lib/caller.ts';
 import { callers } from '../../test/sql-snapshots.ts';
 import { checkDraw, planDraw, type DrawPlan, type DrawRequest } from './draw-plan.ts';
@@ -50,6 +50,7 @@ const open: Round = {
   entriesDigest: null,
   frozenAt: null,
   beaconRound: null,
+  beaconLatestRound: null,
   beaconSignature: null,
   beaconRandomness: null,
   draws: [],
@@ -124,11 +125,17 @@ describe('planDraw: nothing to write', () => {
     expect(checkDraw(round, asked)).toEqual(planDraw(round, asked, { now }));
   });
 
-  it("a freeze whose round R is out already (the server's clock behind the beacon) is refused: 503", () => {
-    const facts = { now, digest, beacon: { kind: 'freeze', round: 1234, published: true } as const };
+  it.each([
+    ['no relay answered a verified latest round', 'no latest round'],
+    ['a relay has round R already', 'round public'],
+    ["the server's clock is over a minute behind the beacon", 'clock behind'],
+    ["the server's clock is over a minute ahead of the beacon", 'clock ahead'],
+    ['asking the relays took over three quarters of the margin', 'too slow'],
+  ] as const)('a freeze is refused when %s: 503, nothing written', (_name, reason) => {
+    const facts = { now, digest, beacon: { kind: 'no freeze', reason } as const };
     expect(refusal(planDraw(open2, request(1), facts))).toEqual({
       status: status('UNAVAILABLE'),
-      message: SERVER_MESSAGES.clockBehindBeacon,
+      message: FREEZE_REFUSED[reason],
     });
   });
 
@@ -159,7 +166,7 @@ describe('planDraw: the write', () => {
       transactionId: null,
       draws: [{ number: 7, drawnAt: at.toISOString() }],
       digest,
-      freeze: { at, beaconRound: null },
+      freeze: { at, beaconRound: null, latestRound: null },
       holdDescription: 'Game in progress with 2 numbers',
     });
     expect(plan.write.read.caller).toBeUndefined();
@@ -188,26 +195,34 @@ describe('planDraw: the write', () => {
       entriesDigest: digest,
       frozenAt: at,
       beaconRound: null,
+      beaconLatestRound: null,
     });
   });
 
   it('LOT-DRAW-2, the first request: the freeze alone, round R named, the answer waits for R', () => {
-    const facts = { now, digest, beacon: { kind: 'freeze', round: 1234, published: false } as const };
+    const facts = { now, digest, beacon: { kind: 'freeze', round: 1234, latest: 1232 } as const };
     const plan = written(planDraw(open2, request(1), facts));
     expect(plan.waitFor).toBe(1234);
     expect(plan.write.draws).toEqual([]);
-    expect(plan.write.freeze).toEqual({ at: new Date(now), beaconRound: 1234 });
+    expect(plan.write.freeze).toEqual({ at: new Date(now), beaconRound: 1234, latestRound: 1232 });
     expect(plan.write.audit.rows).toEqual([
       {
         action: 'game.frozen',
         details: expect.objectContaining({
           protocol: 'LOT-DRAW-2',
           beaconRound: 1234,
+          latestRound: 1232,
           frozenAt: new Date(now).toISOString(),
         }),
       },
     ]);
-    expect(plan.after).toMatchObject({ status: 'drawing', draws: [], frozenAt: new Date(now), beaconRound: 1234 });
+    expect(plan.after).toMatchObject({
+      status: 'drawing',
+      draws: [],
+      frozenAt: new Date(now),
+      beaconRound: 1234,
+      beaconLatestRound: 1232,
+    });
   });
 
   it('LOT-DRAW-2, position 1 once R is fetched: R kept with the game, the upline may finish it', () => {

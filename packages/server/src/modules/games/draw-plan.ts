@@ -1,7 +1,8 @@
 import { AppError } from '@lot/domain/errors';
+import type { FreezeRefusal } from '@lot/domain/freeze-round';
+import { drawInOrder, FREEZE_REFUSED, gameEnded, SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { heldGameDescription, playedGameDescription, settleGame } from '@lot/domain/game';
 import { MESSAGES } from '@lot/domain/messages';
-import { drawInOrder, gameEnded, SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { formatCents } from '@lot/domain/money';
 import type { Caller } from '../../lib/caller.ts';
 import { gamesAccess } from './games.access.ts';
@@ -22,8 +23,10 @@ export type NotYet = { expectedAt: number; retryAfterMs: number; unreachable: bo
 
 /** What the request learnt of the game's beacon round R (LOT-DRAW-2 only). */
 export type BeaconFacts =
-  /** The freeze names R; `published`: R exists already, so the server's clock is behind the beacon. */
-  | { kind: 'freeze'; round: number; published: boolean }
+  /** The freeze names R, after L, the latest round public just before it (decision 076). */
+  | { kind: 'freeze'; round: number; latest: number }
+  /** The game may not freeze now: why (decision 076). */
+  | { kind: 'no freeze'; reason: FreezeRefusal }
   /** R's randomness, stored with the game by an earlier draw. */
   | { kind: 'stored'; round: number; randomness: string }
   /** R, fetched and verified now: this draw stores it with the game. */
@@ -40,7 +43,7 @@ export type DrawFacts = { now: number; digest?: string | null; beacon?: BeaconFa
 
 /** The game as the write leaves it: the read's round with these columns replaced (decision 052). */
 export type RoundAfter = Pick<Round, 'status' | 'draws' | 'entriesDigest'> &
-  Partial<Pick<Round, 'frozenAt' | 'beaconRound' | 'beaconSignature' | 'beaconRandomness'>>;
+  Partial<Pick<Round, 'frozenAt' | 'beaconRound' | 'beaconLatestRound' | 'beaconSignature' | 'beaconRandomness'>>;
 
 export type DrawPlan =
   /** The position is drawn already: its draw is answered again (`Idempotent-Replayed`). */
@@ -91,10 +94,9 @@ export function planDraw(round: Round, request: DrawRequest, facts: DrawFacts): 
   const checked = checkDraw(round, request);
   if (checked) return checked;
   const { beacon } = facts;
-  // The server's clock is behind the beacon: R is public already, so freezing now would let
-  // whoever holds the seed know the outcome. Nothing is frozen (decision 036).
-  if (beacon?.kind === 'freeze' && beacon.published)
-    return refuse(new AppError('UNAVAILABLE', SERVER_MESSAGES.clockBehindBeacon));
+  // No evidence that R is still to come (decision 076): freezing now could name a round whose
+  // randomness someone — the seed's holder included — already has. Nothing is frozen or held.
+  if (beacon?.kind === 'no freeze') return refuse(new AppError('UNAVAILABLE', FREEZE_REFUSED[beacon.reason]));
   // LOT-DRAW-2: nothing is drawn before round R exists and is verified.
   if (beacon?.kind === 'not yet') return { kind: 'wait', round: beacon.round, notYet: beacon.notYet };
   return writePlan(round, request, facts);
@@ -109,7 +111,8 @@ function writePlan(round: Round, request: DrawRequest, { now, digest, beacon, nu
   const draws = drawsOf(round);
   const next: StoredDraw[] = number === undefined ? draws : [...draws, { number, drawnAt: at.toISOString() }];
   const settles = number !== undefined && next.length === prizesOf(round).length;
-  const freeze = freezing ? { at, beaconRound: beacon?.round ?? null } : undefined;
+  const named = beacon?.kind === 'freeze' ? beacon : undefined;
+  const freeze = freezing ? { at, beaconRound: named?.round ?? null, latestRound: named?.latest ?? null } : undefined;
   const fetched =
     beacon?.kind === 'fetched' ? { signature: beacon.signature, randomness: beacon.randomness } : undefined;
   const { caller } = request;
@@ -137,7 +140,7 @@ function writePlan(round: Round, request: DrawRequest, { now, digest, beacon, nu
     status: settles ? 'settled' : 'drawing',
     draws: next,
     entriesDigest: digest,
-    ...(freeze && { frozenAt: freeze.at, beaconRound: freeze.beaconRound }),
+    ...(freeze && { frozenAt: freeze.at, beaconRound: freeze.beaconRound, beaconLatestRound: freeze.latestRound }),
     ...(fetched && { beaconSignature: fetched.signature, beaconRandomness: fetched.randomness }),
   };
   const waitFor = freezing && beacon?.kind === 'freeze' ? beacon.round : null;
@@ -165,6 +168,7 @@ function auditRows(
         pool,
         frozenAt: freeze.at.toISOString(),
         ...(freeze.beaconRound !== null && { beaconRound: freeze.beaconRound }),
+        ...(freeze.latestRound !== null && { latestRound: freeze.latestRound }),
       },
     });
   }

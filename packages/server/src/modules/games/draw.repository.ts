@@ -40,8 +40,11 @@ export type DrawWrite = {
   transactionId: number | null;
   draws: StoredDraw[];
   digest: string;
-  /** The freeze (the first step: entries fixed, pool held): when, and — LOT-DRAW-2 — round R. */
-  freeze?: { at: Date; beaconRound: number | null };
+  /**
+   * The freeze (the first step: entries fixed, pool held): when, and — LOT-DRAW-2 — round R and L,
+   * the latest round public just before it (decision 076).
+   */
+  freeze?: { at: Date; beaconRound: number | null; latestRound: number | null };
   /** LOT-DRAW-2's first draw stores round R's verified signature and randomness. */
   beacon?: { signature: string; randomness: string };
   /** The first draw holds the pool: the ledger row's description. */
@@ -247,7 +250,7 @@ function writeRound(write: DrawWrite): SQL {
         transaction_id = ledger.id, status = ${settlement ? 'settled' : 'drawing'}::text
         ${isFirst(write) ? sql`, shift_id = (SELECT id FROM shift)` : sql``}
         ${settlement ? sql`, sale_id = (SELECT id FROM sale), ended_at = now()` : sql``}
-        ${write.freeze ? sql`, frozen_at = ${write.freeze.at.toISOString()}::timestamptz, beacon_round = ${write.freeze.beaconRound}::bigint` : sql``}
+        ${write.freeze ? sql`, frozen_at = ${write.freeze.at.toISOString()}::timestamptz, beacon_round = ${write.freeze.beaconRound}::bigint, beacon_latest_round = ${write.freeze.latestRound}::bigint` : sql``}
         ${write.beacon ? sql`, beacon_signature = ${write.beacon.signature}::text, beacon_randomness = ${write.beacon.randomness}::text` : sql``}
       FROM ledger
       WHERE game_rounds.id = ${read.id}::int

@@ -72,6 +72,7 @@ function beaconView(round: Round): GameBeacon | null {
   return {
     ...pin,
     round: target,
+    latestRound: round.beaconLatestRound,
     expectedAt: target === null ? null : new Date(roundTimeMs(pin, target)).toISOString(),
     signature: round.beaconSignature,
     randomness: round.beaconRandomness,

@@ -1,13 +1,12 @@
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstRoundAfter, roundTimeMs } from '@lot/domain/beacon';
 import { commitmentOf, drawSequence } from '@lot/domain/draw';
+import { FREEZE_REFUSED, SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { MESSAGES } from '@lot/domain/messages';
-import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { DrawResult, DrawWaiting, Game } from '@lot/domain/schemas/games';
 import { verifyProof } from '@lot/domain/verify';
-import { buildApp } from '../../app.ts';
 import { verifyAudit } from '../audit/audit-chain.ts';
 import { checkLedger } from '../balance/ledger.ts';
 import { type DrawBeaconMode } from '../../lib/draw-beacon.ts';
@@ -27,7 +26,7 @@ import {
 } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
 import { balanceOf, createMoneyTestApp, expectStatus, fund } from '../../test/money-fixtures.ts';
-import type { TestApp } from '../../test/test-app.ts';
+import { anotherApp, type TestApp } from '../../test/test-app.ts';
 import { startTestBeacon, type TestBeacon } from '../../test/test-beacon.ts';
 
 /**
@@ -174,17 +173,7 @@ describe('a LOT-DRAW-1 game (DRAW_BEACON off)', () => {
 describe('DRAW_BEACON: which protocol a new game gets', () => {
   /** Another server on this database, started with the beacon as the environment would name it. */
   async function server(mode: DrawBeaconMode, relay: TestBeacon) {
-    const app: FastifyInstance = await buildApp({
-      database: t.database,
-      jwtSecret: t.jwtSecret,
-      totpKey: t.totpKey,
-      seedKey: t.seedKey,
-      logLevel: 'silent',
-      serveWeb: false,
-      clock: t.now,
-      beacon: { mode, urls: [relay.url], chainHash: relay.chain.chainHash },
-    });
-    await app.ready();
+    const app = await anotherApp(t, { beacon: { mode, urls: [relay.url], chainHash: relay.chain.chainHash } });
     closing.push(() => app.close());
     return (member: Member, options: InjectOptions) =>
       app.inject({ ...options, headers: { authorization: `Bearer ${member.token}` } });
@@ -289,24 +278,16 @@ describe('DRAW_BEACON: which protocol a new game gets', () => {
     expect(refused.json()).toMatchObject({ message: SERVER_MESSAGES.beaconUnreachable });
   });
 
-  it('a server whose clock is behind the beacon does not freeze a game on a round already public: 503, nothing held', async () => {
+  it('a server whose clock is an hour behind the beacon does not freeze a game: 503, nothing held', async () => {
     const beacon = await relay('none');
     // This server's clock stands an hour behind the beacon's (t.now), just after a round's time: the
-    // round its freeze names is 2.9 s ahead of it, well beyond the 1 s the server tolerates. (On a
-    // running clock, a freeze in the last second before a round's time is within that tolerance, and
-    // the game froze in about one run in three.)
+    // latest round its relay answers is an hour after it, far beyond the minute a freeze tolerates
+    // (decision 076; games.freeze-evidence.test.ts has every phase and skew).
     const behind = roundTimeMs(beacon.chain, firstRoundAfter(beacon.chain, t.now() - 3_600_000)) + 100;
-    const app: FastifyInstance = await buildApp({
-      database: t.database,
-      jwtSecret: t.jwtSecret,
-      totpKey: t.totpKey,
-      seedKey: t.seedKey,
-      logLevel: 'silent',
-      serveWeb: false,
+    const app = await anotherApp(t, {
       clock: () => behind,
       beacon: { mode: 'required', urls: [beacon.url], chainHash: beacon.chain.chainHash },
     });
-    await app.ready();
     closing.push(() => app.close());
     const call = (options: InjectOptions) =>
       app.inject({ ...options, headers: { authorization: `Bearer ${h.U1.token}` } });
@@ -319,7 +300,7 @@ describe('DRAW_BEACON: which protocol a new game gets', () => {
       () => call({ method: 'POST', url: `/api/games/${game.id}/draws`, payload: { position: 1 } }),
       503,
       {
-        message: SERVER_MESSAGES.clockBehindBeacon,
+        message: FREEZE_REFUSED['clock behind'],
       },
     );
     expectStatus(await voidCall(t, h.U1.token, game.id, 'cleanup'), 200);

@@ -29,7 +29,7 @@ const base: DrawWrite = {
   transactionId: null,
   draws: [{ number: 7, drawnAt: '2026-11-26T12:00:01.000Z' }],
   digest: 'd'.repeat(64),
-  freeze: { at: new Date('2026-11-26T12:00:00.000Z'), beaconRound: null },
+  freeze: { at: new Date('2026-11-26T12:00:00.000Z'), beaconRound: null, latestRound: null },
   holdDescription: 'Game in progress with 2 numbers',
   audit: {
     address: '203.0.113.9',
@@ -64,7 +64,7 @@ const draws: [string, DrawWrite][] = [
     {
       ...base,
       draws: [],
-      freeze: { at: base.freeze!.at, beaconRound: 1234 },
+      freeze: { at: base.freeze!.at, beaconRound: 1234, latestRound: 1232 },
       audit: { ...base.audit, rows: [base.audit.rows[0]!] },
     },
   ],

@@ -30,7 +30,6 @@ import type { Context } from '../../lib/context.ts';
 import { byCaller, recordAudit } from '../../lib/audit.ts';
 import { findLiveUserById } from '../users/users.repository.ts';
 import { effectiveWinners } from '../winners/winners.repository.ts';
-import { DrawBeacon } from '../../lib/draw-beacon.ts';
 import { serverRandomnessAllowed } from './randomness.service.ts';
 import { forgetGame, rememberDrawing, rememberedFor } from './draw-memory.ts';
 import {
@@ -350,14 +349,16 @@ export async function drawNext(ctx: Context, id: number, position: number): Prom
  * its randomness, stored or fetched now) and the number the seed draws.
  */
 async function drawFacts(ctx: Context, round: Round, request: DrawRequest): Promise<DrawFacts> {
-  const now = ctx.clock();
-  if (checkDraw(round, request)) return { now };
+  if (checkDraw(round, request)) return { now: ctx.clock() };
   const freezing = round.status === 'open';
   const digest = freezing ? await digestOf(round, ctx.drawCrypto) : round.entriesDigest;
   if (!digest) throw new Error('a drawing game has no entries digest');
   const pin = beaconOf(round);
-  const beacon = pin && (await beaconFacts(ctx, round, pin, now));
-  if (beacon?.kind === 'freeze' || beacon?.kind === 'not yet') return { now, digest, beacon };
+  const beacon = pin && (await beaconFacts(ctx, round, pin));
+  // The step's time — a freeze's frozenAt — is read once its round R was checked (decision 076).
+  const now = ctx.clock();
+  if (beacon?.kind === 'freeze' || beacon?.kind === 'no freeze' || beacon?.kind === 'not yet')
+    return { now, digest, beacon };
   const randomness = beacon?.randomness;
   const drawn = drawsOf(round).map((d) => d.number);
   const seed = seedHex(round, ctx.seeds);
@@ -365,12 +366,12 @@ async function drawFacts(ctx: Context, round: Round, request: DrawRequest): Prom
   return { now, digest, beacon, number };
 }
 
-/** Round R of a LOT-DRAW-2 game: named at the freeze (and asked whether it is out already), or its state since. */
-async function beaconFacts(ctx: Context, round: Round, pin: BeaconPin, now: number): Promise<BeaconFacts> {
-  if (round.status === 'open') {
-    const target = DrawBeacon.targetRound(pin, now);
-    return { kind: 'freeze', round: target, published: await ctx.beacon.alreadyPublished(pin, target) };
-  }
+/**
+ * Round R of a LOT-DRAW-2 game: named at the freeze from the beacon's evidence (or why the game may
+ * not freeze now; decision 076), or its state since.
+ */
+async function beaconFacts(ctx: Context, round: Round, pin: BeaconPin): Promise<BeaconFacts> {
+  if (round.status === 'open') return ctx.beacon.freezeEvidence(pin, ctx.clock);
   const target = round.beaconRound;
   if (target === null) throw new Error('a frozen LOT-DRAW-2 game has no beacon round');
   if (round.beaconRandomness !== null) return { kind: 'stored', round: target, randomness: round.beaconRandomness };

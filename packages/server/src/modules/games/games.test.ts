@@ -7,8 +7,9 @@ import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstRoundAfter, roundTimeMs } from '@lot/domain/beacon';
+import { roundTimeMs } from '@lot/domain/beacon';
 import { commitmentOf2, drawAt, drawSequence } from '@lot/domain/draw';
+import { FREEZE_MARGIN_MS, freezeRound } from '@lot/domain/freeze-round';
 import { MESSAGES } from '@lot/domain/messages';
 import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import type { MoneyResult } from '@lot/domain/schemas/balance';
@@ -46,7 +47,7 @@ import {
 import { buildHierarchy, createMember, PASSWORD, type Hierarchy, type Member } from '../../test/hierarchy.ts';
 import { balanceOf, createMoneyTestApp, expectStatus, fund, money } from '../../test/money-fixtures.ts';
 import type { TestApp } from '../../test/test-app.ts';
-import type { TestBeacon } from '../../test/test-beacon.ts';
+import { latestRoundAt, type TestBeacon } from '../../test/test-beacon.ts';
 
 /**
  * The server-run game (decisions 013, 036) under LOT-DRAW-2: opened, filled, frozen by the first
@@ -315,11 +316,14 @@ describe('a whole game', () => {
     game = waiting.game;
     const frozenAt = Date.parse(game.frozenAt ?? '');
     expect(frozenAt).toBe(asked);
-    // R is the first round strictly after the freeze: R − 1 was out already, R is not.
+    // R follows from L, the latest round the beacon had just before the freeze (decision 076): L is
+    // the round the beacon serves as latest now, and R the first round at least the margin after
+    // both L + 1 and the clock.
     R = waiting.waitingForRound;
-    expect(R).toBe(firstRoundAfter(beacon.chain, frozenAt));
-    expect(roundTimeMs(beacon.chain, R - 1)).toBeLessThanOrEqual(frozenAt);
-    expect(roundTimeMs(beacon.chain, R)).toBeGreaterThan(frozenAt);
+    const L = latestRoundAt(beacon.chain, frozenAt);
+    expect(game.beacon?.latestRound).toBe(L);
+    expect(freezeRound(beacon.chain, { latest: L, now: frozenAt, marginMs: FREEZE_MARGIN_MS })).toEqual({ round: R });
+    expect(roundTimeMs(beacon.chain, R)).toBeGreaterThan(frozenAt + FREEZE_MARGIN_MS);
     const expectedAt = new Date(roundTimeMs(beacon.chain, R)).toISOString();
     expect(waiting).toMatchObject({ waitingForRound: R, expectedAt, beaconUnreachable: false });
     expect(waiting.retryAfterMs).toBeGreaterThan(roundTimeMs(beacon.chain, R) - t.now());
@@ -724,7 +728,7 @@ describe('the pool, the balance and concurrency', () => {
       transactionId: null,
       draws: [],
       digest: 'stale',
-      freeze: { at: new Date(t.now()), beaconRound: 1 },
+      freeze: { at: new Date(t.now()), beaconRound: 1, latestRound: null },
       holdDescription: 'Game in progress with 3 numbers',
       audit: { address: null, rows: [{ action: 'game.frozen' as const, details: { code: game.code } }] },
     };
@@ -1087,9 +1091,10 @@ describe('what a copy of the database, and the seed, reveal before round R', () 
     );
     const digest = row?.digest ?? '';
     // What the holder of the seed and the database can compute now: the sequence for any round
-    // that exists (R − 1 was the newest at the freeze), or none at all. R itself is refused.
+    // that exists (L, before R, was the newest at the freeze), or none at all. R itself is refused.
     const newest = await fetch(`${beacon.url}/${beacon.chain.chainHash}/public/latest`);
-    expect((await newest.json()) as { round: number }).toMatchObject({ round: R - 1 });
+    expect((await newest.json()) as { round: number }).toMatchObject({ round: waiting.game.beacon?.latestRound });
+    expect(waiting.game.beacon?.latestRound).toBeLessThan(R);
     const refused = await fetch(`${beacon.url}/${beacon.chain.chainHash}/public/${R}`);
     expect(refused.status).toBe(425);
     await refused.body?.cancel();

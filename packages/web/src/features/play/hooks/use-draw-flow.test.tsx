@@ -33,6 +33,7 @@ function frozenGame(dueInMs: number, drawn = false): Game {
       genesisTime: 1,
       period: 3,
       round: ROUND,
+      latestRound: ROUND - 2,
       expectedAt: due,
       signature: drawn ? 's'.repeat(96) : null,
       randomness: drawn ? 'r'.repeat(64) : null,

@@ -7,8 +7,9 @@ import { pins as pinsBeacon, shortHex, type VerifyPins } from '../../../lib/game
 import { clock, span, waitingRound } from './verify-waiting.ts';
 
 /**
- * The public randomness of a LOT-DRAW-2 game: the chain, round R, when the entries froze and when R
- * was (or will be) published, and the check of R's signature made in this browser.
+ * The public randomness of a LOT-DRAW-2 game: the chain, round R and L, the latest round public at
+ * the freeze (decision 076), when the entries froze and when R was (or will be) published, and the
+ * check of R's signature made in this browser.
  */
 export function BeaconBlock({
   proof,
@@ -48,11 +49,25 @@ export function BeaconBlock({
         </Item>
         <Item label="Round R" testId="verify-round">
           {round === null ? (
-            <span className="text-slate-500">Named when the entries are frozen (the first round after the freeze)</span>
+            <span className="text-slate-500">Named when the entries are frozen (a round not yet published then)</span>
           ) : (
             <span className="font-semibold tabular-nums">{round}</span>
           )}
         </Item>
+        {round !== null && (
+          <Item label="Latest round at the freeze" testId="verify-latest">
+            {beacon.latestRound == null ? (
+              <span className="text-slate-500">
+                Not recorded (frozen before it was): R is the first round after the freeze
+              </span>
+            ) : (
+              <>
+                <span className="font-semibold tabular-nums">{beacon.latestRound}</span>
+                <span className="block text-xs text-slate-500">Round {round} comes after it</span>
+              </>
+            )}
+          </Item>
+        )}
         <Item label="Entries frozen">
           {frozenAt === null ? <span className="text-slate-500">Not yet</span> : clock(frozenAt)}
         </Item>

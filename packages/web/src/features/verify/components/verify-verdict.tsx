@@ -6,7 +6,7 @@ import { UnpinnedChain } from '../../../lib/game/unpinned-chain.tsx';
 /** What a verified game's checks established, for its protocol and how it ended. */
 function verifiedText(status: GameProof['status'], beacon: boolean): string {
   const seed = 'Every check passed: the seed matches the commitment published when the game opened';
-  const round = beacon ? ', the public round is the first after the freeze and signed by a pinned chain' : '';
+  const round = beacon ? ', the public round was published after the freeze and signed by a pinned chain' : '';
   const from = beacon ? 'them' : 'it';
   if (status === 'voided')
     return `${seed}${round}, and the draws made and the unplayed ones follow from ${from}. No prize was paid.`;
