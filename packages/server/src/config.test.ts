@@ -5,8 +5,9 @@ import { ConfigError, DEFAULT_BEACON_URLS, loadConfig } from './config.ts';
 const SECRET = 'x'.repeat(32);
 const KEY = 'k'.repeat(32);
 const SEED_KEY = 's'.repeat(32);
+const LOG_KEY = 'l'.repeat(32);
 /** What PostgreSQL needs besides its URL. */
-const POSTGRES = { DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: SECRET, TOTP_KEY: KEY, SEED_KEY };
+const POSTGRES = { DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: SECRET, TOTP_KEY: KEY, SEED_KEY, LOG_KEY };
 
 /** The ConfigError thrown for `env`, so a test can read which variables it names. */
 function configError(env: NodeJS.ProcessEnv): ConfigError {
@@ -31,6 +32,9 @@ describe('loadConfig', () => {
       jwtSecret: undefined,
       totpKey: undefined,
       seedKey: undefined,
+      logKey: undefined,
+      // The game log is named after the public host; without PUBLIC_URL, localhost.
+      logOrigin: 'localhost/games',
       adminUsername: 'admin',
       adminPassword: undefined,
       logLevel: 'info',
@@ -59,6 +63,7 @@ describe('loadConfig', () => {
         JWT_SECRET: SECRET,
         TOTP_KEY: KEY,
         SEED_KEY: SEED_KEY,
+        LOG_KEY: LOG_KEY,
         ADMIN_USERNAME: 'root_admin',
         ADMIN_PASSWORD: 'secret-password',
         LOG_LEVEL: 'warn',
@@ -82,6 +87,8 @@ describe('loadConfig', () => {
       jwtSecret: SECRET,
       totpKey: KEY,
       seedKey: SEED_KEY,
+      logKey: LOG_KEY,
+      logOrigin: 'lot.example.com/games',
       adminUsername: 'root_admin',
       adminPassword: 'secret-password',
       logLevel: 'warn',
@@ -101,7 +108,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '0' }).port).toBe(0);
     expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
     expect(
-      loadConfig({ DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: SECRET, TOTP_KEY: KEY, SEED_KEY }).databaseUrl,
+      loadConfig({ DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: SECRET, TOTP_KEY: KEY, SEED_KEY, LOG_KEY })
+        .databaseUrl,
     ).toBe('postgres://localhost/lot');
   });
 
@@ -114,6 +122,8 @@ describe('loadConfig', () => {
       JWT_SECRET: '',
       TOTP_KEY: '',
       SEED_KEY: '',
+      LOG_KEY: '',
+      LOG_ORIGIN: '',
       ADMIN_USERNAME: '',
       ADMIN_PASSWORD: '',
       LOG_LEVEL: '',
@@ -187,6 +197,20 @@ describe('loadConfig', () => {
     expect(error.message).toMatch(/SEED_KEY: is required when DATABASE_URL is set/);
     expect(error.message).not.toContain('TOTP_KEY');
     expect(error.message).not.toContain('JWT_SECRET');
+  });
+
+  it('requires LOG_KEY with DATABASE_URL: every API process signs the same game log', () => {
+    const error = configError({ DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: SECRET, TOTP_KEY: KEY, SEED_KEY });
+    expect(error.message).toMatch(/LOG_KEY: is required when DATABASE_URL is set/);
+    expect(error.message).not.toContain('SEED_KEY');
+    expect(configError({ LOG_KEY: 'l'.repeat(31) }).message).toMatch(/LOG_KEY: must be at least 32/);
+  });
+
+  it('names the game log LOG_ORIGIN, else after PUBLIC_URL, and refuses an origin a note cannot carry', () => {
+    expect(loadConfig({ LOG_ORIGIN: ' lot.example.org/games-2 ' }).logOrigin).toBe('lot.example.org/games-2');
+    expect(loadConfig({ PUBLIC_URL: 'http://10.0.0.5:8080' }).logOrigin).toBe('10.0.0.5:8080/games');
+    for (const bad of ['two words', 'a+b', 'line\nbreak'])
+      expect(configError({ LOG_ORIGIN: bad }).message).toMatch(/LOG_ORIGIN: must be a name without spaces or "\+"/);
   });
 
   it('refuses a SEED_KEY shorter than 32 characters', () => {

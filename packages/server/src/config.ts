@@ -91,6 +91,17 @@ const envSchema = z
     JWT_SECRET: optional(z.string().min(32, 'must be at least 32 characters long')),
     TOTP_KEY: optional(z.string().min(32, 'must be at least 32 characters long')),
     SEED_KEY: optional(z.string().min(32, 'must be at least 32 characters long')),
+    // The game log's signing key (decision 081): its Ed25519 key is derived from this string.
+    LOG_KEY: optional(z.string().min(32, 'must be at least 32 characters long')),
+    LOG_ORIGIN: optional(
+      z
+        .string()
+        .trim()
+        .regex(
+          /^[\x21-\x2a\x2c-\x7e]{1,200}$/,
+          'must be a name without spaces or "+", e.g. lot.example.com/games (the log\'s origin line)',
+        ),
+    ),
     ADMIN_USERNAME: optional(usernameSchema).transform((v) => v ?? 'admin'),
     ADMIN_PASSWORD: optional(passwordSchema),
     LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).transform(
@@ -155,7 +166,19 @@ const envSchema = z
         message: 'is required when DATABASE_URL is set (every API process must share it)',
       });
     }
+    if (env.DATABASE_URL && !env.LOG_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LOG_KEY'],
+        message: 'is required when DATABASE_URL is set (every API process must share it)',
+      });
+    }
   });
+
+/** The game log's default origin: the public host plus `/games`; without PUBLIC_URL, `localhost/games`. */
+export function defaultLogOrigin(publicUrl: string | undefined): string {
+  return `${publicUrl ? new URL(publicUrl).host : 'localhost'}/games`;
+}
 
 export type Config = {
   port: number;
@@ -171,6 +194,10 @@ export type Config = {
   totpKey: string | undefined;
   /** The key the games' secret seeds are sealed with (decision 034). */
   seedKey: string | undefined;
+  /** LOG_KEY: the game log's checkpoints are signed with the Ed25519 key derived from it (decision 081). */
+  logKey: string | undefined;
+  /** LOG_ORIGIN: the game log's name on its checkpoints; default the public host plus `/games`. */
+  logOrigin: string;
   adminUsername: string;
   adminPassword: string | undefined;
   logLevel: string;
@@ -225,6 +252,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: e.JWT_SECRET,
     totpKey: e.TOTP_KEY,
     seedKey: e.SEED_KEY,
+    logKey: e.LOG_KEY,
+    logOrigin: e.LOG_ORIGIN ?? defaultLogOrigin(e.PUBLIC_URL),
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,

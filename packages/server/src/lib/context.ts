@@ -2,9 +2,11 @@ import type { DrawCrypto } from '@lot/domain/draw';
 import type { Db } from '../db/client.ts';
 import { BoundedMemory } from './bounded-memory.ts';
 import { systemClock, type Clock } from './clock.ts';
+import { unsignedGameLog } from './game-log-signer.ts';
 import type { Caller } from './caller.ts';
 import { noDisplays, type Displays } from './display-streams.ts';
 import type { DrawBeacon } from './draw-beacon.ts';
+import type { GameLogSigner } from './game-log-signer.ts';
 import { noMetrics, type Metrics } from './metrics.ts';
 import type { SeedBox } from './seed-box.ts';
 import { noTokens, type Tokens } from './tokens.ts';
@@ -54,6 +56,8 @@ export type AppContext = {
   beacon: DrawBeacon;
   /** The draw's hashes (Node's crypto in the app, decision 013). */
   drawCrypto: DrawCrypto;
+  /** The game log's origin and key: signs its checkpoints (LOG_KEY, LOG_ORIGIN; decision 081). */
+  gameLog: GameLogSigner;
   events: Events;
   metrics: Metrics;
   config: Config;
@@ -91,10 +95,11 @@ export const withCaller = <C extends Caller | null>(app: AppContext, caller: C):
  * counted, no tokens signed and no displays served.
  */
 export function commandContext(
-  parts: Pick<AppContext, 'db' | 'seeds' | 'beacon' | 'drawCrypto' | 'config'> & { log?: Log },
+  parts: Pick<AppContext, 'db' | 'seeds' | 'beacon' | 'drawCrypto' | 'config'> & { log?: Log; gameLog?: GameLogSigner },
 ): AppContext {
   const quiet = () => {};
   return {
+    gameLog: unsignedGameLog,
     ...parts,
     clock: systemClock,
     log: parts.log ?? { info: quiet, warn: quiet, error: quiet },

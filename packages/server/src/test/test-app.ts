@@ -88,6 +88,8 @@ export type TestApp = {
   withClockSkew: <T>(ms: number, requests: () => Promise<T>) => Promise<T>;
   /** The key the games' seeds are sealed with (a second app on the database needs it). */
   seedKey: string;
+  /** The key the game log is signed with (decision 081; a second app on the database needs it). */
+  logKey: string;
   close: () => Promise<void>;
 };
 
@@ -131,11 +133,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const jwtSecret = randomBytes(32).toString('hex');
   const totpKey = randomBytes(32).toString('hex');
   const seedKey = randomBytes(32).toString('hex');
+  const logKey = randomBytes(32).toString('hex');
   const app = await buildApp({
     database,
     jwtSecret,
     totpKey,
     seedKey,
+    logKey,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     serveWeb: false,
     metricsAllow: options.metricsAllow,
@@ -193,6 +197,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
     withClockSkew: (ms, requests) => requestSkew.run((requestSkew.getStore() ?? 0) + ms, requests),
     seedKey,
+    logKey,
     close: async () => {
       await app.close();
       await beacon?.close();
@@ -222,6 +227,7 @@ export async function withWebApp(
     database: t.database,
     totpKey: t.totpKey,
     seedKey: t.seedKey,
+    logKey: t.logKey,
     jwtSecret: t.jwtSecret,
     logLevel: 'silent',
     webRoot: root,

@@ -412,6 +412,7 @@ describe(`TOTP_KEY against the database's canary (${TEST_DB}, decision 042)`, ()
       jwtSecret: t.jwtSecret,
       totpKey,
       seedKey: t.seedKey,
+      logKey: t.logKey,
       logLevel: 'silent',
       serveWeb: false,
       clock: () => now,

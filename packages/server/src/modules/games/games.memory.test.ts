@@ -32,6 +32,7 @@ beforeAll(async () => {
     database: t.database,
     totpKey: t.totpKey,
     seedKey: t.seedKey,
+    logKey: t.logKey,
     jwtSecret: t.jwtSecret,
     logLevel: 'silent',
     serveWeb: false,

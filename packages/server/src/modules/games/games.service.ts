@@ -18,6 +18,7 @@ import { MESSAGES } from '@lot/domain/messages';
 import { formatCents } from '@lot/domain/money';
 import type { DrawResult, DrawWaiting, Game, GameEntriesInput, OpenGameInput } from '@lot/domain/schemas/games';
 import type { EffectiveWinners } from '@lot/domain/schemas/winners';
+import type { GameLogLeaf } from '@lot/domain/game-log';
 import type { Caller } from '../../lib/caller.ts';
 import type { Context } from '../../lib/context.ts';
 import { byCaller, recordAudit } from '../../lib/audit.ts';
@@ -61,13 +62,18 @@ import {
   runDraw,
   runVoid,
   setEntries,
+  type DrawAnswer,
+  type DrawWrite,
   type NewRound,
   type Prize,
   type Round,
   type RoundRow,
   type StoredEntry,
   type Tx,
+  type VoidWrite,
 } from './games.repository.ts';
+import { drawLeaves, endedLeaf } from './game-log-leaves.ts';
+import { appendGameLeaves } from '../log/log.service.ts';
 
 /**
  * The server-run BOCH BOCH game (decision 013). A step reads the game without a lock, decides, and
@@ -194,6 +200,9 @@ async function insertOpened(ctx: Context, round: NewRound, pin: BeaconPin | null
   try {
     return await ctx.db.transaction(async (tx) => {
       const roundId = await insertRound(tx, round);
+      const chain = pin?.chainHash ?? null;
+      const { code, protocol = DRAW_ALGORITHM, commitment } = round;
+      await appendGameLeaves(tx, roundId, [{ event: 'opened', code, protocol, commitment, chain }]);
       await recordAudit(tx, {
         ...byCaller(caller),
         action: 'game.opened',
@@ -397,7 +406,7 @@ async function runDrawPlan(
   position: number,
 ): Promise<DrawOutcomeAnswer | undefined> {
   const { round } = row;
-  const answer = await runDraw(ctx.db, plan.write);
+  const answer = await runDrawLogged(ctx, round, plan.write);
   if (!answer?.locked) {
     forgetGame(ctx, round.id);
     return undefined;
@@ -423,6 +432,21 @@ async function runDrawPlan(
   return { kind: 'drawn', result: drawResult(game, position), replayed: false };
 }
 
+/**
+ * The draw's statement; a freeze or a settlement also appends its leaves to the game log in the
+ * same transaction (decision 081), only when the statement wrote: no event without its leaf, no
+ * leaf without its event. A draw in between is the statement alone.
+ */
+async function runDrawLogged(ctx: Context, round: Round, write: DrawWrite): Promise<DrawAnswer | undefined> {
+  const leaves = await drawLeaves(ctx, round, write);
+  if (leaves.length === 0) return runDraw(ctx.db, write);
+  return ctx.db.transaction(async (tx) => {
+    const answer = await runDraw(tx, write);
+    if (answer?.drawn) await appendGameLeaves(tx, round.id, leaves);
+    return answer;
+  });
+}
+
 /** A LOT-DRAW-2 game just frozen: R is fetched in the background at its time; the answer waits for it. */
 async function frozenWaiting(ctx: Context, written: RoundRow, target: number): Promise<DrawWaiting> {
   const pin = beaconOf(written.round);
@@ -441,7 +465,7 @@ async function frozenWaiting(ctx: Context, written: RoundRow, target: number): P
  * the draws it would have made, none paid (decision 033). One statement, as a draw (decision 030).
  */
 export async function voidGame(ctx: Context, id: number, reason: string): Promise<Game> {
-  const { db, caller } = ctx;
+  const { caller } = ctx;
   return retryStep(async () => {
     const { round } = await readActingRound(ctx, id);
     forgetGame(ctx, id);
@@ -450,7 +474,9 @@ export async function voidGame(ctx: Context, id: number, reason: string): Promis
     const forbidden = gamesAccess.void(caller, round);
     if (forbidden) throw forbidden;
     if (frozen && round.transactionId === null) throw new Error('a drawing game has no held pool');
-    const done = await runVoid(db, {
+    const drawn = drawsOf(round).map((d) => d.number);
+    const leaf = await endedLeaf(ctx, round, frozen ? 'voided' : 'discarded', drawn);
+    const done = await runVoidLogged(ctx, round.id, leaf, {
       read: { id, status: round.status },
       userId: round.userId,
       actorId: caller.id,
@@ -463,7 +489,7 @@ export async function voidGame(ctx: Context, id: number, reason: string): Promis
           code: round.code,
           reason,
           status: frozen ? 'voided' : 'discarded',
-          ...(frozen && { returned: formatCents(poolOf(round)), drawn: drawsOf(round).length }),
+          ...(frozen && { returned: formatCents(poolOf(round)), drawn: drawn.length }),
         },
       },
     });
@@ -475,5 +501,14 @@ export async function voidGame(ctx: Context, id: number, reason: string): Promis
     const game = await readGame(ctx, id);
     ctx.metrics.games.inc({ outcome: game.status });
     return game;
+  });
+}
+
+/** The void's statement and its leaf in the game log, in one transaction (decision 081). */
+function runVoidLogged(ctx: Context, gameId: number, leaf: GameLogLeaf, write: VoidWrite): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const done = await runVoid(tx, write);
+    if (done) await appendGameLeaves(tx, gameId, [leaf]);
+    return done;
   });
 }

@@ -8,6 +8,8 @@ import type { Context } from '../../lib/context.ts';
 import { keysetPages, type ExportColumn } from '../../lib/export.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { processLogo } from './logo.ts';
+import { endedLeaf } from '../games/game-log-leaves.ts';
+import { appendGameLeaves } from '../log/log.service.ts';
 import { usersAccess } from './users.access.ts';
 import { byCaller, changedFields, recordAudit } from '../../lib/audit.ts';
 import {
@@ -273,7 +275,9 @@ export async function deleteUser(ctx: Context, id: number): Promise<{ message: s
       targetUserId: id,
       details: { username: target.username, fullName: target.fullName, role: target.role },
     });
-    await softDeleteUser(tx, id, caller.id);
+    const discarded = await softDeleteUser(tx, id, caller.id);
+    for (const round of discarded)
+      await appendGameLeaves(tx, round.id, [await endedLeaf(ctx, round, 'discarded', [])]);
   });
   ctx.events.callerChanged(id);
   return { message: 'User deleted successfully' };
