@@ -18,6 +18,7 @@ const databaseFree = [
   'packages/server/src/lib/beacon-client.test.ts',
   'packages/server/src/lib/draw-crypto.test.ts',
   'packages/server/src/lib/export.test.ts',
+  'packages/server/src/lib/note-signer.test.ts',
   'packages/server/src/lib/secret-box.test.ts',
   'packages/server/src/modules/public-url/public-url.test.ts',
   'packages/server/src/private-files.test.ts',
