@@ -1,3 +1,4 @@
+import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { toHex, type DrawCrypto } from './draw.ts';
 
 /**
@@ -92,7 +93,7 @@ export function gameLogLeafText(leaf: GameLogLeaf): string {
 }
 
 /** The leaf's bytes, as the log hashes them. */
-export const gameLogLeafBytes = (leaf: GameLogLeaf): Uint8Array => new TextEncoder().encode(gameLogLeafText(leaf));
+export const gameLogLeafBytes = (leaf: GameLogLeaf): Uint8Array => utf8ToBytes(gameLogLeafText(leaf));
 
 /**
  * What a game's end hashes as its outcome: the final status, then the numbers drawn in order,
@@ -107,5 +108,5 @@ export async function outcomeDigest(
   drawn: readonly number[],
   crypto: DrawCrypto,
 ): Promise<string> {
-  return toHex(await crypto.sha256(new TextEncoder().encode(outcomeText(status, drawn))));
+  return toHex(await crypto.sha256(utf8ToBytes(outcomeText(status, drawn))));
 }

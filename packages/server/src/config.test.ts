@@ -200,7 +200,12 @@ describe('loadConfig', () => {
   });
 
   it('requires LOG_KEY with DATABASE_URL: every API process signs the same game log', () => {
-    const error = configError({ DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: SECRET, TOTP_KEY: KEY, SEED_KEY });
+    const error = configError({
+      DATABASE_URL: 'postgres://localhost/lot',
+      JWT_SECRET: SECRET,
+      TOTP_KEY: KEY,
+      SEED_KEY,
+    });
     expect(error.message).toMatch(/LOG_KEY: is required when DATABASE_URL is set/);
     expect(error.message).not.toContain('SEED_KEY');
     expect(configError({ LOG_KEY: 'l'.repeat(31) }).message).toMatch(/LOG_KEY: must be at least 32/);

@@ -43,7 +43,8 @@ async function open(config: Config): Promise<Database> {
  * line naming the file or variable (decision 042).
  */
 async function start(config: Config, database: Database) {
-  const keyOf = (key: SealingKey) => ({ 'totp-key': config.totpKey, 'seed-key': config.seedKey, 'log-key': config.logKey })[key];
+  const keyOf = (key: SealingKey) =>
+    ({ 'totp-key': config.totpKey, 'seed-key': config.seedKey, 'log-key': config.logKey })[key];
   try {
     const { jwtSecretCreated, ...keys } = await resolveKeys(database.db, config);
     const app = await buildApp({

@@ -70,9 +70,7 @@ export async function resolveKeys(
     resolveSealingKey(db, 'seed-key', config.seedKey, config.dataDir),
     resolveSealingKey(db, 'log-key', config.logKey, config.dataDir),
   ]);
-  const failed = [totpKey, seedKey, logKey].flatMap((result) =>
-    result.status === 'rejected' ? [result.reason] : [],
-  );
+  const failed = [totpKey, seedKey, logKey].flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
   const other = failed.find((reason) => !(reason instanceof KeyMismatch));
   if (other !== undefined) throw other;
   if (failed.length === 1) throw failed[0];

@@ -465,7 +465,9 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
       const check = run(process.execPath, ['--import', 'tsx', cli(name)], {
         PATH: process.env.PATH ?? '',
         DATABASE_URL: database.url,
-        ...Object.fromEntries(['JWT_SECRET', 'TOTP_KEY', 'SEED_KEY', 'LOG_KEY'].map((k) => [k, env(0)[k as 'JWT_SECRET']])),
+        ...Object.fromEntries(
+          ['JWT_SECRET', 'TOTP_KEY', 'SEED_KEY', 'LOG_KEY'].map((k) => [k, env(0)[k as 'JWT_SECRET']]),
+        ),
       });
       const code = await exitOf(check.child);
       return { code, output: check.output() };

@@ -73,7 +73,7 @@ import {
   type VoidWrite,
 } from './games.repository.ts';
 import { drawLeaves, endedLeaf } from './game-log-leaves.ts';
-import { appendGameLeaves } from '../log/log.service.ts';
+import { appendGameLeaves } from '../../lib/game-log.ts';
 
 /**
  * The server-run BOCH BOCH game (decision 013). A step reads the game without a lock, decides, and

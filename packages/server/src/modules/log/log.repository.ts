@@ -1,77 +1,16 @@
-import { and, asc, between, eq, sql } from 'drizzle-orm';
+import { and, asc, between, eq } from 'drizzle-orm';
 import type { GameLogEvent } from '@lot/domain/game-log';
-import { queryRows, type Db, type Tx } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { edgeOf, type LogHead } from '../../lib/game-log.ts';
 import { gameLog, gameLogEntries, gameLogHashes } from '../../db/schema.ts';
 
-/** Every hash of the log is SHA-256: 32 bytes. */
-export const HASH_BYTES = 32;
-
-/** The log's head: its size and right edge (the perfect subtrees' hashes, largest first). */
-export type LogHead = { size: number; edge: Uint8Array[] };
-
-/** One stored hash: the node at `level` (0: a leaf) and index `idx` among that level's nodes. */
-export type LogNode = { level: number; idx: number; hash: Uint8Array };
-
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
-const bytesOf = (value: Uint8Array | string): Uint8Array =>
-  typeof value === 'string' ? Buffer.from(value.replace(/^\\x/, ''), 'hex') : new Uint8Array(value);
-
-function edgeOf(stored: Uint8Array): Uint8Array[] {
-  const edge: Uint8Array[] = [];
-  for (let at = 0; at < stored.length; at += HASH_BYTES) edge.push(stored.subarray(at, at + HASH_BYTES));
-  return edge;
-}
-
-type HeadRow = { size: string | number; edge: Uint8Array | string };
-const toHead = (row: HeadRow): LogHead => ({ size: Number(row.size), edge: edgeOf(bytesOf(row.edge)) });
-
-/**
- * The head, locked until the transaction ends: the one place appends from every process queue
- * (decision 081). Every transaction that appends takes it last, after its game's own locks.
- */
-export async function lockLogHead(tx: Tx): Promise<LogHead> {
-  const [row] = await queryRows<HeadRow>(tx, sql`SELECT size, edge FROM game_log WHERE id = 1 FOR UPDATE`);
-  if (!row) throw new Error('the game log has no head row');
-  return toHead(row);
-}
+export type { Db };
 
 /** The head as last committed, without a lock (a checkpoint, the tiles). */
 export async function readLogHead(db: Db | Tx): Promise<LogHead & { origin: string | null; vkey: string | null }> {
   const [row] = await db.select().from(gameLog).where(eq(gameLog.id, 1));
   if (!row) throw new Error('the game log has no head row');
   return { size: row.size, edge: edgeOf(row.edge), origin: row.origin, vkey: row.vkey };
-}
-
-/** What one append writes: the leaf, its new nodes, the new head (under `lockLogHead`'s lock). */
-export type LogAppend = {
-  idx: number;
-  gameId: number;
-  kind: GameLogEvent;
-  data: Uint8Array;
-  nodes: LogNode[];
-  head: LogHead;
-};
-
-/** One statement: the leaf, its hashes, the head moved on (only from the size it was locked at). */
-export async function writeLogAppend(tx: Tx, append: LogAppend): Promise<void> {
-  const nodes = JSON.stringify(append.nodes.map((n) => ({ level: n.level, idx: n.idx, hash: hex(n.hash) })));
-  const edge = append.head.edge.map(hex).join('');
-  const rows = await queryRows<{ size: string | number }>(
-    tx,
-    sql`WITH entry AS (
-        INSERT INTO game_log_entries (idx, game_id, kind, data)
-        VALUES (${append.idx}::bigint, ${append.gameId}::int, ${append.kind}::text, decode(${hex(append.data)}::text, 'hex'))
-      ),
-      nodes AS (
-        INSERT INTO game_log_hashes (level, idx, hash)
-        SELECT n.level, n.idx, decode(n.hash, 'hex')
-        FROM jsonb_to_recordset(${nodes}::jsonb) AS n(level int, idx bigint, hash text)
-      )
-      UPDATE game_log SET size = ${append.head.size}::bigint, edge = decode(${edge}::text, 'hex'), updated_at = now()
-      WHERE id = 1 AND size = ${append.idx}::bigint
-      RETURNING size`,
-  );
-  if (rows.length !== 1) throw new Error('the game log moved under its lock');
 }
 
 /** `count` consecutive stored hashes at one level from `from`, in order (fewer when not all exist). */

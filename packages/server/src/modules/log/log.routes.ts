@@ -30,7 +30,8 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['log'],
         operationId: 'getGameLog',
         security: [],
-        description: "The game log's origin, verifier key and latest signed checkpoint (docs/lot-draw-2.md#the-game-log).",
+        description:
+          "The game log's origin, verifier key and latest signed checkpoint (docs/lot-draw-2.md#the-game-log).",
         response: { 200: gameLogInfoSchema },
       },
     },

@@ -1,74 +1,16 @@
-import { gameLogLeafBytes, type GameLogLeaf } from '@lot/domain/game-log';
 import { AppError } from '@lot/domain/errors';
-import { emptyRoot, leafHash, nodeHash } from '@lot/domain/tlog/merkle';
-import type { Db, Tx } from '../../db/client.ts';
 import { recordAudit } from '../../lib/audit.ts';
 import type { AppContext } from '../../lib/context.ts';
 import type { GameLogSigner } from '../../lib/game-log-signer.ts';
+import { rootOf } from '../../lib/game-log.ts';
 import { KeyMismatch } from '../../lib/key-canaries.ts';
-import {
-  lockLogHead,
-  nameLog,
-  readLogEntries,
-  readLogHashes,
-  readLogHead,
-  writeLogAppend,
-  type LogHead,
-  type LogNode,
-} from './log.repository.ts';
+import { nameLog, readLogEntries, readLogHashes, readLogHead, type Db } from './log.repository.ts';
 
 /**
- * The game log (docs/lot-draw-2.md#the-game-log, decision 081): one public append-only Merkle tree
- * (RFC 6962) per deployment, one leaf per game event, appended in the event's own transaction.
- * The tree is kept incrementally: an append reads the head's right edge, writes the leaf's hash and
- * the hashes of the subtrees it completes, and moves the head on — O(log n), whatever the size.
+ * The game log, as anyone reads it (docs/lot-draw-2.md#the-game-log, decision 081): its checkpoint
+ * signed with the log's key, its tiles and entry bundles (C2SP tlog-tiles). Appends are
+ * lib/game-log.ts's, in each event's own transaction.
  */
-
-/**
- * An append, planned from the head alone: leaf `size`'s hash, then each subtree it completes
- * (while the index is odd, its left sibling is the edge's last hash), and the new edge.
- */
-export function planAppend(head: LogHead, data: Uint8Array): { nodes: LogNode[]; head: LogHead } {
-  const edge = [...head.edge];
-  let hash = leafHash(data);
-  let idx = head.size;
-  let level = 0;
-  const nodes: LogNode[] = [{ level, idx, hash }];
-  while (idx % 2 === 1) {
-    const left = edge.pop();
-    if (!left) throw new Error('the game log edge is shorter than its size says');
-    hash = nodeHash(left, hash);
-    idx = (idx - 1) / 2;
-    level += 1;
-    nodes.push({ level, idx, hash });
-  }
-  edge.push(hash);
-  return { nodes, head: { size: head.size + 1, edge } };
-}
-
-/** The tree's root hash from its right edge, folded from the smallest subtree up. */
-export function rootOf(head: LogHead): Uint8Array {
-  const [last, ...rest] = [...head.edge].reverse();
-  if (!last) return emptyRoot();
-  return rest.reduce((right, left) => nodeHash(left, right), last);
-}
-
-/**
- * Appends the event's leaves, in order: call it inside the event's transaction, after the event's
- * own writes (the log's head is always the last lock a transaction takes, so no two transactions
- * wait on each other). Answers the first leaf's index.
- */
-export async function appendGameLeaves(tx: Tx, gameId: number, leaves: readonly GameLogLeaf[]): Promise<number> {
-  let head = await lockLogHead(tx);
-  const first = head.size;
-  for (const leaf of leaves) {
-    const data = gameLogLeafBytes(leaf);
-    const planned = planAppend(head, data);
-    await writeLogAppend(tx, { idx: head.size, gameId, kind: leaf.event, data, ...planned });
-    head = planned.head;
-  }
-  return first;
-}
 
 /** The public key part of a verifier key (`<name>+<key ID>+<base64 key>`): its name follows the origin. */
 const publicKeyOf = (vkey: string) => vkey.split('+').at(-1);

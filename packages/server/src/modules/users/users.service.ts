@@ -9,7 +9,7 @@ import { keysetPages, type ExportColumn } from '../../lib/export.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { processLogo } from './logo.ts';
 import { endedLeaf } from '../games/game-log-leaves.ts';
-import { appendGameLeaves } from '../log/log.service.ts';
+import { appendGameLeaves } from '../../lib/game-log.ts';
 import { usersAccess } from './users.access.ts';
 import { byCaller, changedFields, recordAudit } from '../../lib/audit.ts';
 import {
@@ -276,8 +276,7 @@ export async function deleteUser(ctx: Context, id: number): Promise<{ message: s
       details: { username: target.username, fullName: target.fullName, role: target.role },
     });
     const discarded = await softDeleteUser(tx, id, caller.id);
-    for (const round of discarded)
-      await appendGameLeaves(tx, round.id, [await endedLeaf(ctx, round, 'discarded', [])]);
+    for (const round of discarded) await appendGameLeaves(tx, round.id, [await endedLeaf(ctx, round, 'discarded', [])]);
   });
   ctx.events.callerChanged(id);
   return { message: 'User deleted successfully' };
