@@ -1,6 +1,13 @@
 import { toHex, webDrawCrypto } from './draw.ts';
 import { buildProof, WORKED_EXAMPLE_2 } from './draw-example.ts';
-import { gameLogLeafBytes, gameLogLeafText, outcomeDigest, type GameLogLeaf } from './game-log.ts';
+import {
+  endedLeafOf,
+  frozenLeafOf,
+  gameLogLeafBytes,
+  gameLogLeafText,
+  openedLeafOf,
+  type GameLogLeaf,
+} from './game-log.ts';
 import { base64Encode } from './tlog/encoding.ts';
 import { inclusionProof, leafHash, rootFromLeafHashes } from './tlog/merkle.ts';
 
@@ -12,29 +19,7 @@ import { inclusionProof, leafHash, rootFromLeafHashes } from './tlog/merkle.ts';
  */
 export async function gameLogExampleLeaves(): Promise<GameLogLeaf[]> {
   const proof = await buildProof(WORKED_EXAMPLE_2);
-  const chain = proof.beacon?.chainHash ?? null;
-  return [
-    { event: 'opened', code: proof.code, protocol: proof.algorithm, commitment: proof.commitment, chain },
-    {
-      event: 'frozen',
-      code: proof.code,
-      entriesDigest: proof.entriesDigest,
-      latestRound: null,
-      round: proof.beacon?.round ?? null,
-      chain,
-      frozenAt: proof.frozenAt ?? '',
-    },
-    {
-      event: 'settled',
-      code: proof.code,
-      outcome: await outcomeDigest(
-        'settled',
-        proof.draws.map((d) => d.number),
-        webDrawCrypto,
-      ),
-      seed: proof.serverSeed ?? '',
-    },
-  ];
+  return [openedLeafOf(proof), frozenLeafOf(proof), await endedLeafOf(proof, webDrawCrypto)];
 }
 
 export async function renderGameLogExample(): Promise<string> {

@@ -110,3 +110,44 @@ export async function outcomeDigest(
 ): Promise<string> {
   return toHex(await crypto.sha256(utf8ToBytes(outcomeText(status, drawn))));
 }
+
+/** What a game's proof (GET /api/verify/{code}) gives the leaves. */
+type ProofFields = {
+  code: string;
+  algorithm: string;
+  status: string;
+  commitment: string;
+  entriesDigest: string;
+  beacon: { chainHash: string; round: number | null } | null;
+  frozenAt: string | null;
+  draws: readonly { number: number }[];
+  serverSeed: string | null;
+};
+
+/** The `opened` leaf a game's proof implies: what a verifier writes to find the game in the log. */
+export const openedLeafOf = (proof: ProofFields): OpenedLeaf => ({
+  event: 'opened',
+  code: proof.code,
+  protocol: proof.algorithm,
+  commitment: proof.commitment,
+  chain: proof.beacon?.chainHash ?? null,
+});
+
+/** The `frozen` leaf of a frozen game's proof (L not yet named: `-`). */
+export const frozenLeafOf = (proof: ProofFields): FrozenLeaf => ({
+  event: 'frozen',
+  code: proof.code,
+  entriesDigest: proof.entriesDigest,
+  latestRound: null,
+  round: proof.beacon?.round ?? null,
+  chain: proof.beacon?.chainHash ?? null,
+  frozenAt: proof.frozenAt ?? '',
+});
+
+/** The last leaf of an ended game's proof: its status, the numbers really drawn, the seed. */
+export async function endedLeafOf(proof: ProofFields, crypto: DrawCrypto): Promise<EndedLeaf> {
+  const event = proof.status as EndedLeaf['event'];
+  if (!['settled', 'voided', 'discarded'].includes(event)) throw new Error(`a ${proof.status} game has not ended`);
+  const drawn = proof.draws.map((d) => d.number);
+  return { event, code: proof.code, outcome: await outcomeDigest(event, drawn, crypto), seed: proof.serverSeed ?? '' };
+}

@@ -1,7 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gameLogLeafText, outcomeText, type GameLogLeaf } from '@lot/domain/game-log';
+import {
+  endedLeafOf,
+  frozenLeafOf,
+  gameLogLeafText,
+  openedLeafOf,
+  outcomeText,
+  type EndedLeaf,
+  type GameLogLeaf,
+} from '@lot/domain/game-log';
+import { nodeDrawCrypto } from '../../lib/draw-crypto.ts';
 import type { GameLogInfo } from '@lot/domain/schemas/log';
 import { parseCheckpoint } from '@lot/domain/tlog/checkpoint';
 import { ed25519NoteVerifier, verifyNote } from '@lot/domain/tlog/note';
@@ -59,29 +68,16 @@ describe('every game event appends its leaf', () => {
     expect(settled.status).toBe('settled');
     const proof = await proofOf(t, game.code);
     const chain = proof.beacon?.chainHash ?? '';
-    const expected: GameLogLeaf[] = [
-      { event: 'opened', code: game.code, protocol: 'LOT-DRAW-2', commitment: proof.commitment, chain },
-      {
-        event: 'frozen',
-        code: game.code,
-        entriesDigest: proof.entriesDigest,
-        latestRound: null,
-        round: proof.beacon?.round ?? null,
-        chain,
-        frozenAt: proof.frozenAt ?? '',
-      },
-      {
-        event: 'settled',
-        code: game.code,
-        outcome: sha256Hex(
-          outcomeText(
-            'settled',
-            proof.draws.map((d) => d.number),
-          ),
+    const expected = [openedLeafOf(proof), frozenLeafOf(proof), await endedLeafOf(proof, nodeDrawCrypto)];
+    expect(expected[2]).toMatchObject({ event: 'settled', seed: proof.serverSeed });
+    expect((expected[2] as EndedLeaf).outcome).toBe(
+      sha256Hex(
+        outcomeText(
+          'settled',
+          proof.draws.map((d) => d.number),
         ),
-        seed: proof.serverSeed ?? '',
-      },
-    ];
+      ),
+    );
     const leaves = await leavesOf(game.id);
     expect(leaves.map((leaf) => leaf.text)).toEqual(expected.map(gameLogLeafText));
     expect(leaves.map((leaf) => leaf.kind)).toEqual(['opened', 'frozen', 'settled']);
