@@ -1,0 +1,82 @@
+/**
+ * `npm run bench -- log`: an append to the game log holding 1,000,000 leaves (decision 081), on
+ * PostgreSQL and on the embedded database. The million leaves are made directly in SQL — entries,
+ * every complete subtree's hash, the head's edge — with made-up hashes: an append reads only the
+ * head, so what it costs does not depend on the hashes being a real tree, only on the tables'
+ * sizes. Then 200 appends, one transaction each, as a game event makes them.
+ */
+import { sql } from 'drizzle-orm';
+import { rootRefs } from '@lot/domain/tlog/merkle';
+import { openDatabase, queryRows, type Database } from '../packages/server/src/db/client.ts';
+import { appendGameLeaves } from '../packages/server/src/lib/game-log.ts';
+import { freshDatabase, type Row } from './lib.ts';
+
+const LEAVES = 1_000_000;
+const APPENDS = 200;
+const TARGET_MS = 5;
+
+/** The log of LEAVES leaves, built in a few statements. */
+async function fillLog(database: Database): Promise<void> {
+  const { db } = database;
+  const hash = (seed: string) => sql.raw(`decode(md5(${seed}) || md5('x' || ${seed}), 'hex')`);
+  await db.execute(sql`INSERT INTO game_log_entries (idx, game_id, kind, data)
+    SELECT i, 0, 'discarded', convert_to('bench leaf ' || i, 'UTF8') FROM generate_series(0, ${LEAVES - 1}::bigint) AS i`);
+  for (let level = 0; 2 ** level <= LEAVES; level++) {
+    const count = Math.floor(LEAVES / 2 ** level);
+    await db.execute(sql`INSERT INTO game_log_hashes (level, idx, hash)
+      SELECT ${level}::int, i, ${hash(`${level}::text || '/' || i::text`)} FROM generate_series(0, ${count - 1}::bigint) AS i`);
+  }
+  const refs = rootRefs(LEAVES);
+  const edge = await queryRows<{ hash: string }>(
+    db,
+    sql`SELECT encode(h.hash, 'hex') AS hash FROM jsonb_to_recordset(${JSON.stringify(refs)}::jsonb) AS r(level int, index bigint)
+      JOIN game_log_hashes h ON h.level = r.level AND h.idx = r.index ORDER BY r.level DESC`,
+  );
+  await db.execute(
+    sql`UPDATE game_log SET size = ${LEAVES}::bigint, edge = decode(${edge.map((e) => e.hash).join('')}, 'hex') WHERE id = 1`,
+  );
+}
+
+async function appendRow(name: string, database: Database): Promise<Row> {
+  const built = performance.now();
+  await fillLog(database);
+  const fillSeconds = (performance.now() - built) / 1000;
+  const times: number[] = [];
+  for (let i = 0; i < APPENDS; i++) {
+    const start = performance.now();
+    await database.db.transaction((tx) =>
+      appendGameLeaves(tx, 0, [{ event: 'discarded', code: `bench-${i}`, outcome: '00', seed: '00' }]),
+    );
+    times.push(performance.now() - start);
+  }
+  const [size] = await queryRows<{ size: string }>(database.db, sql`SELECT size FROM game_log`);
+  if (Number(size?.size) !== LEAVES + APPENDS) throw new Error(`the bench log has ${size?.size} leaves`);
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  return {
+    scenario: `log: append one leaf to a 1,000,000-leaf game log, one transaction (${name})`,
+    ours: `p50 ${at(0.5).toFixed(2)} ms, p95 ${at(0.95).toFixed(2)} ms, max ${at(1).toFixed(2)} ms`,
+    anchor: '—',
+    ratio: '—',
+    target: `p95 < ${TARGET_MS} ms (decision 081)`,
+    met: at(0.95) < TARGET_MS,
+    raw: { times, fillSeconds },
+  };
+}
+
+export async function gameLogScenarios(pgUrl: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  const postgres = await openDatabase({ kind: 'postgres', url: await freshDatabase(pgUrl, 'lot_bench_log') });
+  try {
+    rows.push(await appendRow('PostgreSQL', postgres));
+  } finally {
+    await postgres.close();
+  }
+  const pglite = await openDatabase({ kind: 'pglite' });
+  try {
+    rows.push(await appendRow('PGlite', pglite));
+  } finally {
+    await pglite.close();
+  }
+  return rows;
+}
