@@ -25,6 +25,7 @@ const databaseFree = [
   'packages/server/src/suites/balancer.test.ts',
   'packages/server/src/test/chaos.test.ts',
   'packages/server/src/test/test-beacon.test.ts',
+  'packages/server/src/witness/witness.test.ts',
 ];
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
 /**

@@ -1,7 +1,8 @@
 import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { TlogFormatError } from './encoding.ts';
 import {
-  ed25519Verify,
+  type Ed25519Backend,
+  nobleEd25519,
   type NoteSignature,
   type NoteVerifier,
   parseSignatureLine,
@@ -65,8 +66,9 @@ function cosignatureKey(vkey: string | VerifierKey): VerifierKey {
  * A note verifier for a witness's cosignature/v1 vkey: verifyNote with it accepts a checkpoint the
  * witness cosigned. The note text it is given must be the checkpoint text.
  */
-export function cosignatureVerifier(vkey: string | VerifierKey): NoteVerifier {
+export function cosignatureVerifier(vkey: string | VerifierKey, backend: Ed25519Backend = nobleEd25519): NoteVerifier {
   const key = cosignatureKey(vkey);
+  const check = backend(key.publicKey);
   return {
     name: key.name,
     keyId: key.keyId,
@@ -74,7 +76,7 @@ export function cosignatureVerifier(vkey: string | VerifierKey): NoteVerifier {
       const parts = splitCosignature(bytes);
       if (!parts) return false;
       const message = concatBytes(utf8ToBytes(`cosignature/v1\ntime ${parts.timestamp}\n`), text);
-      return ed25519Verify(parts.signature, message, key.publicKey);
+      return check(parts.signature, message);
     },
   };
 }
@@ -88,6 +90,7 @@ export function verifyCosignature(
   signature: string | NoteSignature,
   checkpointText: string,
   vkey: string | VerifierKey,
+  backend: Ed25519Backend = nobleEd25519,
 ): { timestamp: number } | null {
   const key = cosignatureKey(vkey);
   let parsed: NoteSignature;
@@ -99,6 +102,6 @@ export function verifyCosignature(
   if (parsed.name !== key.name || parsed.keyId !== key.keyId) return null;
   const parts = splitCosignature(parsed.signature);
   if (!parts || !checkpointText.endsWith('\n')) return null;
-  const ok = ed25519Verify(parts.signature, cosignatureMessage(checkpointText, parts.timestamp), key.publicKey);
+  const ok = backend(key.publicKey)(parts.signature, cosignatureMessage(checkpointText, parts.timestamp));
   return ok ? { timestamp: parts.timestamp } : null;
 }

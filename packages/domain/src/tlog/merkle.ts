@@ -265,4 +265,8 @@ export function verifyConsistency(
   return sn === 0 && bytesEqual(fr, oldRoot) && bytesEqual(sr, newRoot);
 }
 
-const isPowerOfTwo = (n: number) => n > 0 && 2 ** Math.round(Math.log2(n)) === n;
+function isPowerOfTwo(n: number): boolean {
+  let k = 1;
+  while (k < n) k *= 2;
+  return k === n;
+}

@@ -96,15 +96,22 @@ export function ed25519Verify(signature: Uint8Array, message: Uint8Array, public
   }
 }
 
+/**
+ * An Ed25519 implementation: given a 32-byte public key, its check of a signature over a message.
+ * The default is noble's (browser and server alike); a server may pass Node's, which is faster
+ * (lib/note-signer.ts `nodeEd25519`). Both verify as RFC 8032 says.
+ */
+export type Ed25519Backend = (publicKey: Uint8Array) => (signature: Uint8Array, message: Uint8Array) => boolean;
+
+export const nobleEd25519: Ed25519Backend = (publicKey) => (signature, message) =>
+  ed25519Verify(signature, message, publicKey);
+
 /** The verifier of a plain Ed25519 (type 0x01) vkey, such as the log's key. */
-export function ed25519NoteVerifier(vkey: string | VerifierKey): NoteVerifier {
+export function ed25519NoteVerifier(vkey: string | VerifierKey, backend: Ed25519Backend = nobleEd25519): NoteVerifier {
   const key = typeof vkey === 'string' ? parseVerifierKey(vkey) : vkey;
   if (key.type !== SIG_TYPE_ED25519) throw new TlogFormatError('not an Ed25519 (type 0x01) verifier key');
-  return {
-    name: key.name,
-    keyId: key.keyId,
-    verify: (text, signature) => ed25519Verify(signature, text, key.publicKey),
-  };
+  const check = backend(key.publicKey);
+  return { name: key.name, keyId: key.keyId, verify: (text, signature) => check(signature, text) };
 }
 
 /** One signature line, newline included. */
@@ -157,7 +164,8 @@ export function parseSignatureLines(block: string): NoteSignature[] {
  */
 export function parseNote(note: string): Note {
   if (hasControl(note, true)) throw new TlogFormatError('a note may not hold control characters other than newline');
-  if (note.includes('\uFFFD')) throw new TlogFormatError('a note must be valid UTF-8');
+  // A lone surrogate has no UTF-8 form: the bytes signed could not be the bytes shown.
+  if (/\p{Cs}/u.test(note)) throw new TlogFormatError('a note must be valid UTF-8');
   const split = note.lastIndexOf('\n\n');
   if (split < 0) throw new TlogFormatError('a signed note is a text, a blank line, and signature lines');
   const text = note.slice(0, split + 1);
