@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '@lot/domain/errors';
 import { gameLogInfoSchema } from '@lot/domain/schemas/log';
-import { parseTilePath } from '@lot/domain/tile-path';
+import { parseTilePath } from '@lot/domain/tlog/tiles';
 import { binaryBody } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import { currentCheckpoint, readTile } from './log.service.ts';
@@ -73,10 +73,13 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const address = parseTilePath(request.params['*']);
+      const address = parseTilePath(`tile/${request.params['*']}`);
       if (!address)
         throw new AppError('NOT_FOUND', 'No such tile: paths are tile/<L>/<N>[.p/<W>] as C2SP tlog-tiles writes them');
-      const bytes = await readTile(app.context, address);
+      const bytes = await readTile(app.context, {
+        ...address,
+        level: address.level === 'entries' ? null : address.level,
+      });
       return reply.type('application/octet-stream').header('cache-control', IMMUTABLE).send(Buffer.from(bytes));
     },
   );

@@ -1,4 +1,5 @@
 import { AppError } from '@lot/domain/errors';
+import { formatEntryBundle, TILE_WIDTH } from '@lot/domain/tlog/tiles';
 import { recordAudit } from '../../lib/audit.ts';
 import type { AppContext } from '../../lib/context.ts';
 import type { GameLogSigner } from '../../lib/game-log-signer.ts';
@@ -42,9 +43,6 @@ export async function currentCheckpoint(ctx: Pick<AppContext, 'db' | 'gameLog'>)
   return ctx.gameLog.signCheckpoint(head.size, rootOf(head));
 }
 
-/** A full tile or entry bundle holds 256 hashes or entries. */
-export const TILE_WIDTH = 256;
-
 /** Where a tile is: `level` (null for an entry bundle), its index, and — partial — its width. */
 export type TilePath = { level: number | null; index: number; width: number };
 
@@ -58,9 +56,7 @@ export async function readTile(ctx: Pick<AppContext, 'db'>, tile: TilePath): Pro
   if (tile.level === null) {
     const entries = await readLogEntries(ctx.db, from, tile.width);
     if (entries.length !== tile.width) throw new AppError('NOT_FOUND', 'The game log has no such entry bundle yet');
-    return Buffer.concat(
-      entries.flatMap((data) => [Buffer.from([data.length >> 8, data.length & 0xff]), Buffer.from(data)]),
-    );
+    return formatEntryBundle(entries);
   }
   const hashes = await readLogHashes(ctx.db, tile.level * 8, from, tile.width);
   if (hashes.length !== tile.width) throw new AppError('NOT_FOUND', 'The game log has no such tile yet');
