@@ -1,4 +1,5 @@
-import { and, asc, between, eq } from 'drizzle-orm';
+import { and, asc, between, eq, or } from 'drizzle-orm';
+import type { NodeRef } from '@lot/domain/tlog/merkle';
 import type { GameLogEvent } from '@lot/domain/game-log';
 import type { Db, Tx } from '../../db/client.ts';
 import { edgeOf, type LogHead } from '../../lib/game-log.ts';
@@ -58,4 +59,14 @@ export async function gameLogLeavesOf(
 /** Names the log: the origin and verifier key it is served under from now on. */
 export async function nameLog(db: Db | Tx, origin: string, vkey: string): Promise<void> {
   await db.update(gameLog).set({ origin, vkey }).where(eq(gameLog.id, 1));
+}
+
+/** The stored hashes of these complete subtrees, keyed `level/index` (one query; absent ones left out). */
+export async function readLogNodes(db: Db | Tx, refs: readonly NodeRef[]): Promise<Map<string, Uint8Array>> {
+  if (refs.length === 0) return new Map();
+  const rows = await db
+    .select({ level: gameLogHashes.level, idx: gameLogHashes.idx, hash: gameLogHashes.hash })
+    .from(gameLogHashes)
+    .where(or(...refs.map((ref) => and(eq(gameLogHashes.level, ref.level), eq(gameLogHashes.idx, ref.index)))));
+  return new Map(rows.map((row) => [`${row.level}/${Number(row.idx)}`, new Uint8Array(row.hash)]));
 }

@@ -13,11 +13,13 @@ import {
 import { nodeDrawCrypto } from '../../lib/draw-crypto.ts';
 import type { GameLogInfo } from '@lot/domain/schemas/log';
 import { parseCheckpoint } from '@lot/domain/tlog/checkpoint';
-import { ed25519NoteVerifier, verifyNote } from '@lot/domain/tlog/note';
+import { ed25519NoteVerifier, parseNote, verifyNote } from '@lot/domain/tlog/note';
+import { IN_LOG, NOT_WITNESSED, verifyGameLog, type LogPins } from '@lot/domain/verify-log';
 import { rootFromLeafHashes, leafHash } from '@lot/domain/tlog/merkle';
 import { buildApp } from '../../app.ts';
 import { queryRows } from '../../db/client.ts';
 import { appendGameLeaves, planAppend, rootOf, type LogHead } from '../../lib/game-log.ts';
+import { gameLogSigner } from '../../lib/game-log-signer.ts';
 import { KeyMismatch } from '../../lib/key-canaries.ts';
 import { configureWinners, drawAll, drawCall, freeze, openGame, proofOf, voidCall } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy } from '../../test/hierarchy.ts';
@@ -186,6 +188,39 @@ const spec = {
   path: (level: string, n: number, width: number) =>
     `/log/tile/${level}/${spec.index(n)}${width < 256 ? `.p/${width}` : ''}`,
 };
+
+describe("a game's proof carries its freeze in the log", () => {
+  it('the frozen leaf, its index and an inclusion proof in a checkpoint the log key signed; none while open', async () => {
+    const game = await openGame(t, h.U2, { numbers: [3, 4, 5] });
+    expect((await proofOf(t, game.code)).log).toBeUndefined();
+    await freeze(t, h.U2.token, game.id);
+    const info = await logInfo();
+    const proof = await proofOf(t, game.code);
+    const [frozen] = (await leavesOf(game.id)).filter((l) => l.kind === 'frozen');
+    expect(proof.log).toMatchObject({
+      origin: info.origin,
+      freeze: { index: frozen!.idx, data: gameLogLeafText(frozenLeafOf(proof)) },
+    });
+    const pins: LogPins = { log: info.vkey, witnesses: [] };
+    const report = verifyGameLog(proof, pins);
+    expect(report.inLog).toMatchObject({ name: IN_LOG, status: 'pass' });
+    // No witnesses configured: labelled as such.
+    expect(report.witnessed).toMatchObject({ status: 'na', detail: NOT_WITNESSED });
+
+    // Later leaves: the proof's checkpoint grows with the log, and its inclusion proof with it.
+    const other = await openGame(t, h.U3, { numbers: [1, 2] });
+    await freeze(t, h.U3.token, other.id);
+    const later = await proofOf(t, game.code);
+    expect(later.log!.freeze.index).toBe(frozen!.idx);
+    expect(parseCheckpoint(parseNote(later.log!.freeze.checkpoint).text).size).toBe(await logSize());
+    expect(verifyGameLog(later, pins).inLog.status).toBe('pass');
+    // The same proof against another log key fails.
+    const otherKey = gameLogSigner('another log key of at least 32 characters', info.origin).vkey;
+    expect(verifyGameLog(later, { log: otherKey, witnesses: [] }).inLog.status).toBe('fail');
+    await drawAll(t, h.U2, game);
+    await drawAll(t, h.U3, other);
+  });
+});
 
 describe('the log as C2SP tlog-tiles under /log/', () => {
   it('the tiles and entry bundles served hash to the signed checkpoint root', async () => {
