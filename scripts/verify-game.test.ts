@@ -23,7 +23,7 @@ import {
   exampleWitnessVkey,
   withLogEvidence,
 } from '../packages/domain/src/game-log-evidence-example.ts';
-import { NOT_WITNESSED, verifyGameLog } from '../packages/domain/src/verify-log.ts';
+import { NOT_WITNESSED, verifyGameLog, WITNESSING_FAILED } from '../packages/domain/src/verify-log.ts';
 
 /**
  * scripts/verify-game.mjs is the second, independent implementation of LOT-DRAW-1 and LOT-DRAW-2
@@ -443,6 +443,7 @@ describe('scripts/verify-game.mjs and the game log (docs/lot-draw-2.md#checking-
     const late = withLogEvidence(proof, { witnesses: [{ name: 'auditor.example', timestamp: r }] });
     const tooLate = await run(file(late), ...pins(AUDITOR));
     expect(tooLate.stdout).toContain('less than 1 s before round');
+    expect(tooLate.stdout).toContain(WITNESSING_FAILED);
     expect(lastLine(tooLate.stdout)).toBe('FAILED: Freeze witnessed before round R');
 
     const tampered = clone(witnessed);
@@ -460,7 +461,10 @@ describe('scripts/verify-game.mjs and the game log (docs/lot-draw-2.md#checking-
     const plain = withLogEvidence(proof);
     const unwitnessed = await run(file(plain), '--log-key', LOG);
     expect(unwitnessed.stdout).toContain('✓ In the game log');
-    expect(unwitnessed.stdout).toContain(`– Freeze witnessed before round R: not checked: ${NOT_WITNESSED}`);
+    expect(unwitnessed.stdout).toContain(
+      '– Freeze witnessed before round R: not checked: no witness cosigned the checkpoint',
+    );
+    expect(unwitnessed.stdout).toContain(`\n${NOT_WITNESSED}\n`);
     expect(lastLine(unwitnessed.stdout)).toBe('Verified');
     const unpinned = await run(file(plain));
     expect(unpinned.stdout).toContain('– In the game log: not checked: no log key pinned');

@@ -9,7 +9,15 @@ import {
 } from './game-log-evidence-example.ts';
 import type { GameProof } from './schemas/games.ts';
 import { base64Decode, base64Encode } from './tlog/encoding.ts';
-import { IN_LOG, NOT_WITNESSED, verifyGameLog, WITNESSED, type LogPins } from './verify-log.ts';
+import {
+  IN_LOG,
+  NO_COSIGNATURE,
+  NOT_WITNESSED,
+  verifyGameLog,
+  WITNESSED,
+  WITNESSING_FAILED,
+  type LogPins,
+} from './verify-log.ts';
 import { verifyProof } from './verify.ts';
 
 /**
@@ -75,7 +83,7 @@ describe('a witnessed freeze', () => {
     expect(report.inLog.status).toBe('pass');
     expect(report.witnessed.status).toBe('fail');
     expect(report.witnessed.detail).toContain('less than 1 s before round');
-    expect(report.sentence).toBe(NOT_WITNESSED);
+    expect(report.sentence).toBe(WITNESSING_FAILED);
   });
 
   it('fails with a tampered leaf, index, inclusion proof, checkpoint or freeze', () => {
@@ -146,7 +154,7 @@ describe('an unwitnessed freeze, and what does not apply', () => {
     const plain = withLogEvidence(proof2);
     const report = verifyGameLog(plain, { log: LOG, witnesses: [] });
     expect(report.inLog.status).toBe('pass');
-    expect(report.witnessed).toEqual({ name: WITNESSED, status: 'na', detail: NOT_WITNESSED });
+    expect(report.witnessed).toEqual({ name: WITNESSED, status: 'na', detail: NO_COSIGNATURE });
     expect(report.sentence).toBe(NOT_WITNESSED);
     expect((await verifyProof(plain, undefined, { log: LOG, witnesses: [] })).verdict).toBe('verified');
     // Pinning a witness who did not cosign fails: the verifier asked for a witnessed freeze.

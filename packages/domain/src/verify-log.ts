@@ -31,6 +31,11 @@ import {
 export const IN_LOG = 'In the game log';
 export const WITNESSED = 'Freeze witnessed before round R';
 export const NOT_WITNESSED = "Freeze not witnessed: the operator's clock and database are trusted";
+/** What the page says when witnesses are pinned but too few vouch for the freeze in time. */
+export const WITNESSING_FAILED =
+  'Too few of the witnesses pinned here vouch for this freeze before round R: its draws are not proven fair.';
+/** The "not applicable" reason of a freeze no witness cosigned (the sentence is NOT_WITNESSED). */
+export const NO_COSIGNATURE = 'no witness cosigned the checkpoint';
 
 /** What the verifier pins: the log's Ed25519 vkey, the witnesses' cosignature/v1 vkeys, and how many must cosign. */
 export type LogPins = {
@@ -102,7 +107,7 @@ export function verifyGameLog(
   const v2 = proof.algorithm === DRAW_ALGORITHM_2;
   const na = (name: string, detail: string): LogCheck => ({ name, status: 'na', detail });
   const fail = (name: string, detail: string): LogCheck => ({ name, status: 'fail', detail });
-  const unwitnessed = (detail = NOT_WITNESSED): GameLogReport => ({
+  const unwitnessed = (detail = NO_COSIGNATURE): GameLogReport => ({
     inLog,
     witnessed: na(WITNESSED, detail),
     witnesses: [],
@@ -166,7 +171,7 @@ export function verifyGameLog(
   // 2. Freeze witnessed before round R: a quorum of pinned witnesses cosigned that checkpoint in time.
   if (!frozen) return { inLog, witnessed: na(WITNESSED, 'the game is not frozen yet'), witnesses: [], sentence: '' };
   if (!v2) return { ...unwitnessed('LOT-DRAW-1 waits for no beacon round'), sentence: '' };
-  if (!evidence) return unwitnessed();
+  if (!evidence) return unwitnessed('the proof carries no game-log evidence');
   const cosigners = cosignersOf(evidence.freeze.checkpoint);
   if (pins.witnesses.length === 0)
     return cosigners.length === 0
@@ -177,11 +182,16 @@ export function verifyGameLog(
       inLog.status === 'na'
         ? "pin the log's key too: a cosignature counts on a checkpoint the log signed"
         : 'the freeze is not in a checkpoint the pinned log signed';
-    return { inLog, witnessed: fail(WITNESSED, why), witnesses: [], sentence: NOT_WITNESSED };
+    return { inLog, witnessed: fail(WITNESSED, why), witnesses: [], sentence: WITNESSING_FAILED };
   }
   const beacon = proof.beacon;
   if (!beacon || beacon.round === null)
-    return { inLog, witnessed: fail(WITNESSED, 'the proof names no round R'), witnesses: [], sentence: NOT_WITNESSED };
+    return {
+      inLog,
+      witnessed: fail(WITNESSED, 'the proof names no round R'),
+      witnesses: [],
+      sentence: WITNESSING_FAILED,
+    };
   const deadline = roundTimeMs(beacon, beacon.round) / 1000 - 1;
   const note = parseNote(evidence.freeze.checkpoint);
   const counted: GameLogReport['witnesses'] = [];
@@ -211,7 +221,7 @@ export function verifyGameLog(
         `${counted.length} of the ${Math.max(1, quorum)} cosignatures needed before round ${beacon.round}: ${problems.join('; ')}`,
       ),
       witnesses: counted,
-      sentence: NOT_WITNESSED,
+      sentence: WITNESSING_FAILED,
     };
   const who = names(counted.map((w) => w.name));
   return {

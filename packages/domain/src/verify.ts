@@ -66,7 +66,16 @@ export const DEFAULT_PINS: readonly PinnedChain[] = [
 ];
 
 export { UNPINNED_CHAIN, unpinnedChainText } from './unpinned-chain.ts';
-export { IN_LOG, NO_LOG_PINS, NOT_WITNESSED, WITNESSED, type GameLogReport, type LogPins } from './verify-log.ts';
+export {
+  IN_LOG,
+  NO_COSIGNATURE,
+  NO_LOG_PINS,
+  NOT_WITNESSED,
+  WITNESSED,
+  WITNESSING_FAILED,
+  type GameLogReport,
+  type LogPins,
+} from './verify-log.ts';
 
 const ENDED = new Set(['settled', 'voided', 'discarded']);
 

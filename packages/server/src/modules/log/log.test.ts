@@ -14,7 +14,7 @@ import { nodeDrawCrypto } from '../../lib/draw-crypto.ts';
 import type { GameLogInfo } from '@lot/domain/schemas/log';
 import { parseCheckpoint } from '@lot/domain/tlog/checkpoint';
 import { ed25519NoteVerifier, parseNote, verifyNote } from '@lot/domain/tlog/note';
-import { IN_LOG, NOT_WITNESSED, verifyGameLog, type LogPins } from '@lot/domain/verify-log';
+import { IN_LOG, NO_COSIGNATURE, NOT_WITNESSED, verifyGameLog, type LogPins } from '@lot/domain/verify-log';
 import { rootFromLeafHashes, leafHash } from '@lot/domain/tlog/merkle';
 import { buildApp } from '../../app.ts';
 import { queryRows } from '../../db/client.ts';
@@ -205,7 +205,8 @@ describe("a game's proof carries its freeze in the log", () => {
     const report = verifyGameLog(proof, pins);
     expect(report.inLog).toMatchObject({ name: IN_LOG, status: 'pass' });
     // No witnesses configured: labelled as such.
-    expect(report.witnessed).toMatchObject({ status: 'na', detail: NOT_WITNESSED });
+    expect(report.witnessed).toMatchObject({ status: 'na', detail: NO_COSIGNATURE });
+    expect(report.sentence).toBe(NOT_WITNESSED);
 
     // Later leaves: the proof's checkpoint grows with the log, and its inclusion proof with it.
     const other = await openGame(t, h.U3, { numbers: [1, 2] });

@@ -1,8 +1,15 @@
 import { CheckCircle2, MinusCircle, XCircle } from 'lucide-react';
 import type { GameProof } from '@lot/domain/schemas/games';
-import { NOT_WITNESSED, type GameLogReport, type LogPins, type ProofReport } from '@lot/domain/verify';
+import type { GameLogReport, LogPins, ProofReport } from '@lot/domain/verify';
 
 type LogCheck = GameLogReport['inLog'];
+
+/** Witnessed: green; not witnessed (the operator trusted): amber; too few witnesses in time: red. */
+const SENTENCE_TONE: Record<LogCheck['status'], string> = {
+  pass: 'bg-emerald-50 text-emerald-900',
+  na: 'bg-amber-50 text-amber-900',
+  fail: 'bg-rose-50 text-rose-900',
+};
 
 /** The name part of a vkey (`<name>+<key ID>+<key>`), as the page names a pinned key. */
 const keyName = (vkey: string) => vkey.split('+')[0] ?? vkey;
@@ -37,9 +44,8 @@ export function GameLogBlock({
       {sentence && (
         <p
           data-testid="verify-witness-sentence"
-          className={`mb-4 rounded-xl p-3 text-sm ${
-            sentence === NOT_WITNESSED ? 'bg-amber-50 text-amber-900' : 'bg-emerald-50 text-emerald-900'
-          }`}
+          data-status={log?.witnessed.status}
+          className={`mb-4 rounded-xl p-3 text-sm ${SENTENCE_TONE[log?.witnessed.status ?? 'na']}`}
         >
           {sentence}
         </p>
