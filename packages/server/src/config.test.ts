@@ -45,6 +45,8 @@ describe('loadConfig', () => {
       stopDrainMs: 0,
       // Hourly signed audit checkpoints beside the data (decision 045).
       checkpoints: { dir: 'data/checkpoints', minutes: 60 },
+      // No witness: freezes are not witnessed (decision 080).
+      witnesses: { list: [], quorum: 0 },
       // The embedded database plays LOT-DRAW-1 while drand's quicknet cannot be reached.
       beacon: { mode: 'auto', urls: DEFAULT_BEACON_URLS, chainHash: QUICKNET.chainHash },
     });
@@ -97,6 +99,7 @@ describe('loadConfig', () => {
       publicUrl: 'https://lot.example.com',
       stopDrainMs: 3000,
       checkpoints: { dir: '/srv/witness', minutes: 0 },
+      witnesses: { list: [], quorum: 0 },
       beacon: {
         mode: 'auto',
         urls: ['http://127.0.0.1:8081', 'https://relay.example.org/drand'],

@@ -1,6 +1,7 @@
 import { outcomeDigest, type EndedLeaf, type GameLogLeaf } from '@lot/domain/game-log';
 import type { AppContext } from '../../lib/context.ts';
 import { appendGameLeaves } from '../../lib/game-log.ts';
+import { runWitnessedFreeze } from './witnessed-freeze.ts';
 import { seedHex } from './game-view.ts';
 import {
   beaconOf,
@@ -65,6 +66,11 @@ export async function drawLeaves(
 export async function runDrawLogged(ctx: AppContext, round: Round, write: DrawWrite): Promise<DrawAnswer | undefined> {
   const leaves = await drawLeaves(ctx, round, write);
   if (leaves.length === 0) return runDraw(ctx.db, write);
+  // A LOT-DRAW-2 freeze with witnesses stands only once they cosigned it (decision 080).
+  const [first] = leaves;
+  const pin = beaconOf(round);
+  if (ctx.witnesses.list.length > 0 && pin && first?.event === 'frozen' && leaves.length === 1)
+    return runWitnessedFreeze(ctx, round, write, first, pin);
   return ctx.db.transaction(async (tx) => {
     const answer = await runDraw(tx, write);
     if (answer?.drawn) await appendGameLeaves(tx, round.id, leaves);
