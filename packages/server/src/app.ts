@@ -52,7 +52,7 @@ import { claimsRoutes } from './modules/claims/claims.routes.ts';
 import { shiftsRoutes } from './modules/shifts/shifts.routes.ts';
 import { publicUrlRoutes } from './modules/public-url/public-url.routes.ts';
 import { LOGO_MAX_BYTES } from '@lot/domain/schemas/users';
-import { defaultLogOrigin, type TrustProxy } from './config.ts';
+import { defaultLogOrigin, type TrustProxy, type WitnessConfig } from './config.ts';
 
 declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
@@ -94,6 +94,8 @@ export type AppOptions = {
    * 081). buildApp refuses to start (KeyMismatch) when the database's log was signed with another.
    */
   logKey: string;
+  /** DRAW_WITNESSES and DRAW_WITNESS_QUORUM (decision 080); unset: freezes are not witnessed. */
+  witnesses?: { list: WitnessConfig[]; quorum: number };
   /** LOG_ORIGIN: the game log's origin line; default `localhost/games` (main.ts passes the configured one). */
   logOrigin?: string;
   /**
@@ -232,6 +234,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     beacon: drawBeacon,
     drawCrypto: nodeDrawCrypto,
     gameLog,
+    witnesses: { ...(options.witnesses ?? { list: [], quorum: 0 }), sizes: new Map() },
     events: {
       gameChanged: (code) => gameEvents.publish(code),
       // This app's own cache forgets at once; other processes hear the database's notification.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QUICKNET } from '@lot/domain/beacon';
+import { ed25519Cosigner, ed25519NoteSigner } from './lib/note-signer.ts';
 import { ConfigError, DEFAULT_BEACON_URLS, loadConfig } from './config.ts';
 
 const SECRET = 'x'.repeat(32);
@@ -45,6 +46,8 @@ describe('loadConfig', () => {
       stopDrainMs: 0,
       // Hourly signed audit checkpoints beside the data (decision 045).
       checkpoints: { dir: 'data/checkpoints', minutes: 60 },
+      // No witness: freezes are not witnessed (decision 080).
+      witnesses: { list: [], quorum: 0 },
       // The embedded database plays LOT-DRAW-1 while drand's quicknet cannot be reached.
       beacon: { mode: 'auto', urls: DEFAULT_BEACON_URLS, chainHash: QUICKNET.chainHash },
     });
@@ -97,6 +100,7 @@ describe('loadConfig', () => {
       publicUrl: 'https://lot.example.com',
       stopDrainMs: 3000,
       checkpoints: { dir: '/srv/witness', minutes: 0 },
+      witnesses: { list: [], quorum: 0 },
       beacon: {
         mode: 'auto',
         urls: ['http://127.0.0.1:8081', 'https://relay.example.org/drand'],
@@ -216,6 +220,30 @@ describe('loadConfig', () => {
     expect(loadConfig({ PUBLIC_URL: 'http://10.0.0.5:8080' }).logOrigin).toBe('10.0.0.5:8080/games');
     for (const bad of ['two words', 'a+b', 'line\nbreak'])
       expect(configError({ LOG_ORIGIN: bad }).message).toMatch(/LOG_ORIGIN: must be a name without spaces or "\+"/);
+  });
+
+  it('reads DRAW_WITNESSES as cosignature/v1 vkeys with their URLs, the quorum all of them unless set', () => {
+    const witness = ed25519Cosigner('auditor.example/witness', new Uint8Array(32).fill(7));
+    const other = ed25519Cosigner('agent.example/witness', new Uint8Array(32).fill(9));
+    const both = `${witness.vkey}@https://witness.auditor.example/ , ${other.vkey}@http://10.0.0.9:7380`;
+    expect(loadConfig({ DRAW_WITNESSES: both }).witnesses).toEqual({
+      list: [
+        { vkey: witness.vkey, url: 'https://witness.auditor.example', name: 'auditor.example/witness' },
+        { vkey: other.vkey, url: 'http://10.0.0.9:7380', name: 'agent.example/witness' },
+      ],
+      quorum: 2,
+    });
+    expect(loadConfig({ DRAW_WITNESSES: both, DRAW_WITNESS_QUORUM: '1' }).witnesses.quorum).toBe(1);
+    expect(configError({ DRAW_WITNESSES: both, DRAW_WITNESS_QUORUM: '3' }).message).toMatch(
+      /DRAW_WITNESS_QUORUM: must be at most the number of DRAW_WITNESSES \(2\)/,
+    );
+    // A log's Ed25519 key (type 0x01) is not a witness's; a vkey without a URL is not a witness.
+    const logKey = ed25519NoteSigner('lot.example/games', new Uint8Array(32).fill(1)).vkey;
+    expect(configError({ DRAW_WITNESSES: `${logKey}@https://w.example` }).message).toMatch(/not a cosignature\/v1/);
+    expect(configError({ DRAW_WITNESSES: witness.vkey }).message).toMatch(/<witness vkey>@<http\(s\) URL prefix>/);
+    expect(configError({ DRAW_WITNESSES: `${witness.vkey}@https://a,${witness.vkey}@https://b` }).message).toMatch(
+      /named twice/,
+    );
   });
 
   it('refuses a SEED_KEY shorter than 32 characters', () => {

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { QUICKNET } from '@lot/domain/beacon';
+import { SIG_TYPE_COSIGNATURE_V1, parseVerifierKey } from '@lot/domain/tlog/note';
 import { passwordSchema, usernameSchema } from '@lot/domain/schemas/users';
 
 /** drand's public relays of quicknet (decision 033). */
@@ -52,6 +53,43 @@ function parsePublicUrl(text: string, ctx: z.RefinementCtx): string {
     return z.NEVER;
   }
   return url.origin;
+}
+
+/** A witness of the freeze (decision 080): its cosignature/v1 vkey and where to submit checkpoints. */
+export type WitnessConfig = { vkey: string; url: string; name: string };
+
+/**
+ * DRAW_WITNESSES: `<witness vkey>@<submission URL prefix>`, comma-separated; each vkey a C2SP
+ * cosignature/v1 Ed25519 key (type 0x04), each prefix an http(s) URL (its add-checkpoint path
+ * follows it). The same witness twice is refused.
+ */
+function parseWitnesses(text: string, ctx: z.RefinementCtx): WitnessConfig[] {
+  const items = text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  const witnesses: WitnessConfig[] = [];
+  for (const item of items) {
+    const match = /^(.+?)@(https?:\/\/\S+)$/.exec(item);
+    let problem: string | undefined;
+    let name = '';
+    try {
+      if (!match || !URL.canParse(match[2] ?? '')) throw new Error('it is not <witness vkey>@<http(s) URL prefix>');
+      const key = parseVerifierKey(match[1] ?? '');
+      if (key.type !== SIG_TYPE_COSIGNATURE_V1)
+        throw new Error('the vkey is not a cosignature/v1 witness key (type 0x04)');
+      name = key.name;
+      if (witnesses.some((w) => w.vkey === match[1])) throw new Error('the same witness is named twice');
+    } catch (error) {
+      problem = (error as Error).message;
+    }
+    if (problem || !match) {
+      ctx.addIssue({ code: 'custom', message: `${item.slice(0, 60)}: ${problem ?? 'unreadable'}` });
+      return z.NEVER;
+    }
+    witnesses.push({ vkey: match[1] ?? '', url: (match[2] ?? '').replace(/\/+$/, ''), name });
+  }
+  return witnesses;
 }
 
 /** Fastify's `trustProxy`: every proxy, a number of hops, or the proxies' addresses and ranges. */
@@ -141,6 +179,14 @@ const envSchema = z
         .transform(Number)
         .refine((ms) => ms <= 60_000, 'must be a number of milliseconds from 0 to 60000'),
     ).transform((v) => v ?? 0),
+    // Witnesses of the freeze (decision 080): none by default.
+    DRAW_WITNESSES: optional(z.string().transform(parseWitnesses)).transform((v) => v ?? []),
+    DRAW_WITNESS_QUORUM: optional(
+      z
+        .string()
+        .regex(/^[1-9]\d{0,2}$/, 'must be a whole number of witnesses, at least 1')
+        .transform(Number),
+    ),
     // Unset: links use the address each request came in on.
     PUBLIC_URL: optional(z.string().trim().transform(parsePublicUrl)),
   })
@@ -164,6 +210,13 @@ const envSchema = z
         code: 'custom',
         path: ['SEED_KEY'],
         message: 'is required when DATABASE_URL is set (every API process must share it)',
+      });
+    }
+    if (env.DRAW_WITNESS_QUORUM !== undefined && env.DRAW_WITNESS_QUORUM > env.DRAW_WITNESSES.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DRAW_WITNESS_QUORUM'],
+        message: `must be at most the number of DRAW_WITNESSES (${env.DRAW_WITNESSES.length})`,
       });
     }
     if (env.DATABASE_URL && !env.LOG_KEY) {
@@ -214,6 +267,8 @@ export type Config = {
    * listener closes (decision 068).
    */
   stopDrainMs: number;
+  /** DRAW_WITNESSES and DRAW_WITNESS_QUORUM (decision 080): who cosigns each freeze, and how many must. */
+  witnesses: { list: WitnessConfig[]; quorum: number };
   /** LOT-DRAW-2's beacon (decision 033): required by default on PostgreSQL, auto on the embedded database. */
   beacon: { mode: 'required' | 'auto' | 'off'; urls: string[]; chainHash: string };
 };
@@ -265,6 +320,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dir: e.AUDIT_CHECKPOINT_DIR ?? join(e.DATA_DIR, 'checkpoints'),
       minutes: e.AUDIT_CHECKPOINT_MINUTES,
     },
+    witnesses: { list: e.DRAW_WITNESSES, quorum: e.DRAW_WITNESS_QUORUM ?? e.DRAW_WITNESSES.length },
     beacon: {
       mode: e.DRAW_BEACON ?? (e.DATABASE_URL ? 'required' : 'auto'),
       urls: e.DRAW_BEACON_URL,

@@ -56,6 +56,7 @@ async function start(config: Config, database: Database) {
       publicUrl: config.publicUrl,
       beacon: config.beacon,
       logOrigin: config.logOrigin,
+      witnesses: config.witnesses,
       // Signed checkpoints of the audit chains, hourly by default (decision 045).
       checkpoints: { dataDir: config.dataDir, ...config.checkpoints },
     });

@@ -412,6 +412,12 @@ export const gameRounds = pgTable(
     beaconRound: bigint('beacon_round', { mode: 'number' }),
     beaconSignature: text('beacon_signature'),
     beaconRandomness: text('beacon_randomness'),
+    /**
+     * A witnessed freeze (decision 080): the index of its `frozen` leaf in the game log, and the
+     * checkpoint that holds it as a signed note with the witnesses' cosignatures.
+     */
+    logIndex: bigint('log_index', { mode: 'number' }),
+    logCheckpoint: text('log_checkpoint'),
     /** [{ number, drawnAt }] in draw order. */
     draws: jsonb('draws').notNull().default([]),
     transactionId: integer('transaction_id')
@@ -876,6 +882,12 @@ export const gameLog = pgTable(
       .notNull()
       .default(sql`'\\x'::bytea`),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /**
+     * A witness answered 422 (decision 080): the log is not the one it saw, so every freeze is
+     * refused until an admin names a new log (LOG_ORIGIN). When and why, as the refusals say it.
+     */
+    forkedAt: timestamp('forked_at', { withTimezone: true, mode: 'date' }),
+    forkedReason: text('forked_reason'),
   },
   (t) => [check('game_log_one_row_ck', sql`${t.id} = 1`)],
 );
@@ -893,6 +905,8 @@ export const gameLogEntries = pgTable(
     gameId: integer('game_id').notNull(),
     kind: text('kind', { enum: ['opened', 'frozen', 'settled', 'voided', 'discarded'] }).notNull(),
     data: bytea('data').notNull(),
+    /** A witnessed freeze that did not stand (decision 080): the leaf stays, the game stayed open. */
+    attempt: boolean('attempt').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index('game_log_entries_game_idx').on(t.gameId, t.idx)],

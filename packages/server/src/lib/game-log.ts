@@ -1,7 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { gameLogLeafBytes, type GameLogEvent, type GameLogLeaf } from '@lot/domain/game-log';
-import { appendedNodes, leafHash, rootAt, rootRefs, type HashAt } from '@lot/domain/tlog/merkle';
-import { queryRows, type Tx } from '../db/client.ts';
+import {
+  appendedNodes,
+  consistencyProof,
+  consistencyProofRefs,
+  leafHash,
+  rootAt,
+  rootRefs,
+  type HashAt,
+} from '@lot/domain/tlog/merkle';
+import { queryRows, type Db, type Tx } from '../db/client.ts';
 
 /**
  * The game log (docs/lot-draw-2.md#the-game-log, decision 081): one public append-only Merkle tree
@@ -125,4 +133,49 @@ export async function writeLogAppend(tx: Tx, append: LogAppend): Promise<void> {
       RETURNING size`,
   );
   if (rows.length !== 1) throw new Error('the game log moved under its lock');
+}
+
+/** The log as committed: its size and root (no lock). */
+export async function committedHead(db: Db | Tx): Promise<LogHead> {
+  const [row] = await queryRows<HeadRow>(db, sql`SELECT size, edge FROM game_log WHERE id = 1`);
+  if (!row) throw new Error('the game log has no head row');
+  return toHead(row);
+}
+
+/** The consistency proof from `oldSize` to `newSize` (RFC 9162), its subtrees read in one query. */
+export async function consistencyProofOf(db: Db | Tx, oldSize: number, newSize: number): Promise<Uint8Array[]> {
+  const refs = consistencyProofRefs(oldSize, newSize).flat();
+  if (refs.length === 0) return [];
+  const rows = await queryRows<{ level: number; idx: string | number; hash: Uint8Array | string }>(
+    db,
+    sql`SELECT h.level, h.idx, h.hash FROM jsonb_to_recordset(${JSON.stringify(refs)}::jsonb) AS r(level int, index bigint)
+      JOIN game_log_hashes h ON h.level = r.level AND h.idx = r.index`,
+  );
+  const at = new Map(rows.map((row) => [`${row.level}/${Number(row.idx)}`, bytesOf(row.hash)]));
+  return consistencyProof(oldSize, newSize, (level, index) => {
+    const hash = at.get(`${level}/${index}`);
+    if (!hash) throw new Error(`the game log lacks subtree ${level}/${index}`);
+    return hash;
+  });
+}
+
+/** A freeze leaf that did not stand (decision 080): it stays in the log, marked. */
+export async function markAttempt(db: Db | Tx, idx: number): Promise<void> {
+  await db.execute(sql`UPDATE game_log_entries SET attempt = true WHERE idx = ${idx}::bigint`);
+}
+
+/** Why freezes are refused, if a witness said the log is not the one it saw (decision 080). */
+export async function logFork(db: Db | Tx): Promise<{ at: Date; reason: string } | null> {
+  const [row] = await queryRows<{ forked_at: Date | string | null; forked_reason: string | null }>(
+    db,
+    sql`SELECT forked_at, forked_reason FROM game_log WHERE id = 1`,
+  );
+  return row?.forked_at && row.forked_reason ? { at: new Date(row.forked_at), reason: row.forked_reason } : null;
+}
+
+/** Records the first fork's cause; every freeze is refused from now on, until a new origin. */
+export async function recordLogFork(db: Db | Tx, reason: string): Promise<void> {
+  await db.execute(
+    sql`UPDATE game_log SET forked_at = now(), forked_reason = ${reason}::text WHERE id = 1 AND forked_at IS NULL`,
+  );
 }

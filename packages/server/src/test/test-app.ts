@@ -93,7 +93,7 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
-export type TestAppOptions = Pick<AppOptions, 'metricsAllow' | 'trustProxy' | 'clock' | 'publicUrl'> & {
+export type TestAppOptions = Pick<AppOptions, 'metricsAllow' | 'trustProxy' | 'clock' | 'publicUrl' | 'witnesses'> & {
   beacon?: DrawBeaconMode;
   /**
    * The app's and the beacon's clock stands still but for `advanceClock`: a test that must stay
@@ -145,6 +145,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     metricsAllow: options.metricsAllow,
     trustProxy: options.trustProxy,
     publicUrl: options.publicUrl,
+    witnesses: options.witnesses,
     clock,
     beacon: beacon
       ? { mode, urls: [beacon.url], chainHash: beacon.chain.chainHash, heartbeatMs: options.beaconHeartbeatMs }

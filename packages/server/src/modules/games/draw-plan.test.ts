@@ -52,6 +52,8 @@ const open: Round = {
   beaconRound: null,
   beaconSignature: null,
   beaconRandomness: null,
+  logIndex: null,
+  logCheckpoint: null,
   draws: [],
   transactionId: null,
   saleId: null,

@@ -1,7 +1,17 @@
 import { outcomeDigest, type EndedLeaf, type GameLogLeaf } from '@lot/domain/game-log';
 import type { AppContext } from '../../lib/context.ts';
+import { appendGameLeaves } from '../../lib/game-log.ts';
+import { runWitnessedFreeze } from './witnessed-freeze.ts';
 import { seedHex } from './game-view.ts';
-import { beaconOf, type DrawWrite, type Round } from './games.repository.ts';
+import {
+  beaconOf,
+  runDraw,
+  runVoid,
+  type DrawAnswer,
+  type DrawWrite,
+  type Round,
+  type VoidWrite,
+} from './games.repository.ts';
 
 /**
  * What a game's events write into the game log (docs/lot-draw-2.md#the-game-log, decision 081):
@@ -46,4 +56,33 @@ export async function drawLeaves(
   }
   if (write.settlement) leaves.push(await endedLeaf(ctx, round, 'settled', write.settlement.sale.numbers));
   return leaves;
+}
+
+/**
+ * The draw's statement; a freeze or a settlement also appends its leaves to the game log in the
+ * same transaction (decision 081), only when the statement wrote: no event without its leaf, no
+ * leaf without its event. A draw in between is the statement alone.
+ */
+export async function runDrawLogged(ctx: AppContext, round: Round, write: DrawWrite): Promise<DrawAnswer | undefined> {
+  const leaves = await drawLeaves(ctx, round, write);
+  if (leaves.length === 0) return runDraw(ctx.db, write);
+  // A LOT-DRAW-2 freeze with witnesses stands only once they cosigned it (decision 080).
+  const [first] = leaves;
+  const pin = beaconOf(round);
+  if (ctx.witnesses.list.length > 0 && pin && first?.event === 'frozen' && leaves.length === 1)
+    return runWitnessedFreeze(ctx, round, write, first, pin);
+  return ctx.db.transaction(async (tx) => {
+    const answer = await runDraw(tx, write);
+    if (answer?.drawn) await appendGameLeaves(tx, round.id, leaves);
+    return answer;
+  });
+}
+
+/** The void's statement and its leaf in the game log, in one transaction (decision 081). */
+export function runVoidLogged(ctx: AppContext, gameId: number, leaf: GameLogLeaf, write: VoidWrite): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const done = await runVoid(tx, write);
+    if (done) await appendGameLeaves(tx, gameId, [leaf]);
+    return done;
+  });
 }

@@ -90,7 +90,12 @@ export type DrawWrite = {
   draws: StoredDraw[];
   digest: string;
   /** The freeze (the first step: entries fixed, pool held): when, and — LOT-DRAW-2 — round R. */
-  freeze?: { at: Date; beaconRound: number | null };
+  freeze?: {
+    at: Date;
+    beaconRound: number | null;
+    /** A witnessed freeze (decision 080): its leaf's index and the cosigned checkpoint that holds it. */
+    log?: { index: number; checkpoint: string };
+  };
   /** LOT-DRAW-2's first draw stores round R's verified signature and randomness. */
   beacon?: { signature: string; randomness: string };
   /** The first draw holds the pool: the ledger row's description. */
@@ -297,6 +302,7 @@ function writeRound(write: DrawWrite): SQL {
         ${isFirst(write) ? sql`, shift_id = (SELECT id FROM shift)` : sql``}
         ${settlement ? sql`, sale_id = (SELECT id FROM sale), ended_at = now()` : sql``}
         ${write.freeze ? sql`, frozen_at = ${write.freeze.at.toISOString()}::timestamptz, beacon_round = ${write.freeze.beaconRound}::bigint` : sql``}
+        ${write.freeze?.log ? sql`, log_index = ${write.freeze.log.index}::bigint, log_checkpoint = ${write.freeze.log.checkpoint}::text` : sql``}
         ${write.beacon ? sql`, beacon_signature = ${write.beacon.signature}::text, beacon_randomness = ${write.beacon.randomness}::text` : sql``}
       FROM ledger
       WHERE game_rounds.id = ${read.id}::int

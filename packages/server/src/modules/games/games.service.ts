@@ -18,7 +18,6 @@ import { MESSAGES } from '@lot/domain/messages';
 import { formatCents } from '@lot/domain/money';
 import type { DrawResult, DrawWaiting, Game, GameEntriesInput, OpenGameInput } from '@lot/domain/schemas/games';
 import type { EffectiveWinners } from '@lot/domain/schemas/winners';
-import type { GameLogLeaf } from '@lot/domain/game-log';
 import type { Caller } from '../../lib/caller.ts';
 import type { Context } from '../../lib/context.ts';
 import { byCaller, recordAudit } from '../../lib/audit.ts';
@@ -59,20 +58,15 @@ import {
   isUniqueViolation,
   lockOwnRound as lockOwnRoundRow,
   poolOf,
-  runDraw,
-  runVoid,
   setEntries,
-  type DrawAnswer,
-  type DrawWrite,
   type NewRound,
   type Prize,
   type Round,
   type RoundRow,
   type StoredEntry,
   type Tx,
-  type VoidWrite,
 } from './games.repository.ts';
-import { drawLeaves, endedLeaf } from './game-log-leaves.ts';
+import { endedLeaf, runDrawLogged, runVoidLogged } from './game-log-leaves.ts';
 import { appendGameLeaves } from '../../lib/game-log.ts';
 
 /**
@@ -432,21 +426,6 @@ async function runDrawPlan(
   return { kind: 'drawn', result: drawResult(game, position), replayed: false };
 }
 
-/**
- * The draw's statement; a freeze or a settlement also appends its leaves to the game log in the
- * same transaction (decision 081), only when the statement wrote: no event without its leaf, no
- * leaf without its event. A draw in between is the statement alone.
- */
-async function runDrawLogged(ctx: Context, round: Round, write: DrawWrite): Promise<DrawAnswer | undefined> {
-  const leaves = await drawLeaves(ctx, round, write);
-  if (leaves.length === 0) return runDraw(ctx.db, write);
-  return ctx.db.transaction(async (tx) => {
-    const answer = await runDraw(tx, write);
-    if (answer?.drawn) await appendGameLeaves(tx, round.id, leaves);
-    return answer;
-  });
-}
-
 /** A LOT-DRAW-2 game just frozen: R is fetched in the background at its time; the answer waits for it. */
 async function frozenWaiting(ctx: Context, written: RoundRow, target: number): Promise<DrawWaiting> {
   const pin = beaconOf(written.round);
@@ -501,14 +480,5 @@ export async function voidGame(ctx: Context, id: number, reason: string): Promis
     const game = await readGame(ctx, id);
     ctx.metrics.games.inc({ outcome: game.status });
     return game;
-  });
-}
-
-/** The void's statement and its leaf in the game log, in one transaction (decision 081). */
-function runVoidLogged(ctx: Context, gameId: number, leaf: GameLogLeaf, write: VoidWrite): Promise<boolean> {
-  return ctx.db.transaction(async (tx) => {
-    const done = await runVoid(tx, write);
-    if (done) await appendGameLeaves(tx, gameId, [leaf]);
-    return done;
   });
 }

@@ -57,8 +57,12 @@ export async function gameLogLeavesOf(
 }
 
 /** Names the log: the origin and verifier key it is served under from now on. */
-export async function nameLog(db: Db | Tx, origin: string, vkey: string): Promise<void> {
-  await db.update(gameLog).set({ origin, vkey }).where(eq(gameLog.id, 1));
+export async function nameLog(db: Db | Tx, origin: string, vkey: string, newLog: boolean): Promise<void> {
+  // A new origin is a new log for its witnesses (decision 080): a fork of the old one no longer refuses freezes.
+  await db
+    .update(gameLog)
+    .set({ origin, vkey, ...(newLog && { forkedAt: null, forkedReason: null }) })
+    .where(eq(gameLog.id, 1));
 }
 
 /** The stored hashes of these complete subtrees, keyed `level/index` (one query; absent ones left out). */

@@ -26,8 +26,9 @@ export async function openGameLog(db: Db, signer: Pick<GameLogSigner, 'origin' |
   if (head.vkey !== null && publicKeyOf(head.vkey) !== publicKeyOf(signer.vkey)) throw new KeyMismatch('log-key');
   if (head.vkey === signer.vkey && head.origin === signer.origin) return;
   await db.transaction(async (tx) => {
-    await nameLog(tx, signer.origin, signer.vkey);
-    if (head.origin !== null && head.origin !== signer.origin)
+    const renamed = head.origin !== null && head.origin !== signer.origin;
+    await nameLog(tx, signer.origin, signer.vkey, renamed);
+    if (renamed)
       await recordAudit(tx, {
         actorId: null,
         address: null,
