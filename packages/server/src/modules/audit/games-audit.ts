@@ -1,8 +1,17 @@
+import { parseCheckpoint } from '@lot/domain/tlog/checkpoint';
 import { base64Encode } from '@lot/domain/tlog/encoding';
+import { parseNote } from '@lot/domain/tlog/note';
 import { leafHash } from '@lot/domain/tlog/merkle';
 import { planAppend, rootOf, type LogHead } from '../../lib/game-log.ts';
 import { readLogHead } from '../log/log.repository.ts';
-import { gameAuditRows, gamesForAudit, logLeavesPage, type Db, type GameAuditRow } from './audit.repository.ts';
+import {
+  gameAuditRows,
+  gamesForAudit,
+  latestWitnessedCheckpoint,
+  logLeavesPage,
+  type Db,
+  type GameAuditRow,
+} from './audit.repository.ts';
 
 /**
  * Every game row held to its audit rows and to the game log (issue 41, decision 083): a game's
@@ -35,6 +44,11 @@ export type GamesAuditReport = {
   leaves: number;
   problems: string[];
   total: number;
+  /**
+   * Not failures: freezes that stood after an attempt whose round R was already public (decision
+   * 080), listed for a person to look at.
+   */
+  reviews: string[];
 };
 
 export type LogRootReport = {
@@ -44,6 +58,8 @@ export type LogRootReport = {
   recomputed: string;
   /** The root the log's head holds, base64. */
   head: string;
+  /** The size of the latest checkpoint witnesses cosigned, also compared; null without one. */
+  witnessedSize: number | null;
   problems: string[];
   total: number;
 };
@@ -54,13 +70,22 @@ type GameLeaves = {
   code: string;
   opened: boolean;
   frozen: Map<string, string> | null;
+  /** The rounds R named by freezes that did not stand (decision 080). */
+  attempts: number[];
   ended: string | null;
 };
 
 /** Reads the log's leaves in order, a page at a time; `each` sees each leaf with its stored level-0 hash. */
 async function eachLeaf(
   db: Db,
-  each: (leaf: { idx: number; gameId: number; kind: string; data: Uint8Array; stored: Uint8Array | null }) => void,
+  each: (leaf: {
+    idx: number;
+    gameId: number;
+    kind: string;
+    data: Uint8Array;
+    attempt: boolean;
+    stored: Uint8Array | null;
+  }) => void,
 ): Promise<void> {
   const PAGE = 5000;
   for (let from = 0; ; from += PAGE) {
@@ -71,6 +96,7 @@ async function eachLeaf(
         gameId: row.game_id,
         kind: row.kind,
         data: bytesOf(row.data),
+        attempt: row.attempt,
         stored: row.hash === null ? null : bytesOf(row.hash),
       });
     if (!more) return;
@@ -83,7 +109,7 @@ export async function compareGamesWithAuditAndLog(db: Db): Promise<GamesAuditRep
   const audits = await gameAuditRows(db);
   const leaves = new Map<number, GameLeaves>();
   let leafCount = 0;
-  await eachLeaf(db, ({ idx, gameId, kind, data }) => {
+  await eachLeaf(db, ({ idx, gameId, kind, data, attempt }) => {
     leafCount += 1;
     const fields = fieldsOf(new TextDecoder().decode(data));
     const game = leaves.get(gameId) ?? {
@@ -91,15 +117,18 @@ export async function compareGamesWithAuditAndLog(db: Db): Promise<GamesAuditRep
       code: fields.get('code') ?? '?',
       opened: false,
       frozen: null,
+      attempts: [],
       ended: null,
     };
     if (kind === 'opened') game.opened = true;
+    else if (kind === 'frozen' && attempt) game.attempts.push(Number(fields.get('round')));
     else if (kind === 'frozen') game.frozen = fields;
     else game.ended = kind;
     leaves.set(gameId, game);
   });
 
   const problems: string[] = [];
+  const reviews: string[] = [];
   const byId = new Map(games.map((g) => [g.id, g]));
   const auditOf = new Map<string, GameAuditRow & { details: Record<string, unknown> }>();
   for (const row of audits) {
@@ -178,6 +207,17 @@ export async function compareGamesWithAuditAndLog(db: Db): Promise<GamesAuditRep
         if (differs.length > 0)
           problems.push(`${name}: its frozen leaf says ${differs.join(', ')}: the row was rewritten`);
       }
+      // A freeze that stood after an attempt whose round R was already public (decision 080): the
+      // outcome could have been known before the freeze stood: a re-roll, or a witness outage. Listed for review.
+      const stoodAt = Date.parse(frozenAt);
+      for (const attempted of held.attempts) {
+        if (game.genesis === null || game.period === null || !Number.isSafeInteger(attempted)) continue;
+        const publishedAt = (Number(game.genesis) + (attempted - 1) * game.period) * 1000;
+        if (publishedAt <= stoodAt)
+          reviews.push(
+            `${name}: a freeze attempt named round ${attempted}, published at ${new Date(publishedAt).toISOString()}, before the freeze that stood at ${frozenAt}: review why it did not stand (a witness outage, or a re-roll)`,
+          );
+      }
     }
     const ended = ['settled', 'voided', 'discarded'].includes(game.status) ? game.status : null;
     if (held.ended !== ended)
@@ -192,6 +232,7 @@ export async function compareGamesWithAuditAndLog(db: Db): Promise<GamesAuditRep
     leaves: leafCount,
     problems: problems.slice(0, LISTED),
     total: problems.length,
+    reviews: reviews.slice(0, LISTED),
   };
 }
 
@@ -201,6 +242,13 @@ export async function compareGamesWithAuditAndLog(db: Db): Promise<GamesAuditRep
  */
 export async function verifyLogRoot(db: Db): Promise<LogRootReport> {
   const problems: string[] = [];
+  const logHead = await readLogHead(db);
+  // The latest checkpoint witnesses cosigned (decision 080), on this log's origin: its root must be
+  // the root of the leaves it covers, as they are now.
+  const note = await latestWitnessedCheckpoint(db);
+  const witnessed = note === null ? null : parseCheckpoint(parseNote(note).text);
+  const cosigned = witnessed && witnessed.origin === logHead.origin ? witnessed : null;
+  let cosignedRoot: string | null = cosigned?.size === 0 ? base64Encode(rootOf({ size: 0, edge: [] })) : null;
   let head: LogHead = { size: 0, edge: [] };
   let next = 0;
   let gaps = false;
@@ -217,23 +265,28 @@ export async function verifyLogRoot(db: Db): Promise<LogRootReport> {
       );
     // The root is folded as appends fold it; past a gap there is no root to compare.
     if (!gaps) head = planAppend(head, data).head;
+    if (!gaps && cosigned && head.size === cosigned.size) cosignedRoot = base64Encode(rootOf(head));
   });
-  const stored = await readLogHead(db);
   const recomputed = base64Encode(rootOf(head));
-  const headRoot = base64Encode(rootOf(stored));
-  if (next < stored.size)
+  const headRoot = base64Encode(rootOf(logHead));
+  if (next < logHead.size)
     problems.push(
-      `the game log has no leaf ${next}${stored.size > next + 1 ? ` to ${stored.size - 1}` : ''}: deleted (its head says ${stored.size} leaves)`,
+      `the game log has no leaf ${next}${logHead.size > next + 1 ? ` to ${logHead.size - 1}` : ''}: deleted (its head says ${logHead.size} leaves)`,
     );
-  else if (next > stored.size) problems.push(`the game log holds ${next} leaves, its head says ${stored.size}`);
+  else if (next > logHead.size) problems.push(`the game log holds ${next} leaves, its head says ${logHead.size}`);
   else if (gaps) problems.push("the game log's root cannot be recomputed: leaves are missing");
   else if (recomputed !== headRoot)
     problems.push(`the game log's leaves hash to ${recomputed}, its head holds ${headRoot}`);
+  if (cosigned && cosignedRoot !== null && cosignedRoot !== base64Encode(cosigned.rootHash))
+    problems.push(
+      `the game log's first ${cosigned.size} leaves hash to ${cosignedRoot}, the witnesses cosigned ${base64Encode(cosigned.rootHash)}: the log was rewritten`,
+    );
   return {
     ok: problems.length === 0,
-    size: stored.size,
+    size: logHead.size,
     recomputed,
     head: headRoot,
+    witnessedSize: cosigned?.size ?? null,
     problems: problems.slice(0, LISTED),
     total: problems.length,
   };
@@ -246,14 +299,23 @@ const failed = (what: string, total: number, problems: string[]) => [
 ];
 
 export function describeGamesAudit(report: GamesAuditReport): string[] {
+  const reviews = report.reviews.map((r) => `  To review: ${r}`);
   if (report.ok)
     return [
       `OK: ${report.games} games agree with their ${report.auditRows} game audit rows and the game log's ${report.leaves} leaves.`,
+      ...reviews,
     ];
-  return failed('between the games, their audit rows and the game log', report.total, report.problems);
+  return [...failed('between the games, their audit rows and the game log', report.total, report.problems), ...reviews];
 }
 
 export function describeLogRoot(report: LogRootReport): string[] {
-  if (report.ok) return [`OK: the game log's ${report.size} leaves hash to the root its head holds, ${report.head}.`];
+  if (report.ok)
+    return [
+      `OK: the game log's ${report.size} leaves hash to the root its head holds, ${report.head}${
+        report.witnessedSize === null
+          ? ' (no witnessed checkpoint is stored)'
+          : `, and its first ${report.witnessedSize} to the root its latest witnessed checkpoint holds`
+      }.`,
+    ];
   return failed("in the game log's leaves", report.total, report.problems);
 }

@@ -241,7 +241,7 @@ export async function gameProof(ctx: AppContext, code: string): Promise<GameProo
       .map(async (e) => ({ ...mask(e), entryHash: await entryHash(e, ctx.drawCrypto) })),
   );
   const maskDraw = (d: GameDraw) => ({ ...d, winner: d.winner && mask(d.winner), claim: d.claim ?? null });
-  const log = await freezeEvidence(ctx, round.id);
+  const log = await freezeEvidence(ctx, round);
   return {
     algorithm: round.protocol,
     code: round.code,

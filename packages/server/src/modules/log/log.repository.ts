@@ -43,13 +43,18 @@ export async function readLogEntries(db: Db, from: number, count: number): Promi
   return rows.map((row) => new Uint8Array(row.data));
 }
 
-/** The leaves of one game, in order: their index, event and data. */
+/** The leaves of one game, in order: their index, event, data, and whether it is a freeze that did not stand. */
 export async function gameLogLeavesOf(
   db: Db | Tx,
   gameId: number,
-): Promise<{ idx: number; kind: GameLogEvent; data: Uint8Array }[]> {
+): Promise<{ idx: number; kind: GameLogEvent; data: Uint8Array; attempt: boolean }[]> {
   const rows = await db
-    .select({ idx: gameLogEntries.idx, kind: gameLogEntries.kind, data: gameLogEntries.data })
+    .select({
+      idx: gameLogEntries.idx,
+      kind: gameLogEntries.kind,
+      data: gameLogEntries.data,
+      attempt: gameLogEntries.attempt,
+    })
     .from(gameLogEntries)
     .where(eq(gameLogEntries.gameId, gameId))
     .orderBy(asc(gameLogEntries.idx));
