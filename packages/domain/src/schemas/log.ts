@@ -8,5 +8,13 @@ export const gameLogInfoSchema = z.object({
   vkey: z.string(),
   /** The latest checkpoint (C2SP tlog-checkpoint) signed as a C2SP signed note, as /log/checkpoint serves it. */
   checkpoint: z.string(),
+  /**
+   * The witnesses each freeze needs (DRAW_WITNESSES, decision 080): their key names and
+   * cosignature/v1 verifier keys, for a verifier to pin (`?witness=`, `--witness`); empty when
+   * freezes are not witnessed.
+   */
+  witnesses: z.array(z.object({ name: z.string(), vkey: z.string() })),
+  /** How many of them must cosign a freeze (DRAW_WITNESS_QUORUM); 0 without witnesses. */
+  quorum: z.number(),
 });
 export type GameLogInfo = z.infer<typeof gameLogInfoSchema>;

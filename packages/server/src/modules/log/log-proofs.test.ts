@@ -84,6 +84,9 @@ describe("a witnessed game's proof", () => {
     expect(proof.log?.freeze.index).toBe(Number(row?.log_index));
     expect(proof.log?.freeze.checkpoint).toBe(row?.log_checkpoint);
     const info = await logInfo();
+    // GET /api/log names the witnesses a verifier pins, without their submission addresses.
+    expect(info.witnesses).toEqual([{ name: 'auditor.test/witness', vkey: files.cosigner.vkey }]);
+    expect(info.quorum).toBe(1);
     const witnessed = verifyGameLog(proof, { log: info.vkey, witnesses: [files.cosigner.vkey] });
     expect(witnessed.inLog.status).toBe('pass');
     expect(witnessed.witnessed.status).toBe('pass');

@@ -31,14 +31,21 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'getGameLog',
         security: [],
         description:
-          "The game log's origin, verifier key and latest signed checkpoint (docs/lot-draw-2.md#the-game-log).",
+          "The game log's origin, verifier key and latest signed checkpoint, and the witnesses a freeze needs (docs/lot-draw-2.md#the-game-log).",
         response: { 200: gameLogInfoSchema },
       },
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-cache');
       const { origin, vkey } = app.context.gameLog;
-      return { origin, vkey, checkpoint: await currentCheckpoint(app.context) };
+      const { list, quorum } = app.context.witnesses;
+      return {
+        origin,
+        vkey,
+        checkpoint: await currentCheckpoint(app.context),
+        witnesses: list.map((w) => ({ name: w.name, vkey: w.vkey })),
+        quorum,
+      };
     },
   );
 

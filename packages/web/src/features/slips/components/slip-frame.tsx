@@ -10,7 +10,15 @@ import type { SlipWidth } from '../../../lib/slip-width.ts';
 import './slip.css';
 
 /** Who printed the slip: the shop's name (its full name without one) and its logo, when it has one. */
-export type SlipShop = { name: string; logoUrl: string | null };
+export type SlipShop = {
+  name: string;
+  logoUrl: string | null;
+  /**
+   * The game log the shop's games go into and the witnesses of their freezes (GET /api/log), as an
+   * entry slip prints them (docs/lot-draw-2.md#checking-the-game-log); null while not known.
+   */
+  log?: { origin: string; witnesses: string[] } | null;
+};
 
 /**
  * An entry slip's QR code: the proof, with the person's nonce in the fragment (`#n=…`), which a

@@ -53,6 +53,20 @@ export function EntrySlip({
             </span>
           </Row>
         )}
+        {shop.log && (
+          <>
+            <Row label="Game log">
+              <span className="slip-mono" data-testid="slip-log-origin">
+                {shop.log.origin}
+              </span>
+            </Row>
+            <Row label="Witnesses">
+              <span data-testid="slip-witnesses">
+                {shop.log.witnesses.length > 0 ? shop.log.witnesses.join(', ') : 'none: the freeze is not witnessed'}
+              </span>
+            </Row>
+          </>
+        )}
       </dl>
     </SlipFrame>
   );
