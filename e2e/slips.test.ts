@@ -271,8 +271,8 @@ describe('slips of a played game', () => {
       expect(await slip.getByTestId('slip-protocol').textContent()).toBe(publicRandomness(game));
       // The game log its freeze goes into, and who witnesses it (this server: nobody).
       await expect.poll(() => slip.getByTestId('slip-log-origin').count()).toBe(1);
-      expect(await slip.getByTestId('slip-log-origin').innerText()).toMatch(/\/games$/);
-      expect(await slip.getByTestId('slip-witnesses').innerText()).toBe('none: the freeze is not witnessed');
+      expect(await slip.getByTestId('slip-log-origin').innerText()).toMatch(/^Game log: .*\/games$/);
+      expect(await slip.getByTestId('slip-witnesses').innerText()).toBe('Freezes not witnessed');
       expect(await page.getByTestId(`print-count-${entry.number}`).innerText()).toBe('Not printed yet');
     }
     const result = page.getByTestId('result-slip');

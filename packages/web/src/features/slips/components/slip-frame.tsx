@@ -42,6 +42,7 @@ export function SlipFrame({
   number,
   base,
   qrUrl = proofLink(base, game.code),
+  proofNote = null,
   children,
 }: {
   kind: 'Entry slip' | 'Result slip';
@@ -55,6 +56,8 @@ export function SlipFrame({
   number?: number;
   /** What the QR code opens: the proof (an entry slip's carries its person's nonce). */
   qrUrl?: string;
+  /** Beside the QR code, under the address: an entry slip's game log and witnesses. */
+  proofNote?: ReactNode;
   children: ReactNode;
 }) {
   const url = proofLink(base, game.code);
@@ -94,6 +97,7 @@ export function SlipFrame({
         <div className="slip-proof-text-block">
           <p className="slip-proof-text">Scan to check this game</p>
           <p className="slip-url">{url}</p>
+          {proofNote}
         </div>
       </div>
     </article>

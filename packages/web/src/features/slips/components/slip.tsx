@@ -36,6 +36,20 @@ export function EntrySlip({
       number={entry.number}
       base={base}
       qrUrl={entryVerifyUrl(base, game.code, entry.nonce)}
+      proofNote={
+        shop.log && (
+          <>
+            <p className="slip-log" data-testid="slip-log-origin">
+              Game log: {shop.log.origin}
+            </p>
+            <p className="slip-log" data-testid="slip-witnesses">
+              {shop.log.witnesses.length > 0
+                ? `Freezes witnessed by ${shop.log.witnesses.join(', ')}`
+                : 'Freezes not witnessed'}
+            </p>
+          </>
+        )
+      }
     >
       <div className="slip-number">
         <span className="slip-number-label">Number</span>
@@ -52,20 +66,6 @@ export function EntrySlip({
               {groupInFours(entry.nonce)}
             </span>
           </Row>
-        )}
-        {shop.log && (
-          <>
-            <Row label="Game log">
-              <span className="slip-mono" data-testid="slip-log-origin">
-                {shop.log.origin}
-              </span>
-            </Row>
-            <Row label="Witnesses">
-              <span data-testid="slip-witnesses">
-                {shop.log.witnesses.length > 0 ? shop.log.witnesses.join(', ') : 'none: the freeze is not witnessed'}
-              </span>
-            </Row>
-          </>
         )}
       </dl>
     </SlipFrame>
