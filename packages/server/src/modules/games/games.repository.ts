@@ -301,8 +301,7 @@ function writeRound(write: DrawWrite): SQL {
         transaction_id = ledger.id, status = ${settlement ? 'settled' : 'drawing'}::text
         ${isFirst(write) ? sql`, shift_id = (SELECT id FROM shift)` : sql``}
         ${settlement ? sql`, sale_id = (SELECT id FROM sale), ended_at = now()` : sql``}
-        ${write.freeze ? sql`, frozen_at = ${write.freeze.at.toISOString()}::timestamptz, beacon_round = ${write.freeze.beaconRound}::bigint` : sql``}
-        ${write.freeze?.log ? sql`, log_index = ${write.freeze.log.index}::bigint, log_checkpoint = ${write.freeze.log.checkpoint}::text` : sql``}
+        ${write.freeze ? sql`, frozen_at = ${write.freeze.at.toISOString()}::timestamptz, beacon_round = ${write.freeze.beaconRound}::bigint${witnessedFreeze(write)}` : sql``}
         ${write.beacon ? sql`, beacon_signature = ${write.beacon.signature}::text, beacon_randomness = ${write.beacon.randomness}::text` : sql``}
       FROM ledger
       WHERE game_rounds.id = ${read.id}::int
@@ -310,6 +309,10 @@ function writeRound(write: DrawWrite): SQL {
         game_rounds.ended_at
     )`;
 }
+
+/** A witnessed freeze's leaf and cosigned checkpoint (decision 080), kept with the game. */
+const witnessedFreeze = ({ freeze }: DrawWrite): SQL =>
+  freeze?.log ? sql`, log_index = ${freeze.log.index}::bigint, log_checkpoint = ${freeze.log.checkpoint}::text` : sql``;
 
 /** `audited`: the step's audit rows in order (decision 029); a settlement's gets the sales-history record's id. */
 function appendAudit(write: DrawWrite): SQL {

@@ -210,6 +210,8 @@ describe('a database restored from an older backup', () => {
     const again = await drawCall(t, h.U4.token, refused.game.id, 1);
     expectStatus(again, 503);
     expect(again.json<{ message: string }>().message).toMatch(/^Freezes are refused: witness witness\.test\/one/);
+    const metrics = await t.request(null, { method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
+    expect(metrics.body).toMatch(/^lot_game_log_forked 1$/m);
     const bell = await t.request(t.adminToken, { method: 'GET', url: '/api/notifications' });
     expectStatus(bell, 200);
     const [first] = bell.json<Notifications>().items;
