@@ -30,7 +30,8 @@ const logCheck = args.includes('--log');
 const rest = args.filter((a) => a !== '--log');
 const at = rest.indexOf('--checkpoint');
 const checkpointFile = at >= 0 ? rest[at + 1] : undefined;
-if ((at >= 0 && !checkpointFile) || rest.some((a, i) => a !== '--checkpoint' && i !== at + 1)) {
+// Every argument is --checkpoint, its file, or --log (an unknown first argument too).
+if ((at >= 0 && !checkpointFile) || rest.some((a, i) => a !== '--checkpoint' && (at < 0 || i !== at + 1))) {
   console.error('Usage: npm run audit:verify [-- --checkpoint FILE] [--log]');
   process.exit(2);
 }
