@@ -133,6 +133,7 @@ export function startServer(env: Record<string, string>): Promise<Server> {
       JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789',
       TOTP_KEY: 'bench-totp-key-that-is-long-enough-0123456789',
       SEED_KEY: BENCH_SEED_KEY,
+      LOG_KEY: 'bench-log-key-that-is-long-enough-0123456789',
       // LOT-DRAW-1 unless a bench names a beacon (bench/games.ts runs its own test beacon).
       DRAW_BEACON: 'off',
       ...env,

@@ -22,6 +22,7 @@ import { claimScenarios } from './claims.ts';
 import { writeCapacityDoc, type CapacityReport } from './capacity-model.ts';
 import { clusterScenarios } from './cluster.ts';
 import { exportScenarios } from './exports.ts';
+import { gameLogScenarios } from './game-log.ts';
 import { beaconScenarios, gameScenarios } from './games.ts';
 import { listScenarios, reportScenarios } from './history.ts';
 import { benchPostgres, postgresVersion, ROUNDS, root, TIMING, type Row } from './lib.ts';
@@ -97,6 +98,7 @@ const groups: { name: string; run: (pgUrl: () => string) => Promise<Row[]> }[] =
   { name: 'games', run: (pgUrl) => gameScenarios(pgUrl()) },
   { name: 'beacon', run: (pgUrl) => beaconScenarios(pgUrl()) },
   { name: 'verify', run: () => verifyScenarios() },
+  { name: 'log', run: (pgUrl) => gameLogScenarios(pgUrl()) },
   { name: 'lists', run: (pgUrl) => listScenarios(pgUrl()) },
   { name: 'reports', run: (pgUrl) => reportScenarios(pgUrl()) },
   { name: 'exports', run: (pgUrl) => exportScenarios(pgUrl()) },

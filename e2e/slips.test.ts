@@ -269,6 +269,10 @@ describe('slips of a played game', () => {
       expect(await slip.getByTestId('slip-nonce').innerText()).toBe(grouped(nonceOf(entry.number)));
       expect(text).toMatch(/Entry code/i);
       expect(await slip.getByTestId('slip-protocol').textContent()).toBe(publicRandomness(game));
+      // The game log its freeze goes into, and who witnesses it (this server: nobody).
+      await expect.poll(() => slip.getByTestId('slip-log-origin').count()).toBe(1);
+      expect(await slip.getByTestId('slip-log-origin').innerText()).toMatch(/^Game log: .*\/games$/);
+      expect(await slip.getByTestId('slip-witnesses').innerText()).toBe('Freezes not witnessed');
       expect(await page.getByTestId(`print-count-${entry.number}`).innerText()).toBe('Not printed yet');
     }
     const result = page.getByTestId('result-slip');

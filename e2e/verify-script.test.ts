@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { exampleLogVkey } from '@lot/domain/game-log-evidence-example';
 import type { DrawResult, Game, GameProof } from '@lot/domain/schemas/games';
 import { apiAs, baseUrl, DEMO, drawPosition, freshUser, login, sessionOf, testBeacon } from './support.ts';
 
@@ -95,6 +96,16 @@ describe('scripts/verify-game.mjs against the running server', () => {
     expect(stdout).not.toContain('✗');
     expect(lastLine(stdout)).toBe('Verified');
     expect(code).toBe(0);
+
+    // The game log: with its key pinned (as GET /api/log names it), the freeze is in it; this
+    // server has no witnesses, and the script says so. Another log key fails.
+    const log = (await (await fetch(`${baseUrl()}/api/log`)).json()) as { vkey: string };
+    const logged = await verifyGame(page, [...pins, '--log-key', log.vkey]);
+    expect(logged.stdout).toMatch(/^✓ In the game log: the freeze is leaf \d+ of /m);
+    expect(logged.stdout).toContain("Freeze not witnessed: the operator's clock and database are trusted");
+    expect(lastLine(logged.stdout)).toBe('Verified');
+    const otherLog = exampleLogVkey(log.vkey.split('+')[0], 'another log key');
+    expect(lastLine((await verifyGame(page, [...pins, '--log-key', otherLog])).stdout)).toBe('FAILED: In the game log');
 
     // Without the pin, the test beacon is no chain the script trusts.
     const unpinned = await verifyGame(page);

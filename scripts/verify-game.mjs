@@ -8,6 +8,7 @@
 //   node scripts/verify-game.mjs https://host/api/verify/CODE    (the proof itself)
 //   node scripts/verify-game.mjs proof.json
 //   node scripts/verify-game.mjs proof.json --chain HASH --public-key HEX --genesis-time SECONDS --period SECONDS
+//   node scripts/verify-game.mjs https://host/verify/CODE --log-key VKEY --witness VKEY [--witness VKEY …] [--quorum N]
 //
 // drand quicknet is pinned; --chain … pins another drand chain besides it (all four figures: the
 // genesis time and the period decide which round is R). Prints every check, named as the verify
@@ -16,7 +17,14 @@
 // the failed checks' names (exit 1, also for a proof or options that cannot be read). A game
 // discarded before its first draw has nothing to check: the one line `Discarded — nothing was
 // drawn` (exit 0); a proof that says discarded but lists draws is checked, and fails.
-import { createHash, createHmac } from 'node:crypto';
+//
+// --log-key pins the game log's verifier key (C2SP signed-note vkey, as GET /api/log names it and
+// as the operator publishes it) and --witness each witness's cosignature/v1 vkey: the checks "In
+// the game log" (the log's signature on the checkpoint, the game's own `frozen` leaf, its RFC 6962
+// inclusion proof) and "Freeze witnessed before round R" (a quorum — all the witnesses unless
+// --quorum says — cosigned at least 1 s before R) then run, with Node's Ed25519
+// (docs/lot-draw-2.md#checking-the-game-log).
+import { createHash, createHmac, createPublicKey, verify as verifySignature } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 const V1 = 'LOT-DRAW-1';
@@ -143,7 +151,258 @@ function drawNumber(seedHex, digest, k, startRange, endRange, drawnBefore, rando
   }
 }
 
-async function verify(p, pins) {
+// ---- The game log (docs/lot-draw-2.md#checking-the-game-log) ----
+
+const IN_LOG = 'In the game log';
+const WITNESSED = 'Freeze witnessed before round R';
+const NOT_WITNESSED = "Freeze not witnessed: the operator's clock and database are trusted";
+const WITNESSING_FAILED =
+  'Too few of the witnesses pinned here vouch for this freeze before round R: its draws are not proven fair.';
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Standard padded base64, canonical (re-encodes to itself), or null. */
+function unbase64(text) {
+  if (typeof text !== 'string' || !BASE64.test(text)) return null;
+  const bytes = Buffer.from(text, 'base64');
+  return bytes.toString('base64') === text ? bytes : null;
+}
+
+/** A C2SP signed-note vkey `<name>+<hex key ID>+<base64(type ‖ key)>`, its ID recomputed; or an error text. */
+function parseVkey(vkey, type) {
+  const match = /^([^+\s]+)\+([0-9a-f]{8})\+(.+)$/.exec(vkey.trim());
+  const key = match && unbase64(match[3]);
+  if (!match || !key || key.length !== 33) return `${vkey} is not a verifier key <name>+<key ID>+<base64 key>`;
+  if (key[0] !== type) return `${vkey} is not ${type === 1 ? 'an Ed25519 log' : 'a cosignature/v1 witness'} key`;
+  const id = createHash('sha256')
+    .update(Buffer.concat([Buffer.from(match[1], 'utf8'), Buffer.from([0x0a]), key]))
+    .digest()
+    .subarray(0, 4);
+  if (id.toString('hex') !== match[2]) return `${vkey}: its key ID does not match its name and key`;
+  return { name: match[1], keyId: match[2], publicKey: key.subarray(1) };
+}
+
+/** Ed25519 (RFC 8032) with Node's crypto: the raw 32-byte key wrapped as an SPKI DER key. */
+function ed25519Ok(publicKey, message, signature) {
+  try {
+    const key = createPublicKey({
+      key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), publicKey]),
+      format: 'der',
+      type: 'spki',
+    });
+    return signature.length === 64 && verifySignature(null, message, key, signature);
+  } catch {
+    return false;
+  }
+}
+
+/** A signed note: its text (up to and with the newline before the last blank line) and signature lines. */
+function parseNote(note) {
+  if (typeof note !== 'string') return null;
+  const split = note.lastIndexOf('\n\n');
+  if (split < 0 || !note.endsWith('\n')) return null;
+  const signatures = [];
+  for (const line of note.slice(split + 2, -1).split('\n')) {
+    const match = /^\u2014 (\S+) (\S+)$/u.exec(line);
+    const bytes = match && unbase64(match[2]);
+    if (!bytes || bytes.length < 5) return null;
+    signatures.push({ name: match[1], keyId: bytes.subarray(0, 4).toString('hex'), bytes: bytes.subarray(4) });
+  }
+  return { text: note.slice(0, split + 1), signatures };
+}
+
+/** RFC 9162 section 2.1.3.2: does the proof lead from the leaf hash at `index` to `root`? */
+function inclusionOk(leaf, index, size, proof, root) {
+  if (!isInt(index) || !isInt(size) || index < 0 || index >= size) return false;
+  const node = (l, r) =>
+    createHash('sha256')
+      .update(Buffer.from([1]))
+      .update(l)
+      .update(r)
+      .digest();
+  let fn = index;
+  let sn = size - 1;
+  let r = leaf;
+  for (const p of proof) {
+    if (sn === 0) return false;
+    if (fn % 2 === 1 || fn === sn) {
+      r = node(p, r);
+      while (fn % 2 === 0 && fn !== 0) {
+        fn = Math.floor(fn / 2);
+        sn = Math.floor(sn / 2);
+      }
+    } else r = node(r, p);
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  return sn === 0 && r.equals(root);
+}
+
+/** The `frozen` leaf the proof implies: its text, byte for byte (docs/lot-draw-2.md#the-game-log). */
+function frozenLeafText(p) {
+  const b = p.beacon ?? null;
+  const lines = [
+    'lot-game-log/v1',
+    'event frozen',
+    `code ${p.code}`,
+    `entries-digest ${p.entriesDigest}`,
+    // L, the latest public round at the freeze (`-` on a LOT-DRAW-1 game).
+    `latest-round ${b?.latestRound ?? '-'}`,
+    `round ${b?.round ?? '-'}`,
+    `chain ${b?.chainHash ?? '-'}`,
+    `frozen-at ${p.frozenAt ?? ''}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+const names = (list) => (list.length <= 1 ? (list[0] ?? '') : `${list.slice(0, -1).join(', ')} and ${list.at(-1)}`);
+const isoSeconds = (s) => new Date(s * 1000).toISOString().replace('.000Z', 'Z');
+
+/**
+ * The two game-log checks, each { name, status: 'pass' | 'fail' | 'na', detail }, and the sentence
+ * saying who witnessed the freeze (or that nobody did).
+ */
+function verifyLog(p, logPins) {
+  const evidence = p.log ?? null;
+  const frozen = ['drawing', 'settled', 'voided'].includes(p.status);
+  const na = (name, detail) => ({ name, status: 'na', detail });
+  const fail = (name, detail) => ({ name, status: 'fail', detail });
+  const result = (inLog, witnessed, sentence) => ({ inLog, witnessed, sentence });
+  if (!frozen)
+    return result(
+      na(IN_LOG, `the game is ${p.status}: its entries are not frozen yet`),
+      na(WITNESSED, 'the game is not frozen yet'),
+      '',
+    );
+
+  let inLog;
+  let checked = null;
+  const logKey = logPins.log === null ? null : parseVkey(logPins.log, 1);
+  const freeze = evidence?.freeze;
+  if (logKey === null)
+    inLog = na(
+      IN_LOG,
+      evidence ? 'no log key pinned: pin it with --log-key' : 'the proof carries no game-log evidence',
+    );
+  else if (typeof logKey === 'string') inLog = fail(IN_LOG, `the pinned log key is not usable: ${logKey}`);
+  else if (!evidence) inLog = fail(IN_LOG, 'the proof carries no game-log evidence for its freeze');
+  else {
+    const note = parseNote(freeze.checkpoint);
+    const lines = note ? note.text.slice(0, -1).split('\n') : [];
+    const root = lines.length >= 3 ? unbase64(lines[2]) : null;
+    const size = /^(?:0|[1-9][0-9]*)$/.test(lines[1] ?? '') ? Number(lines[1]) : NaN;
+    const mine = note ? note.signatures.filter((s) => s.name === logKey.name && s.keyId === logKey.keyId) : [];
+    const signed =
+      mine.length > 0 && mine.every((s) => ed25519Ok(logKey.publicKey, Buffer.from(note.text, 'utf8'), s.bytes));
+    const expected = frozenLeafText(p);
+    const path = Array.isArray(freeze.inclusion) ? freeze.inclusion.map(unbase64) : [null];
+    if (!note) inLog = fail(IN_LOG, 'the checkpoint is not a signed note');
+    else if (!signed)
+      inLog = fail(
+        IN_LOG,
+        mine.length === 0
+          ? `the checkpoint is not signed by the pinned log key ${logKey.name}`
+          : `the signature of ${logKey.name} does not verify`,
+      );
+    else if (!root || root.length !== 32 || !Number.isSafeInteger(size))
+      inLog = fail(IN_LOG, 'the checkpoint is malformed');
+    else if (lines[0] !== logKey.name || lines[0] !== evidence.origin)
+      inLog = fail(IN_LOG, `the checkpoint names the log ${lines[0]}, not ${logKey.name}`);
+    else if (freeze.data !== expected)
+      inLog = fail(IN_LOG, "the log's leaf is not this game's freeze (code, entries digest, round, chain and time)");
+    else {
+      const leaf = createHash('sha256')
+        .update(Buffer.from([0]))
+        .update(expected, 'utf8')
+        .digest();
+      if (path.some((h) => !h || h.length !== 32) || !inclusionOk(leaf, freeze.index, size, path, root))
+        inLog = fail(IN_LOG, `the inclusion proof of leaf ${freeze.index} does not lead to the checkpoint's root`);
+      else {
+        checked = note;
+        inLog = {
+          name: IN_LOG,
+          status: 'pass',
+          detail: `the freeze is leaf ${freeze.index} of ${lines[0]}, in the tree of ${size} leaves its key signed`,
+        };
+      }
+    }
+  }
+
+  if (p.algorithm !== V2) return result(inLog, na(WITNESSED, 'LOT-DRAW-1 waits for no beacon round'), '');
+  if (!evidence) return result(inLog, na(WITNESSED, 'the proof carries no game-log evidence'), NOT_WITNESSED);
+  const cosigners = (parseNote(freeze.checkpoint)?.signatures ?? []).filter((s) => s.bytes.length === 72);
+  if (logPins.witnesses.length === 0)
+    return result(
+      inLog,
+      na(
+        WITNESSED,
+        cosigners.length === 0
+          ? 'no witness cosigned the checkpoint'
+          : `cosigned by ${names(cosigners.map((s) => s.name))}, whose keys are not pinned: pin them with --witness`,
+      ),
+      NOT_WITNESSED,
+    );
+  if (checked === null)
+    return result(
+      inLog,
+      fail(
+        WITNESSED,
+        inLog.status === 'na'
+          ? 'pin the log key too (--log-key): a cosignature counts on a checkpoint the log signed'
+          : 'the freeze is not in a checkpoint the pinned log signed',
+      ),
+      WITNESSING_FAILED,
+    );
+  const b = p.beacon;
+  if (!b || !isInt(b.round)) return result(inLog, fail(WITNESSED, 'the proof names no round R'), WITNESSING_FAILED);
+  const deadline = roundTime(b, b.round) / 1000 - 1;
+  const counted = [];
+  const problems = [];
+  for (const vkey of logPins.witnesses) {
+    const key = parseVkey(vkey, 4);
+    if (typeof key === 'string') {
+      problems.push(`the pinned witness key is not usable: ${key}`);
+      continue;
+    }
+    const mine = checked.signatures.filter((s) => s.name === key.name && s.keyId === key.keyId);
+    let good = null;
+    for (const s of mine) {
+      if (s.bytes.length !== 72) continue;
+      const time = s.bytes.readBigUInt64BE(0);
+      if (time > BigInt(Number.MAX_SAFE_INTEGER)) continue;
+      const message = Buffer.from(`cosignature/v1\ntime ${time}\n${checked.text}`, 'utf8');
+      if (ed25519Ok(key.publicKey, message, s.bytes.subarray(8))) good ??= Number(time);
+    }
+    if (mine.length === 0) problems.push(`${key.name} did not cosign`);
+    else if (good === null) problems.push(`the cosignature of ${key.name} does not verify`);
+    else if (good > deadline)
+      problems.push(
+        `${key.name} cosigned at ${isoSeconds(good)}, less than 1 s before round ${b.round} (published ${isoSeconds(deadline + 1)})`,
+      );
+    else counted.push({ name: key.name, timestamp: good });
+  }
+  const quorum = Math.max(1, logPins.quorum ?? logPins.witnesses.length);
+  if (counted.length < quorum)
+    return result(
+      inLog,
+      fail(
+        WITNESSED,
+        `${counted.length} of the ${quorum} cosignatures needed before round ${b.round}: ${problems.join('; ')}`,
+      ),
+      WITNESSING_FAILED,
+    );
+  const one = counted.length === 1;
+  return result(
+    inLog,
+    {
+      name: WITNESSED,
+      status: 'pass',
+      detail: `cosigned by ${counted.map((w) => `${w.name} at ${isoSeconds(w.timestamp)}`).join(', ')}; round ${b.round} was published at ${isoSeconds(deadline + 1)}`,
+    },
+    `${names(counted.map((w) => w.name))} saw this freeze in the game log, by ${one ? 'its' : 'their'} own clock${one ? '' : 's'}, before round ${b.round} existed: the entries were fixed before anyone, the operator included, could know the numbers drawn.`,
+  );
+}
+
+async function verify(p, pins, logPins) {
   const checks = [];
   const check = (name, ok, detail) => checks.push({ name, ok: Boolean(ok), detail });
   const v2 = p.algorithm === V2;
@@ -348,9 +607,13 @@ async function verify(p, pins) {
     check('Commission', cents(p.commission) === pool - total, `pool − prizes = ${money(pool - total)}`);
   }
 
+  // The game log: a check that applies is one more check; one that does not is printed as such.
+  const log = verifyLog(p, logPins);
+  for (const c of [log.inLog, log.witnessed]) if (c.status !== 'na') check(c.name, c.status === 'pass', c.detail);
+
   const failed = checks.filter((c) => !c.ok);
   const waitingFor = failed.length > 0 ? null : waitingForBeacon ? 'beacon' : !ended ? 'seed' : null;
-  return { checks, failed, waitingFor };
+  return { checks, failed, waitingFor, log };
 }
 
 /** A proof address: the page /verify/CODE maps to the API's /api/verify/CODE. */
@@ -373,14 +636,26 @@ async function readProof(source) {
 
 const USAGE =
   'usage: node scripts/verify-game.mjs <https://host/verify/CODE | proof.json> ' +
-  '[--chain HASH --public-key HEX --genesis-time SECONDS --period SECONDS]';
+  '[--chain HASH --public-key HEX --genesis-time SECONDS --period SECONDS] ' +
+  '[--log-key VKEY] [--witness VKEY]… [--quorum N]';
 
 /** The source and the pinned chains: quicknet, and the one --chain … names. */
 function parseArgs(args) {
   const options = {};
+  const logPins = { log: null, witnesses: [] };
   let source;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
+    const logFlag = /^--(log-key|witness|quorum)(?:=(.*))?$/.exec(arg);
+    if (logFlag) {
+      const value = logFlag[2] ?? args[++i];
+      if (value === undefined || value.startsWith('--')) throw new Error(`--${logFlag[1]} needs a value`);
+      if (logFlag[1] === 'witness') logPins.witnesses.push(value);
+      else if (logFlag[1] === 'log-key') logPins.log = value;
+      else if (!/^[1-9][0-9]{0,2}$/.test(value)) throw new Error('--quorum must be a whole number of witnesses');
+      else logPins.quorum = Number(value);
+      continue;
+    }
     const flag = /^--(chain|public-key|genesis-time|period)(?:=(.*))?$/.exec(arg);
     if (flag) {
       const value = flag[2] ?? args[++i];
@@ -416,7 +691,16 @@ function parseArgs(args) {
     if (!Number.isSafeInteger(pin.period) || pin.period < 1) throw new Error('--period must be whole seconds');
     pins.push(pin);
   }
-  return { source, pins };
+  for (const [vkey, type, flag] of [
+    ...(logPins.log === null ? [] : [[logPins.log, 1, '--log-key']]),
+    ...logPins.witnesses.map((w) => [w, 4, '--witness']),
+  ]) {
+    const key = parseVkey(vkey, type);
+    if (typeof key === 'string') throw new Error(`${flag}: ${key}`);
+  }
+  if (logPins.quorum !== undefined && logPins.quorum > logPins.witnesses.length)
+    throw new Error(`--quorum ${logPins.quorum} is more than the ${logPins.witnesses.length} witnesses given`);
+  return { source, pins, logPins };
 }
 
 async function main() {
@@ -444,7 +728,7 @@ async function main() {
       console.log('Discarded — nothing was drawn');
       return 0;
     }
-    result = await verify(proof, args.pins);
+    result = await verify(proof, args.pins, args.logPins);
   } catch (error) {
     console.log(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
@@ -453,6 +737,9 @@ async function main() {
     `${proof.algorithm} proof of game ${proof.code} (${proof.shopName ?? 'unknown shop'}), status ${proof.status}`,
   );
   for (const c of result.checks) console.log(`${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}`);
+  for (const c of [result.log.inLog, result.log.witnessed])
+    if (c.status === 'na') console.log(`– ${c.name}: not checked: ${c.detail}`);
+  if (result.log.sentence) console.log(result.log.sentence);
   if (result.failed.length > 0) {
     console.log(`FAILED: ${result.failed.map((c) => c.name).join(', ')}`);
     return 1;

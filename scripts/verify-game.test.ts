@@ -18,6 +18,12 @@ import {
 } from '../packages/domain/src/draw-example.ts';
 import type { GameProof } from '../packages/domain/src/schemas/games.ts';
 import { verifyProof } from '../packages/domain/src/verify.ts';
+import {
+  exampleLogVkey,
+  exampleWitnessVkey,
+  withLogEvidence,
+} from '../packages/domain/src/game-log-evidence-example.ts';
+import { NOT_WITNESSED, verifyGameLog, WITNESSING_FAILED } from '../packages/domain/src/verify-log.ts';
 
 /**
  * scripts/verify-game.mjs is the second, independent implementation of LOT-DRAW-1 and LOT-DRAW-2
@@ -412,5 +418,69 @@ describe('scripts/verify-game.mjs on LOT-DRAW-2', () => {
     const partial = await run(path, '--chain', chain.chainHash, '--public-key', chain.publicKey);
     expect(lastLine(partial.stdout)).toMatch(/^FAILED: pinning a chain takes/);
     expect(partial.code).toBe(1);
+  });
+});
+
+describe('scripts/verify-game.mjs and the game log (docs/lot-draw-2.md#checking-the-game-log)', () => {
+  const rTime = async () => {
+    const proof = await buildProof(WORKED_EXAMPLE_2);
+    return { proof, r: roundTimeMs(proof.beacon!, proof.beacon!.round!) / 1000 };
+  };
+  const LOG = exampleLogVkey();
+  const AUDITOR = exampleWitnessVkey('auditor.example');
+  const pins = (...witnesses: string[]) => ['--log-key', LOG, ...witnesses.flatMap((w) => ['--witness', w])];
+
+  it('verifies a witnessed freeze with the pinned keys, and says who witnessed it, as the domain does', async () => {
+    const { proof, r } = await rTime();
+    const witnessed = withLogEvidence(proof, { witnesses: [{ name: 'auditor.example', timestamp: r - 1 }] });
+    const { code, stdout } = await run(file(witnessed), ...pins(AUDITOR));
+    const domain = verifyGameLog(witnessed, { log: LOG, witnesses: [AUDITOR] });
+    expect(stdout).toContain(`✓ In the game log: ${domain.inLog.detail}`);
+    expect(stdout).toContain(`✓ Freeze witnessed before round R: ${domain.witnessed.detail}`);
+    expect(stdout).toContain(domain.sentence);
+    expect(lastLine(stdout)).toBe('Verified');
+    expect(code).toBe(0);
+  });
+
+  it('fails with another witness key, a late cosignature or a tampered leaf, naming the check', async () => {
+    const { proof, r } = await rTime();
+    const witnessed = withLogEvidence(proof, { witnesses: [{ name: 'auditor.example', timestamp: r - 1 }] });
+    const impostor = exampleWitnessVkey('auditor.example', 'someone else');
+    const other = await run(file(witnessed), ...pins(impostor));
+    expect(lastLine(other.stdout)).toBe('FAILED: Freeze witnessed before round R');
+    expect(other.code).toBe(1);
+
+    const late = withLogEvidence(proof, { witnesses: [{ name: 'auditor.example', timestamp: r }] });
+    const tooLate = await run(file(late), ...pins(AUDITOR));
+    expect(tooLate.stdout).toContain('less than 1 s before round');
+    expect(tooLate.stdout).toContain(WITNESSING_FAILED);
+    expect(lastLine(tooLate.stdout)).toBe('FAILED: Freeze witnessed before round R');
+
+    const tampered = clone(witnessed);
+    tampered.log!.freeze.index += 1;
+    const moved = await run(file(tampered), ...pins(AUDITOR));
+    expect(lastLine(moved.stdout)).toBe('FAILED: In the game log, Freeze witnessed before round R');
+    expect(verifyGameLog(tampered, { log: LOG, witnesses: [AUDITOR] })).toMatchObject({
+      inLog: { status: 'fail' },
+      witnessed: { status: 'fail' },
+    });
+  });
+
+  it('labels an unwitnessed freeze, and checks nothing of the log without --log-key', async () => {
+    const { proof } = await rTime();
+    const plain = withLogEvidence(proof);
+    const unwitnessed = await run(file(plain), '--log-key', LOG);
+    expect(unwitnessed.stdout).toContain('✓ In the game log');
+    expect(unwitnessed.stdout).toContain(
+      '– Freeze witnessed before round R: not checked: no witness cosigned the checkpoint',
+    );
+    expect(unwitnessed.stdout).toContain(`\n${NOT_WITNESSED}\n`);
+    expect(lastLine(unwitnessed.stdout)).toBe('Verified');
+    const unpinned = await run(file(plain));
+    expect(unpinned.stdout).toContain('– In the game log: not checked: no log key pinned');
+    expect(lastLine(unpinned.stdout)).toBe('Verified');
+    const badKey = await run(file(plain), '--log-key', AUDITOR);
+    expect(lastLine(badKey.stdout)).toMatch(/^FAILED: --log-key: .* is not an Ed25519 log key/);
+    expect(badKey.code).toBe(1);
   });
 });

@@ -14,6 +14,7 @@ import {
 import { formatBps, prizeFor } from './game.ts';
 import { formatCents, parseAmountToCents } from './money.ts';
 import type { GameBeacon, GameDraw, GameProof } from './schemas/games.ts';
+import { type GameLogReport, type LogPins, NO_LOG_PINS, verifyGameLog } from './verify-log.ts';
 
 /**
  * Re-checks a game's proof (GET /api/verify/{code}) exactly as docs/lot-draw-1.md and
@@ -40,6 +41,11 @@ export type ProofReport = {
    */
   waitingFor: 'seed' | 'beacon' | null;
   checks: ProofCheck[];
+  /**
+   * The freeze in the game log: "In the game log" and "Freeze witnessed before round R", each
+   * pass, fail or not applicable; a failing one is also in `checks` (and fails the verdict).
+   */
+  log: GameLogReport;
 };
 
 /**
@@ -60,6 +66,16 @@ export const DEFAULT_PINS: readonly PinnedChain[] = [
 ];
 
 export { UNPINNED_CHAIN, unpinnedChainText } from './unpinned-chain.ts';
+export {
+  IN_LOG,
+  NO_COSIGNATURE,
+  NO_LOG_PINS,
+  NOT_WITNESSED,
+  WITNESSED,
+  WITNESSING_FAILED,
+  type GameLogReport,
+  type LogPins,
+} from './verify-log.ts';
 
 const ENDED = new Set(['settled', 'voided', 'discarded']);
 
@@ -109,7 +125,11 @@ function roundCheck(beacon: GameBeacon, frozenAtText: string | null): { ok: bool
   };
 }
 
-export async function verifyProof(proof: GameProof, pins: readonly PinnedChain[] = DEFAULT_PINS): Promise<ProofReport> {
+export async function verifyProof(
+  proof: GameProof,
+  pins: readonly PinnedChain[] = DEFAULT_PINS,
+  logPins: LogPins = NO_LOG_PINS,
+): Promise<ProofReport> {
   const checks: ProofCheck[] = [];
   const check = (name: string, ok: boolean, detail: string) => checks.push({ name, ok, detail });
 
@@ -376,12 +396,16 @@ export async function verifyProof(proof: GameProof, pins: readonly PinnedChain[]
     );
   }
 
+  // The game log (docs/lot-draw-2.md#checking-the-game-log): a check that applies is one more check.
+  const log = verifyGameLog(proof, logPins);
+  for (const c of [log.inLog, log.witnessed]) if (c.status !== 'na') check(c.name, c.status === 'pass', c.detail);
+
   const failures = checks.filter((c) => !c.ok);
   if (unpinned && failures.length === 1 && failures[0]?.name === 'Beacon chain')
-    return { verdict: 'unpinned', waitingFor: null, checks };
+    return { verdict: 'unpinned', waitingFor: null, checks, log };
   const failed = failures.length > 0;
   const waitingFor = failed ? null : waitingForBeacon ? 'beacon' : !ended ? 'seed' : null;
-  return { verdict: failed ? 'failed' : waitingFor ? 'pending' : 'verified', waitingFor, checks };
+  return { verdict: failed ? 'failed' : waitingFor ? 'pending' : 'verified', waitingFor, checks, log };
 }
 
 /**

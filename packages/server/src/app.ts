@@ -26,6 +26,9 @@ import { winnersRoutes } from './modules/winners/winners.routes.ts';
 import { salesHistoryRoutes } from './modules/sales-history/sales-history.routes.ts';
 import { displayRoutes, gamesRoutes, verifyRoutes } from './modules/games/games.routes.ts';
 import { randomnessRoutes } from './modules/games/randomness.routes.ts';
+import { logRoutes } from './modules/log/log.routes.ts';
+import { openGameLog } from './modules/log/log.service.ts';
+import { gameLogSigner } from './lib/game-log-signer.ts';
 import { gameProof } from './modules/games/game-view.ts';
 import { expirySweep } from './modules/claims/claims.sweep.ts';
 import { checkpointJob, type CheckpointSchedule } from './modules/audit/checkpoint.ts';
@@ -49,7 +52,7 @@ import { claimsRoutes } from './modules/claims/claims.routes.ts';
 import { shiftsRoutes } from './modules/shifts/shifts.routes.ts';
 import { publicUrlRoutes } from './modules/public-url/public-url.routes.ts';
 import { LOGO_MAX_BYTES } from '@lot/domain/schemas/users';
-import type { TrustProxy } from './config.ts';
+import { defaultLogOrigin, type TrustProxy, type WitnessConfig } from './config.ts';
 
 declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
@@ -86,6 +89,15 @@ export type AppOptions = {
    * (SeedKeyMismatch) when it is not the key the database's seeds were sealed with.
    */
   seedKey: string;
+  /**
+   * LOG_KEY: the game log's checkpoints are signed with the Ed25519 key derived from it (decision
+   * 081). buildApp refuses to start (KeyMismatch) when the database's log was signed with another.
+   */
+  logKey: string;
+  /** DRAW_WITNESSES and DRAW_WITNESS_QUORUM (decision 080); unset: freezes are not witnessed. */
+  witnesses?: { list: WitnessConfig[]; quorum: number };
+  /** LOG_ORIGIN: the game log's origin line; default `localhost/games` (main.ts passes the configured one). */
+  logOrigin?: string;
   /**
    * The app's clock, its context's (decision 069): every time a service, a route, the caller cache
    * or the beacon reads. The machine's by default; tests move it or skew it.
@@ -139,6 +151,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The same for TOTP_KEY (decision 042): a key that cannot open the two-factor secrets stops it
   // here, instead of answering 500 to every right code.
   await checkTotpKey(options.database.db, options.totpKey);
+  // And the game log's key (decision 081): a log signed with another key is never continued.
+  const gameLog = gameLogSigner(options.logKey, options.logOrigin ?? defaultLogOrigin(undefined));
+  await openGameLog(options.database.db, gameLog);
   const app = Fastify({
     // Written in the background (a write in flight gathers the lines logged meanwhile), not one
     // blocking write per line; pino flushes what is left when the process exits.
@@ -218,6 +233,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     seeds,
     beacon: drawBeacon,
     drawCrypto: nodeDrawCrypto,
+    gameLog,
+    witnesses: { ...(options.witnesses ?? { list: [], quorum: 0 }), sizes: new Map() },
     events: {
       gameChanged: (code) => gameEvents.publish(code),
       // This app's own cache forgets at once; other processes hear the database's notification.
@@ -259,6 +276,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(verifyRoutes);
   await app.register(displayRoutes);
   await app.register(randomnessRoutes);
+  await app.register(logRoutes);
   await app.register(reportsRoutes);
   await app.register(searchRoutes);
   await app.register(notificationsRoutes);

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { QUICKNET } from '@lot/domain/beacon';
+import { ed25519Cosigner, ed25519NoteSigner } from './lib/note-signer.ts';
 import { ConfigError, DEFAULT_BEACON_URLS, loadConfig } from './config.ts';
 
 const SECRET = 'x'.repeat(32);
 const KEY = 'k'.repeat(32);
 const SEED_KEY = 's'.repeat(32);
+const LOG_KEY = 'l'.repeat(32);
 /** What PostgreSQL needs besides its URL. */
-const POSTGRES = { DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: SECRET, TOTP_KEY: KEY, SEED_KEY };
+const POSTGRES = { DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: SECRET, TOTP_KEY: KEY, SEED_KEY, LOG_KEY };
 
 /** The ConfigError thrown for `env`, so a test can read which variables it names. */
 function configError(env: NodeJS.ProcessEnv): ConfigError {
@@ -31,6 +33,9 @@ describe('loadConfig', () => {
       jwtSecret: undefined,
       totpKey: undefined,
       seedKey: undefined,
+      logKey: undefined,
+      // The game log is named after the public host; without PUBLIC_URL, localhost.
+      logOrigin: 'localhost/games',
       adminUsername: 'admin',
       adminPassword: undefined,
       logLevel: 'info',
@@ -41,6 +46,8 @@ describe('loadConfig', () => {
       stopDrainMs: 0,
       // Hourly signed audit checkpoints beside the data (decision 045).
       checkpoints: { dir: 'data/checkpoints', minutes: 60 },
+      // No witness: freezes are not witnessed (decision 080).
+      witnesses: { list: [], quorum: 0 },
       // The embedded database plays LOT-DRAW-1 while drand's quicknet cannot be reached.
       beacon: { mode: 'auto', urls: DEFAULT_BEACON_URLS, chainHash: QUICKNET.chainHash, freezeMarginMs: 2000 },
     });
@@ -59,6 +66,7 @@ describe('loadConfig', () => {
         JWT_SECRET: SECRET,
         TOTP_KEY: KEY,
         SEED_KEY: SEED_KEY,
+        LOG_KEY: LOG_KEY,
         ADMIN_USERNAME: 'root_admin',
         ADMIN_PASSWORD: 'secret-password',
         LOG_LEVEL: 'warn',
@@ -83,6 +91,8 @@ describe('loadConfig', () => {
       jwtSecret: SECRET,
       totpKey: KEY,
       seedKey: SEED_KEY,
+      logKey: LOG_KEY,
+      logOrigin: 'lot.example.com/games',
       adminUsername: 'root_admin',
       adminPassword: 'secret-password',
       logLevel: 'warn',
@@ -91,6 +101,7 @@ describe('loadConfig', () => {
       publicUrl: 'https://lot.example.com',
       stopDrainMs: 3000,
       checkpoints: { dir: '/srv/witness', minutes: 0 },
+      witnesses: { list: [], quorum: 0 },
       beacon: {
         mode: 'auto',
         urls: ['http://127.0.0.1:8081', 'https://relay.example.org/drand'],
@@ -103,7 +114,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '0' }).port).toBe(0);
     expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
     expect(
-      loadConfig({ DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: SECRET, TOTP_KEY: KEY, SEED_KEY }).databaseUrl,
+      loadConfig({ DATABASE_URL: 'postgres://localhost/lot', JWT_SECRET: SECRET, TOTP_KEY: KEY, SEED_KEY, LOG_KEY })
+        .databaseUrl,
     ).toBe('postgres://localhost/lot');
   });
 
@@ -116,6 +128,8 @@ describe('loadConfig', () => {
       JWT_SECRET: '',
       TOTP_KEY: '',
       SEED_KEY: '',
+      LOG_KEY: '',
+      LOG_ORIGIN: '',
       ADMIN_USERNAME: '',
       ADMIN_PASSWORD: '',
       LOG_LEVEL: '',
@@ -190,6 +204,49 @@ describe('loadConfig', () => {
     expect(error.message).toMatch(/SEED_KEY: is required when DATABASE_URL is set/);
     expect(error.message).not.toContain('TOTP_KEY');
     expect(error.message).not.toContain('JWT_SECRET');
+  });
+
+  it('requires LOG_KEY with DATABASE_URL: every API process signs the same game log', () => {
+    const error = configError({
+      DATABASE_URL: 'postgres://localhost/lot',
+      JWT_SECRET: SECRET,
+      TOTP_KEY: KEY,
+      SEED_KEY,
+    });
+    expect(error.message).toMatch(/LOG_KEY: is required when DATABASE_URL is set/);
+    expect(error.message).not.toContain('SEED_KEY');
+    expect(configError({ LOG_KEY: 'l'.repeat(31) }).message).toMatch(/LOG_KEY: must be at least 32/);
+  });
+
+  it('names the game log LOG_ORIGIN, else after PUBLIC_URL, and refuses an origin a note cannot carry', () => {
+    expect(loadConfig({ LOG_ORIGIN: ' lot.example.org/games-2 ' }).logOrigin).toBe('lot.example.org/games-2');
+    expect(loadConfig({ PUBLIC_URL: 'http://10.0.0.5:8080' }).logOrigin).toBe('10.0.0.5:8080/games');
+    for (const bad of ['two words', 'a+b', 'line\nbreak'])
+      expect(configError({ LOG_ORIGIN: bad }).message).toMatch(/LOG_ORIGIN: must be a name without spaces or "\+"/);
+  });
+
+  it('reads DRAW_WITNESSES as cosignature/v1 vkeys with their URLs, the quorum all of them unless set', () => {
+    const witness = ed25519Cosigner('auditor.example/witness', new Uint8Array(32).fill(7));
+    const other = ed25519Cosigner('agent.example/witness', new Uint8Array(32).fill(9));
+    const both = `${witness.vkey}@https://witness.auditor.example/ , ${other.vkey}@http://10.0.0.9:7380`;
+    expect(loadConfig({ DRAW_WITNESSES: both }).witnesses).toEqual({
+      list: [
+        { vkey: witness.vkey, url: 'https://witness.auditor.example', name: 'auditor.example/witness' },
+        { vkey: other.vkey, url: 'http://10.0.0.9:7380', name: 'agent.example/witness' },
+      ],
+      quorum: 2,
+    });
+    expect(loadConfig({ DRAW_WITNESSES: both, DRAW_WITNESS_QUORUM: '1' }).witnesses.quorum).toBe(1);
+    expect(configError({ DRAW_WITNESSES: both, DRAW_WITNESS_QUORUM: '3' }).message).toMatch(
+      /DRAW_WITNESS_QUORUM: must be at most the number of DRAW_WITNESSES \(2\)/,
+    );
+    // A log's Ed25519 key (type 0x01) is not a witness's; a vkey without a URL is not a witness.
+    const logKey = ed25519NoteSigner('lot.example/games', new Uint8Array(32).fill(1)).vkey;
+    expect(configError({ DRAW_WITNESSES: `${logKey}@https://w.example` }).message).toMatch(/not a cosignature\/v1/);
+    expect(configError({ DRAW_WITNESSES: witness.vkey }).message).toMatch(/<witness vkey>@<http\(s\) URL prefix>/);
+    expect(configError({ DRAW_WITNESSES: `${witness.vkey}@https://a,${witness.vkey}@https://b` }).message).toMatch(
+      /named twice/,
+    );
   });
 
   it('refuses a SEED_KEY shorter than 32 characters', () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { QUICKNET } from '@lot/domain/beacon';
 import { FREEZE_MARGIN_MS, MAX_FREEZE_MARGIN_MS, MIN_FREEZE_MARGIN_MS } from '@lot/domain/freeze-round';
+import { SIG_TYPE_COSIGNATURE_V1, parseVerifierKey } from '@lot/domain/tlog/note';
 import { passwordSchema, usernameSchema } from '@lot/domain/schemas/users';
 
 /** drand's public relays of quicknet (decision 033). */
@@ -55,6 +56,43 @@ function parsePublicUrl(text: string, ctx: z.RefinementCtx): string {
   return url.origin;
 }
 
+/** A witness of the freeze (decision 080): its cosignature/v1 vkey and where to submit checkpoints. */
+export type WitnessConfig = { vkey: string; url: string; name: string };
+
+/**
+ * DRAW_WITNESSES: `<witness vkey>@<submission URL prefix>`, comma-separated; each vkey a C2SP
+ * cosignature/v1 Ed25519 key (type 0x04), each prefix an http(s) URL (its add-checkpoint path
+ * follows it). The same witness twice is refused.
+ */
+function parseWitnesses(text: string, ctx: z.RefinementCtx): WitnessConfig[] {
+  const items = text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  const witnesses: WitnessConfig[] = [];
+  for (const item of items) {
+    const match = /^(.+?)@(https?:\/\/\S+)$/.exec(item);
+    let problem: string | undefined;
+    let name = '';
+    try {
+      if (!match || !URL.canParse(match[2] ?? '')) throw new Error('it is not <witness vkey>@<http(s) URL prefix>');
+      const key = parseVerifierKey(match[1] ?? '');
+      if (key.type !== SIG_TYPE_COSIGNATURE_V1)
+        throw new Error('the vkey is not a cosignature/v1 witness key (type 0x04)');
+      name = key.name;
+      if (witnesses.some((w) => w.vkey === match[1])) throw new Error('the same witness is named twice');
+    } catch (error) {
+      problem = (error as Error).message;
+    }
+    if (problem || !match) {
+      ctx.addIssue({ code: 'custom', message: `${item.slice(0, 60)}: ${problem ?? 'unreadable'}` });
+      return z.NEVER;
+    }
+    witnesses.push({ vkey: match[1] ?? '', url: (match[2] ?? '').replace(/\/+$/, ''), name });
+  }
+  return witnesses;
+}
+
 /** Fastify's `trustProxy`: every proxy, a number of hops, or the proxies' addresses and ranges. */
 export type TrustProxy = boolean | number | string[];
 
@@ -94,6 +132,17 @@ const envSchema = z
     JWT_SECRET: optional(z.string().min(32, 'must be at least 32 characters long')),
     TOTP_KEY: optional(z.string().min(32, 'must be at least 32 characters long')),
     SEED_KEY: optional(z.string().min(32, 'must be at least 32 characters long')),
+    // The game log's signing key (decision 081): its Ed25519 key is derived from this string.
+    LOG_KEY: optional(z.string().min(32, 'must be at least 32 characters long')),
+    LOG_ORIGIN: optional(
+      z
+        .string()
+        .trim()
+        .regex(
+          /^[\x21-\x2a\x2c-\x7e]{1,200}$/,
+          'must be a name without spaces or "+", e.g. lot.example.com/games (the log\'s origin line)',
+        ),
+    ),
     ADMIN_USERNAME: optional(usernameSchema).transform((v) => v ?? 'admin'),
     ADMIN_PASSWORD: optional(passwordSchema),
     LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).transform(
@@ -141,6 +190,14 @@ const envSchema = z
         .transform(Number)
         .refine((ms) => ms <= 60_000, 'must be a number of milliseconds from 0 to 60000'),
     ).transform((v) => v ?? 0),
+    // Witnesses of the freeze (decision 080): none by default.
+    DRAW_WITNESSES: optional(z.string().transform(parseWitnesses)).transform((v) => v ?? []),
+    DRAW_WITNESS_QUORUM: optional(
+      z
+        .string()
+        .regex(/^[1-9]\d{0,2}$/, 'must be a whole number of witnesses, at least 1')
+        .transform(Number),
+    ),
     // Unset: links use the address each request came in on.
     PUBLIC_URL: optional(z.string().trim().transform(parsePublicUrl)),
   })
@@ -166,7 +223,26 @@ const envSchema = z
         message: 'is required when DATABASE_URL is set (every API process must share it)',
       });
     }
+    if (env.DRAW_WITNESS_QUORUM !== undefined && env.DRAW_WITNESS_QUORUM > env.DRAW_WITNESSES.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DRAW_WITNESS_QUORUM'],
+        message: `must be at most the number of DRAW_WITNESSES (${env.DRAW_WITNESSES.length})`,
+      });
+    }
+    if (env.DATABASE_URL && !env.LOG_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LOG_KEY'],
+        message: 'is required when DATABASE_URL is set (every API process must share it)',
+      });
+    }
   });
+
+/** The game log's default origin: the public host plus `/games`; without PUBLIC_URL, `localhost/games`. */
+export function defaultLogOrigin(publicUrl: string | undefined): string {
+  return `${publicUrl ? new URL(publicUrl).host : 'localhost'}/games`;
+}
 
 export type Config = {
   port: number;
@@ -182,6 +258,10 @@ export type Config = {
   totpKey: string | undefined;
   /** The key the games' secret seeds are sealed with (decision 034). */
   seedKey: string | undefined;
+  /** LOG_KEY: the game log's checkpoints are signed with the Ed25519 key derived from it (decision 081). */
+  logKey: string | undefined;
+  /** LOG_ORIGIN: the game log's name on its checkpoints; default the public host plus `/games`. */
+  logOrigin: string;
   adminUsername: string;
   adminPassword: string | undefined;
   logLevel: string;
@@ -198,6 +278,8 @@ export type Config = {
    * listener closes (decision 068).
    */
   stopDrainMs: number;
+  /** DRAW_WITNESSES and DRAW_WITNESS_QUORUM (decision 080): who cosigns each freeze, and how many must. */
+  witnesses: { list: WitnessConfig[]; quorum: number };
   /** LOT-DRAW-2's beacon (decision 033): required by default on PostgreSQL, auto on the embedded database. */
   beacon: { mode: 'required' | 'auto' | 'off'; urls: string[]; chainHash: string; freezeMarginMs: number };
 };
@@ -236,6 +318,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: e.JWT_SECRET,
     totpKey: e.TOTP_KEY,
     seedKey: e.SEED_KEY,
+    logKey: e.LOG_KEY,
+    logOrigin: e.LOG_ORIGIN ?? defaultLogOrigin(e.PUBLIC_URL),
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,
@@ -247,6 +331,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dir: e.AUDIT_CHECKPOINT_DIR ?? join(e.DATA_DIR, 'checkpoints'),
       minutes: e.AUDIT_CHECKPOINT_MINUTES,
     },
+    witnesses: { list: e.DRAW_WITNESSES, quorum: e.DRAW_WITNESS_QUORUM ?? e.DRAW_WITNESSES.length },
     beacon: {
       mode: e.DRAW_BEACON ?? (e.DATABASE_URL ? 'required' : 'auto'),
       urls: e.DRAW_BEACON_URL,

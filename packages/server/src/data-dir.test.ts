@@ -121,7 +121,7 @@ describe.skipIf(TEST_DB !== 'pglite')('one DATA_DIR, one process; the keys with 
     expect(existsSync(join(dataDir, 'db.lock'))).toBe(false);
   }, 60_000);
 
-  it('a restore without the key files: the server refuses naming both and creates none; with them a code signs in', async () => {
+  it('a restore without the key files: the server refuses naming each and creates none; with them a code signs in', async () => {
     const backup = join(root, 'lot.tar.gz');
     writeFileSync(backup, Buffer.from(await (await dumpPgliteDirectory(join(dataDir, 'db'))).arrayBuffer()));
     const restore = await run(scripts('restore-cli.ts'), { DATA_DIR: restored }, [backup]);
@@ -135,7 +135,7 @@ describe.skipIf(TEST_DB !== 'pglite')('one DATA_DIR, one process; the keys with 
       '5. sign in as the admin',
     ];
     expect(steps.map((line, i) => line.trim().startsWith(expected[i] ?? '?'))).toEqual(expected.map(() => true));
-    expect(steps[0]).toContain('totp-key, seed-key and jwt-secret');
+    expect(steps[0]).toContain('totp-key, seed-key, log-key and jwt-secret');
 
     const refused = await run(MAIN_FILE, { DATA_DIR: restored, PORT: '0' });
     expect(refused.code).toBe(1);
@@ -144,11 +144,14 @@ describe.skipIf(TEST_DB !== 'pglite')('one DATA_DIR, one process; the keys with 
         'sealed with it: restore the totp-key file that was backed up with it',
       `DATA_DIR/seed-key (${join(restored, 'seed-key')}) is missing, but this database holds the games' secret seeds ` +
         'sealed with it: restore the seed-key file that was backed up with it',
+      `DATA_DIR/log-key (${join(restored, 'log-key')}) is missing, but this database holds a game log signed with it: ` +
+        'restore the log-key file that was backed up with it',
     ]);
-    for (const key of ['totp-key', 'seed-key']) expect(existsSync(join(restored, key))).toBe(false);
+    for (const key of ['totp-key', 'seed-key', 'log-key']) expect(existsSync(join(restored, key))).toBe(false);
 
     mkdirSync(restored, { recursive: true });
-    for (const key of ['jwt-secret', 'totp-key', 'seed-key']) copyFileSync(join(dataDir, key), join(restored, key));
+    for (const key of ['jwt-secret', 'totp-key', 'seed-key', 'log-key'])
+      copyFileSync(join(dataDir, key), join(restored, key));
     const again = await startServer({ DATA_DIR: restored });
     try {
       const password = await callServer(again.url, 'POST', '/api/auth/signin', null, {

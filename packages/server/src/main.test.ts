@@ -49,6 +49,7 @@ beforeAll(async () => {
       JWT_SECRET: 'a-test-secret-that-is-long-enough-to-pass',
       TOTP_KEY: 'a-test-totp-key-that-is-long-enough-to-pass',
       SEED_KEY: 'a-test-seed-key-that-is-long-enough-to-pass',
+      LOG_KEY: 'a-test-log-key-that-is-long-enough-to-pass-',
     };
     cleanup = async () => {
       rmSync(dataDir, { recursive: true, force: true });

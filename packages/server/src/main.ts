@@ -43,7 +43,8 @@ async function open(config: Config): Promise<Database> {
  * line naming the file or variable (decision 042).
  */
 async function start(config: Config, database: Database) {
-  const keyOf = (key: SealingKey) => (key === 'totp-key' ? config.totpKey : config.seedKey);
+  const keyOf = (key: SealingKey) =>
+    ({ 'totp-key': config.totpKey, 'seed-key': config.seedKey, 'log-key': config.logKey })[key];
   try {
     const { jwtSecretCreated, ...keys } = await resolveKeys(database.db, config);
     const app = await buildApp({
@@ -54,6 +55,8 @@ async function start(config: Config, database: Database) {
       trustProxy: config.trustProxy,
       publicUrl: config.publicUrl,
       beacon: config.beacon,
+      logOrigin: config.logOrigin,
+      witnesses: config.witnesses,
       // Signed checkpoints of the audit chains, hourly by default (decision 045).
       checkpoints: { dataDir: config.dataDir, ...config.checkpoints },
     });

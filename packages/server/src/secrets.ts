@@ -7,10 +7,11 @@ import { KEY_VARIABLES, KeyMismatch, keyRefusal, sealedWith, type SealingKey } f
 
 /**
  * The files in DATA_DIR a restore needs besides the database (decision 042): `totp-key` and
- * `seed-key` open what the database holds (the server refuses to start without them);
+ * `seed-key` open what the database holds and `log-key` signs its game log (the server refuses to
+ * start without them);
  * `jwt-secret` keeps the sessions signed in (without it everyone signs in again).
  */
-export const KEY_FILES = ['jwt-secret', 'totp-key', 'seed-key'] as const;
+export const KEY_FILES = ['jwt-secret', 'totp-key', 'seed-key', 'log-key'] as const;
 
 /**
  * JWT_SECRET, or DATA_DIR/jwt-secret, or a new one (`created`) that `keepJwtSecret` writes there
@@ -62,26 +63,26 @@ export async function resolveSealingKey(
  */
 export async function resolveKeys(
   db: Db,
-  config: Pick<Config, 'dataDir'> & Partial<Pick<Config, 'jwtSecret' | 'totpKey' | 'seedKey'>>,
-): Promise<{ jwtSecret: string; jwtSecretCreated: boolean; totpKey: string; seedKey: string }> {
-  const [totpKey, seedKey] = await Promise.allSettled([
+  config: Pick<Config, 'dataDir'> & Partial<Pick<Config, 'jwtSecret' | 'totpKey' | 'seedKey' | 'logKey'>>,
+): Promise<{ jwtSecret: string; jwtSecretCreated: boolean; totpKey: string; seedKey: string; logKey: string }> {
+  const [totpKey, seedKey, logKey] = await Promise.allSettled([
     resolveSealingKey(db, 'totp-key', config.totpKey, config.dataDir),
     resolveSealingKey(db, 'seed-key', config.seedKey, config.dataDir),
+    resolveSealingKey(db, 'log-key', config.logKey, config.dataDir),
   ]);
-  const failed = [totpKey, seedKey].flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
-  const [first, second] = failed;
-  if (first !== undefined) {
-    // Both files missing (a restore without them): both named, one line each.
-    if (first instanceof KeyMismatch && second instanceof KeyMismatch)
-      throw new ConfigError(`${first.message}\n${second.message}`);
-    throw first instanceof KeyMismatch && second !== undefined ? second : first;
-  }
+  const failed = [totpKey, seedKey, logKey].flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
+  const other = failed.find((reason) => !(reason instanceof KeyMismatch));
+  if (other !== undefined) throw other;
+  if (failed.length === 1) throw failed[0];
+  // Several files missing (a restore without them): each named, one line each.
+  if (failed.length > 1) throw new ConfigError(failed.map((reason: KeyMismatch) => reason.message).join('\n'));
   const jwt = resolveJwtSecret(config.jwtSecret, config.dataDir);
   return {
     jwtSecret: jwt.secret,
     jwtSecretCreated: jwt.created,
     totpKey: (totpKey as PromiseFulfilledResult<string>).value,
     seedKey: (seedKey as PromiseFulfilledResult<string>).value,
+    logKey: (logKey as PromiseFulfilledResult<string>).value,
   };
 }
 
@@ -99,6 +100,7 @@ const KEY_FILE_USE: Record<KeyFile, string> = {
   'jwt-secret': 'signs sign-in tokens (JWT_SECRET); without it everyone signs in again',
   'totp-key': 'seals two-factor secrets (TOTP_KEY); the server will not start on this database without it',
   'seed-key': "seals the games' seeds (SEED_KEY); the server will not start on this database without it",
+  'log-key': 'signs the game log (LOG_KEY); the server will not start on this database without it',
 };
 
 /** Writes a new key file, its owner's only (decision 063), and says so once. */

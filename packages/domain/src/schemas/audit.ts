@@ -43,6 +43,7 @@ export const AUDIT_ACTIONS = [
   'backup.key_created',
   'backup.key_revoked',
   'backup.key_refused',
+  'log.origin_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -84,6 +85,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'backup.key_created': 'Backup key created',
   'backup.key_revoked': 'Backup key revoked',
   'backup.key_refused': 'Backup key refused',
+  'log.origin_changed': 'Game log origin changed',
 };
 
 export const AUDIT_TARGET_KINDS = ['user', 'transaction', 'winner', 'game', 'claim', 'shift', 'backup_key'] as const;

@@ -228,6 +228,30 @@ export type GamesQuery = z.infer<typeof gamesQuerySchema>;
 export const gamesExportQuerySchema = gamesQuerySchema.omit({ limit: true, offset: true }).extend(exportFields);
 export type GamesExportQuery = z.infer<typeof gamesExportQuerySchema>;
 
+/**
+ * A game's evidence in the game log (docs/lot-draw-2.md#the-game-log): its `frozen` leaf, where it is,
+ * and a checkpoint of the log that holds it, so a verifier who pins the log's key (and the
+ * witnesses' keys) checks the freeze without trusting the server.
+ */
+export const gameLogEvidenceSchema = z.object({
+  /** The log's origin, the checkpoint's first line (LOG_ORIGIN). */
+  origin: z.string(),
+  freeze: z.object({
+    /** The leaf's index in the log. */
+    index: z.number(),
+    /** The leaf's text, exactly the bytes the log hashed (UTF-8). */
+    data: z.string(),
+    /** The RFC 6962 inclusion proof of the leaf in the checkpoint's tree, leaf to root, base64 hashes. */
+    inclusion: z.array(z.string()),
+    /**
+     * The checkpoint as the full C2SP signed-note text: signed by the log's key and, for a
+     * witnessed freeze, cosigned (cosignature/v1) by the witnesses at the freeze.
+     */
+    checkpoint: z.string(),
+  }),
+});
+export type GameLogEvidence = z.infer<typeof gameLogEvidenceSchema>;
+
 /** GET /api/verify/{code}: everything needed to re-check a game, names and phones masked. */
 export const gameProofSchema = z.object({
   /** LOT-DRAW-1 or LOT-DRAW-2. */
@@ -263,6 +287,11 @@ export const gameProofSchema = z.object({
   /** Who voided or discarded it: their role and masked name. */
   voidedBy: z.object({ role: z.string(), name: z.string() }).nullable(),
   serverSeed: z.string().nullable(),
+  /**
+   * The freeze in the game log: absent while the game is open, and for games frozen before the
+   * log existed.
+   */
+  log: gameLogEvidenceSchema.optional(),
 });
 export type GameProof = z.infer<typeof gameProofSchema>;
 

@@ -64,6 +64,16 @@ export const notificationSchema = z.discriminatedUnion('kind', [
     count: z.number(),
     amount: moneyAmountSchema,
   }),
+  /**
+   * To admins, while it lasts: a witness said the game log is not the one it saw (decision 080),
+   * so every freeze is refused; the cause as the refusals name it.
+   */
+  z.object({
+    kind: z.literal('logForked'),
+    key: z.string(),
+    at: z.string(),
+    reason: z.string(),
+  }),
   z.object({
     kind: z.literal('signinFailed'),
     key: z.string(),

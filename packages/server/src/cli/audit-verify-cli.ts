@@ -8,19 +8,31 @@ import {
   verifyCheckpoint,
   type Checkpoint,
 } from '../modules/audit/checkpoint.ts';
+import {
+  compareGamesWithAuditAndLog,
+  describeGamesAudit,
+  describeLogRoot,
+  verifyLogRoot,
+} from '../modules/audit/games-audit.ts';
 import { compareLedgerWithAudit, describeLedgerAudit } from '../modules/audit/ledger-audit.ts';
 import { openForCommand } from '../db/open-from-config.ts';
 
-// `npm run audit:verify [-- --checkpoint FILE]`: exits 1 when any audit row was changed, removed or
-// inserted afterwards (decision 029), when the ledger and the audit trail disagree (decision 044),
-// or when a chain was deleted, truncated or rewritten since the checkpoint (decision 045), naming
-// the first problem of each, so it can guard a restore, a deploy or a cron job; 2 when it did not
-// run: a bad argument or checkpoint file, or a server has the embedded database open (decision 043).
+// `npm run audit:verify [-- --checkpoint FILE] [--log]`: exits 1 when any audit row was changed,
+// removed or inserted afterwards (decision 029), when the ledger and the audit trail disagree
+// (decision 044), when a game row disagrees with its game.* audit rows or the game log's leaves, or
+// names a game deleted (decision 083), when a chain was deleted, truncated or rewritten since the
+// checkpoint (decision 045), or — with --log — when the game log's leaves no longer hash to the
+// root it holds, naming the first problems of each, so it can guard a restore, a deploy or a cron
+// job; 2 when it did not run: a bad argument or checkpoint file, or a server has the embedded
+// database open (decision 043).
 const args = process.argv.slice(2);
-const at = args.indexOf('--checkpoint');
-const checkpointFile = at >= 0 ? args[at + 1] : undefined;
-if ((at >= 0 && !checkpointFile) || args.some((a, i) => a !== '--checkpoint' && i !== at + 1)) {
-  console.error('Usage: npm run audit:verify [-- --checkpoint FILE]');
+const logCheck = args.includes('--log');
+const rest = args.filter((a) => a !== '--log');
+const at = rest.indexOf('--checkpoint');
+const checkpointFile = at >= 0 ? rest[at + 1] : undefined;
+// Every argument is --checkpoint, its file, or --log (an unknown first argument too).
+if ((at >= 0 && !checkpointFile) || rest.some((a, i) => a !== '--checkpoint' && (at < 0 || i !== at + 1))) {
+  console.error('Usage: npm run audit:verify [-- --checkpoint FILE] [--log]');
   process.exit(2);
 }
 
@@ -43,7 +55,16 @@ try {
   const ledger = await compareLedgerWithAudit(database.db);
   console.log('Ledger and audit trail:');
   for (const line of describeLedgerAudit(ledger)) console.log(line);
-  let ok = report.ok && ledger.ok;
+  const games = await compareGamesWithAuditAndLog(database.db);
+  console.log('Games, their audit rows and the game log:');
+  for (const line of describeGamesAudit(games)) console.log(line);
+  let ok = report.ok && ledger.ok && games.ok;
+  if (logCheck) {
+    const root = await verifyLogRoot(database.db);
+    console.log("The game log's root:");
+    for (const line of describeLogRoot(root)) console.log(line);
+    ok &&= root.ok;
+  }
   if (checkpoint) {
     const verified = await verifyCheckpoint(database.db, checkpoint, existingCheckpointKey(config.dataDir));
     for (const line of describeCheckpoint(verified)) console.log(line);

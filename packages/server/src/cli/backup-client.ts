@@ -146,6 +146,7 @@ export function restoreKeysNote(config: {
   jwtSecret: string | undefined;
   totpKey: string | undefined;
   seedKey: string | undefined;
+  logKey?: string | undefined;
 }): string {
   const place = (variable: string, name: string, configured: string | undefined) =>
     configured ? `${variable} (as set here)` : `${resolve(config.dataDir, name)} (or ${variable})`;
@@ -153,12 +154,13 @@ export function restoreKeysNote(config: {
     place('JWT_SECRET', 'jwt-secret', config.jwtSecret),
     place('TOTP_KEY', 'totp-key', config.totpKey),
     place('SEED_KEY', 'seed-key', config.seedKey),
+    place('LOG_KEY', 'log-key', config.logKey),
   ];
   return (
     `A restore needs these keys besides the backup: ${places.join(', ')}. ` +
-    "Keep copies of them apart from the backups: the games' seeds in a backup are sealed with the seed key and the two-factor secrets with the TOTP key. " +
+    "Keep copies of them apart from the backups: the games' seeds in a backup are sealed with the seed key, the two-factor secrets with the TOTP key, and the game log is signed with the log key. " +
     (config.databaseUrl
-      ? 'On PostgreSQL the server starts only with all three set; a TOTP_KEY or SEED_KEY other than the one the database was used with is refused, naming it, and another JWT_SECRET signs everyone out.'
-      : 'Without the TOTP key or the seed key the server refuses to start on the restored database, naming the file; without the JWT secret it makes a new one and everyone signs in again.')
+      ? 'On PostgreSQL the server starts only with all four set; a TOTP_KEY, SEED_KEY or LOG_KEY other than the one the database was used with is refused, naming it, and another JWT_SECRET signs everyone out.'
+      : 'Without the TOTP key, the seed key or the log key the server refuses to start on the restored database, naming the file; without the JWT secret it makes a new one and everyone signs in again.')
   );
 }

@@ -43,6 +43,7 @@ describe.concurrent('command-line tools refuse a bad configuration in plain line
       '  JWT_SECRET: is required when DATABASE_URL is set (every API process must share it)',
       '  TOTP_KEY: is required when DATABASE_URL is set (every API process must share it)',
       '  SEED_KEY: is required when DATABASE_URL is set (every API process must share it)',
+      '  LOG_KEY: is required when DATABASE_URL is set (every API process must share it)',
     ]);
   });
 
@@ -52,6 +53,7 @@ describe.concurrent('command-line tools refuse a bad configuration in plain line
       JWT_SECRET: key,
       TOTP_KEY: key,
       SEED_KEY: key,
+      LOG_KEY: key,
     });
     expect(result.code).toBe(2);
     noStack(result.stderr);

@@ -14,6 +14,7 @@ const app = await buildApp({
   jwtSecret: key(),
   totpKey: key(),
   seedKey: key(),
+  logKey: key(),
   logLevel: 'silent',
   serveWeb: false,
 });

@@ -10,21 +10,23 @@ import { restoreKeysNote } from './backup-client.ts';
 const keys = { jwtSecret: undefined, totpKey: undefined, seedKey: undefined };
 
 describe('the notes on the keys a restore needs', () => {
-  it('on PostgreSQL: all three variables are required, none is made anew', () => {
+  it('on PostgreSQL: all four variables are required, none is made anew', () => {
     const postgres = { databaseUrl: 'postgres://lot@db/lot', dataDir: '/var/lib/lot' };
     const note = restoreKeysNote({
       ...postgres,
       jwtSecret: 'j'.repeat(32),
       totpKey: 't'.repeat(32),
       seedKey: 's'.repeat(32),
+      logKey: 'l'.repeat(32),
     });
     const step = nextSteps(postgres)[1] ?? '';
     for (const text of [note, step]) {
       expect(text).not.toMatch(/without (the )?jwt[- ]secret/i);
       expect(text).not.toContain('makes a new one');
     }
-    expect(note).toContain('the server starts only with all three set');
-    expect(step).toContain('The server refuses to start without all three');
+    expect(note).toContain('the server starts only with all four set');
+    expect(note).toContain('LOG_KEY (as set here)');
+    expect(step).toContain('The server refuses to start without all four');
   });
 
   it('on the embedded database: a missing jwt-secret is made anew and everyone signs in again', () => {

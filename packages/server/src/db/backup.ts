@@ -40,14 +40,14 @@ export function seedKeyPlace(config: { seedKey: string | undefined; dataDir: str
  */
 export function nextSteps(config: { databaseUrl: string | undefined; dataDir: string }): string[] {
   const keys = config.databaseUrl
-    ? 'set JWT_SECRET, TOTP_KEY and SEED_KEY to the values this database was used with ' +
+    ? 'set JWT_SECRET, TOTP_KEY, SEED_KEY and LOG_KEY to the values this database was used with ' +
       '(kept with its backups, apart from them)'
     : `put back the key files that were backed up with this database into DATA_DIR (${config.dataDir}): ` +
-      'totp-key, seed-key and jwt-secret (or set TOTP_KEY, SEED_KEY, JWT_SECRET as they were)';
+      'totp-key, seed-key, log-key and jwt-secret (or set TOTP_KEY, SEED_KEY, LOG_KEY, JWT_SECRET as they were)';
   // PostgreSQL needs all three variables to start at all; only the embedded database makes a new jwt-secret.
   const without = config.databaseUrl
-    ? 'The server refuses to start without all three; TOTP_KEY or SEED_KEY other than before is refused, naming it; another JWT_SECRET signs everyone out'
-    : 'Without totp-key or seed-key the server refuses to start; without jwt-secret it makes a new one and everyone signs in again';
+    ? 'The server refuses to start without all four; TOTP_KEY, SEED_KEY or LOG_KEY other than before is refused, naming it; another JWT_SECRET signs everyone out'
+    : 'Without totp-key, seed-key or log-key the server refuses to start; without jwt-secret it makes a new one and everyone signs in again';
   return [
     'Next, in this order:',
     `  1. ${keys}. ${without}.`,

@@ -417,6 +417,12 @@ export const gameRounds = pgTable(
     beaconLatestRound: bigint('beacon_latest_round', { mode: 'number' }),
     beaconSignature: text('beacon_signature'),
     beaconRandomness: text('beacon_randomness'),
+    /**
+     * A witnessed freeze (decision 080): the index of its `frozen` leaf in the game log, and the
+     * checkpoint that holds it as a signed note with the witnesses' cosignatures.
+     */
+    logIndex: bigint('log_index', { mode: 'number' }),
+    logCheckpoint: text('log_checkpoint'),
     /** [{ number, drawnAt }] in draw order. */
     draws: jsonb('draws').notNull().default([]),
     transactionId: integer('transaction_id')
@@ -866,4 +872,67 @@ export const prizeClaims = pgTable(
       .on(t.shiftId)
       .where(sql`${t.shiftId} IS NOT NULL`),
   ],
+);
+
+/**
+ * The game log's head (docs/lot-draw-2.md#the-game-log, decision 081): one row, locked by every
+ * append, so appends from any process take their turn. `edge` is the tree's right edge — the
+ * hashes of the perfect subtrees that make up `size` leaves, largest first, 32 bytes each — from
+ * which an append computes its new nodes and the root without reading anything else. `origin` and
+ * `vkey`: the name and verifier key the log was last served under (a change is recorded).
+ */
+export const gameLog = pgTable(
+  'game_log',
+  {
+    id: integer('id').primaryKey().default(1),
+    origin: text('origin'),
+    vkey: text('vkey'),
+    size: bigint('size', { mode: 'number' }).notNull().default(0),
+    edge: bytea('edge')
+      .notNull()
+      .default(sql`'\\x'::bytea`),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /**
+     * A witness answered 422 (decision 080): the log is not the one it saw, so every freeze is
+     * refused until an admin names a new log (LOG_ORIGIN). When and why, as the refusals say it.
+     */
+    forkedAt: timestamp('forked_at', { withTimezone: true, mode: 'date' }),
+    forkedReason: text('forked_reason'),
+  },
+  (t) => [check('game_log_one_row_ck', sql`${t.id} = 1`)],
+);
+
+/**
+ * The game log's leaves, in order (decision 081): one per game event, written in the event's own
+ * transaction. `data` is the leaf's exact bytes (docs/lot-draw-2.md#the-game-log); `gameId` and
+ * `kind` repeat what it says, for the audit's comparison. No foreign key: the log outlives any
+ * change to the games it names.
+ */
+export const gameLogEntries = pgTable(
+  'game_log_entries',
+  {
+    idx: bigint('idx', { mode: 'number' }).primaryKey(),
+    gameId: integer('game_id').notNull(),
+    kind: text('kind', { enum: ['opened', 'frozen', 'settled', 'voided', 'discarded'] }).notNull(),
+    data: bytea('data').notNull(),
+    /** A witnessed freeze that did not stand (decision 080): the leaf stays, the game stayed open. */
+    attempt: boolean('attempt').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index('game_log_entries_game_idx').on(t.gameId, t.idx)],
+);
+
+/**
+ * Every complete subtree's hash of the game log (RFC 6962), by level (0: the leaves) and index
+ * at that level: what the tiles under /log/ serve and proofs are built from. Written once, never
+ * changed.
+ */
+export const gameLogHashes = pgTable(
+  'game_log_hashes',
+  {
+    level: integer('level').notNull(),
+    idx: bigint('idx', { mode: 'number' }).notNull(),
+    hash: bytea('hash').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.level, t.idx] })],
 );

@@ -2,9 +2,12 @@ import type { DrawCrypto } from '@lot/domain/draw';
 import type { Db } from '../db/client.ts';
 import { BoundedMemory } from './bounded-memory.ts';
 import { systemClock, type Clock } from './clock.ts';
+import { unsignedGameLog } from './game-log-signer.ts';
 import type { Caller } from './caller.ts';
 import { noDisplays, type Displays } from './display-streams.ts';
+import type { WitnessConfig } from '../config.ts';
 import type { DrawBeacon } from './draw-beacon.ts';
+import type { GameLogSigner } from './game-log-signer.ts';
 import { noMetrics, type Metrics } from './metrics.ts';
 import type { SeedBox } from './seed-box.ts';
 import { noTokens, type Tokens } from './tokens.ts';
@@ -26,6 +29,9 @@ export type Events = {
   /** These sessions ended or changed. */
   sessionsChanged(ids: readonly string[]): void;
 };
+
+export type Witnesses = { list: WitnessConfig[]; quorum: number; sizes: Map<string, number> };
+export const noWitnesses = (): Witnesses => ({ list: [], quorum: 0, sizes: new Map() });
 
 /** The few configured values services read. */
 export type Config = {
@@ -54,6 +60,13 @@ export type AppContext = {
   beacon: DrawBeacon;
   /** The draw's hashes (Node's crypto in the app, decision 013). */
   drawCrypto: DrawCrypto;
+  /** The game log's origin and key: signs its checkpoints (LOG_KEY, LOG_ORIGIN; decision 081). */
+  gameLog: GameLogSigner;
+  /**
+   * The freeze's witnesses (DRAW_WITNESSES, DRAW_WITNESS_QUORUM; decision 080), and the size each
+   * last cosigned as this process knows it (a 409 corrects it).
+   */
+  witnesses: Witnesses;
   events: Events;
   metrics: Metrics;
   config: Config;
@@ -91,10 +104,12 @@ export const withCaller = <C extends Caller | null>(app: AppContext, caller: C):
  * counted, no tokens signed and no displays served.
  */
 export function commandContext(
-  parts: Pick<AppContext, 'db' | 'seeds' | 'beacon' | 'drawCrypto' | 'config'> & { log?: Log },
+  parts: Pick<AppContext, 'db' | 'seeds' | 'beacon' | 'drawCrypto' | 'config'> & { log?: Log; gameLog?: GameLogSigner },
 ): AppContext {
   const quiet = () => {};
   return {
+    gameLog: unsignedGameLog,
+    witnesses: noWitnesses(),
     ...parts,
     clock: systemClock,
     log: parts.log ?? { info: quiet, warn: quiet, error: quiet },

@@ -1,7 +1,7 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, isNotNull } from 'drizzle-orm';
 import { ConfigError } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { keyCanaries, seedKeyCheck, userTwoFactor } from '../db/schema.ts';
+import { gameLog, keyCanaries, seedKeyCheck, userTwoFactor } from '../db/schema.ts';
 import { SecretBox } from './secret-box.ts';
 
 /**
@@ -10,16 +10,21 @@ import { SecretBox } from './secret-box.ts';
  * refuses to start. The seed key's canary is `seed_key_check` (decision 034, `lib/seed-box.ts`);
  * the two-factor key's is the `totp-key` row of `key_canaries`.
  */
-export type SealingKey = 'totp-key' | 'seed-key';
+export type SealingKey = 'totp-key' | 'seed-key' | 'log-key';
 
 /** What each key seals, in the words of the refusal. */
 const SEALS: Record<SealingKey, string> = {
   'totp-key': 'the two-factor secrets',
   'seed-key': "the games' secret seeds",
+  'log-key': 'the game log signed with it',
 };
 
 /** The variable each key file stands for. */
-export const KEY_VARIABLES: Record<SealingKey, string> = { 'totp-key': 'TOTP_KEY', 'seed-key': 'SEED_KEY' };
+export const KEY_VARIABLES: Record<SealingKey, string> = {
+  'totp-key': 'TOTP_KEY',
+  'seed-key': 'SEED_KEY',
+  'log-key': 'LOG_KEY',
+};
 
 /**
  * The server must not start: its key cannot open what the database holds, or (`missing`) its file
@@ -45,6 +50,11 @@ export function keyRefusal(key: SealingKey, place: string, missing = false): str
   const remedy = fromFile
     ? `restore the ${key} file that was backed up with it`
     : `set ${KEY_VARIABLES[key]} to the key this database was used with`;
+  // The log key seals nothing: it signs the game log, whose verifier key the database keeps (decision 081).
+  if (key === 'log-key')
+    return missing
+      ? `${place} is missing, but this database holds a game log signed with it: ${remedy}`
+      : `${place} is not the key this database's game log is signed with: ${remedy}`;
   return missing
     ? `${place} is missing, but this database holds ${SEALS[key]} sealed with it: ${remedy}`
     : `${place} cannot open ${SEALS[key]} in this database: ${remedy}`;
@@ -53,6 +63,8 @@ export function keyRefusal(key: SealingKey, place: string, missing = false): str
 /** Whether the database holds anything sealed with this key: its canary, or (before 042) sealed rows. */
 export async function sealedWith(db: Db, key: SealingKey): Promise<boolean> {
   if (key === 'seed-key') return (await db.select({ id: seedKeyCheck.id }).from(seedKeyCheck).limit(1)).length > 0;
+  if (key === 'log-key')
+    return (await db.select({ id: gameLog.id }).from(gameLog).where(isNotNull(gameLog.vkey)).limit(1)).length > 0;
   const [canary] = await db
     .select({ name: keyCanaries.name })
     .from(keyCanaries)

@@ -65,6 +65,7 @@ describe(`seeds at start-up (${TEST_DB})`, () => {
       jwtSecret: t.jwtSecret,
       totpKey: t.totpKey,
       seedKey,
+      logKey: t.logKey,
       logLevel: 'silent',
       serveWeb: false,
     });

@@ -7,6 +7,7 @@ import { AppError } from '@lot/domain/errors';
 import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { latestCheckpoint } from '../lib/audit.ts';
 import type { BeaconStatus } from '../lib/draw-beacon.ts';
+import { logFork } from '../lib/game-log.ts';
 import type { Db } from '../db/client.ts';
 import type { Metrics } from '../lib/metrics.ts';
 
@@ -84,6 +85,14 @@ function metricsOfState(register: Registry, options: MetricsOptions): void {
       },
     });
   }
+  new Gauge({
+    name: 'lot_game_log_forked',
+    help: 'The alarm of decision 080: 1 once a witness refused the game log (every freeze is refused until a new LOG_ORIGIN), else 0',
+    registers: [register],
+    async collect() {
+      this.set((await logFork(db)) ? 1 : 0);
+    },
+  });
   new Gauge({
     name: 'lot_audit_checkpoint_age_seconds',
     help: 'Seconds since the latest signed audit checkpoint was made, by any process (+Inf before the first)',

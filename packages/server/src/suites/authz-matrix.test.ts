@@ -252,6 +252,10 @@ const REQUESTS: Record<CallName, (target: Person) => InjectOptions> = {
   }),
   'current game': () => ({ method: 'GET', url: '/api/games/current' }),
   'verify unknown code': () => ({ method: 'GET', url: '/api/verify/AAAAAAAAAAAAAAAAAAAAAA' }),
+  'game log': () => ({ method: 'GET', url: '/api/log' }),
+  'game log checkpoint': () => ({ method: 'GET', url: '/log/checkpoint' }),
+  // The first leaf's hash: every matrix world has opened games.
+  'game log tile': () => ({ method: 'GET', url: '/log/tile/0/000.p/1' }),
   'own balance': () => ({ method: 'GET', url: '/api/balance' }),
   transactions: () => ({ method: 'GET', url: '/api/transactions?limit=10' }),
   'all winner settings': () => ({ method: 'GET', url: '/api/winners' }),

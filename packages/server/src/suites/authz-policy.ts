@@ -88,6 +88,9 @@ export type CallName =
   | 'open game'
   | 'current game'
   | 'verify unknown code'
+  | 'game log'
+  | 'game log checkpoint'
+  | 'game log tile'
   | 'own balance'
   | 'transactions'
   | 'all winner settings'
@@ -470,6 +473,15 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
     agent: { none: 404 },
     user: { none: 404 },
   },
+  // The game log (decision 081): GET /api/log, /log/checkpoint and its tiles, the same for everyone.
+  'game log': { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 200 } },
+  'game log checkpoint': {
+    admin: { none: 200 },
+    superagent: { none: 200 },
+    agent: { none: 200 },
+    user: { none: 200 },
+  },
+  'game log tile': { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 200 } },
   'own balance': { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 200 } },
   transactions: { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 200 } },
   'all winner settings': { admin: { none: 200 }, superagent: { none: 403 }, agent: { none: 403 }, user: { none: 403 } },
@@ -618,6 +630,9 @@ export const PUBLIC_CALLS: Partial<Record<CallName, Outcome>> = {
   'verify game of': 200,
   'verify unknown code': 404,
   'display unknown code': 404,
+  'game log': 200,
+  'game log checkpoint': 200,
+  'game log tile': 200,
 };
 /** Calls that change nothing even when they succeed: the matrix checks every table after them too. */
 export const PURE_CALLS: readonly CallName[] = ['record game for', 'draw in waiting game of', 'replay draw in game of'];

@@ -48,6 +48,7 @@ describe.skipIf(TEST_DB !== 'postgres')('sessions ended across processes (Postgr
       JWT_SECRET: 'a-revocation-test-secret-that-is-long-enough',
       TOTP_KEY: 'a-revocation-test-totp-key-that-is-long-enough',
       SEED_KEY: 'a-revocation-test-seed-key-that-is-long-enough',
+      LOG_KEY: 'a-revocation-test-log-key-that-is-long-enough',
       ADMIN_PASSWORD,
       LOG_LEVEL: 'error',
     };

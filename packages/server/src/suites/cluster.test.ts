@@ -180,6 +180,7 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
       JWT_SECRET: 'a-cluster-test-secret-that-is-long-enough',
       TOTP_KEY: 'a-cluster-test-totp-key-that-is-long-enough',
       SEED_KEY: 'a-cluster-test-seed-key-that-is-long-enough',
+      LOG_KEY: 'a-cluster-test-log-key-that-is-long-enough-',
       ADMIN_PASSWORD,
       TRUST_PROXY: '127.0.0.1',
       PORT: String(port),
@@ -464,7 +465,9 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
       const check = run(process.execPath, ['--import', 'tsx', cli(name)], {
         PATH: process.env.PATH ?? '',
         DATABASE_URL: database.url,
-        ...Object.fromEntries(['JWT_SECRET', 'TOTP_KEY', 'SEED_KEY'].map((k) => [k, env(0)[k as 'JWT_SECRET']])),
+        ...Object.fromEntries(
+          ['JWT_SECRET', 'TOTP_KEY', 'SEED_KEY', 'LOG_KEY'].map((k) => [k, env(0)[k as 'JWT_SECRET']]),
+        ),
       });
       const code = await exitOf(check.child);
       return { code, output: check.output() };
@@ -612,6 +615,7 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
       JWT_SECRET: 'a-cluster-test-secret-that-is-long-enough',
       TOTP_KEY: 'a-cluster-test-totp-key-that-is-long-enough',
       SEED_KEY: 'a-cluster-test-seed-key-that-is-long-enough',
+      LOG_KEY: 'a-cluster-test-log-key-that-is-long-enough-',
       TRUST_PROXY: '127.0.0.1',
       DRAW_BEACON: 'off',
       LOG_LEVEL: 'error',

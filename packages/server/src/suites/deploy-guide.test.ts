@@ -210,6 +210,7 @@ describe.skipIf(TEST_DB !== 'postgres')('docs/deploy.md as written (PostgreSQL o
     const env = readFileSync(join(dir, 'etc/lot.env'), 'utf8');
     expect(env).toContain(`DATABASE_URL=${database.url}`);
     expect(env).toMatch(/^SEED_KEY=[0-9a-f]{64}$/m);
+    expect(env).toMatch(/^LOG_KEY=[0-9a-f]{64}$/m);
     const adminPassword = /^ADMIN_PASSWORD=(\S+)$/m.exec(env)?.[1] ?? '';
     expect(adminPassword).toMatch(/^[0-9a-f]{24}$/);
 
@@ -410,6 +411,7 @@ describe.skipIf(TEST_DB !== 'postgres')('docs/deploy.md as written (PostgreSQL o
       JWT_SECRET: randomBytes(32).toString('hex'),
       TOTP_KEY: randomBytes(32).toString('hex'),
       SEED_KEY: randomBytes(32).toString('hex'),
+      LOG_KEY: randomBytes(32).toString('hex'),
       HOST: '127.0.0.1',
       PORT: String(port),
       LOG_LEVEL: 'warn',

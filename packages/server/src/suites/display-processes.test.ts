@@ -63,6 +63,7 @@ describe.skipIf(TEST_DB !== 'postgres')('displays across processes (PostgreSQL o
       JWT_SECRET: 'a-display-test-secret-that-is-long-enough',
       TOTP_KEY: 'a-display-test-totp-key-that-is-long-enough',
       SEED_KEY: 'a-display-test-seed-key-that-is-long-enough',
+      LOG_KEY: 'a-display-test-log-key-that-is-long-enough-',
       ADMIN_PASSWORD,
       LOG_LEVEL: 'error',
     };

@@ -1302,6 +1302,39 @@ describe(`hostile input (${TEST_DB})`, () => {
       expect(failures).toEqual([]);
     });
 
+    it('bad game log paths, signed in or not: anything but a tile the log holds is not found (decision 081)', async () => {
+      const paths = [
+        ...BAD_IDS.map((id) => `tile/0/${id}`),
+        ...BAD_IDS.map((id) => `tile/${id}/000`),
+        ...BAD_IDS.map((id) => `tile/entries/000.p/${id}`),
+        'tile/0/000.p/0',
+        'tile/0/000.p/256',
+        'tile/0/000.p/01',
+        'tile/0/x000/001',
+        'tile/0/1',
+        'tile/64/000',
+        'tile/00/000',
+        'tile/0/x999/x999/x999/x999/x999/999',
+        'tile/0/000%00',
+        'tile/0/%2e%2e/%2e%2e/api/users',
+        'tile/entries/000.p/1/extra',
+        `tile/0/${'x001/'.repeat(40)}001`,
+        'tile/0/999',
+        'tile/',
+        'checkpoint/x',
+        'x'.repeat(300),
+      ];
+      for (const path of paths)
+        for (const token of [null, h.U5.token])
+          await probe({
+            label: `log ${path.slice(0, 30)}`,
+            token,
+            request: { method: 'GET', url: `/log/${path}` },
+            mustRefuse: true,
+          });
+      expect(failures).toEqual([]);
+    });
+
     it(
       'bad query strings on every list: refused or ignored, never a crash',
       async () => {

@@ -160,6 +160,7 @@ describe(`race and crash (${TEST_DB})`, () => {
         JWT_SECRET: 'a-crash-test-secret-that-is-long-enough',
         TOTP_KEY: 'a-crash-test-totp-key-that-is-long-enough',
         SEED_KEY: 'a-crash-test-seed-key-that-is-long-enough',
+        LOG_KEY: 'a-crash-test-log-key-that-is-long-enough--',
         ADMIN_PASSWORD,
         PORT: String(port),
         LOG_LEVEL: 'error',
@@ -416,6 +417,7 @@ describe(`race and crash (${TEST_DB})`, () => {
           JWT_SECRET: env.JWT_SECRET,
           TOTP_KEY: env.TOTP_KEY,
           SEED_KEY: env.SEED_KEY,
+          LOG_KEY: env.LOG_KEY,
         },
       });
       let checkOutput = '';

@@ -64,6 +64,7 @@ async function finishesAsTheOriginal(t: TestApp, restored: Database, h: Hierarch
     jwtSecret: t.jwtSecret,
     totpKey: t.totpKey,
     seedKey: t.seedKey,
+    logKey: t.logKey,
     logLevel: 'silent',
     serveWeb: false,
     clock: t.now,
@@ -116,6 +117,7 @@ async function expectRestored(
       jwtSecret: t.jwtSecret,
       totpKey: t.totpKey,
       seedKey,
+      logKey: t.logKey,
       logLevel: 'silent',
       serveWeb: false,
     });

@@ -69,6 +69,8 @@ describe.each([
       jwtSecret: OLD_KEYS.JWT_SECRET,
       totpKey: OLD_KEYS.TOTP_KEY,
       seedKey: OLD_KEYS.SEED_KEY,
+      // A release before the game log had no LOG_KEY: the upgraded server is given one.
+      logKey: 'upgrade-test-log-key-0123456789abcdef012',
       logLevel: 'silent',
       serveWeb: false,
       beacon: { mode: 'required', urls: [beacon.url], chainHash: beacon.chain.chainHash },

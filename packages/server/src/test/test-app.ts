@@ -88,10 +88,12 @@ export type TestApp = {
   withClockSkew: <T>(ms: number, requests: () => Promise<T>) => Promise<T>;
   /** The key the games' seeds are sealed with (a second app on the database needs it). */
   seedKey: string;
+  /** The key the game log is signed with (decision 081; a second app on the database needs it). */
+  logKey: string;
   close: () => Promise<void>;
 };
 
-export type TestAppOptions = Pick<AppOptions, 'metricsAllow' | 'trustProxy' | 'clock' | 'publicUrl'> & {
+export type TestAppOptions = Pick<AppOptions, 'metricsAllow' | 'trustProxy' | 'clock' | 'publicUrl' | 'witnesses'> & {
   beacon?: DrawBeaconMode;
   /**
    * The app's and the beacon's clock stands still but for `advanceClock`: a test that must stay
@@ -131,16 +133,19 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const jwtSecret = randomBytes(32).toString('hex');
   const totpKey = randomBytes(32).toString('hex');
   const seedKey = randomBytes(32).toString('hex');
+  const logKey = randomBytes(32).toString('hex');
   const app = await buildApp({
     database,
     jwtSecret,
     totpKey,
     seedKey,
+    logKey,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     serveWeb: false,
     metricsAllow: options.metricsAllow,
     trustProxy: options.trustProxy,
     publicUrl: options.publicUrl,
+    witnesses: options.witnesses,
     clock,
     beacon: beacon
       ? { mode, urls: [beacon.url], chainHash: beacon.chain.chainHash, heartbeatMs: options.beaconHeartbeatMs }
@@ -193,6 +198,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
     withClockSkew: (ms, requests) => requestSkew.run((requestSkew.getStore() ?? 0) + ms, requests),
     seedKey,
+    logKey,
     close: async () => {
       await app.close();
       await beacon?.close();
@@ -212,6 +218,7 @@ export async function anotherApp(t: TestApp, options: Partial<AppOptions> = {}):
     jwtSecret: t.jwtSecret,
     totpKey: t.totpKey,
     seedKey: t.seedKey,
+    logKey: t.logKey,
     logLevel: 'silent',
     serveWeb: false,
     clock: t.now,
@@ -241,6 +248,7 @@ export async function withWebApp(
     database: t.database,
     totpKey: t.totpKey,
     seedKey: t.seedKey,
+    logKey: t.logKey,
     jwtSecret: t.jwtSecret,
     logLevel: 'silent',
     webRoot: root,

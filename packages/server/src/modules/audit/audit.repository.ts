@@ -380,3 +380,78 @@ export async function checkpointLedger(db: Db | Tx, lastId: number) {
   );
   return row;
 }
+
+export type GameForAudit = {
+  id: number;
+  code: string;
+  status: string;
+  entries_digest: string | null;
+  frozen_at: Date | string | null;
+  beacon_round: string | number | null;
+  chain: string | null;
+  genesis: string | number | null;
+  period: number | null;
+  numbers: number[] | string | null;
+  transaction_id: number | null;
+};
+
+export type GameAuditRow = { id: string | number; action: string; target_id: string | number | null; details: unknown };
+
+export type LogLeafRow = {
+  idx: string | number;
+  game_id: number;
+  kind: string;
+  data: Uint8Array | string;
+  attempt: boolean;
+};
+
+/** Every game row, with what audit:verify compares (decision 083), and the audit trail's baseline. */
+export async function gamesForAudit(db: Db) {
+  const games = await queryRows<GameForAudit>(
+    db,
+    sql`SELECT id, code, status, entries_digest, frozen_at, beacon_round, beacon->>'chainHash' AS chain,
+        (beacon->>'genesisTime')::bigint AS genesis, (beacon->>'period')::int AS period,
+        (SELECT coalesce(jsonb_agg((d->>'number')::int ORDER BY n), '[]'::jsonb)
+          FROM jsonb_array_elements(draws) WITH ORDINALITY AS x(d, n)) AS numbers,
+        transaction_id
+      FROM game_rounds ORDER BY id`,
+  );
+  const [base] = await queryRows<{ ledger_from: number; pools_from: number }>(
+    db,
+    sql`SELECT coalesce((SELECT ledger_from FROM audit_baseline WHERE id = 1), 0) AS ledger_from,
+      coalesce((SELECT pools_from FROM audit_baseline WHERE id = 1), 0) AS pools_from`,
+  );
+  return { games, base };
+}
+
+/** The audit rows of games' freezes, settlements and voids. */
+export const gameAuditRows = (db: Db) =>
+  queryRows<GameAuditRow>(
+    db,
+    sql`SELECT id, action, target_id, details FROM audit_log
+      WHERE target_kind = 'game' AND action IN ('game.frozen', 'game.settled', 'game.voided') ORDER BY id`,
+  );
+
+/** The game log's leaves [from, from + count) with their stored level-0 hashes, and whether more follow. */
+export async function logLeavesPage(db: Db, from: number, count: number) {
+  const rows = await queryRows<LogLeafRow & { hash: Uint8Array | string | null }>(
+    db,
+    sql`SELECT e.idx, e.game_id, e.kind, e.data, e.attempt, h.hash FROM game_log_entries e
+      LEFT JOIN game_log_hashes h ON h.level = 0 AND h.idx = e.idx
+      WHERE e.idx >= ${from}::bigint AND e.idx < ${from + count}::bigint ORDER BY e.idx`,
+  );
+  const [more] = await queryRows<{ more: boolean }>(
+    db,
+    sql`SELECT EXISTS (SELECT 1 FROM game_log_entries WHERE idx >= ${from + count}::bigint) AS more`,
+  );
+  return { rows, more: Boolean(more?.more) };
+}
+
+/** The witnessed checkpoint of the latest witnessed freeze (decision 080), if any. */
+export async function latestWitnessedCheckpoint(db: Db): Promise<string | null> {
+  const [row] = await queryRows<{ log_checkpoint: string }>(
+    db,
+    sql`SELECT log_checkpoint FROM game_rounds WHERE log_checkpoint IS NOT NULL ORDER BY log_index DESC LIMIT 1`,
+  );
+  return row?.log_checkpoint ?? null;
+}

@@ -34,6 +34,7 @@ beforeAll(async () => {
     database: t.database,
     totpKey: t.totpKey,
     seedKey: t.seedKey,
+    logKey: t.logKey,
     jwtSecret: SECOND_SECRET,
     logLevel: 'silent',
     serveWeb: false,

@@ -413,6 +413,7 @@ describe(`TOTP_KEY against the database's canary (${TEST_DB}, decision 042)`, ()
       jwtSecret: t.jwtSecret,
       totpKey,
       seedKey: t.seedKey,
+      logKey: t.logKey,
       logLevel: 'silent',
       serveWeb: false,
       clock: () => now,
@@ -458,11 +459,17 @@ describe(`TOTP_KEY against the database's canary (${TEST_DB}, decision 042)`, ()
       expect((refused as Error).message.split('\n')).toEqual([
         `DATA_DIR/totp-key (${join(dataDir, 'totp-key')}) is missing, but this database holds the two-factor secrets sealed with it: restore the totp-key file that was backed up with it`,
         `DATA_DIR/seed-key (${join(dataDir, 'seed-key')}) is missing, but this database holds the games' secret seeds sealed with it: restore the seed-key file that was backed up with it`,
+        `DATA_DIR/log-key (${join(dataDir, 'log-key')}) is missing, but this database holds a game log signed with it: restore the log-key file that was backed up with it`,
       ]);
       expect(readdirSync(dataDir)).toEqual([]);
       // From the environment (PostgreSQL's way), or restored files: taken as they are.
-      const keys = await resolveKeys(t.database.db, { dataDir, totpKey: t.totpKey, seedKey: t.seedKey });
-      expect(keys).toMatchObject({ totpKey: t.totpKey, seedKey: t.seedKey, jwtSecretCreated: true });
+      const keys = await resolveKeys(t.database.db, {
+        dataDir,
+        totpKey: t.totpKey,
+        seedKey: t.seedKey,
+        logKey: t.logKey,
+      });
+      expect(keys).toMatchObject({ totpKey: t.totpKey, seedKey: t.seedKey, logKey: t.logKey, jwtSecretCreated: true });
       // A new JWT secret is written only once the start has passed every key check (main.ts).
       expect(readdirSync(dataDir)).toEqual([]);
       keepJwtSecret(dataDir, keys.jwtSecret);

@@ -311,6 +311,7 @@ describe('the customer display stream', () => {
       database: t.database,
       totpKey: t.totpKey,
       seedKey: t.seedKey,
+      logKey: t.logKey,
       jwtSecret: t.jwtSecret,
       logLevel: 'silent',
       serveWeb: false,

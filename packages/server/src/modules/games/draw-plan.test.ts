@@ -53,6 +53,8 @@ const open: Round = {
   beaconLatestRound: null,
   beaconSignature: null,
   beaconRandomness: null,
+  logIndex: null,
+  logCheckpoint: null,
   draws: [],
   transactionId: null,
   saleId: null,

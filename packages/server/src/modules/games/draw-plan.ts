@@ -1,6 +1,6 @@
 import { AppError } from '@lot/domain/errors';
 import type { FreezeRefusal } from '@lot/domain/freeze-round';
-import { drawInOrder, FREEZE_REFUSED, gameEnded, SERVER_MESSAGES } from '@lot/domain/server-messages';
+import { drawInOrder, FREEZE_REFUSED, gameEnded } from '@lot/domain/server-messages';
 import { heldGameDescription, playedGameDescription, settleGame } from '@lot/domain/game';
 import { MESSAGES } from '@lot/domain/messages';
 import { formatCents } from '@lot/domain/money';

@@ -44,7 +44,13 @@ export type DrawWrite = {
    * The freeze (the first step: entries fixed, pool held): when, and — LOT-DRAW-2 — round R and L,
    * the latest round public just before it (decision 076).
    */
-  freeze?: { at: Date; beaconRound: number | null; latestRound: number | null };
+  freeze?: {
+    at: Date;
+    beaconRound: number | null;
+    latestRound: number | null;
+    /** A witnessed freeze (decision 080): its leaf's index and the cosigned checkpoint that holds it. */
+    log?: { index: number; checkpoint: string };
+  };
   /** LOT-DRAW-2's first draw stores round R's verified signature and randomness. */
   beacon?: { signature: string; randomness: string };
   /** The first draw holds the pool: the ledger row's description. */
@@ -250,7 +256,7 @@ function writeRound(write: DrawWrite): SQL {
         transaction_id = ledger.id, status = ${settlement ? 'settled' : 'drawing'}::text
         ${isFirst(write) ? sql`, shift_id = (SELECT id FROM shift)` : sql``}
         ${settlement ? sql`, sale_id = (SELECT id FROM sale), ended_at = now()` : sql``}
-        ${write.freeze ? sql`, frozen_at = ${write.freeze.at.toISOString()}::timestamptz, beacon_round = ${write.freeze.beaconRound}::bigint, beacon_latest_round = ${write.freeze.latestRound}::bigint` : sql``}
+        ${write.freeze ? sql`, frozen_at = ${write.freeze.at.toISOString()}::timestamptz, beacon_round = ${write.freeze.beaconRound}::bigint, beacon_latest_round = ${write.freeze.latestRound}::bigint${witnessedFreeze(write)}` : sql``}
         ${write.beacon ? sql`, beacon_signature = ${write.beacon.signature}::text, beacon_randomness = ${write.beacon.randomness}::text` : sql``}
       FROM ledger
       WHERE game_rounds.id = ${read.id}::int
@@ -258,6 +264,10 @@ function writeRound(write: DrawWrite): SQL {
         game_rounds.ended_at
     )`;
 }
+
+/** A witnessed freeze's leaf and cosigned checkpoint (decision 080), kept with the game. */
+const witnessedFreeze = ({ freeze }: DrawWrite): SQL =>
+  freeze?.log ? sql`, log_index = ${freeze.log.index}::bigint, log_checkpoint = ${freeze.log.checkpoint}::text` : sql``;
 
 /** `audited`: the step's audit rows in order (decision 029); a settlement's gets the sales-history record's id. */
 function appendAudit(write: DrawWrite): SQL {

@@ -17,6 +17,7 @@ import type {
 } from '@lot/domain/schemas/games';
 import type { AppContext } from '../../lib/context.ts';
 import type { SeedBox } from '../../lib/seed-box.ts';
+import { freezeEvidence } from '../log/log-proofs.ts';
 import { claimStatusesOf } from '../claims/claims.repository.ts';
 import {
   beaconOf,
@@ -241,6 +242,7 @@ export async function gameProof(ctx: AppContext, code: string): Promise<GameProo
       .map(async (e) => ({ ...mask(e), entryHash: await entryHash(e, ctx.drawCrypto) })),
   );
   const maskDraw = (d: GameDraw) => ({ ...d, winner: d.winner && mask(d.winner), claim: d.claim ?? null });
+  const log = await freezeEvidence(ctx, round);
   return {
     algorithm: round.protocol,
     code: round.code,
@@ -272,5 +274,6 @@ export async function gameProof(ctx: AppContext, code: string): Promise<GameProo
     voidReason: round.voidReason,
     voidedBy: row.voider?.id ? { role: row.voider.role, name: maskName(row.voider.fullName) } : null,
     serverSeed: game.serverSeed,
+    ...(log && { log }),
   };
 }

@@ -32,6 +32,7 @@ beforeAll(async () => {
     database: t.database,
     totpKey: t.totpKey,
     seedKey: t.seedKey,
+    logKey: t.logKey,
     jwtSecret: t.jwtSecret,
     logLevel: 'silent',
     serveWeb: false,
@@ -49,7 +50,10 @@ afterAll(async () => {
  * to other processes (PostgreSQL's NOTIFY, sent without waiting for it: lib/game-events.ts).
  */
 async function statementsDuring(run: () => Promise<unknown>): Promise<string[]> {
-  const session = (t.app.context.db as unknown as { _: { session: Record<string, unknown> } })._.session;
+  // The session's class: a transaction runs on a session of its own, of the same class.
+  const session = Object.getPrototypeOf(
+    (t.app.context.db as unknown as { _: { session: object } })._.session,
+  ) as Record<string, unknown>;
   const original = session.prepareQuery as (...args: unknown[]) => unknown;
   const seen: string[] = [];
   session.prepareQuery = function (this: unknown, ...args: unknown[]) {
@@ -61,7 +65,8 @@ async function statementsDuring(run: () => Promise<unknown>): Promise<string[]> 
   } finally {
     session.prepareQuery = original;
   }
-  return seen.filter((text) => !text.includes('pg_notify'));
+  // node-postgres sends a transaction's begin and commit as statements too; PGlite does not.
+  return seen.filter((text) => !text.includes('pg_notify') && text !== 'begin' && text !== 'commit');
 }
 
 const drawOn = (app: FastifyInstance, token: string, id: number, position: number) =>
@@ -73,7 +78,7 @@ const drawOn = (app: FastifyInstance, token: string, id: number, position: numbe
   });
 
 describe('the draw remembered by its process (decision 052)', () => {
-  it('the second and later draws are one statement each, the settling draw too, its claims answered by its statement', async () => {
+  it('the second and later draws are one statement each, the settling draw one and its game log leaf, its claims answered by its statement', async () => {
     // Every number of the range sold: every prize has a winner, so the settling draw writes claims.
     const game = await openGame(t, h.U1, { numbers: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], end: 10 });
     const first = await statementsDuring(async () => expectStatus(await drawCall(t, h.U1.token, game.id, 1), 200));
@@ -94,8 +99,12 @@ describe('the draw remembered by its process (decision 052)', () => {
       expectStatus(response, 200);
       settling = response.json<DrawResult>();
     });
-    expect(last).toHaveLength(1);
+    // The settling draw's statement, then its leaf in the game log in the same transaction
+    // (decision 081): the log's head locked, the leaf and its hashes written.
+    expect(last).toHaveLength(3);
     expect(last[0]).toContain('WITH r AS MATERIALIZED');
+    expect(last[1]).toContain('FROM game_log WHERE id = 1 FOR UPDATE');
+    expect(last[2]).toContain('INSERT INTO game_log_entries');
     // The answers are those a read gives, the settling draw's claims included.
     const read = await t.request(h.U1.token, { method: 'GET', url: `/api/games/${game.id}` });
     expectStatus(read, 200);

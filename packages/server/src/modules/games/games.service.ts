@@ -64,7 +64,6 @@ import {
   isUniqueViolation,
   lockOwnRound as lockOwnRoundRow,
   poolOf,
-  runVoid,
   setEntries,
   type NewRound,
   type Prize,
@@ -73,7 +72,8 @@ import {
   type StoredEntry,
   type Tx,
 } from './games.repository.ts';
-import { runDraw } from './draw.repository.ts';
+import { endedLeaf, runDrawLogged, runVoidLogged } from './game-log-leaves.ts';
+import { appendGameLeaves } from '../../lib/game-log.ts';
 
 /**
  * The server-run BOCH BOCH game (decision 013). A step reads the game without a lock, decides, and
@@ -189,6 +189,9 @@ async function insertOpened(ctx: Context, round: NewRound, pin: BeaconPin | null
   try {
     return await ctx.db.transaction(async (tx) => {
       const roundId = await insertRound(tx, round);
+      const chain = pin?.chainHash ?? null;
+      const { code, protocol = DRAW_ALGORITHM, commitment } = round;
+      await appendGameLeaves(tx, roundId, [{ event: 'opened', code, protocol, commitment, chain }]);
       await recordAudit(tx, {
         ...byCaller(caller),
         action: 'game.opened',
@@ -391,7 +394,7 @@ async function runDrawPlan(
   position: number,
 ): Promise<DrawOutcomeAnswer | undefined> {
   const { round } = row;
-  const answer = await runDraw(ctx.db, plan.write);
+  const answer = await runDrawLogged(ctx, round, plan.write);
   if (!answer?.locked) {
     forgetGame(ctx, round.id);
     return undefined;
@@ -435,7 +438,7 @@ async function frozenWaiting(ctx: Context, written: RoundRow, target: number): P
  * the draws it would have made, none paid (decision 033). One statement, as a draw (decision 030).
  */
 export async function voidGame(ctx: Context, id: number, reason: string): Promise<Game> {
-  const { db, caller } = ctx;
+  const { caller } = ctx;
   return retryStep(async () => {
     const { round } = await readActingRound(ctx, id);
     forgetGame(ctx, id);
@@ -444,7 +447,9 @@ export async function voidGame(ctx: Context, id: number, reason: string): Promis
     const forbidden = gamesAccess.void(caller, round);
     if (forbidden) throw forbidden;
     if (frozen && round.transactionId === null) throw new Error('a drawing game has no held pool');
-    const done = await runVoid(db, {
+    const drawn = drawsOf(round).map((d) => d.number);
+    const leaf = await endedLeaf(ctx, round, frozen ? 'voided' : 'discarded', drawn);
+    const done = await runVoidLogged(ctx, round.id, leaf, {
       read: { id, status: round.status },
       userId: round.userId,
       actorId: caller.id,
@@ -457,7 +462,7 @@ export async function voidGame(ctx: Context, id: number, reason: string): Promis
           code: round.code,
           reason,
           status: frozen ? 'voided' : 'discarded',
-          ...(frozen && { returned: formatCents(poolOf(round)), drawn: drawsOf(round).length }),
+          ...(frozen && { returned: formatCents(poolOf(round)), drawn: drawn.length }),
         },
       },
     });

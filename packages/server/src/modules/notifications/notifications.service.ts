@@ -9,6 +9,7 @@ import {
   recentSigninFailures,
   serverRandomnessChanges,
 } from './notifications.repository.ts';
+import { logFork } from '../../lib/game-log.ts';
 
 /**
  * The bell (docs/product/screens.md#header, decision 022): the last days' events that concern the
@@ -69,8 +70,13 @@ export async function listNotifications(ctx: Context): Promise<Notifications> {
     })),
   ];
   items.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
-  // The admin's standing notice of prizes from before claims (decision 060) comes first while any is left.
+  // The admin's standing notices: a forked game log (decision 080), then prizes from before claims
+  // (decision 060), first while they last.
   const before = caller.role === 'admin' ? await beforeClaimsSummary(db) : undefined;
+  const fork = caller.role === 'admin' ? await logFork(db) : null;
+  const forked: Notification[] = fork
+    ? [{ kind: 'logForked', key: `logForked-${fork.at.getTime()}`, at: fork.at.toISOString(), reason: fork.reason }]
+    : [];
   const standing: Notification[] =
     before && before.count > 0
       ? [
@@ -83,5 +89,5 @@ export async function listNotifications(ctx: Context): Promise<Notifications> {
           },
         ]
       : [];
-  return { items: [...standing, ...items].slice(0, NOTIFICATION_LIMIT) };
+  return { items: [...forked, ...standing, ...items].slice(0, NOTIFICATION_LIMIT) };
 }

@@ -228,17 +228,21 @@ export async function countLiveChildren(tx: Tx, id: number): Promise<number> {
   return children?.count ?? 0;
 }
 
-/** Soft delete (history keeps the row); ends the user's sessions and the games they opened but never drew. */
-export async function softDeleteUser(tx: Tx, id: number, by: number): Promise<void> {
+/**
+ * Soft delete (history keeps the row); ends the user's sessions and the games they opened but never
+ * drew, and answers those games (their ends go into the game log, decision 081).
+ */
+export async function softDeleteUser(tx: Tx, id: number, by: number): Promise<(typeof gameRounds.$inferSelect)[]> {
   await tx
     .update(users)
     .set({ deletedAt: sql`now()`, tokenVersion: sql`${users.tokenVersion} + 1` })
     .where(eq(users.id, id));
   // A game they opened but never drew holds nothing; nobody could ever end it, so it ends here.
-  await tx
+  return tx
     .update(gameRounds)
     .set({ status: 'discarded', voidReason: 'The player was deleted', voidedBy: by, endedAt: sql`now()` })
-    .where(and(eq(gameRounds.userId, id), eq(gameRounds.status, 'open')));
+    .where(and(eq(gameRounds.userId, id), eq(gameRounds.status, 'open')))
+    .returning();
 }
 
 /** One user as the screens show it (with balance and parent), or undefined. */

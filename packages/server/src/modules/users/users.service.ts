@@ -15,6 +15,8 @@ import type { Context } from '../../lib/context.ts';
 import { keysetPages, type ExportColumn } from '../../lib/export.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { processLogo } from './logo.ts';
+import { endedLeaf } from '../games/game-log-leaves.ts';
+import { appendGameLeaves } from '../../lib/game-log.ts';
 import { usersAccess } from './users.access.ts';
 import { byCaller, changedFields, recordAudit } from '../../lib/audit.ts';
 import {
@@ -279,7 +281,8 @@ export async function deleteUser(ctx: Context, id: number): Promise<{ message: s
       targetUserId: id,
       details: { username: target.username, fullName: target.fullName, role: target.role },
     });
-    await softDeleteUser(tx, id, caller.id);
+    const discarded = await softDeleteUser(tx, id, caller.id);
+    for (const round of discarded) await appendGameLeaves(tx, round.id, [await endedLeaf(ctx, round, 'discarded', [])]);
   });
   ctx.events.callerChanged(id);
   return { message: SERVER_MESSAGES.userDeleted };

@@ -1,4 +1,4 @@
-import { DEFAULT_PINS, type PinnedChain } from '@lot/domain/verify';
+import { DEFAULT_PINS, type LogPins, type PinnedChain } from '@lot/domain/verify';
 
 /**
  * The beacon chains the verify page trusts: drand quicknet always, and one more when the page's
@@ -13,6 +13,12 @@ export type VerifyPins = {
   linked: PinnedChain | null;
   /** The address tried to pin a chain but left a figure out or got one wrong: nothing was pinned. */
   refused: string | null;
+  /**
+   * The game log's key (`?log=<vkey>`) and the witnesses' keys (`?witness=<vkey>`, repeated; all of
+   * them must have cosigned unless `?quorum=N` says how many): the "In the game log" and "Freeze
+   * witnessed before round R" checks run against these, never against keys the proof names.
+   */
+  log: LogPins;
 };
 
 export const LINKED_CHAIN_NAME = 'the chain pinned by this link';
@@ -21,14 +27,33 @@ const CHAIN_HASH = /^[0-9a-f]{64}$/;
 const PUBLIC_KEY = /^[0-9a-f]{192}$/;
 const WHOLE = /^\d{1,12}$/;
 
+/** `?log=`, `?witness=` (repeated) and `?quorum=`: as given (verifyGameLog says what is wrong with a key). */
+export function logPinsFrom(params: URLSearchParams): LogPins {
+  const log = params.get('log')?.trim() || null;
+  const witnesses = params
+    .getAll('witness')
+    .map((w) => w.trim())
+    .filter(Boolean);
+  const quorum = params.get('quorum')?.trim();
+  return {
+    log,
+    witnesses,
+    ...(quorum && /^\d{1,3}$/.test(quorum) && witnesses.length > 0 && { quorum: Number(quorum) }),
+  };
+}
+
 export function pinsFrom(params: URLSearchParams): VerifyPins {
+  return { ...chainPinsFrom(params), log: logPinsFrom(params) };
+}
+
+function chainPinsFrom(params: URLSearchParams): Omit<VerifyPins, 'log'> {
   const [chain, publicKey, genesis, period] = ['chain', 'publicKey', 'genesisTime', 'period'].map((name) =>
     params.get(name)?.trim().toLowerCase(),
   );
   if ([chain, publicKey, genesis, period].every((value) => value === undefined)) {
     return { pins: DEFAULT_PINS, linked: null, refused: null };
   }
-  const refuse = (refused: string): VerifyPins => ({ pins: DEFAULT_PINS, linked: null, refused });
+  const refuse = (refused: string): Omit<VerifyPins, 'log'> => ({ pins: DEFAULT_PINS, linked: null, refused });
   if (!chain || !CHAIN_HASH.test(chain) || !publicKey || !PUBLIC_KEY.test(publicKey)) {
     return refuse(
       'This link tries to pin another beacon chain, but its chain hash (64 hex digits) or public key (192 hex digits) is missing or not well formed: it was ignored.',

@@ -77,6 +77,17 @@ function describe(item: Notification, userId: number): { text: ReactNode; href: 
         href: '/admin/unpaid-prizes?status=before_claims',
         icon: <History className="h-4 w-4 text-slate-600" />,
       };
+    case 'logForked':
+      return {
+        text: (
+          <>
+            <strong>Freezes refused:</strong> {item.reason}. Start a new game log on purpose (a new LOG_ORIGIN) to
+            freeze games again.
+          </>
+        ),
+        href: '/audit',
+        icon: <ShieldAlert className="h-4 w-4 text-rose-600" />,
+      };
     case 'signinFailed':
       return {
         text: <>Failed sign-in to your account from {item.address}</>,

@@ -10,7 +10,15 @@ import type { SlipWidth } from '../../../lib/slip-width.ts';
 import './slip.css';
 
 /** Who printed the slip: the shop's name (its full name without one) and its logo, when it has one. */
-export type SlipShop = { name: string; logoUrl: string | null };
+export type SlipShop = {
+  name: string;
+  logoUrl: string | null;
+  /**
+   * The game log the shop's games go into and the witnesses of their freezes (GET /api/log), as an
+   * entry slip prints them (docs/lot-draw-2.md#checking-the-game-log); null while not known.
+   */
+  log?: { origin: string; witnesses: string[] } | null;
+};
 
 /**
  * An entry slip's QR code: the proof, with the person's nonce in the fragment (`#n=…`), which a
@@ -34,6 +42,7 @@ export function SlipFrame({
   number,
   base,
   qrUrl = proofLink(base, game.code),
+  proofNote = null,
   children,
 }: {
   kind: 'Entry slip' | 'Result slip';
@@ -47,6 +56,8 @@ export function SlipFrame({
   number?: number;
   /** What the QR code opens: the proof (an entry slip's carries its person's nonce). */
   qrUrl?: string;
+  /** Beside the QR code, under the address: an entry slip's game log and witnesses. */
+  proofNote?: ReactNode;
   children: ReactNode;
 }) {
   const url = proofLink(base, game.code);
@@ -86,6 +97,7 @@ export function SlipFrame({
         <div className="slip-proof-text-block">
           <p className="slip-proof-text">Scan to check this game</p>
           <p className="slip-url">{url}</p>
+          {proofNote}
         </div>
       </div>
     </article>

@@ -36,6 +36,20 @@ export function EntrySlip({
       number={entry.number}
       base={base}
       qrUrl={entryVerifyUrl(base, game.code, entry.nonce)}
+      proofNote={
+        shop.log && (
+          <>
+            <p className="slip-log" data-testid="slip-log-origin">
+              Game log: {shop.log.origin}
+            </p>
+            <p className="slip-log" data-testid="slip-witnesses">
+              {shop.log.witnesses.length > 0
+                ? `Freezes witnessed by ${shop.log.witnesses.join(', ')}`
+                : 'Freezes not witnessed'}
+            </p>
+          </>
+        )
+      }
     >
       <div className="slip-number">
         <span className="slip-number-label">Number</span>

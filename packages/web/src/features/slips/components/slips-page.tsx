@@ -12,6 +12,7 @@ import { count, dateTime } from '../../../lib/format.ts';
 import { usePublicBase } from '../../../lib/public-url.ts';
 import { useGame } from '../../../lib/game/get-game.ts';
 import { slipsQueryKey, useSlips } from '../api/get-slips.ts';
+import { useGameLog } from '../api/get-game-log.ts';
 import { printSlip } from '../api/print-slip.ts';
 import { EntrySlip, ResultSlip } from './slip.tsx';
 import type { SlipShop } from './slip-frame.tsx';
@@ -48,6 +49,7 @@ export function SlipsPage({ gameId, player }: { gameId: number | null; player: {
   const game = useGame(gameId);
   const slips = useSlips(game.data && game.data.status !== 'discarded' ? game.data.id : null);
   const logoUrl = useLogo(player.id, player.hasLogo);
+  const gameLog = useGameLog();
   const { base, unreachable } = usePublicBase();
   const queryClient = useQueryClient();
   const [width, setWidth] = useSlipWidth();
@@ -82,7 +84,11 @@ export function SlipsPage({ gameId, player }: { gameId: number | null; player: {
     );
 
   const data = game.data;
-  const shop: SlipShop = { name: data.user.shopName?.trim() || data.user.fullName, logoUrl };
+  const shop: SlipShop = {
+    name: data.user.shopName?.trim() || data.user.fullName,
+    logoUrl,
+    log: gameLog.data ? { origin: gameLog.data.origin, witnesses: gameLog.data.witnesses.map((w) => w.name) } : null,
+  };
   const ended = data.status === 'settled' || data.status === 'voided';
   const entries = [...data.entries].sort((a, b) => a.number - b.number);
   const printOf = (kind: SlipPrint['kind'], number: number | null) =>

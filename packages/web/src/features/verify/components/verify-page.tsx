@@ -12,6 +12,7 @@ import { BeaconBlock } from './verify-beacon.tsx';
 import { DrawsAndPrizes } from './verify-draws.tsx';
 import { EntriesSection } from './verify-entries.tsx';
 import { FindMyEntry } from './verify-find-entry.tsx';
+import { GameLogBlock } from './verify-game-log.tsx';
 import { ProofDetails } from './verify-proof-details.tsx';
 import { DiscardedView, notPaidText, ProofSummary } from './verify-summary.tsx';
 import { Verdict } from './verify-verdict.tsx';
@@ -23,7 +24,8 @@ const LIVE_REFRESH_MS = 3000;
 /**
  * The public proof of one game (/verify/{code}, no sign-in): the page fetches what the server
  * published, re-checks it in this browser (LOT-DRAW-2 or LOT-DRAW-1, verifyProof) against the beacon
- * chains it pins (drand quicknet, or one `?chain=&publicKey=` pins) and says plainly whether it
+ * chains it pins (drand quicknet, or one `?chain=&publicKey=` pins) and the game log's keys it pins
+ * (`?log=`, `?witness=`), and says plainly whether it
  * holds and what its protocol proves; a participant can find their own numbers. A game in play is
  * asked for again every few seconds, so its freeze, round R and draws show as they happen.
  */
@@ -81,7 +83,7 @@ function ProofView({ proof, pins }: { proof: GameProof; pins: VerifyPins }) {
 }
 
 function CheckedProofView({ proof, pins }: { proof: GameProof; pins: VerifyPins }) {
-  const check = useProofCheck(proof, pins.pins);
+  const check = useProofCheck(proof, pins.pins, pins.log);
   const report = check.data?.report;
   const waiting = waitingRound(proof);
   const now = useNow(waiting !== null);
@@ -105,6 +107,8 @@ function CheckedProofView({ proof, pins }: { proof: GameProof; pins: VerifyPins 
       />
 
       <BeaconBlock proof={proof} report={report} pins={pins} now={now} />
+
+      <GameLogBlock proof={proof} report={report} pins={pins.log} />
 
       <DrawsAndPrizes proof={proof} waiting={waiting} notPaid={notPaid} />
 

@@ -9,7 +9,12 @@ const params = (query: string) => new URLSearchParams(query);
 
 describe("the verify page's pins (docs/lot-draw-2.md, step 9)", () => {
   it('trusts drand quicknet alone unless the link pins a chain', () => {
-    expect(pinsFrom(params(''))).toEqual({ pins: DEFAULT_PINS, linked: null, refused: null });
+    expect(pinsFrom(params(''))).toEqual({
+      pins: DEFAULT_PINS,
+      linked: null,
+      refused: null,
+      log: { log: null, witnesses: [] },
+    });
   });
 
   it('pins a linked chain beside quicknet with all four figures', () => {
@@ -32,6 +37,15 @@ describe("the verify page's pins (docs/lot-draw-2.md, step 9)", () => {
       expect(pins.linked, query).toBeNull();
       expect(pins.refused, query).toMatch(/^This link/);
     }
+  });
+});
+
+describe("the verify page's game-log pins (docs/lot-draw-2.md#checking-the-game-log)", () => {
+  it('reads ?log=, repeated ?witness= and ?quorum= beside the chain pins', () => {
+    const pins = pinsFrom(params('log=lot.example%2Fgames%2Babcd&witness=a%2B1&witness=b%2B2&quorum=1'));
+    expect(pins.log).toEqual({ log: 'lot.example/games+abcd', witnesses: ['a+1', 'b+2'], quorum: 1 });
+    expect(pins.pins).toEqual(DEFAULT_PINS);
+    expect(pinsFrom(params('witness=a%2B1&quorum=two')).log).toEqual({ log: null, witnesses: ['a+1'] });
   });
 });
 

@@ -1,0 +1,67 @@
+import { verifyCosignature } from '@lot/domain/tlog/cosignature';
+import { parseSignatureLines, formatSignatureLine, type NoteSignature } from '@lot/domain/tlog/note';
+import { formatAddCheckpointRequest, parseTlogSize } from '@lot/domain/tlog/witness-protocol';
+import type { WitnessConfig } from '../config.ts';
+import { nodeEd25519 } from './note-signer.ts';
+
+/**
+ * The log's side of C2SP tlog-witness `add-checkpoint` (decision 080): a checkpoint sent to one
+ * witness with the consistency proof from the size it last cosigned, and what it answered. A 409
+ * names the size the witness has: the caller sends again from there, once.
+ */
+
+/** What one witness answered, as the freeze decides on it. */
+export type WitnessAnswer =
+  | { kind: 'cosigned'; signature: NoteSignature; line: string; timestamp: number }
+  | { kind: 'conflict'; size: number }
+  | { kind: 'fork'; reason: string }
+  | { kind: 'failed'; reason: string };
+
+/** One add-checkpoint request: at most `timeoutMs`, then it counts as failed. */
+export async function submitCheckpoint(
+  witness: WitnessConfig,
+  request: { oldSize: number; proof: readonly Uint8Array[]; signedCheckpoint: string; checkpointText: string },
+  timeoutMs: number,
+): Promise<WitnessAnswer> {
+  let response: Response;
+  let body: string;
+  try {
+    response = await fetch(`${witness.url}/add-checkpoint`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      body: formatAddCheckpointRequest(request.oldSize, request.proof, request.signedCheckpoint),
+      signal: AbortSignal.timeout(Math.max(1, timeoutMs)),
+      redirect: 'error',
+    });
+    body = await response.text();
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    return { kind: 'failed', reason: timedOut ? `no answer within ${timeoutMs} ms` : 'unreachable' };
+  }
+  return readAnswer(witness, response.status, body, request.checkpointText);
+}
+
+function readAnswer(witness: WitnessConfig, status: number, body: string, checkpointText: string): WitnessAnswer {
+  const said = body.trim().slice(0, 200);
+  if (status === 409) {
+    try {
+      return { kind: 'conflict', size: parseTlogSize(body) };
+    } catch {
+      return { kind: 'failed', reason: 'answered 409 without the size it has' };
+    }
+  }
+  if (status === 422) return { kind: 'fork', reason: said || 'the log is not consistent with what it saw' };
+  if (status !== 200) return { kind: 'failed', reason: `answered ${status}${said ? `: ${said}` : ''}` };
+  let signatures: NoteSignature[];
+  try {
+    signatures = parseSignatureLines(body);
+  } catch {
+    return { kind: 'failed', reason: 'answered 200 without cosignature lines' };
+  }
+  for (const signature of signatures) {
+    const checked = verifyCosignature(signature, checkpointText, witness.vkey, nodeEd25519);
+    if (checked)
+      return { kind: 'cosigned', signature, line: formatSignatureLine(signature), timestamp: checked.timestamp };
+  }
+  return { kind: 'failed', reason: 'answered a cosignature that does not verify with its key' };
+}

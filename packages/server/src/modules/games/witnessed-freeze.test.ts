@@ -1,0 +1,221 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstRoundAfter, roundTimeMs } from '@lot/domain/beacon';
+import type { Notifications } from '@lot/domain/schemas/notifications';
+import type { GameLogInfo } from '@lot/domain/schemas/log';
+import { verifyCosignature } from '@lot/domain/tlog/cosignature';
+import { rootRefs } from '@lot/domain/tlog/merkle';
+import { ed25519NoteVerifier, parseNote, verifyNote } from '@lot/domain/tlog/note';
+import { queryRows } from '../../db/client.ts';
+import { openWitnessFiles, trustLog, type WitnessFiles } from '../../witness/witness-files.ts';
+import { witnessHandler } from '../../witness/witness-server.ts';
+import { configureWinners, drawCall, openGame, voidCall } from '../../test/game-fixtures.ts';
+import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
+import { balanceOf, createMoneyTestApp, expectStatus, fund } from '../../test/money-fixtures.ts';
+import type { TestApp } from '../../test/test-app.ts';
+
+/**
+ * The witnessed freeze (decision 080) against the repository's own witness (server/src/witness),
+ * in this process on 127.0.0.1 with its own clock: a freeze stands only once it cosigned, in time;
+ * a witness down, slow, late or refusing is a 503 with nothing held; a log restored from an older
+ * backup is refused by the witness (422), and every freeze after it, with the cause named.
+ */
+
+type Mode = 'pass' | 'down' | 'slow' | 'refuse';
+let mode: Mode = 'pass';
+/** How far the witness's clock is ahead of the app's. */
+let witnessSkewMs = 0;
+let t: TestApp;
+let h: Hierarchy;
+let files: WitnessFiles;
+let server: Server;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lot-witness-'));
+  files = openWitnessFiles(dir, 'witness.test/one');
+  const handle = witnessHandler({ files, clock: () => (t ? t.now() : Date.now()) + witnessSkewMs });
+  server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    if (mode === 'down') return request.socket.destroy();
+    if (mode === 'refuse') return response.writeHead(403).end('not today\n');
+    if (mode === 'slow') return void setTimeout(() => handle(request, response), 2_500);
+    handle(request, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  t = await createMoneyTestApp({
+    stoppedClock: true,
+    witnesses: { list: [{ vkey: files.cosigner.vkey, url, name: files.cosigner.name }], quorum: 1 },
+  });
+  h = await buildHierarchy(t);
+  for (const member of [h.U1, h.U2, h.U3, h.U4, h.U5]) {
+    await configureWinners(t, member.id, [{ percent: '50', position: 1, name: 'First' }]);
+    await fund(t, member.id, '1000.00');
+  }
+  trustLog(files, (await logInfo()).vkey);
+});
+afterAll(async () => {
+  await t?.close();
+  server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function logInfo(): Promise<GameLogInfo> {
+  const response = await t.request(null, { method: 'GET', url: '/api/log' });
+  expectStatus(response, 200);
+  return response.json<GameLogInfo>();
+}
+
+/** Just past a beacon round: R, the next one, is a whole period away, room for a cosignature. */
+function justAfterARound(): void {
+  const chain = t.beacon?.chain;
+  if (!chain) throw new Error('the witnessed freeze needs the test beacon');
+  const next = roundTimeMs(chain, firstRoundAfter(chain, t.now()));
+  t.advanceClock(next - t.now() + 10);
+}
+
+type Row = { status: string; log_index: string | null; log_checkpoint: string | null; beacon_round: string | null };
+const gameRow = async (id: number) =>
+  (
+    await queryRows<Row>(
+      t.database.db,
+      sql`SELECT status, log_index, log_checkpoint, beacon_round FROM game_rounds WHERE id = ${id}`,
+    )
+  )[0];
+const frozenLeaves = (id: number) =>
+  queryRows<{ idx: string; attempt: boolean }>(
+    t.database.db,
+    sql`SELECT idx, attempt FROM game_log_entries WHERE game_id = ${id} AND kind = 'frozen' ORDER BY idx`,
+  );
+const poolsOf = async (userId: number) =>
+  Number(
+    (
+      await queryRows<{ n: string }>(
+        t.database.db,
+        sql`SELECT count(*) AS n FROM transactions WHERE type = 'game' AND user_id = ${userId}`,
+      )
+    )[0]?.n,
+  );
+
+async function freezeWitnessed(member: Member) {
+  const game = await openGame(t, member, { numbers: [1, 2, 3] });
+  justAfterARound();
+  return { game, response: await drawCall(t, member.token, game.id, 1) };
+}
+
+describe('a freeze with a witness configured', () => {
+  it('stands once the witness cosigned it by its own clock, 1 s or more before round R', async () => {
+    const { game, response } = await freezeWitnessed(h.U1);
+    expectStatus(response, 202);
+    const row = await gameRow(game.id);
+    expect(row?.status).toBe('drawing');
+    const [leaf] = await frozenLeaves(game.id);
+    expect(Number(row?.log_index)).toBe(Number(leaf?.idx));
+    expect(leaf?.attempt).toBe(false);
+    // The cosigned checkpoint: the log's signature and the witness's cosignature, on a size that holds the leaf.
+    const note = row?.log_checkpoint ?? '';
+    const info = await logInfo();
+    expect(verifyNote(note, [ed25519NoteVerifier(info.vkey)]).ok).toBe(true);
+    const { text, signatures } = parseNote(note);
+    const [origin, size] = text.split('\n');
+    expect(origin).toBe(info.origin);
+    expect(Number(size)).toBeGreaterThan(Number(leaf?.idx));
+    const cosigned = signatures.map((s) => verifyCosignature(s, text, files.cosigner.vkey)).find((c) => c !== null);
+    expect(cosigned).toBeTruthy();
+    const due = roundTimeMs(t.beacon!.chain, Number(row?.beacon_round));
+    expect((cosigned?.timestamp ?? Infinity) * 1000 + 1000).toBeLessThanOrEqual(due);
+    // The witness keeps that size as the log's latest.
+    expect(files.state[info.origin]?.size).toBe(Number(size));
+    expectStatus(await voidCall(t, t.adminToken, game.id, 'Test over'), 200);
+  });
+
+  for (const [failure, setUp, says] of [
+    ['down', () => (mode = 'down'), /witness\.test\/one unreachable/],
+    ['slow', () => (mode = 'slow'), /witness\.test\/one no answer within \d+ ms/],
+    ['refusing', () => (mode = 'refuse'), /witness\.test\/one answered 403: not today/],
+    ['late (its clock after R)', () => (witnessSkewMs = 10_000), /less than 1 s before round R/],
+  ] as const) {
+    it(`a witness ${failure}: 503 naming it, nothing held, the game open, its leaf an attempt; then it freezes`, async () => {
+      const balance = await balanceOf(t, h.U2.id);
+      const pools = await poolsOf(h.U2.id);
+      setUp();
+      let game;
+      try {
+        const attempt = await freezeWitnessed(h.U2);
+        game = attempt.game;
+        expectStatus(attempt.response, 503);
+        expect(attempt.response.json<{ message: string }>().message).toMatch(says);
+        expect(attempt.response.json<{ message: string }>().message).toMatch(/Nothing was held/);
+      } finally {
+        mode = 'pass';
+        witnessSkewMs = 0;
+      }
+      expect((await gameRow(game.id))?.status).toBe('open');
+      expect(await balanceOf(t, h.U2.id)).toBe(balance);
+      expect(await poolsOf(h.U2.id)).toBe(pools);
+      expect((await frozenLeaves(game.id)).map((l) => l.attempt)).toEqual([true]);
+      // The witness back (a slow one cosigned late: the 409 it answers now is followed once). A
+      // witness never dates a cosignature before its last one: past the late one's time first.
+      t.advanceClock(11_000);
+      justAfterARound();
+      expectStatus(await drawCall(t, h.U2.token, game.id, 1), 202);
+      expect((await frozenLeaves(game.id)).map((l) => l.attempt)).toEqual([true, false]);
+      expectStatus(await voidCall(t, t.adminToken, game.id, 'Test over'), 200);
+    });
+  }
+});
+
+describe('a database restored from an older backup', () => {
+  it('is refused by the witness (422): every freeze refused, the cause named, the admin told', async () => {
+    const { game } = await freezeWitnessed(h.U3).then(async (first) => {
+      expectStatus(first.response, 202);
+      return first;
+    });
+    expectStatus(await voidCall(t, t.adminToken, game.id, 'Test over'), 200);
+    const cosigned = files.state[(await logInfo()).origin]?.size ?? 0;
+    // The log as an older backup had it: the last leaves gone.
+    const kept = cosigned - 3;
+    await t.database.db.execute(sql`DELETE FROM game_log_entries WHERE idx >= ${kept}`);
+    await t.database.db.execute(sql`DELETE FROM game_log_hashes WHERE (idx + 1) * (2 ^ level)::bigint > ${kept}`);
+    const edge = await queryRows<{ hash: string }>(
+      t.database.db,
+      sql`SELECT encode(h.hash, 'hex') AS hash FROM jsonb_to_recordset(${JSON.stringify(rootRefs(kept))}::jsonb)
+        AS r(level int, index bigint) JOIN game_log_hashes h ON h.level = r.level AND h.idx = r.index ORDER BY r.level DESC`,
+    );
+    await t.database.db.execute(
+      sql`UPDATE game_log SET size = ${kept}, edge = decode(${edge.map((e) => e.hash).join('')}, 'hex') WHERE id = 1`,
+    );
+    // New games after the restore: the log grows past what the witness saw, with other leaves.
+    await openGame(t, h.U5, { numbers: [4] });
+    await openGame(t, h.U1, { numbers: [4] });
+    const refused = await freezeWitnessed(h.U4);
+    // The log now holds more leaves than the witness cosigned, not the same ones: it answered 422.
+    expect(
+      Number((await queryRows<{ size: string }>(t.database.db, sql`SELECT size FROM game_log`))[0]?.size),
+    ).toBeGreaterThan(cosigned);
+    expectStatus(refused.response, 503);
+    const message = refused.response.json<{ message: string }>().message;
+    expect(message).toMatch(/^Freezes are refused: witness witness\.test\/one refused the game log/);
+    expect(message).toMatch(/a new LOG_ORIGIN/);
+    expect((await gameRow(refused.game.id))?.status).toBe('open');
+    // The witness answered 422 and kept the log's signed request as evidence of the fork.
+    expect(existsSync(join(dir, 'evidence')) && readdirSync(join(dir, 'evidence'))).toHaveLength(1);
+    // Every freeze from then on, without asking the witness.
+    justAfterARound();
+    const again = await drawCall(t, h.U4.token, refused.game.id, 1);
+    expectStatus(again, 503);
+    expect(again.json<{ message: string }>().message).toMatch(/^Freezes are refused: witness witness\.test\/one/);
+    const metrics = await t.request(null, { method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
+    expect(metrics.body).toMatch(/^lot_game_log_forked 1$/m);
+    const bell = await t.request(t.adminToken, { method: 'GET', url: '/api/notifications' });
+    expectStatus(bell, 200);
+    const [first] = bell.json<Notifications>().items;
+    expect(first).toMatchObject({ kind: 'logForked' });
+    expect(first?.kind === 'logForked' && first.reason).toMatch(/^witness witness\.test\/one refused the game log/);
+  });
+});
