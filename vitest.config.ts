@@ -39,6 +39,8 @@ const postgres = Boolean(process.env.TEST_DATABASE_URL);
  * nothing between files but a counter that makes usernames unique.
  */
 const shared = { isolate: false };
+/** The server as it ships, built into one file when stale, for the files that start it as a process (decision 085). */
+const builtServer = { globalSetup: ['packages/server/src/test/build-server-setup.ts'] };
 
 export default defineConfig({
   test: {
@@ -55,7 +57,10 @@ export default defineConfig({
         extends: true,
         test: { name: 'web', include: ['packages/web/src/**/*.test.{ts,tsx}'], environment: 'happy-dom' },
       },
-      { extends: true, test: { name: 'api-pglite', include: apiTests, env: { TEST_DB: 'pglite' }, ...shared } },
+      {
+        extends: true,
+        test: { name: 'api-pglite', include: apiTests, env: { TEST_DB: 'pglite' }, ...shared, ...builtServer },
+      },
       {
         extends: true,
         test: {
@@ -83,6 +88,7 @@ export default defineConfig({
                 include: apiTests,
                 exclude: [...configDefaults.exclude, ...databaseFree],
                 env: { TEST_DB: 'postgres' },
+                ...builtServer,
                 ...shared,
               },
             },

@@ -91,7 +91,9 @@ export function startProcess(
 ): Promise<Server> {
   const dir = mkdtempSync(join(tmpdir(), 'lot-bench-log-'));
   const log = join(dir, 'out.log');
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', ...args], {
+  // TypeScript (a command, the test beacon) through tsx; the built server as it ships.
+  const loader = args[0]?.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...nodeArgs, ...loader, ...args], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', openSync(log, 'w'), 'inherit'],
@@ -122,13 +124,19 @@ export function startProcess(
 export const BENCH_SEED_KEY = 'bench-seed-key-that-is-long-enough-0123456789';
 
 /**
- * The real server (packages/server/src/main.ts) with its default log level, as deployed.
- * BENCH_PROFILE=DIR writes a CPU profile of each server run into DIR (open it in Chrome DevTools).
+ * The real server with its default log level, as deployed: built into one file when stale
+ * (scripts/build-server.mjs, decision 085). BENCH_PROFILE=DIR writes a CPU profile of each server
+ * run into DIR (open it in Chrome DevTools).
  */
 export function startServer(env: Record<string, string>): Promise<Server> {
   const profile = process.env.BENCH_PROFILE;
+  if (
+    spawnSync(process.execPath, ['scripts/build-server.mjs', '--if-stale'], { cwd: root, stdio: 'inherit' }).status !==
+    0
+  )
+    throw new Error('the server build failed (scripts/build-server.mjs)');
   return startProcess(
-    ['packages/server/src/main.ts'],
+    ['packages/server/dist/main.mjs'],
     {
       JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789',
       TOTP_KEY: 'bench-totp-key-that-is-long-enough-0123456789',

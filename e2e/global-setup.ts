@@ -75,9 +75,9 @@ export default async function setup(project: TestProject) {
     DRAW_BEACON_URL: beacon.info.url,
     DRAW_BEACON_CHAIN: beacon.info.chainHash,
   };
-  // The web build and the seed need nothing from each other: they run at the same time (the
-  // server, started next, needs both).
-  const [build, seed] = await Promise.all([
+  // The builds and the seed need nothing from each other: they run at the same time (the server,
+  // started next, needs all three).
+  const [build, built, seed] = await Promise.all([
     // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build: test (and
     // measure, e2e/bench-budget.test.ts) what ships. Built as `npm start` builds it, only when the
     // sources changed since the last build (decision 057): a server test that runs `npm start` then
@@ -89,6 +89,8 @@ export default async function setup(project: TestProject) {
         env: { ...process.env, NODE_ENV: 'production' },
       }),
     ),
+    // The server as it ships, built into one file (decision 085).
+    finished(spawn(process.execPath, ['scripts/build-server.mjs', '--if-stale'], { cwd: root, stdio: 'inherit' })),
     finished(
       spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/seed-demo-cli.ts'], {
         cwd: root,
@@ -97,12 +99,14 @@ export default async function setup(project: TestProject) {
       }),
     ),
   ]);
-  if (build.code !== 0 || seed.code !== 0) {
+  if (build.code !== 0 || built.code !== 0 || seed.code !== 0) {
     beacon.child.kill('SIGTERM');
-    throw new Error(build.code !== 0 ? 'web build failed' : `seed failed:\n${seed.stderr}`);
+    throw new Error(
+      build.code !== 0 ? 'web build failed' : built.code !== 0 ? 'server build failed' : `seed failed:\n${seed.stderr}`,
+    );
   }
 
-  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+  const server: ChildProcess = spawn(process.execPath, ['packages/server/dist/main.mjs'], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],

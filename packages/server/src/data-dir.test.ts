@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dumpPgliteDirectory } from './db/backup.ts';
-import { callServer, exitOf, MAIN_FILE, startServer, type Started } from './test/server-process.ts';
+import { callServer, exitOf, MAIN_FILE, nodeArgs, startServer, type Started } from './test/server-process.ts';
 import { TEST_DB } from './test/test-app.ts';
 
 /**
@@ -21,7 +21,7 @@ const children: ChildProcess[] = [];
 
 /** Runs a script as npm runs it, with this environment: its exit code and everything it printed. */
 function run(file: string, env: Record<string, string>, args: string[] = []) {
-  const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
+  const child = spawn(process.execPath, [...nodeArgs(file), ...args], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', DRAW_BEACON: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

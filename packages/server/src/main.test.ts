@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callServer, exitOf, freePort, MAIN_FILE, startServer } from './test/server-process.ts';
+import { callServer, exitOf, freePort, MAIN_FILE, nodeArgs, startServer } from './test/server-process.ts';
 import { TEST_DB } from './test/test-app.ts';
 
 /**
@@ -122,7 +122,7 @@ describe(`npm start (${TEST_DB})`, () => {
     // Without its jwt-secret the refused start would make one: it must not (issue 43).
     const jwtFile = join(dataDir, 'jwt-secret');
     if (!env.JWT_SECRET) renameSync(jwtFile, `${jwtFile}.kept`);
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN_FILE], {
+    const child = spawn(process.execPath, nodeArgs(MAIN_FILE), {
       env: { PATH: process.env.PATH ?? '', ...env, SEED_KEY: 'another-seed-key-that-is-long-enough-0123' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -203,7 +203,7 @@ describe(`npm start (${TEST_DB})`, () => {
   }, 60_000);
 
   it('a bad environment stops the server with a message naming the variable', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN_FILE], {
+    const child = spawn(process.execPath, nodeArgs(MAIN_FILE), {
       env: {
         PATH: process.env.PATH ?? '',
         PORT: 'not-a-port',

@@ -2,14 +2,23 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-/** The real entry point, started as `npm start` does (without the web build). */
-export const MAIN_FILE = fileURLToPath(new URL('../main.ts', import.meta.url));
+/**
+ * The real entry point as `npm start` and the systemd unit start it: the server built into one file
+ * (scripts/build-server.mjs, decision 085), which the API projects' global setup builds when stale
+ * (`build-server-setup.ts`).
+ */
+export const MAIN_FILE = fileURLToPath(new URL('../../dist/main.mjs', import.meta.url));
+
+/** Node's arguments to run a file: TypeScript (a command, an older release's sources) through tsx. */
+export function nodeArgs(file: string): string[] {
+  return file.endsWith('.ts') ? ['--import', 'tsx', file] : [file];
+}
 
 export type Started = { child: ChildProcess; url: string; output: () => string };
 
-/** Starts main.ts (or an older release's) in a child process with this environment and resolves once it listens. */
+/** Starts the server (or an older release's main.ts) in a child process with this environment and resolves once it listens. */
 export function startServer(env: Record<string, string>, mainFile = MAIN_FILE): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+  const child = spawn(process.execPath, nodeArgs(mainFile), {
     // LOT-DRAW-1 unless the test names a beacon (DRAW_BEACON, DRAW_BEACON_URL, DRAW_BEACON_CHAIN).
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', DRAW_BEACON: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
