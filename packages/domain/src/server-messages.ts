@@ -7,6 +7,10 @@ import type { FreezeRefusal } from './freeze-round.ts';
  * never as a literal.
  */
 export const SERVER_MESSAGES = {
+  // The game log's tiles (docs/lot-draw-2.md#the-game-log)
+  noSuchTile: 'No such tile: paths are tile/<L>/<N>[.p/<W>] as C2SP tlog-tiles writes them',
+  noEntryBundleYet: 'The game log has no such entry bundle yet',
+  noTileYet: 'The game log has no such tile yet',
   takeBackFromYourself: 'You cannot take back from yourself',
   usernameInUse: 'Username is already in use',
   invalidCredentials: 'Invalid username or password',
@@ -152,3 +156,12 @@ export const FREEZE_REFUSED: Record<FreezeRefusal, string> = {
     "The server's clock is ahead of the public randomness beacon, so the draw cannot start safely: ask the administrator to set the server's time",
   'too slow': 'Public randomness answered too slowly to freeze the game safely: nothing was held. Try again',
 };
+
+/** A witnessed freeze without its quorum in time (decision 080): who failed, and why. */
+export const freezeNotWitnessed = (counted: number, quorum: number, failures: string) =>
+  `The freeze was not witnessed in time (${counted} of the ${quorum} cosignatures it needs): ${failures}. Nothing was held: try again.`;
+
+/** Every freeze refused after a witness said the game log forked (decision 080), the cause named. */
+export const freezesRefusedForked = (reason: string) =>
+  `Freezes are refused: ${reason}. The game log no longer matches what its witnesses saw; an admin must ` +
+  'start a new log on purpose (a new LOG_ORIGIN, docs/deploy.md) before games can freeze again.';

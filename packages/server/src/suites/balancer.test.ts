@@ -165,8 +165,12 @@ describe('HAProxy with deploy/haproxy.cfg, a process dying mid-request or stoppi
     expect(log()).toMatch(/Server lot_api\/api1 is DOWN, reason: Layer7 wrong status, code: 503/);
     expect(answers.length).toBeGreaterThan(0);
     expect(answers.filter((answer) => !/^(200|4\d\d) /.test(answer))).toEqual([]);
-    // Marked down before its listener closed: the process still answers there.
-    expect((await fetch(`${server.url}/api/ready`)).status).toBe(200);
+    // Marked down before its listener closed: the process still answers there, unready (stopping).
+    const ready = await fetch(`${server.url}/api/ready`);
+    expect({ status: ready.status, message: ((await ready.json()) as { message?: string }).message }).toEqual({
+      status: 503,
+      message: 'The service is not ready: this process is stopping',
+    });
     expect(await exitOf(server.child)).toBe(0);
     expect(performance.now() - signalled).toBeGreaterThanOrEqual(3_000);
   }, 60_000);

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FREEZE_MARGIN_MS } from '@lot/domain/freeze-round';
 import { formatCents } from '@lot/domain/money';
 import type { Role } from '@lot/domain/roles';
 import type { DrawWaiting, Game } from '@lot/domain/schemas/games';
@@ -233,11 +234,11 @@ function drawExpected(m: Model, by: Who, of: Who, position: number): Expected {
         game.status = 'drawing';
         game.round = waiting.waitingForRound;
         game.roundAt = Date.parse(waiting.expectedAt);
-        // R is the first round strictly after the freeze.
-        expect(game.roundAt, `round ${game.round} for a freeze at ${frozenAt}`).toBeGreaterThan(frozenAt);
-        expect(game.roundAt - periodMs, `round ${game.round} for a freeze at ${frozenAt}`).toBeLessThanOrEqual(
-          frozenAt,
-        );
+        // R comes after the freeze and its margin, and no later than the round after the first
+        // that does (decision 076: after L, the latest public round, and after the clock's round).
+        const named = `round ${game.round} for a freeze at ${frozenAt}`;
+        expect(game.roundAt, named).toBeGreaterThan(frozenAt + FREEZE_MARGIN_MS);
+        expect(game.roundAt - periodMs, named).toBeLessThanOrEqual(frozenAt + FREEZE_MARGIN_MS + periodMs);
       },
     };
   }

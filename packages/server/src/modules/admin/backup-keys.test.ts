@@ -289,7 +289,7 @@ describe(`backup keys (${TEST_DB})`, () => {
         expect(await backupTrail()).toEqual(trail);
         // What happens without each key, as the start-up check does it (decision 042, README's table).
         expect(run.output).toContain(
-          'Without the TOTP key or the seed key the server refuses to start on the restored database, naming the file',
+          'Without the TOTP key, the seed key or the log key the server refuses to start on the restored database, naming the file',
         );
 
         // The admin's password is refused by the policy: the message names the way out.

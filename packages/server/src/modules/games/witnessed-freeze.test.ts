@@ -18,6 +18,7 @@ import { configureWinners, drawCall, openGame, voidCall } from '../../test/game-
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
 import { balanceOf, createMoneyTestApp, expectStatus, fund } from '../../test/money-fixtures.ts';
 import type { TestApp } from '../../test/test-app.ts';
+import { WITNESS_TIMEOUT_MS } from './witnessed-freeze.ts';
 
 /**
  * The witnessed freeze (decision 080) against the repository's own witness (server/src/witness),
@@ -43,7 +44,8 @@ beforeAll(async () => {
   server = createServer((request: IncomingMessage, response: ServerResponse) => {
     if (mode === 'down') return request.socket.destroy();
     if (mode === 'refuse') return response.writeHead(403).end('not today\n');
-    if (mode === 'slow') return void setTimeout(() => handle(request, response), 2_500);
+    // Slower than the server waits for any witness (R is at least the freeze margin away, decision 076).
+    if (mode === 'slow') return void setTimeout(() => handle(request, response), WITNESS_TIMEOUT_MS + 500);
     handle(request, response);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

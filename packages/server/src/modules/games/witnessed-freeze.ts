@@ -1,6 +1,7 @@
 import { roundTimeMs } from '@lot/domain/beacon';
 import type { BeaconPin } from '@lot/domain/draw';
 import { AppError } from '@lot/domain/errors';
+import { freezeNotWitnessed, freezesRefusedForked } from '@lot/domain/server-messages';
 import type { FrozenLeaf } from '@lot/domain/game-log';
 import type { WitnessConfig } from '../../config.ts';
 import type { AppContext } from '../../lib/context.ts';
@@ -39,7 +40,7 @@ import type { Round } from './games.repository.ts';
 type Outcome = { witness: WitnessConfig; answer: WitnessAnswer };
 
 /** How long a witness may take at most; less when round R leaves less room. */
-const WITNESS_TIMEOUT_MS = 5_000;
+export const WITNESS_TIMEOUT_MS = 5_000;
 
 /** The cosigned checkpoint: the log's signed note with the counted witnesses' signature lines added. */
 const cosignedNote = (note: string, lines: string[]) => note + lines.join('');
@@ -78,11 +79,14 @@ export async function runWitnessedFreeze(
     }
     throw new AppError(
       'UNAVAILABLE',
-      `The freeze was not witnessed in time (${counted.length} of the ${ctx.witnesses.quorum} cosignatures it needs): ` +
-        `${outcomes
+      freezeNotWitnessed(
+        counted.length,
+        ctx.witnesses.quorum,
+        outcomes
           .filter((o) => !counted.includes(o))
           .map(describeWitness)
-          .join('; ')}. Nothing was held: try again.`,
+          .join('; '),
+      ),
     );
   }
   const lines = counted.flatMap((o) => (o.answer.kind === 'cosigned' ? [o.answer.line] : []));
@@ -136,9 +140,4 @@ function describe({ answer }: Outcome): string {
 const describeWitness = (outcome: Outcome) => `${outcome.witness.name} ${describe(outcome)}`;
 
 /** Every freeze refused after a witness said the log forked (decision 080), the cause named. */
-const forkRefusal = (reason: string) =>
-  new AppError(
-    'UNAVAILABLE',
-    `Freezes are refused: ${reason}. The game log no longer matches what its witnesses saw; an admin must ` +
-      'start a new log on purpose (a new LOG_ORIGIN, docs/deploy.md) before games can freeze again.',
-  );
+const forkRefusal = (reason: string) => new AppError('UNAVAILABLE', freezesRefusedForked(reason));

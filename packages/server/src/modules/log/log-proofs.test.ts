@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FREEZE_MARGIN_MS } from '@lot/domain/freeze-round';
 import { firstRoundAfter, roundTimeMs } from '@lot/domain/beacon';
 import { exampleWitnessVkey } from '@lot/domain/game-log-evidence-example';
 import type { GameLogInfo } from '@lot/domain/schemas/log';
@@ -73,7 +74,10 @@ describe("a witnessed game's proof", () => {
     justAfterARound();
     expectStatus(await drawCall(t, h.U1.token, game.id, 1), 503);
     down = false;
-    justAfterARound();
+    // Past the round the attempt named (R is at least the freeze margin away, decision 076), so
+    // that audit:verify has an attempt to list for review.
+    const attempted = firstRoundAfter(t.beacon!.chain, t.now() + FREEZE_MARGIN_MS) + 1;
+    while (firstRoundAfter(t.beacon!.chain, t.now()) <= attempted) justAfterARound();
     expectStatus(await drawCall(t, h.U1.token, game.id, 1), 202);
 
     const proof = await proofOf(t, game.code);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '@lot/domain/errors';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { gameLogInfoSchema } from '@lot/domain/schemas/log';
 import { parseTilePath } from '@lot/domain/tlog/tiles';
 import { binaryBody } from '../../plugins/docs.ts';
@@ -81,8 +82,7 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const address = parseTilePath(`tile/${request.params['*']}`);
-      if (!address)
-        throw new AppError('NOT_FOUND', 'No such tile: paths are tile/<L>/<N>[.p/<W>] as C2SP tlog-tiles writes them');
+      if (!address) throw new AppError('NOT_FOUND', SERVER_MESSAGES.noSuchTile);
       const bytes = await readTile(app.context, {
         ...address,
         level: address.level === 'entries' ? null : address.level,

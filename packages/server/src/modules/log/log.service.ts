@@ -1,4 +1,5 @@
 import { AppError } from '@lot/domain/errors';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { formatEntryBundle, TILE_WIDTH } from '@lot/domain/tlog/tiles';
 import { recordAudit } from '../../lib/audit.ts';
 import type { AppContext } from '../../lib/context.ts';
@@ -56,10 +57,10 @@ export async function readTile(ctx: Pick<AppContext, 'db'>, tile: TilePath): Pro
   const from = tile.index * TILE_WIDTH;
   if (tile.level === null) {
     const entries = await readLogEntries(ctx.db, from, tile.width);
-    if (entries.length !== tile.width) throw new AppError('NOT_FOUND', 'The game log has no such entry bundle yet');
+    if (entries.length !== tile.width) throw new AppError('NOT_FOUND', SERVER_MESSAGES.noEntryBundleYet);
     return formatEntryBundle(entries);
   }
   const hashes = await readLogHashes(ctx.db, tile.level * 8, from, tile.width);
-  if (hashes.length !== tile.width) throw new AppError('NOT_FOUND', 'The game log has no such tile yet');
+  if (hashes.length !== tile.width) throw new AppError('NOT_FOUND', SERVER_MESSAGES.noTileYet);
   return Buffer.concat(hashes);
 }
