@@ -74,6 +74,9 @@ export default async function setup(project: TestProject) {
     DRAW_BEACON: 'required',
     DRAW_BEACON_URL: beacon.info.url,
     DRAW_BEACON_CHAIN: beacon.info.chainHash,
+    // The least room a freeze leaves before its round (decision 076): with 1 s rounds R is then
+    // two rounds after the latest public one, not three, and a game waits about 2 s, not 3.
+    DRAW_FREEZE_MARGIN_MS: '1000',
   };
   // The builds and the seed need nothing from each other: they run at the same time (the server,
   // started next, needs all three).
