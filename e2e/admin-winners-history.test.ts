@@ -152,6 +152,7 @@ describe('admin sales history', () => {
   const showing = (page: Page, text: string) => visible(page.getByText(text, { exact: true }));
   const options = (select: Locator) => select.locator('option').allTextContents();
 
+  // Its set-up plays fifteen games, one shop's eleven one after another, each waiting for its round.
   it('narrows from super agent to agent to user, by date, resets, and pages on the server', async () => {
     // A hierarchy of this file's own: super agent → agents A and B → users, plus a direct user.
     const superagent = await freshUser('superagent', { fullName: `Hester Super ${tag}` });
@@ -253,7 +254,7 @@ describe('admin sales history', () => {
     const everyone = Number(await textOf(games(page)));
     expect(await showing(page, `Showing 1 to 10 of ${everyone} entries`)).toBe(true);
     expect(await page.getByRole('button', { name: 'Reset All Filters' }).isDisabled()).toBe(true);
-  });
+  }, 120_000);
 
   it('fits a phone screen', async () => {
     const page = await openPage(browser(), PHONE);
