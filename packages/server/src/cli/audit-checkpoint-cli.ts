@@ -2,7 +2,6 @@ import { join, resolve } from 'node:path';
 import { loadCommandConfig } from '../config.ts';
 import { checkpointFileName, checkpointKey, shortDigest, takeCheckpoint } from '../modules/audit/checkpoint.ts';
 import { openForCommand } from '../db/open-from-config.ts';
-import { systemClock } from '../lib/clock.ts';
 
 // `npm run audit:checkpoint [-- --out FILE | URL]` (decision 045): a signed checkpoint of every
 // audit chain's head and row count, written to FILE, POSTed to URL, or by default into the
@@ -23,7 +22,7 @@ try {
     database.db,
     checkpointKey(config.dataDir),
     target ?? ((c) => resolve(join(config.checkpoints.dir, checkpointFileName(c)))),
-    new Date(systemClock()),
+    new Date(config.clock()),
   );
   console.log(
     `Audit checkpoint ${shortDigest(checkpoint.digest)} (${checkpoint.chains.length} chains, ${checkpoint.auditRows} rows, ${database.kind}) written to ${written}`,

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { loadCommandConfig } from '../config.ts';
 import { dumpPgliteDirectory, dumpPostgres, runningServer, writeAtomically, writeBlob } from '../db/backup.ts';
 import { keepDataDirPrivate } from '../db/private-files.ts';
-import { fileStamp, systemClock } from '../lib/clock.ts';
+import { fileStamp } from '../lib/clock.ts';
 import { assertWritableFolder, backupCredential, backupThroughServer, restoreKeysNote } from './backup-client.ts';
 
 /**
@@ -14,7 +14,7 @@ const config = loadCommandConfig('backup');
 // The copy and anything this command writes are its owner's only (decision 063).
 keepDataDirPrivate(config.dataDir, { create: false });
 const file = resolve(
-  process.argv[2] ?? `lot-backup-${fileStamp(systemClock())}.${config.databaseUrl ? 'dump' : 'tar.gz'}`,
+  process.argv[2] ?? `lot-backup-${fileStamp(config.clock())}.${config.databaseUrl ? 'dump' : 'tar.gz'}`,
 );
 
 try {

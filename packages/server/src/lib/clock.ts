@@ -7,7 +7,8 @@ export type Clock = () => number;
 /**
  * The machine's clock, read here and nowhere else in modules/, lib/ and cli/ (decision 069: a lint
  * rule refuses `Date.now()` and `new Date()` there). The app's context runs on it unless a test gives
- * another; a command's context runs on it, and so does a command that builds none (a backup's name).
+ * another; a command's context runs on it, and a command that builds none reads it through its
+ * settings (`loadCommandConfig`'s `clock`: a backup's name, a checkpoint's time).
  */
 // eslint-disable-next-line no-restricted-syntax -- the one place the machine's clock is read
 export const systemClock: Clock = () => Date.now();
