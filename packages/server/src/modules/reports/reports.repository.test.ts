@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { callers, sqlOf } from '../../test/sql-snapshots.ts';
-import {
-  activityStatements,
-  dayCloseStatement,
-  downlineStatement,
-  statementMovementsStatement,
-  statementTotalsStatement,
-  type Node,
-} from './reports.repository.ts';
+import { activityStatements, dayCloseStatement, downlineStatement, type Node } from './reports.repository.ts';
+import { statementMovementsStatement, statementTotalsStatement } from './statements.repository.ts';
 
 /**
  * The SQL of each report (the day close, the downline report per role of its node, the activity

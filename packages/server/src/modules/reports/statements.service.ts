@@ -4,7 +4,7 @@ import { formatCents } from '@lot/domain/money';
 import type { Statement, StatementMovement, StatementQuery } from '@lot/domain/schemas/reports';
 import type { Context } from '../../lib/context.ts';
 import { findInScope } from '../users/users.repository.ts';
-import { readStatementMovements, readStatementTotals } from './reports.repository.ts';
+import { readStatementMovements, readStatementTotals } from './statements.repository.ts';
 import { DEFAULT_TIME_ZONE } from './reports.service.ts';
 
 /**
