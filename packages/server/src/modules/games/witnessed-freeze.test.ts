@@ -1,23 +1,19 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstRoundAfter, roundTimeMs } from '@lot/domain/beacon';
+import { roundTimeMs } from '@lot/domain/beacon';
 import type { Notifications } from '@lot/domain/schemas/notifications';
-import type { GameLogInfo } from '@lot/domain/schemas/log';
 import { verifyCosignature } from '@lot/domain/tlog/cosignature';
 import { rootRefs } from '@lot/domain/tlog/merkle';
 import { ed25519NoteVerifier, parseNote, verifyNote } from '@lot/domain/tlog/note';
 import { queryRows } from '../../db/client.ts';
-import { openWitnessFiles, trustLog, type WitnessFiles } from '../../witness/witness-files.ts';
-import { witnessHandler } from '../../witness/witness-server.ts';
+import type { WitnessFiles } from '../../witness/witness-files.ts';
 import { configureWinners, drawCall, openGame, voidCall } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
-import { balanceOf, createMoneyTestApp, expectStatus, fund } from '../../test/money-fixtures.ts';
+import { balanceOf, expectStatus, fund } from '../../test/money-fixtures.ts';
 import type { TestApp } from '../../test/test-app.ts';
+import { witnessedApp, type WitnessedApp } from '../../test/witnessed-app.ts';
 import { WITNESS_TIMEOUT_MS } from './witnessed-freeze.ts';
 
 /**
@@ -31,55 +27,33 @@ type Mode = 'pass' | 'down' | 'slow' | 'refuse';
 let mode: Mode = 'pass';
 /** How far the witness's clock is ahead of the app's. */
 let witnessSkewMs = 0;
+let witnessed: WitnessedApp;
 let t: TestApp;
 let h: Hierarchy;
 let files: WitnessFiles;
-let server: Server;
 let dir: string;
+let logInfo: WitnessedApp['logInfo'];
+let justAfterARound: WitnessedApp['justAfterARound'];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'lot-witness-'));
-  files = openWitnessFiles(dir, 'witness.test/one');
-  const handle = witnessHandler({ files, clock: () => (t ? t.now() : Date.now()) + witnessSkewMs });
-  server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    if (mode === 'down') return request.socket.destroy();
-    if (mode === 'refuse') return response.writeHead(403).end('not today\n');
-    // Slower than the server waits for any witness (R is at least the freeze margin away, decision 076).
-    if (mode === 'slow') return void setTimeout(() => handle(request, response), WITNESS_TIMEOUT_MS + 500);
-    handle(request, response);
+  witnessed = await witnessedApp('witness.test/one', {
+    skewMs: () => witnessSkewMs,
+    serve: (handle) => (request, response) => {
+      if (mode === 'down') return request.socket.destroy();
+      if (mode === 'refuse') return response.writeHead(403).end('not today\n');
+      // Slower than the server waits for any witness (R is at least the freeze margin away, decision 076).
+      if (mode === 'slow') return void setTimeout(() => handle(request, response), WITNESS_TIMEOUT_MS + 500);
+      handle(request, response);
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  t = await createMoneyTestApp({
-    stoppedClock: true,
-    witnesses: { list: [{ vkey: files.cosigner.vkey, url, name: files.cosigner.name }], quorum: 1 },
-  });
+  ({ t, files, dir, logInfo, justAfterARound } = witnessed);
   h = await buildHierarchy(t);
   for (const member of [h.U1, h.U2, h.U3, h.U4, h.U5]) {
     await configureWinners(t, member.id, [{ percent: '50', position: 1, name: 'First' }]);
     await fund(t, member.id, '1000.00');
   }
-  trustLog(files, (await logInfo()).vkey);
 });
-afterAll(async () => {
-  await t?.close();
-  server?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function logInfo(): Promise<GameLogInfo> {
-  const response = await t.request(null, { method: 'GET', url: '/api/log' });
-  expectStatus(response, 200);
-  return response.json<GameLogInfo>();
-}
-
-/** Just past a beacon round: R, the next one, is a whole period away, room for a cosignature. */
-function justAfterARound(): void {
-  const chain = t.beacon?.chain;
-  if (!chain) throw new Error('the witnessed freeze needs the test beacon');
-  const next = roundTimeMs(chain, firstRoundAfter(chain, t.now()));
-  t.advanceClock(next - t.now() + 10);
-}
+afterAll(() => witnessed?.close());
 
 type Row = { status: string; log_index: string | null; log_checkpoint: string | null; beacon_round: string | null };
 const gameRow = async (id: number) =>

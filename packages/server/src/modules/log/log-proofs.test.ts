@@ -1,23 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FREEZE_MARGIN_MS } from '@lot/domain/freeze-round';
-import { firstRoundAfter, roundTimeMs } from '@lot/domain/beacon';
+import { firstRoundAfter } from '@lot/domain/beacon';
 import { exampleWitnessVkey } from '@lot/domain/game-log-evidence-example';
-import type { GameLogInfo } from '@lot/domain/schemas/log';
 import { NOT_WITNESSED, verifyGameLog, WITNESSING_FAILED } from '@lot/domain/verify-log';
 import { queryRows } from '../../db/client.ts';
 import { compareGamesWithAuditAndLog, describeLogRoot, verifyLogRoot } from '../audit/games-audit.ts';
 import { configureWinners, drawCall, openGame, proofOf, voidCall } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy } from '../../test/hierarchy.ts';
-import { createMoneyTestApp, expectStatus, fund } from '../../test/money-fixtures.ts';
+import { expectStatus, fund } from '../../test/money-fixtures.ts';
 import type { TestApp } from '../../test/test-app.ts';
-import { openWitnessFiles, trustLog, type WitnessFiles } from '../../witness/witness-files.ts';
-import { witnessHandler } from '../../witness/witness-server.ts';
+import { witnessedApp, type WitnessedApp } from '../../test/witnessed-app.ts';
+import type { WitnessFiles } from '../../witness/witness-files.ts';
 
 /**
  * A witnessed game's public proof (issue 41 item 5): its freeze leaf (the one that stood, not an
@@ -26,45 +20,24 @@ import { witnessHandler } from '../../witness/witness-server.ts';
  * fails it with another.
  */
 
+let witnessed: WitnessedApp;
 let t: TestApp;
 let h: Hierarchy;
 let files: WitnessFiles;
-let server: Server;
+let logInfo: WitnessedApp['logInfo'];
+let justAfterARound: WitnessedApp['justAfterARound'];
 let down = false;
-const dir = mkdtempSync(join(tmpdir(), 'lot-proof-witness-'));
 
 beforeAll(async () => {
-  files = openWitnessFiles(dir, 'auditor.test/witness');
-  const handle = witnessHandler({ files, clock: () => t.now() });
-  server = createServer((request, response) => (down ? request.socket.destroy() : handle(request, response)));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  t = await createMoneyTestApp({
-    stoppedClock: true,
-    witnesses: { list: [{ vkey: files.cosigner.vkey, url, name: files.cosigner.name }], quorum: 1 },
+  witnessed = await witnessedApp('auditor.test/witness', {
+    serve: (handle) => (request, response) => (down ? request.socket.destroy() : handle(request, response)),
   });
+  ({ t, files, logInfo, justAfterARound } = witnessed);
   h = await buildHierarchy(t);
   await configureWinners(t, h.U1.id, [{ percent: '50', position: 1, name: 'First' }]);
   await fund(t, h.U1.id, '1000.00');
-  trustLog(files, (await logInfo()).vkey);
 });
-afterAll(async () => {
-  await t?.close();
-  server?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function logInfo(): Promise<GameLogInfo> {
-  const response = await t.request(null, { method: 'GET', url: '/api/log' });
-  expectStatus(response, 200);
-  return response.json<GameLogInfo>();
-}
-
-/** Just past a beacon round, so R is a whole period away: room for the cosignature. */
-function justAfterARound(): void {
-  const chain = t.beacon!.chain;
-  t.advanceClock(roundTimeMs(chain, firstRoundAfter(chain, t.now())) - t.now() + 10);
-}
+afterAll(() => witnessed?.close());
 
 describe("a witnessed game's proof", () => {
   it('carries the cosigned checkpoint and the leaf that stood; it verifies with the witness pinned, not another', async () => {
