@@ -3,7 +3,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 import {
   dumpPgliteDirectory,
@@ -23,7 +22,7 @@ import type { DrawResult, DrawWaiting, Game } from '@lot/domain/schemas/games';
 import { configureWinners, drawAll, drawCall, openGame } from '../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy } from '../test/hierarchy.ts';
 import { createMoneyTestApp, expectStatus, fund, money } from '../test/money-fixtures.ts';
-import { freshPostgres, TEST_DB, type TestApp } from '../test/test-app.ts';
+import { anotherApp, freshPostgres, TEST_DB, type TestApp } from '../test/test-app.ts';
 import { world } from '../test/world.ts';
 
 /**
@@ -59,15 +58,8 @@ async function activity(t: TestApp, h: Hierarchy, round: number): Promise<void> 
  * backup: the same numbers as the original, and the books still balance.
  */
 async function finishesAsTheOriginal(t: TestApp, restored: Database, h: Hierarchy, original: Game): Promise<void> {
-  const app = await buildApp({
+  const app = await anotherApp(t, {
     database: restored,
-    jwtSecret: t.jwtSecret,
-    totpKey: t.totpKey,
-    seedKey: t.seedKey,
-    logKey: t.logKey,
-    logLevel: 'silent',
-    serveWeb: false,
-    clock: t.now,
     beacon: t.beacon && { mode: 'required', urls: [t.beacon.url], chainHash: t.beacon.chain.chainHash },
   });
   try {
@@ -111,16 +103,7 @@ async function expectRestored(
   expect(await world({ database: restored })).toEqual(atBackup);
   // The seed key is kept with the backup (decision 034): a server on the restored database starts
   // with it, and refuses any other.
-  const start = (seedKey: string) =>
-    buildApp({
-      database: restored,
-      jwtSecret: t.jwtSecret,
-      totpKey: t.totpKey,
-      seedKey,
-      logKey: t.logKey,
-      logLevel: 'silent',
-      serveWeb: false,
-    });
+  const start = (seedKey: string) => anotherApp(t, { database: restored, seedKey });
   await expect(start(randomBytes(32).toString('hex'))).rejects.toThrow(SeedKeyMismatch);
   const app = await start(t.seedKey);
   await app.close();

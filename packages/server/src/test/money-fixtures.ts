@@ -5,6 +5,8 @@ import { expect } from 'vitest';
 import { decimalToCents } from '@lot/domain/money';
 import type { MoneyResult } from '@lot/domain/schemas/balance';
 import { queryRows } from '../db/client.ts';
+import { verifyAudit } from '../modules/audit/audit-chain.ts';
+import { checkLedger } from '../modules/balance/ledger.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from './test-app.ts';
 
 /** PostgreSQL "terminating connection due to administrator command". */
@@ -121,4 +123,12 @@ export function seededRandom(seed: number): () => number {
     x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
     return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** After a file's games: every balance equals its ledger rows, and every audit chain holds. */
+export async function expectBooksAndAuditSound(t: TestApp): Promise<void> {
+  const ledger = await checkLedger(t.database.db);
+  expect(ledger.ok, JSON.stringify(ledger)).toBe(true);
+  const audit = await verifyAudit(t.database.db);
+  expect(audit.ok, JSON.stringify(audit.problems)).toBe(true);
 }

@@ -7,8 +7,6 @@ import { FREEZE_REFUSED, SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { MESSAGES } from '@lot/domain/messages';
 import type { DrawResult, DrawWaiting, Game } from '@lot/domain/schemas/games';
 import { verifyProof } from '@lot/domain/verify';
-import { verifyAudit } from '../audit/audit-chain.ts';
-import { checkLedger } from '../balance/ledger.ts';
 import { type DrawBeaconMode } from '../../lib/draw-beacon.ts';
 import {
   configureWinners,
@@ -25,7 +23,13 @@ import {
   voidCall,
 } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
-import { balanceOf, createMoneyTestApp, expectStatus, fund } from '../../test/money-fixtures.ts';
+import {
+  balanceOf,
+  createMoneyTestApp,
+  expectStatus,
+  fund,
+  expectBooksAndAuditSound,
+} from '../../test/money-fixtures.ts';
 import { anotherApp, type TestApp } from '../../test/test-app.ts';
 import { startTestBeacon, type TestBeacon } from '../../test/test-beacon.ts';
 
@@ -51,10 +55,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const close of closing.reverse()) await close();
-  const ledger = await checkLedger(t.database.db);
-  expect(ledger.ok, JSON.stringify(ledger)).toBe(true);
-  const audit = await verifyAudit(t.database.db);
-  expect(audit.ok, JSON.stringify(audit.problems)).toBe(true);
+  await expectBooksAndAuditSound(t);
   await t.close();
 });
 

@@ -45,7 +45,14 @@ import {
   voidCall,
 } from '../../test/game-fixtures.ts';
 import { buildHierarchy, createMember, PASSWORD, type Hierarchy, type Member } from '../../test/hierarchy.ts';
-import { balanceOf, createMoneyTestApp, expectStatus, fund, money } from '../../test/money-fixtures.ts';
+import {
+  balanceOf,
+  createMoneyTestApp,
+  expectStatus,
+  fund,
+  money,
+  expectBooksAndAuditSound,
+} from '../../test/money-fixtures.ts';
 import type { TestApp } from '../../test/test-app.ts';
 import { latestRoundAt, type TestBeacon } from '../../test/test-beacon.ts';
 
@@ -91,10 +98,7 @@ beforeAll(async () => {
   for (const member of [h.U1, h.U2, h.U3, h.U4, h.U5]) await fund(t, member.id, '1000.00');
 });
 afterAll(async () => {
-  const ledger = await checkLedger(t.database.db);
-  expect(ledger.ok, JSON.stringify(ledger)).toBe(true);
-  const audit = await verifyAudit(t.database.db);
-  expect(audit.ok, JSON.stringify(audit.problems)).toBe(true);
+  await expectBooksAndAuditSound(t);
   await t.close();
 });
 
