@@ -1,7 +1,6 @@
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { systemClock, type Clock } from './lib/clock.ts';
 import { QUICKNET } from '@lot/domain/beacon';
 import { FREEZE_MARGIN_MS, MAX_FREEZE_MARGIN_MS, MIN_FREEZE_MARGIN_MS } from '@lot/domain/freeze-round';
 import { SIG_TYPE_COSIGNATURE_V1, parseVerifierKey } from '@lot/domain/tlog/note';
@@ -291,19 +290,6 @@ export class ConfigError extends Error {}
  * For the npm scripts: the configuration, or the problem named on stderr (one line per variable,
  * no stack trace) and exit code 2, the code of a command that did not run.
  */
-/** A command's settings and its clock: the time a command stamps comes from here (decision 069). */
-export type CommandConfig = Config & { clock: Clock };
-
-export function loadCommandConfig(command: string, env: NodeJS.ProcessEnv = process.env): CommandConfig {
-  try {
-    return { ...loadConfig(env), clock: systemClock };
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`${command}: ${error.message}`);
-    process.exit(2);
-  }
-}
-
 /** Parses and validates the environment once at start-up; a bad value stops the server. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { loadCommandConfig } from '../config.ts';
+import { loadCommandConfig } from './command-config.ts';
 import { checkpointFileName, checkpointKey, shortDigest, takeCheckpoint } from '../modules/audit/checkpoint.ts';
 import { openForCommand } from '../db/open-from-config.ts';
 

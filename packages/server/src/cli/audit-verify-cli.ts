@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { loadCommandConfig } from '../config.ts';
+import { loadCommandConfig } from './command-config.ts';
 import { describeAudit, verifyAudit } from '../modules/audit/audit-chain.ts';
 import {
   describeCheckpoint,

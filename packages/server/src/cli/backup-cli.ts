@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { loadCommandConfig } from '../config.ts';
+import { loadCommandConfig } from './command-config.ts';
 import { dumpPgliteDirectory, dumpPostgres, runningServer, writeAtomically, writeBlob } from '../db/backup.ts';
 import { keepDataDirPrivate } from '../db/private-files.ts';
 import { fileStamp } from '../lib/clock.ts';

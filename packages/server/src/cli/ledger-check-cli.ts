@@ -1,4 +1,4 @@
-import { loadCommandConfig } from '../config.ts';
+import { loadCommandConfig } from './command-config.ts';
 import { checkLedger } from '../modules/balance/ledger.ts';
 import { openForCommand } from '../db/open-from-config.ts';
 

@@ -1,6 +1,6 @@
 import { openSync, readSync, closeSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadCommandConfig } from '../config.ts';
+import { loadCommandConfig } from './command-config.ts';
 import { formatOf, nextSteps, restorePglite, restorePostgres, RestoreRefused } from '../db/backup.ts';
 import { keepDataDirPrivate } from '../db/private-files.ts';
 

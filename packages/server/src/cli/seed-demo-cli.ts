@@ -1,4 +1,5 @@
-import { ConfigError, loadCommandConfig } from '../config.ts';
+import { ConfigError } from '../config.ts';
+import { loadCommandConfig } from './command-config.ts';
 import { openSeedBox } from '../lib/seed-box.ts';
 import { resolveSealingKey } from '../secrets.ts';
 import { openForCommand } from '../db/open-from-config.ts';

@@ -1,4 +1,4 @@
-import { loadCommandConfig } from '../config.ts';
+import { loadCommandConfig } from './command-config.ts';
 import { openForCommand } from '../db/open-from-config.ts';
 import { ensureAdmin } from './seed.ts';
 import { SCALE_PASSWORD, seedScale } from './seed-scale.ts';
