@@ -1,14 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { gameLogLeafBytes, type GameLogEvent, type GameLogLeaf } from '@lot/domain/game-log';
-import {
-  appendedNodes,
-  consistencyProof,
-  consistencyProofRefs,
-  leafHash,
-  rootAt,
-  rootRefs,
-  type HashAt,
-} from '@lot/domain/tlog/merkle';
+import { appendedNodes, leafHash, rootAt, rootRefs, type HashAt } from '@lot/domain/tlog/merkle';
 import { queryRows, type Db, type Tx } from '../db/client.ts';
 
 /**
@@ -133,30 +125,6 @@ export async function writeLogAppend(tx: Tx, append: LogAppend): Promise<void> {
       RETURNING size`,
   );
   if (rows.length !== 1) throw new Error('the game log moved under its lock');
-}
-
-/** The log as committed: its size and root (no lock). */
-export async function committedHead(db: Db | Tx): Promise<LogHead> {
-  const [row] = await queryRows<HeadRow>(db, sql`SELECT size, edge FROM game_log WHERE id = 1`);
-  if (!row) throw new Error('the game log has no head row');
-  return toHead(row);
-}
-
-/** The consistency proof from `oldSize` to `newSize` (RFC 9162), its subtrees read in one query. */
-export async function consistencyProofOf(db: Db | Tx, oldSize: number, newSize: number): Promise<Uint8Array[]> {
-  const refs = consistencyProofRefs(oldSize, newSize).flat();
-  if (refs.length === 0) return [];
-  const rows = await queryRows<{ level: number; idx: string | number; hash: Uint8Array | string }>(
-    db,
-    sql`SELECT h.level, h.idx, h.hash FROM jsonb_to_recordset(${JSON.stringify(refs)}::jsonb) AS r(level int, index bigint)
-      JOIN game_log_hashes h ON h.level = r.level AND h.idx = r.index`,
-  );
-  const at = new Map(rows.map((row) => [`${row.level}/${Number(row.idx)}`, bytesOf(row.hash)]));
-  return consistencyProof(oldSize, newSize, (level, index) => {
-    const hash = at.get(`${level}/${index}`);
-    if (!hash) throw new Error(`the game log lacks subtree ${level}/${index}`);
-    return hash;
-  });
 }
 
 /** A freeze leaf that did not stand (decision 080): it stays in the log, marked. */

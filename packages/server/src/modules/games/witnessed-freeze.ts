@@ -5,18 +5,12 @@ import { freezeNotWitnessed, freezesRefusedForked } from '@lot/domain/server-mes
 import type { FrozenLeaf } from '@lot/domain/game-log';
 import type { WitnessConfig } from '../../config.ts';
 import type { AppContext } from '../../lib/context.ts';
-import {
-  appendGameLeaves,
-  committedHead,
-  consistencyProofOf,
-  logFork,
-  markAttempt,
-  recordLogFork,
-  rootOf,
-} from '../../lib/game-log.ts';
+import { appendGameLeaves, logFork, markAttempt, recordLogFork, rootOf } from '../../lib/game-log.ts';
 import { submitCheckpoint, type WitnessAnswer } from '../../lib/witness-client.ts';
 import { runDraw, type DrawAnswer, type DrawWrite } from './draw.repository.ts';
 import type { Round } from './games.repository.ts';
+import { consistencyProofOf } from '../log/log-proofs.ts';
+import { readLogHead } from '../log/log.repository.ts';
 
 /**
  * The witnessed freeze (decision 080): a LOT-DRAW-2 freeze with witnesses configured stands only
@@ -55,7 +49,7 @@ export async function runWitnessedFreeze(
   const fork = await logFork(ctx.db);
   if (fork) throw forkRefusal(fork.reason);
   const index = await ctx.db.transaction((tx) => appendGameLeaves(tx, round.id, [leaf]));
-  const head = await committedHead(ctx.db);
+  const head = await readLogHead(ctx.db);
   const note = ctx.gameLog.signCheckpoint(head.size, rootOf(head));
   const checkpointText = note.slice(0, note.indexOf('\n\n') + 1);
   const due = roundTimeMs(pin, leaf.round ?? 0);

@@ -1,7 +1,14 @@
 import type { GameLogEvidence } from '@lot/domain/schemas/games';
 import { parseCheckpoint } from '@lot/domain/tlog/checkpoint';
 import { base64Encode } from '@lot/domain/tlog/encoding';
-import { inclusionProof, inclusionProofRefs } from '@lot/domain/tlog/merkle';
+import {
+  consistencyProof,
+  consistencyProofRefs,
+  inclusionProof,
+  inclusionProofRefs,
+  type HashAt,
+  type NodeRef,
+} from '@lot/domain/tlog/merkle';
 import { parseNote } from '@lot/domain/tlog/note';
 import type { AppContext } from '../../lib/context.ts';
 import { rootOf } from '../../lib/game-log.ts';
@@ -37,12 +44,7 @@ export async function freezeEvidence(
     size = head.size;
     checkpoint = ctx.gameLog.signCheckpoint(head.size, rootOf(head));
   }
-  const stored = await readLogNodes(ctx.db, inclusionProofRefs(leaf.idx, size).flat());
-  const inclusion = inclusionProof(leaf.idx, size, (level, index) => {
-    const hash = stored.get(`${level}/${index}`);
-    if (!hash) throw new Error(`the game log lacks its node ${level}/${index}`);
-    return hash;
-  });
+  const inclusion = inclusionProof(leaf.idx, size, await storedNodes(ctx.db, inclusionProofRefs(leaf.idx, size)));
   return {
     origin,
     freeze: {
@@ -51,5 +53,24 @@ export async function freezeEvidence(
       inclusion: inclusion.map(base64Encode),
       checkpoint,
     },
+  };
+}
+
+/** The consistency proof from `oldSize` to `newSize` (RFC 9162) a witness asks for, from the stored hashes. */
+export async function consistencyProofOf(
+  db: AppContext['db'],
+  oldSize: number,
+  newSize: number,
+): Promise<Uint8Array[]> {
+  return consistencyProof(oldSize, newSize, await storedNodes(db, consistencyProofRefs(oldSize, newSize)));
+}
+
+/** The stored subtrees a proof needs, read in one query, as the proof functions read them. */
+async function storedNodes(db: AppContext['db'], refs: readonly (readonly NodeRef[])[]): Promise<HashAt> {
+  const stored = await readLogNodes(db, refs.flat());
+  return (level, index) => {
+    const hash = stored.get(`${level}/${index}`);
+    if (!hash) throw new Error(`the game log lacks its node ${level}/${index}`);
+    return hash;
   };
 }
