@@ -1,5 +1,6 @@
 import { AppError } from '@lot/domain/errors';
 import { SERVER_MESSAGES } from '@lot/domain/server-messages';
+import { parseVerifierKey } from '@lot/domain/tlog/note';
 import { formatEntryBundle, TILE_WIDTH } from '@lot/domain/tlog/tiles';
 import { recordAudit } from '../../lib/audit.ts';
 import type { AppContext } from '../../lib/context.ts';
@@ -14,8 +15,8 @@ import { nameLog, readLogEntries, readLogHashes, readLogHead, type Db } from './
  * lib/game-log.ts's, in each event's own transaction.
  */
 
-/** The public key part of a verifier key (`<name>+<key ID>+<base64 key>`): its name follows the origin. */
-const publicKeyOf = (vkey: string) => vkey.split('+').at(-1);
+/** The public key of a verifier key (`<name>+<key ID>+<base64 key>`; the base64 may hold a '+'): its name follows the origin. */
+const publicKeyOf = (vkey: string) => Buffer.from(parseVerifierKey(vkey).publicKey).toString('hex');
 
 /**
  * Names the log at start-up (decision 081): the first start keeps its origin and verifier key; a
