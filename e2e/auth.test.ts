@@ -1,6 +1,6 @@
 import type { Page, Request } from 'playwright-core';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { DEMO, openPage, screenshotOnFailure, signIn, useBrowser, visible } from './support.ts';
+import { DEMO, DESKTOP, openPage, screenshotOnFailure, signIn, useBrowser, visible } from './support.ts';
 
 const browser = useBrowser();
 
@@ -33,7 +33,7 @@ let shared: Page | undefined;
  */
 async function fresh(): Promise<Page> {
   if (!shared) {
-    shared = await openPage(browser());
+    shared = await openPage(browser(), DESKTOP, { keepOpen: true });
     shared.setDefaultTimeout(10_000);
   } else {
     screenshotOnFailure(shared);

@@ -9,6 +9,7 @@ import type { Game } from '@lot/domain/schemas/games';
 import {
   apiAs,
   baseUrl,
+  chromiumPath,
   decodeQr,
   DEMO,
   DESKTOP,
@@ -104,7 +105,7 @@ beforeAll(async () => {
 
   // A browser of its own: the fake camera is chosen when Chromium starts.
   browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     args: [
       '--no-sandbox',
       '--disable-gpu',

@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, inject, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, inject, onTestFailed, onTestFinished, type TestContext } from 'vitest';
 import type { DrawResult, DrawWaiting, Game } from '@lot/domain/schemas/games';
 
 export const baseUrl = () => inject('baseUrl');
@@ -34,15 +34,26 @@ const CHROMIUM_ARGS = [
 ];
 
 /**
- * One Chromium per test file (Debian's, never a downloaded one). Like an https deployment,
- * PUBLIC_URL's pages are a secure context (Web Crypto checks the proof); with `plainHttp` they are
- * what a shop's LAN address over plain http is to a phone: not a secure context.
+ * The Chromium the tests drive, always Debian's (never a downloaded one): `CHROMIUM_PATH` if set,
+ * else Debian's headless shell (package chromium-headless-shell, the same engine without the
+ * desktop browser around it: it used about a quarter less CPU over the same browser files, and
+ * Chromium is most of the browser tests' CPU; decision 095), else the full /usr/bin/chromium.
+ */
+export function chromiumPath(): string {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  return existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium';
+}
+
+/**
+ * One Chromium per test file. Like an https deployment, PUBLIC_URL's pages are a secure context
+ * (Web Crypto checks the proof); with `plainHttp` they are what a shop's LAN address over plain
+ * http is to a phone: not a secure context.
  */
 export function useBrowser(options: { plainHttp?: boolean } = {}): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
     browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumPath(),
       args: options.plainHttp
         ? CHROMIUM_ARGS
         : [...CHROMIUM_ARGS, `--unsafely-treat-insecure-origin-as-secure=${publicUrl()}`],
@@ -57,21 +68,34 @@ export function useBrowser(options: { plainHttp?: boolean } = {}): () => Browser
   };
 }
 
-/** A fresh page (own storage) whose screenshot is kept when the test fails. */
-export async function openPage(browser: Browser, viewport = DESKTOP): Promise<Page> {
+/**
+ * A fresh page (own storage) for the current test: its screenshot is kept when the test fails, and
+ * it is closed when the test ends, so a page a test is done with stops polling the server and
+ * painting for the rest of the file. `keepOpen`: a page the file shares between its tests (closed
+ * with the browser).
+ */
+export async function openPage(browser: Browser, viewport = DESKTOP, { keepOpen = false } = {}): Promise<Page> {
   const context = await browser.newContext({ viewport, baseURL: baseUrl() });
   const page = await context.newPage();
-  screenshotOnFailure(page);
+  if (keepOpen) screenshotOnFailure(page);
+  else
+    // Vitest runs a test's onTestFinished before its onTestFailed: the screenshot is taken here.
+    onTestFinished(async ({ task }) => {
+      if (task.result?.state === 'fail') await screenshot(page, task);
+      await context.close().catch(() => undefined);
+    });
   return page;
 }
 
 /** Keeps a screenshot of the page if the current test fails (for pages shared between tests). */
 export function screenshotOnFailure(page: Page): void {
-  onTestFailed(async ({ task }) => {
-    mkdirSync('test-results/e2e', { recursive: true });
-    const name = `${task.file?.name ?? 'e2e'}-${task.name}`.replace(/[^\w-]+/g, '_').slice(0, 150);
-    await page.screenshot({ path: `test-results/e2e/${name}.png`, fullPage: true }).catch(() => undefined);
-  });
+  onTestFailed(({ task }) => screenshot(page, task));
+}
+
+async function screenshot(page: Page, task: TestContext['task']): Promise<void> {
+  mkdirSync('test-results/e2e', { recursive: true });
+  const name = `${task.file?.name ?? 'e2e'}-${task.name}`.replace(/[^\w-]+/g, '_').slice(0, 150);
+  await page.screenshot({ path: `test-results/e2e/${name}.png`, fullPage: true }).catch(() => undefined);
 }
 
 /** Signs in through the login screen and waits for the dashboard. */
