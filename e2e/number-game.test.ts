@@ -72,6 +72,13 @@ async function inViewport(page: Page, locator: Locator): Promise<boolean> {
   );
 }
 
+/** The numbers from..to of the grid that are not wholly in the window as it is scrolled now. */
+async function numbersOutOfView(page: Page, from: number, to: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let number = from; number <= to; number++) if (!(await inViewport(page, tile(page, number)))) out.push(number);
+  return out;
+}
+
 async function openGame(page: Page, user: Account, prizeCount = 2) {
   await signIn(page, login(user));
   await page.goto('/user/number-game/play');
@@ -90,7 +97,7 @@ async function choose(page: Page, number: number, name: string, phone = `555-${1
   await visible(dialog);
   await dialog.getByLabel('Name').fill(name);
   await dialog.getByLabel('Phone Number').fill(phone);
-  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
   await expect.poll(() => tile(page, number).getAttribute('aria-pressed')).toBe('true');
 }
@@ -529,7 +536,8 @@ describe('BOCH BOCH', () => {
 
   it('says why Check Winner cannot draw, in the documented words, and checks the range and bet as typed', async () => {
     const user = await player('5');
-    const page = await openPage(browser());
+    // A shop's laptop screen: the board must keep every number in view while entries are taken.
+    const page = await openPage(browser(), { width: 1280, height: 800 });
     await openGame(page, user);
 
     expect(await checkWinner(page).getAttribute('aria-disabled')).toBe('true');
@@ -551,14 +559,21 @@ describe('BOCH BOCH', () => {
     // The participant's name and phone are both required.
     await tile(page, 7).click();
     const dialog = page.getByRole('dialog', { name: 'Enter Participant Details' });
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     expect(await visible(dialog.getByText('Name is required'))).toBe(true);
     expect(await visible(dialog.getByText('Phone Number is required'))).toBe(true);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(await tile(page, 7).getAttribute('aria-pressed')).toBe('false');
 
     // A pool of 10.00 over a balance of 5.00: the draw is refused and nothing is drawn.
+    expect(await numbersOutOfView(page, 1, 20)).toEqual([]);
     await choose(page, 7, 'Fay Chen');
+    // With the game's identity, the setup's lock and the pool warning on screen, 1 to 20 are all
+    // still in view, the warning too, and nothing scrolls.
+    await visible(page.getByTestId('pool-over-balance'));
+    expect(await numbersOutOfView(page, 1, 20)).toEqual([]);
+    expect(await inViewport(page, page.getByTestId('pool-over-balance'))).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(800);
     await checkWinner(page).click();
     expect(await visible(alertText(page, 'Insufficient balance'))).toBe(true);
     await visible(page.getByRole('button', { name: 'Check Winner (0/2)' }));
@@ -586,7 +601,7 @@ describe('BOCH BOCH', () => {
     const bareDialog = bare.getByRole('dialog', { name: 'Enter Participant Details' });
     await bareDialog.getByLabel('Name').fill('Gus Hale');
     await bareDialog.getByLabel('Phone Number').fill('555-0303');
-    await bareDialog.getByRole('button', { name: 'Save' }).click();
+    await bareDialog.getByRole('button', { name: 'Save', exact: true }).click();
     expect(await visible(alertText(bare, 'No winner settings configured!'))).toBe(true);
     expect(await bareDialog.getByLabel('Name').inputValue()).toBe('Gus Hale');
     await bareDialog.getByRole('button', { name: 'Cancel' }).click();
@@ -659,12 +674,12 @@ describe('BOCH BOCH', () => {
     const dialog = page.getByRole('dialog', { name: 'Enter Participant Details' });
     await dialog.getByLabel('Name').fill('Kai Lund');
     await dialog.getByLabel('Phone Number').fill('555-2222');
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     expect(await visible(dialog.getByTestId('participant-error'))).toBe(true);
     expect(await dialog.getByLabel('Name').inputValue()).toBe('Kai Lund');
     expect(await page.getByText('Selected Numbers (1)').count()).toBe(1);
     await page.unroute('**/api/games/*/entries');
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     await hidden(dialog);
     await expect.poll(() => tile(page, 2).getAttribute('aria-pressed')).toBe('true');
 
@@ -721,7 +736,7 @@ describe('BOCH BOCH', () => {
     // A phone of an implausible form is refused with a clear message, and nothing is sent.
     await dialog.getByLabel('Name').fill('Short Phone');
     await dialog.getByLabel('Phone Number').fill('12-34');
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     await visible(dialog.getByText('Phone Number must have 7 to 15 digits (digits, spaces, + and - only)'));
     expect(await currentGame(user)).toBeNull();
     await page.context().close();
@@ -742,7 +757,7 @@ describe('BOCH BOCH', () => {
     const dialog = page.getByRole('dialog', { name: 'Enter Participant Details' });
     expect(await dialog.getByLabel('Name').inputValue()).toBe('Lea Stone');
     await dialog.getByLabel('Name').fill('Lea Stone-Park');
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     await visible(page.getByTestId('selected-row').filter({ hasText: 'Lea Stone-Park' }));
     expect((await currentGame(user))?.entries.map((e) => e.name)).toEqual(['Lea Stone-Park']);
     const firstCode = await page.getByTestId('game-code').textContent();
@@ -771,14 +786,23 @@ describe('BOCH BOCH', () => {
     );
     await dialog.getByLabel('Name').fill('Max Roe');
     await dialog.getByLabel('Phone Number').fill('555-1013');
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(await visible(page.getByTestId('pool-over-balance'))).toBe(true);
     expect(await page.getByTestId('pool-over-balance').textContent()).toBe(
       'The pool of $30.00 is more than your balance of $20.00: the draw will be refused. Take no more bets until the balance is topped up.',
     );
-    // Check Winner stays within reach on a phone: in view at the top of the page and at its foot.
+    // Where the bets are taken: the warning sits right above the numbers, in view at the top of the page.
     await page.evaluate(() => window.scrollTo(0, 0));
+    expect(await inViewport(page, page.getByTestId('pool-over-balance'))).toBe(true);
+    const warningBox = await page.getByTestId('pool-over-balance').boundingBox();
+    const firstTile = await tile(page, 1).boundingBox();
+    expect((firstTile?.y ?? 0) - ((warningBox?.y ?? 0) + (warningBox?.height ?? 0))).toBeLessThanOrEqual(24);
+    expect(
+      (warningBox?.y ?? 0) + (warningBox?.height ?? 0) <
+        ((await page.getByTestId('play-actions').boundingBox())?.y ?? 0),
+    ).toBe(true);
+    // Check Winner stays within reach on a phone: in view at the top of the page and at its foot.
     expect(await inViewport(page, checkWinner(page))).toBe(true);
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     expect(await inViewport(page, checkWinner(page))).toBe(true);

@@ -432,20 +432,56 @@ describe('slips of a played game', () => {
 });
 
 describe('slips of a game not ended', () => {
-  it('offers the entry slips of a game in play (linked from the play screen), the result slip only once it ends, and none for a discarded game', async () => {
+  it('prints a customer’s slip on the play screen as their entry is saved (its row prints a COPY), offers the entry slips of a game in play (linked from there), the result slip only once it ends, and none for a discarded game', async () => {
     screenshotOnFailure(page);
     const call = await sessionOf(login(user));
     const opened = await call<Game>('/api/games', { body: { startRange: 1, endRange: 5, betAmount: '5.00' } });
     await call<Game>(`/api/games/${opened.id}/entries`, { method: 'PUT', body: { entries: ENTRIES.slice(0, 2) } });
 
-    // The play screen leads to the game's slips.
+    // The sale in one screen: the next customer's entry is saved and their slip prints, on the
+    // paper chosen on this device, without leaving the play screen.
     await page.goto('/user/number-game/play');
+    const [, , next] = ENTRIES;
+    if (!next) throw new Error('no third entry');
+    await page
+      .getByRole('group', { name: 'Numbers' })
+      .getByRole('button', { name: String(next.number), exact: true })
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Enter Participant Details' });
+    await dialog.getByLabel('Name').fill(next.name);
+    await dialog.getByLabel('Phone Number').fill(next.phoneNumber);
+    await clickPrint(page, 'Save and print slip');
+    expect(new URL(page.url()).pathname).toBe('/user/number-game/play');
+    await dialog.waitFor({ state: 'hidden' });
+    const sheet = page.getByTestId('slip-print-sheet');
+    const printedSlip = sheet.getByTestId('entry-slip');
+    expect(await printedSlip.count()).toBe(1);
+    expect(await printedSlip.getAttribute('data-number')).toBe(String(next.number));
+    // The paper chosen on this device (the Slips page's choice; 80 mm until one is chosen).
+    const paper = await page.evaluate(() => localStorage.getItem('slipWidth'));
+    expect(await sheet.getAttribute('data-width')).toBe(paper ?? '80mm');
+    const saved = await call<Game>(`/api/games/${opened.id}`);
+    const nonce = saved.entries.find((entry) => entry.number === next.number)?.nonce ?? '';
+    // The sheet is hidden on screen (only print shows it): its text, not its rendered text.
+    expect(await printedSlip.getByTestId('slip-nonce').textContent()).toBe(grouped(nonce));
+    expect(await printedSlip.textContent()).toContain(maskName(next.name));
+    expect(await printedSlip.getByTestId('slip-copy').count()).toBe(0);
+    // Their slip again from the Selected Numbers row: a COPY, counted by the server.
+    await clickPrint(page, `Print slip ${next.number}`);
+    await expect.poll(() => sheet.getByTestId('slip-copy').textContent()).toBe('COPY · printed 2 times');
+    const counted = await call<{ kind: string; number: number | null; printCount: number }[]>(
+      `/api/games/${opened.id}/slips`,
+    );
+    expect(counted).toMatchObject([{ kind: 'entry', number: next.number, printCount: 2 }]);
+    expect(new URL(page.url()).pathname).toBe('/user/number-game/play');
+
+    // The play screen leads to the game's slips.
     const link = page.getByRole('link', { name: 'Slips', exact: true });
     await visible(link);
     await page.screenshot({ path: 'test-results/screenshots/play-screen-slips-link.png' });
     await link.click();
     await page.waitForURL(`**/user/number-game/slips/${opened.id}`);
-    await expect.poll(() => page.getByTestId('entry-slip').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('entry-slip').count()).toBe(3);
     await visible(page.getByTestId('result-slip-later'));
     expect(await page.getByTestId('result-slip').count()).toBe(0);
 

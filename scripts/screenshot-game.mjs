@@ -112,7 +112,7 @@ for (const [name, viewport, room] of [
     const dialog = page.getByRole('dialog', { name: 'Enter Participant Details' });
     await dialog.getByLabel('Name').fill(player);
     await dialog.getByLabel('Phone Number').fill(`555-01${10 + i}`);
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
   }
   for (const theme of ['White', 'Green', 'Blue', 'Orange']) {

@@ -25,6 +25,20 @@ function numberSize(count: number): string {
   return 'text-xl sm:text-2xl 2xl:text-4xl';
 }
 
+/** The gap between tiles on a wide screen (sm:gap-3), in px. */
+const LARGE_GAP_PX = 12;
+/** What a tile holds under its number on a wide screen: the participant's name (lg:text-lg) and some air. */
+const NAME_LINE = '2.25rem';
+
+/**
+ * On a wide screen the grid is exactly the board's height however long the side column grows (a
+ * size container): its rows share that height, and a number is at most as large as its row leaves
+ * room for beside the name under it, so every number stays in view while entries are taken.
+ */
+function largeNumberCap(rows: number): string {
+  return `calc((100cqh - ${(rows - 1) * LARGE_GAP_PX}px) / ${rows} - ${NAME_LINE})`;
+}
+
 /**
  * The numbers of the range. A free number asks for its participant; a chosen one opens its details.
  * Once the draw has started the grid only shows what happened: chosen, drawn with a winner, drawn
@@ -51,6 +65,7 @@ export function NumberGrid({
   onPick: (number: number) => void;
 }) {
   const numbers = numbersInRange(start, end);
+  const columns = largeColumns(numbers.length);
   const drawnSet = new Set(drawn);
   const style: Record<TileState, string> = {
     free: theme.tile,
@@ -62,8 +77,13 @@ export function NumberGrid({
     <div
       role="group"
       aria-label="Numbers"
-      style={{ '--game-cols': `repeat(${largeColumns(numbers.length)}, minmax(0, 1fr))` } as CSSProperties}
-      className="grid grid-cols-5 gap-2 sm:grid-cols-8 sm:gap-3 lg:flex-1 lg:auto-rows-fr lg:grid-cols-(--game-cols)"
+      style={
+        {
+          '--game-cols': `repeat(${columns}, minmax(0, 1fr))`,
+          '--number-cap': largeNumberCap(Math.ceil(numbers.length / columns)),
+        } as CSSProperties
+      }
+      className="grid grid-cols-5 gap-2 sm:grid-cols-8 sm:gap-3 lg:min-h-48 lg:flex-1 lg:auto-rows-[minmax(0,1fr)] lg:grid-cols-(--game-cols) lg:[container-type:size]"
     >
       {numbers.map((number) => {
         const participant = selected.get(number);
@@ -83,9 +103,10 @@ export function NumberGrid({
             aria-describedby={participant ? `participant-${number}` : undefined}
             disabled={locked}
             onClick={() => onPick(number)}
-            className={`relative flex aspect-[4/3] min-h-12 flex-col items-center justify-center overflow-hidden rounded-xl font-black tabular-nums focus-visible:outline-4 focus-visible:outline-offset-2 focus-visible:outline-yellow-300 disabled:cursor-default lg:aspect-auto ${style[state]} ${numberSize(numbers.length)}`}
+            className={`relative flex aspect-[4/3] min-h-12 flex-col items-center justify-center overflow-hidden rounded-xl font-black tabular-nums focus-visible:outline-4 focus-visible:outline-offset-2 focus-visible:outline-yellow-300 disabled:cursor-default lg:aspect-auto lg:min-h-0 ${style[state]} ${numberSize(numbers.length)}`}
           >
-            {number}
+            {/* Its size for the count of numbers (1em), or less when the row is short. */}
+            <span className="lg:text-[length:min(1em,var(--number-cap))] lg:leading-none">{number}</span>
             {participant && (
               // Describes the tile; its name stays the number alone.
               <span

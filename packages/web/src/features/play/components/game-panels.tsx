@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Loader2, Printer } from 'lucide-react';
 import { formatBps, prizeFor, type Participant } from '@lot/domain/game';
 import { decimalToCents, formatMoney, type Cents } from '@lot/domain/money';
 import type { GameDraw } from '@lot/domain/schemas/games';
@@ -33,17 +34,25 @@ export function Panel({
   );
 }
 
-/** Before the draw: who chose which number (masked unless `names.reveal`), and (`children`) what is to be said about the entries. */
+/**
+ * Before the draw: who chose which number (masked unless `names.reveal`), and (`children`) what is
+ * to be said about the entries. With `onPrint` each row prints its customer's slip again (a COPY
+ * once printed before; the server counts), `printing` the number whose slip is on its way.
+ */
 export function SelectedNumbersPanel({
   selected,
   theme,
   names,
   children,
+  onPrint,
+  printing = null,
 }: {
   selected: Participant[];
   theme: GameTheme;
   names: NamesView;
   children?: ReactNode;
+  onPrint?: (number: number) => void;
+  printing?: number | null;
 }) {
   const sorted = [...selected].sort((a, b) => a.number - b.number);
   return (
@@ -78,6 +87,22 @@ export function SelectedNumbersPanel({
                   {shownPhone(p.phoneNumber, names.reveal)}
                 </span>
               </span>
+              {onPrint && (
+                <button
+                  type="button"
+                  aria-label={`Print slip ${p.number}`}
+                  title="Print this customer's slip (COPY if printed before)"
+                  disabled={printing !== null}
+                  onClick={() => onPrint(p.number)}
+                  className={`shrink-0 rounded-lg p-2 focus-visible:outline-4 focus-visible:outline-yellow-300 disabled:opacity-50 ${theme.secondary}`}
+                >
+                  {printing === p.number ? (
+                    <Loader2 className="h-5 w-5 animate-spin" aria-hidden="true" />
+                  ) : (
+                    <Printer className="h-5 w-5" aria-hidden="true" />
+                  )}
+                </button>
+              )}
             </li>
           ))}
         </ul>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { AlertTriangle, Loader2 } from 'lucide-react';
+import { AlertTriangle, Loader2, Printer } from 'lucide-react';
 import type { Participant } from '@lot/domain/game';
 import { participantFormSchema } from '@lot/domain/schemas/sales-history';
 import { Button } from '../../../components/ui/button.tsx';
@@ -14,8 +14,10 @@ import { useRememberedParticipants } from '../api/get-participants.ts';
  * already chosen opens with its participant, to correct the details or give the number back. The
  * dialog stays open until the server has the list: a refusal or a lost connection is said here and
  * what was typed stays in the fields for another try. `onSave` and `onRemove` answer null once the
- * server has the list, else the reason to show. `poolWarning`: said for a new participant whose bet
- * makes the pool more than the balance, before the customer pays.
+ * server has the list, else the reason to show; Save and print slip saves, then prints the
+ * customer's slip (`andPrint`), so the cashier hands it over without leaving the screen.
+ * `poolWarning`: said for a new participant whose bet makes the pool more than the balance, before
+ * the customer pays.
  */
 export function ParticipantModal({
   number,
@@ -28,7 +30,7 @@ export function ParticipantModal({
   number: number | null;
   participant: Participant | null;
   poolWarning: string | null;
-  onSave: (participant: Participant) => Promise<string | null>;
+  onSave: (participant: Participant, andPrint: boolean) => Promise<string | null>;
   onRemove: (number: number) => Promise<string | null>;
   onClose: () => void;
 }) {
@@ -60,13 +62,13 @@ function ParticipantForm({
   number: number;
   participant: Participant | null;
   poolWarning: string | null;
-  onSave: (participant: Participant) => Promise<string | null>;
+  onSave: (participant: Participant, andPrint: boolean) => Promise<string | null>;
   onRemove: (number: number) => Promise<string | null>;
   onClose: () => void;
 }) {
-  const [saving, setSaving] = useState<'save' | 'remove' | null>(null);
+  const [saving, setSaving] = useState<'save' | 'print' | 'remove' | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const run = async (kind: 'save' | 'remove', call: () => Promise<string | null>) => {
+  const run = async (kind: 'save' | 'print' | 'remove', call: () => Promise<string | null>) => {
     setSaving(kind);
     setFailure(null);
     const error = await call();
@@ -84,20 +86,16 @@ function ParticipantForm({
     defaultValues: { name: participant?.name ?? '', phoneNumber: participant?.phoneNumber ?? '' },
   });
   const [name, phoneNumber] = useWatch({ control, name: ['name', 'phoneNumber'] });
+  const save = (andPrint: boolean) =>
+    handleSubmit(async (values) => {
+      if (saving) return;
+      await run(andPrint ? 'print' : 'save', () => onSave({ number, ...values }, andPrint));
+    });
   const suggestions = useSuggestions(participant === null ? name || phoneNumber : '');
   const offered = suggestions.filter((s) => s.name !== name || s.phoneNumber !== phoneNumber);
 
   return (
-    <form
-      noValidate
-      className="space-y-4"
-      onSubmit={(event) =>
-        void handleSubmit(async (values) => {
-          if (saving) return;
-          await run('save', () => onSave({ number, ...values }));
-        })(event)
-      }
-    >
+    <form noValidate className="space-y-4" onSubmit={(event) => void save(false)(event)}>
       <p className="flex items-center gap-3 text-slate-700">
         <span
           data-testid="participant-number"
@@ -170,9 +168,18 @@ function ParticipantForm({
         <Button variant="secondary" onClick={onClose}>
           Cancel
         </Button>
-        <Button type="submit" disabled={saving !== null}>
+        {/* Enter still saves alone; the sale's usual end, the slip in the customer's hand, is the main button. */}
+        <Button type="submit" variant="secondary" disabled={saving !== null}>
           {saving === 'save' && <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />}
           Save
+        </Button>
+        <Button disabled={saving !== null} onClick={() => void save(true)()}>
+          {saving === 'print' ? (
+            <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />
+          ) : (
+            <Printer className="h-4 w-4" aria-hidden="true" />
+          )}
+          Save and print slip
         </Button>
       </div>
     </form>

@@ -18,7 +18,7 @@ import { OUTCOME_FIXED, SETUP_LOCKED } from './play-texts.ts';
 import { PoolWarning } from './pool-warning.tsx';
 import { ResetDialog } from './reset-dialog.tsx';
 import { WinnerModal } from './winner-modal.tsx';
-import { useGameController } from '../hooks/use-game-controller.ts';
+import { useGameController, type PrintEntrySlip } from '../hooks/use-game-controller.ts';
 
 /**
  * The BOCH BOCH play screen (docs/product/screens.md#game-play): what a shop shows its customers on a big display.
@@ -26,23 +26,32 @@ import { useGameController } from '../hooks/use-game-controller.ts';
  * what each state shows and allows. The browser keeps nothing of the game but the theme: a reload, another
  * browser or another device carries on with the same game. Names and phones show masked until the
  * operator presses Show names (for this visit only). `onMoneyChanged` runs when a draw or a void
- * moved money (the pool held, the game recorded, the pool returned).
+ * moved money (the pool held, the game recorded, the pool returned); `printSlip` prints a
+ * customer's slip here (Save and print slip, and each entry's print button).
+ *
+ * On a wide screen the screen is the window's height: the board keeps every number in view however
+ * many entries the side column lists, and the column scrolls on its own, Check Winner at its foot.
  */
 export function PlayScreen({
   user,
   balanceCents,
   onMoneyChanged,
+  printSlip,
 }: {
   user: SessionUser;
   balanceCents: Cents | null;
   onMoneyChanged: () => void;
+  printSlip: PrintEntrySlip;
 }) {
-  const c = useGameController({ balanceCents, onMoneyChanged });
+  const c = useGameController({ balanceCents, onMoneyChanged, printSlip });
   const { game, entries, play, theme, names, prizes } = c;
 
   return (
     // On a phone the action bar is fixed at the foot: the page leaves room for it.
-    <div className={`flex min-h-screen flex-col pb-28 lg:pb-0 ${theme.page}`} data-theme={c.themeName}>
+    <div
+      className={`flex min-h-screen flex-col pb-28 lg:h-dvh lg:min-h-0 lg:pb-0 ${theme.page}`}
+      data-theme={c.themeName}
+    >
       <PlayHeader
         user={user}
         balanceCents={balanceCents}
@@ -69,7 +78,7 @@ export function PlayScreen({
           </button>
         </div>
       ) : (
-        <main className="grid flex-1 gap-4 px-4 pb-6 sm:px-6 lg:grid-cols-[minmax(0,1fr)_24rem] lg:gap-6 2xl:grid-cols-[minmax(0,1fr)_28rem]">
+        <main className="grid flex-1 gap-4 px-4 pb-6 sm:px-6 lg:min-h-0 lg:grid-cols-[minmax(0,1fr)_24rem] lg:grid-rows-[minmax(0,1fr)] lg:gap-6 2xl:grid-cols-[minmax(0,1fr)_28rem]">
           <section aria-label="Game board" className="flex min-w-0 flex-col gap-4">
             <div className={`rounded-2xl p-4 ${theme.panel}`}>
               <GameSetupFields
@@ -91,6 +100,8 @@ export function PlayScreen({
                 </p>
               )}
             </div>
+            {/* Where the bets are taken, on a phone too: in view above the numbers. */}
+            {!c.started && <PoolWarning poolCents={c.poolCents} balanceCents={balanceCents} />}
             <NumberGrid
               start={c.setup.startRange}
               end={c.setup.endRange}
@@ -103,7 +114,10 @@ export function PlayScreen({
             />
           </section>
 
-          <aside aria-label="Game status" className="flex min-w-0 flex-col gap-4">
+          <aside
+            aria-label="Game status"
+            className="flex min-w-0 flex-col gap-4 lg:-mx-2 lg:overflow-y-auto lg:px-2 lg:pt-1"
+          >
             {game && <GameIdentity game={game} theme={theme} />}
             {game && <CustomerDisplayOffer code={game.code} themeName={c.themeName} theme={theme} />}
             {c.shows.over100 && (
@@ -122,9 +136,13 @@ export function PlayScreen({
             {c.shows.winners && game && prizes ? (
               <WinnersPanel prizes={prizes} draws={game.draws} theme={theme} names={names} />
             ) : (
-              <SelectedNumbersPanel selected={entries} theme={theme} names={names}>
-                <PoolWarning poolCents={c.poolCents} balanceCents={balanceCents} />
-              </SelectedNumbersPanel>
+              <SelectedNumbersPanel
+                selected={entries}
+                theme={theme}
+                names={names}
+                onPrint={c.printSlip}
+                printing={c.printing}
+              />
             )}
             <PrizePanel
               prizes={prizes}

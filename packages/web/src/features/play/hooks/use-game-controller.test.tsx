@@ -114,18 +114,19 @@ function serve(current: Answer, ...answers: Answer[]) {
   return calls;
 }
 
-function controller(balanceCents: number | null = 100_00) {
+function controller(balanceCents: number | null = 100_00, printed: string | null = null) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const onMoneyChanged = vi.fn();
+  const printSlip = vi.fn(async (_game: Game, _number: number) => printed);
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={client}>
       <ToastProvider>{children}</ToastProvider>
     </QueryClientProvider>
   );
-  const hook = renderHook(() => useGameController({ balanceCents: balanceCents as never, onMoneyChanged }), {
+  const hook = renderHook(() => useGameController({ balanceCents: balanceCents as never, onMoneyChanged, printSlip }), {
     wrapper,
   });
-  return { ...hook, onMoneyChanged };
+  return { ...hook, onMoneyChanged, printSlip };
 }
 
 const click = { detail: 1 } as MouseEvent;
@@ -188,6 +189,37 @@ describe('useGameController', () => {
     expect(result.current.pickingParticipant?.name).toBe('Ana Lopez');
     // A third participant would make a pool of 15.00 over the balance of 7.00: their dialog says so.
     expect(result.current.poolWarning).toMatch(/15\.00/);
+  });
+
+  it('entries: Save and print slip prints the slip of the game the server answered, once saved; Save alone and a refused save print nothing', async () => {
+    const added = { number: 8, name: 'Cleo Park', phoneNumber: '555-0108' };
+    const saved = gameOf('open', { entries: [...ENTRIES, { ...added, nonce: '00112233aabbccdd' }] });
+    const calls = serve(
+      { status: 200, body: gameOf('open') },
+      { status: 200, body: saved },
+      { status: 409, body: { error: 'CONFLICT', message: 'Game already has draws' } },
+      { status: 200, body: saved },
+    );
+    const { result, printSlip } = controller();
+    await waitFor(() => expect(result.current.state).toBe('entries'));
+
+    expect(await act(() => result.current.saveParticipant(added, true))).toBeNull();
+    await waitFor(() => expect(printSlip).toHaveBeenCalledTimes(1));
+    const [game, number] = printSlip.mock.calls[0] ?? [];
+    // The slip is the saved entry's, with the entry code the server gave it.
+    expect(number).toBe(8);
+    expect(game?.entries.find((e) => e.number === 8)?.nonce).toBe('00112233aabbccdd');
+    expect(calls).toContain('PUT /api/games/7/entries');
+
+    expect(await act(() => result.current.saveParticipant(added, true))).toMatch(/changed on another screen/);
+    expect(await act(() => result.current.saveParticipant(added, false))).toBeNull();
+    expect(printSlip).toHaveBeenCalledTimes(1);
+
+    // A row's print: the slip again, of the game as the server last answered it.
+    act(() => result.current.printSlip(5));
+    await waitFor(() => expect(printSlip).toHaveBeenCalledTimes(2));
+    expect(printSlip.mock.calls[1]?.[1]).toBe(5);
+    await waitFor(() => expect(result.current.printing).toBeNull());
   });
 
   it('drawing: Check Winner draws the next position, shows the winner and tells the balance', async () => {

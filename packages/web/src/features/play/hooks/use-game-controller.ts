@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useState, type MouseEvent } from 'react';
-import { numbersLeft, parsePercentToBps, totalPercentBps } from '@lot/domain/game';
+import { numbersLeft, parsePercentToBps, totalPercentBps, type Participant } from '@lot/domain/game';
 import { decimalToCents, type Cents } from '@lot/domain/money';
+import type { Game } from '@lot/domain/schemas/games';
 import { useToast } from '../../../components/ui/toast.tsx';
 import type { NamesView } from '../../../components/game/names-privacy.tsx';
 import { GAME_THEMES, loadTheme, saveTheme, type ThemeName } from '../../../lib/game/game-theme.ts';
@@ -24,17 +25,26 @@ export type GameState =
   'loading' | 'failed' | 'none' | 'open' | 'entries' | 'waiting' | 'drawing' | 'settled' | 'voided';
 
 /**
+ * Prints a participant's entry slip of the game on this device's paper (the slips feature's printer,
+ * which the route hands the screen): answers the failure to show (nothing printed), or null.
+ */
+export type PrintEntrySlip = (game: Game, number: number) => Promise<string | null>;
+
+/**
  * The play screen's game as one state machine (docs/decisions/013): the game the server holds
  * (`usePlayGame`), its draws (`useCheckWinner`), the prizes it will pay, and what the screen shows
  * and lets the operator do in each `GameState`. `PlayScreen` only lays it out. `onMoneyChanged`
- * runs when a draw or a void moved money.
+ * runs when a draw or a void moved money; `printSlip` prints a customer's slip, so the sale is
+ * done on this screen (saved and printed at once, or printed again from the entries).
  */
 export function useGameController({
   balanceCents,
   onMoneyChanged,
+  printSlip,
 }: {
   balanceCents: Cents | null;
   onMoneyChanged: () => void;
+  printSlip: PrintEntrySlip;
 }) {
   const toast = useToast();
   const winners = useEffectiveWinners();
@@ -46,6 +56,7 @@ export function useGameController({
   const [reveal, setReveal] = useState(false);
   const names: NamesView = { reveal, setReveal };
   const [slideshow, setSlideshow] = useState<number[] | null>(null);
+  const [printing, setPrinting] = useState<number | null>(null);
 
   const ended = game !== null && isEnded(game);
   const drawn = useMemo(() => game?.draws.map((d) => d.number) ?? [], [game]);
@@ -106,6 +117,21 @@ export function useGameController({
     setSlideshow(left);
   };
   const closeSlideshow = useCallback(() => setSlideshow(null), []);
+  /** Prints the number's slip of the game as the server last answered it; a failure is said in a notice. */
+  const print = async (number: number) => {
+    const held = g.heldGame();
+    if (!held) return;
+    setPrinting(number);
+    const failure = await printSlip(held, number);
+    setPrinting(null);
+    if (failure) toast.error(failure);
+  };
+  /** Saves the participant; with `andPrint`, once the server has them, prints their slip. */
+  const saveParticipant = async (participant: Participant, andPrint = false) => {
+    const failure = await g.saveParticipant(participant);
+    if (failure === null && andPrint) void print(participant.number);
+    return failure;
+  };
 
   return {
     state,
@@ -157,7 +183,10 @@ export function useGameController({
     changeSetup: g.changeSetup,
     pick,
     closePicking: () => g.setPicking(null),
-    saveParticipant: g.saveParticipant,
+    saveParticipant,
+    /** The number whose slip is being printed, or null. */
+    printing,
+    printSlip: (number: number) => void print(number),
     removeParticipant: g.removeParticipant,
     checkWinner: (event: MouseEvent) => void draw.checkWinner(event),
     closeWinner: draw.closeWinner,

@@ -1,22 +1,16 @@
-import { useEffect, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Printer } from 'lucide-react';
 import { gameTitle } from '@lot/domain/game';
 import type { Game, SlipPrint, SlipPrintInput } from '@lot/domain/schemas/games';
-import { useLogo } from '../../../components/ui/avatar.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, ErrorPanel, PageHeading, Spinner } from '../../../components/ui/panels.tsx';
 import { PaperChoice } from '../../../components/ui/paper-choice.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { count, dateTime } from '../../../lib/format.ts';
-import { usePublicBase } from '../../../lib/public-url.ts';
 import { useGame } from '../../../lib/game/get-game.ts';
-import { slipsQueryKey, useSlips } from '../api/get-slips.ts';
-import { useGameLog } from '../api/get-game-log.ts';
-import { printSlip } from '../api/print-slip.ts';
+import { useSlips } from '../api/get-slips.ts';
+import { useSlipPrinter } from '../hooks/use-slip-printer.tsx';
 import { EntrySlip, ResultSlip } from './slip.tsx';
-import type { SlipShop } from './slip-frame.tsx';
-import { SlipPrintSheet, type PrintJob } from './slip-print-sheet.tsx';
 import { NotFound, SlipsFrame, UnreachableLinks } from './slips-page-parts.tsx';
 import { useSlipWidth } from '../../../lib/slip-width.ts';
 
@@ -43,26 +37,16 @@ function PrintCount({ print, testId }: { print: SlipPrint | undefined; testId: s
  * docs/product/screens.md#slips (/user/number-game/slips/{gameId}): the entry slips of a game's
  * participants and, once it ended, its result slip, previewed at the paper width chosen on this
  * device. Print records the print on the server first (docs/product/game.md#slips), then prints the
- * slips as the server counted them: from the second print on a slip says COPY.
+ * slips as the server counted them: from the second print on a slip says COPY (useSlipPrinter).
  */
 export function SlipsPage({ gameId, player }: { gameId: number | null; player: { id: number; hasLogo: boolean } }) {
   const game = useGame(gameId);
   const slips = useSlips(game.data && game.data.status !== 'discarded' ? game.data.id : null);
-  const logoUrl = useLogo(player.id, player.hasLogo);
-  const gameLog = useGameLog();
-  const { base, unreachable } = usePublicBase();
-  const queryClient = useQueryClient();
+  const printer = useSlipPrinter(player);
+  const { base, unreachable } = printer;
   const [width, setWidth] = useSlipWidth();
-  const [job, setJob] = useState<PrintJob | null>(null);
   const [pending, setPending] = useState<string | null>(null);
   const [printError, setPrintError] = useState<string | null>(null);
-
-  // Once the dialog closes, the printed slips leave the page: a later Ctrl+P prints nothing unrecorded.
-  useEffect(() => {
-    const done = () => setJob(null);
-    window.addEventListener('afterprint', done);
-    return () => window.removeEventListener('afterprint', done);
-  }, []);
 
   if (gameId === null || (game.isError && game.error instanceof ApiError && [400, 404].includes(game.error.status)))
     return (
@@ -84,33 +68,17 @@ export function SlipsPage({ gameId, player }: { gameId: number | null; player: {
     );
 
   const data = game.data;
-  const shop: SlipShop = {
-    name: data.user.shopName?.trim() || data.user.fullName,
-    logoUrl,
-    log: gameLog.data ? { origin: gameLog.data.origin, witnesses: gameLog.data.witnesses.map((w) => w.name) } : null,
-  };
+  const shop = printer.shopOf(data);
   const ended = data.status === 'settled' || data.status === 'voided';
   const entries = [...data.entries].sort((a, b) => a.number - b.number);
   const printOf = (kind: SlipPrint['kind'], number: number | null) =>
     slips.data?.find((slip) => slip.kind === kind && slip.number === number);
 
-  /** Records each slip's print (the server's count decides COPY), then prints them; a failure prints nothing. */
   const print = async (key: string, targets: SlipPrintInput[]) => {
     setPending(key);
     setPrintError(null);
-    try {
-      const prints = await Promise.all(targets.map((target) => printSlip(data.id, target)));
-      setJob((previous) => ({ id: (previous?.id ?? 0) + 1, width, prints }));
-    } catch (failure) {
-      setPrintError(
-        `The print could not be recorded, so nothing was printed: ${
-          failure instanceof Error ? failure.message : String(failure)
-        }`,
-      );
-    } finally {
-      setPending(null);
-      void queryClient.invalidateQueries({ queryKey: slipsQueryKey(data.id) });
-    }
+    setPrintError(await printer.print(data, targets, width));
+    setPending(null);
   };
 
   const printButton = (key: string, label: string, targets: SlipPrintInput[], accessibleName?: string) => (
@@ -226,7 +194,7 @@ export function SlipsPage({ gameId, player }: { gameId: number | null; player: {
           </section>
         </>
       )}
-      {job && <SlipPrintSheet key={job.id} job={job} game={data} shop={shop} base={base} />}
+      {printer.sheet}
     </SlipsFrame>
   );
 }
