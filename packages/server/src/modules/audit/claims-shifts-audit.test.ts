@@ -142,7 +142,7 @@ beforeAll(async () => {
   const fourth = await openShift();
   await closeShift(fourth, '99.50');
   shifts = [first, second, third, fourth];
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await t?.close();
   rmSync(folder, { recursive: true, force: true });
@@ -281,7 +281,7 @@ describe(`audit:verify and the counter (${TEST_DB})`, () => {
       `shop user_one (user ${h.U1.id}): Z 3 is missing`,
     ])
       expect(section).toContain(named);
-  });
+  }, 90_000);
 });
 
 /** `text` as a literal part of a regular expression. */
