@@ -161,9 +161,10 @@ export async function compareClaimsAndShiftsWithAudit(db: Db): Promise<CounterAu
 
 /** The report as `audit:verify` prints it, naming the first mismatch. */
 export function describeClaimsAndShiftsAudit(report: CounterAuditReport): string[] {
+  const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
   if (report.ok)
     return [
-      `OK: ${report.claims} paid prize claims and ${report.shifts} closed shifts agree with their audit rows; every shop's Z numbers run without a gap.`,
+      `OK: ${count(report.claims, 'paid prize claim')} and ${count(report.shifts, 'closed shift')} agree with their audit rows; every shop's Z numbers run without a gap.`,
     ];
   const first = report.mismatches[0];
   return [
