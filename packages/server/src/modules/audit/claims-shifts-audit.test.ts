@@ -278,6 +278,7 @@ describe(`audit:verify and the counter (${TEST_DB})`, () => {
       `shift ${shifts[0]?.id} (Z 1 `,
       `shift ${shifts[1]?.id} (Z 2 `,
       `(shift.closed of shift ${shift}, Z 3 `,
+      '(Z 5 of shop user_one',
       `shop user_one (user ${h.U1.id}): Z 3 is missing`,
     ])
       expect(section).toContain(named);
