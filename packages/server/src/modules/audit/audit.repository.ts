@@ -339,7 +339,7 @@ export const claimsAuditStatement = (LISTED: number) => sql`
     )
     SELECT b.kind, b.id, b.fields,
       (SELECT count(*) FROM bad)::text AS total,
-      (SELECT count(*) FROM pairs WHERE status = 'paid')::text AS compared
+      (SELECT count(*) FROM prize_claims WHERE status = 'paid')::text AS compared
     FROM (SELECT 1) one
     LEFT JOIN LATERAL (
       SELECT 'claim' AS kind, b.winner_id AS id,
@@ -423,7 +423,7 @@ export const shiftsAuditStatement = (LISTED: number) => sql`
     )
     SELECT b.kind, b.id, b.fields,
       (SELECT count(*) FROM bad)::text AS total,
-      (SELECT count(*) FROM pairs WHERE closed)::text AS compared
+      (SELECT count(*) FROM shifts WHERE closed_at IS NOT NULL)::text AS compared
     FROM (SELECT 1) one
     LEFT JOIN LATERAL (
       SELECT l.kind, l.id,
