@@ -7,9 +7,9 @@ import { auditLog, users } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 
 /**
- * All the audit module's SQL (decision 029, 044, 045): the chains' heads and rows walked in pages,
- * the entries a caller reads, the ledger compared with the audit trail in one statement, and the checkpoint's reads and its
- * record. Each hand-written statement is built by a `…Statement` function, so its text is
+ * All the audit module's SQL (decision 029, 044, 045, 087): the chains' heads and rows walked in
+ * pages, the entries a caller reads, the ledger, the paid prize claims and the closed shifts each
+ * compared with the audit trail in one statement, and the checkpoint's reads and its record. Each hand-written statement is built by a `…Statement` function, so its text is
  * snapshotted (audit.repository.test.ts); the functions beside them run it and return plain rows.
  * A row is appended by `recordAudit` (lib/audit.ts): the database's trigger chains it.
  */
