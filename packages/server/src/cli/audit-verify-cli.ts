@@ -1,30 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { loadCommandConfig } from './command-config.ts';
-import { describeAudit, verifyAudit } from '../modules/audit/audit-chain.ts';
-import {
-  describeCheckpoint,
-  existingCheckpointKey,
-  parseCheckpoint,
-  verifyCheckpoint,
-  type Checkpoint,
-} from '../modules/audit/checkpoint.ts';
-import {
-  compareGamesWithAuditAndLog,
-  describeGamesAudit,
-  describeLogRoot,
-  verifyLogRoot,
-} from '../modules/audit/games-audit.ts';
-import { compareLedgerWithAudit, describeLedgerAudit } from '../modules/audit/ledger-audit.ts';
+import { auditVerify } from '../modules/audit/audit-verify.ts';
+import { existingCheckpointKey, parseCheckpoint, type Checkpoint } from '../modules/audit/checkpoint.ts';
 import { openForCommand } from '../db/open-from-config.ts';
 
 // `npm run audit:verify [-- --checkpoint FILE] [--log]`: exits 1 when any audit row was changed,
 // removed or inserted afterwards (decision 029), when the ledger and the audit trail disagree
 // (decision 044), when a game row disagrees with its game.* audit rows or the game log's leaves, or
-// names a game deleted (decision 083), when a chain was deleted, truncated or rewritten since the
-// checkpoint (decision 045), or — with --log — when the game log's leaves no longer hash to the
-// root it holds, naming the first problems of each, so it can guard a restore, a deploy or a cron
-// job; 2 when it did not run: a bad argument or checkpoint file, or a server has the embedded
-// database open (decision 043).
+// names a game deleted (decision 083), when a paid prize claim or a closed shift disagrees with its
+// claim.paid or shift.closed audit row or a shop's Z numbers have a gap (decision 087), when a chain
+// was deleted, truncated or rewritten since the checkpoint (decision 045), or — with --log — when
+// the game log's leaves no longer hash to the root it holds, naming the first problems of each, so
+// it can guard a restore, a deploy or a cron job; 2 when it did not run: a bad argument or
+// checkpoint file, or a server has the embedded database open (decision 043).
 const args = process.argv.slice(2);
 const logCheck = args.includes('--log');
 const rest = args.filter((a) => a !== '--log');
@@ -49,27 +37,12 @@ if (checkpointFile) {
 const config = loadCommandConfig('audit:verify');
 const database = await openForCommand(config, 'audit:verify');
 try {
-  const report = await verifyAudit(database.db);
-  console.log(`Audit trail (${database.kind}):`);
-  for (const line of describeAudit(report)) console.log(line);
-  const ledger = await compareLedgerWithAudit(database.db);
-  console.log('Ledger and audit trail:');
-  for (const line of describeLedgerAudit(ledger)) console.log(line);
-  const games = await compareGamesWithAuditAndLog(database.db);
-  console.log('Games, their audit rows and the game log:');
-  for (const line of describeGamesAudit(games)) console.log(line);
-  let ok = report.ok && ledger.ok && games.ok;
-  if (logCheck) {
-    const root = await verifyLogRoot(database.db);
-    console.log("The game log's root:");
-    for (const line of describeLogRoot(root)) console.log(line);
-    ok &&= root.ok;
-  }
-  if (checkpoint) {
-    const verified = await verifyCheckpoint(database.db, checkpoint, existingCheckpointKey(config.dataDir));
-    for (const line of describeCheckpoint(verified)) console.log(line);
-    ok &&= verified.ok;
-  }
+  const { ok, lines } = await auditVerify(database.db, {
+    kind: database.kind,
+    log: logCheck,
+    checkpoint: checkpoint && { checkpoint, ownKey: existingCheckpointKey(config.dataDir) },
+  });
+  for (const line of lines) console.log(line);
   process.exitCode = ok ? 0 : 1;
 } finally {
   await database.close();

@@ -15,3 +15,11 @@ export function containsPattern(text: string): string {
 export function startsPattern(text: string): string {
   return `${literally(text)}%`;
 }
+
+/**
+ * The SHA-256 (hex) of a jsonb value's text as PostgreSQL writes it: jsonb keeps one form (keys
+ * sorted, duplicates dropped, one spacing), so the same stored value always gives the same text
+ * and hash, on PGlite and PostgreSQL alike. A stored Z report's hash, written at its close and
+ * compared by `audit:verify` (decision 087).
+ */
+export const jsonbHash = (value: SQL): SQL => sql`encode(sha256(convert_to((${value})::text, 'UTF8')), 'hex')`;

@@ -11,6 +11,7 @@ import { buildApp } from '../app.ts';
 import { openDatabase, queryRows, type Database } from '../db/client.ts';
 import { verifyAudit } from '../modules/audit/audit-chain.ts';
 import { makeCheckpoint, verifyCheckpoint } from '../modules/audit/checkpoint.ts';
+import { compareClaimsAndShiftsWithAudit } from '../modules/audit/claims-shifts-audit.ts';
 import { compareLedgerWithAudit } from '../modules/audit/ledger-audit.ts';
 import { checkLedger } from '../modules/balance/ledger.ts';
 import { DEMO_SHOP, OLD_KEYS, OLD_RELEASES, oldReleaseDatabase, type OldDatabase } from '../test/old-release.ts';
@@ -203,6 +204,8 @@ describe.each([
     const again = await request(adminToken, { method: 'POST', url: '/api/claims/before-claims/paid', payload: {} });
     expect(again.json()).toEqual({ marked: 0, amount: '0.00' });
     expect((await verifyAudit(database.db)).ok).toBe(true);
+    // Marked paid in bulk, not paid at a counter: no claim.paid row is expected of them (decision 087).
+    expect((await compareClaimsAndShiftsWithAudit(database.db)).mismatches).toEqual([]);
   });
 
   it('a checkpoint names the freeze baseline moved (pools excused from their game.frozen rows)', async () => {

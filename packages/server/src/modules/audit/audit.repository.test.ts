@@ -8,8 +8,10 @@ import {
   checkpointChainStatesStatement,
   checkpointLedgerStatement,
   checkpointStateStatement,
+  claimsAuditStatement,
   insertCheckpointStatement,
   ledgerAuditStatement,
+  shiftsAuditStatement,
   type AuditFilter,
 } from './audit.repository.ts';
 import { auditLog } from '../../db/schema.ts';
@@ -48,6 +50,16 @@ describe('audit chain statements', () => {
 describe('ledger and audit comparison', () => {
   it('compares both ways in one statement', () => {
     expect(sqlOf(ledgerAuditStatement(20))).toMatchSnapshot();
+  });
+});
+
+describe('prize claims and shifts compared with the audit trail', () => {
+  it('compares the paid claims with their claim.paid rows in one statement', () => {
+    expect(sqlOf(claimsAuditStatement(20))).toMatchSnapshot();
+  });
+
+  it("compares the closed shifts with their shift.closed rows and each shop's Z numbers in one statement", () => {
+    expect(sqlOf(shiftsAuditStatement(20))).toMatchSnapshot();
   });
 });
 

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { queryPrepared, selectPrepared } from '../../db/prepared.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
-import { whereClause } from '../../db/sql.ts';
+import { jsonbHash, whereClause } from '../../db/sql.ts';
 import { shifts, users } from '../../db/schema.ts';
 import { olderThan, type TimeKey } from '../../lib/export.ts';
 
@@ -207,7 +207,10 @@ export async function nextZNumber(tx: Tx, userId: number): Promise<number> {
   return Number(row.n);
 }
 
-/** Closes the shift (still open: it is locked) with its figures and its Z report. */
+/**
+ * Closes the shift (still open: it is locked) with its figures and its Z report, and answers the
+ * SHA-256 of the Z report as stored, which its `shift.closed` audit row keeps (decision 087).
+ */
 export async function closeShiftRow(
   tx: Tx,
   id: number,
@@ -220,7 +223,7 @@ export async function closeShiftRow(
     zNumber: number;
     zReport: unknown;
   },
-): Promise<void> {
+): Promise<{ zReportHash: string }> {
   const done = await tx
     .update(shifts)
     .set({
@@ -234,8 +237,10 @@ export async function closeShiftRow(
       zReport: close.zReport,
     })
     .where(and(eq(shifts.id, id), isNull(shifts.closedAt)))
-    .returning({ id: shifts.id });
-  if (done.length !== 1) throw new Error(`shift ${id} was not open at its close`);
+    .returning({ zReportHash: sql<string>`${jsonbHash(sql`${shifts.zReport}`)}` });
+  const [closed] = done;
+  if (!closed || done.length !== 1) throw new Error(`shift ${id} was not open at its close`);
+  return closed;
 }
 
 export type ShiftFilter = {

@@ -189,7 +189,8 @@ export async function shiftReport(ctx: Context, id: number): Promise<ShiftReport
  * POST /api/shifts/{id}/close: the shop counts its drawer. In one transaction: the shift locked
  * (freezes and payouts attaching to it finish first), no game in progress, the report computed,
  * the difference explained, the next Z number taken, the shift closed with its Z report, the
- * audit row written. A closed shift never changes again (a trigger refuses it).
+ * audit row written with the stored Z report's hash (decision 087). A closed shift never changes
+ * again (a trigger refuses it).
  */
 export async function closeShift(ctx: Context, id: number, input: CloseShiftInput): Promise<ShiftReport> {
   const { db, caller } = ctx;
@@ -227,7 +228,7 @@ export async function closeShift(ctx: Context, id: number, input: CloseShiftInpu
       variance: formatCents(variance),
       auditCheckpoint: checkpoint && { digest: checkpoint.digest, madeAt: checkpoint.madeAt },
     };
-    await closeShiftRow(tx, id, {
+    const { zReportHash } = await closeShiftRow(tx, id, {
       closedBy: caller.id,
       closedAt: lock.now,
       expectedCash: expected,
@@ -248,6 +249,7 @@ export async function closeShift(ctx: Context, id: number, input: CloseShiftInpu
         countedCash: z.countedCash,
         variance: z.variance,
         varianceReason,
+        zReportHash,
       },
     });
     return z;
