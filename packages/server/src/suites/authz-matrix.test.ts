@@ -300,6 +300,11 @@ const REQUESTS: Record<CallName, (target: Person) => InjectOptions> = {
   'export shifts': () => ({ method: 'GET', url: '/api/shifts/export?format=csv' }),
   'shift summary': () => ({ method: 'GET', url: '/api/shifts/summary' }),
   'current shift': () => ({ method: 'GET', url: '/api/shifts/current' }),
+  'record cash movement on': (p) => ({
+    method: 'POST',
+    url: `/api/shifts/${p.shift ?? 2_147_483_647}/movements`,
+    payload: { kind: 'paid_out', amount: '1.00', reason: 'Matrix' },
+  }),
   'close shift of': (p) => ({
     method: 'POST',
     url: `/api/shifts/${p.shift ?? 2_147_483_647}/close`,

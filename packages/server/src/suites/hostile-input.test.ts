@@ -500,6 +500,14 @@ function writeEndpoints() {
         base: { openingFloat: '10.00' },
         amounts: ['openingFloat'],
       },
+      // A cash movement (decision 091): a body that passes records one on the open shift (201).
+      {
+        token: shops.shift.token,
+        method: 'POST',
+        url: `/api/shifts/${shiftId}/movements`,
+        base: { kind: 'pickup', amount: '1.00', reason: 'fuzz', takenBy: 'Fuzz Agent' },
+        amounts: ['amount'],
+      },
       {
         token: shops.shift.token,
         method: 'POST',
@@ -697,6 +705,7 @@ const bodyTargets = () => [
   { token: h.A1.token, url: `/api/games/${games.drawing.id}/draws`, method: 'POST' as const },
   { token: h.A3.token, url: `/api/games/${games.uplineVoid.id}/void`, method: 'POST' as const },
   { token: shops.shift.token, url: '/api/shifts', method: 'POST' as const },
+  { token: shops.shift.token, url: `/api/shifts/${shiftId}/movements`, method: 'POST' as const },
   { token: shops.shift.token, url: `/api/shifts/${shiftId}/close`, method: 'POST' as const },
 ];
 
@@ -1236,6 +1245,7 @@ describe(`hostile input (${TEST_DB})`, () => {
           { method: 'GET', url: (id) => `/api/claims/${id}/receipt`, token: t.adminToken },
           { method: 'POST', url: (id) => `/api/claims/${id}/receipt/prints`, token: h.U1.token },
           { method: 'GET', url: (id) => `/api/shifts/${id}/report`, token: t.adminToken },
+          { method: 'POST', url: (id) => `/api/shifts/${id}/movements`, token: shops.shift.token },
           { method: 'POST', url: (id) => `/api/shifts/${id}/close`, token: shops.shift.token },
         ];
         /** A valid body for each kind of call, so that only the id is wrong. */
@@ -1252,7 +1262,9 @@ describe(`hostile input (${TEST_DB})`, () => {
                     ? { days: 1, reason: 'fuzz' }
                     : url.endsWith('/close')
                       ? { countedCash: '1.00', varianceReason: 'fuzz' }
-                      : { fullName: 'Changed' };
+                      : url.endsWith('/movements')
+                        ? { kind: 'paid_in', amount: '1.00', reason: 'fuzz' }
+                        : { fullName: 'Changed' };
         for (const u of urls)
           for (const id of BAD_IDS)
             await probe({
