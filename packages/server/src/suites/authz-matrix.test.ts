@@ -204,6 +204,11 @@ const REQUESTS: Record<CallName, (target: Person) => InjectOptions> = {
     url: '/api/balance/take-back',
     payload: { userId: p.id, amount: '1.00' },
   }),
+  'take back from the drawer of': (p) => ({
+    method: 'POST',
+    url: '/api/balance/take-back',
+    payload: { userId: p.id, amount: '1.00', reason: 'Matrix drawer', fromDrawer: true },
+  }),
   'read winner settings of': (p) => ({ method: 'GET', url: `/api/winners/user/${p.id}` }),
   // Inactive, so that it never changes the settings the games below are settled with.
   'create winner setting for': (p) => ({

@@ -59,6 +59,7 @@ export type CallName =
   | 'decrease'
   | 'take back from'
   | 'take back without reason'
+  | 'take back from the drawer of'
   | 'read winner settings of'
   | 'create winner setting for'
   | 'sales history of'
@@ -258,6 +259,14 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
     admin: { self: 400, child: 400, grandchild: 400, sibling: 400, other: 400 },
     superagent: everyone(400),
     agent: { self: 400, child: 400, parent: 400, sibling: 400, other: 400 },
+    user: forbiddenTo.user,
+  },
+  // The same from the drawer (decision 091): the take-back's rules first, then the target must be a
+  // shop with an open shift (every user here has one): anyone else has no drawer, 409 NO_OPEN_SHIFT.
+  'take back from the drawer of': {
+    admin: { self: 400, child: 409, grandchild: 409, sibling: 409, other: 200 },
+    superagent: { self: 400, child: 409, grandchild: 200, parent: 404, sibling: 404, other: 404 },
+    agent: { self: 400, child: 200, parent: 404, sibling: 404, other: 404 },
     user: forbiddenTo.user,
   },
 

@@ -340,7 +340,7 @@ beforeAll(async () => {
   });
   expectStatus(shift, 201);
   shiftId = shift.json<{ id: number }>().id;
-  for (const member of [h.U1, h.A1, h.U3, h.U4, h.U5, shops.waiting, shops.drawing, shops.voided])
+  for (const member of [h.U1, h.A1, h.U3, h.U4, h.U5, shops.waiting, shops.drawing, shops.voided, shops.shift])
     await fund(t, member.id, '100000.00');
   // Every number of the range entered, so that both draws win: no total or commission of the body is 0.
   const everyNumber = Array.from({ length: 20 }, (_, i) => i + 1);
@@ -440,6 +440,15 @@ function writeEndpoints() {
         method: 'POST',
         url: '/api/balance/transfer',
         base: { receiverId: h.U2.id, amount: '1.00' },
+        amounts: ['amount'],
+      },
+      // A take-back from the drawer (decision 091): shop_shift has an open shift, so a body that passes
+      // takes 1.00 back and records its pickup.
+      {
+        token: t.adminToken,
+        method: 'POST',
+        url: '/api/balance/take-back',
+        base: { userId: shops.shift.id, amount: '1.00', reason: 'fuzz', fromDrawer: true },
         amounts: ['amount'],
       },
       {
@@ -691,6 +700,7 @@ const bodyTargets = () => [
   { token: t.adminToken, url: '/api/admin/business-settings', method: 'PUT' as const },
   { token: t.adminToken, url: '/api/admin/backup-keys', method: 'POST' as const },
   { token: t.adminToken, url: '/api/balance/topup', method: 'POST' as const },
+  { token: t.adminToken, url: '/api/balance/take-back', method: 'POST' as const },
   { token: h.U1.token, url: '/api/balance/transfer', method: 'POST' as const },
   { token: t.adminToken, url: '/api/users', method: 'POST' as const },
   { token: h.U1.token, url: `/api/users/${h.U1.id}`, method: 'PUT' as const },

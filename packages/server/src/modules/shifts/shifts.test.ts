@@ -17,7 +17,7 @@ import { checkpointKey, takeCheckpoint } from '../audit/checkpoint.ts';
 import { csvRows } from '../../test/csv.ts';
 import { configureWinners, drawAll, freeze, openGame, voidCall } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
-import { createMoneyTestApp, expectStatus, fund, money } from '../../test/money-fixtures.ts';
+import { balanceOf, createMoneyTestApp, expectStatus, fund, money } from '../../test/money-fixtures.ts';
 import { TEST_DB, type TestApp } from '../../test/test-app.ts';
 
 /**
@@ -410,5 +410,61 @@ describe(`shifts (${TEST_DB})`, () => {
       t.database.db.execute(sql`DELETE FROM shift_cash_movements WHERE shift_id = ${shift.id}`),
     ).rejects.toThrow();
     expect(await report(h.U3, shift.id).then((r) => r.json<ShiftReport>())).toEqual(z);
+  });
+  it('a take-back from the drawer records its pickup in the same statement: with a pickup and a paid-out the shift closes with expected = counted', async () => {
+    const fromDrawer = { userId: h.U3.id, amount: '25.00', reason: 'Agent collects cash', fromDrawer: true };
+    // No open shift: refused, and nothing moved.
+    const balance = await balanceOf(t, h.U3.id);
+    const none = await money(t, h.A2.token, 'take-back', fromDrawer);
+    expectStatus(none, 409);
+    expect(none.json()).toMatchObject({
+      code: 'NO_OPEN_SHIFT',
+      message: 'This shop has no open shift: its drawer cannot be taken from',
+    });
+    expect(await balanceOf(t, h.U3.id)).toBe(balance);
+
+    const shift = await opened(h.U3, '100.00');
+    expectStatus(
+      await movement(h.U3, shift.id, { kind: 'pickup', amount: '30', reason: 'Midday pickup', takenBy: 'Agent Two' }),
+      201,
+    );
+    expectStatus(await movement(h.U3, shift.id, { kind: 'paid_out', amount: '7.50', reason: 'Light bulbs' }), 201);
+    const taken = await money(t, h.A2.token, 'take-back', fromDrawer, 'drawer-1');
+    expectStatus(taken, 200);
+    // A replay of the same keyed take-back moves the money and the drawer once.
+    expectStatus(await money(t, h.A2.token, 'take-back', fromDrawer, 'drawer-1'), 200);
+    // An ordinary take-back is still listed, not counted.
+    expectStatus(await money(t, h.A2.token, 'take-back', { userId: h.U3.id, amount: '5.00', reason: 'Fees' }), 200);
+    // A balance too small for it: refused, and no pickup is recorded either.
+    const tooMuch = await money(t, h.A2.token, 'take-back', { ...fromDrawer, amount: '1000000' });
+    expectStatus(tooMuch, 422);
+    // The shop's upline outside the reach cannot reach the shop at all.
+    expectStatus(await money(t, h.A3.token, 'take-back', fromDrawer), 404);
+
+    const x = await report(h.U3, shift.id).then((r) => r.json<ShiftReport>());
+    const takeBackId = taken.json<{ transaction: { id: number } }>().transaction.id;
+    expect(x.movements?.map((m) => [m.kind, m.amount, m.takenBy, m.recordedBy, m.takeBackId])).toEqual([
+      ['pickup', '30.00', 'Agent Two', 'User Three', null],
+      ['paid_out', '7.50', null, 'User Three', null],
+      ['pickup', '25.00', 'Agent Two', 'Agent Two', takeBackId],
+    ]);
+    expect(x.takeBacks.map((tb) => [tb.amount, tb.fromDrawer])).toEqual([
+      ['25.00', true],
+      ['5.00', false],
+    ]);
+    expect(x.totals).toMatchObject({ pickups: '55.00', paidOut: '7.50', takenBack: '30.00' });
+    // 100 − 30 − 7.50 − 25
+    expect(x.expectedCash).toBe('37.50');
+    const [audit] = await queryRows<{ details: { fromDrawerOfShift?: number } }>(
+      t.database.db,
+      sql`SELECT details FROM audit_log WHERE action = 'money.takeback' AND target_id = ${takeBackId}`,
+    );
+    expect(audit?.details.fromDrawerOfShift).toBe(shift.id);
+
+    const z = await closed(h.U3, shift.id, { countedCash: '37.50' });
+    expect(z).toMatchObject({ expectedCash: '37.50', countedCash: '37.50', variance: '0.00' });
+    expect(z.shift.varianceReason).toBeNull();
+    // Once closed, a take-back from its drawer finds no open shift.
+    expectStatus(await money(t, h.A2.token, 'take-back', fromDrawer), 409);
   });
 });
