@@ -251,6 +251,18 @@ describe('a shop’s shift', () => {
     await resize(page, PHONE);
     await shot(page, 'shift-z-report-done-375');
 
+    // The shop uses shifts and none is open: the play screen says so, with the way to open one.
+    await resize(page, DESKTOP);
+    await page.goto('/user/number-game/play');
+    const banner = page.getByTestId('no-shift-banner');
+    expect(await visible(banner)).toBe(true);
+    expect(await textOf(banner)).toContain('No shift open.');
+    await shot(page, 'play-no-shift-banner-1280');
+    // The play screen is outside the shell: no sidebar to wait for.
+    await page.setViewportSize(PHONE);
+    await shot(page, 'play-no-shift-banner-375');
+    await banner.getByRole('link', { name: 'Open a shift' }).click();
+    await page.waitForURL(/\/user\/shift$/);
     await page.context().close();
   });
 });

@@ -236,6 +236,11 @@ export type ShiftReport = z.infer<typeof shiftReportSchema>;
 export const currentShiftSchema = z.object({
   shift: shiftSchema.nullable(),
   report: shiftReportSchema.nullable(),
+  /**
+   * The shop uses shifts: it has opened one, ever. With none open, the play screen then warns that
+   * its games and payouts fall outside every Z report.
+   */
+  usesShifts: z.boolean(),
 });
 export type CurrentShift = z.infer<typeof currentShiftSchema>;
 

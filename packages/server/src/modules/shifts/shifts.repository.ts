@@ -80,6 +80,12 @@ export async function findOpenShift(db: Db | Tx, userId: number): Promise<ShiftR
   return row;
 }
 
+/** Whether the shop has ever opened a shift (it uses shifts). */
+export async function hasShifts(db: Db | Tx, userId: number): Promise<boolean> {
+  const [row] = await db.select({ id: shifts.id }).from(shifts).where(eq(shifts.userId, userId)).limit(1);
+  return row !== undefined;
+}
+
 /** The open statement (`insertShift`), for its snapshot. */
 export const insertShiftSql = (shopId: number, openingFloat: number): SQL =>
   sql`INSERT INTO shifts (user_id, parent_id, superagent_id, opened_by, opening_float)

@@ -28,6 +28,7 @@ import {
   findMovement,
   findOpenShift,
   findShift,
+  hasShifts,
   insertMovement,
   insertShift,
   isShiftAlreadyOpen,
@@ -199,14 +200,14 @@ export async function openShift(ctx: Context, input: OpenShiftInput): Promise<Sh
   return toShift(row, new Date(ctx.clock()));
 }
 
-/** GET /api/shifts/current: the shop's open shift and its X report, or nulls. */
+/** GET /api/shifts/current: the shop's open shift and its X report, or nulls; whether it uses shifts at all. */
 export async function currentShift(ctx: Context): Promise<CurrentShift> {
   const { db, caller } = ctx;
   shiftsAccess.own(caller);
   const row = await findOpenShift(db, caller.id);
-  if (!row) return { shift: null, report: null };
+  if (!row) return { shift: null, report: null, usesShifts: await hasShifts(db, caller.id) };
   const { report } = await computeReport(db, row, new Date(ctx.clock()));
-  return { shift: report.shift, report };
+  return { shift: report.shift, report, usesShifts: true };
 }
 
 /** GET /api/shifts/{id}/report: X for an open shift (as of now), the stored Z for a closed one. */

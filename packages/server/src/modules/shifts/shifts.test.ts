@@ -84,6 +84,9 @@ async function claimsOf(gameId: number): Promise<{ winner_id: number; amount: st
 
 describe(`shifts (${TEST_DB})`, () => {
   it('expected cash = float + bets of settled games − prizes paid; a voided game and a take-back are listed, not counted', async () => {
+    // A shop that never opened a shift does not use shifts; once it has, it does, open or not.
+    const never = await t.request(h.U1.token, { method: 'GET', url: '/api/shifts/current' });
+    expect(never.json<CurrentShift>()).toEqual({ shift: null, report: null, usesShifts: false });
     // A game settled before the shift opens belongs to no shift.
     const before = await drawAll(t, h.U1, await openGame(t, h.U1, everyNumber));
     const shift = await opened(h.U1, '100.00');
@@ -128,7 +131,10 @@ describe(`shifts (${TEST_DB})`, () => {
     expect(x.expectedCash).toBe('116.00');
     expect(x.shift.expectedCash).toBe('116.00');
 
+    expect(current.json<CurrentShift>().usesShifts).toBe(true);
     const z = await closed(h.U1, shift.id, { countedCash: '116' });
+    const after = await t.request(h.U1.token, { method: 'GET', url: '/api/shifts/current' });
+    expect(after.json<CurrentShift>()).toEqual({ shift: null, report: null, usesShifts: true });
     expect(z).toMatchObject({ kind: 'Z', expectedCash: '116.00', countedCash: '116.00', variance: '0.00' });
     expect(z.shift).toMatchObject({ zNumber: 1, closedBy: 'User One', variance: '0.00', varianceReason: null });
     // No audit checkpoint was made yet (decision 045).

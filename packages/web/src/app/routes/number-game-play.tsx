@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { decimalToCents } from '@lot/domain/money';
 import { PlayScreen } from '../../features/play/components/play-screen.tsx';
+import { NoShiftBanner } from '../../features/shifts/components/no-shift-banner.tsx';
 import { salesHistoryQueryKey } from '../../features/sales-history/api/sales-page.ts';
 import { gamesListQueryKey } from '../../features/sales-history/api/get-voided-games.ts';
 import { balanceQueryKey, useBalance } from '../../features/transactions/api/get-balance.ts';
@@ -9,7 +10,7 @@ import { transactionsQueryKey } from '../../features/transactions/api/get-transa
 import { useCurrentUser } from '../../lib/auth.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
-/** The full-screen game: the play screen plus the balance it shows. */
+/** The full-screen game: the play screen plus the balance it shows, and "No shift open" when so. */
 export function NumberGamePlayRoute() {
   useDocumentTitle('BOCH BOCH');
   const user = useCurrentUser();
@@ -28,6 +29,7 @@ export function NumberGamePlayRoute() {
       user={user}
       balanceCents={balance.data ? decimalToCents(balance.data.amount) : null}
       onMoneyChanged={onMoneyChanged}
+      notice={<NoShiftBanner />}
     />
   );
 }

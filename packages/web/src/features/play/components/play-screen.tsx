@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { AlertTriangle, Loader2, Lock } from 'lucide-react';
 import { formatBps } from '@lot/domain/game';
 import type { Cents } from '@lot/domain/money';
@@ -32,10 +33,13 @@ export function PlayScreen({
   user,
   balanceCents,
   onMoneyChanged,
+  notice,
 }: {
   user: SessionUser;
   balanceCents: Cents | null;
   onMoneyChanged: () => void;
+  /** A strip under the header (the route's: "No shift open"). */
+  notice?: ReactNode;
 }) {
   const c = useGameController({ balanceCents, onMoneyChanged });
   const { game, entries, play, theme, names, prizes } = c;
@@ -51,6 +55,7 @@ export function PlayScreen({
         onTheme={c.changeTheme}
         onNumbersLeft={c.showNumbersLeft}
       />
+      {notice}
 
       {c.state === 'loading' ? (
         <p role="status" className="flex flex-1 items-center justify-center gap-3 text-2xl font-semibold">
