@@ -246,7 +246,7 @@ export const SCREENS: Record<keyof typeof DEMO, Screen[]> = {
       ready: (page) => heading(`Game #${settled.number}`)(page),
     },
     { name: 'slips', path: () => `/user/number-game/slips/${settled.id}`, ready: heading('Slips') },
-    { name: 'day close', path: () => '/user/day-close', ready: heading('Day Close') },
+    { name: 'day close', path: () => '/user/day-close', ready: heading('Balance Statement') },
     { name: 'pay prizes', path: () => '/user/pay-prizes', ready: heading('Pay Prizes') },
     { name: 'unpaid prizes', path: () => '/user/unpaid-prizes', ready: rows('claim-row') },
     ...common,

@@ -77,7 +77,7 @@ async function openDayClose(viewport = DESKTOP): Promise<Page> {
   await signIn(page, login(shop));
   // From the menu where it stands beside the page; on a phone the menu is closed, the address works.
   if (viewport === PHONE) await page.goto('/user/day-close');
-  else await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Day Close' }).click();
+  else await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Balance Statement' }).click();
   await page.waitForURL(/\/user\/day-close$/);
   await visible(page.getByTestId('day-close-sheet'));
   return page;
@@ -160,6 +160,9 @@ describe('day close screen', () => {
     const balance = await apiAs<{ amount: string }>(login(shop), '/api/balance');
     expect(closing).toBe(decimalToCents(balance.amount));
     expect(await page.getByRole('button', { name: 'Next day' }).isDisabled()).toBe(true);
+    // The balance statement, not the cash count: the prizes are those won, and the cash is the shift's.
+    expect(await visible(page.getByText('Prizes won', { exact: true }))).toBe(true);
+    expect(await page.getByRole('link', { name: 'shift', exact: true }).getAttribute('href')).toBe('/user/shift');
 
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: `${SHOTS}/day-close-desktop.png`, fullPage: true });
@@ -198,7 +201,7 @@ describe('day close screen', () => {
       [zoneDay(1), `date cannot be after today (${zoneDay()} in ${ZONE})`],
     ] as const) {
       await page.goto(`/user/day-close?date=${asked}`);
-      const refusal = page.getByRole('alert').filter({ hasText: `No day close for “${asked}”: ${why}.` });
+      const refusal = page.getByRole('alert').filter({ hasText: `No balance statement for “${asked}”: ${why}.` });
       expect(await visible(refusal, 15_000), asked).toBe(true);
       expect(await hidden(page.getByTestId('day-close-sheet'))).toBe(true);
     }

@@ -57,7 +57,7 @@ const MENUS: Record<Role, Item[]> = {
     { path: '/user/unpaid-prizes', label: 'Unpaid Prizes', title: 'Unpaid Prizes' },
     { path: '/user/winner-settings', label: 'Winner Settings', title: 'Winner Settings' },
     { path: '/sales-history', label: 'Game History', title: 'Game History' },
-    { path: '/user/day-close', label: 'Day Close', title: 'Day Close' },
+    { path: '/user/day-close', label: 'Balance Statement', title: 'Balance Statement' },
     { path: '/user/shift', label: 'Shift', title: 'Shift' },
     PROFILE,
     TRANSACTIONS,

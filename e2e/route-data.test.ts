@@ -85,7 +85,7 @@ const CASES = [
     api: /^\/api\/sales-history\/agent\/\d+$/,
     url: /\/agent\/sales-history$/,
   },
-  { login: DEMO.user, link: 'Day Close', api: /^\/api\/reports\/day-close$/, url: /\/user\/day-close$/ },
+  { login: DEMO.user, link: 'Balance Statement', api: /^\/api\/reports\/day-close$/, url: /\/user\/day-close$/ },
   { login: DEMO.user, link: 'Game History', api: /^\/api\/sales-history\/user\/\d+$/, url: /\/sales-history$/ },
 ] as const;
 

@@ -26,8 +26,9 @@ import {
 } from './support.ts';
 
 /**
- * docs/product/screens.md#shift: a shop opens a shift with a float, reads its live X report, is
- * refused a close while a game is open, closes with counted cash short of the expected cash (a reason
+ * docs/product/screens.md#shift: a shop opens a shift with a float, reads its live X report, records
+ * a pickup and a paid out while its agent takes cash back from the drawer, is refused a close while
+ * a game is open, closes with counted cash short of the expected cash (a reason
  * required), and its Z report prints on a 58 mm roll, read back from the PDF. Its agent then finds the
  * shift on its dashboard card and in its Shifts list, and opens the report.
  */
@@ -37,6 +38,9 @@ const SHOTS = 'test-results/screenshots';
 const MM_TO_PT = 72 / 25.4;
 const SHOP = 'Shift Test Corner Shop';
 const REASON = 'Change given twice to one customer';
+const PICKUP_REASON = 'Midday collection';
+const PAID_OUT_REASON = 'Cleaning supplies';
+const TAKE_BACK_REASON = 'Agent took cash from drawer';
 
 let agent: Account;
 let user: Account;
@@ -119,6 +123,34 @@ describe('a shop’s shift', () => {
     expect(await page.getByTestId('report-game').innerText()).toContain(game.code);
     expect(await page.getByTestId('report-unpaid-prize').count()).toBe(1);
 
+    // Cash movements (docs/product/shifts.md#cash-movements): a pickup and a paid out through the
+    // dialog, and the agent's take-back from the drawer; each moves the expected cash.
+    await page.getByRole('button', { name: 'Cash movement' }).click();
+    const moving = page.getByRole('dialog', { name: 'Cash movement' });
+    await moving.getByLabel('Amount').fill('20');
+    await moving.getByLabel('Reason').fill(PICKUP_REASON);
+    await moving.getByRole('button', { name: 'Record' }).click();
+    // A pickup names who took the cash.
+    expect(await visible(moving.getByText('Say who took the cash'))).toBe(true);
+    await moving.getByLabel('Taken by').fill('Shift Test Agent');
+    await moving.getByRole('button', { name: 'Record' }).click();
+    await expect.poll(() => textOf(page.getByTestId('report-expected'))).toBe('$110.00');
+    await page.getByRole('button', { name: 'Cash movement' }).click();
+    await moving.getByLabel('Kind').selectOption('paid_out');
+    await moving.getByLabel('Amount').fill('7.50');
+    await moving.getByLabel('Reason').fill(PAID_OUT_REASON);
+    await shot(page, 'shift-movement-dialog-1280');
+    await moving.getByRole('button', { name: 'Record' }).click();
+    await expect.poll(() => textOf(page.getByTestId('report-expected'))).toBe('$102.50');
+    await apiAs(login(agent), '/api/balance/take-back', {
+      body: { userId: user.id, amount: '10.00', reason: TAKE_BACK_REASON, fromDrawer: true },
+    });
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    // 100 + 30 − 20 − 7.50 − 10
+    await expect.poll(() => textOf(page.getByTestId('report-expected'))).toBe('$92.50');
+    expect(await textOf(page.getByTestId('report-movements-net'))).toBe('−$37.50');
+    expect(await page.getByTestId('report-movement').count()).toBe(3);
+
     // Print X report goes to the browser's print with the report alone.
     const before = await printsRecorded(page);
     await page.getByRole('button', { name: 'Print X report' }).click();
@@ -139,8 +171,8 @@ describe('a shop’s shift', () => {
     await page.getByRole('button', { name: 'Close shift' }).click();
     const dialog = page.getByRole('dialog', { name: 'Close shift' });
     expect(await visible(dialog)).toBe(true);
-    expect(await textOf(dialog.getByTestId('close-expected'))).toBe('$130.00');
-    await dialog.getByLabel('Counted cash').fill('125');
+    expect(await textOf(dialog.getByTestId('close-expected'))).toBe('$92.50');
+    await dialog.getByLabel('Counted cash').fill('87.50');
     // The difference as it is typed, and a reason required for it.
     expect(await textOf(dialog.getByTestId('close-difference'))).toBe('Short $5.00');
     await dialog.getByRole('button', { name: 'Close shift' }).click();
@@ -165,7 +197,7 @@ describe('a shop’s shift', () => {
     expect(await textOf(page.getByTestId('shift-report-title'))).toMatch(/^Z report no\. \d+$/);
     const zTitle = await textOf(page.getByTestId('shift-report-title'));
     expect(zTitle).toBe('Z report no. 1');
-    expect(await textOf(page.getByTestId('report-counted'))).toBe('$125.00');
+    expect(await textOf(page.getByTestId('report-counted'))).toBe('$87.50');
     expect(await textOf(page.getByTestId('report-variance'))).toBe('Short $5.00');
     expect(await textOf(page.getByTestId('report-variance-reason'))).toBe(`Reason: ${REASON}`);
     // The Z report printed at once, on the roll chosen.
@@ -182,9 +214,28 @@ describe('a shop’s shift', () => {
     const [, width] = /Page size:\s+([\d.]+) x [\d.]+ pts/.exec(info) ?? [];
     expect(Math.abs(Number(width) - 58 * MM_TO_PT)).toBeLessThan(0.6);
     const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
-    for (const expected of [SHOP, 'Z REPORT NO. 1', '$100.00', '$30.00', '$130.00', '$125.00', 'Short $5.00', REASON]) {
+    for (const expected of [SHOP, 'Z REPORT NO. 1', '$100.00', '$30.00', '$92.50', '$87.50', 'Short $5.00', REASON]) {
       expect(text).toContain(expected);
     }
+    // Each cash line of the drawer prints at 58 mm: the sums and every movement with who and why.
+    for (const expected of [
+      '+ Paid in $0.00',
+      '− Pickups $30.00',
+      '− Drops $0.00',
+      '− Paid out $7.50',
+      'CASH MOVEMENTS',
+      'Pickup',
+      '−$20.00',
+      `Shift Test Agent · ${PICKUP_REASON}`,
+      'Paid out',
+      '−$7.50',
+      PAID_OUT_REASON,
+      '−$10.00',
+      `Shift Test Agent · ${TAKE_BACK_REASON}`,
+      'from the drawer',
+    ])
+      // pdftotext breaks a wrapped line inside a word: compared without white space.
+      expect(text.replace(/\s/g, '')).toContain(expected.replace(/\s/g, ''));
     // Nothing of the app prints with it.
     for (const shell of ['Lottery Game', 'Logout', 'Past shifts', 'Print Z report']) expect(text).not.toContain(shell);
     execFileSync('pdftoppm', ['-png', '-r', '150', '-singlefile', file, join(workDir, 'z-report')]);
@@ -199,6 +250,19 @@ describe('a shop’s shift', () => {
     expect(await textOf(past.getByTestId('shift-z'))).toBe('Z 1');
     await resize(page, PHONE);
     await shot(page, 'shift-z-report-done-375');
+
+    // The shop uses shifts and none is open: the play screen says so, with the way to open one.
+    await resize(page, DESKTOP);
+    await page.goto('/user/number-game/play');
+    const banner = page.getByTestId('no-shift-banner');
+    expect(await visible(banner)).toBe(true);
+    expect(await textOf(banner)).toContain('No shift open.');
+    await shot(page, 'play-no-shift-banner-1280');
+    // The play screen is outside the shell: no sidebar to wait for.
+    await page.setViewportSize(PHONE);
+    await shot(page, 'play-no-shift-banner-375');
+    await banner.getByRole('link', { name: 'Open a shift' }).click();
+    await page.waitForURL(/\/user\/shift$/);
     await page.context().close();
   });
 });
@@ -229,7 +293,7 @@ describe('the upline', () => {
     const row = upline.getByTestId('shift-row');
     await expect.poll(() => row.count()).toBe(1);
     const text = await row.innerText();
-    for (const expected of [SHOP, 'Z 1', '$100.00', '$130.00', '$125.00', 'Short $5.00'])
+    for (const expected of [SHOP, 'Z 1', '$100.00', '$92.50', '$87.50', 'Short $5.00'])
       expect(text).toContain(expected);
     expect(await row.getByTestId('shift-variance').getAttribute('class')).toContain('text-rose-700');
     await shot(upline, 'shifts-list-1280');
@@ -242,7 +306,7 @@ describe('the upline', () => {
     await upline.getByRole('button', { name: 'CSV' }).click();
     const csv = readFileSync(await (await download).path(), 'utf8');
     expect(csv).toContain(SHOP);
-    expect(csv).toContain('125.00');
+    expect(csv).toContain('87.50');
     expect(csv).toContain('-5.00');
 
     // The filters: no open shift; the shop picked by name; Reset filters brings every shift back.

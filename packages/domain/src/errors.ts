@@ -13,10 +13,14 @@ export const ERROR_STATUS = {
   TWO_FACTOR_ENROLMENT_REQUIRED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
-  /** Shifts (docs/product/shifts.md): a second open, a close of a closed shift, a close with a game in progress. */
+  /**
+   * Shifts (docs/product/shifts.md): a second open, a close of a closed shift, a close with a game in
+   * progress, a take-back from the drawer of a shop with no open shift.
+   */
   SHIFT_OPEN: 409,
   SHIFT_CLOSED: 409,
   GAME_IN_PROGRESS: 409,
+  NO_OPEN_SHIFT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNPROCESSABLE: 422,

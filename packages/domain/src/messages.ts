@@ -74,4 +74,10 @@ export const MESSAGES = {
   shiftVarianceReasonRequired: 'Give a reason for the difference',
   shiftVarianceReasonMax: 'Reason must be at most 200 characters',
   shiftCashInvalid: 'Please enter a valid amount of 0 or more',
+  shiftMovementKindInvalid: 'Choose pickup, drop, paid in or paid out',
+  shiftMovementReasonRequired: 'Give a reason',
+  shiftMovementReasonMax: 'Reason must be at most 200 characters',
+  shiftMovementTakenByRequired: 'Say who took the cash',
+  shiftMovementTakenByMax: 'Name must be at most 100 characters',
+  shiftMovementTakenByNotKept: 'Only a pickup or a drop names who took the cash',
 } as const;

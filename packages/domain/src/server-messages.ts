@@ -83,6 +83,8 @@ export const SERVER_MESSAGES = {
   shiftAlreadyOpen: 'A shift is already open',
   shiftAlreadyClosed: 'This shift is already closed',
   shiftGameInProgress: 'Finish or discard the game in progress before closing the shift',
+  shiftMovementRecorded: 'Cash movement recorded',
+  takeBackNoOpenShift: 'This shop has no open shift: its drawer cannot be taken from',
   // Prize claims (decision 038, docs/product/money.md#prize-claims)
   claimNotFound: 'Prize not found',
   claimUnknownEntry: 'No entry slip has this code',

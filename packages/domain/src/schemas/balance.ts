@@ -61,7 +61,7 @@ export type DecreaseInput = z.infer<typeof decreaseInputSchema>;
 
 /**
  * A take-back (docs/product/money.md#take-back): the caller takes money back from an account in
- * its scope, into its own balance, and says why.
+ * its scope, into its own balance, and says why; optionally as cash taken from the shop's drawer.
  */
 export const takeBackInputSchema = z.strictObject({
   userId: idSchema,
@@ -71,6 +71,11 @@ export const takeBackInputSchema = z.strictObject({
     .trim()
     .min(1, MESSAGES.takeBackReasonRequired)
     .max(200, 'Reason must be at most 200 characters'),
+  /**
+   * The money was taken in cash from the drawer of the shop's open shift: the take-back records that
+   * pickup in the same statement (docs/product/shifts.md#cash-movements, decision 091).
+   */
+  fromDrawer: z.boolean({ error: 'fromDrawer must be true or false' }).optional(),
 });
 export type TakeBackInput = z.infer<typeof takeBackInputSchema>;
 

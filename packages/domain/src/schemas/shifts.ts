@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { hasTooManyDecimals, MAX_AMOUNT_CENTS, parseAmountToCents } from '../money.ts';
 import { MESSAGES } from '../messages.ts';
+import { amountSchema } from './balance.ts';
 import { idSchema, moneyAmountSchema, pageNumberSchema, pageSizeSchema } from './common.ts';
 import { exportFields } from './exports.ts';
 
@@ -9,7 +10,75 @@ export const SHIFT_ERROR_CODES = {
   alreadyOpen: 'SHIFT_OPEN',
   alreadyClosed: 'SHIFT_CLOSED',
   gameInProgress: 'GAME_IN_PROGRESS',
+  noOpenShift: 'NO_OPEN_SHIFT',
 } as const;
+
+/**
+ * Cash moved in or out of the drawer other than by a game or a prize (docs/product/shifts.md#cash-movements,
+ * decision 091): a pickup (taken by someone, such as the agent), a drop (taken to the safe), paid in
+ * and paid out. Each changes the expected cash: a paid in adds, the other three take away.
+ */
+export const SHIFT_MOVEMENT_KINDS = ['pickup', 'drop', 'paid_in', 'paid_out'] as const;
+export type ShiftMovementKind = (typeof SHIFT_MOVEMENT_KINDS)[number];
+
+/** How the screens and the printed reports name each movement. */
+export const SHIFT_MOVEMENT_LABELS: Record<ShiftMovementKind, string> = {
+  pickup: 'Pickup',
+  drop: 'Drop to safe',
+  paid_in: 'Paid in',
+  paid_out: 'Paid out',
+};
+
+/** The movements that take cash out of the drawer: they name who took it. */
+export const isCashTaken = (kind: ShiftMovementKind): boolean => kind === 'pickup' || kind === 'drop';
+
+/** The movement's effect on the expected cash, in cents (a paid in adds, the others take away). */
+export const movementSign = (kind: ShiftMovementKind): 1 | -1 => (kind === 'paid_in' ? 1 : -1);
+
+/**
+ * POST /api/shifts/{id}/movements: an amount (> 0, as every money amount), the kind, a reason, and
+ * for a pickup or a drop who took the cash.
+ */
+export const shiftMovementInputSchema = z
+  .strictObject({
+    kind: z.enum(SHIFT_MOVEMENT_KINDS, { error: MESSAGES.shiftMovementKindInvalid }),
+    amount: amountSchema,
+    reason: z
+      .string({ error: MESSAGES.shiftMovementReasonRequired })
+      .trim()
+      .min(1, MESSAGES.shiftMovementReasonRequired)
+      .max(200, MESSAGES.shiftMovementReasonMax),
+    takenBy: z
+      .string()
+      .trim()
+      .max(100, MESSAGES.shiftMovementTakenByMax)
+      .optional()
+      .transform((name) => (name === '' ? undefined : name)),
+  })
+  .superRefine((input, ctx) => {
+    if (isCashTaken(input.kind) && input.takenBy === undefined)
+      ctx.addIssue({ code: 'custom', path: ['takenBy'], message: MESSAGES.shiftMovementTakenByRequired });
+    if (!isCashTaken(input.kind) && input.takenBy !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['takenBy'], message: MESSAGES.shiftMovementTakenByNotKept });
+  });
+export type ShiftMovementInput = z.infer<typeof shiftMovementInputSchema>;
+
+/** A cash movement as the API answers it and the X and Z reports list it. */
+export const shiftMovementSchema = z.object({
+  id: z.number(),
+  shiftId: z.number(),
+  kind: z.enum(SHIFT_MOVEMENT_KINDS),
+  amount: moneyAmountSchema,
+  reason: z.string(),
+  /** Who took the cash (a pickup or a drop); null for paid in and paid out. */
+  takenBy: z.string().nullable(),
+  at: z.string(),
+  /** The name of who recorded it: the shop, or the upline whose take-back took it from the drawer. */
+  recordedBy: z.string(),
+  /** The take-back that took it from the drawer, when it was one (docs/product/money.md#take-back). */
+  takeBackId: z.number().nullable(),
+});
+export type ShiftMovement = z.infer<typeof shiftMovementSchema>;
 
 /**
  * Cash in the drawer as typed (JSON number or string, 0 or more, at most two decimals, at most
@@ -116,7 +185,10 @@ export const shiftReportSchema = z.object({
       expiresAt: z.string(),
     }),
   ),
-  /** Take-backs from the shop's balance during the shift: listed, not counted (they move balance, not cash). */
+  /**
+   * Take-backs from the shop's balance during the shift. Listed, not counted (they move balance, not
+   * cash), unless taken from the drawer: then its pickup counts, once, among the movements.
+   */
   takeBacks: z.array(
     z.object({
       id: z.number(),
@@ -124,8 +196,15 @@ export const shiftReportSchema = z.object({
       at: z.string(),
       by: z.string(),
       reason: z.string().nullable(),
+      /** Taken from the drawer: counted, as the pickup the movements list. Absent on Z reports from before. */
+      fromDrawer: z.boolean().optional(),
     }),
   ),
+  /**
+   * Cash movements of the shift (pickups, drops, paid in, paid out), counted in the expected cash.
+   * Absent on Z reports stored before movements existed.
+   */
+  movements: z.array(shiftMovementSchema).optional(),
   totals: z.object({
     /** Settled games. */
     games: z.number(),
@@ -134,6 +213,11 @@ export const shiftReportSchema = z.object({
     unpaidPrizes: moneyAmountSchema,
     takenBack: moneyAmountSchema,
     voidedGames: z.number(),
+    /** The movements' sums (absent on Z reports stored before movements existed). */
+    pickups: moneyAmountSchema.optional(),
+    drops: moneyAmountSchema.optional(),
+    paidIn: moneyAmountSchema.optional(),
+    paidOut: moneyAmountSchema.optional(),
   }),
   expectedCash: moneyAmountSchema,
   countedCash: moneyAmountSchema.nullable(),
@@ -152,6 +236,11 @@ export type ShiftReport = z.infer<typeof shiftReportSchema>;
 export const currentShiftSchema = z.object({
   shift: shiftSchema.nullable(),
   report: shiftReportSchema.nullable(),
+  /**
+   * The shop uses shifts: it has opened one, ever. With none open, the play screen then warns that
+   * its games and payouts fall outside every Z report.
+   */
+  usesShifts: z.boolean(),
 });
 export type CurrentShift = z.infer<typeof currentShiftSchema>;
 

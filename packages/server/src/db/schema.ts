@@ -813,6 +813,46 @@ export const shifts = pgTable(
 );
 
 /**
+ * Cash moved in or out of a shift's drawer other than by a game or a prize (decision 091): a pickup,
+ * a drop to the safe, paid in, paid out. Each is recorded while the shift is open and counted in its
+ * expected cash; a trigger refuses one for a closed shift and any change or delete (migration 0028).
+ * A pickup made by a take-back "from the drawer" names its ledger row, once.
+ */
+export const shiftCashMovements = pgTable(
+  'shift_cash_movements',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    shiftId: integer('shift_id')
+      .notNull()
+      .references(() => shifts.id),
+    kind: text('kind', { enum: ['pickup', 'drop', 'paid_in', 'paid_out'] }).notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    reason: text('reason').notNull(),
+    /** Who took the cash: a pickup's or a drop's. */
+    takenBy: text('taken_by'),
+    recordedBy: integer('recorded_by')
+      .notNull()
+      .references(() => users.id),
+    /** The take-back that took the cash from the drawer. */
+    transactionId: integer('transaction_id').references(() => transactions.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('shift_cash_movements_amount_ck', sql`${t.amount} > 0`),
+    check('shift_cash_movements_kind_ck', sql`${t.kind} IN ('pickup', 'drop', 'paid_in', 'paid_out')`),
+    check(
+      'shift_cash_movements_taken_by_ck',
+      sql`(${t.kind} IN ('pickup', 'drop')) = (${t.takenBy} IS NOT NULL)
+        AND (${t.transactionId} IS NULL OR ${t.kind} = 'pickup')`,
+    ),
+    index('shift_cash_movements_shift_idx').on(t.shiftId, t.createdAt),
+    uniqueIndex('shift_cash_movements_transaction_uq')
+      .on(t.transactionId)
+      .where(sql`${t.transactionId} IS NOT NULL`),
+  ],
+);
+
+/**
  * Every prize of a settled game is a claim (decision 038): unpaid until paid once — when, at which
  * shop, by whom, to whom — or expired after the claim period. The game's shop, its parent and
  * superagent are copied for the hierarchy's lists, as for sales.

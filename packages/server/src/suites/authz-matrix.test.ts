@@ -204,6 +204,11 @@ const REQUESTS: Record<CallName, (target: Person) => InjectOptions> = {
     url: '/api/balance/take-back',
     payload: { userId: p.id, amount: '1.00' },
   }),
+  'take back from the drawer of': (p) => ({
+    method: 'POST',
+    url: '/api/balance/take-back',
+    payload: { userId: p.id, amount: '1.00', reason: 'Matrix drawer', fromDrawer: true },
+  }),
   'read winner settings of': (p) => ({ method: 'GET', url: `/api/winners/user/${p.id}` }),
   // Inactive, so that it never changes the settings the games below are settled with.
   'create winner setting for': (p) => ({
@@ -300,6 +305,11 @@ const REQUESTS: Record<CallName, (target: Person) => InjectOptions> = {
   'export shifts': () => ({ method: 'GET', url: '/api/shifts/export?format=csv' }),
   'shift summary': () => ({ method: 'GET', url: '/api/shifts/summary' }),
   'current shift': () => ({ method: 'GET', url: '/api/shifts/current' }),
+  'record cash movement on': (p) => ({
+    method: 'POST',
+    url: `/api/shifts/${p.shift ?? 2_147_483_647}/movements`,
+    payload: { kind: 'paid_out', amount: '1.00', reason: 'Matrix' },
+  }),
   'close shift of': (p) => ({
     method: 'POST',
     url: `/api/shifts/${p.shift ?? 2_147_483_647}/close`,

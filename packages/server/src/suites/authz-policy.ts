@@ -59,6 +59,7 @@ export type CallName =
   | 'decrease'
   | 'take back from'
   | 'take back without reason'
+  | 'take back from the drawer of'
   | 'read winner settings of'
   | 'create winner setting for'
   | 'sales history of'
@@ -117,6 +118,7 @@ export type CallName =
   | 'export shifts'
   | 'shift summary'
   | 'current shift'
+  | 'record cash movement on'
   | 'close shift of'
   | 'open shift';
 
@@ -257,6 +259,14 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
     admin: { self: 400, child: 400, grandchild: 400, sibling: 400, other: 400 },
     superagent: everyone(400),
     agent: { self: 400, child: 400, parent: 400, sibling: 400, other: 400 },
+    user: forbiddenTo.user,
+  },
+  // The same from the drawer (decision 091): the take-back's rules first, then the target must be a
+  // shop with an open shift (every user here has one): anyone else has no drawer, 409 NO_OPEN_SHIFT.
+  'take back from the drawer of': {
+    admin: { self: 400, child: 409, grandchild: 409, sibling: 409, other: 200 },
+    superagent: { self: 400, child: 409, grandchild: 200, parent: 404, sibling: 404, other: 404 },
+    agent: { self: 400, child: 200, parent: 404, sibling: 404, other: 404 },
     user: forbiddenTo.user,
   },
 
@@ -602,6 +612,15 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
   'shift summary': { admin: { none: 200 }, superagent: { none: 200 }, agent: { none: 200 }, user: { none: 403 } },
   // GET /api/shifts/current: a shop's own.
   'current shift': { admin: { none: 403 }, superagent: { none: 403 }, agent: { none: 403 }, user: { none: 200 } },
+  // POST /api/shifts/{id}/movements (decision 091): only the shop records its drawer's cash movements;
+  // its upline and the admin may read the shift but not record on it (403: an upline takes cash from
+  // the drawer by a take-back from the drawer); outside the caller's reach it is not found (404).
+  'record cash movement on': {
+    admin: { other: 403 },
+    superagent: { grandchild: 403, other: 404 },
+    agent: { child: 403, other: 404 },
+    user: { self: 201, sibling: 404, other: 404 },
+  },
   // POST /api/shifts/{id}/close: only the shop closes its shift; its upline and the admin may read it
   // but not close it (403); outside the caller's reach it is not found (404). The shop's own close
   // succeeds (its game in progress ended first), so it comes before 'open shift', which then opens anew.

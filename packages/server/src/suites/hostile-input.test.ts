@@ -340,7 +340,7 @@ beforeAll(async () => {
   });
   expectStatus(shift, 201);
   shiftId = shift.json<{ id: number }>().id;
-  for (const member of [h.U1, h.A1, h.U3, h.U4, h.U5, shops.waiting, shops.drawing, shops.voided])
+  for (const member of [h.U1, h.A1, h.U3, h.U4, h.U5, shops.waiting, shops.drawing, shops.voided, shops.shift])
     await fund(t, member.id, '100000.00');
   // Every number of the range entered, so that both draws win: no total or commission of the body is 0.
   const everyNumber = Array.from({ length: 20 }, (_, i) => i + 1);
@@ -442,6 +442,15 @@ function writeEndpoints() {
         base: { receiverId: h.U2.id, amount: '1.00' },
         amounts: ['amount'],
       },
+      // A take-back from the drawer (decision 091): shop_shift has an open shift, so a body that passes
+      // takes 1.00 back and records its pickup.
+      {
+        token: t.adminToken,
+        method: 'POST',
+        url: '/api/balance/take-back',
+        base: { userId: shops.shift.id, amount: '1.00', reason: 'fuzz', fromDrawer: true },
+        amounts: ['amount'],
+      },
       {
         token: t.adminToken,
         method: 'POST',
@@ -499,6 +508,14 @@ function writeEndpoints() {
         url: '/api/shifts',
         base: { openingFloat: '10.00' },
         amounts: ['openingFloat'],
+      },
+      // A cash movement (decision 091): a body that passes records one on the open shift (201).
+      {
+        token: shops.shift.token,
+        method: 'POST',
+        url: `/api/shifts/${shiftId}/movements`,
+        base: { kind: 'pickup', amount: '1.00', reason: 'fuzz', takenBy: 'Fuzz Agent' },
+        amounts: ['amount'],
       },
       {
         token: shops.shift.token,
@@ -683,6 +700,7 @@ const bodyTargets = () => [
   { token: t.adminToken, url: '/api/admin/business-settings', method: 'PUT' as const },
   { token: t.adminToken, url: '/api/admin/backup-keys', method: 'POST' as const },
   { token: t.adminToken, url: '/api/balance/topup', method: 'POST' as const },
+  { token: t.adminToken, url: '/api/balance/take-back', method: 'POST' as const },
   { token: h.U1.token, url: '/api/balance/transfer', method: 'POST' as const },
   { token: t.adminToken, url: '/api/users', method: 'POST' as const },
   { token: h.U1.token, url: `/api/users/${h.U1.id}`, method: 'PUT' as const },
@@ -697,6 +715,7 @@ const bodyTargets = () => [
   { token: h.A1.token, url: `/api/games/${games.drawing.id}/draws`, method: 'POST' as const },
   { token: h.A3.token, url: `/api/games/${games.uplineVoid.id}/void`, method: 'POST' as const },
   { token: shops.shift.token, url: '/api/shifts', method: 'POST' as const },
+  { token: shops.shift.token, url: `/api/shifts/${shiftId}/movements`, method: 'POST' as const },
   { token: shops.shift.token, url: `/api/shifts/${shiftId}/close`, method: 'POST' as const },
 ];
 
@@ -1236,6 +1255,7 @@ describe(`hostile input (${TEST_DB})`, () => {
           { method: 'GET', url: (id) => `/api/claims/${id}/receipt`, token: t.adminToken },
           { method: 'POST', url: (id) => `/api/claims/${id}/receipt/prints`, token: h.U1.token },
           { method: 'GET', url: (id) => `/api/shifts/${id}/report`, token: t.adminToken },
+          { method: 'POST', url: (id) => `/api/shifts/${id}/movements`, token: shops.shift.token },
           { method: 'POST', url: (id) => `/api/shifts/${id}/close`, token: shops.shift.token },
         ];
         /** A valid body for each kind of call, so that only the id is wrong. */
@@ -1252,7 +1272,9 @@ describe(`hostile input (${TEST_DB})`, () => {
                     ? { days: 1, reason: 'fuzz' }
                     : url.endsWith('/close')
                       ? { countedCash: '1.00', varianceReason: 'fuzz' }
-                      : { fullName: 'Changed' };
+                      : url.endsWith('/movements')
+                        ? { kind: 'paid_in', amount: '1.00', reason: 'fuzz' }
+                        : { fullName: 'Changed' };
         for (const u of urls)
           for (const id of BAD_IDS)
             await probe({

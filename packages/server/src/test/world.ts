@@ -26,6 +26,7 @@ const TABLES = [
   'audit_log',
   'audit_heads',
   'shifts',
+  'shift_cash_movements',
   'shop_counters',
   'backup_keys',
 ] as const;

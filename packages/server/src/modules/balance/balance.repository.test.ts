@@ -60,6 +60,7 @@ const moves: [string, Move][] = [
   ['a transfer by a user (to any active user)', transferMove(user, { receiverId: 7, amount: 1_000 })],
   ['a take-back by an agent', takeBack(agent)],
   ['a take-back by the admin', takeBack(admin)],
+  ['a take-back from the drawer by an agent (decision 091)', { ...takeBack(agent), drawer: { takenBy: 'Agent' } }],
 ];
 
 describe('the SQL of each money call', () => {

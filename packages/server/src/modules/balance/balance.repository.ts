@@ -55,12 +55,18 @@ export type Move = {
   said: { message: string; named: boolean; sender: Party | 'target'; receiver: Party | 'target' | null };
   /** The audit trail's row (decision 029), written by the same statement when the money moves. */
   audit: { action: AuditAction; address: string | null };
+  /**
+   * A take-back "from the drawer" (decision 091): the target's open shift (held FOR SHARE, so it
+   * cannot close under the statement; none: refused) gets a pickup of the amount, naming the ledger
+   * row, taken by `takenBy`, with the entry's description as its reason.
+   */
+  drawer?: { takenBy: string };
 };
 
 export type Party = { id: number; username: string; fullName: string };
 
 export type MoveRow = {
-  refusal: 'unreachable' | 'inactive' | 'insufficient' | null;
+  refusal: 'unreachable' | 'inactive' | 'no_shift' | 'insufficient' | null;
   /** The answer the call gives (and a keyed call stored), when nothing refused it. */
   answer: MoneyResult | null;
   /** Whether this statement moved the money: not when a keyed call found its key already claimed. */
@@ -98,7 +104,7 @@ const decimal = (cents: SQL) => sql`((${cents})::numeric / 100)::numeric(20, 2):
  *   replaced, so money that arrived since the snapshot would make a covered debit fail.
  */
 export function moveStatement(move: Move, claim?: Claim): SQL {
-  const { entry, said } = move;
+  const { entry, said, drawer } = move;
   const deltas = sql.join(
     move.deltas.map(([userId, delta]) => sql`(${userId}::int, ${delta}::bigint)`),
     sql`, `,
@@ -113,12 +119,24 @@ export function moveStatement(move: Move, claim?: Claim): SQL {
       JOIN users ON users.id = b.user_id
       ORDER BY b.user_id
       FOR UPDATE OF b
-    ),
+    ),${
+      drawer
+        ? sql`
+    shift AS MATERIALIZED (
+      SELECT id FROM shifts WHERE user_id = ${move.target}::int AND closed_at IS NULL FOR SHARE
+    ),`
+        : sql``
+    }
     verdict AS (
       SELECT CASE
         WHEN NOT COALESCE(bool_or(user_id = ${move.target}::int AND reachable), false) THEN 'unreachable'
         WHEN ${move.activeTarget}::boolean AND NOT bool_or(user_id = ${move.target}::int AND status = 'active')
-          THEN 'inactive'
+          THEN 'inactive'${
+            drawer
+              ? sql`
+        WHEN NOT EXISTS (SELECT 1 FROM shift) THEN 'no_shift'`
+              : sql``
+          }
         WHEN count(*) < ${move.deltas.length}::int OR bool_or(amount + delta < 0) THEN 'insufficient'
       END AS refusal
       FROM parties
@@ -169,9 +187,21 @@ export function moveStatement(move: Move, claim?: Claim): SQL {
       ${insertAuditRow('address', 'targetKind', 'targetId', 'targetUserId', 'details', 'at')}
       SELECT ${entry.actorId}::int, ${move.audit.address}::text, ${move.audit.action}::text, 'transaction', l.id,
         ${move.target}::int, jsonb_build_object('amount', ${decimal(sql`${entry.amount}::bigint`)},
-          'from', ${entry.userId}::int, 'to', ${entry.receiverId}::int, 'description', ${entry.description}::text), l.at
+          'from', ${entry.userId}::int, 'to', ${entry.receiverId}::int, 'description', ${entry.description}::text)${
+            drawer ? sql` || jsonb_build_object('fromDrawerOfShift', (SELECT id FROM shift))` : sql``
+          }, l.at
       FROM ledger l WHERE EXISTS (SELECT 1 FROM go)
-    )
+    )${
+      drawer
+        ? sql`,
+    picked_up AS (
+      INSERT INTO shift_cash_movements (shift_id, kind, amount, reason, taken_by, recorded_by, transaction_id, created_at)
+      SELECT s.id, 'pickup', ${entry.amount}::bigint, ${entry.description}::text, ${drawer.takenBy}::text,
+        ${entry.actorId}::int, l.id, l.at
+      FROM ledger l CROSS JOIN shift s WHERE EXISTS (SELECT 1 FROM go)
+    )`
+        : sql``
+    }
     SELECT v.refusal, a.body AS answer, EXISTS (SELECT 1 FROM recorded) AS applied
     FROM verdict v LEFT JOIN answer a ON true`;
 }

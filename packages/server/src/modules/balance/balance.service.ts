@@ -11,6 +11,7 @@ import type {
   TransferInput,
 } from '@lot/domain/schemas/balance';
 import type { AuditAction } from '@lot/domain/schemas/audit';
+import { SHIFT_ERROR_CODES } from '@lot/domain/schemas/shifts';
 import type { Caller } from '../../lib/caller.ts';
 import type { Context } from '../../lib/context.ts';
 import type { MoneyKind } from '../../lib/metrics.ts';
@@ -66,6 +67,10 @@ async function applyMove(
     case 'inactive':
       throw new AppError('UNPROCESSABLE', SERVER_MESSAGES.receiverInactive, {
         fieldErrors: { receiverId: SERVER_MESSAGES.receiverInactive },
+      });
+    case 'no_shift':
+      throw new AppError(SHIFT_ERROR_CODES.noOpenShift, SERVER_MESSAGES.takeBackNoOpenShift, {
+        fieldErrors: { fromDrawer: SERVER_MESSAGES.takeBackNoOpenShift },
       });
     case 'insufficient':
       throw insufficient(move.insufficientMessage);
@@ -171,7 +176,8 @@ export function decrease(ctx: Context, input: DecreaseInput, key?: string): Prom
  * goes below zero ('You cannot take back more than the balance'), and the ledger row is a
  * `takeback` from the account to the caller with the reason as its description. An inactive
  * account may be taken from (money is often taken back from a shop that closed); a deleted one is
- * out of scope (404).
+ * out of scope (404). `fromDrawer`: the cash was taken from the shop's drawer, so the same statement
+ * records the pickup on its open shift (decision 091; no open shift: 409 NO_OPEN_SHIFT).
  */
 export function takeBack(ctx: Context, input: TakeBackInput, key?: string): Promise<Idempotent<MoneyResult>> {
   return counted(ctx, 'take_back', async () => takeBackMove(ctx, input, key));
@@ -200,6 +206,7 @@ function takeBackMove(ctx: Context, input: TakeBackInput, key?: string): Promise
     balanceOf: input.userId,
     said: { message: SERVER_MESSAGES.takenBackFrom, named: true, sender: 'target', receiver: party(caller) },
     audit: audited('money.takeback', caller),
+    ...(input.fromDrawer && { drawer: { takenBy: caller.fullName } }),
   };
   return applyMove(ctx, move, key, { op: 'takeback', ...input });
 }

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { callers, sqlOf, sqlOnly } from '../../test/sql-snapshots.ts';
 import { shiftsAccess } from './shifts.access.ts';
-import { insertShiftSql, nextZNumberSql, shiftReportSql, shiftsWhere, type ShiftFilter } from './shifts.repository.ts';
+import {
+  insertMovementSql,
+  insertShiftSql,
+  nextZNumberSql,
+  shiftReportSql,
+  shiftsWhere,
+  type ShiftFilter,
+} from './shifts.repository.ts';
 import { shifts } from '../../db/schema.ts';
 
 /**
@@ -29,7 +36,8 @@ describe('shifts list conditions', () => {
 
 /**
  * The statements behind a shift's money (decision 039): the open that records its hierarchy, the
- * X/Z report's four reads (games, prizes paid, prizes unpaid, take-backs) and the Z counter.
+ * X/Z report's five reads (games, prizes paid, prizes unpaid, take-backs, cash movements), the
+ * movement statement (decision 091) and the Z counter.
  */
 describe('shift statements', () => {
   it('opens a shift', () => {
@@ -42,6 +50,22 @@ describe('shift statements', () => {
       new Date('2026-03-01T20:00:00Z'),
     );
     expect(Object.fromEntries(Object.entries(statements).map(([name, sql]) => [name, sqlOf(sql)]))).toMatchSnapshot();
+  });
+
+  it('records a cash movement, keyed and not', () => {
+    const movement = {
+      shiftId: 7,
+      kind: 'paid_out' as const,
+      amount: 1_250,
+      reason: 'Cleaning supplies',
+      takenBy: null,
+      recordedBy: 4,
+      address: '127.0.0.1',
+    };
+    expect(sqlOf(insertMovementSql({ ...movement, claim: undefined }))).toMatchSnapshot();
+    expect(
+      sqlOf(insertMovementSql({ ...movement, claim: { userId: 4, key: 'k-1', requestHash: 'abc' } })),
+    ).toMatchSnapshot();
   });
 
   it('takes the next Z number', () => {

@@ -6,6 +6,9 @@ import { pgErrorCode, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { jsonbHash, whereClause } from '../../db/sql.ts';
 import { shifts, users } from '../../db/schema.ts';
 import { olderThan, type TimeKey } from '../../lib/export.ts';
+import { insertAuditRow } from '../../lib/audit.ts';
+import type { Claim } from '../../lib/idempotency.ts';
+import type { ShiftMovementKind } from '@lot/domain/schemas/shifts';
 
 const shop = alias(users, 'shop');
 const parentUser = alias(users, 'parent_user');
@@ -13,13 +16,16 @@ const opener = alias(users, 'opener');
 const closer = alias(users, 'closer');
 
 /**
- * Expected cash (docs/decisions/039): the float, plus the pools of the shift's settled games, less
- * the prizes paid during it. A closed shift keeps the figure computed at its close.
+ * Expected cash (docs/decisions/039, 091): the float, plus the pools of the shift's settled games,
+ * less the prizes paid during it, plus paid-ins, less pickups, drops and paid-outs. A closed shift
+ * keeps the figure computed at its close.
  */
 const expectedCash = sql<string>`(CASE WHEN ${shifts.closedAt} IS NULL THEN ${shifts.openingFloat}
   + COALESCE((SELECT sum(g.pool) FROM game_rounds r JOIN games g ON g.id = r.sale_id
       WHERE r.shift_id = ${shifts.id} AND r.status = 'settled'), 0)
   - COALESCE((SELECT sum(c.amount) FROM prize_claims c WHERE c.shift_id = ${shifts.id} AND c.status = 'paid'), 0)
+  + COALESCE((SELECT sum(CASE m.kind WHEN 'paid_in' THEN m.amount ELSE -m.amount END)
+      FROM shift_cash_movements m WHERE m.shift_id = ${shifts.id}), 0)
   ELSE ${shifts.expectedCash} END)::text`;
 
 const shiftColumns = {
@@ -72,6 +78,12 @@ export async function findShift(
 export async function findOpenShift(db: Db | Tx, userId: number): Promise<ShiftRow | undefined> {
   const [row] = await selectShifts(db).where(and(eq(shifts.userId, userId), isNull(shifts.closedAt)));
   return row;
+}
+
+/** Whether the shop has ever opened a shift (it uses shifts). */
+export async function hasShifts(db: Db | Tx, userId: number): Promise<boolean> {
+  const [row] = await db.select({ id: shifts.id }).from(shifts).where(eq(shifts.userId, userId)).limit(1);
+  return row !== undefined;
 }
 
 /** The open statement (`insertShift`), for its snapshot. */
@@ -143,9 +155,31 @@ export type UnpaidPrizeRow = {
   amount: string;
   expires_at: Instant;
 };
-export type TakeBackRow = { id: number; amount: string; at: Instant; by: string; reason: string | null };
+export type TakeBackRow = {
+  id: number;
+  amount: string;
+  at: Instant;
+  by: string;
+  reason: string | null;
+  from_drawer: boolean;
+};
+export type MovementRow = {
+  id: number;
+  shift_id: number;
+  kind: ShiftMovementKind;
+  amount: string;
+  reason: string;
+  taken_by: string | null;
+  at: Instant;
+  recorded_by: string;
+  transaction_id: number | null;
+};
 
-/** The report's four statements (`reportRows`), for their snapshot. */
+/** A movement's columns as its row answers them, `m` the movement and `u` who recorded it. */
+const MOVEMENT_COLUMNS = sql`m.id, m.shift_id, m.kind, m.amount::text AS amount, m.reason, m.taken_by,
+  m.created_at AS at, u.full_name AS recorded_by, m.transaction_id`;
+
+/** The report's five statements (`reportRows`), for their snapshot. */
 export function shiftReportSql(shift: { id: number; userId: number; openedAt: Date }, until: Date) {
   return {
     games: sql`SELECT r.id, r.number, r.code, r.status, r.frozen_at, jsonb_array_length(r.entries) AS entries,
@@ -162,32 +196,116 @@ export function shiftReportSql(shift: { id: number; userId: number; openedAt: Da
         FROM game_rounds r JOIN prize_claims c ON c.game_id = r.id JOIN game_winners w ON w.id = c.winner_id
         WHERE r.shift_id = ${shift.id}::int AND c.status = 'unpaid' AND c.expires_at > now()
         ORDER BY r.number, w.position`,
-    takeBacks: sql`SELECT t.id, t.amount::text AS amount, t.created_at AS at, a.full_name AS by, t.description AS reason
+    takeBacks: sql`SELECT t.id, t.amount::text AS amount, t.created_at AS at, a.full_name AS by, t.description AS reason,
+          EXISTS (SELECT 1 FROM shift_cash_movements m WHERE m.transaction_id = t.id) AS from_drawer
         FROM transactions t JOIN users a ON a.id = t.actor_id
         WHERE t.type = 'takeback' AND t.user_id = ${shift.userId}::int
           AND t.created_at >= ${shift.openedAt.toISOString()}::timestamptz
           AND t.created_at <= ${until.toISOString()}::timestamptz
         ORDER BY t.created_at, t.id`,
+    movements: sql`SELECT ${MOVEMENT_COLUMNS}
+        FROM shift_cash_movements m JOIN users u ON u.id = m.recorded_by
+        WHERE m.shift_id = ${shift.id}::int
+        ORDER BY m.created_at, m.id`,
   };
 }
 
 /**
  * What a shift's report lists: the games that froze in it (the pool of a voided one is what its
- * freeze held), the prizes paid during it, its games' prizes still payable, and the take-backs
- * from the shop's balance between its open and `until`.
+ * freeze held), the prizes paid during it, its games' prizes still payable, the take-backs from the
+ * shop's balance between its open and `until` (whether each took its cash from the drawer), and its
+ * cash movements.
  */
 export async function reportRows(
   db: Db | Tx,
   shift: { id: number; userId: number; openedAt: Date },
   until: Date,
-): Promise<{ games: ShiftGameRow[]; paid: PrizePaidRow[]; unpaid: UnpaidPrizeRow[]; takeBacks: TakeBackRow[] }> {
+): Promise<{
+  games: ShiftGameRow[];
+  paid: PrizePaidRow[];
+  unpaid: UnpaidPrizeRow[];
+  takeBacks: TakeBackRow[];
+  movements: MovementRow[];
+}> {
   const statements = shiftReportSql(shift, until);
   // One after another: inside the closing transaction they share its one connection.
   const games = await queryRows<ShiftGameRow>(db, statements.games);
   const paid = await queryRows<PrizePaidRow>(db, statements.paid);
   const unpaid = await queryRows<UnpaidPrizeRow>(db, statements.unpaid);
   const takeBacks = await queryRows<TakeBackRow>(db, statements.takeBacks);
-  return { games, paid, unpaid, takeBacks };
+  const movements = await queryRows<MovementRow>(db, statements.movements);
+  return { games, paid, unpaid, takeBacks, movements };
+}
+
+export type MovementInsert = {
+  shiftId: number;
+  kind: ShiftMovementKind;
+  amount: number;
+  reason: string;
+  takenBy: string | null;
+  recordedBy: number;
+  address: string | null;
+  claim: Claim | undefined;
+};
+
+/**
+ * The movement statement (`insertMovement`), for its snapshot. ONE statement (decisions 024, 091):
+ * the shift held FOR SHARE while it is still open (a close waits for it, as for a payout), the
+ * Idempotency-Key claimed with the movement's id, the movement and its audit row written. A closed
+ * shift, or a key already claimed, writes nothing.
+ */
+export function insertMovementSql(input: MovementInsert): SQL {
+  const { claim } = input;
+  return sql`WITH shift AS MATERIALIZED (
+      SELECT id, user_id, nextval(pg_get_serial_sequence('shift_cash_movements', 'id'))::int AS movement_id
+      FROM shifts WHERE id = ${input.shiftId}::int AND closed_at IS NULL FOR SHARE
+    ),
+    go AS (${
+      claim
+        ? sql`INSERT INTO idempotency_keys (user_id, key, request_hash, status_code, response)
+          SELECT ${claim.userId}::int, ${claim.key}::text, ${claim.requestHash}::text, 201,
+            jsonb_build_object('movementId', movement_id)
+          FROM shift
+          ON CONFLICT (user_id, key) DO NOTHING
+          RETURNING 1`
+        : sql`SELECT 1 FROM shift`
+    }),
+    moved AS (
+      INSERT INTO shift_cash_movements (id, shift_id, kind, amount, reason, taken_by, recorded_by)
+      OVERRIDING SYSTEM VALUE
+      SELECT movement_id, id, ${input.kind}::text, ${input.amount}::bigint, ${input.reason}::text,
+        ${input.takenBy}::text, ${input.recordedBy}::int
+      FROM shift WHERE EXISTS (SELECT 1 FROM go)
+      RETURNING *
+    ),
+    audited AS (
+      ${insertAuditRow('address', 'targetKind', 'targetId', 'targetUserId', 'details', 'at')}
+      SELECT m.recorded_by, ${input.address}::text, 'shift.cash_movement', 'shift', m.shift_id, s.user_id,
+        jsonb_build_object('movementId', m.id, 'kind', m.kind, 'amount', (m.amount::numeric / 100)::numeric(20, 2)::text,
+          'reason', m.reason, 'takenBy', m.taken_by),
+        m.created_at
+      FROM moved m JOIN shift s ON s.id = m.shift_id
+    )
+    SELECT m.id FROM moved m`;
+}
+
+/**
+ * Records a cash movement on an open shift: its id, or nothing when the shift is closed or the
+ * Idempotency-Key was already claimed (the caller tells which).
+ */
+export async function insertMovement(db: Db, input: MovementInsert): Promise<number | undefined> {
+  const [row] = await queryRows<{ id: number }>(db, insertMovementSql(input));
+  return row && Number(row.id);
+}
+
+/** One movement as the reports list it. */
+export async function findMovement(db: Db, id: number): Promise<MovementRow | undefined> {
+  const [row] = await queryRows<MovementRow>(
+    db,
+    sql`SELECT ${MOVEMENT_COLUMNS} FROM shift_cash_movements m JOIN users u ON u.id = m.recorded_by
+      WHERE m.id = ${id}::int`,
+  );
+  return row;
 }
 
 /** The Z counter's statement (`nextZNumber`), for its snapshot. */

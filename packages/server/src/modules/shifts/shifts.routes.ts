@@ -8,19 +8,22 @@ import {
   openShiftInputSchema,
   shiftIdParamsSchema,
   shiftListSchema,
+  shiftMovementInputSchema,
+  shiftMovementSchema,
   shiftReportSchema,
   shiftSchema,
   shiftSummarySchema,
 } from '@lot/domain/schemas/shifts';
 import { exportFileName, sendExport } from '../../lib/export.ts';
 import { sendPage } from '../../lib/page.ts';
-import { envelopeSunsetHeaders, exportHeaders, exportResponse } from '../../plugins/docs.ts';
+import { envelopeSunsetHeaders, exportHeaders, exportResponse, replayedHeader } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import {
   closeShift,
   currentShift,
   listShifts,
   openShift,
+  recordMovement,
   SHIFT_EXPORT_COLUMNS,
   shiftExportPages,
   shiftReport,
@@ -125,6 +128,35 @@ export const shiftsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request) => shiftReport(request.ctx, request.params.id),
+  );
+
+  app.post(
+    '/api/shifts/:id/movements',
+    {
+      schema: {
+        tags: ['shifts'],
+        operationId: 'recordShiftMovement',
+        description:
+          'The shop records cash moved in or out of its open shift’s drawer: a pickup or a drop (who took it and why), paid in or paid out (why). It changes the expected cash. 409 SHIFT_CLOSED once closed.',
+        params: shiftIdParamsSchema,
+        headers: z.object({
+          'idempotency-key': z.string().optional().describe('Replays of the same request with this key record once'),
+        }),
+        body: shiftMovementInputSchema,
+        response: { 201: shiftMovementSchema, ...errorResponses(400, 401, 403, 404, 409, 422) },
+        responseHeaders: { 201: replayedHeader },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await recordMovement(
+        request.ctx,
+        request.params.id,
+        request.body,
+        request.headers['idempotency-key'],
+      );
+      if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+      return reply.status(201).send(outcome.result);
+    },
   );
 
   app.post(

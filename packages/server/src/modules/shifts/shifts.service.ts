@@ -3,6 +3,7 @@ import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { AppError } from '@lot/domain/errors';
 import { formatCents } from '@lot/domain/money';
 import {
+  movementSign,
   SHIFT_ERROR_CODES,
   type CloseShiftInput,
   type CurrentShift,
@@ -11,18 +12,24 @@ import {
   type OpenShiftInput,
   type Shift,
   type ShiftList,
+  type ShiftMovement,
+  type ShiftMovementInput,
   type ShiftReport,
   type ShiftSummary,
 } from '@lot/domain/schemas/shifts';
 import { byCaller, latestCheckpoint, recordAudit } from '../../lib/audit.ts';
 import { keysetPages, type ExportColumn, type TimeKey } from '../../lib/export.ts';
 import type { Context } from '../../lib/context.ts';
+import { claimOf, storedAnswer, type Idempotent } from '../../lib/idempotency.ts';
 import { shiftsAccess } from './shifts.access.ts';
 import {
   closeShiftRow,
   countGamesInProgress,
+  findMovement,
   findOpenShift,
   findShift,
+  hasShifts,
+  insertMovement,
   insertShift,
   isShiftAlreadyOpen,
   listShiftRows,
@@ -32,6 +39,7 @@ import {
   shiftExportPage,
   shiftsWhere,
   shiftSummaryRow,
+  type MovementRow,
   type ShiftExportRow,
   type ShiftFilter,
   type ShiftRow,
@@ -70,10 +78,29 @@ function toShift(row: ShiftRow, now: Date, expected?: number): Shift {
   };
 }
 
+function toMovement(row: MovementRow): ShiftMovement {
+  return {
+    id: row.id,
+    shiftId: row.shift_id,
+    kind: row.kind,
+    amount: formatCents(cents(row.amount)),
+    reason: row.reason,
+    takenBy: row.taken_by,
+    at: iso(row.at),
+    recordedBy: row.recorded_by,
+    takeBackId: row.transaction_id,
+  };
+}
+
+/** The sum of one kind of movement, in cents. */
+const sumOf = (movements: MovementRow[], kind: MovementRow['kind']) =>
+  movements.filter((m) => m.kind === kind).reduce((sum, m) => sum + cents(m.amount), 0);
+
 /**
  * The report of an open shift as of now (X), or the one its close will store (Z, with the close's
  * figures filled in by the caller). Expected cash = float + pools of the settled games − prizes
- * paid; voided games and take-backs are listed, not counted (decision 039).
+ * paid + paid-ins − pickups, drops and paid-outs; voided games and take-backs are listed, not
+ * counted (a take-back from the drawer counts as its pickup) (decisions 039, 091).
  */
 async function computeReport(
   db: Parameters<typeof reportRows>[0],
@@ -86,7 +113,8 @@ async function computeReport(
   const paid = rows.paid.reduce((sum, p) => sum + cents(p.amount), 0);
   const unpaid = rows.unpaid.reduce((sum, p) => sum + cents(p.amount), 0);
   const takenBack = rows.takeBacks.reduce((sum, t) => sum + cents(t.amount), 0);
-  const expected = row.openingFloat + bets - paid;
+  const moved = rows.movements.reduce((sum, m) => sum + movementSign(m.kind) * cents(m.amount), 0);
+  const expected = row.openingFloat + bets - paid + moved;
   const report: ShiftReport = {
     kind: 'X',
     shift: toShift(row, now, expected),
@@ -122,7 +150,9 @@ async function computeReport(
       at: iso(t.at),
       by: t.by,
       reason: t.reason,
+      fromDrawer: t.from_drawer,
     })),
+    movements: rows.movements.map(toMovement),
     totals: {
       games: settled.length,
       betsCollected: formatCents(bets),
@@ -130,6 +160,10 @@ async function computeReport(
       unpaidPrizes: formatCents(unpaid),
       takenBack: formatCents(takenBack),
       voidedGames: rows.games.filter((g) => g.status === 'voided').length,
+      pickups: formatCents(sumOf(rows.movements, 'pickup')),
+      drops: formatCents(sumOf(rows.movements, 'drop')),
+      paidIn: formatCents(sumOf(rows.movements, 'paid_in')),
+      paidOut: formatCents(sumOf(rows.movements, 'paid_out')),
     },
     expectedCash: formatCents(expected),
     countedCash: null,
@@ -166,14 +200,14 @@ export async function openShift(ctx: Context, input: OpenShiftInput): Promise<Sh
   return toShift(row, new Date(ctx.clock()));
 }
 
-/** GET /api/shifts/current: the shop's open shift and its X report, or nulls. */
+/** GET /api/shifts/current: the shop's open shift and its X report, or nulls; whether it uses shifts at all. */
 export async function currentShift(ctx: Context): Promise<CurrentShift> {
   const { db, caller } = ctx;
   shiftsAccess.own(caller);
   const row = await findOpenShift(db, caller.id);
-  if (!row) return { shift: null, report: null };
+  if (!row) return { shift: null, report: null, usesShifts: await hasShifts(db, caller.id) };
   const { report } = await computeReport(db, row, new Date(ctx.clock()));
-  return { shift: report.shift, report };
+  return { shift: report.shift, report, usesShifts: true };
 }
 
 /** GET /api/shifts/{id}/report: X for an open shift (as of now), the stored Z for a closed one. */
@@ -254,6 +288,41 @@ export async function closeShift(ctx: Context, id: number, input: CloseShiftInpu
     });
     return z;
   });
+}
+
+/**
+ * POST /api/shifts/{id}/movements: the shop records cash moved in or out of its open shift's drawer
+ * (decision 091), in ONE statement with its audit row. Only the shop whose shift it is (its upline
+ * reads it: 403; outside the reach: 404); a closed shift 409. With an Idempotency-Key a replay
+ * answers the movement recorded the first time.
+ */
+export async function recordMovement(
+  ctx: Context,
+  id: number,
+  input: ShiftMovementInput,
+  key?: string,
+): Promise<Idempotent<ShiftMovement>> {
+  const { db, caller } = ctx;
+  const found = await findShift(db, id, shiftsAccess.read(caller));
+  if (!found) throw notFound();
+  shiftsAccess.recordMovement(caller, found);
+  const claim = key === undefined ? undefined : claimOf(caller.id, key, { op: 'shift.movement', id, ...input });
+  const movementId = await insertMovement(db, {
+    shiftId: id,
+    kind: input.kind,
+    amount: input.amount,
+    reason: input.reason,
+    takenBy: input.takenBy ?? null,
+    recordedBy: caller.id,
+    address: caller.address ?? null,
+    claim,
+  });
+  const stored = movementId === undefined && claim ? await storedAnswer<{ movementId: number }>(db, claim) : undefined;
+  const recorded = movementId ?? stored?.movementId;
+  if (recorded === undefined) throw new AppError(SHIFT_ERROR_CODES.alreadyClosed, SERVER_MESSAGES.shiftAlreadyClosed);
+  const row = await findMovement(db, recorded);
+  if (!row) throw new Error(`movement ${recorded} not found after it was recorded`);
+  return { result: toMovement(row), replayed: movementId === undefined };
 }
 
 /** A filter's days: `from` a day starts at its UTC midnight; `to` a day takes in that whole day. */

@@ -4,13 +4,20 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Game } from '@lot/domain/schemas/games';
-import type { CurrentShift, Shift, ShiftList, ShiftReport, ShiftSummary } from '@lot/domain/schemas/shifts';
+import type {
+  CurrentShift,
+  Shift,
+  ShiftList,
+  ShiftMovement,
+  ShiftReport,
+  ShiftSummary,
+} from '@lot/domain/schemas/shifts';
 import { queryRows } from '../../db/client.ts';
 import { checkpointKey, takeCheckpoint } from '../audit/checkpoint.ts';
 import { csvRows } from '../../test/csv.ts';
 import { configureWinners, drawAll, freeze, openGame, voidCall } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
-import { createMoneyTestApp, expectStatus, fund, money } from '../../test/money-fixtures.ts';
+import { balanceOf, createMoneyTestApp, expectStatus, fund, money } from '../../test/money-fixtures.ts';
 import { TEST_DB, type TestApp } from '../../test/test-app.ts';
 
 /**
@@ -40,6 +47,13 @@ const close = (member: Member, id: number, body: Record<string, unknown>) =>
   t.request(member.token, { method: 'POST', url: `/api/shifts/${id}/close`, payload: body });
 const report = (member: Member, id: number) =>
   t.request(member.token, { method: 'GET', url: `/api/shifts/${id}/report` });
+const movement = (member: Member, id: number, body: Record<string, unknown>, key?: string) =>
+  t.request(member.token, {
+    method: 'POST',
+    url: `/api/shifts/${id}/movements`,
+    payload: body,
+    headers: key === undefined ? {} : { 'idempotency-key': key },
+  });
 
 async function opened(member: Member, openingFloat: string): Promise<Shift> {
   const response = await open(member, openingFloat);
@@ -70,6 +84,9 @@ async function claimsOf(gameId: number): Promise<{ winner_id: number; amount: st
 
 describe(`shifts (${TEST_DB})`, () => {
   it('expected cash = float + bets of settled games − prizes paid; a voided game and a take-back are listed, not counted', async () => {
+    // A shop that never opened a shift does not use shifts; once it has, it does, open or not.
+    const never = await t.request(h.U1.token, { method: 'GET', url: '/api/shifts/current' });
+    expect(never.json<CurrentShift>()).toEqual({ shift: null, report: null, usesShifts: false });
     // A game settled before the shift opens belongs to no shift.
     const before = await drawAll(t, h.U1, await openGame(t, h.U1, everyNumber));
     const shift = await opened(h.U1, '100.00');
@@ -104,12 +121,20 @@ describe(`shifts (${TEST_DB})`, () => {
       unpaidPrizes: '16.00',
       takenBack: '5.00',
       voidedGames: 1,
+      pickups: '0.00',
+      drops: '0.00',
+      paidIn: '0.00',
+      paidOut: '0.00',
     });
+    expect(x.takeBacks[0]?.fromDrawer).toBe(false);
     // 100 + 40 − 24
     expect(x.expectedCash).toBe('116.00');
     expect(x.shift.expectedCash).toBe('116.00');
 
+    expect(current.json<CurrentShift>().usesShifts).toBe(true);
     const z = await closed(h.U1, shift.id, { countedCash: '116' });
+    const after = await t.request(h.U1.token, { method: 'GET', url: '/api/shifts/current' });
+    expect(after.json<CurrentShift>()).toEqual({ shift: null, report: null, usesShifts: true });
     expect(z).toMatchObject({ kind: 'Z', expectedCash: '116.00', countedCash: '116.00', variance: '0.00' });
     expect(z.shift).toMatchObject({ zNumber: 1, closedBy: 'User One', variance: '0.00', varianceReason: null });
     // No audit checkpoint was made yet (decision 045).
@@ -300,5 +325,152 @@ describe(`shifts (${TEST_DB})`, () => {
     expect(generated(dayOn) - generated(after)).toBeGreaterThan(DAY - 60_000);
     expect(generated(after) - generated(today)).toBeLessThan(60_000);
     await closed(h.U5, shift.id, { countedCash: '30.00' });
+  });
+
+  it('cash movements change the expected cash, are listed and audited; the shift closes with expected = counted', async () => {
+    const shift = await opened(h.U3, '200.00');
+    const moves = [
+      { kind: 'pickup', amount: '50.00', reason: 'Agent collection', takenBy: 'Agent One' },
+      { kind: 'drop', amount: '100', reason: 'Evening drop', takenBy: 'Night manager' },
+      { kind: 'paid_in', amount: 20.5, reason: 'Change from the bank' },
+      { kind: 'paid_out', amount: '12.25', reason: 'Cleaning supplies' },
+    ];
+    const recorded: ShiftMovement[] = [];
+    for (const body of moves) {
+      const response = await movement(h.U3, shift.id, body);
+      expectStatus(response, 201);
+      recorded.push(response.json<ShiftMovement>());
+    }
+    expect(recorded.map((m) => [m.kind, m.amount, m.takenBy, m.recordedBy])).toEqual([
+      ['pickup', '50.00', 'Agent One', 'User Three'],
+      ['drop', '100.00', 'Night manager', 'User Three'],
+      ['paid_in', '20.50', null, 'User Three'],
+      ['paid_out', '12.25', null, 'User Three'],
+    ]);
+
+    // A replay with the same key records once and answers the first movement.
+    const keyed = { kind: 'paid_out', amount: '3.00', reason: 'Stamps' };
+    const first = await movement(h.U3, shift.id, keyed, 'stamps-1');
+    const replay = await movement(h.U3, shift.id, keyed, 'stamps-1');
+    expectStatus(replay, 201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.json<ShiftMovement>().id).toBe(first.json<ShiftMovement>().id);
+
+    // Bad input and the wrong caller change nothing.
+    const refusals: [Member, Record<string, unknown>, number, Record<string, unknown>][] = [
+      [h.U3, { kind: 'pickup', amount: '5', reason: 'No name' }, 400, { takenBy: 'Say who took the cash' }],
+      [h.U3, { kind: 'paid_in', amount: '5', reason: 'x', takenBy: 'Bob' }, 400, { takenBy: expect.any(String) }],
+      [h.U3, { kind: 'paid_out', amount: '0', reason: 'Zero' }, 400, { amount: expect.any(String) }],
+      [h.U3, { kind: 'paid_out', amount: '1.005', reason: 'Cents' }, 400, { amount: expect.any(String) }],
+      [h.U3, { kind: 'paid_out', amount: '5', reason: '  ' }, 400, { reason: 'Give a reason' }],
+      [h.U3, { kind: 'refund', amount: '5', reason: 'Kind' }, 400, { kind: expect.any(String) }],
+      [h.A2, { kind: 'paid_out', amount: '5', reason: 'Agent' }, 403, {}],
+      [h.A1, { kind: 'paid_out', amount: '5', reason: 'Not its agent' }, 404, {}],
+      [h.admin, { kind: 'paid_out', amount: '5', reason: 'Admin' }, 403, {}],
+      [h.A3, { kind: 'paid_out', amount: '5', reason: 'Other agent' }, 404, {}],
+      [h.U1, { kind: 'paid_out', amount: '5', reason: 'Other shop' }, 404, {}],
+    ];
+    for (const [member, body, status, fieldErrors] of refusals) {
+      const response = await movement(member, shift.id, body);
+      expectStatus(response, status);
+      expect(response.json()).toMatchObject(status === 400 ? { fieldErrors } : {});
+    }
+
+    const x = await report(h.U3, shift.id).then((r) => r.json<ShiftReport>());
+    expect(x.movements?.map((m) => m.reason)).toEqual([...moves.map((m) => m.reason), 'Stamps']);
+    expect(x.totals).toMatchObject({ pickups: '50.00', drops: '100.00', paidIn: '20.50', paidOut: '15.25' });
+    // 200 − 50 − 100 + 20.50 − 12.25 − 3
+    expect(x.expectedCash).toBe('55.25');
+    const listed = await t.request(h.U3.token, { method: 'GET', url: '/api/shifts?status=open' });
+    expect(listed.json<ShiftList>().items[0]?.expectedCash).toBe('55.25');
+
+    const audit = await queryRows<{ details: { kind: string; amount: string; takenBy: string | null } }>(
+      t.database.db,
+      sql`SELECT details FROM audit_log WHERE action = 'shift.cash_movement' AND target_id = ${shift.id} ORDER BY id`,
+    );
+    expect(audit.map((a) => [a.details.kind, a.details.amount, a.details.takenBy])).toEqual([
+      ['pickup', '50.00', 'Agent One'],
+      ['drop', '100.00', 'Night manager'],
+      ['paid_in', '20.50', null],
+      ['paid_out', '12.25', null],
+      ['paid_out', '3.00', null],
+    ]);
+
+    const z = await closed(h.U3, shift.id, { countedCash: '55.25' });
+    expect(z).toMatchObject({ expectedCash: '55.25', countedCash: '55.25', variance: '0.00' });
+    expect(z.movements).toHaveLength(5);
+    // Closed: no movement is added, by the API or by the database itself; none is changed or deleted.
+    const late = await movement(h.U3, shift.id, { kind: 'paid_in', amount: '1', reason: 'Late' });
+    expectStatus(late, 409);
+    expect(late.json()).toMatchObject({ code: 'SHIFT_CLOSED' });
+    await expect(
+      t.database.db.execute(
+        sql`INSERT INTO shift_cash_movements (shift_id, kind, amount, reason, recorded_by)
+          VALUES (${shift.id}, 'paid_in', 100, 'Late', ${h.U3.id})`,
+      ),
+    ).rejects.toThrow();
+    await expect(
+      t.database.db.execute(sql`UPDATE shift_cash_movements SET amount = 1 WHERE shift_id = ${shift.id}`),
+    ).rejects.toThrow();
+    await expect(
+      t.database.db.execute(sql`DELETE FROM shift_cash_movements WHERE shift_id = ${shift.id}`),
+    ).rejects.toThrow();
+    expect(await report(h.U3, shift.id).then((r) => r.json<ShiftReport>())).toEqual(z);
+  });
+  it('a take-back from the drawer records its pickup in the same statement: with a pickup and a paid-out the shift closes with expected = counted', async () => {
+    const fromDrawer = { userId: h.U3.id, amount: '25.00', reason: 'Agent collects cash', fromDrawer: true };
+    // No open shift: refused, and nothing moved.
+    const balance = await balanceOf(t, h.U3.id);
+    const none = await money(t, h.A2.token, 'take-back', fromDrawer);
+    expectStatus(none, 409);
+    expect(none.json()).toMatchObject({
+      code: 'NO_OPEN_SHIFT',
+      message: 'This shop has no open shift: its drawer cannot be taken from',
+    });
+    expect(await balanceOf(t, h.U3.id)).toBe(balance);
+
+    const shift = await opened(h.U3, '100.00');
+    expectStatus(
+      await movement(h.U3, shift.id, { kind: 'pickup', amount: '30', reason: 'Midday pickup', takenBy: 'Agent Two' }),
+      201,
+    );
+    expectStatus(await movement(h.U3, shift.id, { kind: 'paid_out', amount: '7.50', reason: 'Light bulbs' }), 201);
+    const taken = await money(t, h.A2.token, 'take-back', fromDrawer, 'drawer-1');
+    expectStatus(taken, 200);
+    // A replay of the same keyed take-back moves the money and the drawer once.
+    expectStatus(await money(t, h.A2.token, 'take-back', fromDrawer, 'drawer-1'), 200);
+    // An ordinary take-back is still listed, not counted.
+    expectStatus(await money(t, h.A2.token, 'take-back', { userId: h.U3.id, amount: '5.00', reason: 'Fees' }), 200);
+    // A balance too small for it: refused, and no pickup is recorded either.
+    const tooMuch = await money(t, h.A2.token, 'take-back', { ...fromDrawer, amount: '1000000' });
+    expectStatus(tooMuch, 422);
+    // The shop's upline outside the reach cannot reach the shop at all.
+    expectStatus(await money(t, h.A3.token, 'take-back', fromDrawer), 404);
+
+    const x = await report(h.U3, shift.id).then((r) => r.json<ShiftReport>());
+    const takeBackId = taken.json<{ transaction: { id: number } }>().transaction.id;
+    expect(x.movements?.map((m) => [m.kind, m.amount, m.takenBy, m.recordedBy, m.takeBackId])).toEqual([
+      ['pickup', '30.00', 'Agent Two', 'User Three', null],
+      ['paid_out', '7.50', null, 'User Three', null],
+      ['pickup', '25.00', 'Agent Two', 'Agent Two', takeBackId],
+    ]);
+    expect(x.takeBacks.map((tb) => [tb.amount, tb.fromDrawer])).toEqual([
+      ['25.00', true],
+      ['5.00', false],
+    ]);
+    expect(x.totals).toMatchObject({ pickups: '55.00', paidOut: '7.50', takenBack: '30.00' });
+    // 100 − 30 − 7.50 − 25
+    expect(x.expectedCash).toBe('37.50');
+    const [audit] = await queryRows<{ details: { fromDrawerOfShift?: number } }>(
+      t.database.db,
+      sql`SELECT details FROM audit_log WHERE action = 'money.takeback' AND target_id = ${takeBackId}`,
+    );
+    expect(audit?.details.fromDrawerOfShift).toBe(shift.id);
+
+    const z = await closed(h.U3, shift.id, { countedCash: '37.50' });
+    expect(z).toMatchObject({ expectedCash: '37.50', countedCash: '37.50', variance: '0.00' });
+    expect(z.shift.varianceReason).toBeNull();
+    // Once closed, a take-back from its drawer finds no open shift.
+    expectStatus(await money(t, h.A2.token, 'take-back', fromDrawer), 409);
   });
 });

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { decimalToCents } from '@lot/domain/money';
 import { PlayScreen } from '../../features/play/components/play-screen.tsx';
 import type { PrintEntrySlip } from '../../features/play/hooks/use-game-controller.ts';
+import { NoShiftBanner } from '../../features/shifts/components/no-shift-banner.tsx';
 import { salesHistoryQueryKey } from '../../features/sales-history/api/sales-page.ts';
 import { gamesListQueryKey } from '../../features/sales-history/api/get-voided-games.ts';
 import { useSlipPrinter } from '../../features/slips/hooks/use-slip-printer.tsx';
@@ -12,8 +13,8 @@ import { useCurrentUser } from '../../lib/auth.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 /**
- * The full-screen game: the play screen plus the balance it shows and the slips' printer, so a
- * customer's slip prints as their entry is saved, on the paper the Slips page chose.
+ * The full-screen game: the play screen plus the balance it shows, "No shift open" when so, and the
+ * slips' printer, so a customer's slip prints as their entry is saved, on the paper the Slips page chose.
  */
 export function NumberGamePlayRoute() {
   useDocumentTitle('BOCH BOCH');
@@ -38,6 +39,7 @@ export function NumberGamePlayRoute() {
         balanceCents={balance.data ? decimalToCents(balance.data.amount) : null}
         onMoneyChanged={onMoneyChanged}
         printSlip={printSlip}
+        notice={<NoShiftBanner />}
       />
       {slips.sheet}
     </>

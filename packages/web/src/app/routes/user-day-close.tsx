@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { ChevronLeft, ChevronRight, Printer } from 'lucide-react';
 import { Button } from '../../components/ui/button.tsx';
 import { ErrorPanel, PageHeading, Spinner } from '../../components/ui/panels.tsx';
@@ -37,7 +37,8 @@ function isRefusedDay(error: unknown): error is ApiError {
 }
 
 /**
- * docs/product/screens.md#day-close (/user/day-close): the shop's own day close for a local day of
+ * docs/product/screens.md#day-close (/user/day-close): the shop's own balance statement (the day close
+ * of its LOT balance, not of its cash: that is the shift's) for a local day of
  * the browser's time zone (today by default, never after today), previous and next day, printable
  * on A4 without the shell. The day is kept in the address (?date=YYYY-MM-DD); one there that is not
  * a day or is after today shows the server's refusal and a way back to today, never another day.
@@ -66,8 +67,13 @@ export function UserDayCloseRoute() {
     <div className="space-y-6">
       <style>{PRINT_PAGE}</style>
       <div className="print:hidden">
-        <PageHeading title="Day Close">
-          Count your cash against a day: its games, every movement of your balance, and the opening and closing balance.
+        <PageHeading title="Balance Statement">
+          Your LOT balance with your upline for a day: its games, every movement of the balance, and the opening and
+          closing balance. It is not the cash in your drawer: count that against your{' '}
+          <Link to="/user/shift" className="font-semibold text-indigo-700 underline underline-offset-2">
+            shift
+          </Link>
+          .
         </PageHeading>
       </div>
 
@@ -114,21 +120,21 @@ export function UserDayCloseRoute() {
 
       {report.isError && !report.isFetching ? (
         isRefusedDay(report.error) ? (
-          <ErrorPanel message={`No day close for “${date}”: ${report.error.message}.`}>
+          <ErrorPanel message={`No balance statement for “${date}”: ${report.error.message}.`}>
             <Button variant="secondary" onClick={() => show(today)}>
               Show today
             </Button>
           </ErrorPanel>
         ) : (
           <ErrorPanel
-            message={errorMessage(report.error, 'Failed to load the day close')}
+            message={errorMessage(report.error, 'Failed to load the balance statement')}
             onRetry={() => void report.refetch()}
           />
         )
       ) : report.data ? (
         <DayCloseSheet report={report.data} isToday={date === today} printedAt={printedAt} />
       ) : (
-        <Spinner label="Loading the day close..." />
+        <Spinner label="Loading the balance statement..." />
       )}
     </div>
   );

@@ -63,7 +63,7 @@ const ROLE_MENUS: Record<Role, MenuItem[]> = {
     { to: '/user/unpaid-prizes', label: 'Unpaid Prizes', icon: Hourglass },
     { to: '/user/winner-settings', label: 'Winner Settings', icon: ListOrdered },
     { to: '/sales-history', label: 'Game History', icon: History },
-    { to: '/user/day-close', label: 'Day Close', icon: CalendarCheck },
+    { to: '/user/day-close', label: 'Balance Statement', icon: CalendarCheck },
     { to: '/user/shift', label: 'Shift', icon: Clock },
   ],
 };
@@ -85,7 +85,7 @@ const TITLES: [RegExp, string][] = [
   [/\/users$/, 'Users'],
   [/\/transactions$/, 'Transactions'],
   [/^\/profile$/, 'Profile'],
-  [/\/day-close$/, 'Day Close'],
+  [/\/day-close$/, 'Balance Statement'],
   [/^\/user\/pay-prizes$/, 'Pay Prizes'],
   [/\/unpaid-prizes$/, 'Unpaid Prizes'],
   [/^\/admin\/winners$/, 'Winner Configurations'],

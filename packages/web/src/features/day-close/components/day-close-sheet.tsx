@@ -85,7 +85,8 @@ function Operator({ testId, children }: { testId?: string; children: string }) {
 }
 
 /**
- * docs/product/screens.md#day-close: the sheet a shop counts its cash against. The shop and its
+ * docs/product/screens.md#day-close: the shop's balance statement for a day (its LOT balance with its
+ * upline; the cash in the drawer is the shift's). The shop and its
  * day (with the zone it is a day of), opening ± net = closing as a sum, the day's games and every
  * movement of the balance. It is also what prints (the rest of the screen does not).
  */
@@ -103,7 +104,7 @@ export function DayCloseSheet({ report, isToday, printedAt }: { report: DayClose
     >
       <header className="flex flex-wrap items-start justify-between gap-x-6 gap-y-2 border-b border-slate-200 pb-4">
         <div className="min-w-0">
-          <p className="text-xs font-semibold tracking-widest text-indigo-600 uppercase">Day close</p>
+          <p className="text-xs font-semibold tracking-widest text-indigo-600 uppercase">Balance statement</p>
           <h3
             id="day-close-shop"
             data-testid="day-close-shop"
@@ -178,7 +179,7 @@ export function DayCloseSheet({ report, isToday, printedAt }: { report: DayClose
             <Row label="Pool">
               <span data-testid="games-pool">{money(games.pool)}</span>
             </Row>
-            <Row label="Prizes">
+            <Row label="Prizes won">
               <span data-testid="games-prizes">{money(games.prizes)}</span>
             </Row>
             <Row label="Commission" strong>

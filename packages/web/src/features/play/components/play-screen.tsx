@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { AlertTriangle, Loader2, Lock } from 'lucide-react';
 import { formatBps } from '@lot/domain/game';
 import type { Cents } from '@lot/domain/money';
@@ -37,11 +38,14 @@ export function PlayScreen({
   balanceCents,
   onMoneyChanged,
   printSlip,
+  notice,
 }: {
   user: SessionUser;
   balanceCents: Cents | null;
   onMoneyChanged: () => void;
   printSlip: PrintEntrySlip;
+  /** A strip under the header (the route's: "No shift open"). */
+  notice?: ReactNode;
 }) {
   const c = useGameController({ balanceCents, onMoneyChanged, printSlip });
   const { game, entries, play, theme, names, prizes } = c;
@@ -60,6 +64,7 @@ export function PlayScreen({
         onTheme={c.changeTheme}
         onNumbersLeft={c.showNumbersLeft}
       />
+      {notice}
 
       {c.state === 'loading' ? (
         <p role="status" className="flex flex-1 items-center justify-center gap-3 text-2xl font-semibold">

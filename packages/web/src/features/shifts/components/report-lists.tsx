@@ -2,7 +2,14 @@ import type { ReactNode } from 'react';
 import { gameTitle } from '@lot/domain/game';
 import type { ShiftReport } from '@lot/domain/schemas/shifts';
 import { dateTime, money } from '../../../lib/format.ts';
-import { entriesText, GAME_STATUS } from './report-text.ts';
+import {
+  entriesText,
+  GAME_STATUS,
+  movementAmount,
+  movementDetail,
+  movementTitle,
+  takeBackDetail,
+} from './report-text.ts';
 
 /** One line of a list: what it is on the left (and under it the details), the amount on the right. */
 type ListLine = { key: number; main: ReactNode; detail?: ReactNode; amount: ReactNode };
@@ -13,7 +20,7 @@ type ReportList = { title: string; testId: string; lineTestId: string; none: str
 const prizeText = (prize: { gameNumber: number; position: number }) =>
   `${gameTitle(prize.gameNumber)} · position ${prize.position}`;
 
-/** The games, prizes paid, unpaid prizes and take-backs a report lists, in that order. */
+/** The games, prizes paid, unpaid prizes, cash movements and take-backs a report lists, in that order. */
 function reportLists(report: ShiftReport): ReportList[] {
   return [
     {
@@ -68,6 +75,22 @@ function reportLists(report: ShiftReport): ReportList[] {
         amount: money(prize.amount),
       })),
     },
+    ...(report.movements
+      ? [
+          {
+            title: 'Cash movements',
+            testId: 'report-movements',
+            lineTestId: 'report-movement',
+            none: 'No cash moved in or out of the drawer in this shift.',
+            lines: report.movements.map((movement) => ({
+              key: movement.id,
+              main: `${movementTitle(movement)} · ${dateTime(movement.at)}`,
+              detail: `${movementDetail(movement)} · recorded by ${movement.recordedBy}`,
+              amount: movementAmount(movement),
+            })),
+          },
+        ]
+      : []),
     {
       title: 'Take-backs',
       testId: 'report-take-backs',
@@ -76,7 +99,7 @@ function reportLists(report: ShiftReport): ReportList[] {
       lines: report.takeBacks.map((takeBack) => ({
         key: takeBack.id,
         main: `By ${takeBack.by} · ${dateTime(takeBack.at)}`,
-        detail: takeBack.reason,
+        detail: takeBackDetail(takeBack),
         amount: money(takeBack.amount),
       })),
     },

@@ -3,7 +3,15 @@ import type { ShiftReport } from '@lot/domain/schemas/shifts';
 import type { SlipWidth } from '../../../lib/slip-width.ts';
 import { count, money } from '../../../lib/format.ts';
 import { slipDateTime } from '../../../lib/print-format.ts';
-import { entriesText, GAME_STATUS, reportTitle } from './report-text.ts';
+import {
+  entriesText,
+  GAME_STATUS,
+  movementAmount,
+  movementDetail,
+  movementTitle,
+  reportTitle,
+  takeBackDetail,
+} from './report-text.ts';
 import { varianceText } from './variance.tsx';
 import { decimalToCents } from '@lot/domain/money';
 import { shortDigest } from '@lot/domain/digest';
@@ -62,6 +70,14 @@ export function ReportSlip({ report, width, printedAt }: { report: ShiftReport; 
         <Row label="Opening float">{money(shift.openingFloat)}</Row>
         <Row label="+ Bets collected">{money(totals.betsCollected)}</Row>
         <Row label="− Prizes paid">{money(totals.prizesPaid)}</Row>
+        {totals.pickups !== undefined && (
+          <>
+            <Row label="+ Paid in">{money(totals.paidIn ?? '0')}</Row>
+            <Row label="− Pickups">{money(totals.pickups)}</Row>
+            <Row label="− Drops">{money(totals.drops ?? '0')}</Row>
+            <Row label="− Paid out">{money(totals.paidOut ?? '0')}</Row>
+          </>
+        )}
         <Row label="= Expected cash" strong>
           {money(report.expectedCash)}
         </Row>
@@ -113,9 +129,21 @@ export function ReportSlip({ report, width, printedAt }: { report: ShiftReport; 
           />
         ))}
       </Part>
+      {report.movements && (
+        <Part title="Cash movements" empty={report.movements.length === 0}>
+          {report.movements.map((movement) => (
+            <Line
+              key={movement.id}
+              left={`${movementTitle(movement)} ${slipDateTime(movement.at)}`}
+              right={movementAmount(movement)}
+              detail={movementDetail(movement)}
+            />
+          ))}
+        </Part>
+      )}
       <Part title="Take-backs" empty={report.takeBacks.length === 0}>
         {report.takeBacks.map((takeBack) => (
-          <Line key={takeBack.id} left={takeBack.by} right={money(takeBack.amount)} detail={takeBack.reason} />
+          <Line key={takeBack.id} left={takeBack.by} right={money(takeBack.amount)} detail={takeBackDetail(takeBack)} />
         ))}
       </Part>
       {report.kind === 'Z' && report.auditCheckpoint !== undefined && (

@@ -3,7 +3,7 @@ import { shortDigest } from '@lot/domain/digest';
 import type { ShiftReport } from '@lot/domain/schemas/shifts';
 import { count, dateTime, money } from '../../../lib/format.ts';
 import { ReportLists } from './report-lists.tsx';
-import { reportTitle } from './report-text.ts';
+import { movementsNet, reportTitle, signedMoney } from './report-text.ts';
 import { OverMidnightBadge } from './shifts-table.tsx';
 import { Variance } from './variance.tsx';
 
@@ -54,11 +54,13 @@ function Term({
 
 /**
  * A shift's report on screen (docs/product/shifts.md#expected-cash): the cash the drawer should hold
- * (opening float + bets of the shift's settled games − prizes paid in it), what was counted and the
- * difference for a Z report, then the games, prizes paid, unpaid prizes and take-backs it lists.
+ * (opening float + bets of the shift's settled games − prizes paid in it ± its cash movements), what
+ * was counted and the difference for a Z report, then the games, prizes paid, unpaid prizes, cash
+ * movements and take-backs it lists.
  */
 export function ShiftReportView({ report }: { report: ShiftReport }) {
   const { shift, totals } = report;
+  const net = movementsNet(report);
   return (
     <article
       data-testid="shift-report"
@@ -130,6 +132,11 @@ export function ShiftReportView({ report }: { report: ShiftReport }) {
           <Term label="Prizes paid" op="−" testId="report-prizes-paid">
             {money(totals.prizesPaid)}
           </Term>
+          {net !== null && (
+            <Term label="Cash movements" op="±" testId="report-movements-net">
+              {signedMoney(net)}
+            </Term>
+          )}
           <Term
             label={report.kind === 'X' ? 'Expected cash now' : 'Expected cash'}
             op="="
@@ -156,8 +163,9 @@ export function ShiftReportView({ report }: { report: ShiftReport }) {
           </div>
         )}
         <p className="text-xs text-slate-500">
-          Bets count once a game of the shift is settled; a voided game’s bets went back to its customers. Take-backs
-          move the balance, not the cash in the drawer.
+          Bets count once a game of the shift is settled; a voided game’s bets went back to its customers. Cash
+          movements are pickups, drops, paid in and paid out. Take-backs move the balance, not the cash in the drawer,
+          unless taken from the drawer: then they count as a pickup.
         </p>
       </section>
 
@@ -167,6 +175,14 @@ export function ShiftReportView({ report }: { report: ShiftReport }) {
           ['Voided games', count(totals.voidedGames), 'report-total-voided'],
           ['Unpaid prizes', money(totals.unpaidPrizes), 'report-total-unpaid'],
           ['Taken back', money(totals.takenBack), 'report-total-taken-back'],
+          ...(totals.pickups === undefined
+            ? []
+            : [
+                ['Pickups', money(totals.pickups), 'report-total-pickups'],
+                ['Drops', money(totals.drops ?? '0'), 'report-total-drops'],
+                ['Paid in', money(totals.paidIn ?? '0'), 'report-total-paid-in'],
+                ['Paid out', money(totals.paidOut ?? '0'), 'report-total-paid-out'],
+              ]),
         ].map(([label, value, testId]) => (
           <div key={testId} className="rounded-xl bg-slate-50 px-3 py-2 ring-1 ring-slate-200">
             <dt className="text-xs font-medium text-slate-600 uppercase">{label}</dt>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { CheckCircle2, Lock, Printer, RefreshCw } from 'lucide-react';
+import { ArrowLeftRight, CheckCircle2, Lock, Printer, RefreshCw } from 'lucide-react';
 import type { ShiftReport } from '@lot/domain/schemas/shifts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, EmptyState, ErrorPanel, PageHeading, Spinner } from '../../../components/ui/panels.tsx';
@@ -9,6 +9,7 @@ import { dateTime } from '../../../lib/format.ts';
 import { useCurrentShift } from '../api/get-current-shift.ts';
 import { NO_SHIFTS_FILTER, SHIFTS_PAGE_SIZE, useShifts } from '../api/get-shifts.ts';
 import { CloseShiftDialog } from './close-shift-dialog.tsx';
+import { MovementDialog } from './movement-dialog.tsx';
 import { OpenShiftForm } from './open-shift-form.tsx';
 import { PaperChoice } from '../../../components/ui/paper-choice.tsx';
 import { reportTitle } from './report-text.ts';
@@ -42,7 +43,8 @@ function PastShifts() {
 
 /**
  * docs/product/screens.md#shift (/user/shift): the shop's cash shift. None open: Open shift with its
- * float. Open: the live X report (asked again every 15 s), Print X report and Close shift. Closed
+ * float. Open: the live X report (asked again every 15 s), Print X report, Cash movement (a pickup,
+ * drop, paid in or paid out) and Close shift. Closed
  * just now: its Z report, printed at once on this device's paper and printable again. Below, the
  * past shifts.
  */
@@ -51,6 +53,7 @@ export function ShiftScreen() {
   const toast = useToast();
   const printer = useReportPrinter();
   const [closing, setClosing] = useState(false);
+  const [moving, setMoving] = useState(false);
   const [closed, setClosed] = useState<ShiftReport | null>(null);
 
   const onClosed = (report: ShiftReport) => {
@@ -115,6 +118,10 @@ export function ShiftScreen() {
                 <RefreshCw className={`h-4 w-4 ${current.isFetching ? 'animate-spin' : ''}`} aria-hidden="true" />
                 Refresh
               </Button>
+              <Button variant="secondary" onClick={() => setMoving(true)}>
+                <ArrowLeftRight className="h-4 w-4" aria-hidden="true" />
+                Cash movement
+              </Button>
               <Button variant="danger" onClick={() => setClosing(true)}>
                 <Lock className="h-4 w-4" aria-hidden="true" />
                 Close shift
@@ -123,6 +130,7 @@ export function ShiftScreen() {
           </div>
         </Card>
         <ShiftReportView report={report} />
+        <MovementDialog shiftId={shift.id} open={moving} onClose={() => setMoving(false)} />
         <CloseShiftDialog
           open={closing}
           shift={shift}

@@ -5,16 +5,16 @@ import { api } from '../../../lib/api-client.ts';
 import { ActionKey, keyedCall } from '../../../lib/action-key.ts';
 import { usersQueryKey } from './get-users-by-role.ts';
 
-export type TakeBackRequest = { userId: number; amount: Cents; reason: string };
+export type TakeBackRequest = { userId: number; amount: Cents; reason: string; fromDrawer?: boolean };
 
 /**
  * POST /api/balance/take-back (docs/product/money.md#take-back) with the action's Idempotency-Key,
  * kept until the server answers (decision 056).
  */
-export function takeBack({ userId, amount, reason }: TakeBackRequest, key: string): Promise<MoneyResult> {
+export function takeBack({ userId, amount, reason, fromDrawer }: TakeBackRequest, key: string): Promise<MoneyResult> {
   return api<MoneyResult>('/api/balance/take-back', {
     method: 'POST',
-    body: { userId, amount: formatCents(amount), reason },
+    body: { userId, amount: formatCents(amount), reason, ...(fromDrawer && { fromDrawer }) },
     idempotent: key,
   });
 }

@@ -13,8 +13,8 @@ import { AccountBalance, AmountField, useMoneyCall } from '../../../components/u
 import { money } from '../../../lib/format.ts';
 import { useTakeBack } from '../api/take-back.ts';
 
-const takeBackFormSchema = takeBackInputSchema.pick({ amount: true, reason: true });
-type Chosen = { amount: Cents; reason: string };
+const takeBackFormSchema = takeBackInputSchema.pick({ amount: true, reason: true, fromDrawer: true });
+type Chosen = { amount: Cents; reason: string; fromDrawer?: boolean };
 
 /**
  * Take Back (docs/product/money.md#take-back): the amount and the reason, then a confirmation; the
@@ -36,10 +36,13 @@ function TakeBackForm({ user, onClose }: { user: User; onClose: () => void }) {
     handleSubmit,
     setError,
     formState: { errors },
-  } = useForm({ resolver: zodResolver(takeBackFormSchema), defaultValues: { amount: '', reason: '' } });
+  } = useForm({
+    resolver: zodResolver(takeBackFormSchema),
+    defaultValues: { amount: '', reason: '', fromDrawer: false },
+  });
   const call = useMoneyCall({
     fallback: 'Take back failed',
-    fields: ['amount', 'reason'],
+    fields: ['amount', 'reason', 'fromDrawer'],
     // Back to the form, with the message on its field (e.g. the balance changed meanwhile).
     onFieldError: (field, message) => {
       setChosen(null);
@@ -78,6 +81,9 @@ function TakeBackForm({ user, onClose }: { user: User; onClose: () => void }) {
               balance.
             </p>
             <p className="break-words text-slate-500">Reason: {chosen.reason}</p>
+            {chosen.fromDrawer && (
+              <p data-testid="take-back-from-drawer">The cash comes from the drawer of its open shift.</p>
+            )}
           </div>
         </div>
         <FormError message={call.formError} />
@@ -104,6 +110,27 @@ function TakeBackForm({ user, onClose }: { user: User; onClose: () => void }) {
         error={errors.reason?.message}
         {...register('reason')}
       />
+      {user.role === 'user' && (
+        // A shop's agent often takes the money in cash from the drawer (decision 091): the shift then counts it.
+        <div>
+          <label className="flex items-start gap-2 text-sm text-slate-700">
+            <input
+              type="checkbox"
+              className="mt-0.5 h-4 w-4 rounded border-slate-300 text-indigo-600"
+              {...register('fromDrawer')}
+            />
+            <span>
+              Taken in cash from the drawer of the open shift
+              <span className="block text-xs text-slate-500">The shop’s shift records it as a pickup.</span>
+            </span>
+          </label>
+          {errors.fromDrawer?.message && (
+            <p role="alert" className="mt-1 text-sm text-rose-600">
+              {errors.fromDrawer.message}
+            </p>
+          )}
+        </div>
+      )}
       <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
         <Button variant="secondary" onClick={onClose}>
           Cancel
