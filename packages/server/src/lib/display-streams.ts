@@ -134,7 +134,7 @@ export class DisplayStreams {
   private readonly held = new Map<string, number>();
   private readonly totals = { anonymous: 0, signedIn: 0 };
   private closing = false;
-  private readonly heartbeat: NodeJS.Timeout;
+  private heartbeat: NodeJS.Timeout;
   private readonly ticketKey: Buffer;
 
   constructor(
@@ -146,8 +146,18 @@ export class DisplayStreams {
     secret: string,
   ) {
     this.ticketKey = createHmac('sha256', secret).update('lot display ticket').digest();
-    this.heartbeat = setInterval(() => this.beat(), DISPLAY_LIMITS.heartbeatMs);
-    this.heartbeat.unref();
+    this.heartbeat = this.nextBeat();
+  }
+
+  /** The next heartbeat, `DISPLAY_LIMITS.heartbeatMs` as it is then (a test may change it). */
+  private nextBeat(): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      if (this.closing) return;
+      this.beat();
+      this.heartbeat = this.nextBeat();
+    }, DISPLAY_LIMITS.heartbeatMs);
+    timer.unref();
+    return timer;
   }
 
   /** True once the server is stopping: refusals then close their connection too. */
@@ -369,7 +379,7 @@ export class DisplayStreams {
   /** Ends every stream (the server is stopping): browsers reconnect to another process or later. */
   closeAll(): void {
     this.closing = true;
-    clearInterval(this.heartbeat);
+    clearTimeout(this.heartbeat);
     for (const channel of this.channels.values()) {
       channel.unsubscribe();
       for (const stream of channel.streams) stream.raw.end();
