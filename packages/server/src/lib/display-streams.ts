@@ -203,19 +203,22 @@ export class DisplayStreams {
     const count = (key: string) => this.held.get(key) ?? 0;
     let keys: string[];
     if ('userId' in viewer) {
-      keys = [`user ${viewer.userId}`];
-      if (count(keys[0]!) >= DISPLAY_LIMITS.perOperator) {
+      const user = `user ${viewer.userId}`;
+      keys = [user];
+      if (count(user) >= DISPLAY_LIMITS.perOperator) {
         throw new AppError('RATE_LIMITED', SERVER_MESSAGES.tooManyOwnDisplays, { retryAfter: 5 });
       }
       if (this.totals.signedIn >= DISPLAY_LIMITS.signedIn) {
         throw new AppError('RATE_LIMITED', SERVER_MESSAGES.tooManyDisplays, { retryAfter: 5 });
       }
     } else {
-      const [address, game] = (keys = [`address ${addressKey(viewer.address)}`, `game ${code}`]);
-      if (count(address!) >= DISPLAY_LIMITS.perAddress) {
+      const address = `address ${addressKey(viewer.address)}`;
+      const game = `game ${code}`;
+      keys = [address, game];
+      if (count(address) >= DISPLAY_LIMITS.perAddress) {
         throw new AppError('RATE_LIMITED', SERVER_MESSAGES.tooManyDisplaysFromAddress, { retryAfter: 5 });
       }
-      const ofGame = count(game!);
+      const ofGame = count(game);
       if (ofGame >= DISPLAY_LIMITS.perGame) {
         throw new AppError('RATE_LIMITED', SERVER_MESSAGES.tooManyDisplaysOfGame, { retryAfter: 5 });
       }
