@@ -113,6 +113,9 @@ export const SERVER_MESSAGES = {
   idempotencyKeyReused: 'This Idempotency-Key was already used for a different request',
   displayTicketExpired: 'The display ticket has expired',
   tooManyDisplays: 'Too many displays are open; try again shortly',
+  tooManyDisplaysFromAddress: 'Too many displays are open from this address',
+  tooManyDisplaysOfGame: 'Too many displays of this game are open; try again shortly',
+  tooManyOwnDisplays: 'You have too many customer displays open',
   serverStopping: 'The server is stopping',
   backupOnPostgres:
     'This server runs on PostgreSQL: back it up with npm run backup, which runs pg_dump on DATABASE_URL.',

@@ -1,5 +1,5 @@
 import { SERVER_MESSAGES } from '@lot/domain/server-messages';
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError } from '@lot/domain/errors';
@@ -12,15 +12,24 @@ import type { GameEvents } from './game-events.ts';
  * change of the game. Reads are shared per game: one change, one read, written to every stream of
  * that game in this process. A reconnecting EventSource (it retries after `retry` ms by itself and
  * sends Last-Event-ID) gets the current state first, so nothing missed while away is lost. Limits
- * count per client address and per process, with the shop's own (ticketed) displays apart
- * (decision 046).
+ * count per client network, per game and per process, with the shop's own (ticketed) displays apart
+ * (decisions 046 and 088). An anonymous stream lasts a while and ends with the game: the server asks
+ * its browser to open a new one (`renew`), or to stop (`end`).
  */
 
 export const DISPLAY_LIMITS = {
-  /** Open anonymous streams from one client address (an IPv6 address counts by its /64), any games. */
+  /** Open anonymous streams from one client network (`addressKey`: an IPv4 /24, an IPv6 /56), any games. */
   perAddress: 20,
-  /** Open anonymous streams in one process. */
+  /** Open anonymous streams of one game. */
+  perGame: 200,
+  /** Open anonymous streams in one process, past which only a game holding fewer than `gameFloor` admits one. */
   anonymous: 2_000,
+  /** Anonymous streams every game may open however many the process holds: a flood elsewhere never shuts it out. */
+  gameFloor: 20,
+  /** How long an anonymous stream lasts before the server asks its browser for a new one. */
+  lifetimeMs: 10 * 60_000,
+  /** Up to this much more, at random, so streams opened together are not renewed together. */
+  lifetimeJitterMs: 60_000,
   /** Open streams one signed-in caller holds with tickets (the shop's own displays). */
   perOperator: 10,
   /** Open ticketed streams in one process: capacity anonymous streams can never take. */
@@ -37,34 +46,73 @@ export const DISPLAY_LIMITS = {
 export type DisplayViewer = { address: string } | { userId: number };
 
 /** A place held in the limits from admission until the stream closes; freed once. */
-type Slot = { free: () => void };
+type Slot = { free: () => void; anonymous: boolean };
 type Stream = { raw: ServerResponse; lastId: string | null; slot: Slot };
+/** A game's public view, read once, as written to its streams. */
+type View = { proof: GameProof; text: string };
 /** A stream allowed to open: its first view, and whether the game changed since it was read. */
 export type Admission = { first: GameProof; changed: () => boolean; release: () => void; slot: Slot };
 type Channel = {
   streams: Set<Stream>;
+  /** The view last read for the streams: what a new stream starts with while no change is being read. */
+  latest: View | null;
   unsubscribe: () => void;
   reading: boolean;
   again: boolean;
 };
 
+/** IPv4 ranges that only a shop's own network reaches (RFC 1918, loopback, link-local). */
+const localIpv4 = (a: number, b: number) =>
+  a === 10 || a === 127 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254);
+
+function ipv4Key(octets: number[]): string {
+  const [a = 0, b = 0, c = 0] = octets;
+  return localIpv4(a, b) ? octets.join('.') : `${a}.${b}.${c}.0/24`;
+}
+
+/** An IPv6 address's eight 16-bit groups (a dotted IPv4 tail and a zone allowed), or null when it is none. */
+function ipv6Groups(address: string): number[] | null {
+  let text = address.toLowerCase().split('%')[0] ?? '';
+  const dotted = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (dotted) {
+    const [a = 0, b = 0, c = 0, d = 0] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return null;
+  const groups = (half: string | undefined) => (half ? half.split(':') : []);
+  const left = groups(halves[0]);
+  const right = groups(halves[1]);
+  const zeros = halves.length === 2 ? 8 - left.length - right.length : 0;
+  const all = [...left, ...Array<string>(Math.max(zeros, 0)).fill('0'), ...right];
+  if (all.length !== 8 || (halves.length === 2 && zeros < 1) || !all.every((g) => /^[0-9a-f]{1,4}$/.test(g))) {
+    return null;
+  }
+  return all.map((group) => parseInt(group, 16));
+}
+
 /**
- * The address an anonymous stream counts against: IPv4 as is (also when mapped into IPv6), IPv6 by
- * its /64, the block one subscriber usually holds whole.
+ * What an anonymous stream counts against (decision 088): the network one subscriber usually holds
+ * whole, an IPv4 /24 (`203.0.113.0/24`, also for an IPv4 address mapped into IPv6) or an IPv6 /56
+ * (`2001:db8:1:200::/56`), so that one party cannot multiply its places by the addresses of its own
+ * block. An address only a shop's own network reaches (IPv4 10/8, 172.16/12, 192.168/16, 127/8,
+ * 169.254/16; IPv6 ::1, fc00::/7, fe80::/10) counts by itself: there one address is one screen or
+ * phone in the shop. Anything else (not an address at all) counts as the text it is.
  */
 export function addressKey(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return mapped[1];
-  if (!address.includes(':')) return address;
-  const [head = '', tail] = address.toLowerCase().split('%')[0]!.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail === undefined ? [] : tail ? tail.split(':') : [];
-  const groups =
-    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(address);
+  if (v4) return ipv4Key(v4.slice(1).map(Number));
+  const groups = ipv6Groups(address);
+  if (!groups) return address;
+  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, , g5 = 0, g6 = 0, g7 = 0] = groups;
+  if (groups.slice(0, 5).every((g) => g === 0) && g5 === 0xffff) {
+    return ipv4Key([g6 >> 8, g6 & 0xff, g7 >> 8, g7 & 0xff]);
+  }
+  const loopback = groups.slice(0, 7).every((g) => g === 0) && g7 === 1;
+  if (loopback || (g0 & 0xfe00) === 0xfc00 || (g0 & 0xffc0) === 0xfe80) {
+    return groups.map((g) => g.toString(16)).join(':');
+  }
+  return `${[g0, g1, g2, g3 & 0xff00].map((g) => g.toString(16)).join(':')}::/56`;
 }
 
 /** A query string's `ticket` is a credential: the request log shows it as `ticket=…`. */
@@ -73,14 +121,20 @@ export const withoutTicket = (url: string) => url.replace(/([?&]ticket=)[^&#]*/g
 /** The event id: a digest of the view, so an unchanged view is never sent twice to a stream. */
 const versionOf = (view: string) => createHash('sha256').update(view).digest('base64url').slice(0, 22);
 
+/** A game that can no longer change its draws: its anonymous streams end after its last view. */
+const ended = (proof: GameProof) =>
+  proof.status === 'settled' || proof.status === 'voided' || proof.status === 'discarded';
+
 export class DisplayStreams {
   private readonly channels = new Map<string, Channel>();
+  /** A game's view being read for admissions, shared by those that come while no change was heard. */
+  private readonly reads = new Map<string, { view: Promise<GameProof>; stale: boolean }>();
   private readonly sockets = new Set<Socket>();
-  /** Places held per client address or signed-in user, and in all, per kind. */
+  /** Places held per client network, game (anonymous) or signed-in user, and in all, per kind. */
   private readonly held = new Map<string, number>();
   private readonly totals = { anonymous: 0, signedIn: 0 };
   private closing = false;
-  private readonly heartbeat: NodeJS.Timeout;
+  private heartbeat: NodeJS.Timeout;
   private readonly ticketKey: Buffer;
 
   constructor(
@@ -92,8 +146,18 @@ export class DisplayStreams {
     secret: string,
   ) {
     this.ticketKey = createHmac('sha256', secret).update('lot display ticket').digest();
-    this.heartbeat = setInterval(() => this.beat(), DISPLAY_LIMITS.heartbeatMs);
-    this.heartbeat.unref();
+    this.heartbeat = this.nextBeat();
+  }
+
+  /** The next heartbeat, `DISPLAY_LIMITS.heartbeatMs` as it is then (a test may change it). */
+  private nextBeat(): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      if (this.closing) return;
+      this.beat();
+      this.heartbeat = this.nextBeat();
+    }, DISPLAY_LIMITS.heartbeatMs);
+    timer.unref();
+    return timer;
   }
 
   /** True once the server is stopping: refusals then close their connection too. */
@@ -131,37 +195,53 @@ export class DisplayStreams {
   }
 
   /**
-   * Holds a place for a stream of `viewer` within the limits (429 as JSON otherwise), before anything
-   * is read; the place is freed when the stream closes, or here when the admission fails.
+   * Holds a place for a stream of `viewer` on game `code` within the limits (429 as JSON otherwise),
+   * before anything is read; the place is freed when the stream closes, or here when the admission
+   * fails. A ticketed stream counts only against its user's and the signed-in displays' own room.
    */
-  private hold(viewer: DisplayViewer): Slot {
-    const signedIn = 'userId' in viewer;
-    const key = signedIn ? `user ${viewer.userId}` : `address ${addressKey(viewer.address)}`;
-    const held = this.held.get(key) ?? 0;
-    const total = signedIn ? this.totals.signedIn : this.totals.anonymous;
-    if (held >= (signedIn ? DISPLAY_LIMITS.perOperator : DISPLAY_LIMITS.perAddress)) {
-      throw new AppError(
-        'RATE_LIMITED',
-        signedIn ? 'You have too many customer displays open' : 'Too many displays are open from this address',
-        { retryAfter: 5 },
-      );
+  private hold(code: string, viewer: DisplayViewer): Slot {
+    const count = (key: string) => this.held.get(key) ?? 0;
+    let keys: string[];
+    if ('userId' in viewer) {
+      const user = `user ${viewer.userId}`;
+      keys = [user];
+      if (count(user) >= DISPLAY_LIMITS.perOperator) {
+        throw new AppError('RATE_LIMITED', SERVER_MESSAGES.tooManyOwnDisplays, { retryAfter: 5 });
+      }
+      if (this.totals.signedIn >= DISPLAY_LIMITS.signedIn) {
+        throw new AppError('RATE_LIMITED', SERVER_MESSAGES.tooManyDisplays, { retryAfter: 5 });
+      }
+    } else {
+      const address = `address ${addressKey(viewer.address)}`;
+      const game = `game ${code}`;
+      keys = [address, game];
+      if (count(address) >= DISPLAY_LIMITS.perAddress) {
+        throw new AppError('RATE_LIMITED', SERVER_MESSAGES.tooManyDisplaysFromAddress, { retryAfter: 5 });
+      }
+      const ofGame = count(game);
+      if (ofGame >= DISPLAY_LIMITS.perGame) {
+        throw new AppError('RATE_LIMITED', SERVER_MESSAGES.tooManyDisplaysOfGame, { retryAfter: 5 });
+      }
+      if (this.totals.anonymous >= DISPLAY_LIMITS.anonymous && ofGame >= DISPLAY_LIMITS.gameFloor) {
+        throw new AppError('RATE_LIMITED', SERVER_MESSAGES.tooManyDisplays, { retryAfter: 5 });
+      }
     }
-    if (total >= (signedIn ? DISPLAY_LIMITS.signedIn : DISPLAY_LIMITS.anonymous)) {
-      throw new AppError('RATE_LIMITED', SERVER_MESSAGES.tooManyDisplays, { retryAfter: 5 });
-    }
-    this.held.set(key, held + 1);
-    if (signedIn) this.totals.signedIn++;
-    else this.totals.anonymous++;
+    const anonymous = !('userId' in viewer);
+    const kind = anonymous ? 'anonymous' : 'signedIn';
+    for (const key of keys) this.held.set(key, count(key) + 1);
+    this.totals[kind]++;
     let freed = false;
     return {
+      anonymous,
       free: () => {
         if (freed || this.closing) return;
         freed = true;
-        const left = (this.held.get(key) ?? 1) - 1;
-        if (left > 0) this.held.set(key, left);
-        else this.held.delete(key);
-        if (signedIn) this.totals.signedIn--;
-        else this.totals.anonymous--;
+        for (const key of keys) {
+          const left = count(key) - 1;
+          if (left > 0) this.held.set(key, left);
+          else this.held.delete(key);
+        }
+        this.totals[kind]--;
       },
     };
   }
@@ -170,18 +250,22 @@ export class DisplayStreams {
    * Checks that a stream may open (429 otherwise, as JSON, before reading anything) and that the
    * game exists (404); answers the first view, to be written once the response is an event stream.
    * It listens to the game before it reads it: a change committed while the view is read, or before
-   * `open`, is not lost (the stream re-reads once it is open). Anonymous viewers and ticketed ones
-   * count against separate limits (decision 046), so anonymous streams never take a shop's own.
+   * `open`, is not lost (the stream re-reads once it is open). A game this process already streams,
+   * with no change being read, is not read again: its streams' latest view is current. Anonymous
+   * viewers and ticketed ones count against separate limits (decision 046), so anonymous streams
+   * never take a shop's own.
    */
   async admit(code: string, viewer: DisplayViewer): Promise<Admission> {
     if (this.closing) throw new AppError('RATE_LIMITED', SERVER_MESSAGES.serverStopping, { retryAfter: 1 });
-    const slot = this.hold(viewer);
+    const slot = this.hold(code, viewer);
     let changed = false;
     const release = this.events.subscribe(code, () => {
       changed = true;
     });
     try {
-      const first = await this.view(code);
+      const channel = this.channels.get(code);
+      const known = channel && !channel.reading ? channel.latest : null;
+      const first = known ? known.proof : await this.read(code);
       return { first, changed: () => changed, release, slot };
     } catch (error) {
       release();
@@ -190,7 +274,34 @@ export class DisplayStreams {
     }
   }
 
-  /** Turns the response into the game's event stream, starting with `first`. */
+  /**
+   * A game's view for an admission. Admissions that come while one is read share it, unless a change
+   * was heard since it started: then a change it may have missed was heard by them too, or is
+   * still to come and will be (each admission listens before it asks), so a flood of viewers of one
+   * game costs one read, not one each.
+   */
+  private async read(code: string): Promise<GameProof> {
+    const shared = this.reads.get(code);
+    if (shared && !shared.stale) return shared.view;
+    const heard = { stale: false };
+    const unsubscribe = this.events.subscribe(code, () => {
+      heard.stale = true;
+    });
+    const read = Object.assign(heard, { view: this.view(code) });
+    this.reads.set(code, read);
+    try {
+      return await read.view;
+    } finally {
+      unsubscribe();
+      if (this.reads.get(code) === read) this.reads.delete(code);
+    }
+  }
+
+  /**
+   * Turns the response into the game's event stream, starting with `first`. An anonymous stream ends
+   * after its lifetime with a `renew` event (the display opens a new one at once), and after the view
+   * of an ended game with an `end` event (the display stops asking).
+   */
   open(code: string, raw: ServerResponse, headers: Record<string, string>, admission: Admission): void {
     if (raw.destroyed) {
       // The client left while the view was read: its place is free again.
@@ -214,10 +325,23 @@ export class DisplayStreams {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
     }
-    this.send(stream, JSON.stringify(admission.first));
+    const first: View = { proof: admission.first, text: JSON.stringify(admission.first) };
+    this.send(stream, first);
+    if (raw.writableEnded) {
+      // An ended game's anonymous stream: its one view written, the place is free again.
+      admission.release();
+      admission.slot.free();
+      return;
+    }
     let channel = this.channels.get(code);
     if (!channel) {
-      const created: Channel = { streams: new Set(), unsubscribe: () => undefined, reading: false, again: false };
+      const created: Channel = {
+        streams: new Set(),
+        latest: first,
+        unsubscribe: () => undefined,
+        reading: false,
+        again: false,
+      };
       created.unsubscribe = this.events.subscribe(code, () => void this.refresh(code, created));
       this.channels.set(code, created);
       channel = created;
@@ -227,7 +351,15 @@ export class DisplayStreams {
     // From here the channel hears every change; one heard since admit means the first view may be old.
     admission.release();
     if (admission.changed()) void this.refresh(code, joined);
+    const lifetime = stream.slot.anonymous
+      ? setTimeout(
+          () => this.finish(stream, 'renew'),
+          DISPLAY_LIMITS.lifetimeMs + randomInt(DISPLAY_LIMITS.lifetimeJitterMs + 1),
+        )
+      : undefined;
+    lifetime?.unref();
     raw.on('close', () => {
+      clearTimeout(lifetime);
       stream.slot.free();
       if (!joined.streams.delete(stream)) return;
       if (joined.streams.size === 0 && this.channels.get(code) === joined) {
@@ -237,10 +369,20 @@ export class DisplayStreams {
     });
   }
 
+  /**
+   * Ends a stream with an event that tells the display why: `renew` (its lifetime is over: open a new
+   * stream now) or `end` (the game ended: nothing more will come). A browser that does not know the
+   * event reconnects by itself, after `retry`: at once for `renew`, not for an hour for `end`.
+   */
+  private finish(stream: Stream, why: 'renew' | 'end'): void {
+    if (stream.raw.writableEnded) return;
+    stream.raw.end(why === 'end' ? `retry: 3600000\nevent: end\ndata: 1\n\n` : `event: renew\ndata: 1\n\n`);
+  }
+
   /** Ends every stream (the server is stopping): browsers reconnect to another process or later. */
   closeAll(): void {
     this.closing = true;
-    clearInterval(this.heartbeat);
+    clearTimeout(this.heartbeat);
     for (const channel of this.channels.values()) {
       channel.unsubscribe();
       for (const stream of channel.streams) stream.raw.end();
@@ -266,7 +408,9 @@ export class DisplayStreams {
     try {
       do {
         channel.again = false;
-        const view = JSON.stringify(await this.view(code));
+        const proof = await this.view(code);
+        const view: View = { proof, text: JSON.stringify(proof) };
+        channel.latest = view;
         for (const stream of channel.streams) this.send(stream, view);
       } while (channel.again && channel.streams.size > 0);
     } catch (error) {
@@ -276,11 +420,15 @@ export class DisplayStreams {
     }
   }
 
-  private send(stream: Stream, view: string): void {
-    const id = versionOf(view);
-    if (id === stream.lastId || stream.raw.writableEnded) return;
-    stream.lastId = id;
-    stream.raw.write(`id: ${id}\nevent: game\ndata: ${view}\n\n`);
+  /** Writes a view the stream has not seen; an anonymous stream of an ended game ends after it. */
+  private send(stream: Stream, view: View): void {
+    const id = versionOf(view.text);
+    if (stream.raw.writableEnded) return;
+    if (id !== stream.lastId) {
+      stream.lastId = id;
+      stream.raw.write(`id: ${id}\nevent: game\ndata: ${view.text}\n\n`);
+    }
+    if (stream.slot.anonymous && ended(view.proof)) this.finish(stream, 'end');
   }
 
   /**

@@ -280,7 +280,8 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
 /**
  * GET /api/display/{code}/events: the customer display's live stream (server-sent events), no
  * sign-in (the code is unguessable; names and phones masked). Decision 014. Anonymous streams are
- * limited per client address; a signed-in display opens its stream with a ticket (decision 046).
+ * limited per client network and per game, last a while and end with the game (decision 088); a
+ * signed-in display opens its stream with a ticket (decision 046).
  */
 export const displayRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -309,7 +310,7 @@ export const displayRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['games'],
         operationId: 'streamDisplayEvents',
         description:
-          'text/event-stream: an event `game` with the public view (as GET /api/verify/{code}) now and on every change of the game; a `ping` event every 15 s keeps it open. `ticket` (POST /api/display/{code}/tickets) opens it as a signed-in display; an expired one is 401.',
+          'text/event-stream: an event `game` with the public view (as GET /api/verify/{code}) now and on every change of the game; a `ping` event every 15 s keeps it open. `ticket` (POST /api/display/{code}/tickets) opens it as a signed-in display; an expired one is 401. Without a ticket the stream ends after about 10 minutes with an event `renew` (open a new one now), and after the view of a settled, voided or discarded game with an event `end` (nothing more will come). 429 past 20 anonymous streams from one IPv4 /24 or IPv6 /56 (an address of a private network counts by itself), 200 of one game, or 2,000 in the process once the game has 20.',
         params: codeParamsSchema,
         querystring: displayStreamQuerySchema,
         response: {

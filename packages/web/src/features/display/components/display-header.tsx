@@ -43,7 +43,7 @@ export function DisplayHeader({
 
 /** Small and out of the way: the customers need the game, the shop needs to see the screen is live. */
 function ConnectionStatus({ connection, theme }: { connection: StreamConnection; theme: GameTheme }) {
-  if (connection === 'missing') return null;
+  if (connection === 'missing' || connection === 'ended') return null;
   const live = connection === 'live';
   return (
     <p

@@ -25,6 +25,45 @@ class FakeEventSource {
   }
 }
 
+/** A game's public view as the server sends it (an open game, nothing drawn). */
+const PROOF = {
+  algorithm: 'LOT-DRAW-2',
+  code: 'ABC123',
+  shopName: 'User One',
+  number: 3,
+  status: 'open',
+  openedAt: '2026-11-29T13:29:42.968Z',
+  endedAt: null,
+  startRange: 1,
+  endRange: 20,
+  betAmount: '10.00',
+  betCents: 1000,
+  prizes: [{ position: 1, name: 'Prize 1', percentBps: 5000, percent: '50.00' }],
+  entries: [{ number: 1, name: 'P*** 1***', phoneNumber: '****0001', entryHash: 'd6'.repeat(32) }],
+  entriesDigest: '24'.repeat(32),
+  commitment: '9d'.repeat(32),
+  beacon: {
+    period: 3,
+    chainHash: '8d'.repeat(32),
+    publicKey: '93'.repeat(96),
+    genesisTime: 1700000000,
+    round: null,
+    latestRound: null,
+    expectedAt: null,
+    signature: null,
+    randomness: null,
+  },
+  frozenAt: null,
+  draws: [],
+  unplayedDraws: [],
+  pool: '10.00',
+  totalPrize: null,
+  commission: null,
+  voidReason: null,
+  voidedBy: null,
+  serverSeed: null,
+};
+
 beforeEach(() => {
   vi.useFakeTimers();
   FakeEventSource.made = [];
@@ -56,6 +95,37 @@ describe('useGameStream', () => {
     }
     expect(FakeEventSource.made).toHaveLength(1);
     expect(stream?.readyState).toBe(FakeEventSource.OPEN);
+  });
+
+  it('opens a new stream at once when the server renews one, and stays Live (decision 088)', () => {
+    const proof = JSON.stringify(PROOF);
+    const { result } = renderHook(() => useGameStream('ABC123'));
+    const [first] = FakeEventSource.made;
+    act(() => first?.send('game', proof));
+    expect(result.current.connection).toBe('live');
+    act(() => first?.send('renew'));
+    expect(first?.readyState).toBe(FakeEventSource.CLOSED);
+    expect(FakeEventSource.made).toHaveLength(2);
+    expect(FakeEventSource.made[1]?.url).toBe('/api/display/ABC123/events');
+    expect(result.current.connection).toBe('live');
+    expect(result.current.proof?.code).toBe('ABC123');
+    // The old stream's watchdog is gone: only the new one's silence would replace it.
+    act(() => FakeEventSource.made[1]?.send('game', proof));
+    act(() => void vi.advanceTimersByTime(SILENCE_LIMIT_MS - 1));
+    expect(FakeEventSource.made).toHaveLength(2);
+  });
+
+  it('stops asking once the server says the game ended, and keeps its last view', async () => {
+    const { result } = renderHook(() => useGameStream('ABC123'));
+    const [stream] = FakeEventSource.made;
+    act(() => stream?.send('game', JSON.stringify({ ...PROOF, status: 'settled' })));
+    act(() => stream?.send('end'));
+    expect(result.current.connection).toBe('ended');
+    expect(stream?.readyState).toBe(FakeEventSource.CLOSED);
+    await act(() => vi.advanceTimersByTimeAsync(SILENCE_LIMIT_MS * 3));
+    act(() => void window.dispatchEvent(new Event('online')));
+    expect(FakeEventSource.made).toHaveLength(1);
+    expect(result.current.proof?.status).toBe('settled');
   });
 
   it('stops watching once the screen closes', () => {

@@ -3,8 +3,11 @@ import { displayTicketSchema, gameProofSchema, type GameProof } from '@lot/domai
 import { API_BASE } from '../../../lib/config.ts';
 import { storage } from '../../../lib/storage.ts';
 
-/** connecting: before the first event; live: the stream is open; reconnecting: it dropped; missing: no such game. */
-export type StreamConnection = 'connecting' | 'live' | 'reconnecting' | 'missing';
+/**
+ * connecting: before the first event; live: the stream is open; reconnecting: it dropped; missing: no
+ * such game; ended: the server ended an anonymous stream with the game, nothing more will come.
+ */
+export type StreamConnection = 'connecting' | 'live' | 'reconnecting' | 'missing' | 'ended';
 
 /** Waits after a stream that ended for good, doubling from 1 s up to 10 s (docs/product/game.md#customer-display). */
 export const RECONNECT_DELAYS_MS = { first: 1_000, most: 10_000 };
@@ -51,6 +54,9 @@ async function displayTicket(path: string, token: string): Promise<string | null
  * The browser's EventSource reconnects by itself while the server answers; when it gives up
  * (CLOSED: an error status, such as a proxy's 502 while the server is down, or a 429), the stream is
  * recreated with backoff until it is back. A game the server does not know (404) ends the attempts.
+ * An anonymous stream lasts a while: the server ends it with `renew`, and a new one opens at once,
+ * the screen still `Live` (decision 088). After an ended game's last view it says `end`: the page
+ * stops asking.
  */
 export function useGameStream(code: string): { proof: GameProof | null; connection: StreamConnection } {
   const [proof, setProof] = useState<GameProof | null>(null);
@@ -63,6 +69,7 @@ export function useGameStream(code: string): { proof: GameProof | null; connecti
     let failures = 0;
     let stopped = false;
     let missing = false;
+    let ended = false;
     let watchdog: ReturnType<typeof setTimeout> | undefined;
 
     /** Restarted by every event; when it fires, the silent stream is closed and a new one opened. */
@@ -98,6 +105,20 @@ export function useGameStream(code: string): { proof: GameProof | null; connecti
         setProof(parsed.data);
         setConnection('live');
       });
+      // Its lifetime is over: a new stream now, before the browser's own retry would show a gap.
+      current.addEventListener('renew', () => {
+        if (stopped || source !== current) return;
+        current.close();
+        clearTimeout(watchdog);
+        connect();
+      });
+      current.addEventListener('end', () => {
+        if (stopped || source !== current) return;
+        ended = true;
+        current.close();
+        clearTimeout(watchdog);
+        setConnection('ended');
+      });
       current.addEventListener('error', () => {
         if (stopped || source !== current) return;
         setConnection((now) => (now === 'missing' ? now : 'reconnecting'));
@@ -129,7 +150,7 @@ export function useGameStream(code: string): { proof: GameProof | null; connecti
 
     // Back online: try at once instead of waiting out the backoff.
     const onOnline = () => {
-      if (source?.readyState !== EventSource.CLOSED || stopped || missing) return;
+      if (source?.readyState !== EventSource.CLOSED || stopped || missing || ended) return;
       clearTimeout(timer);
       connect();
     };
