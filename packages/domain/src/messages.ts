@@ -74,4 +74,8 @@ export const MESSAGES = {
   shiftVarianceReasonRequired: 'Give a reason for the difference',
   shiftVarianceReasonMax: 'Reason must be at most 200 characters',
   shiftCashInvalid: 'Please enter a valid amount of 0 or more',
+  // Paying a prize (docs/product/money.md#prize-claims, decision 086)
+  entryCodeRequired: 'Enter the entry code printed on the winner’s slip, or scan it',
+  claimerIdRequired: 'The claimer’s ID number is required',
+  approvalReasonRequired: 'A reason is required',
 } as const;
