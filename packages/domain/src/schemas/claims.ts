@@ -134,6 +134,11 @@ export const claimApproveInputSchema = z.strictObject({
 });
 export type ClaimApproveInput = z.infer<typeof claimApproveInputSchema>;
 
+/** Paying a prize the admin approved without an entry code: the claimer's ID number is required. */
+export const claimPayApprovedSchema = claimPayInputSchema
+  .omit({ entryCode: true })
+  .extend({ claimerIdNumber: claimApproveInputSchema.shape.claimerIdNumber });
+
 export const winnerIdParamsSchema = z.strictObject({ winnerId: idSchema });
 
 /** GET /api/claims/{winnerId}/receipt: what the payout receipt prints. */
