@@ -125,11 +125,16 @@ export function claimColumns(role: Role, actions: ClaimActions): Column<PrizeCla
       header: 'Actions',
       hiddenHeader: true,
       className: 'order-8 col-span-2 md:text-right',
+      // A prize found by no slip: Pay once the admin approved it, else the server's reason.
       render: (claim) =>
         claim.mayPay && !claim.hasEntryCode ? (
           <Button variant="secondary" className="px-3 py-1" onClick={() => actions.onPay(claim)}>
             Pay
           </Button>
+        ) : needsApproval(claim) && claim.refusal ? (
+          <span className="text-xs text-slate-600" data-testid="claim-row-refusal">
+            {claim.refusal}
+          </span>
         ) : null,
     });
   }
