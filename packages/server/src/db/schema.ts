@@ -890,8 +890,8 @@ export const prizeClaims = pgTable(
 /**
  * Wrong entry codes (or claimer IDs) given to pay a prize, per paying shop and prize (decision 086):
  * 5 within a minute block the pair for 1 minute, each later block twice as long (at most 60). The
- * row exists before the pay statement runs (`ensureCodeThrottle`), so the statement can lock it and
- * read it as it is now, not as its snapshot saw it.
+ * pay statement writes the row of every attempt with `INSERT … ON CONFLICT DO UPDATE`, which waits
+ * for a concurrent attempt and works on the row as it is now, not as the statement's snapshot saw it.
  */
 export const claimCodeFailures = pgTable(
   'claim_code_failures',
@@ -908,6 +908,8 @@ export const claimCodeFailures = pgTable(
     /** Blocks so far: the next lasts 2^strikes minutes. */
     strikes: integer('strikes').notNull().default(0),
     blockedUntil: timestamp('blocked_until', { withTimezone: true, mode: 'date' }),
+    /** What the latest attempt was: `proven`, `wrong_code`, `wrong_id` or `throttled` (the statement's answer). */
+    lastOutcome: text('last_outcome').notNull(),
   },
   (t) => [primaryKey({ name: 'claim_code_failures_pk', columns: [t.userId, t.winnerId] })],
 );

@@ -5,6 +5,7 @@ CREATE TABLE "claim_code_failures" (
 	"window_at" timestamp with time zone,
 	"strikes" integer DEFAULT 0 NOT NULL,
 	"blocked_until" timestamp with time zone,
+	"last_outcome" text NOT NULL,
 	CONSTRAINT "claim_code_failures_pk" PRIMARY KEY("user_id","winner_id")
 );
 --> statement-breakpoint

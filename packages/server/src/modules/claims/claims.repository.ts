@@ -157,46 +157,51 @@ export const LONGEST_BLOCK_MINUTES = 60;
 /** A claimer ID number as it is compared: case, spaces and dashes ignored. */
 const idKey = (value: SQL) => sql`upper(translate(${value}, ' -', ''))`;
 
-/**
- * The throttle row of the paying shop and the prize, made before the pay statement runs when the
- * shop may pay the prize (decision 086): the statement then finds it in its snapshot and locks it,
- * so attempts sent at once are counted one after the other, never all against the same old count.
- */
-export async function ensureCodeThrottle(db: Db, input: { winnerId: number; payerId: number; mayPay: SQL }) {
-  await db.execute(
-    sql`INSERT INTO claim_code_failures (user_id, winner_id)
-      SELECT ${input.payerId}::int, c.winner_id FROM prize_claims c JOIN users shop ON shop.id = c.user_id
-      WHERE c.winner_id = ${input.winnerId}::int AND c.status = 'unpaid' AND ${input.mayPay}
-      ON CONFLICT (user_id, winner_id) DO NOTHING`,
-  );
-}
-
 /** What the pay statement made of the slip's proof: paid, or why not (null: not a payable claim of the caller). */
 export type PayOutcome = 'proven' | 'throttled' | 'wrong_code' | 'wrong_id' | 'unapproved';
 
 /** The pay statement (`payClaim`), for its snapshot. */
 export function payClaimSql(input: PayClaimInput): SQL {
   const { claim } = input;
+  const limit = sql`${WRONG_CODES_PER_MINUTE}::int`;
+  // The attempt's place in the current minute, on the throttle row as it is now (`f`).
+  const nth = sql`CASE WHEN f.window_at IS NULL OR f.window_at <= now() - interval '1 minute' THEN 1
+    ELSE f.failures + 1 END`;
+  const blocked = sql`f.blocked_until > now()`;
+  const counts = sql`EXCLUDED.last_outcome IN ('wrong_code', 'wrong_id') AND NOT COALESCE(${blocked}, false)`;
   return sql`WITH candidate AS MATERIALIZED (
       SELECT c.winner_id, c.game_id, c.user_id, c.entry_code, c.approved_at, c.approved_by, c.approved_claimer_id
       FROM prize_claims c JOIN users shop ON shop.id = c.user_id
       WHERE c.winner_id = ${input.winnerId}::int AND c.status = 'unpaid' AND c.expires_at > now() AND ${input.mayPay}
       FOR UPDATE OF c
     ),
-    gate AS MATERIALIZED (
-      SELECT k.winner_id, k.game_id, k.user_id, k.approved_by, f.blocked_until, f.strikes,
+    proof AS MATERIALIZED (
+      SELECT k.winner_id, k.game_id, k.user_id, k.approved_by,
         CASE
-          WHEN f.blocked_until > now() THEN 'throttled'
           WHEN k.entry_code IS NOT NULL THEN
             CASE WHEN k.entry_code = ${input.entryCode}::text THEN 'proven' ELSE 'wrong_code' END
           WHEN k.approved_at IS NULL THEN 'unapproved'
           WHEN ${idKey(sql`${input.claimerIdNumber}::text`)} = ${idKey(sql`k.approved_claimer_id`)} THEN 'proven'
           ELSE 'wrong_id'
-        END AS outcome,
-        CASE WHEN f.window_at IS NULL OR f.window_at <= now() - interval '1 minute' THEN 1
-          ELSE f.failures + 1 END AS failures
-      FROM candidate k JOIN claim_code_failures f ON f.user_id = ${input.payerId}::int AND f.winner_id = k.winner_id
-      FOR UPDATE OF f
+        END AS outcome
+      FROM candidate k
+    ),
+    gate AS (
+      INSERT INTO claim_code_failures AS f (user_id, winner_id, failures, window_at, last_outcome)
+      SELECT ${input.payerId}::int, winner_id, CASE WHEN outcome = 'proven' THEN 0 ELSE 1 END,
+        CASE WHEN outcome = 'proven' THEN NULL ELSE now() END, outcome
+      FROM proof WHERE outcome <> 'unapproved'
+      ON CONFLICT (user_id, winner_id) DO UPDATE SET
+        last_outcome = CASE WHEN ${blocked} THEN 'throttled' ELSE EXCLUDED.last_outcome END,
+        failures = CASE WHEN NOT (${counts}) THEN f.failures WHEN ${nth} >= ${limit} THEN 0 ELSE ${nth} END,
+        window_at = CASE WHEN NOT (${counts}) THEN f.window_at WHEN ${nth} >= ${limit} THEN NULL
+          WHEN ${nth} = 1 THEN now() ELSE f.window_at END,
+        strikes = f.strikes + CASE WHEN ${counts} AND ${nth} >= ${limit} THEN 1 ELSE 0 END,
+        blocked_until = CASE WHEN ${counts} AND ${nth} >= ${limit}
+          THEN now() + make_interval(mins => LEAST(${LONGEST_BLOCK_MINUTES}::int, power(2, LEAST(f.strikes, 6))::int))
+          ELSE f.blocked_until END
+      RETURNING f.winner_id, f.last_outcome AS outcome, f.blocked_until,
+        CASE WHEN f.blocked_until > now() AND f.failures = 0 THEN ${limit} ELSE f.failures END AS failures
     ),
     go AS (${
       claim
@@ -215,22 +220,9 @@ export function payClaimSql(input: PayClaimInput): SQL {
       UPDATE prize_claims c SET status = 'paid', paid_at = now(), paid_by = ${input.payerId}::int,
         shift_id = (SELECT id FROM shift), claimer_name = ${input.claimerName}::text,
         claimer_id_number = ${input.claimerIdNumber}::text
-      FROM gate
-      WHERE c.winner_id = gate.winner_id AND c.status = 'unpaid' AND EXISTS (SELECT 1 FROM go)
+      FROM candidate
+      WHERE c.winner_id = candidate.winner_id AND c.status = 'unpaid' AND EXISTS (SELECT 1 FROM go)
       RETURNING c.*
-    ),
-    failed AS (
-      UPDATE claim_code_failures f SET
-        failures = CASE WHEN g.failures >= ${WRONG_CODES_PER_MINUTE}::int THEN 0 ELSE g.failures END,
-        window_at = CASE WHEN g.failures >= ${WRONG_CODES_PER_MINUTE}::int THEN NULL
-          WHEN g.failures = 1 THEN now() ELSE f.window_at END,
-        strikes = f.strikes + CASE WHEN g.failures >= ${WRONG_CODES_PER_MINUTE}::int THEN 1 ELSE 0 END,
-        blocked_until = CASE WHEN g.failures >= ${WRONG_CODES_PER_MINUTE}::int
-          THEN now() + make_interval(mins => LEAST(${LONGEST_BLOCK_MINUTES}::int, power(2, LEAST(f.strikes, 6))::int))
-          ELSE f.blocked_until END
-      FROM gate g
-      WHERE f.user_id = ${input.payerId}::int AND f.winner_id = g.winner_id AND g.outcome IN ('wrong_code', 'wrong_id')
-      RETURNING f.winner_id, f.blocked_until, g.failures, g.outcome, g.game_id, g.user_id
     ),
     audited AS (
       ${insertAuditRow('address', 'targetKind', 'targetId', 'targetUserId', 'details', 'at')}
@@ -243,33 +235,35 @@ export function payClaimSql(input: PayClaimInput): SQL {
     ),
     refused AS (
       ${insertAuditRow('address', 'targetKind', 'targetId', 'targetUserId', 'details')}
-      SELECT ${input.payerId}::int, ${input.address}::text, 'claim.wrong_code', 'claim', winner_id, user_id,
-        jsonb_build_object('gameId', game_id,
-          'reason', CASE WHEN outcome = 'wrong_id' THEN 'wrong claimer ID'
+      SELECT ${input.payerId}::int, ${input.address}::text, 'claim.wrong_code', 'claim', p.winner_id, p.user_id,
+        jsonb_build_object('gameId', p.game_id,
+          'reason', CASE WHEN g.outcome = 'wrong_id' THEN 'wrong claimer ID'
             WHEN ${input.entryCode}::text IS NULL THEN 'no entry code' ELSE 'wrong entry code' END,
-          'claimerName', ${input.claimerName}::text, 'failures', failures,
-          'blockedUntil', CASE WHEN blocked_until > now() THEN blocked_until END)
-      FROM failed
+          'claimerName', ${input.claimerName}::text, 'failures', g.failures,
+          'blockedUntil', CASE WHEN g.blocked_until > now() THEN g.blocked_until END)
+      FROM gate g JOIN proof p ON p.winner_id = g.winner_id
+      WHERE g.outcome IN ('wrong_code', 'wrong_id')
     )
-    SELECT g.outcome AS pay_outcome,
-      CASE WHEN COALESCE(x.blocked_until, g.blocked_until) > now()
-        THEN ceil(extract(epoch FROM COALESCE(x.blocked_until, g.blocked_until) - now()))::int END AS pay_wait,
-      p.*
+    SELECT COALESCE(g.outcome, p.outcome) AS pay_outcome,
+      CASE WHEN g.blocked_until > now() THEN ceil(extract(epoch FROM g.blocked_until - now()))::int END AS pay_wait,
+      x.*
     FROM (SELECT 1) one
+    LEFT JOIN proof p ON true
     LEFT JOIN gate g ON true
-    LEFT JOIN failed x ON true
-    LEFT JOIN (${claimSelect(sql`paid`)}) p ON true`;
+    LEFT JOIN (${claimSelect(sql`paid`)}) x ON true`;
 }
 
 /**
  * Pays a claim in ONE statement (decisions 038 and 086): lock the claim while it is still unpaid,
  * not expired and `mayPay` holds (a concurrent payout waits here, then finds it paid and pays
- * nothing); lock the shop's throttle row for the prize and check, against the claim itself, the
- * entry code (or, for an entry without one, the claimer ID the admin approved) unless the pair is
- * blocked; then either claim the Idempotency-Key (decision 024), mark the claim paid with the paying
- * shop's open shift (held FOR SHARE, so the shift cannot close under the payout) and write the
- * `claim.paid` audit row, or count the wrong code (blocking the pair after 5 in a minute) and write
- * the `claim.wrong_code` audit row. No balance moves: the prize is paid in cash from the drawer.
+ * nothing); check, against the claim itself, the entry code (or, for an entry without one, the
+ * claimer ID the admin approved); write the attempt on the shop's throttle row for the prize
+ * (`INSERT … ON CONFLICT DO UPDATE`: a concurrent attempt's row is waited for and read as it is now),
+ * which counts a wrong code unless the pair is blocked, and blocks it at the fifth in a minute; then,
+ * for a proven attempt of a pair not blocked, claim the Idempotency-Key (decision 024), mark the claim
+ * paid with the paying shop's open shift (held FOR SHARE, so the shift cannot close under the payout)
+ * and write the `claim.paid` audit row, or for a counted wrong code the `claim.wrong_code` row. No
+ * balance moves: the prize is paid in cash from the drawer.
  */
 export type PayClaimInput = {
   winnerId: number;
