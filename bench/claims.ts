@@ -95,19 +95,24 @@ export async function claimScenarios(pgUrl: string): Promise<Row[]> {
 
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    const unpaid = new Map<number, number[]>();
+    const unpaid = new Map<number, { winnerId: number; entryCode: string }[]>();
     try {
-      const { rows } = await client.query<{ winner_id: number; user_id: number }>(
-        "SELECT winner_id, user_id FROM prize_claims WHERE status = 'unpaid' ORDER BY winner_id",
+      const { rows } = await client.query<{ winner_id: number; user_id: number; entry_code: string }>(
+        "SELECT winner_id, user_id, entry_code FROM prize_claims WHERE status = 'unpaid' ORDER BY winner_id",
       );
-      for (const row of rows) unpaid.set(row.user_id, [...(unpaid.get(row.user_id) ?? []), row.winner_id]);
+      for (const row of rows)
+        unpaid.set(row.user_id, [
+          ...(unpaid.get(row.user_id) ?? []),
+          { winnerId: row.winner_id, entryCode: row.entry_code },
+        ]);
     } finally {
       await client.end();
     }
     const payout = (shop: Player) => {
-      const winnerId = unpaid.get(shop.id)?.shift();
-      if (winnerId === undefined) throw new Error(`shop ${shop.id} has no unpaid prize left`);
-      return call(server, 'POST', `/api/claims/${winnerId}/pay`, shop.token, { claimerName: 'Bench' }, randomUUID());
+      const prize = unpaid.get(shop.id)?.shift();
+      if (prize === undefined) throw new Error(`shop ${shop.id} has no unpaid prize left`);
+      const body = { entryCode: prize.entryCode, claimerName: 'Bench' };
+      return call(server, 'POST', `/api/claims/${prize.winnerId}/pay`, shop.token, body, randomUUID());
     };
     const transfer = (shop: Player, i: number) => {
       const receiver = shops[(shops.indexOf(shop) + 1 + (i % (shops.length - 1))) % shops.length] ?? shop;

@@ -37,6 +37,8 @@ const H = 480;
 let shop: Account;
 let game: Game;
 let slipUrl: string;
+/** The winner's entry code, as the slip prints it (four groups of four). */
+let slipCode: string;
 let browser: Browser;
 let page: Page;
 let workDir: string;
@@ -100,6 +102,7 @@ beforeAll(async () => {
   const nonce = game.entries.find((entry) => entry.number === won?.number)?.nonce;
   if (!won || !nonce) throw new Error('the game has no winner with an entry code');
   slipUrl = `${publicUrl()}/verify/${game.code}#n=${nonce}`;
+  slipCode = nonce.replace(/(.{4})(?!$)/g, '$1 ');
   const video = join(workDir, 'slip.y4m');
   await qrVideo(slipUrl, video);
 
@@ -155,6 +158,16 @@ describe('Pay prizes', () => {
     await page.getByRole('button', { name: /^Pay .* and print receipt$/ }).click();
     await visible(page.getByText("The claimer's name is required"));
     await page.getByLabel('Claimer’s name').fill(CLAIMER);
+    // The scan filled in the slip's entry code (decision 086); another code is refused under the
+    // field with the server's words, and nothing is paid or printed.
+    const code = page.getByLabel('Entry code on the slip');
+    expect(await code.inputValue()).toBe(slipCode);
+    await code.fill(slipCode.replace(/^./, (c) => (c === 'f' ? '0' : 'f')));
+    await page.getByRole('button', { name: /^Pay .* and print receipt$/ }).click();
+    await visible(page.getByText(/^This is not the entry code of this prize’s slip/));
+    expect(await prize.getAttribute('data-status')).toBe('unpaid');
+    expect(await printsRecorded()).toBe(0);
+    await code.fill(slipCode);
     await page.getByRole('button', { name: /^Pay .* and print receipt$/ }).click();
     await visible(page.getByTestId('claim-paid'));
     await expect.poll(printsRecorded).toBe(1);

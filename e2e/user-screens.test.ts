@@ -376,8 +376,12 @@ describe('game winners detail', () => {
     const game = await apiAs<SaleDetail>(login(shop), `/api/sales-history/${played.saleId}`);
     expect(game.winners).toHaveLength(2);
     const byPosition = [...game.winners].sort((a, b) => a.position - b.position);
-    // The first prize is paid at the shop, the second not yet: each winner says where its claim stands.
-    await apiAs(login(shop), `/api/claims/${byPosition[0]?.id}/pay`, { body: { claimerName: 'Walk-in Winner' } });
+    // The first prize is paid at the shop (with its slip's entry code), the second not yet: each
+    // winner says where its claim stands.
+    const slip = played.entries.find((entry) => entry.number === byPosition[0]?.number);
+    await apiAs(login(shop), `/api/claims/${byPosition[0]?.id}/pay`, {
+      body: { entryCode: slip?.nonce, claimerName: 'Walk-in Winner' },
+    });
     const page = await openAs(login(shop), `/game-winners/${game.id}`);
     await visible(page.getByRole('heading', { name: `Game #${game.number}` }));
     const claims = page.getByTestId('game-winner').getByTestId('claim-status');

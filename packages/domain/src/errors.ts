@@ -29,6 +29,10 @@ export const ERROR_STATUS = {
   ALREADY_PAID: 409,
   CLAIM_EXPIRED: 409,
   OTHER_SHOP: 403,
+  /** Decision 086: a payout without its entry slip's code (or, for an entry from before codes, the approved claimer ID). */
+  WRONG_ENTRY_CODE: 422,
+  WRONG_CLAIMER_ID: 422,
+  APPROVAL_REQUIRED: 409,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,

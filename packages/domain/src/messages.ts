@@ -80,4 +80,8 @@ export const MESSAGES = {
   shiftMovementTakenByRequired: 'Say who took the cash',
   shiftMovementTakenByMax: 'Name must be at most 100 characters',
   shiftMovementTakenByNotKept: 'Only a pickup or a drop names who took the cash',
+  // Paying a prize (docs/product/money.md#prize-claims, decision 086)
+  entryCodeRequired: 'Enter the entry code printed on the winner’s slip, or scan it',
+  claimerIdRequired: 'The claimer’s ID number is required',
+  approvalReasonRequired: 'A reason is required',
 } as const;

@@ -94,6 +94,14 @@ export const SERVER_MESSAGES = {
   claimNotPaid: 'This prize has not been paid',
   claimPaidCannotExtend: 'This prize was paid: its claim cannot be extended',
   claimBeforeClaims: 'This prize was won before prize claims existed: it cannot be paid or extended here',
+  // A payout carries its slip's entry code (decision 086)
+  claimWrongEntryCode:
+    'This is not the entry code of this prize’s slip: scan the winner’s slip or type the code printed on it',
+  claimNeedsApproval:
+    'This prize’s entry has no entry code: the admin must approve its payout to the claimer’s ID number first',
+  claimWrongClaimerId: 'This is not the ID number the admin approved for this prize',
+  claimApproveHasCode: 'This prize’s entry has an entry code: it is paid with the winner’s slip, without approval',
+  claimApproveNotUnpaid: 'Only a prize not paid yet and not expired can be approved',
   // What a change answers when it succeeds
   loginSuccessful: 'Login successful',
   userDeleted: 'User deleted successfully',
@@ -146,6 +154,9 @@ export const dateAfterToday = (today: string, timeZone: string) =>
   `date cannot be after today (${today} in ${timeZone})`;
 /** `minute` is `YYYY-MM-DD HH:MM` in UTC. */
 export const claimAlreadyPaid = (shop: string, minute: string) => `Already paid at ${shop} on ${minute}`;
+/** Wrong entry codes for one prize from one shop, blocked for a while (decision 086). */
+export const claimCodesThrottled = (minutes: number) =>
+  `Too many wrong entry codes for this prize. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}`;
 /** `day` is `YYYY-MM-DD` in UTC. */
 export const claimExpired = (day: string) => `This prize expired on ${day}`;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idSchema, moneyAmountSchema, pageNumberSchema, pageSizeSchema } from './common.ts';
 import { CLAIM_STATUSES, DRAW_PROTOCOL_VALUES } from './games.ts';
 import { exportFields } from './exports.ts';
+import { MESSAGES } from '../messages.ts';
 
 /**
  * Prize claims (decision 038, docs/product/money.md#prize-claims): every prize above zero of a
@@ -10,12 +11,12 @@ import { exportFields } from './exports.ts';
 
 export { CLAIM_STATUSES, claimStatusSchema, type ClaimStatus, type ClaimStatusInfo } from './games.ts';
 
-/** The 16 hex characters of an entry code (the nonce on an entry slip): case and spaces ignored. */
+/** The 16 hex characters of an entry code (the nonce on an entry slip): case, spaces and dashes ignored. */
 export const ENTRY_CODE_INVALID = 'An entry code is 16 characters, 0-9 and a-f';
 export const entryCodeSchema = z
   .string({ error: ENTRY_CODE_INVALID })
   .max(64, ENTRY_CODE_INVALID)
-  .transform((value) => value.replace(/\s+/g, '').toLowerCase())
+  .transform((value) => value.replace(/[\s-]+/g, '').toLowerCase())
   .pipe(z.string().regex(/^[0-9a-f]{16}$/, ENTRY_CODE_INVALID));
 
 /**
@@ -55,6 +56,10 @@ export const prizeClaimSchema = z.object({
   paidAtShop: z.string().nullable(),
   claimerName: z.string().nullable(),
   claimerIdNumber: z.string().nullable(),
+  /** Whether its entry has an entry code; one without is paid only once the admin approved it (decision 086). */
+  hasEntryCode: z.boolean(),
+  /** When the admin approved paying a prize without an entry code, or null. */
+  approvedAt: z.string().nullable(),
   /** Whether the caller may pay it now (a shop allowed to pay, the claim unpaid and not expired). */
   mayPay: z.boolean(),
   /** Why the caller may not pay it (already paid, expired, another shop), or null. */
@@ -81,20 +86,58 @@ export type ClaimLookup = z.infer<typeof claimLookupSchema>;
 
 export const CLAIMER_NAME_REQUIRED = "The claimer's name is required";
 
-/** POST /api/claims/{winnerId}/pay: who collects the prize. */
+const claimerIdNumberSchema = z
+  .string({ error: 'ID number must be text' })
+  .trim()
+  .max(50, 'ID number must be at most 50 characters');
+
+/**
+ * POST /api/claims/{winnerId}/pay: the entry code printed on the winner's slip (decision 086) and who
+ * collects the prize. A prize whose entry has no code (from before entry codes) is paid without one,
+ * to the claimer ID number the admin approved.
+ */
 export const claimPayInputSchema = z.strictObject({
+  entryCode: entryCodeSchema.optional(),
   claimerName: z
     .string({ error: CLAIMER_NAME_REQUIRED })
     .trim()
     .min(1, CLAIMER_NAME_REQUIRED)
     .max(100, 'Name must be at most 100 characters'),
-  claimerIdNumber: z
-    .string({ error: 'ID number must be text' })
-    .trim()
-    .max(50, 'ID number must be at most 50 characters')
-    .optional(),
+  claimerIdNumber: claimerIdNumberSchema.optional(),
 });
 export type ClaimPayInput = z.infer<typeof claimPayInputSchema>;
+
+/** The Pay prizes form: every prize it finds was found by its slip's entry code, which it must send. */
+export const claimPayFormSchema = claimPayInputSchema.extend({
+  entryCode: z
+    .string({ error: MESSAGES.entryCodeRequired })
+    .trim()
+    .min(1, MESSAGES.entryCodeRequired)
+    .pipe(entryCodeSchema),
+});
+
+/**
+ * POST /api/claims/{winnerId}/approve (admin): a prize whose entry has no entry code may be paid to
+ * the claimer with this ID number (decision 086); why goes into the audit trail.
+ */
+export const claimApproveInputSchema = z.strictObject({
+  claimerIdNumber: z
+    .string({ error: MESSAGES.claimerIdRequired })
+    .trim()
+    .min(1, MESSAGES.claimerIdRequired)
+    .max(50, 'ID number must be at most 50 characters'),
+  reason: z
+    .string({ error: MESSAGES.approvalReasonRequired })
+    .trim()
+    .min(1, MESSAGES.approvalReasonRequired)
+    .max(200, 'Reason must be at most 200 characters'),
+});
+export type ClaimApproveInput = z.infer<typeof claimApproveInputSchema>;
+
+/** Paying a prize the admin approved without an entry code: the claimer's ID number is required. */
+export const claimPayApprovedSchema = claimPayInputSchema
+  .omit({ entryCode: true })
+  .extend({ claimerIdNumber: claimApproveInputSchema.shape.claimerIdNumber });
 
 export const winnerIdParamsSchema = z.strictObject({ winnerId: idSchema });
 

@@ -207,12 +207,15 @@ export async function seedDemo(db: Db, seeds: SeedBox): Promise<{ seeded: boolea
   }
   // user1 has paid its first prize in cash (the rest are on the Unpaid prizes list).
   const [prize] = await db
-    .select({ winnerId: prizeClaims.winnerId })
+    .select({ winnerId: prizeClaims.winnerId, entryCode: prizeClaims.entryCode })
     .from(prizeClaims)
     .where(eq(prizeClaims.userId, id('user1')))
     .orderBy(prizeClaims.winnerId)
     .limit(1);
-  if (prize) await payPrize(ctxOf('user1'), prize.winnerId, { claimerName: 'Ana Lopez' }, undefined);
+  if (prize?.entryCode) {
+    const slip = { entryCode: prize.entryCode, claimerName: 'Ana Lopez' };
+    await payPrize(ctxOf('user1'), prize.winnerId, slip, undefined);
+  }
   const user2 = (await currentShift(ctxOf('user2'))).shift;
   if (user2) {
     const expected = (await currentShift(ctxOf('user2'))).report?.expectedCash ?? '0';

@@ -815,7 +815,7 @@ export const shifts = pgTable(
 /**
  * Cash moved in or out of a shift's drawer other than by a game or a prize (decision 091): a pickup,
  * a drop to the safe, paid in, paid out. Each is recorded while the shift is open and counted in its
- * expected cash; a trigger refuses one for a closed shift and any change or delete (migration 0028).
+ * expected cash; a trigger refuses one for a closed shift and any change or delete (migration 0026).
  * A pickup made by a take-back "from the drawer" names its ledger row, once.
  */
 export const shiftCashMovements = pgTable(
@@ -889,6 +889,13 @@ export const prizeClaims = pgTable(
     claimerIdNumber: text('claimer_id_number'),
     /** Payout receipts printed: the second and later are COPY. */
     receiptPrints: integer('receipt_prints').notNull().default(0),
+    /**
+     * A prize whose entry has no entry code is paid only once the admin approved it for one claimer
+     * ID (decision 086): who approved, when, and the ID number the payout must name.
+     */
+    approvedAt: timestamp('approved_at', { withTimezone: true, mode: 'date' }),
+    approvedBy: integer('approved_by').references(() => users.id),
+    approvedClaimerId: text('approved_claimer_id'),
   },
   (t) => [
     check('prize_claims_amount_ck', sql`${t.amount} > 0`),
@@ -911,7 +918,40 @@ export const prizeClaims = pgTable(
     index('prize_claims_shift_idx')
       .on(t.shiftId)
       .where(sql`${t.shiftId} IS NOT NULL`),
+    check(
+      'prize_claims_approved_ck',
+      sql`(${t.approvedAt} IS NULL) = (${t.approvedBy} IS NULL)
+        AND (${t.approvedAt} IS NULL) = (${t.approvedClaimerId} IS NULL)
+        AND (${t.approvedAt} IS NULL OR ${t.entryCode} IS NULL)`,
+    ),
   ],
+);
+
+/**
+ * Wrong entry codes (or claimer IDs) given to pay a prize, per paying shop and prize (decision 086):
+ * 5 within a minute block the pair for 1 minute, each later block twice as long (at most 60). The
+ * pay statement writes the row of every attempt with `INSERT … ON CONFLICT DO UPDATE`, which waits
+ * for a concurrent attempt and works on the row as it is now, not as the statement's snapshot saw it.
+ */
+export const claimCodeFailures = pgTable(
+  'claim_code_failures',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    winnerId: integer('winner_id')
+      .notNull()
+      .references(() => prizeClaims.winnerId),
+    /** Wrong codes since `windowAt` (the first of the current minute); 0 after a block. */
+    failures: integer('failures').notNull().default(0),
+    windowAt: timestamp('window_at', { withTimezone: true, mode: 'date' }),
+    /** Blocks so far: the next lasts 2^strikes minutes. */
+    strikes: integer('strikes').notNull().default(0),
+    blockedUntil: timestamp('blocked_until', { withTimezone: true, mode: 'date' }),
+    /** What the latest attempt was: `proven`, `wrong_code`, `wrong_id` or `throttled` (the statement's answer). */
+    lastOutcome: text('last_outcome').notNull(),
+  },
+  (t) => [primaryKey({ name: 'claim_code_failures_pk', columns: [t.userId, t.winnerId] })],
 );
 
 /**

@@ -282,7 +282,7 @@ const REQUESTS: Record<CallName, (target: Person) => InjectOptions> = {
   'pay prize of': (p) => ({
     method: 'POST',
     url: `/api/claims/${prizeOf(p).winnerId}/pay`,
-    payload: { claimerName: 'Matrix Winner' },
+    payload: { entryCode: prizeOf(p).nonce, claimerName: 'Matrix Winner' },
   }),
   'read receipt of': (p) => ({ method: 'GET', url: `/api/claims/${prizeOf(p).winnerId}/receipt` }),
   'print receipt of': (p) => ({ method: 'POST', url: `/api/claims/${prizeOf(p).winnerId}/receipt/prints` }),
@@ -290,6 +290,11 @@ const REQUESTS: Record<CallName, (target: Person) => InjectOptions> = {
     method: 'POST',
     url: `/api/claims/${prizeOf(p).winnerId}/extend`,
     payload: { days: 1, reason: 'Matrix' },
+  }),
+  'approve prize of': (p) => ({
+    method: 'POST',
+    url: `/api/claims/${prizeOf(p).winnerId}/approve`,
+    payload: { claimerIdNumber: 'M-1', reason: 'Matrix' },
   }),
   'mark prizes from before claims paid': () => ({ method: 'POST', url: '/api/claims/before-claims/paid', payload: {} }),
   'unpaid prizes': () => ({ method: 'GET', url: '/api/claims' }),

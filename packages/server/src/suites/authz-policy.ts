@@ -108,6 +108,7 @@ export type CallName =
   | 'read receipt of'
   | 'print receipt of'
   | 'extend prize of'
+  | 'approve prize of'
   | 'mark prizes from before claims paid'
   | 'unpaid prizes'
   | 'unpaid prizes export'
@@ -564,6 +565,14 @@ export const POLICY: Record<CallName, Record<SignedInRole, Cells>> = {
   // Only the admin extends a claim.
   'extend prize of': {
     admin: { other: 200 },
+    superagent: { grandchild: 403, other: 403 },
+    agent: { child: 403, other: 403 },
+    user: { self: 403, sibling: 403, other: 403 },
+  },
+  // Only the admin approves paying a prize without an entry code (decision 086); every matrix
+  // prize has one, so the admin's approval is refused (409) and changes nothing.
+  'approve prize of': {
+    admin: { other: 409 },
     superagent: { grandchild: 403, other: 403 },
     agent: { child: 403, other: 403 },
     user: { self: 403, sibling: 403, other: 403 },

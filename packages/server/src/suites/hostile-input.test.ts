@@ -690,8 +690,13 @@ const BODY_KINDS: { kind: string; bodies: HostileBody[] }[] = [
 
 /** The prize claims' write calls with a body, on a prize id no claim has. */
 const CLAIM_WRITES = () => [
-  { token: h.U1.token, url: '/api/claims/2147483647/pay', base: { claimerName: 'Fuzz', claimerIdNumber: 'ID-1' } },
+  {
+    token: h.U1.token,
+    url: '/api/claims/2147483647/pay',
+    base: { entryCode: '0123 4567 89ab cdef', claimerName: 'Fuzz', claimerIdNumber: 'ID-1' },
+  },
   { token: t.adminToken, url: '/api/claims/2147483647/extend', base: { days: 7, reason: 'fuzz' } },
+  { token: t.adminToken, url: '/api/claims/2147483647/approve', base: { claimerIdNumber: 'ID-1', reason: 'fuzz' } },
 ];
 
 /** Every write call, fed whole bodies. */
@@ -1252,6 +1257,7 @@ describe(`hostile input (${TEST_DB})`, () => {
           { method: 'POST', url: (id) => `/api/games/${id}/draws`, token: t.adminToken },
           { method: 'POST', url: (id) => `/api/claims/${id}/pay`, token: h.U1.token },
           { method: 'POST', url: (id) => `/api/claims/${id}/extend`, token: t.adminToken },
+          { method: 'POST', url: (id) => `/api/claims/${id}/approve`, token: t.adminToken },
           { method: 'GET', url: (id) => `/api/claims/${id}/receipt`, token: t.adminToken },
           { method: 'POST', url: (id) => `/api/claims/${id}/receipt/prints`, token: h.U1.token },
           { method: 'GET', url: (id) => `/api/shifts/${id}/report`, token: t.adminToken },
@@ -1267,14 +1273,16 @@ describe(`hostile input (${TEST_DB})`, () => {
               : url.endsWith('/void')
                 ? { reason: 'fuzz' }
                 : url.endsWith('/pay')
-                  ? { claimerName: 'Fuzz' }
-                  : url.endsWith('/extend')
-                    ? { days: 1, reason: 'fuzz' }
-                    : url.endsWith('/close')
-                      ? { countedCash: '1.00', varianceReason: 'fuzz' }
-                      : url.endsWith('/movements')
-                        ? { kind: 'paid_in', amount: '1.00', reason: 'fuzz' }
-                        : { fullName: 'Changed' };
+                  ? { entryCode: '0123456789abcdef', claimerName: 'Fuzz' }
+                  : url.endsWith('/approve')
+                    ? { claimerIdNumber: 'ID-1', reason: 'fuzz' }
+                    : url.endsWith('/extend')
+                      ? { days: 1, reason: 'fuzz' }
+                      : url.endsWith('/close')
+                        ? { countedCash: '1.00', varianceReason: 'fuzz' }
+                        : url.endsWith('/movements')
+                          ? { kind: 'paid_in', amount: '1.00', reason: 'fuzz' }
+                          : { fullName: 'Changed' };
         for (const u of urls)
           for (const id of BAD_IDS)
             await probe({

@@ -3,6 +3,7 @@ import { callers, sqlOf } from '../../test/sql-snapshots.ts';
 import { mayPaySql, payableShops, readable } from './claims.access.ts';
 import {
   EXPIRE_DUE,
+  approveClaimSql,
   extendClaimSql,
   markBeforeClaimsPaidSql,
   payClaimSql,
@@ -22,6 +23,7 @@ const pay = (caller: typeof shop, claim?: PayClaimInput['claim']): PayClaimInput
   mayPay: mayPaySql(caller),
   payerId: caller.id,
   address: '203.0.113.7',
+  entryCode: '0123456789abcdef',
   claimerName: 'Ana Lopez',
   claimerIdNumber: null,
   claim,
@@ -44,6 +46,11 @@ describe('the SQL of the claims statements', () => {
   it('extends a claim', () => {
     const input = { winnerId: 42, days: 7, reason: 'Customer in hospital', actorId: 1, address: null };
     expect(sqlOf(extendClaimSql(input))).toMatchSnapshot();
+  });
+
+  it('approves paying a prize without an entry code (decision 086)', () => {
+    const input = { winnerId: 42, claimerIdNumber: 'X-1234567', reason: 'Old slip', actorId: 1, address: null };
+    expect(sqlOf(approveClaimSql(input))).toMatchSnapshot();
   });
 
   it('marks the prizes from before claims paid (decision 060)', () => {

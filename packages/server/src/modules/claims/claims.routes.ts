@@ -4,6 +4,7 @@ import { errorBodySchema } from '@lot/domain/errors';
 import {
   beforeClaimsMarkedSchema,
   businessSettingsSchema,
+  claimApproveInputSchema,
   claimExtendInputSchema,
   claimLookupQuerySchema,
   claimLookupSchema,
@@ -28,6 +29,7 @@ import {
 } from '../../plugins/docs.ts';
 import { errorResponses } from '../../plugins/errors.ts';
 import {
+  approvePrize,
   CLAIM_EXPORT_COLUMNS,
   exportPrizeClaims,
   extendPrize,
@@ -76,11 +78,12 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['claims'],
         operationId: 'payClaim',
         responseHeaders: { 200: replayedHeader },
-        description: 'Pays a prize once, in cash (no balance moves); a second claim is a 409 naming the first payout.',
+        description:
+          "Pays a prize once, in cash (no balance moves), to whoever gives the entry code printed on the winner's slip (decision 086): a wrong or missing code is a 422 WRONG_ENTRY_CODE, audited; 5 in a minute block the shop for that prize (429, Retry-After), for 1, 2, 4 … up to 60 minutes. An entry without a code is paid only to the claimer ID number the admin approved (409 APPROVAL_REQUIRED before, 422 WRONG_CLAIMER_ID for another). A second claim is a 409 naming the first payout.",
         params: winnerIdParamsSchema,
         headers: idempotencyHeaders,
         body: claimPayInputSchema,
-        response: { 200: claimPaidSchema, ...errors, 409: refusalSchema },
+        response: { 200: claimPaidSchema, ...errorResponses(400, 401, 403, 404, 409, 422, 429), 409: refusalSchema },
       },
     },
     async (request, reply) => {
@@ -135,6 +138,24 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request) => extendPrize(request.ctx, request.params.winnerId, request.body),
+  );
+
+  app.post(
+    '/api/claims/:winnerId/approve',
+    {
+      preValidation: app.requireRole('admin'),
+      schema: {
+        tags: ['claims'],
+        operationId: 'approveClaim',
+        summary: 'Approve paying a prize without an entry code',
+        description:
+          'A prize whose entry has no entry code (from before entry codes) may then be paid to the claimer with this ID number (decision 086); audited with the reason. 409 when the entry has a code, or the prize is not unpaid.',
+        params: winnerIdParamsSchema,
+        body: claimApproveInputSchema,
+        response: { 200: prizeClaimSchema, ...errors },
+      },
+    },
+    (request) => approvePrize(request.ctx, request.params.winnerId, request.body),
   );
 
   app.post(

@@ -1,10 +1,12 @@
-import { claimAlreadyPaid, claimExpired, SERVER_MESSAGES } from '@lot/domain/server-messages';
+import { claimAlreadyPaid, claimCodesThrottled, claimExpired, SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { AppError } from '@lot/domain/errors';
+import { MESSAGES } from '@lot/domain/messages';
 import { maskName, maskPhone } from '@lot/domain/mask';
 import { formatCents } from '@lot/domain/money';
 import type {
   BeforeClaimsMarked,
   BusinessSettings,
+  ClaimApproveInput,
   ClaimExtendInput,
   ClaimLookup,
   ClaimLookupQuery,
@@ -23,6 +25,7 @@ import { claimOf, storedAnswer, type Idempotent } from '../../lib/idempotency.ts
 import type { AppContext, Context } from '../../lib/context.ts';
 import { allowedToPay, everyClaim, mayPaySql, payableShops, readable } from './claims.access.ts';
 import {
+  approveClaim,
   auditRefusal,
   claimsOfEntry,
   countReceiptPrint,
@@ -38,6 +41,7 @@ import {
   type BusinessSettingsRow,
   type ClaimRow,
   type ListFilter,
+  type PayResult,
 } from './claims.repository.ts';
 
 /**
@@ -57,6 +61,8 @@ const expiredMessage = (at: Date | string) => claimExpired(dayOf(at));
 function toPrizeClaim(row: ClaimRow, caller: Caller): PrizeClaim {
   const { status } = row;
   const allowed = allowedToPay(caller, row);
+  // An entry without an entry code is paid only once the admin approved it (decision 086).
+  const proofless = !row.has_entry_code && row.approved_at === null;
   const refusal =
     status === 'paid'
       ? alreadyPaidMessage(row.paid_at_shop ?? '', row.paid_at ?? row.created_at)
@@ -66,7 +72,9 @@ function toPrizeClaim(row: ClaimRow, caller: Caller): PrizeClaim {
           ? SERVER_MESSAGES.claimBeforeClaims
           : caller.role === 'user' && !allowed
             ? SERVER_MESSAGES.claimOtherShop
-            : null;
+            : caller.role === 'user' && proofless
+              ? SERVER_MESSAGES.claimNeedsApproval
+              : null;
   // The claimer is the business of the game's shop, the paying shop and the hierarchy above them.
   const seesClaimer = caller.role !== 'user' || row.user_id === caller.id || row.paid_by === caller.id;
   return {
@@ -86,7 +94,9 @@ function toPrizeClaim(row: ClaimRow, caller: Caller): PrizeClaim {
     paidAtShop: row.paid_at_shop,
     claimerName: seesClaimer ? row.claimer_name : null,
     claimerIdNumber: seesClaimer ? row.claimer_id_number : null,
-    mayPay: allowed && status === 'unpaid',
+    hasEntryCode: row.has_entry_code,
+    approvedAt: row.approved_at === null ? null : iso(row.approved_at),
+    mayPay: allowed && status === 'unpaid' && !proofless,
     refusal,
   };
 }
@@ -162,11 +172,35 @@ function paidAnswer(row: ClaimRow, caller: Caller): ClaimPaid {
   return { claim: receipt.claim, receipt };
 }
 
+/** Why the pay statement paid nothing though the claim was the caller's to pay (decision 086). */
+function proofRefusal(result: PayResult, input: ClaimPayInput): AppError | undefined {
+  switch (result.outcome) {
+    case 'throttled': {
+      const seconds = Math.max(1, result.wait ?? 1);
+      return new AppError('RATE_LIMITED', claimCodesThrottled(Math.ceil(seconds / 60)), { retryAfter: seconds });
+    }
+    case 'wrong_code': {
+      const message = input.entryCode === undefined ? MESSAGES.entryCodeRequired : SERVER_MESSAGES.claimWrongEntryCode;
+      return new AppError('WRONG_ENTRY_CODE', message, { fieldErrors: { entryCode: message } });
+    }
+    case 'wrong_id': {
+      const message = SERVER_MESSAGES.claimWrongClaimerId;
+      return new AppError('WRONG_CLAIMER_ID', message, { fieldErrors: { claimerIdNumber: message } });
+    }
+    case 'unapproved':
+      return new AppError('APPROVAL_REQUIRED', SERVER_MESSAGES.claimNeedsApproval);
+    default:
+      return undefined;
+  }
+}
+
 /**
- * POST /api/claims/{winnerId}/pay (a shop): pays the prize once (decision 038). Who may pay is
- * checked first (another agent's game is a 404, a sibling shop's a 403 unless the setting allows
- * it); the payout is one statement. With an Idempotency-Key a replay answers the payout again;
- * any other second claim is refused with the first payout's shop and time (and audited).
+ * POST /api/claims/{winnerId}/pay (a shop): pays the prize once (decision 038) to whoever holds
+ * its entry slip (decision 086). Who may pay is checked first (another agent's game is a 404, a
+ * sibling shop's a 403 unless the setting allows it); the payout is one statement, which checks the
+ * slip's entry code (or the approved claimer ID) and counts and audits a wrong one. With an
+ * Idempotency-Key a replay answers the payout again; any other second claim is refused with the
+ * first payout's shop and time (and audited).
  */
 export async function payPrize(
   ctx: Context,
@@ -176,20 +210,24 @@ export async function payPrize(
 ): Promise<Idempotent<ClaimPaid>> {
   const { caller } = ctx;
   const claim = key === undefined ? undefined : claimOf(caller.id, key, { op: 'claim.pay', winnerId, ...input });
-  const paid = await payClaim(ctx.db, {
+  const result = await payClaim(ctx.db, {
     winnerId,
     mayPay: mayPaySql(caller),
     payerId: caller.id,
     address: caller.address ?? null,
+    entryCode: input.entryCode ?? null,
     claimerName: input.claimerName,
     claimerIdNumber: input.claimerIdNumber || null,
     claim,
   });
+  const { paid } = result;
   if (paid) {
     // Customer displays and open proofs of the game show the prize paid.
     ctx.events.gameChanged(paid.game_code);
     return { result: paidAnswer(paid, caller), replayed: false };
   }
+  const unproven = proofRefusal(result, input);
+  if (unproven) throw unproven;
   // Not paid by this call: why (outside the scope 404, a sibling's 403, a replay, paid, expired).
   const row = await findClaim(ctx.db, winnerId, payableShops(caller, 'shop'));
   if (!row) throw new AppError('NOT_FOUND', SERVER_MESSAGES.claimNotFound);
@@ -241,6 +279,29 @@ export async function extendPrize(ctx: Context, winnerId: number, input: ClaimEx
     );
   if (!row) throw new Error('an extended claim could not be read back');
   ctx.events.gameChanged(row.game_code);
+  return toPrizeClaim(row, caller);
+}
+
+/**
+ * POST /api/claims/{winnerId}/approve (admin): a prize whose entry has no entry code may be paid to
+ * the claimer with this ID number (decision 086), recorded on the claim and audited.
+ */
+export async function approvePrize(ctx: Context, winnerId: number, input: ClaimApproveInput): Promise<PrizeClaim> {
+  const { caller } = ctx;
+  const approved = await approveClaim(ctx.db, {
+    winnerId,
+    claimerIdNumber: input.claimerIdNumber,
+    reason: input.reason,
+    actorId: caller.id,
+    address: caller.address ?? null,
+  });
+  const row = await findClaim(ctx.db, winnerId, everyClaim);
+  if (!row) throw new AppError('NOT_FOUND', SERVER_MESSAGES.claimNotFound);
+  if (!approved)
+    throw new AppError(
+      'CONFLICT',
+      row.has_entry_code ? SERVER_MESSAGES.claimApproveHasCode : SERVER_MESSAGES.claimApproveNotUnpaid,
+    );
   return toPrizeClaim(row, caller);
 }
 

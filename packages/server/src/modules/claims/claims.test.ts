@@ -37,11 +37,20 @@ async function claimAt(game: Game, position: number) {
   return { ...claim, winner_id: Number(claim.winner_id) };
 }
 
-const pay = (member: Member, winnerId: number, key?: string, body: object = { claimerName: 'Walk-in Winner' }) =>
+/** The entry code printed on the slip of a prize's winner. */
+async function codeOf(winnerId: number): Promise<string | undefined> {
+  const [row] = await queryRows<{ entry_code: string | null }>(
+    t.database.db,
+    sql`SELECT entry_code FROM prize_claims WHERE winner_id = ${winnerId}`,
+  );
+  return row?.entry_code ?? undefined;
+}
+/** A payout with the slip's entry code, unless the body names its own. */
+const pay = async (member: Member, winnerId: number, key?: string, body: object = { claimerName: 'Walk-in Winner' }) =>
   t.request(member.token, {
     method: 'POST',
     url: `/api/claims/${winnerId}/pay`,
-    payload: body,
+    payload: { entryCode: await codeOf(winnerId), ...body },
     headers: key === undefined ? {} : { 'idempotency-key': key },
   });
 const get = (member: Member | string, url: string) =>
@@ -283,5 +292,114 @@ describe(`prize claims (${TEST_DB})`, () => {
     const early = await get(h.U1, `/api/claims/lookup?code=${open.code}&n=${open.entries[0]?.nonce}`);
     expectStatus(early, 409);
     expect(early.json()).toMatchObject({ message: 'This game has not been drawn yet' });
+  });
+
+  it('a payout needs the slip’s entry code: a wrong one is refused and audited, 5 in a minute block the shop for that prize', async () => {
+    const game = await drawAll(t, h.U2, await openGame(t, h.U2, { numbers: ALL, bet: '1.00' }));
+    const { winner_id: id, entry_code: code } = await claimAt(game, 1);
+    const wrong = code.replace(/^./, (c) => (c === '0' ? '1' : '0'));
+    // Seven at once on a prize nobody tried yet: the pay statement counts them one after the other
+    // (on the throttle row as it is now), so five are wrong codes (422, nothing paid, one audit row
+    // each) and the fifth blocks the prize for this shop: the other two are 429, not audited.
+    const burst = await Promise.all(
+      Array.from({ length: 7 }, () => pay(h.U2, id, undefined, { entryCode: wrong, claimerName: 'Fake Person' })),
+    );
+    expect(burst.map((a) => a.statusCode).sort()).toEqual([422, 422, 422, 422, 422, 429, 429]);
+    const bad = burst.find((a) => a.statusCode === 422);
+    expect(bad?.json()).toMatchObject({ code: 'WRONG_ENTRY_CODE', fieldErrors: { entryCode: expect.any(String) } });
+    expect(bad?.json<{ message: string }>().message).toMatch(/^This is not the entry code of this prize’s slip/);
+    expect((await claimAt(game, 1)).status).toBe('unpaid');
+    expect(await auditCount('claim.wrong_code', id)).toBe(5);
+    // Blocked: even the right code waits (about a minute), and so does the receipt of nothing.
+    const blocked = await pay(h.U2, id);
+    expectStatus(blocked, 429);
+    expect(blocked.json()).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: 'Too many wrong entry codes for this prize. Try again in 1 minute',
+    });
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(50);
+    expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(60);
+    const [audit] = await queryRows<{ details: { reason: string; failures: number; blockedUntil: string | null } }>(
+      t.database.db,
+      sql`SELECT details FROM audit_log WHERE action = 'claim.wrong_code' AND target_id = ${id} ORDER BY id DESC LIMIT 1`,
+    );
+    expect(audit?.details).toMatchObject({ reason: 'wrong entry code', failures: 5, blockedUntil: expect.any(String) });
+    // The block is the shop's for this prize: a sibling shop allowed to pay is not blocked by it;
+    // without a code (an old client) it is told to give it.
+    await setAnyShop(true);
+    try {
+      const none = await pay(h.U1, id, undefined, { entryCode: undefined, claimerName: 'Fake Person' });
+      expectStatus(none, 422);
+      expect(none.json()).toMatchObject({
+        code: 'WRONG_ENTRY_CODE',
+        fieldErrors: { entryCode: 'Enter the entry code printed on the winner’s slip, or scan it' },
+      });
+    } finally {
+      await setAnyShop(false);
+    }
+    // The minute over, five more wrong codes block it twice as long.
+    const pass = () =>
+      t.database.db.execute(sql`UPDATE claim_code_failures SET blocked_until = now() - interval '1 second'`);
+    await pass();
+    for (let i = 0; i < 5; i++)
+      expectStatus(await pay(h.U2, id, undefined, { entryCode: wrong, claimerName: 'Fake Person' }), 422);
+    const longer = await pay(h.U2, id);
+    expectStatus(longer, 429);
+    expect(longer.json<{ message: string }>().message).toBe(
+      'Too many wrong entry codes for this prize. Try again in 2 minutes',
+    );
+    // With the code, typed as the slip prints it, the prize is paid once.
+    await pass();
+    const before = await books(t);
+    const typed = code.toUpperCase().replace(/(.{4})(?!$)/g, '$1 ');
+    const paid = await pay(h.U2, id, 'right', { entryCode: typed, claimerName: 'Real Winner' });
+    expectStatus(paid, 200);
+    expect(paid.json<ClaimPaid>().claim).toMatchObject({ status: 'paid', claimerName: 'Real Winner' });
+    expect(await books(t)).toEqual({ ...before, keys: before.keys + 1 });
+    expectStatus(await pay(h.U2, id, undefined, { claimerName: 'Real Winner' }), 409);
+    expect(await auditCount('claim.paid', id)).toBe(1);
+  });
+
+  it('an entry from before entry codes is paid only to the claimer ID the admin approved', async () => {
+    const game = await drawAll(t, h.U2, await openGame(t, h.U2, { numbers: ALL, bet: '1.00' }));
+    const { winner_id: id } = await claimAt(game, 1);
+    const { winner_id: coded } = await claimAt(game, 2);
+    await t.database.db.execute(sql`UPDATE prize_claims SET entry_code = NULL WHERE winner_id = ${id}`);
+    // Before the approval: listed with its reason, not payable, refused.
+    const listed = (await get(h.U2, '/api/claims')).json<ClaimsList>().items.find((c) => c.winnerId === id);
+    expect(listed).toMatchObject({ hasEntryCode: false, approvedAt: null, mayPay: false });
+    expect(listed?.refusal).toMatch(/^This prize’s entry has no entry code: the admin must approve/);
+    const early = await pay(h.U2, id, undefined, { claimerName: 'Old Winner', claimerIdNumber: 'AB-123 456' });
+    expectStatus(early, 409);
+    expect(early.json()).toMatchObject({ code: 'APPROVAL_REQUIRED' });
+    // Only the admin approves, only a prize without a code, with an ID number and a reason.
+    const approve = (token: string, winnerId: number, payload: object) =>
+      t.request(token, { method: 'POST', url: `/api/claims/${winnerId}/approve`, payload });
+    const input = { claimerIdNumber: 'AB-123 456', reason: 'Slip from before entry codes, ID seen' };
+    expectStatus(await approve(h.A1.token, id, input), 403);
+    expectStatus(await approve(h.U2.token, id, input), 403);
+    expectStatus(await approve(t.adminToken, coded, input), 409);
+    const missing = await approve(t.adminToken, id, { reason: 'No ID' });
+    expectStatus(missing, 400);
+    expect(missing.json()).toMatchObject({ fieldErrors: { claimerIdNumber: 'The claimer’s ID number is required' } });
+    const approved = await approve(t.adminToken, id, input);
+    expectStatus(approved, 200);
+    expect(approved.json<PrizeClaim>()).toMatchObject({ approvedAt: expect.any(String), mayPay: false });
+    expect(await auditCount('claim.approved', id)).toBe(1);
+    // Another ID is refused and audited; the approved one (case, spaces and dashes aside) pays.
+    const other = await pay(h.U2, id, undefined, { claimerName: 'Fake Person', claimerIdNumber: 'ZZ-999' });
+    expectStatus(other, 422);
+    expect(other.json()).toMatchObject({
+      code: 'WRONG_CLAIMER_ID',
+      fieldErrors: { claimerIdNumber: expect.any(String) },
+    });
+    expect(await auditCount('claim.wrong_code', id)).toBe(1);
+    const paid = await pay(h.U2, id, undefined, { claimerName: 'Old Winner', claimerIdNumber: 'ab123456' });
+    expectStatus(paid, 200);
+    const [row] = await queryRows<{ details: { approvedBy?: number } }>(
+      t.database.db,
+      sql`SELECT details FROM audit_log WHERE action = 'claim.paid' AND target_id = ${id}`,
+    );
+    expect(row?.details.approvedBy).toBe(h.admin.id);
   });
 });

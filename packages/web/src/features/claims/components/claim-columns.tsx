@@ -17,11 +17,22 @@ const STATUS_TONE: Record<PrizeClaim['status'], string> = {
 const settled = (claim: PrizeClaim) =>
   claim.status === 'paid' || claim.status === 'before_claims' || claim.status === 'paid_before_claims';
 
+/** What a row's buttons open: the admin's Extend and Approve payout, a shop's Pay (decision 086). */
+export type ClaimActions = {
+  onExtend: (claim: PrizeClaim) => void;
+  onApprove: (claim: PrizeClaim) => void;
+  onPay: (claim: PrizeClaim) => void;
+};
+
+/** A prize whose entry has no entry code, not paid yet: paid only through the admin's approval. */
+const needsApproval = (claim: PrizeClaim) => !claim.hasEntryCode && claim.status === 'unpaid';
+
 /**
- * The prizes table's columns (docs/product/screens.md#unpaid-prizes): the shop only for the upline,
- * the Extend action only for the admin.
+ * The prizes table's columns (docs/product/screens.md#unpaid-prizes): the shop only for the upline;
+ * the admin's Extend (and Approve payout for an entry without a code); a shop's Pay for a prize the
+ * admin approved (found by no slip).
  */
-export function claimColumns(role: Role, onExtend: (claim: PrizeClaim) => void): Column<PrizeClaim>[] {
+export function claimColumns(role: Role, actions: ClaimActions): Column<PrizeClaim>[] {
   const list: Column<PrizeClaim>[] = [
     {
       key: 'game',
@@ -95,10 +106,36 @@ export function claimColumns(role: Role, onExtend: (claim: PrizeClaim) => void):
       className: 'order-8 col-span-2 md:text-right',
       render: (claim) =>
         settled(claim) ? null : (
-          <Button variant="secondary" className="px-3 py-1" onClick={() => onExtend(claim)}>
-            Extend
-          </Button>
+          <span className="inline-flex flex-wrap gap-2">
+            {needsApproval(claim) && (
+              <Button variant="secondary" className="px-3 py-1" onClick={() => actions.onApprove(claim)}>
+                {claim.approvedAt ? 'Approve again' : 'Approve payout'}
+              </Button>
+            )}
+            <Button variant="secondary" className="px-3 py-1" onClick={() => actions.onExtend(claim)}>
+              Extend
+            </Button>
+          </span>
         ),
+    });
+  }
+  if (role === 'user') {
+    list.push({
+      key: 'actions',
+      header: 'Actions',
+      hiddenHeader: true,
+      className: 'order-8 col-span-2 md:text-right',
+      // A prize found by no slip: Pay once the admin approved it, else the server's reason.
+      render: (claim) =>
+        claim.mayPay && !claim.hasEntryCode ? (
+          <Button variant="secondary" className="px-3 py-1" onClick={() => actions.onPay(claim)}>
+            Pay
+          </Button>
+        ) : needsApproval(claim) && claim.refusal ? (
+          <span className="text-xs text-slate-600" data-testid="claim-row-refusal">
+            {claim.refusal}
+          </span>
+        ) : null,
     });
   }
   return list;

@@ -53,6 +53,7 @@ export function LookupResult({
       ) : (
         <ClaimView
           lookup={lookup.data}
+          entryCode={claimKey.entry}
           paid={paid}
           onPaid={(done) => {
             setPaid(done);
@@ -84,12 +85,15 @@ function LookupFailed({ error, onRetry, onDone }: { error: Error; onRetry: () =>
 /** The prize(s) an entry won, with what can be done with each. */
 function ClaimView({
   lookup,
+  entryCode,
   paid,
   onPaid,
   onPrint,
   onDone,
 }: {
   lookup: ClaimLookup;
+  /** The code the prize was found by: the payout sends it (decision 086). */
+  entryCode: string;
   paid: PaidClaim[];
   onPaid: (paid: PaidClaim[]) => void;
   onPrint: (claims: readonly PaidClaim[] | readonly number[]) => Promise<void>;
@@ -164,6 +168,7 @@ function ClaimView({
       {payable.length > 0 && (
         <PayForm
           prizes={payable}
+          entryCode={entryCode}
           onPaid={async (done) => {
             onPaid(done);
             if (done.length > 0) await onPrint(done);

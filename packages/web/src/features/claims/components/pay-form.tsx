@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { claimPayInputSchema, type PrizeClaim } from '@lot/domain/schemas/claims';
+import { claimPayFormSchema, type PrizeClaim } from '@lot/domain/schemas/claims';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormError, TextField } from '../../../components/ui/field.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
@@ -14,8 +14,23 @@ import { payClaim, type PaidClaim } from '../api/pay-claim.ts';
 export const sumAmounts = (claims: readonly PrizeClaim[]) =>
   claims.reduce((sum, claim) => sum + Math.round(Number(claim.amount) * 100), 0) / 100;
 
-/** Who collects the prize(s); paying sends each with its own Idempotency-Key, kept for resends. */
-export function PayForm({ prizes, onPaid }: { prizes: PrizeClaim[]; onPaid: (paid: PaidClaim[]) => Promise<void> }) {
+/** An entry code as the slip prints it: four groups of four. */
+const grouped = (code: string) => code.replace(/(.{4})(?!$)/g, '$1 ');
+
+/**
+ * The slip's entry code (filled from the scan or the typed code the prize was found by) and who
+ * collects the prize(s); paying sends each with its own Idempotency-Key, kept for resends. The
+ * server checks the code as it pays (decision 086).
+ */
+export function PayForm({
+  prizes,
+  entryCode,
+  onPaid,
+}: {
+  prizes: PrizeClaim[];
+  entryCode: string;
+  onPaid: (paid: PaidClaim[]) => Promise<void>;
+}) {
   const toast = useToast();
   // One key per prize for the life of the form: a resend after a lost answer pays once.
   const [keys] = useState(() => new Map<number, string>());
@@ -26,14 +41,15 @@ export function PayForm({ prizes, onPaid }: { prizes: PrizeClaim[]; onPaid: (pai
     setError,
     formState: { errors, isSubmitting },
   } = useForm({
-    resolver: zodResolver(claimPayInputSchema),
-    defaultValues: { claimerName: '', claimerIdNumber: '' },
+    resolver: zodResolver(claimPayFormSchema),
+    defaultValues: { entryCode: grouped(entryCode), claimerName: '', claimerIdNumber: '' },
   });
   const total = sumAmounts(prizes);
 
   const pay = handleSubmit(async (fields) => {
     setFailure(null);
     const input = {
+      entryCode: fields.entryCode,
       claimerName: fields.claimerName,
       ...(fields.claimerIdNumber ? { claimerIdNumber: fields.claimerIdNumber } : {}),
     };
@@ -48,6 +64,7 @@ export function PayForm({ prizes, onPaid }: { prizes: PrizeClaim[]; onPaid: (pai
         done.push(await payClaim(prize.winnerId, input, key));
       } catch (error) {
         const named = error instanceof ApiError ? error.fieldErrors : undefined;
+        if (named?.entryCode) setError('entryCode', { message: named.entryCode });
         if (named?.claimerName) setError('claimerName', { message: named.claimerName });
         if (named?.claimerIdNumber) setError('claimerIdNumber', { message: named.claimerIdNumber });
         const message = errorMessage(error, 'Failed to pay the prize');
@@ -63,6 +80,16 @@ export function PayForm({ prizes, onPaid }: { prizes: PrizeClaim[]; onPaid: (pai
   return (
     <form className="mt-5 space-y-4 border-t border-slate-100 pt-4" onSubmit={(event) => void pay(event)} noValidate>
       <h3 className="text-sm font-semibold text-slate-900">Who collects the prize</h3>
+      <TextField
+        label="Entry code on the slip"
+        autoComplete="off"
+        autoCapitalize="off"
+        spellCheck={false}
+        className="font-mono"
+        hint="Filled from the slip you scanned or typed: the prize is paid only with its slip’s code"
+        error={errors.entryCode?.message}
+        {...register('entryCode')}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
           label="Claimer’s name"

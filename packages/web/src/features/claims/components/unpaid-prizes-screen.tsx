@@ -13,9 +13,13 @@ import { Card, EmptyState, ErrorPanel, PageHeading, Spinner, StatCard } from '..
 import { errorMessage } from '../../../lib/api-client.ts';
 import { count, money } from '../../../lib/format.ts';
 import { useFilterPage } from '../../../lib/use-filter-page.ts';
+import { useSlipWidth } from '../../../lib/slip-width.ts';
 import { BeforeClaimsCard } from './before-claims-card.tsx';
 import { claimColumns } from './claim-columns.tsx';
+import { ApproveClaimDialog } from './approve-claim-dialog.tsx';
 import { ExtendClaimDialog } from './extend-claim-dialog.tsx';
+import { PayApprovedDialog } from './pay-approved-dialog.tsx';
+import { useReceiptPrinter } from './receipt-print-sheet.tsx';
 
 export type ShopOption = { id: number; name: string };
 
@@ -61,7 +65,10 @@ export function UnpaidPrizesScreen({
   const [userId, setUserId] = useState<number | null>(null);
   const [startDate, setStartDate] = useState('');
   const [endDate, setEndDate] = useState('');
-  const [extending, setExtending] = useState<PrizeClaim | null>(null);
+  // The row a dialog is open for: the admin's Extend or Approve payout, a shop's Pay (decision 086).
+  const [acting, setActing] = useState<{ kind: 'extend' | 'approve' | 'pay'; claim: PrizeClaim } | null>(null);
+  const [width] = useSlipWidth();
+  const printer = useReceiptPrinter(width);
   const range = dayRange(startDate || undefined, endDate || undefined);
   const filter = { status, userId, ...range };
   const [page, setPage] = useFilterPage(JSON.stringify(filter));
@@ -161,7 +168,11 @@ export function UnpaidPrizesScreen({
           <div className="space-y-4">
             <DataTable
               rows={claims.data.items}
-              columns={claimColumns(role, setExtending)}
+              columns={claimColumns(role, {
+                onExtend: (claim) => setActing({ kind: 'extend', claim }),
+                onApprove: (claim) => setActing({ kind: 'approve', claim }),
+                onPay: (claim) => setActing({ kind: 'pay', claim }),
+              })}
               rowKey={(claim) => claim.winnerId}
               rowTestId="claim-row"
               rowData={(claim) => ({ 'data-status': claim.status })}
@@ -175,7 +186,16 @@ export function UnpaidPrizesScreen({
         )}
       </Card>
 
-      {extending && <ExtendClaimDialog claim={extending} onClose={() => setExtending(null)} />}
+      {acting?.kind === 'extend' && <ExtendClaimDialog claim={acting.claim} onClose={() => setActing(null)} />}
+      {acting?.kind === 'approve' && <ApproveClaimDialog claim={acting.claim} onClose={() => setActing(null)} />}
+      {acting?.kind === 'pay' && (
+        <PayApprovedDialog
+          claim={acting.claim}
+          onClose={() => setActing(null)}
+          onPaid={(paid) => printer.print([paid])}
+        />
+      )}
+      {printer.sheet}
     </div>
   );
 }
