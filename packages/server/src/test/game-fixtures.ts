@@ -282,3 +282,12 @@ export const gameAuditOf = (t: TestApp, gameId: number) =>
     sql`SELECT action, actor_id, details, at::text AS at FROM audit_log
       WHERE target_kind = 'game' AND target_id = ${gameId} ORDER BY id`,
   );
+
+/** The entry code printed on the slip of a prize's winner (what a payout must carry, decision 086). */
+export async function entryCodeOf(t: TestApp, winnerId: number): Promise<string | undefined> {
+  const [row] = await queryRows<{ entry_code: string | null }>(
+    t.database.db,
+    sql`SELECT entry_code FROM prize_claims WHERE winner_id = ${winnerId}`,
+  );
+  return row?.entry_code ?? undefined;
+}

@@ -9,7 +9,7 @@ import type { Game } from '@lot/domain/schemas/games';
 import type { Shift } from '@lot/domain/schemas/shifts';
 import { queryRows } from '../../db/client.ts';
 import { restorePglite } from '../../db/backup.ts';
-import { configureWinners, drawAll, openGame } from '../../test/game-fixtures.ts';
+import { configureWinners, drawAll, entryCodeOf, openGame } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy } from '../../test/hierarchy.ts';
 import { createMoneyTestApp, expectStatus, fund } from '../../test/money-fixtures.ts';
 import { exitOf, nodeArgs } from '../../test/server-process.ts';
@@ -40,7 +40,7 @@ async function pay(winnerId: number): Promise<void> {
     await t.request(h.U1.token, {
       method: 'POST',
       url: `/api/claims/${winnerId}/pay`,
-      payload: { claimerName: 'Walk-in Winner' },
+      payload: { entryCode: await entryCodeOf(t, winnerId), claimerName: 'Walk-in Winner' },
     }),
     200,
   );

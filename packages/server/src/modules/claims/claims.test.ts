@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClaimLookup, ClaimPaid, ClaimsList, PayoutReceipt, PrizeClaim } from '@lot/domain/schemas/claims';
 import type { Game } from '@lot/domain/schemas/games';
 import { queryRows } from '../../db/client.ts';
-import { configureWinners, drawAll, openGame, proofOf } from '../../test/game-fixtures.ts';
+import { configureWinners, drawAll, entryCodeOf, openGame, proofOf } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
 import { books, createMoneyTestApp, expectStatus, fund } from '../../test/money-fixtures.ts';
 import { TEST_DB, type TestApp } from '../../test/test-app.ts';
@@ -37,20 +37,12 @@ async function claimAt(game: Game, position: number) {
   return { ...claim, winner_id: Number(claim.winner_id) };
 }
 
-/** The entry code printed on the slip of a prize's winner. */
-async function codeOf(winnerId: number): Promise<string | undefined> {
-  const [row] = await queryRows<{ entry_code: string | null }>(
-    t.database.db,
-    sql`SELECT entry_code FROM prize_claims WHERE winner_id = ${winnerId}`,
-  );
-  return row?.entry_code ?? undefined;
-}
 /** A payout with the slip's entry code, unless the body names its own. */
 const pay = async (member: Member, winnerId: number, key?: string, body: object = { claimerName: 'Walk-in Winner' }) =>
   t.request(member.token, {
     method: 'POST',
     url: `/api/claims/${winnerId}/pay`,
-    payload: { entryCode: await codeOf(winnerId), ...body },
+    payload: { entryCode: await entryCodeOf(t, winnerId), ...body },
     headers: key === undefined ? {} : { 'idempotency-key': key },
   });
 const get = (member: Member | string, url: string) =>
