@@ -60,7 +60,7 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['claims'],
         operationId: 'lookUpClaim',
         description:
-          "A winning entry's prizes, by a scanned slip (code + n) or a typed entry code (entry), among the games of the shops the caller may pay for.",
+          "An entry's prizes, by a scanned slip (code + n) or a typed entry code (entry), among the games of the shops the caller may pay for. An entry that won nothing is a 200 with no prizes, `winner` null and `noPrize` 'This entry won no prize'; a code no slip of those games has is a 404, a game not drawn yet a 409.",
         querystring: claimLookupQuerySchema,
         response: { 200: claimLookupSchema, ...errors },
       },

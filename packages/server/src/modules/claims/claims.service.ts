@@ -91,7 +91,7 @@ function toPrizeClaim(row: ClaimRow, caller: Caller): PrizeClaim {
   };
 }
 
-const settledAt = (row: ClaimRow) => (row.settled_at === null ? null : iso(row.settled_at));
+const settledAt = (row: Pick<ClaimRow, 'settled_at'>) => (row.settled_at === null ? null : iso(row.settled_at));
 
 function toReceipt(row: ClaimRow, caller: Caller): PayoutReceipt {
   return {
@@ -109,7 +109,8 @@ function toReceipt(row: ClaimRow, caller: Caller): PayoutReceipt {
 
 /**
  * GET /api/claims/lookup (a shop): the prizes of an entry, found by a scanned slip (game code and
- * entry code) or a typed entry code, among the games of the shops the caller may pay for.
+ * entry code) or a typed entry code, among the games of the shops the caller may pay for. An entry
+ * that won nothing is an answer ('This entry won no prize'), not a 404.
  */
 export async function lookupClaims(ctx: Context, query: ClaimLookupQuery): Promise<ClaimLookup> {
   const { caller } = ctx;
@@ -126,18 +127,21 @@ export async function lookupClaims(ctx: Context, query: ClaimLookupQuery): Promi
     throw new AppError('CONFLICT', SERVER_MESSAGES.claimNotDrawn);
   const rows = await claimsOfEntry(ctx.db, entryCode, game.id, payableShops(caller, 'shop'));
   const first = rows[0];
-  if (!first) throw new AppError('NO_PRIZE', SERVER_MESSAGES.claimNoPrize);
+  const gameView = {
+    id: game.id,
+    code: game.game_code,
+    number: game.game_number === null ? null : Number(game.game_number),
+    shopName: game.shop_name,
+    settledAt: settledAt(game),
+    protocol: game.protocol,
+  };
+  // A losing slip is an answer, not a failure: the customer is told, nothing is wrong.
+  if (!first) return { game: gameView, winner: null, prizes: [], noPrize: SERVER_MESSAGES.claimNoPrize };
   return {
-    game: {
-      id: first.game_id,
-      code: first.game_code,
-      number: first.game_number === null ? null : Number(first.game_number),
-      shopName: first.shop_name,
-      settledAt: settledAt(first),
-      protocol: first.protocol,
-    },
+    game: gameView,
     winner: { name: maskName(first.winner_name), phoneNumber: maskPhone(first.winner_phone) },
     prizes: rows.map((row) => toPrizeClaim(row, caller)),
+    noPrize: null,
   };
 }
 

@@ -4,7 +4,8 @@ import type { ClaimKey } from '../components/entry-code.ts';
 
 /**
  * GET /api/claims/lookup: the prizes an entry slip won, by its QR code (game code and entry code)
- * or its typed entry code. A shop only; 404 NO_PRIZE / unknown, 409 when not drawn yet.
+ * or its typed entry code. A shop only; an entry that won nothing is an answer (no prizes, its
+ * `noPrize` text), an unknown code a 404, a game not drawn yet a 409.
  */
 export function lookupClaim(key: ClaimKey): Promise<ClaimLookup> {
   return api<ClaimLookup>('/api/claims/lookup', {
