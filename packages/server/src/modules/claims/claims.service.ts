@@ -1,5 +1,7 @@
 import { claimAlreadyPaid, claimExpired, SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { AppError } from '@lot/domain/errors';
+import { formatDateTimeIn } from '@lot/domain/dates';
+import { receiptNumber } from '@lot/domain/game';
 import { maskName, maskPhone } from '@lot/domain/mask';
 import { formatCents } from '@lot/domain/money';
 import type {
@@ -47,21 +49,27 @@ import {
  */
 
 const iso = (value: Date | string) => new Date(value).toISOString();
-/** `YYYY-MM-DD HH:MM` in UTC, as the refusals name a time. */
-const minuteOf = (value: Date | string) => iso(value).slice(0, 16).replace('T', ' ');
-const dayOf = (value: Date | string) => iso(value).slice(0, 10);
+/**
+ * A time as a refusal names it: as the caller's screens show times, on the wall clock of the zone
+ * their browser says it is in (the `Time-Zone` header), else in UTC, saying so (decision 090).
+ */
+const timeFor = (caller: Caller, value: Date | string, year = false) =>
+  caller.timeZone
+    ? formatDateTimeIn(value, caller.timeZone, { year })
+    : `${formatDateTimeIn(value, 'UTC', { year })} UTC`;
 
-const alreadyPaidMessage = (shop: string, at: Date | string) => claimAlreadyPaid(shop, minuteOf(at));
-const expiredMessage = (at: Date | string) => claimExpired(dayOf(at));
+const alreadyPaidMessage = (caller: Caller, shop: string, at: Date | string) =>
+  claimAlreadyPaid(shop, timeFor(caller, at));
+const expiredMessage = (caller: Caller, at: Date | string) => claimExpired(timeFor(caller, at, true));
 
 function toPrizeClaim(row: ClaimRow, caller: Caller): PrizeClaim {
   const { status } = row;
   const allowed = allowedToPay(caller, row);
   const refusal =
     status === 'paid'
-      ? alreadyPaidMessage(row.paid_at_shop ?? '', row.paid_at ?? row.created_at)
+      ? alreadyPaidMessage(caller, row.paid_at_shop ?? '', row.paid_at ?? row.created_at)
       : status === 'expired'
-        ? expiredMessage(row.expires_at)
+        ? expiredMessage(caller, row.expires_at)
         : status === 'before_claims' || status === 'paid_before_claims'
           ? SERVER_MESSAGES.claimBeforeClaims
           : caller.role === 'user' && !allowed
@@ -151,11 +159,11 @@ async function refusalOf(ctx: Context, row: ClaimRow) {
   const claim = toPrizeClaim(row, caller);
   if (claim.status === 'paid') {
     await auditRefusal(ctx.db, { actorId: caller.id, address: caller.address ?? null, claim: row });
-    return new AppError('ALREADY_PAID', alreadyPaidMessage(claim.paidAtShop ?? '', claim.paidAt ?? ''), {
+    return new AppError('ALREADY_PAID', alreadyPaidMessage(caller, claim.paidAtShop ?? '', claim.paidAt ?? ''), {
       extra: { claim },
     });
   }
-  if (claim.status === 'expired') return new AppError('CLAIM_EXPIRED', expiredMessage(row.expires_at));
+  if (claim.status === 'expired') return new AppError('CLAIM_EXPIRED', expiredMessage(caller, row.expires_at));
   if (claim.status === 'before_claims' || claim.status === 'paid_before_claims')
     return new AppError('CONFLICT', SERVER_MESSAGES.claimBeforeClaims);
   return undefined;
@@ -286,6 +294,11 @@ export const CLAIM_EXPORT_COLUMNS: ExportColumn<ClaimRow>[] = [
   { header: 'Expires', type: 'time', value: (row) => new Date(row.expires_at) },
   { header: 'Paid at', type: 'time', value: (row) => (row.paid_at === null ? null : new Date(row.paid_at)) },
   { header: 'Paid at shop', type: 'text', value: (row) => row.paid_at_shop },
+  {
+    header: 'Receipt no.',
+    type: 'text',
+    value: (row) => (row.status === 'paid' ? receiptNumber(row.winner_id) : null),
+  },
   { header: 'Claimer', type: 'text', value: (row) => row.claimer_name },
 ];
 

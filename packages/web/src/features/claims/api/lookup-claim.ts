@@ -1,5 +1,6 @@
 import type { ClaimLookup } from '@lot/domain/schemas/claims';
 import { api } from '../../../lib/api-client.ts';
+import { timeZoneHeader } from '../../../lib/periods.ts';
 import type { ClaimKey } from '../components/entry-code.ts';
 
 /**
@@ -10,5 +11,6 @@ import type { ClaimKey } from '../components/entry-code.ts';
 export function lookupClaim(key: ClaimKey): Promise<ClaimLookup> {
   return api<ClaimLookup>('/api/claims/lookup', {
     query: key.code === null ? { entry: key.entry } : { code: key.code, n: key.entry },
+    headers: timeZoneHeader(),
   });
 }
