@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { receiptNumber } from '@lot/domain/game';
 import type { PayoutReceipt as Receipt } from '@lot/domain/schemas/claims';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
-import { dateTimeWithYear, money } from '../../../lib/format.ts';
-import { copyText } from '../../../lib/print-format.ts';
+import { money } from '../../../lib/format.ts';
+import { copyText, slipDateTime } from '../../../lib/print-format.ts';
 import { proofLink } from '../../../lib/public-url.ts';
 import type { SlipWidth } from '../../../lib/slip-width.ts';
 import './payout-receipt.css';
@@ -58,7 +58,7 @@ export function PayoutReceipt({
           <span className="receipt-mono">{game.code}</span>
         </Row>
         <Row label="Shop">{game.shopName}</Row>
-        {game.settledAt && <Row label="Drawn">{dateTimeWithYear(game.settledAt)}</Row>}
+        {game.settledAt && <Row label="Drawn">{slipDateTime(game.settledAt)}</Row>}
         <Row label="Prize">
           #{claim.position} {claim.prizeName}
         </Row>
@@ -74,7 +74,7 @@ export function PayoutReceipt({
       <dl className="receipt-rows">
         <Row label="Paid to">{claim.claimerName}</Row>
         {claim.claimerIdNumber && <Row label="ID number">{claim.claimerIdNumber}</Row>}
-        {claim.paidAt && <Row label="Paid on">{dateTimeWithYear(claim.paidAt)}</Row>}
+        {claim.paidAt && <Row label="Paid on">{slipDateTime(claim.paidAt)}</Row>}
         {claim.paidAtShop && <Row label="Paid at">{claim.paidAtShop}</Row>}
       </dl>
       <p className="receipt-sign">Claimer’s signature</p>
