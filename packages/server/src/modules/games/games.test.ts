@@ -1242,6 +1242,11 @@ describe('void', () => {
     expect((await checkLedger(t.database.db)).ok).toBe(true);
 
     // Its upline (A3, S2) and the admin see it among the voided games, and so does its shop; nobody else does.
+    // The row says what its draw had announced (the Void dialog's warning): the first draw's winner, if any.
+    const first = voided.draws[0];
+    const announced = first?.winner
+      ? { winnersAnnounced: 1, prizesAnnounced: first.prizeAmount }
+      : { winnersAnnounced: 0, prizesAnnounced: '0.00' };
     for (const member of [h.A3, h.S2, h.admin, h.U5]) {
       const list = await get(member.token, '/api/games?status=voided');
       expectStatus(list, 200);
@@ -1250,6 +1255,7 @@ describe('void', () => {
         status: 'voided',
         protocol: 'LOT-DRAW-2',
         drawsCount: 1,
+        ...announced,
         entriesCount: 3,
         voidReason: 'Customer dispute',
         voidedBy: { id: h.A3.id },
