@@ -179,6 +179,11 @@ describe('Pay prizes', () => {
     expect(printed.text).toContain(CLAIMER);
     expect(printed.text).toContain(game.code);
     expect(printed.text).not.toContain('COPY');
+    // Numbered by its prize, dated with the year, with a line to sign (decision 090).
+    expect(printed.text).toMatch(/Receipt no\.\s*P-\d{6}/);
+    expect(printed.text).toContain('Paid on');
+    expect(printed.text).toMatch(/[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M/);
+    expect(printed.text).toContain('Claimer’s signature');
     expect(await decodeQr(printed.images[0] ?? Buffer.alloc(0))).toEqual([`${publicUrl()}/verify/${game.code}`]);
   });
 
@@ -187,7 +192,12 @@ describe('Pay prizes', () => {
     await page.getByRole('button', { name: 'Scan entry slip' }).click();
     const refusal = page.getByTestId('claim-refusal');
     await visible(refusal, 20_000);
-    expect(await refusal.innerText()).toMatch(/^Already paid at .+ on \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    // The refusal names the time as the prize's status line does, on the browser's clock (decision 090).
+    const when = /^Paid ([A-Z][a-z]{2} \d{1,2}, \d{1,2}:\d{2} [AP]M), /.exec(
+      await page.getByTestId('claim-status').first().innerText(),
+    );
+    expect(when).not.toBeNull();
+    expect(await refusal.innerText()).toMatch(new RegExp(`^Already paid at .+ on ${when?.[1]}$`));
     expect(await page.getByRole('button', { name: /^Pay / }).count()).toBe(0);
 
     await page.getByRole('button', { name: 'Print a COPY of the receipt' }).click();

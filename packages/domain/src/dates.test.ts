@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayIn, dayRange, formatDateTime } from './dates.ts';
+import { dayIn, dayRange, formatDateTime, formatDateTimeIn, isTimeZone } from './dates.ts';
 
 describe('dayRange', () => {
   it('runs from the first to the last millisecond of the local days', () => {
@@ -62,5 +62,25 @@ describe('dayIn', () => {
     expect(dayIn('UTC', instant)).toBe('2026-03-01');
     expect(dayIn('America/New_York', instant)).toBe('2026-02-28');
     expect(dayIn('Asia/Tokyo', new Date('2026-12-31T15:00:00Z'))).toBe('2027-01-01');
+  });
+});
+
+describe('formatDateTimeIn', () => {
+  it("writes an instant as the screens do, on a named zone's wall clock, with the year when asked", () => {
+    const paid = '2026-11-29T05:31:00.000Z';
+    expect(formatDateTimeIn(paid, 'America/Sao_Paulo')).toBe('Nov 29, 2:31 AM');
+    expect(formatDateTimeIn(paid, 'Europe/Moscow')).toBe('Nov 29, 8:31 AM');
+    expect(formatDateTimeIn(paid, 'Asia/Manila', { year: true })).toBe('Nov 29, 2026, 1:31 PM');
+    expect(formatDateTimeIn('2026-12-31T23:59:00.000Z', 'Pacific/Kiritimati', { year: true })).toBe(
+      'Jan 1, 2027, 1:59 PM',
+    );
+    expect(formatDateTimeIn('2026-11-29T00:05:00.000Z', 'UTC')).toBe('Nov 29, 12:05 AM');
+    expect(formatDateTime(new Date(2026, 10, 22, 16, 5), { year: true })).toBe('Nov 22, 2026, 4:05 PM');
+  });
+
+  it('knows a zone by its IANA name and refuses anything else', () => {
+    for (const zone of ['UTC', 'Europe/Berlin', 'America/Argentina/Buenos_Aires']) expect(isTimeZone(zone)).toBe(true);
+    for (const zone of ['', 'Mars/Olympus', 'Europe/Berlin; DROP', 'x'.repeat(65)])
+      expect(isTimeZone(zone)).toBe(false);
   });
 });

@@ -40,7 +40,13 @@ import type { GameBeacon, GameDraw, GameProof, GameStatus } from './schemas/game
  * (renderRejectionExample, renderWorkedExample2 and renderVoidedExample likewise).
  */
 
-export type ExampleEntry = { number: number; name: string; phoneNumber: string; nonce?: string; canonical?: boolean };
+export type ExampleEntry = {
+  number: number;
+  name: string;
+  phoneNumber: string;
+  nonce?: string;
+  canonical?: boolean | 2;
+};
 
 /**
  * A LOT-DRAW-2 example's beacon: the chain the game names when it opens, round R with its signature,
@@ -136,16 +142,16 @@ export const WORKED_EXAMPLE_2: ExampleGame = {
   ...WORKED_EXAMPLE,
   code: 'EXAMPLE-3',
   entries: [
-    { number: 1, name: 'John Doe', phoneNumber: '09171234567', nonce: '7d7c373ea110b5f1', canonical: true },
+    { number: 1, name: 'John Doe', phoneNumber: '09171234567', nonce: '7d7c373ea110b5f1', canonical: 2 },
     {
       number: 3,
       name: 'María José Núñez',
       phoneNumber: '+63 917 555 0199',
       nonce: 'a94dea869168c01e',
-      canonical: true,
+      canonical: 2,
     },
-    { number: 16, name: 'Li Wei', phoneNumber: '0917-888-4321', nonce: '7e176766c5aad1aa', canonical: true },
-    { number: 18, name: 'Ana Santos', phoneNumber: '09998765432', nonce: 'ab3f985dcf04250b', canonical: true },
+    { number: 16, name: 'Li Wei', phoneNumber: '0917-888-4321', nonce: '7e176766c5aad1aa', canonical: 2 },
+    { number: 18, name: 'Ana Santos', phoneNumber: '09998765432', nonce: 'ab3f985dcf04250b', canonical: 2 },
   ],
   beacon: { name: 'drand quicknet', chain: QUICKNET_PIN, ...EXAMPLE_ROUND, latest: EXAMPLE_LATEST },
   times: {

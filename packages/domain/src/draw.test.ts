@@ -4,6 +4,10 @@ import page2 from '../../../docs/lot-draw-2.md?raw';
 import { QUICKNET, roundTimeMs, verifyBeaconRound } from './beacon.ts';
 import quicknet from './beacon-fixtures/quicknet.json';
 import {
+  canonicalName,
+  canonicalName1,
+  canonicalPhone,
+  entryHashText,
   commitmentFingerprint,
   commitmentOf,
   digestText,
@@ -164,7 +168,7 @@ describe('docs/lot-draw-2.md', () => {
     // hashed in canonical form as every entry since 26 November 2026.
     expect(WORKED_EXAMPLE_2.entries.map(({ nonce: _, canonical: __, ...e }) => e)).toEqual(WORKED_EXAMPLE.entries);
     for (const e of WORKED_EXAMPLE_2.entries) expect(e.nonce).toMatch(/^[0-9a-f]{16}$/);
-    for (const e of WORKED_EXAMPLE_2.entries) expect(e.canonical).toBe(true);
+    for (const e of WORKED_EXAMPLE_2.entries) expect(e.canonical).toBe(2);
     expect(WORKED_EXAMPLE_2.serverSeed).toBe(WORKED_EXAMPLE.serverSeed);
   });
 
@@ -274,6 +278,50 @@ describe('docs/lot-draw-2.md', () => {
       const positions = order([...new Set(names)]);
       expect(positions).toEqual([...positions].sort((a, b) => a - b));
     }
+  });
+});
+
+describe('the canonical form of a name and a phone', () => {
+  it.each([
+    ['Ørsted', 'orsted'],
+    ['ØRSTED', 'orsted'],
+    ['Ærø Bæk', 'aerobaek'],
+    ['Œuvre', 'oeuvre'],
+    ['Straße', 'strasse'],
+    ['STRAẞE', 'strasse'],
+    ['Łukasz Wałęsa', 'lukaszwalesa'],
+    ['Đorđe', 'dorde'],
+    ['Þórður', 'thordur'],
+    ['Yıldız', 'yildiz'],
+    ['İlkay', 'ilkay'],
+    ['María  José\tNúñez', 'mariajosenunez'],
+    ['mari\u0301a', 'maria'],
+  ])('folds %j to %j', (name, folded) => {
+    expect(canonicalName(name)).toBe(folded);
+  });
+
+  it('writes +CC and 00CC alike, and keeps a national number apart', () => {
+    for (const phone of [
+      '+49 170 555 0199',
+      '0049 170 555 0199',
+      '0049-170-555-0199',
+      '(+49) 1705550199',
+      '491705550199',
+    ])
+      expect(canonicalPhone(phone), phone).toBe('491705550199');
+    expect(canonicalPhone('0170 555 0199')).toBe('01705550199');
+    expect(canonicalPhone('+63 917-555 0199')).toBe('639175550199');
+  });
+
+  it('hashes a new entry in the new form, and an entry of the first form as it was', () => {
+    const entry = { number: 4, name: 'Ørsted', phoneNumber: '0049 170', nonce: '0123456789abcdef' };
+    expect(entryHashText({ ...entry, canonical: 2 })).toBe('4\norsted\n49170\n0123456789abcdef');
+    expect(entryHashText({ ...entry, canonical: true })).toBe('4\nørsted\n0049170\n0123456789abcdef');
+    expect(canonicalName1('Ørsted')).toBe('ørsted');
+    expect(entryHashText(entry)).toBe('4\nØrsted\n0049 170\n0123456789abcdef');
+    // Without a letter to fold or a 00 prefix the two forms are one text: the worked example's hashes stand.
+    const plain = { number: 1, name: 'María José', phoneNumber: '+63 917', nonce: '0123456789abcdef' };
+    expect(entryHashText({ ...plain, canonical: 2 })).toBe(entryHashText({ ...plain, canonical: true }));
   });
 });
 

@@ -128,8 +128,13 @@ export type DrawEntry = {
   name: string;
   phoneNumber: string;
   nonce?: string | null;
-  /** Hashed in canonical form (`canonicalName`, `canonicalPhone`): every entry added since 26 November 2026. */
-  canonical?: boolean;
+  /**
+   * Which canonical form the hash takes the name and phone in (docs/lot-draw-2.md#entries): `2`
+   * (`canonicalName`, `canonicalPhone`) for every entry added since 29 November 2026, `true` (the
+   * first form, `canonicalName1`, `canonicalPhone1`) for those added from 26 November, none for
+   * older ones (as typed).
+   */
+  canonical?: boolean | 2;
 };
 export type DrawPrize = { position: number; percentBps: number };
 
@@ -137,21 +142,67 @@ export type DrawPrize = { position: number; percentBps: number };
 export const NONCE_PATTERN = /^[0-9a-f]{16}$/;
 
 /**
- * A name as a person is recognised by (docs/lot-draw-2.md#entries): lower case, decomposed (NFKD)
- * with its combining marks removed, without any white space — `María  José` and `maria jose` are
- * both `mariajose`.
+ * The first canonical name (entries of 26–28 November 2026): lower case, decomposed (NFKD) with its
+ * combining marks removed, without any white space. It kept `ø`, `æ`, `ß`, `ł`: letters NFKD does
+ * not decompose.
  */
-export const canonicalName = (name: string): string =>
+export const canonicalName1 = (name: string): string =>
   name.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '').replace(/\s+/gu, '');
 
-/** A phone number as a person is recognised by: its digits only (`+63 917-555` is `63917555`). */
-export const canonicalPhone = (phoneNumber: string): string => phoneNumber.replace(/\D/g, '');
+/** The first canonical phone: its digits only, so `+49 …` and `0049 …` stayed two phones. */
+export const canonicalPhone1 = (phoneNumber: string): string => phoneNumber.replace(/\D/g, '');
+
+/**
+ * Latin letters that are letters of their own in Unicode, not a base letter with a mark, so NFKD
+ * leaves them: each is written as the letters people type for it on a keyboard without it.
+ */
+const FOLDED_LETTERS: Readonly<Record<string, string>> = {
+  ø: 'o',
+  æ: 'ae',
+  œ: 'oe',
+  ß: 'ss',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+  ħ: 'h',
+  ŧ: 't',
+  ĸ: 'k',
+  ŋ: 'n',
+};
+const FOLDED_PATTERN = new RegExp(`[${Object.keys(FOLDED_LETTERS).join('')}]`, 'gu');
+
+/**
+ * A name as a person is recognised by (docs/lot-draw-2.md#entries): lower case, decomposed (NFKD)
+ * with its combining marks removed, the letters NFKD keeps folded (`ø` → `o`, `æ` → `ae`, `ß` →
+ * `ss`, `ł` → `l` …) and without any white space — `María  José` and `maria jose` are both
+ * `mariajose`, `Ørsted` and `orsted` both `orsted`.
+ */
+export const canonicalName = (name: string): string =>
+  name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(FOLDED_PATTERN, (letter) => FOLDED_LETTERS[letter] ?? letter)
+    .replace(/\s+/gu, '');
+
+/**
+ * A phone number as a person is recognised by: its digits only, without the international call
+ * prefix `00` that stands for `+` — `+49 170 555`, `0049 170 555` and `49170555` are all
+ * `49170555`. A national number (`0170 555`) is another phone: which country it is in is not known.
+ */
+export const canonicalPhone = (phoneNumber: string): string => phoneNumber.replace(/\D/g, '').replace(/^00/, '');
 
 /** The text an entry's hash covers (`entryHash`). */
 export function entryHashText(entry: DrawEntry): string {
-  const text = entry.canonical
-    ? `${entry.number}\n${canonicalName(entry.name)}\n${canonicalPhone(entry.phoneNumber)}`
-    : `${entry.number}\n${entry.name}\n${entry.phoneNumber}`;
+  const [name, phone] =
+    entry.canonical === 2
+      ? [canonicalName(entry.name), canonicalPhone(entry.phoneNumber)]
+      : entry.canonical
+        ? [canonicalName1(entry.name), canonicalPhone1(entry.phoneNumber)]
+        : [entry.name, entry.phoneNumber];
+  const text = `${entry.number}\n${name}\n${phone}`;
   return entry.nonce ? `${text}\n${entry.nonce}` : text;
 }
 

@@ -24,8 +24,7 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNPROCESSABLE: 422,
-  /** Prize claims (decision 038): the entry won nothing; a prize paid already; expired; another shop's. */
-  NO_PRIZE: 404,
+  /** Prize claims (decision 038): a prize paid already; expired; another shop's. */
   ALREADY_PAID: 409,
   CLAIM_EXPIRED: 409,
   OTHER_SHOP: 403,

@@ -5,6 +5,7 @@ import {
   numbersInRange,
   numbersLeft,
   parsePercentToBps,
+  ledgerDescription,
   playedGameDescription,
   prizeFor,
   settleGame,
@@ -88,6 +89,12 @@ describe("a game's ledger descriptions", () => {
     expect(playedGameDescription(1, 1)).toBe('Game played with 1 number, 1 winner');
     expect(playedGameDescription(5, 0)).toBe('Game played with 5 numbers, 0 winners');
     expect(playedGameDescription(4, 2)).toBe('Game played with 4 numbers, 2 winners');
+    // A row written before, as the lists now show it.
+    expect(ledgerDescription('Game played with 1 numbers, 1 winners')).toBe('Game played with 1 number, 1 winner');
+    expect(ledgerDescription('Game played with 11 numbers, 21 winners')).toBe(
+      'Game played with 11 numbers, 21 winners',
+    );
+    expect(ledgerDescription(null)).toBeNull();
   });
 });
 

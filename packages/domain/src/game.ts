@@ -46,6 +46,21 @@ export const heldGameDescription = (numbers: number) => `Game in progress with $
 export const playedGameDescription = (numbers: number, winners: number) =>
   `Game played with ${counted(numbers, 'number')}, ${counted(winners, 'winner')}`;
 
+/**
+ * A payout receipt's number: its prize's winner id, the number the API and the claims export know it
+ * by, so every copy of one payout carries the same number (decision 090); six digits at least, so
+ * that it reads as a number on paper (`P-000123`).
+ */
+export const receiptNumber = (winnerId: number) => `P-${String(winnerId).padStart(6, '0')}`;
+
+/**
+ * A ledger row's description as it is shown. Game rows written before the helpers above put a count
+ * of one in the singular read 'Game played with 1 numbers, 1 winners'; the ledger is never
+ * rewritten, so the reads say it right ('11 winners' stays).
+ */
+export const ledgerDescription = (description: string | null) =>
+  description === null ? null : description.replace(/\b1 (number|winner)s\b/g, '1 $1');
+
 export type Participant = { number: number; name: string; phoneNumber: string };
 export type PrizeSetting = { position: number; percentBps: number };
 export type GameWinner = Participant & { position: number; prizeAmount: Cents };

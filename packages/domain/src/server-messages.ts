@@ -152,13 +152,13 @@ export const noParticipantNumber = (number: number | undefined) => `No participa
 export const gameRecordInconsistent = (reason: string) => `The game record does not add up: ${reason}`;
 export const dateAfterToday = (today: string, timeZone: string) =>
   `date cannot be after today (${today} in ${timeZone})`;
-/** `minute` is `YYYY-MM-DD HH:MM` in UTC. */
-export const claimAlreadyPaid = (shop: string, minute: string) => `Already paid at ${shop} on ${minute}`;
+/** `at` as `formatDateTimeIn` writes it in the caller's zone: "Nov 29, 8:31 AM" (decision 090). */
+export const claimAlreadyPaid = (shop: string, at: string) => `Already paid at ${shop} on ${at}`;
 /** Wrong entry codes for one prize from one shop, blocked for a while (decision 086). */
 export const claimCodesThrottled = (minutes: number) =>
   `Too many wrong entry codes for this prize. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}`;
-/** `day` is `YYYY-MM-DD` in UTC. */
-export const claimExpired = (day: string) => `This prize expired on ${day}`;
+/** `at` with its year, in the caller's zone: "Dec 29, 2026, 8:31 AM". */
+export const claimExpired = (at: string) => `This prize expired on ${at}`;
 
 /** Why a LOT-DRAW-2 freeze is refused (decision 076): 503, nothing held, the game stays open. */
 export const FREEZE_REFUSED: Record<FreezeRefusal, string> = {

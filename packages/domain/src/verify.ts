@@ -1,5 +1,9 @@
 import { BEACON_SCHEME, firstRoundAfter, QUICKNET, randomnessOf, roundTimeMs, verifyBeaconRound } from './beacon.ts';
 import {
+  canonicalName,
+  canonicalName1,
+  canonicalPhone,
+  canonicalPhone1,
   commitmentOf,
   commitmentOf2,
   drawAt,
@@ -409,13 +413,35 @@ export async function verifyProof(
 }
 
 /**
+ * The forms an entry of this person may have been hashed in (docs/lot-draw-2.md#entries): the
+ * canonical form of today; the first canonical form, with the name and phone as typed and as folded
+ * today, and the phone with and without `00` (so `Orsted` typed finds an entry of then written
+ * `Orsted`, and `+49 …` one written `0049 …`; one written `Ørsted` is found only as `Ørsted`); as
+ * typed. Without a nonce, only as typed: the entries from before nonces.
+ */
+function entryForms(number: number, person: { name: string; phoneNumber: string }, nonce: string | null): DrawEntry[] {
+  if (!nonce) return [{ number, ...person }];
+  const forms: DrawEntry[] = [{ number, ...person, nonce, canonical: 2 }];
+  const phone = canonicalPhone(person.phoneNumber);
+  const seen = new Set<string>();
+  for (const name of [canonicalName1(person.name), canonicalName(person.name)])
+    for (const phoneNumber of [canonicalPhone1(person.phoneNumber), phone, `00${phone}`]) {
+      if (seen.has(`${name}\n${phoneNumber}`)) continue;
+      seen.add(`${name}\n${phoneNumber}`);
+      forms.push({ number, name, phoneNumber, nonce, canonical: true });
+    }
+  forms.push({ number, ...person, nonce });
+  return forms;
+}
+
+/**
  * A participant types their name and phone, and the nonce printed on their slip (or read from its
  * QR code): every number they hold in the game, ascending (empty when none matches). Entries added
- * since names and phones are hashed in canonical form match whatever the case, spacing and accents
- * of the name and whatever the punctuation of the phone (docs/lot-draw-2.md#entries); older ones
- * match the name and phone as typed. Entries from before LOT-DRAW-2 carry no nonce and are found
- * by name and phone alone, whether or not a nonce is typed; an entry with a nonce is found only
- * with its nonce.
+ * since names and phones are hashed in canonical form match whatever the case, spacing, accents and
+ * letters like `ø`, `æ`, `ß`, `ł` of the name and whatever the punctuation and international prefix
+ * (`+` or `00`) of the phone; older ones as `entryForms` says. Entries from before LOT-DRAW-2 carry
+ * no nonce and are found by name and phone alone, whether or not a nonce is typed; an entry with a
+ * nonce is found only with its nonce.
  */
 export async function findOwnEntries(
   proof: Pick<GameProof, 'entries'>,
@@ -425,8 +451,9 @@ export async function findOwnEntries(
   const person = { name: typed.name.trim(), phoneNumber: typed.phoneNumber.trim() };
   const found: number[] = [];
   for (const entry of proof.entries) {
-    const plain: DrawEntry = { number: entry.number, ...person };
-    const forms = nonce ? [plain, { ...plain, nonce, canonical: true }, { ...plain, nonce }] : [plain];
+    const forms = nonce
+      ? [{ number: entry.number, ...person }, ...entryForms(entry.number, person, nonce)]
+      : entryForms(entry.number, person, null);
     for (const form of forms) {
       if ((await entryHash(form)) === entry.entryHash) {
         found.push(entry.number);

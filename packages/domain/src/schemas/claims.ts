@@ -79,8 +79,12 @@ export const claimLookupSchema = z.object({
     settledAt: z.string().nullable(),
     protocol: z.enum(DRAW_PROTOCOL_VALUES),
   }),
-  winner: maskedWinner,
+  /** The entry's holder, masked; null when the entry won nothing. */
+  winner: maskedWinner.nullable(),
+  /** Empty when the entry won nothing: a losing slip is a 200 with `noPrize`, not an error. */
   prizes: z.array(prizeClaimSchema),
+  /** 'This entry won no prize' when `prizes` is empty, else null. */
+  noPrize: z.string().nullable(),
 });
 export type ClaimLookup = z.infer<typeof claimLookupSchema>;
 

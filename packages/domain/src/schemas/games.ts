@@ -206,6 +206,9 @@ export const gameSummarySchema = z.object({
   pool: moneyAmountSchema,
   entriesCount: z.number(),
   drawsCount: z.number(),
+  /** How many of the draws so far named a winner, and their prizes' total: announced, and taken back by a void. */
+  winnersAnnounced: z.number(),
+  prizesAnnounced: moneyAmountSchema,
   prizesCount: z.number(),
   protocol: z.enum(DRAW_PROTOCOL_VALUES),
   voidReason: z.string().nullable(),

@@ -10,6 +10,11 @@ export type Caller = {
   tokenVersion: number;
   /** The address the request came from (`request.ip`, decision 026): what the audit trail records. */
   address?: string;
+  /**
+   * The IANA time zone the caller's browser is in (the `Time-Zone` header, when it names one): the
+   * server writes a time into a message on its wall clock (decision 090). Unset: UTC.
+   */
+  timeZone?: string;
 };
 
 /** What a new session records of the request that opened it. */

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyJwt from '@fastify/jwt';
 import { AppError } from '@lot/domain/errors';
+import { isTimeZone } from '@lot/domain/dates';
 import { MESSAGES } from '@lot/domain/messages';
 import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { idSchema } from '@lot/domain/schemas/common';
@@ -88,6 +89,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { secret: str
       parentId: user.parentId,
       tokenVersion: user.tokenVersion,
       address: request.ip,
+      ...timeZoneOf(request.headers['time-zone']),
     };
   });
 
@@ -95,3 +97,8 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { secret: str
     if (!roles.includes(request.caller.role)) throw new AppError('FORBIDDEN', SERVER_MESSAGES.forbidden);
   });
 });
+
+/** The `Time-Zone` header's zone, when it names one this runtime knows; anything else is ignored (decision 090). */
+function timeZoneOf(header: string | string[] | undefined): { timeZone?: string } {
+  return typeof header === 'string' && isTimeZone(header) ? { timeZone: header } : {};
+}

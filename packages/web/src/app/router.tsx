@@ -73,108 +73,37 @@ function roleGroup(role: Role, children: RouteObject[]): RouteObject {
   };
 }
 
+/**
+ * The first screen's chunk (and its loader) are fetched before anything renders: the root route
+ * says what shows meanwhile — nothing, as before, now said on purpose (without it React Router 7
+ * warns on every page load that no `HydrateFallback` was provided).
+ */
+const FirstScreenLoading = () => null;
+
 export const routes: RouteObject[] = [
-  { path: '/login', lazy: lazy(screens.login) },
-  { path: '/debug', lazy: lazy(screens.debug) },
-  // A game's public proof: anyone with the code, signed in or not.
-  { path: '/verify/:code', lazy: lazy(screens.verify) },
-  // A game live on a screen facing the customers: anyone with the code, signed in or not.
-  { path: '/display/:code', lazy: lazy(screens.display) },
   {
-    path: '/',
-    element: (
-      <RequireAuth>
-        <Outlet />
-      </RequireAuth>
-    ),
+    HydrateFallback: FirstScreenLoading,
     children: [
-      { index: true, element: <RoleHome /> },
-      // The set-up a role's policy requires: outside the shell, since nothing else is open until it is done.
-      { path: 'two-factor-setup', lazy: lazy(screens.twoFactorSetup) },
-      // The game fills the screen (a shop's display), outside the shell.
+      { path: '/login', lazy: lazy(screens.login) },
+      { path: '/debug', lazy: lazy(screens.debug) },
+      // A game's public proof: anyone with the code, signed in or not.
+      { path: '/verify/:code', lazy: lazy(screens.verify) },
+      // A game live on a screen facing the customers: anyone with the code, signed in or not.
+      { path: '/display/:code', lazy: lazy(screens.display) },
       {
-        path: 'user/number-game/play',
+        path: '/',
         element: (
-          <RequireRole roles={['user']}>
+          <RequireAuth>
             <Outlet />
-          </RequireRole>
+          </RequireAuth>
         ),
         children: [
+          { index: true, element: <RoleHome /> },
+          // The set-up a role's policy requires: outside the shell, since nothing else is open until it is done.
+          { path: 'two-factor-setup', lazy: lazy(screens.twoFactorSetup) },
+          // The game fills the screen (a shop's display), outside the shell.
           {
-            index: true,
-            lazy: lazy(screens.numberGamePlay),
-            loader: loader('numberGamePlay'),
-          },
-        ],
-      },
-      {
-        lazy: lazy(screens.shell),
-        children: [
-          { path: 'profile', lazy: lazy(screens.profile), loader: loader('profile') },
-          { path: 'transactions', lazy: lazy(screens.transactions), loader: loader('transactions') },
-          { path: 'statements/:userId', lazy: lazy(screens.statement), loader: loader('statement') },
-          { path: 'shifts/:shiftId', lazy: lazy(screens.shiftReport), loader: loader('shiftReport') },
-          roleGroup('admin', [
-            { path: 'dashboard', lazy: lazy(screens.adminDashboard), loader: loader('adminDashboard') },
-            { path: 'users', lazy: lazy(screens.adminUsers) },
-            { path: 'superagents', lazy: lazy(screens.adminSuperagents) },
-            { path: 'agents', lazy: lazy(screens.adminAgents) },
-            { path: 'transactions', lazy: lazy(screens.transactions), loader: loader('transactions') },
-            { path: 'winners', lazy: lazy(screens.adminWinners) },
-            { path: 'sales-history', lazy: lazy(screens.adminSalesHistory), loader: loader('adminSalesHistory') },
-            { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
-            { path: 'unpaid-prizes', lazy: lazy(screens.unpaidPrizes) },
-            { path: 'audit', lazy: lazy(screens.audit) },
-            { path: 'shifts', lazy: lazy(screens.shifts), loader: loader('shifts') },
-          ]),
-          roleGroup('superagent', [
-            { path: 'dashboard', lazy: lazy(screens.superagentDashboard), loader: loader('superagentDashboard') },
-            { path: 'agents', lazy: lazy(screens.superagentAgents) },
-            { path: 'users', lazy: lazy(screens.superagentUsers) },
-            {
-              path: 'sales-history',
-              lazy: lazy(screens.superagentSalesHistory),
-              loader: loader('superagentSalesHistory'),
-            },
-            { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
-            { path: 'unpaid-prizes', lazy: lazy(screens.unpaidPrizes) },
-            { path: 'audit', lazy: lazy(screens.audit) },
-            { path: 'shifts', lazy: lazy(screens.shifts), loader: loader('shifts') },
-          ]),
-          roleGroup('agent', [
-            { path: 'dashboard', lazy: lazy(screens.agentDashboard), loader: loader('agentDashboard') },
-            { path: 'users', lazy: lazy(screens.agentUsers) },
-            {
-              path: 'sales-history',
-              lazy: lazy(screens.agentSalesHistory),
-              loader: loader('agentSalesHistory'),
-            },
-            { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
-            { path: 'unpaid-prizes', lazy: lazy(screens.unpaidPrizes) },
-            { path: 'audit', lazy: lazy(screens.audit) },
-            { path: 'shifts', lazy: lazy(screens.shifts), loader: loader('shifts') },
-          ]),
-          roleGroup('user', [
-            {
-              path: 'dashboard',
-              lazy: lazy(screens.userDashboard),
-              loader: loader('userDashboard'),
-            },
-            {
-              path: 'winner-settings',
-              lazy: lazy(screens.userWinnerSettings),
-            },
-            {
-              path: 'number-game',
-              lazy: lazy(screens.numberGame),
-            },
-            { path: 'day-close', lazy: lazy(screens.userDayClose), loader: loader('userDayClose') },
-            { path: 'pay-prizes', lazy: lazy(screens.payPrizes) },
-            { path: 'unpaid-prizes', lazy: lazy(screens.unpaidPrizes) },
-            { path: 'shift', lazy: lazy(screens.userShift), loader: loader('userShift') },
-            { path: 'number-game/slips/:gameId', lazy: lazy(screens.numberGameSlips) },
-          ]),
-          {
+            path: 'user/number-game/play',
             element: (
               <RequireRole roles={['user']}>
                 <Outlet />
@@ -182,21 +111,104 @@ export const routes: RouteObject[] = [
             ),
             children: [
               {
-                path: 'sales-history',
-                lazy: lazy(screens.userSalesHistory),
-                loader: loader('userSalesHistory'),
+                index: true,
+                lazy: lazy(screens.numberGamePlay),
+                loader: loader('numberGamePlay'),
               },
+            ],
+          },
+          {
+            lazy: lazy(screens.shell),
+            children: [
+              { path: 'profile', lazy: lazy(screens.profile), loader: loader('profile') },
+              { path: 'transactions', lazy: lazy(screens.transactions), loader: loader('transactions') },
+              { path: 'statements/:userId', lazy: lazy(screens.statement), loader: loader('statement') },
+              { path: 'shifts/:shiftId', lazy: lazy(screens.shiftReport), loader: loader('shiftReport') },
+              roleGroup('admin', [
+                { path: 'dashboard', lazy: lazy(screens.adminDashboard), loader: loader('adminDashboard') },
+                { path: 'users', lazy: lazy(screens.adminUsers) },
+                { path: 'superagents', lazy: lazy(screens.adminSuperagents) },
+                { path: 'agents', lazy: lazy(screens.adminAgents) },
+                { path: 'transactions', lazy: lazy(screens.transactions), loader: loader('transactions') },
+                { path: 'winners', lazy: lazy(screens.adminWinners) },
+                { path: 'sales-history', lazy: lazy(screens.adminSalesHistory), loader: loader('adminSalesHistory') },
+                { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
+                { path: 'unpaid-prizes', lazy: lazy(screens.unpaidPrizes) },
+                { path: 'audit', lazy: lazy(screens.audit) },
+                { path: 'shifts', lazy: lazy(screens.shifts), loader: loader('shifts') },
+              ]),
+              roleGroup('superagent', [
+                { path: 'dashboard', lazy: lazy(screens.superagentDashboard), loader: loader('superagentDashboard') },
+                { path: 'agents', lazy: lazy(screens.superagentAgents) },
+                { path: 'users', lazy: lazy(screens.superagentUsers) },
+                {
+                  path: 'sales-history',
+                  lazy: lazy(screens.superagentSalesHistory),
+                  loader: loader('superagentSalesHistory'),
+                },
+                { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
+                { path: 'unpaid-prizes', lazy: lazy(screens.unpaidPrizes) },
+                { path: 'audit', lazy: lazy(screens.audit) },
+                { path: 'shifts', lazy: lazy(screens.shifts), loader: loader('shifts') },
+              ]),
+              roleGroup('agent', [
+                { path: 'dashboard', lazy: lazy(screens.agentDashboard), loader: loader('agentDashboard') },
+                { path: 'users', lazy: lazy(screens.agentUsers) },
+                {
+                  path: 'sales-history',
+                  lazy: lazy(screens.agentSalesHistory),
+                  loader: loader('agentSalesHistory'),
+                },
+                { path: 'reports', lazy: lazy(screens.reports), loader: loader('reports') },
+                { path: 'unpaid-prizes', lazy: lazy(screens.unpaidPrizes) },
+                { path: 'audit', lazy: lazy(screens.audit) },
+                { path: 'shifts', lazy: lazy(screens.shifts), loader: loader('shifts') },
+              ]),
+              roleGroup('user', [
+                {
+                  path: 'dashboard',
+                  lazy: lazy(screens.userDashboard),
+                  loader: loader('userDashboard'),
+                },
+                {
+                  path: 'winner-settings',
+                  lazy: lazy(screens.userWinnerSettings),
+                },
+                {
+                  path: 'number-game',
+                  lazy: lazy(screens.numberGame),
+                },
+                { path: 'day-close', lazy: lazy(screens.userDayClose), loader: loader('userDayClose') },
+                { path: 'pay-prizes', lazy: lazy(screens.payPrizes) },
+                { path: 'unpaid-prizes', lazy: lazy(screens.unpaidPrizes) },
+                { path: 'shift', lazy: lazy(screens.userShift), loader: loader('userShift') },
+                { path: 'number-game/slips/:gameId', lazy: lazy(screens.numberGameSlips) },
+              ]),
               {
-                path: 'game-winners/:id',
-                lazy: lazy(screens.gameWinners),
+                element: (
+                  <RequireRole roles={['user']}>
+                    <Outlet />
+                  </RequireRole>
+                ),
+                children: [
+                  {
+                    path: 'sales-history',
+                    lazy: lazy(screens.userSalesHistory),
+                    loader: loader('userSalesHistory'),
+                  },
+                  {
+                    path: 'game-winners/:id',
+                    lazy: lazy(screens.gameWinners),
+                  },
+                ],
               },
             ],
           },
         ],
       },
+      { path: '*', element: <Navigate to="/" replace /> },
     ],
   },
-  { path: '*', element: <Navigate to="/" replace /> },
 ];
 
 /**

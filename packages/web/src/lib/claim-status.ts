@@ -1,4 +1,5 @@
-import type { ClaimStatus, ClaimStatusInfo } from '@lot/domain/schemas/games';
+import { decimalToCents, formatCents } from '@lot/domain/money';
+import type { ClaimStatus, ClaimStatusInfo, GameDraw } from '@lot/domain/schemas/games';
 import { dateTime } from './format.ts';
 
 /** A prize's claim as the public proof, the result slip and the display carry it. */
@@ -27,3 +28,15 @@ export const CLAIM_STATUS_TONE: Record<ClaimStatus, string> = {
   before_claims: 'text-slate-600',
   paid_before_claims: 'text-slate-600',
 };
+
+/**
+ * What of a settled game's prizes has been paid out so far: the prizes whose claim says paid (at a
+ * shop, or marked paid before claims). Null when the draws carry no claims to tell (a game not
+ * settled): "Prizes won" is the game's total, this is what reached the winners.
+ */
+export function prizesPaidSoFar(draws: readonly Pick<GameDraw, 'prizeAmount' | 'claim'>[]): string | null {
+  const claimed = draws.filter((draw) => draw.claim);
+  if (claimed.length === 0) return null;
+  const paid = claimed.filter((draw) => draw.claim?.status === 'paid' || draw.claim?.status === 'paid_before_claims');
+  return formatCents(paid.reduce((sum, draw) => sum + decimalToCents(draw.prizeAmount), 0));
+}

@@ -26,6 +26,13 @@ export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
+/**
+ * The `Time-Zone` header of a call whose answer may name a time in words (a claim's refusal): the
+ * server writes it on this browser's wall clock, as the screen shows times (decision 090). Sent by
+ * those calls only: the first `Intl` call of a page is not free (dates.ts).
+ */
+export const timeZoneHeader = (): Record<string, string> => ({ 'time-zone': browserTimeZone() });
+
 /** A real calendar day written `YYYY-MM-DD` (2026-02-30 is not). */
 export function isDay(text: string | null | undefined): text is string {
   if (!text || !/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;

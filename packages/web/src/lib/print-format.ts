@@ -1,4 +1,4 @@
-import { dateTime } from './format.ts';
+import { formatDateTime } from '@lot/domain/dates';
 
 // What printed paper says (slips, payout receipts, shift reports): apart from format.ts, which every
 // first screen loads, since only the print screens need these.
@@ -6,8 +6,8 @@ import { dateTime } from './format.ts';
 /** "COPY · printed 2 times": a slip or receipt printed before says so (docs/product/game.md#slips). */
 export const copyText = (printCount: number) => `COPY · printed ${printCount} times`;
 
-/** A printed date with its year, in this device's zone: "Nov 23, 2026 · 7:34 PM". */
-export function slipDateTime(value: string | Date): string {
-  const [monthDay, time] = dateTime(value).split(', ');
-  return `${monthDay}, ${new Date(value).getFullYear()} · ${time}`;
-}
+/**
+ * A printed date (slips, receipts, reports): the screens' format with the year, since paper outlives
+ * it, in this device's zone: "Nov 23, 2026, 7:34 PM" (decision 090).
+ */
+export const slipDateTime = (value: string | Date): string => formatDateTime(value, { year: true });

@@ -125,8 +125,16 @@ export function claimsOfEntry(db: Db, entryCode: string, gameId: number | null, 
   );
 }
 
-/** A game holding an entry with this code, as the lookup needs it (a scanned slip names the game too). */
-export type EntryGame = { id: number; user_id: number; shop_parent_id: number | null; status: string };
+/**
+ * A game holding an entry with this code, as the lookup needs it (a scanned slip names the game
+ * too), with what a lookup that finds no prize shows of it.
+ */
+export type EntryGame = Pick<ClaimRow, 'game_code' | 'game_number' | 'protocol' | 'settled_at' | 'shop_name'> & {
+  id: number;
+  user_id: number;
+  shop_parent_id: number | null;
+  status: string;
+};
 
 /**
  * The game whose entries hold this entry code: by its public code, or among the games of the shops
@@ -141,7 +149,8 @@ export async function gameOfEntry(
   const holds = sql`r.entries @> ${JSON.stringify([{ nonce: entryCode }])}::jsonb`;
   const [row] = await queryRows<EntryGame>(
     db,
-    sql`SELECT r.id, r.user_id, u.parent_id AS shop_parent_id, r.status
+    sql`SELECT r.id, r.user_id, u.parent_id AS shop_parent_id, r.status, r.code AS game_code,
+        r.number AS game_number, r.protocol, r.ended_at AS settled_at, ${shopName('u')} AS shop_name
       FROM game_rounds r JOIN users u ON u.id = r.user_id
       WHERE ${holds} AND ${shops} ${gameCode === null ? sql`` : sql`AND r.code = ${gameCode}`}
       ORDER BY r.id DESC LIMIT 1`,

@@ -44,7 +44,16 @@ import {
 } from './claims.service.ts';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 422);
-const idempotencyHeaders = z.object({
+/** The caller's zone: a refusal names a time on its wall clock, else in UTC (decision 090). */
+const zoneHeaders = z.object({
+  'time-zone': z
+    .string()
+    .optional()
+    .describe(
+      "The caller's IANA time zone (Europe/Berlin): a time in a message is written on its clock; unknown or absent, in UTC",
+    ),
+});
+const idempotencyHeaders = zoneHeaders.extend({
   'idempotency-key': z.string().optional().describe('Replays of the same request with this key pay once'),
 });
 /** A second claim's refusal carries the claim as paid, so the client can print the COPY receipt. */
@@ -62,8 +71,9 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['claims'],
         operationId: 'lookUpClaim',
         description:
-          "A winning entry's prizes, by a scanned slip (code + n) or a typed entry code (entry), among the games of the shops the caller may pay for.",
+          "An entry's prizes, by a scanned slip (code + n) or a typed entry code (entry), among the games of the shops the caller may pay for. An entry that won nothing is a 200 with no prizes, `winner` null and `noPrize` 'This entry won no prize'; a code no slip of those games has is a 404, a game not drawn yet a 409.",
         querystring: claimLookupQuerySchema,
+        headers: zoneHeaders,
         response: { 200: claimLookupSchema, ...errors },
       },
     },
@@ -105,6 +115,7 @@ export const claimsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['claims'],
         operationId: 'getPayoutReceipt',
         params: winnerIdParamsSchema,
+        headers: zoneHeaders,
         response: { 200: payoutReceiptSchema, ...errors },
       },
     },

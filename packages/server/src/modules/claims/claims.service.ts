@@ -1,5 +1,7 @@
 import { claimAlreadyPaid, claimCodesThrottled, claimExpired, SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { AppError } from '@lot/domain/errors';
+import { formatDateTimeIn } from '@lot/domain/dates';
+import { receiptNumber } from '@lot/domain/game';
 import { MESSAGES } from '@lot/domain/messages';
 import { maskName, maskPhone } from '@lot/domain/mask';
 import { formatCents } from '@lot/domain/money';
@@ -51,12 +53,18 @@ import {
  */
 
 const iso = (value: Date | string) => new Date(value).toISOString();
-/** `YYYY-MM-DD HH:MM` in UTC, as the refusals name a time. */
-const minuteOf = (value: Date | string) => iso(value).slice(0, 16).replace('T', ' ');
-const dayOf = (value: Date | string) => iso(value).slice(0, 10);
+/**
+ * A time as a refusal names it: as the caller's screens show times, on the wall clock of the zone
+ * their browser says it is in (the `Time-Zone` header), else in UTC, saying so (decision 090).
+ */
+const timeFor = (caller: Caller, value: Date | string, year = false) =>
+  caller.timeZone
+    ? formatDateTimeIn(value, caller.timeZone, { year })
+    : `${formatDateTimeIn(value, 'UTC', { year })} UTC`;
 
-const alreadyPaidMessage = (shop: string, at: Date | string) => claimAlreadyPaid(shop, minuteOf(at));
-const expiredMessage = (at: Date | string) => claimExpired(dayOf(at));
+const alreadyPaidMessage = (caller: Caller, shop: string, at: Date | string) =>
+  claimAlreadyPaid(shop, timeFor(caller, at));
+const expiredMessage = (caller: Caller, at: Date | string) => claimExpired(timeFor(caller, at, true));
 
 function toPrizeClaim(row: ClaimRow, caller: Caller): PrizeClaim {
   const { status } = row;
@@ -65,9 +73,9 @@ function toPrizeClaim(row: ClaimRow, caller: Caller): PrizeClaim {
   const proofless = !row.has_entry_code && row.approved_at === null;
   const refusal =
     status === 'paid'
-      ? alreadyPaidMessage(row.paid_at_shop ?? '', row.paid_at ?? row.created_at)
+      ? alreadyPaidMessage(caller, row.paid_at_shop ?? '', row.paid_at ?? row.created_at)
       : status === 'expired'
-        ? expiredMessage(row.expires_at)
+        ? expiredMessage(caller, row.expires_at)
         : status === 'before_claims' || status === 'paid_before_claims'
           ? SERVER_MESSAGES.claimBeforeClaims
           : caller.role === 'user' && !allowed
@@ -101,7 +109,7 @@ function toPrizeClaim(row: ClaimRow, caller: Caller): PrizeClaim {
   };
 }
 
-const settledAt = (row: ClaimRow) => (row.settled_at === null ? null : iso(row.settled_at));
+const settledAt = (row: Pick<ClaimRow, 'settled_at'>) => (row.settled_at === null ? null : iso(row.settled_at));
 
 function toReceipt(row: ClaimRow, caller: Caller): PayoutReceipt {
   return {
@@ -119,7 +127,8 @@ function toReceipt(row: ClaimRow, caller: Caller): PayoutReceipt {
 
 /**
  * GET /api/claims/lookup (a shop): the prizes of an entry, found by a scanned slip (game code and
- * entry code) or a typed entry code, among the games of the shops the caller may pay for.
+ * entry code) or a typed entry code, among the games of the shops the caller may pay for. An entry
+ * that won nothing is an answer ('This entry won no prize'), not a 404.
  */
 export async function lookupClaims(ctx: Context, query: ClaimLookupQuery): Promise<ClaimLookup> {
   const { caller } = ctx;
@@ -136,18 +145,21 @@ export async function lookupClaims(ctx: Context, query: ClaimLookupQuery): Promi
     throw new AppError('CONFLICT', SERVER_MESSAGES.claimNotDrawn);
   const rows = await claimsOfEntry(ctx.db, entryCode, game.id, payableShops(caller, 'shop'));
   const first = rows[0];
-  if (!first) throw new AppError('NO_PRIZE', SERVER_MESSAGES.claimNoPrize);
+  const gameView = {
+    id: game.id,
+    code: game.game_code,
+    number: game.game_number === null ? null : Number(game.game_number),
+    shopName: game.shop_name,
+    settledAt: settledAt(game),
+    protocol: game.protocol,
+  };
+  // A losing slip is an answer, not a failure: the customer is told, nothing is wrong.
+  if (!first) return { game: gameView, winner: null, prizes: [], noPrize: SERVER_MESSAGES.claimNoPrize };
   return {
-    game: {
-      id: first.game_id,
-      code: first.game_code,
-      number: first.game_number === null ? null : Number(first.game_number),
-      shopName: first.shop_name,
-      settledAt: settledAt(first),
-      protocol: first.protocol,
-    },
+    game: gameView,
     winner: { name: maskName(first.winner_name), phoneNumber: maskPhone(first.winner_phone) },
     prizes: rows.map((row) => toPrizeClaim(row, caller)),
+    noPrize: null,
   };
 }
 
@@ -157,11 +169,11 @@ async function refusalOf(ctx: Context, row: ClaimRow) {
   const claim = toPrizeClaim(row, caller);
   if (claim.status === 'paid') {
     await auditRefusal(ctx.db, { actorId: caller.id, address: caller.address ?? null, claim: row });
-    return new AppError('ALREADY_PAID', alreadyPaidMessage(claim.paidAtShop ?? '', claim.paidAt ?? ''), {
+    return new AppError('ALREADY_PAID', alreadyPaidMessage(caller, claim.paidAtShop ?? '', claim.paidAt ?? ''), {
       extra: { claim },
     });
   }
-  if (claim.status === 'expired') return new AppError('CLAIM_EXPIRED', expiredMessage(row.expires_at));
+  if (claim.status === 'expired') return new AppError('CLAIM_EXPIRED', expiredMessage(caller, row.expires_at));
   if (claim.status === 'before_claims' || claim.status === 'paid_before_claims')
     return new AppError('CONFLICT', SERVER_MESSAGES.claimBeforeClaims);
   return undefined;
@@ -343,6 +355,11 @@ export const CLAIM_EXPORT_COLUMNS: ExportColumn<ClaimRow>[] = [
   { header: 'Expires', type: 'time', value: (row) => new Date(row.expires_at) },
   { header: 'Paid at', type: 'time', value: (row) => (row.paid_at === null ? null : new Date(row.paid_at)) },
   { header: 'Paid at shop', type: 'text', value: (row) => row.paid_at_shop },
+  {
+    header: 'Receipt no.',
+    type: 'text',
+    value: (row) => (row.status === 'paid' ? receiptNumber(row.winner_id) : null),
+  },
   { header: 'Claimer', type: 'text', value: (row) => row.claimer_name },
 ];
 

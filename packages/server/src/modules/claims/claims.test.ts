@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClaimLookup, ClaimPaid, ClaimsList, PayoutReceipt, PrizeClaim } from '@lot/domain/schemas/claims';
 import type { Game } from '@lot/domain/schemas/games';
+import { formatDateTimeIn } from '@lot/domain/dates';
 import { queryRows } from '../../db/client.ts';
 import { configureWinners, drawAll, entryCodeOf, openGame, proofOf } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
@@ -92,7 +93,7 @@ describe(`prize claims (${TEST_DB})`, () => {
     expectStatus(scanned, 200);
     const found = scanned.json<ClaimLookup>();
     expect(found.game).toMatchObject({ id: one.id, code: one.code, shopName: 'User One', protocol: 'LOT-DRAW-2' });
-    expect(found.winner.name).not.toBe(winner?.name);
+    expect(found.winner?.name).not.toBe(winner?.name);
     expect(found.prizes).toEqual([
       expect.objectContaining({ position: 1, prizeName: 'First', amount: '12.00', status: 'unpaid', mayPay: true }),
     ]);
@@ -103,8 +104,14 @@ describe(`prize claims (${TEST_DB})`, () => {
     // An entry that won nothing, an unknown code.
     const loser = one.entries.find((e) => !one.draws.some((d) => d.number === e.number));
     const none = await get(h.U1, `/api/claims/lookup?entry=${loser?.nonce}`);
-    expectStatus(none, 404);
-    expect(none.json()).toMatchObject({ code: 'NO_PRIZE', message: 'This entry won no prize' });
+    expectStatus(none, 200);
+    expect(none.json()).toEqual({
+      game: found.game,
+      winner: null,
+      prizes: [],
+      noPrize: 'This entry won no prize',
+    });
+    expect(found.noPrize).toBeNull();
     const unknown = await get(h.U1, '/api/claims/lookup?entry=0123456789abcdef');
     expect(unknown.json()).toMatchObject({ code: 'NOT_FOUND', message: 'No entry slip has this code' });
     // The public proof shows the claim, without the claimer.
@@ -154,7 +161,8 @@ describe(`prize claims (${TEST_DB})`, () => {
     const ok = answers.filter((a) => a.statusCode === 200);
     expect(ok).toHaveLength(1);
     const first = ok[0]?.json<ClaimPaid>().claim as PrizeClaim;
-    const message = `Already paid at User One on ${(first.paidAt ?? '').slice(0, 16).replace('T', ' ')}`;
+    const message = `Already paid at User One on ${formatDateTimeIn(first.paidAt ?? '', 'UTC')} UTC`;
+    expect(message).toMatch(/ on [A-Z][a-z]{2} \d{1,2}, \d{1,2}:\d{2} [AP]M UTC$/);
     for (const refused of answers.filter((a) => a.statusCode !== 200)) {
       expectStatus(refused, 409);
       expect(refused.json()).toMatchObject({ code: 'ALREADY_PAID', message, claim: { status: 'paid' } });
@@ -165,6 +173,15 @@ describe(`prize claims (${TEST_DB})`, () => {
     expect(later.json()).toMatchObject({ message, claim: { paidAt: first.paidAt, claimerName: 'Walk-in Winner' } });
     expect(await auditCount('claim.paid', id)).toBe(1);
     expect(await auditCount('claim.refused', id)).toBe(10);
+    // The refusal names the time on the caller's wall clock when the browser says its zone; an unknown zone is UTC.
+    const refusalIn = async (zone: string) =>
+      (
+        await t.request(h.U1.token, { method: 'GET', url: `/api/claims/${id}/receipt`, headers: { 'time-zone': zone } })
+      ).json<PayoutReceipt>().claim.refusal;
+    expect(await refusalIn('Europe/Moscow')).toBe(
+      `Already paid at User One on ${formatDateTimeIn(first.paidAt ?? '', 'Europe/Moscow')}`,
+    );
+    expect(await refusalIn('Mars/Olympus')).toBe(message);
     // The payout's key answers it again.
     const key = answers.indexOf(ok[0] as (typeof answers)[number]);
     const replay = await pay(h.U1, id, `pay-${id}-${key}`);
@@ -181,7 +198,9 @@ describe(`prize claims (${TEST_DB})`, () => {
     const refused = await pay(h.U2, id);
     expectStatus(refused, 409);
     expect(refused.json()).toMatchObject({ code: 'CLAIM_EXPIRED' });
-    expect(refused.json<{ message: string }>().message).toMatch(/^This prize expired on \d{4}-\d{2}-\d{2}$/);
+    expect(refused.json<{ message: string }>().message).toMatch(
+      /^This prize expired on [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M UTC$/,
+    );
     // Reads show it expired before the sweep marks it: the list's status filter, its totals, the export.
     const ids = async (status: string) =>
       (await get(h.U2, `/api/claims?status=${status}`)).json<ClaimsList>().items.map((c) => c.winnerId);
@@ -248,6 +267,9 @@ describe(`prize claims (${TEST_DB})`, () => {
     const csv = await get(h.A1, '/api/claims/export?format=csv&status=all');
     expectStatus(csv, 200);
     expect(csv.body.trim().split('\r\n')).toHaveLength(5);
+    // A paid prize's line carries its payout receipt's number, as the receipt prints it.
+    const paidId = (await listed(h.U1, '?status=paid')).items[0]?.winnerId ?? 0;
+    expect(csv.body).toContain(`,P-${String(paidId).padStart(6, '0')}`);
 
     // One game's claims by its sale (the winners page), still scoped; the export filters alike.
     const [sale] = await queryRows<{ sale_id: number }>(

@@ -2,6 +2,7 @@ import { formatCents } from '@lot/domain/money';
 import type { GameSummary, GamesQuery } from '@lot/domain/schemas/games';
 import type { Context } from '../../lib/context.ts';
 import { keysetPages, type ExportColumn, type TimeKey } from '../../lib/export.ts';
+import { announcedWinners } from './game-view.ts';
 import {
   callerGameExportPage,
   drawsOf,
@@ -23,6 +24,7 @@ export async function listGames(
   const { rows, total, pool } = await gamesPage(ctx.db, ctx.caller, query);
   const items = rows.map(({ round, player: user, voider: by, parentFullName }): GameSummary => {
     const parentId = round.parentId;
+    const announced = announcedWinners(round);
     return {
       id: round.id,
       number: round.number,
@@ -36,6 +38,8 @@ export async function listGames(
       pool: formatCents(poolOf(round)),
       entriesCount: entriesOf(round).length,
       drawsCount: drawsOf(round).length,
+      winnersAnnounced: announced.count,
+      prizesAnnounced: formatCents(announced.amount),
       prizesCount: prizesOf(round).length,
       protocol: round.protocol,
       voidReason: round.voidReason,

@@ -53,6 +53,22 @@ function drawOutcome(round: Round, index: number, number: number) {
   return { winner: entry, prizeAmount: entry && prize ? prizeFor(poolOf(round), prize.percentBps) : 0 };
 }
 
+/**
+ * The winners the game's draws have announced so far and what their prizes add up to: what an
+ * upline voiding the game takes back from them (the void dialog says so).
+ */
+export function announcedWinners(round: Round): { count: number; amount: number } {
+  let count = 0;
+  let amount = 0;
+  for (const [index, draw] of drawsOf(round).entries()) {
+    const { winner, prizeAmount } = drawOutcome(round, index, draw.number);
+    if (!winner) continue;
+    count += 1;
+    amount += prizeAmount;
+  }
+  return { count, amount };
+}
+
 export const plainEntry = (e: Participant) => ({ number: e.number, name: e.name, phoneNumber: e.phoneNumber });
 
 function gameDraw(round: Round, index: number, number: number, drawnAt: string): GameDraw {

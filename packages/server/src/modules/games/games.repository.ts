@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { BeaconPin, DrawPrize } from '@lot/domain/draw';
+import type { BeaconPin, DrawEntry, DrawPrize } from '@lot/domain/draw';
 import type { Participant } from '@lot/domain/game';
 import type { GamesQuery } from '@lot/domain/schemas/games';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
@@ -17,17 +17,17 @@ export type Prize = DrawPrize & { name: string };
 export type StoredDraw = { number: number; drawnAt: string };
 /**
  * An entry as stored: the nonce is null on entries from before LOT-DRAW-2 (decision 033);
- * `canonical` marks the entries whose hash takes the name and phone in canonical form
- * (docs/lot-draw-2.md#entries), every entry written since.
+ * `canonical` says which canonical form its hash takes the name and phone in (`DrawEntry`'s,
+ * docs/lot-draw-2.md#entries): 2 for every entry written since 29 November 2026.
  */
-export type StoredEntry = Participant & { nonce: string | null; canonical?: boolean };
+export type StoredEntry = Participant & { nonce: string | null; canonical?: DrawEntry['canonical'] };
 export type Round = typeof gameRounds.$inferSelect;
 /** A transaction's handle, for services that run several of these functions in one. */
 export type { Tx };
 
 export const prizesOf = (round: Round) => round.prizes as Prize[];
 export const entriesOf = (round: Round): StoredEntry[] =>
-  (round.entries as (Participant & { nonce?: string | null; canonical?: boolean })[]).map((e) => ({
+  (round.entries as (Participant & { nonce?: string | null; canonical?: DrawEntry['canonical'] })[]).map((e) => ({
     ...e,
     nonce: e.nonce ?? null,
   }));

@@ -224,8 +224,9 @@ async function lockOwnRound(tx: Tx, caller: Caller, id: number): Promise<Round> 
 }
 
 /**
- * A person in a game: the same name and phone share one nonce, whatever the case, spacing and
- * accents of the name and the punctuation of the phone (docs/lot-draw-2.md#entries).
+ * A person in a game: the same name and phone share one nonce, whatever the case, spacing, accents
+ * and letters like `ø` of the name and the punctuation and `+`/`00` prefix of the phone
+ * (docs/lot-draw-2.md#entries).
  */
 const personKey = (e: Participant) => JSON.stringify([canonicalName(e.name), canonicalPhone(e.phoneNumber)]);
 
@@ -233,18 +234,27 @@ const personKey = (e: Participant) => JSON.stringify([canonicalName(e.name), can
  * Each entry's nonce (docs/lot-draw-2.md#entries): kept for a person already in the game, drawn at
  * random the moment a new person's first entry is added. Printed on their slips, it is what lets
  * them find their entries in the public proof — and what keeps anyone else from matching a hash
- * to a name and phone.
+ * to a name and phone. A number already held by the same person keeps its own nonce, the one on
+ * its printed slip, even where two people of an older canonical form are one person now.
  */
 function withNonces(previous: StoredEntry[], entries: Participant[]): StoredEntry[] {
-  const nonces = new Map(previous.filter((e) => e.nonce).map((e) => [personKey(e), e.nonce]));
+  const nonces = new Map<string, string>();
+  const held = new Map<number, { key: string; nonce: string }>();
+  for (const e of previous) {
+    if (!e.nonce) continue;
+    const key = personKey(e);
+    if (!nonces.has(key)) nonces.set(key, e.nonce);
+    held.set(e.number, { key, nonce: e.nonce });
+  }
   return entries.map((entry) => {
     const key = personKey(entry);
-    let nonce = nonces.get(key);
+    const kept = held.get(entry.number);
+    let nonce = kept?.key === key ? kept.nonce : nonces.get(key);
     if (!nonce) {
       nonce = randomBytes(8).toString('hex');
       nonces.set(key, nonce);
     }
-    return { number: entry.number, name: entry.name, phoneNumber: entry.phoneNumber, nonce, canonical: true };
+    return { number: entry.number, name: entry.name, phoneNumber: entry.phoneNumber, nonce, canonical: 2 };
   });
 }
 

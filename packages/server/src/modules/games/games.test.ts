@@ -526,8 +526,8 @@ describe('entries: one nonce per person', () => {
   const ben = { name: 'Ben Okafor', phoneNumber: '+1-555-0102' };
   /** Another person: the same name, another phone. */
   const otherAna = { name: 'Ana Lopez', phoneNumber: '555 0999' };
-  /** Ana again, typed another way: the same person (docs/lot-draw-2.md#entries). */
-  const anaAgain = { name: ' ana  LÓPEZ', phoneNumber: '555-0101-234' };
+  /** Ana again, typed another way (an Ł for the L, 00 before the digits): the same person (docs/lot-draw-2.md#entries). */
+  const anaAgain = { name: ' ana  ŁÓPEZ', phoneNumber: '00555-0101-234' };
   let game: Game;
   const nonceOf = (g: Game, number: number) => g.entries.find((e) => e.number === number)?.nonce;
 
@@ -574,12 +574,13 @@ describe('entries: one nonce per person', () => {
     expect(proof.entries.map((e) => e.number)).toEqual([7, 9, 12, 15, 18]);
     for (const entry of game.entries) {
       const shown = proof.entries.find((e) => e.number === entry.number);
-      // The name and phone in canonical form: lower case, accents and spaces gone; digits only.
+      // The name and phone in canonical form: lower case, accents, ł and spaces gone; digits without 00.
       const name = entry.name
         .toLowerCase()
         .normalize('NFKD')
-        .replace(/\p{M}|\s/gu, '');
-      const text = `${entry.number}\n${name}\n${entry.phoneNumber.replace(/\D/g, '')}`;
+        .replace(/\p{M}|\s/gu, '')
+        .replace(/ł/g, 'l');
+      const text = `${entry.number}\n${name}\n${entry.phoneNumber.replace(/\D/g, '').replace(/^00/, '')}`;
       expect(shown?.entryHash).toBe(sha256(`${text}\n${entry.nonce}`));
       expect(response.body).not.toContain(sha256(text));
       expect(response.body).not.toContain(sha256(`${entry.number}\n${entry.name}\n${entry.phoneNumber}`));
@@ -591,7 +592,7 @@ describe('entries: one nonce per person', () => {
       ['A*** L***', '****1234'],
       ['A*** L***', '****0999'],
       ['A*** L***', '****1234'],
-      ['a*** L***', '****1234'],
+      ['a*** Ł***', '****1234'],
     ]);
     for (const entry of proof.entries) {
       expect(entry.name).toMatch(/^\S\*{3}( \S\*{3})*$/);
@@ -1241,6 +1242,11 @@ describe('void', () => {
     expect((await checkLedger(t.database.db)).ok).toBe(true);
 
     // Its upline (A3, S2) and the admin see it among the voided games, and so does its shop; nobody else does.
+    // The row says what its draw had announced (the Void dialog's warning): the first draw's winner, if any.
+    const first = voided.draws[0];
+    const announced = first?.winner
+      ? { winnersAnnounced: 1, prizesAnnounced: first.prizeAmount }
+      : { winnersAnnounced: 0, prizesAnnounced: '0.00' };
     for (const member of [h.A3, h.S2, h.admin, h.U5]) {
       const list = await get(member.token, '/api/games?status=voided');
       expectStatus(list, 200);
@@ -1249,6 +1255,7 @@ describe('void', () => {
         status: 'voided',
         protocol: 'LOT-DRAW-2',
         drawsCount: 1,
+        ...announced,
         entriesCount: 3,
         voidReason: 'Customer dispute',
         voidedBy: { id: h.A3.id },

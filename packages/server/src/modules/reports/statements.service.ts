@@ -1,5 +1,6 @@
 import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { AppError } from '@lot/domain/errors';
+import { ledgerDescription } from '@lot/domain/game';
 import { formatCents } from '@lot/domain/money';
 import type { Statement, StatementMovement, StatementQuery } from '@lot/domain/schemas/reports';
 import type { Context } from '../../lib/context.ts';
@@ -32,7 +33,7 @@ export async function statement(ctx: Context, userId: number, query: StatementQu
     kind: row.kind,
     amount: formatCents(BigInt(row.amount)),
     balance: formatCents(opening + BigInt(row.running)),
-    description: row.description,
+    description: ledgerDescription(row.description),
     counterparty:
       row.other_id === null || row.other_username === null
         ? null

@@ -1,3 +1,4 @@
+import { ledgerDescription } from '@lot/domain/game';
 import { formatCents } from '@lot/domain/money';
 import type { ListTransactionsQuery, Transaction } from '@lot/domain/schemas/balance';
 import type { Context } from '../../lib/context.ts';
@@ -19,7 +20,7 @@ function toTransaction(row: TransactionRow): Transaction {
     receiverId: row.receiverId,
     amount: formatCents(row.amount),
     status: row.status,
-    description: row.description,
+    description: ledgerDescription(row.description),
     createdAt: row.createdAt.toISOString(),
     user: { id: row.userId, username: row.senderUsername, fullName: row.senderFullName },
     receiver:
@@ -70,7 +71,7 @@ export const TRANSACTION_EXPORT_COLUMNS: ExportColumn<TransactionExportRow>[] = 
   { header: 'Date', type: 'time', value: (row) => row.created_at },
   { header: 'ID', type: 'integer', value: (row) => row.id },
   { header: 'Type', type: 'text', value: (row) => row.type },
-  { header: 'Description', type: 'text', value: (row) => row.description },
+  { header: 'Description', type: 'text', value: (row) => ledgerDescription(row.description) },
   { header: 'From', type: 'text', value: (row) => row.sender_username },
   { header: 'To', type: 'text', value: (row) => row.receiver_username },
   { header: 'Amount', type: 'money', value: (row) => row.amount },

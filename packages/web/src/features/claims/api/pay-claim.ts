@@ -1,5 +1,6 @@
 import type { ClaimPayInput, PayoutReceipt, PrizeClaim } from '@lot/domain/schemas/claims';
 import { api } from '../../../lib/api-client.ts';
+import { timeZoneHeader } from '../../../lib/periods.ts';
 
 export type PaidClaim = { claim: PrizeClaim; receipt: PayoutReceipt };
 
@@ -8,5 +9,10 @@ export type PaidClaim = { claim: PrizeClaim; receipt: PayoutReceipt };
  * form is filled, so a resend (a retry after a lost answer) pays once and answers the same.
  */
 export function payClaim(winnerId: number, input: ClaimPayInput, key: string): Promise<PaidClaim> {
-  return api<PaidClaim>(`/api/claims/${winnerId}/pay`, { method: 'POST', body: input, idempotent: key });
+  return api<PaidClaim>(`/api/claims/${winnerId}/pay`, {
+    method: 'POST',
+    body: input,
+    idempotent: key,
+    headers: timeZoneHeader(),
+  });
 }

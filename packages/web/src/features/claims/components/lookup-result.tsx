@@ -68,7 +68,7 @@ export function LookupResult({
 }
 
 function LookupFailed({ error, onRetry, onDone }: { error: Error; onRetry: () => void; onDone: () => void }) {
-  // The server's refusals (unknown code, no prize, not drawn yet) are answers: trying again changes nothing.
+  // The server's refusals (unknown code, not drawn yet) are answers: trying again changes nothing.
   const answered = error instanceof ApiError && error.status !== 0 && error.status < 500;
   return (
     <ErrorPanel
@@ -99,7 +99,7 @@ function ClaimView({
   onPrint: (claims: readonly PaidClaim[] | readonly number[]) => Promise<void>;
   onDone: () => void;
 }) {
-  const { game, winner, prizes } = lookup;
+  const { game, winner, prizes, noPrize } = lookup;
   const payable = prizes.filter((prize) => prize.status === 'unpaid' && prize.mayPay);
   const [printing, setPrinting] = useState(false);
 
@@ -132,13 +132,25 @@ function ClaimView({
           <dt className="text-slate-500">Drawn</dt>
           <dd className="font-medium text-slate-900">{game.settledAt ? dateTime(game.settledAt) : '—'}</dd>
         </div>
-        <div className="col-span-2 sm:col-span-1">
-          <dt className="text-slate-500">Winner</dt>
-          <dd className="font-medium text-slate-900" data-testid="claim-winner">
-            {winner.name} · {winner.phoneNumber}
-          </dd>
-        </div>
+        {winner && (
+          <div className="col-span-2 sm:col-span-1">
+            <dt className="text-slate-500">Winner</dt>
+            <dd className="font-medium text-slate-900" data-testid="claim-winner">
+              {winner.name} · {winner.phoneNumber}
+            </dd>
+          </div>
+        )}
       </dl>
+
+      {noPrize && (
+        <p
+          role="status"
+          data-testid="claim-no-prize"
+          className="mt-4 rounded-lg bg-slate-100 px-3 py-2 text-sm font-semibold text-slate-700"
+        >
+          {noPrize}
+        </p>
+      )}
 
       {paid.length > 0 && (
         <div
@@ -153,17 +165,19 @@ function ClaimView({
         </div>
       )}
 
-      <ul className="mt-4 divide-y divide-slate-100 rounded-xl ring-1 ring-slate-200">
-        {prizes.map((prize) => (
-          <PrizeRow
-            key={prize.winnerId}
-            prize={prize}
-            justPaid={paid.some((p) => p.claim.winnerId === prize.winnerId)}
-            printing={printing}
-            onCopy={() => void printCopy([prize.winnerId])}
-          />
-        ))}
-      </ul>
+      {prizes.length > 0 && (
+        <ul className="mt-4 divide-y divide-slate-100 rounded-xl ring-1 ring-slate-200">
+          {prizes.map((prize) => (
+            <PrizeRow
+              key={prize.winnerId}
+              prize={prize}
+              justPaid={paid.some((p) => p.claim.winnerId === prize.winnerId)}
+              printing={printing}
+              onCopy={() => void printCopy([prize.winnerId])}
+            />
+          ))}
+        </ul>
+      )}
 
       {payable.length > 0 && (
         <PayForm

@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
+import { receiptNumber } from '@lot/domain/game';
 import type { PayoutReceipt as Receipt } from '@lot/domain/schemas/claims';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
-import { dateTime, money } from '../../../lib/format.ts';
-import { copyText } from '../../../lib/print-format.ts';
+import { money } from '../../../lib/format.ts';
+import { copyText, slipDateTime } from '../../../lib/print-format.ts';
 import { proofLink } from '../../../lib/public-url.ts';
 import type { SlipWidth } from '../../../lib/slip-width.ts';
 import './payout-receipt.css';
@@ -47,12 +48,17 @@ export function PayoutReceipt({
         </p>
       )}
       <dl className="receipt-rows">
+        <Row label="Receipt no.">
+          <span className="receipt-mono" data-testid="receipt-number">
+            {receiptNumber(claim.winnerId)}
+          </span>
+        </Row>
         <Row label="Game">
           {game.number !== null && `#${game.number} · `}
           <span className="receipt-mono">{game.code}</span>
         </Row>
         <Row label="Shop">{game.shopName}</Row>
-        {game.settledAt && <Row label="Drawn">{dateTime(game.settledAt)}</Row>}
+        {game.settledAt && <Row label="Drawn">{slipDateTime(game.settledAt)}</Row>}
         <Row label="Prize">
           #{claim.position} {claim.prizeName}
         </Row>
@@ -68,10 +74,10 @@ export function PayoutReceipt({
       <dl className="receipt-rows">
         <Row label="Paid to">{claim.claimerName}</Row>
         {claim.claimerIdNumber && <Row label="ID number">{claim.claimerIdNumber}</Row>}
-        {claim.paidAt && <Row label="Paid on">{dateTime(claim.paidAt)}</Row>}
+        {claim.paidAt && <Row label="Paid on">{slipDateTime(claim.paidAt)}</Row>}
         {claim.paidAtShop && <Row label="Paid at">{claim.paidAtShop}</Row>}
       </dl>
-      <p className="receipt-sign">Signature</p>
+      <p className="receipt-sign">Claimer’s signature</p>
       <div className="receipt-proof">
         <QrCode value={url} label={`QR code: ${url}`} className="receipt-qr" />
         <p className="receipt-proof-text">Scan to check this game</p>

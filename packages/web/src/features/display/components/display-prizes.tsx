@@ -114,7 +114,7 @@ function PrizeRow({
         {draw?.number ?? wouldHave?.number ?? '?'}
       </span>
       <span className="min-w-0 flex-1">
-        <span className={`block truncate text-base font-semibold uppercase 2xl:text-2xl ${theme.muted}`}>
+        <span className={`block text-base font-semibold break-words uppercase 2xl:text-2xl ${theme.muted}`}>
           {order}. {prize.name} · {percent(prize.percentBps)}%
         </span>
         {wouldHave ? (

@@ -24,6 +24,8 @@ const voided: GameSummary = {
   pool: '30.00',
   entriesCount: 3,
   drawsCount: 1,
+  winnersAnnounced: 1,
+  prizesAnnounced: '15.00',
   prizesCount: 2,
   protocol: 'LOT-DRAW-2',
   voidReason: 'Customer dispute',

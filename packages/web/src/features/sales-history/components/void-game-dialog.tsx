@@ -7,6 +7,19 @@ import { money } from '../../../lib/format.ts';
 import { voidGame } from '../api/void-game.ts';
 
 /**
+ * What the game's draws already told its customers: a winner named on the display and the play
+ * screen, who will not be paid once the game is voided.
+ */
+function announcedText(game: GameSummary): string {
+  const drawn = `${game.drawsCount} draw${game.drawsCount === 1 ? '' : 's'}`;
+  const winners =
+    game.winnersAnnounced === 1
+      ? `a winner of ${money(game.prizesAnnounced)}`
+      : `${game.winnersAnnounced} winners, ${money(game.prizesAnnounced)} in prizes`;
+  return `Already announced: ${drawn} named ${winners}. Voiding takes ${game.winnersAnnounced === 1 ? 'it' : 'them'} back: tell the winners why.`;
+}
+
+/**
  * The upline voids a shop's frozen game, with a reason (required): the outcome was fixed at the
  * freeze, so voiding pays no prize and returns the held pool to the shop; the proof then shows the
  * draws the game would have made, and who voided it and why.
@@ -65,6 +78,15 @@ export function VoidGameDialog({
             <strong>{money(game.pool)}</strong> held for it goes back to the shop. The game’s public proof will show the
             draws it would have made, and your role, name and reason.
           </p>
+          {game.winnersAnnounced > 0 && (
+            <p
+              role="alert"
+              data-testid="void-announced"
+              className="rounded-lg bg-amber-50 px-3 py-2 text-sm font-semibold text-amber-900 ring-1 ring-amber-200"
+            >
+              {announcedText(game)}
+            </p>
+          )}
           <div>
             <label htmlFor="upline-void-reason" className="mb-1 block text-sm font-medium text-slate-700">
               Reason

@@ -1,6 +1,6 @@
 import { maskName, maskPhone } from '@lot/domain/mask';
 import type { Game, GameDraw, SlipPrint } from '@lot/domain/schemas/games';
-import { claimStatusText } from '../../../lib/claim-status.ts';
+import { claimStatusText, prizesPaidSoFar } from '../../../lib/claim-status.ts';
 import { money } from '../../../lib/format.ts';
 import { slipDateTime } from '../../../lib/print-format.ts';
 import { groupInFours, voidedNotPaidText } from '../../../lib/game/draw-protocol.ts';
@@ -87,6 +87,7 @@ export function ResultSlip({
   print?: SlipPrint | null;
 }) {
   const settled = game.status === 'settled';
+  const paid = settled ? prizesPaidSoFar(game.draws) : null;
   const notPaid = voidedNotPaidText(
     game.voidedBy && { role: game.voidedBy.role, name: maskName(game.voidedBy.fullName) },
     game.voidReason,
@@ -140,7 +141,8 @@ export function ResultSlip({
           {money(game.pool)}
           {!settled && ' (returned)'}
         </Row>
-        {settled && game.totalPrize !== null && <Row label="Prizes paid">{money(game.totalPrize)}</Row>}
+        {settled && game.totalPrize !== null && <Row label="Prizes won">{money(game.totalPrize)}</Row>}
+        {paid !== null && <Row label="Paid so far">{money(paid)}</Row>}
         {settled && game.commission !== null && <Row label="Commission">{money(game.commission)}</Row>}
         <Row label="Opened">{slipDateTime(game.openedAt)}</Row>
         {game.endedAt && <Row label="Ended">{slipDateTime(game.endedAt)}</Row>}

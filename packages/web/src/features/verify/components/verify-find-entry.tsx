@@ -103,7 +103,8 @@ export function FindMyEntry({ proof }: { proof: GameProof }) {
           {found.length === 0 ? (
             <p className="rounded-lg bg-slate-100 px-3 py-2 text-sm font-semibold text-slate-700">
               No entry matches that name, phone number and entry code. Type the name and phone number you gave the shop
-              (capitals, spaces and accents do not matter) and the code as printed on your slip.
+              (capitals, spaces, accents and letters like ø or ß do not matter, nor + or 00 before the country code) and
+              the code as printed on your slip.
             </p>
           ) : (
             <>

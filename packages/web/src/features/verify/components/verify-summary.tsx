@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { gameTitle } from '@lot/domain/game';
 import type { GameProof } from '@lot/domain/schemas/games';
 import { DISCARDED_TEXT } from '@lot/domain/verify';
+import { prizesPaidSoFar } from '../../../lib/claim-status.ts';
 import { dateTime, money } from '../../../lib/format.ts';
 import type { VerifyPins } from '../../../lib/game/verify-pins.ts';
 import { ProtocolStatement } from './verify-protocol.tsx';
@@ -83,6 +84,7 @@ function ProofHeading({ proof }: { proof: GameProof }) {
  */
 export function ProofSummary({ proof, pins, verdict }: { proof: GameProof; pins: VerifyPins; verdict: ReactNode }) {
   const voided = proof.status === 'voided';
+  const paid = proof.status === 'settled' ? prizesPaidSoFar(proof.draws) : null;
   return (
     <section className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
       <ProofHeading proof={proof} />
@@ -116,20 +118,26 @@ export function ProofSummary({ proof, pins, verdict }: { proof: GameProof; pins:
         <Fact label="Bet" value={money(proof.betAmount)} />
         <Fact label="Entries" value={String(proof.entries.length)} />
         <Fact label={voided ? 'Pool (returned)' : 'Pool'} value={money(proof.pool)} testId="verify-pool" />
-        <Fact label="Prizes paid" value={proof.totalPrize === null ? '—' : money(proof.totalPrize)} />
+        <Fact
+          label="Prizes won"
+          value={proof.totalPrize === null ? '—' : money(proof.totalPrize)}
+          note={paid === null ? undefined : `${money(paid)} paid so far`}
+          testId="verify-prizes-won"
+        />
         <Fact label="Commission" value={proof.commission === null ? '—' : money(proof.commission)} />
       </dl>
     </section>
   );
 }
 
-function Fact({ label, value, testId }: { label: string; value: string; testId?: string }) {
+function Fact({ label, value, note, testId }: { label: string; value: string; note?: string; testId?: string }) {
   return (
     <div className="min-w-0">
       <dt className="text-xs font-medium text-slate-500 uppercase">{label}</dt>
       <dd data-testid={testId} className="mt-0.5 text-lg font-bold tabular-nums">
         {value}
       </dd>
+      {note && <dd className="text-xs text-slate-500 tabular-nums">{note}</dd>}
     </div>
   );
 }
