@@ -440,17 +440,24 @@ describe(`race and crash (${TEST_DB})`, () => {
           name: 'test beacon',
         },
       ];
-      // Every frozen game's freeze is in the game log, pinned by its key: witnessed before R by the
-      // witness when a witnessed process froze it, not witnessed when the first one did.
-      const logPins: LogPins = { log: logInfo.vkey, witnesses: [witnessFiles.cosigner.vkey] };
+      // Every frozen game's freeze is in the game log, pinned by its key; witnessed before R by the
+      // pinned witness when a witnessed process froze it (pinned for a freeze by the first process,
+      // it fails, as it must: a verifier who pins a witness accepts no freeze it did not cosign).
+      const logOnly: LogPins = { log: logInfo.vkey, witnesses: [] };
+      const withWitness: LogPins = { ...logOnly, witnesses: [witnessFiles.cosigner.vkey] };
       const proofsChecked = { verified: 0, witnessed: 0, unwitnessed: 0 };
       for (const game of played) {
         if (game.status === 'open' || game.status === 'discarded') continue;
         const proof = (await untilAnswered('GET', `/api/verify/${game.code}`, '')).body as unknown as GameProof;
-        const log = verifyGameLog(proof, logPins);
         const witnessed = Date.parse(proof.frozenAt ?? '') >= witnessedFrom;
-        const want = { inLog: 'pass', witnessed: witnessed ? 'pass' : 'na' };
-        const got = { inLog: log.inLog.status, witnessed: log.witnessed.status };
+        const logPins = witnessed ? withWitness : logOnly;
+        const log = verifyGameLog(proof, logPins);
+        const want = { inLog: 'pass', witnessed: witnessed ? 'pass' : 'na', pinned: witnessed ? 'pass' : 'fail' };
+        const got = {
+          inLog: log.inLog.status,
+          witnessed: log.witnessed.status,
+          pinned: verifyGameLog(proof, withWitness).witnessed.status,
+        };
         if (JSON.stringify(got) !== JSON.stringify(want))
           unexpected.push(
             `game log of game ${game.id} (${game.status}): ${JSON.stringify([log.inLog, log.witnessed])}`,
