@@ -23,7 +23,7 @@ import { WITNESS_TIMEOUT_MS } from './witnessed-freeze.ts';
  * backup is refused by the witness (422), and every freeze after it, with the cause named.
  */
 
-type Mode = 'pass' | 'down' | 'slow' | 'refuse' | 'overtaken';
+type Mode = 'pass' | 'down' | 'slow' | 'refuse' | 'overtaken' | 'moving';
 let mode: Mode = 'pass';
 /** How far the witness's clock is ahead of the app's. */
 let witnessSkewMs = 0;
@@ -35,6 +35,8 @@ let dir: string;
 let logInfo: WitnessedApp['logInfo'];
 /** 'overtaken': the first request waits until the next one was answered, as a later checkpoint overtakes it. */
 let overtaking: { first?: () => void; came: () => void } | null = null;
+/** 'moving': the sizes the next 409s name before the witness answers itself, as freezes elsewhere move it. */
+let moves: number[] = [];
 let justAfterARound: WitnessedApp['justAfterARound'];
 
 beforeAll(async () => {
@@ -45,6 +47,8 @@ beforeAll(async () => {
       if (mode === 'refuse') return response.writeHead(403).end('not today\n');
       // Slower than the server waits for any witness (R is at least the freeze margin away, decision 076).
       if (mode === 'slow') return void setTimeout(() => handle(request, response), WITNESS_TIMEOUT_MS + 500);
+      const moved = mode === 'moving' ? moves.shift() : undefined;
+      if (moved !== undefined) return response.writeHead(409, { 'content-type': 'text/x.tlog.size' }).end(`${moved}\n`);
       const race = mode === 'overtaken' ? overtaking : null;
       if (race && !race.first) {
         race.first = () => handle(request, response);
@@ -184,6 +188,25 @@ describe('two freezes at once', () => {
     const [log] = await queryRows<{ forked_at: string | null }>(t.database.db, sql`SELECT forked_at FROM game_log`);
     expect(log?.forked_at).toBeNull();
     for (const game of [first, second]) expectStatus(await voidCall(t, t.adminToken, game.id, 'Test over'), 200);
+  });
+});
+
+describe('a witness whose size other freezes keep moving', () => {
+  it('is sent the checkpoint again from each size its 409 names, up to 4 sends: the freeze stands', async () => {
+    const game = await openGame(t, h.U4, { numbers: [1, 2, 3] });
+    justAfterARound();
+    // Two 409s naming sizes below the checkpoint's (another freeze moved it each time), then the
+    // witness's own 409 from the last size named, then its cosignature.
+    moves = [1, 2];
+    mode = 'moving';
+    try {
+      expectStatus(await drawCall(t, h.U4.token, game.id, 1), 202);
+    } finally {
+      mode = 'pass';
+      moves = [];
+    }
+    expect((await frozenLeaves(game.id)).map((l) => l.attempt)).toEqual([false]);
+    expectStatus(await voidCall(t, t.adminToken, game.id, 'Test over'), 200);
   });
 });
 
