@@ -28,6 +28,7 @@ import { listScenarios, reportScenarios } from './history.ts';
 import { benchPostgres, postgresVersion, ROUNDS, root, TIMING, type Row } from './lib.ts';
 import { pgliteTransferScenario, postgresMoneyScenarios } from './transfer.ts';
 import { verifyScenarios } from './verify.ts';
+import { witnessScenarios } from './witness.ts';
 import { buildWeb, bundleRows, pageScenarios, WEB_ROOT } from './web.ts';
 
 /** The hand-written notes (what bounds a target, what changed) are kept below the table. */
@@ -99,6 +100,7 @@ const groups: { name: string; run: (pgUrl: () => string) => Promise<Row[]> }[] =
   { name: 'beacon', run: (pgUrl) => beaconScenarios(pgUrl()) },
   { name: 'verify', run: () => verifyScenarios() },
   { name: 'log', run: (pgUrl) => gameLogScenarios(pgUrl()) },
+  { name: 'witness', run: (pgUrl) => witnessScenarios(pgUrl()) },
   { name: 'lists', run: (pgUrl) => listScenarios(pgUrl()) },
   { name: 'reports', run: (pgUrl) => reportScenarios(pgUrl()) },
   { name: 'exports', run: (pgUrl) => exportScenarios(pgUrl()) },

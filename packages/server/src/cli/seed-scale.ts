@@ -11,7 +11,9 @@ export const SCALE_PASSWORD = 'scale1234';
  * `sa_N`, agents `ag_N` under them, users `u_N` (one in twenty directly under a superagent, the
  * rest under agents), games spread over the last 365 days with their ledger rows, and top-ups
  * that pay for every game and leave 1,000.00 on each balance. Everyone's password is
- * SCALE_PASSWORD. Synthetic games carry no participant details.
+ * SCALE_PASSWORD. Synthetic games carry no participant details. They are sales records (`games`)
+ * without a played game (`game_rounds`): no commitment, seed, freeze or draw, so nothing for the
+ * game log to record (decision 092), and `audit:verify --log` holds only played games to it.
  */
 export async function seedScale(db: Db, options: ScaleOptions): Promise<void> {
   const hash = await hashPassword(SCALE_PASSWORD);

@@ -184,8 +184,9 @@ export type FiveHundred = {
   sentAt: number;
   answeredAt: number;
   fromLot: boolean;
-  /** LOT's error code (UNAVAILABLE, INTERNAL…). */
+  /** LOT's error code (UNAVAILABLE, INTERNAL…) and message. */
   code?: string;
+  message?: string;
 };
 /** A call that got no answer: its connection broke, was refused, or it timed out. */
 export type Lost = {
@@ -244,6 +245,7 @@ export function chaosClient(base: string, retries: Rng) {
           answeredAt: performance.now(),
           fromLot: typeof json?.requestId === 'string',
           code: typeof json?.code === 'string' ? json.code : undefined,
+          message: typeof json?.message === 'string' ? json.message : undefined,
         });
       return {
         status: response.status,

@@ -23,7 +23,7 @@ import { WITNESS_TIMEOUT_MS } from './witnessed-freeze.ts';
  * backup is refused by the witness (422), and every freeze after it, with the cause named.
  */
 
-type Mode = 'pass' | 'down' | 'slow' | 'refuse';
+type Mode = 'pass' | 'down' | 'slow' | 'refuse' | 'overtaken' | 'moving';
 let mode: Mode = 'pass';
 /** How far the witness's clock is ahead of the app's. */
 let witnessSkewMs = 0;
@@ -33,6 +33,10 @@ let h: Hierarchy;
 let files: WitnessFiles;
 let dir: string;
 let logInfo: WitnessedApp['logInfo'];
+/** 'overtaken': the first request waits until the next one was answered, as a later checkpoint overtakes it. */
+let overtaking: { first?: () => void; came: () => void } | null = null;
+/** 'moving': the sizes the next 409s name before the witness answers itself, as freezes elsewhere move it. */
+let moves: number[] = [];
 let justAfterARound: WitnessedApp['justAfterARound'];
 
 beforeAll(async () => {
@@ -43,6 +47,17 @@ beforeAll(async () => {
       if (mode === 'refuse') return response.writeHead(403).end('not today\n');
       // Slower than the server waits for any witness (R is at least the freeze margin away, decision 076).
       if (mode === 'slow') return void setTimeout(() => handle(request, response), WITNESS_TIMEOUT_MS + 500);
+      const moved = mode === 'moving' ? moves.shift() : undefined;
+      if (moved !== undefined) return response.writeHead(409, { 'content-type': 'text/x.tlog.size' }).end(`${moved}\n`);
+      const race = mode === 'overtaken' ? overtaking : null;
+      if (race && !race.first) {
+        race.first = () => handle(request, response);
+        return race.came();
+      }
+      if (race) {
+        overtaking = null;
+        response.once('finish', () => race.first?.());
+      }
       handle(request, response);
     },
   });
@@ -144,6 +159,55 @@ describe('a freeze with a witness configured', () => {
       expectStatus(await voidCall(t, t.adminToken, game.id, 'Test over'), 200);
     });
   }
+});
+
+describe('two freezes at once', () => {
+  it('the later checkpoint reaching the witness first: both stand on it, the log is not taken for forked', async () => {
+    const first = await openGame(t, h.U4, { numbers: [1, 2, 3] });
+    const second = await openGame(t, h.U5, { numbers: [1, 2, 3] });
+    justAfterARound();
+    const came = new Promise<void>((resolve) => (overtaking = { came: resolve }));
+    mode = 'overtaken';
+    try {
+      // The first freeze's checkpoint waits at the witness; the second's, one leaf longer, is cosigned first.
+      const firstFreeze = drawCall(t, h.U4.token, first.id, 1);
+      await came;
+      expectStatus(await drawCall(t, h.U5.token, second.id, 1), 202);
+      // The witness answers the first 409 with a size above its checkpoint's: a later checkpoint of
+      // this log, not a fork. The first freeze is cosigned on the log's latest checkpoint.
+      expectStatus(await firstFreeze, 202);
+    } finally {
+      mode = 'pass';
+      overtaking = null;
+    }
+    const [a, b] = [await gameRow(first.id), await gameRow(second.id)];
+    const sizeOf = (note: string | null | undefined) => Number(parseNote(note ?? '').text.split('\n')[1]);
+    expect(Number(a?.log_index)).toBeLessThan(Number(b?.log_index));
+    expect(sizeOf(a?.log_checkpoint)).toBe(Number(b?.log_index) + 1);
+    expect(sizeOf(b?.log_checkpoint)).toBe(Number(b?.log_index) + 1);
+    const [log] = await queryRows<{ forked_at: string | null }>(t.database.db, sql`SELECT forked_at FROM game_log`);
+    expect(log?.forked_at).toBeNull();
+    for (const game of [first, second]) expectStatus(await voidCall(t, t.adminToken, game.id, 'Test over'), 200);
+  });
+});
+
+describe('a witness whose size other freezes keep moving', () => {
+  it('is sent the checkpoint again from each size its 409 names, up to 4 sends: the freeze stands', async () => {
+    const game = await openGame(t, h.U4, { numbers: [1, 2, 3] });
+    justAfterARound();
+    // Two 409s naming sizes below the checkpoint's (another freeze moved it each time), then the
+    // witness's own 409 from the last size named, then its cosignature.
+    moves = [1, 2];
+    mode = 'moving';
+    try {
+      expectStatus(await drawCall(t, h.U4.token, game.id, 1), 202);
+    } finally {
+      mode = 'pass';
+      moves = [];
+    }
+    expect((await frozenLeaves(game.id)).map((l) => l.attempt)).toEqual([false]);
+    expectStatus(await voidCall(t, t.adminToken, game.id, 'Test over'), 200);
+  });
 });
 
 describe('a database restored from an older backup', () => {

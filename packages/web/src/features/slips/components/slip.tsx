@@ -40,13 +40,25 @@ export function EntrySlip({
         shop.log && (
           <>
             <p className="slip-log" data-testid="slip-log-origin">
-              Game log: {shop.log.origin}
+              Game log: <span className="slip-log-name">{shop.log.origin}</span>
             </p>
-            <p className="slip-log" data-testid="slip-witnesses">
-              {shop.log.witnesses.length > 0
-                ? `Freezes witnessed by ${shop.log.witnesses.join(', ')}`
-                : 'Freezes not witnessed'}
-            </p>
+            {/* Names a person compares character by character: one a line, in the address's type. */}
+            {shop.log.witnesses.length > 0 ? (
+              <div className="slip-log" data-testid="slip-witnesses">
+                Freezes witnessed by
+                <ul className="slip-log-names">
+                  {shop.log.witnesses.map((name) => (
+                    <li key={name} className="slip-log-name">
+                      {name}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ) : (
+              <p className="slip-log" data-testid="slip-witnesses">
+                Freezes not witnessed
+              </p>
+            )}
           </>
         )
       }
