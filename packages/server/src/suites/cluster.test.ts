@@ -626,15 +626,27 @@ describe.skipIf(TEST_DB !== 'postgres')('cluster behind HAProxy (PostgreSQL only
       encoding: 'utf8',
     });
     expect(seeded.status, seeded.stdout + seeded.stderr).toBe(0);
-    const db = new pg.Client({ connectionString: database.url });
-    await db.connect();
-    const code = String((await db.query<{ code: string }>('SELECT code FROM game_rounds LIMIT 1')).rows[0]?.code);
-    await db.end();
 
     // One process behind every server line of deploy/haproxy.cfg: all streams count in its limits.
     const port = await freePort();
     const server = await startServer({ ...env, PORT: String(port) });
     children.push(server.child);
+    // An open game of the demo shop's on the display: an ended game's anonymous streams end at once
+    // (decision 088), so they would never fill the address's room.
+    const signIn = await fetch(`${server.url}/api/auth/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'user1', password: 'demo1234' }),
+    });
+    expect(signIn.status).toBe(200);
+    const { accessToken } = (await signIn.json()) as { accessToken: string };
+    const opened = await fetch(`${server.url}/api/games`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+      body: JSON.stringify({ startRange: 1, endRange: 20, betAmount: '5.00' }),
+    });
+    expect(opened.status, await opened.clone().text()).toBe(201);
+    const { code } = (await opened.json()) as { code: string };
     const listen = await freePort();
     const cfg = writeHaproxyConfig(dir, listen, [port, port, port]);
     const haproxy = run(sbin('haproxy'), ['-db', '-f', cfg]);
