@@ -8,7 +8,7 @@
 export const MESSAGES = {
   /** The Void dialog's reason label when a draw already named a winner (decision 094). */
   voidAfterWinnerLabel: 'Why void it after the winner was announced?',
-  voidAfterWinnerHint: 'Your reason is kept as given after a winner: the admin is told, and the dashboards count it.',
+  voidAfterWinnerHint: 'The admin is told this game was voided after a winner, and the dashboards count it.',
   usernameRequired: 'Username is required',
   usernameMin: 'Username must be at least 3 characters',
   usernameChars: 'Username can only contain letters, numbers, and underscores',
