@@ -402,7 +402,9 @@ async function prepare(needs: Needs) {
         const voidShop = await player({ parentId: agent.userId, fullName: 'Axe Void Shop', games: 0, bet: 5 });
         voided = await playGame(login(voidShop), sampleGame(5), { draws: 0 });
         await apiAs(login(voidShop), `/api/games/${voided.id}/draws`, { body: { position: 1 } });
-        await apiAs(DEMO.agent, `/api/games/${voided.id}/void`, { body: { reason: 'accessibility test' } });
+        await apiAs(DEMO.agent, `/api/games/${voided.id}/void`, {
+          body: { reason: 'accessibility test', afterWinner: true },
+        });
       })(),
   ]);
   const beacon = testBeacon();

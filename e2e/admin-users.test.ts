@@ -230,7 +230,7 @@ describe('admin dashboard', () => {
         'stat-agents': `Agents${count(agents)}${change(activity.newAccounts.agent)}`,
         'stat-volume': `Transaction Volume${dollars(activity.topUps.current)}Top-ups in the last 30 days: money that entered the system, counted once.`,
         // Voided games and LOT-DRAW-1 games opened in the last 30 days, counted alike (reports.md#activity).
-        'stat-voided-games': `Voided or server-randomness games${(flagged.voided + flagged.serverRandomness).toLocaleString('en-US')}${flagged.voided.toLocaleString('en-US')} voided · ${flagged.serverRandomness.toLocaleString('en-US')} LOT-DRAW-1 (server randomness only), last 30 daysView voided games · LOT-DRAW-1 per shop`,
+        'stat-voided-games': `Voided or server-randomness games${(flagged.voided + flagged.serverRandomness).toLocaleString('en-US')}${flagged.voided.toLocaleString('en-US')} voided${flagged.voidedAfterWinner > 0 ? ` (${flagged.voidedAfterWinner.toLocaleString('en-US')} voided after a winner)` : ''} · ${flagged.serverRandomness.toLocaleString('en-US')} LOT-DRAW-1 (server randomness only), last 30 daysView voided games · LOT-DRAW-1 per shop`,
       };
       await page.goto('/admin/dashboard');
       await page.getByTestId('stat-volume').getByTestId('change').waitFor();

@@ -106,7 +106,9 @@ beforeAll(async () => {
   // Drawn once, so its pool is held, then voided by its agent (a frozen game is no longer the shop's
   // to void): the pool comes back the same day.
   const drawing = await playGame(login(shop), sampleGame(5), { draws: 1 });
-  voided = await apiAs<Game>(login(agent), `/api/games/${drawing.id}/void`, { body: { reason: 'The customer left' } });
+  voided = await apiAs<Game>(login(agent), `/api/games/${drawing.id}/void`, {
+    body: { reason: 'The customer left', afterWinner: true },
+  });
   expect(settled.map((game) => game.status)).toEqual(['settled', 'settled']);
   expect(voided.status).toBe('voided');
 }, 60_000);

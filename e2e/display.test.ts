@@ -268,7 +268,9 @@ describe('customer display', () => {
     await expect(
       apiAs(login(user), `/api/games/${game.id}/void`, { body: { reason: 'The power went out' } }),
     ).rejects.toThrow(/403.*outcome is fixed/);
-    await apiAs(DEMO.admin, `/api/games/${game.id}/void`, { body: { reason: 'The power went out' } });
+    await apiAs(DEMO.admin, `/api/games/${game.id}/void`, {
+      body: { reason: 'The power went out', afterWinner: true },
+    });
     const ended = page.getByTestId('display-ended');
     await visible(ended, 2_000);
     expect(await ended.textContent()).toContain('VoidedReason: The power went out');

@@ -482,7 +482,9 @@ describe('BOCH BOCH', () => {
     // The agent voids it (the pool goes back to the shop); the shop's next press shows it voided.
     const frozen = await currentGame(user);
     if (!frozen) throw new Error('no game in play');
-    await apiAs(login(agent), `/api/games/${frozen.id}/void`, { body: { reason: 'Customer dispute over the draw' } });
+    await apiAs(login(agent), `/api/games/${frozen.id}/void`, {
+      body: { reason: 'Customer dispute over the draw', afterWinner: true },
+    });
     await checkWinner(page).click();
     const ended = page.getByTestId('game-ended');
     await visible(ended);

@@ -525,7 +525,7 @@ describe('slips of a game frozen, then voided by an admin', () => {
 
     await drawPosition(call, opened.id, 1);
     const reason = 'Shop closed early';
-    await apiAs(DEMO.admin, `/api/games/${opened.id}/void`, { body: { reason } });
+    await apiAs(DEMO.admin, `/api/games/${opened.id}/void`, { body: { reason, afterWinner: true } });
     const voided = await call<Game>(`/api/games/${opened.id}`);
     expect(voided.unplayedDraws.map((d) => d.position)).toEqual([2]);
     await page.reload();

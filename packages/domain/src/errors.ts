@@ -32,6 +32,8 @@ export const ERROR_STATUS = {
   WRONG_ENTRY_CODE: 422,
   WRONG_CLAIMER_ID: 422,
   APPROVAL_REQUIRED: 409,
+  /** Decision 094: a void of a game whose draws named a winner, without `afterWinner`. */
+  WINNER_ANNOUNCED: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,

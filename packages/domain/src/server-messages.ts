@@ -63,6 +63,9 @@ export const SERVER_MESSAGES = {
   participantsLocked: 'The draw has started: the participants can no longer change',
   gameBusy: 'The game is changing on another device: try again',
   uplineCannotStart: 'Only the shop that runs a game can start its draw',
+  /** Decision 094: a void after a winning draw, sent without `afterWinner`. */
+  voidAfterWinnerRequired:
+    'A draw of this game already named a winner: voiding it now takes the prize back. Say why you void it after the winner, and void it again',
   operatorCannotVoidFrozen:
     'The draw has started, so its outcome is fixed: this game can no longer be voided by its shop. Ask your agent or an admin to finish or void it',
   beaconUnreachable:

@@ -41,13 +41,18 @@ export type DrawInput = z.infer<typeof drawInputSchema>;
 
 export const VOID_REASON_REQUIRED = 'A reason is required';
 
-/** POST /api/games/{id}/void. */
+/**
+ * POST /api/games/{id}/void. `afterWinner`: the voider saw that a draw already named a winner (the
+ * dialog said so) and gives the reason for voiding after it; required (true) when one did, refused
+ * without it (decision 094).
+ */
 export const voidGameInputSchema = z.strictObject({
   reason: z
     .string({ error: VOID_REASON_REQUIRED })
     .trim()
     .min(1, VOID_REASON_REQUIRED)
     .max(500, 'Reason must be at most 500 characters'),
+  afterWinner: z.boolean({ error: 'afterWinner must be true or false' }).optional(),
 });
 export type VoidGameInput = z.infer<typeof voidGameInputSchema>;
 

@@ -52,6 +52,8 @@ export const notificationSchema = z.discriminatedUnion('kind', [
     gameNumber: z.number(),
     player: personSchema,
     reason: z.string().nullable(),
+    /** Voided after its draws named a winner: the prizes announced (decision 094); null otherwise. */
+    prizesAnnounced: moneyAmountSchema.nullable(),
   }),
   /**
    * The admin's one notice of the prizes won before prize claims existed that nobody has marked

@@ -289,6 +289,7 @@ export const activitySchema = z.object({
    * their freeze, and the LOT-DRAW-1 ones (server randomness only) that were neither voided nor
    * discarded. Each game counts once.
    */
-  flaggedGames: z.object({ voided: z.number(), serverRandomness: z.number() }),
+  /** `voidedAfterWinner`: of the voided, those voided after a draw named a winner (decision 094). */
+  flaggedGames: z.object({ voided: z.number(), voidedAfterWinner: z.number(), serverRandomness: z.number() }),
 });
 export type Activity = z.infer<typeof activitySchema>;

@@ -205,6 +205,16 @@ export const shiftReportSchema = z.object({
    * Absent on Z reports stored before movements existed.
    */
   movements: z.array(shiftMovementSchema).optional(),
+  /**
+   * The bets of the shift's voided games, handed back in cash at the counter (decision 094): one line
+   * each, as voided. Not counted: the expected cash never took them in (only settled games' bets
+   * count), so the cash in and the refund out cancel. Absent on Z reports stored before refund lines.
+   */
+  refunds: z
+    .array(
+      z.object({ gameId: z.number(), number: z.number(), code: z.string(), amount: moneyAmountSchema, at: z.string() }),
+    )
+    .optional(),
   totals: z.object({
     /** Settled games. */
     games: z.number(),
@@ -218,6 +228,8 @@ export const shiftReportSchema = z.object({
     drops: moneyAmountSchema.optional(),
     paidIn: moneyAmountSchema.optional(),
     paidOut: moneyAmountSchema.optional(),
+    /** The refund lines' sum (absent on Z reports stored before refund lines). */
+    betsRefunded: moneyAmountSchema.optional(),
   }),
   expectedCash: moneyAmountSchema,
   countedCash: moneyAmountSchema.nullable(),

@@ -133,7 +133,12 @@ async function playDemoGame(
   await replaceEntries(ctx, game.id, { entries: demoEntries(seed) });
   const positions = voidAfter?.draws ?? game.prizes.length;
   for (let position = 1; position <= positions; position++) await drawNext(ctx, game.id, position);
-  if (voidAfter) await voidGame(withCaller(app, voidAfter.voider), game.id, 'Customer dispute over a number');
+  if (voidAfter)
+    await voidGame(withCaller(app, voidAfter.voider), game.id, {
+      reason: 'Customer dispute over a number',
+      // The demo's voider saw the draws: a winner among them is voided knowingly (decision 094).
+      afterWinner: true,
+    });
 }
 
 /**

@@ -142,7 +142,8 @@ const drawOf =
 const voidOf = (p: Person): InjectOptions => ({
   method: 'POST',
   url: `/api/games/${roundOf(p)}/void`,
-  payload: { reason: 'Matrix' },
+  // afterWinner (decision 094): the drawing game's first draw may have named a winner.
+  payload: { reason: 'Matrix', afterWinner: true },
 });
 
 let made = 0;

@@ -481,7 +481,12 @@ function writeEndpoints() {
       },
       { token: h.U1.token, method: 'PUT', url: `/api/games/${games.entries.id}/entries`, base: entries },
       { token: h.U3.token, method: 'POST', url: `/api/games/${games.draws.id}/draws`, base: { position: 1 } },
-      { token: h.U4.token, method: 'POST', url: `/api/games/${games.void.id}/void`, base: { reason: 'fuzz' } },
+      {
+        token: h.U4.token,
+        method: 'POST',
+        url: `/api/games/${games.void.id}/void`,
+        base: { reason: 'fuzz', afterWinner: true },
+      },
       // LOT-DRAW-2: the agent asks for a draw of its shop's frozen game (it waits: an accepted one
       // changes nothing), and voids another shop's frozen game.
       { token: h.A1.token, method: 'POST', url: `/api/games/${games.waiting.id}/draws`, base: { position: 1 } },
@@ -489,7 +494,8 @@ function writeEndpoints() {
         token: h.A3.token,
         method: 'POST',
         url: `/api/games/${games.uplineVoid.id}/void`,
-        base: { reason: 'fuzz by the agent' },
+        // afterWinner (decision 094): a void after a winning draw says so; any other shape is refused.
+        base: { reason: 'fuzz by the agent', afterWinner: true },
       },
       // Prize claims (decision 038): no prize has this id, so a body that passes is a 404.
       ...CLAIM_WRITES().map(({ token, url, base }) => ({ token, method: 'POST', url, base })),

@@ -70,8 +70,14 @@ export function drawCall(t: TestApp, token: string, gameId: number, position: un
   return t.request(token, { method: 'POST', url: `/api/games/${gameId}/draws`, payload: { position } });
 }
 
-export function voidCall(t: TestApp, token: string, gameId: number, reason: unknown) {
-  return t.request(token, { method: 'POST', url: `/api/games/${gameId}/void`, payload: { reason } });
+/**
+ * POST /api/games/{id}/void. `afterWinner` is sent true unless told otherwise: the tests void
+ * knowingly, after a winning draw or not (accepted either way); decision 094's refusal without it is
+ * tested with `false` (games/void-after-winner.test.ts).
+ */
+export function voidCall(t: TestApp, token: string, gameId: number, reason: unknown, afterWinner: unknown = true) {
+  const payload = afterWinner === false ? { reason } : { reason, afterWinner };
+  return t.request(token, { method: 'POST', url: `/api/games/${gameId}/void`, payload });
 }
 
 /** Opens a game with its participants (both calls must succeed). */

@@ -4,6 +4,7 @@ import { AppError } from '@lot/domain/errors';
 import { formatBps, prizeFor, type Participant } from '@lot/domain/game';
 import { maskName, maskPhone } from '@lot/domain/mask';
 import { MESSAGES } from '@lot/domain/messages';
+import { SERVER_MESSAGES } from '@lot/domain/server-messages';
 import { formatCents } from '@lot/domain/money';
 import type {
   ClaimStatusInfo,
@@ -67,6 +68,25 @@ export function announcedWinners(round: Round): { count: number; amount: number 
     amount += prizeAmount;
   }
   return { count, amount };
+}
+
+/**
+ * A void after a draw named a winner (decision 094): refused (422, nothing changes) unless the
+ * voider says so with `afterWinner`; then what was announced, for the void's audit row (the bell
+ * and the dashboards read it there). Null when no draw named a winner.
+ */
+export function voidAfterWinner(
+  round: Round,
+  afterWinner: boolean | undefined,
+): { winners: number; prizes: string } | null {
+  const announced = announcedWinners(round);
+  if (announced.count === 0) return null;
+  if (afterWinner !== true) {
+    throw new AppError('WINNER_ANNOUNCED', SERVER_MESSAGES.voidAfterWinnerRequired, {
+      fieldErrors: { afterWinner: SERVER_MESSAGES.voidAfterWinnerRequired },
+    });
+  }
+  return { winners: announced.count, prizes: formatCents(announced.amount) };
 }
 
 export const plainEntry = (e: Participant) => ({ number: e.number, name: e.name, phoneNumber: e.phoneNumber });

@@ -152,7 +152,7 @@ describe('the draw remembered by its process (decision 052)', () => {
       method: 'POST',
       url: `/api/games/${game.id}/void`,
       headers: { authorization: `Bearer ${h.A1.token}` },
-      payload: { reason: 'test' },
+      payload: { reason: 'test', afterWinner: true },
     });
     expectStatus(voided, 200);
     const refused = await drawCall(t, h.U1.token, game.id, 2);

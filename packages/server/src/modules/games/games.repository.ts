@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import type { BeaconPin, DrawEntry, DrawPrize } from '@lot/domain/draw';
 import type { Participant } from '@lot/domain/game';
 import type { GamesQuery } from '@lot/domain/schemas/games';
@@ -112,6 +112,16 @@ export function voidStatement(input: VoidWrite): SQL {
     )
     SELECT EXISTS (SELECT 1 FROM ended) AS done`;
 }
+
+/**
+ * What a void's audit row kept of the winners its game's draws had announced (decision 094): the
+ * prizes as text, or null for a void before any winner. Found through the shop's audit rows
+ * (audit_log_target_user_idx), as the row names the game's shop.
+ */
+export const voidedAfterWinnerPrizes = (round: { id: SQL | PgColumn; userId: SQL | PgColumn }) =>
+  sql<string | null>`(SELECT a.details->'afterWinner'->>'prizes' FROM audit_log a
+    WHERE a.target_user_id = ${round.userId} AND a.action = 'game.voided' AND a.target_kind = 'game'
+      AND a.target_id = ${round.id} LIMIT 1)`;
 
 /**
  * A games export's row as the driver answers it, read by name (decision 020): the time is

@@ -247,13 +247,13 @@ function slipAndVoidRoutes(app: App, player: PlayerOnly): void {
         tags: ['games'],
         operationId: 'voidGame',
         description:
-          'Stops a game with a reason. Before the freeze the shop (or its upline) discards it; once frozen only its upline or an admin may void it: the pool goes back, the proof shows the draws it would have made, none paid.',
+          'Stops a game with a reason. Before the freeze the shop (or its upline) discards it; once frozen only its upline or an admin may void it: the pool goes back, the proof shows the draws it would have made, none paid. After a draw named a winner the body must carry afterWinner: true (else 422 WINNER_ANNOUNCED, nothing changes); its audit row then keeps what was announced, the admin is notified and the dashboards count it (decision 094).',
         params: idParamsSchema,
         body: voidGameInputSchema,
         response: gameResponse,
       },
     },
-    (request) => voidGame(request.ctx, request.params.id, request.body.reason),
+    (request) => voidGame(request.ctx, request.params.id, request.body),
   );
 }
 

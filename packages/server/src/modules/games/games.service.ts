@@ -50,6 +50,7 @@ import {
   readGame,
   seedHex,
   toGame,
+  voidAfterWinner,
   waitingAnswer,
   withClaims,
 } from './game-view.ts';
@@ -446,8 +447,13 @@ async function frozenWaiting(ctx: Context, written: RoundRow, target: number): P
  * longer stop it (403): only its upline or an admin may void it, with a reason — the held pool goes
  * back to the shop's balance (the ledger row ends as `voided`) and the game stays on record with
  * the draws it would have made, none paid (decision 033). One statement, as a draw (decision 030).
+ * After a winning draw the voider must say so (`voidAfterWinner`, decision 094).
  */
-export async function voidGame(ctx: Context, id: number, reason: string): Promise<Game> {
+export async function voidGame(
+  ctx: Context,
+  id: number,
+  input: { reason: string; afterWinner?: boolean },
+): Promise<Game> {
   const { caller } = ctx;
   return retryStep(async () => {
     const { round } = await readActingRound(ctx, id);
@@ -458,6 +464,7 @@ export async function voidGame(ctx: Context, id: number, reason: string): Promis
     if (forbidden) throw forbidden;
     if (frozen && round.transactionId === null) throw new Error('a drawing game has no held pool');
     const drawn = drawsOf(round).map((d) => d.number);
+    const afterWinner = voidAfterWinner(round, input.afterWinner);
     const leaf = await endedLeaf(ctx, round, frozen ? 'voided' : 'discarded', drawn);
     const done = await runVoidLogged(ctx, round.id, leaf, {
       read: { id, status: round.status },
@@ -465,14 +472,15 @@ export async function voidGame(ctx: Context, id: number, reason: string): Promis
       actorId: caller.id,
       pool: poolOf(round),
       transactionId: round.transactionId,
-      reason,
+      reason: input.reason,
       audit: {
         address: caller.address ?? null,
         details: {
           code: round.code,
-          reason,
+          reason: input.reason,
           status: frozen ? 'voided' : 'discarded',
           ...(frozen && { returned: formatCents(poolOf(round)), drawn: drawn.length }),
+          ...(afterWinner && { afterWinner }),
         },
       },
     });

@@ -5,6 +5,7 @@ import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { auditLog, gameRounds, signinFailures, transactions, users } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { readableByRecord } from '../users/users.access.ts';
+import { voidedAfterWinnerPrizes } from '../games/games.repository.ts';
 
 /**
  * The bell's reads (decision 022): each kind one index range scan over the last NOTIFICATION_DAYS
@@ -69,6 +70,7 @@ export function gamesVoidedByOthers(db: Db | Tx, caller: Caller) {
       gameNumber: gameRounds.number,
       at: gameRounds.endedAt,
       reason: gameRounds.voidReason,
+      prizesAnnounced: voidedAfterWinnerPrizes({ id: gameRounds.id, userId: gameRounds.userId }),
       player: { id: player.id, username: player.username, fullName: player.fullName },
     })
     .from(gameRounds)

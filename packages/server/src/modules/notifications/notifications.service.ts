@@ -54,6 +54,7 @@ export async function listNotifications(ctx: Context): Promise<Notifications> {
       gameNumber: row.gameNumber,
       player: row.player,
       reason: row.reason,
+      prizesAnnounced: row.prizesAnnounced,
     })),
     ...failures.map((row): Notification => ({
       kind: 'signinFailed',

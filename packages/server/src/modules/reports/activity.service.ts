@@ -80,6 +80,10 @@ export async function activity(ctx: Context, query: ActivityQuery): Promise<Acti
       previous: formatCents(BigInt(bounds.previous_topups)),
     },
     newAccounts: { superagent: created('superagent'), agent: created('agent'), user: created('user') },
-    flaggedGames: { voided: Number(flagged.voided), serverRandomness: Number(flagged.server_randomness) },
+    flaggedGames: {
+      voided: Number(flagged.voided),
+      voidedAfterWinner: Number(flagged.voided_after_winner),
+      serverRandomness: Number(flagged.server_randomness),
+    },
   };
 }

@@ -3,6 +3,7 @@ import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { gameRounds, games, users } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { readableByRecord, scopeCondition } from '../users/users.access.ts';
+import { voidedAfterWinnerPrizes } from '../games/games.repository.ts';
 
 /**
  * The reports' SQL (docs/ARCHITECTURE.md#layers): the day close, the downline report and the
@@ -338,7 +339,7 @@ export type BoundsRow = {
   previous_topups: string;
 };
 export type AccountsRow = { role: string; current: string; previous: string };
-export type FlaggedRow = { voided: string; server_randomness: string };
+export type FlaggedRow = { voided: string; voided_after_winner: string; server_randomness: string };
 
 /**
  * The activity report's days (local days `previousFirstDay` to `lastDay`: the period and the one
@@ -393,6 +394,9 @@ export function activityStatements(caller: Caller, period: ActivityPeriod) {
     // Games in progress count too: a LOT-DRAW-1 game is server randomness only from its opening on.
     flagged: sql`
       SELECT count(*) FILTER (WHERE ${gameRounds.status} = 'voided')::text AS voided,
+        count(*) FILTER (WHERE ${gameRounds.status} = 'voided'
+          AND ${voidedAfterWinnerPrizes({ id: gameRounds.id, userId: gameRounds.userId })} IS NOT NULL)::text
+          AS voided_after_winner,
         count(*) FILTER (WHERE ${gameRounds.protocol} = 'LOT-DRAW-1'
           AND ${gameRounds.status} NOT IN ('voided', 'discarded'))::text AS server_randomness
       FROM ${gameRounds}

@@ -135,6 +135,8 @@ export type ShiftGameRow = {
   code: string;
   status: 'open' | 'drawing' | 'settled' | 'voided' | 'discarded';
   frozen_at: Instant | null;
+  /** When it settled or was voided (a voided game's refund: decision 094); null while in progress. */
+  ended_at: Instant | null;
   entries: number;
   pool: string;
   total_prize: string;
@@ -182,7 +184,7 @@ const MOVEMENT_COLUMNS = sql`m.id, m.shift_id, m.kind, m.amount::text AS amount,
 /** The report's five statements (`reportRows`), for their snapshot. */
 export function shiftReportSql(shift: { id: number; userId: number; openedAt: Date }, until: Date) {
   return {
-    games: sql`SELECT r.id, r.number, r.code, r.status, r.frozen_at, jsonb_array_length(r.entries) AS entries,
+    games: sql`SELECT r.id, r.number, r.code, r.status, r.frozen_at, r.ended_at, jsonb_array_length(r.entries) AS entries,
           COALESCE(g.pool, t.amount, 0)::text AS pool, COALESCE(g.total_prize, 0)::text AS total_prize,
           COALESCE(g.commission, 0)::text AS commission
         FROM game_rounds r LEFT JOIN games g ON g.id = r.sale_id LEFT JOIN transactions t ON t.id = r.transaction_id

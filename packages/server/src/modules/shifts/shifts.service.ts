@@ -42,6 +42,7 @@ import {
   type MovementRow,
   type ShiftExportRow,
   type ShiftFilter,
+  type ShiftGameRow,
   type ShiftRow,
 } from './shifts.repository.ts';
 
@@ -92,6 +93,22 @@ function toMovement(row: MovementRow): ShiftMovement {
   };
 }
 
+/**
+ * The refund lines (decision 094): each voided game's bets, handed back in cash at the counter when
+ * it was voided (a void comes before the close: a shift with a game in progress does not close).
+ */
+function refundLines(games: ShiftGameRow[]): NonNullable<ShiftReport['refunds']> {
+  return games
+    .filter((g) => g.status === 'voided')
+    .map((g) => ({
+      gameId: g.id,
+      number: g.number,
+      code: g.code,
+      amount: formatCents(cents(g.pool)),
+      at: iso(g.ended_at ?? g.frozen_at ?? new Date(0)),
+    }));
+}
+
 /** The sum of one kind of movement, in cents. */
 const sumOf = (movements: MovementRow[], kind: MovementRow['kind']) =>
   movements.filter((m) => m.kind === kind).reduce((sum, m) => sum + cents(m.amount), 0);
@@ -100,7 +117,8 @@ const sumOf = (movements: MovementRow[], kind: MovementRow['kind']) =>
  * The report of an open shift as of now (X), or the one its close will store (Z, with the close's
  * figures filled in by the caller). Expected cash = float + pools of the settled games − prizes
  * paid + paid-ins − pickups, drops and paid-outs; voided games and take-backs are listed, not
- * counted (a take-back from the drawer counts as its pickup) (decisions 039, 091).
+ * counted (a take-back from the drawer counts as its pickup) (decisions 039, 091); a voided game's
+ * bets, taken in and handed back, are a refund line each (decision 094).
  */
 async function computeReport(
   db: Parameters<typeof reportRows>[0],
@@ -114,6 +132,8 @@ async function computeReport(
   const unpaid = rows.unpaid.reduce((sum, p) => sum + cents(p.amount), 0);
   const takenBack = rows.takeBacks.reduce((sum, t) => sum + cents(t.amount), 0);
   const moved = rows.movements.reduce((sum, m) => sum + movementSign(m.kind) * cents(m.amount), 0);
+  const refunds = refundLines(rows.games);
+  const refunded = rows.games.filter((g) => g.status === 'voided').reduce((sum, g) => sum + cents(g.pool), 0);
   const expected = row.openingFloat + bets - paid + moved;
   const report: ShiftReport = {
     kind: 'X',
@@ -153,6 +173,7 @@ async function computeReport(
       fromDrawer: t.from_drawer,
     })),
     movements: rows.movements.map(toMovement),
+    refunds,
     totals: {
       games: settled.length,
       betsCollected: formatCents(bets),
@@ -164,6 +185,7 @@ async function computeReport(
       drops: formatCents(sumOf(rows.movements, 'drop')),
       paidIn: formatCents(sumOf(rows.movements, 'paid_in')),
       paidOut: formatCents(sumOf(rows.movements, 'paid_out')),
+      betsRefunded: formatCents(refunded),
     },
     expectedCash: formatCents(expected),
     countedCash: null,

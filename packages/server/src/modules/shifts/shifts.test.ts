@@ -125,7 +125,9 @@ describe(`shifts (${TEST_DB})`, () => {
       drops: '0.00',
       paidIn: '0.00',
       paidOut: '0.00',
+      betsRefunded: '40.00',
     });
+    expect(x.refunds).toMatchObject([{ gameId: voided.id, amount: '40.00' }]);
     expect(x.takeBacks[0]?.fromDrawer).toBe(false);
     // 100 + 40 − 24
     expect(x.expectedCash).toBe('116.00');

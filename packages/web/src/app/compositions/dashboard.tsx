@@ -43,8 +43,14 @@ export function useFlaggedGamesStat(
       <>
         {flagged && (
           <span data-testid="flagged-breakdown" className="block">
-            {count(flagged.voided)} voided · {count(flagged.serverRandomness)} LOT-DRAW-1 (server randomness only), last{' '}
-            {DASHBOARD_DAYS} days
+            {count(flagged.voided)} voided
+            {flagged.voidedAfterWinner > 0 && (
+              <span data-testid="flagged-after-winner" className="font-semibold text-rose-700">
+                {' '}
+                ({count(flagged.voidedAfterWinner)} voided after a winner)
+              </span>
+            )}{' '}
+            · {count(flagged.serverRandomness)} LOT-DRAW-1 (server randomness only), last {DASHBOARD_DAYS} days
           </span>
         )}
         <Link to={`${historyPath}?view=voided`} className="font-semibold text-indigo-600 hover:text-indigo-700">

@@ -57,14 +57,16 @@ function describe(item: Notification, userId: number): { text: ReactNode; href: 
         icon: <ArrowUpRight className="h-4 w-4 text-rose-600" />,
       };
     case 'voided':
+      // After a winner (decision 094): its void's audit row kept the prizes announced.
       return {
         text: (
           <>
+            {item.prizesAnnounced !== null && <strong>After a winner: </strong>}
             {gameTitle(item.gameNumber)} of {item.player.fullName} voided{item.reason ? `: ${item.reason}` : ''}
           </>
         ),
         href: `/verify/${item.code}`,
-        icon: <Ban className="h-4 w-4 text-amber-600" />,
+        icon: <Ban className={`h-4 w-4 ${item.prizesAnnounced !== null ? 'text-rose-600' : 'text-amber-600'}`} />,
       };
     case 'beforeClaims':
       return {

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { gameTitle } from '@lot/domain/game';
+import { MESSAGES } from '@lot/domain/messages';
 import { VOID_REASON_REQUIRED, type GameSummary } from '@lot/domain/schemas/games';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
-import { errorMessage } from '../../../lib/api-client.ts';
+import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { money } from '../../../lib/format.ts';
 import { voidGame } from '../api/void-game.ts';
 
@@ -36,10 +37,13 @@ export function VoidGameDialog({
 }) {
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
+  const [winnerLearnt, setWinnerLearnt] = useState(false);
+  const afterWinner = winnerLearnt || (game?.winnersAnnounced ?? 0) > 0;
 
   const forget = () => {
     setReason('');
     setReasonError(null);
+    setWinnerLearnt(false);
   };
 
   return (
@@ -56,8 +60,9 @@ export function VoidGameDialog({
       onConfirm={async () => {
         if (!game) return null;
         try {
-          await voidGame(game.id, reason.trim());
+          await voidGame(game.id, reason.trim(), afterWinner);
         } catch (error) {
+          if (error instanceof ApiError && error.code === 'WINNER_ANNOUNCED') setWinnerLearnt(true);
           return errorMessage(error, 'The game could not be voided. Try again.');
         }
         forget();
@@ -89,15 +94,28 @@ export function VoidGameDialog({
           )}
           <div>
             <label htmlFor="upline-void-reason" className="mb-1 block text-sm font-medium text-slate-700">
-              Reason
+              {afterWinner ? MESSAGES.voidAfterWinnerLabel : 'Reason'}
             </label>
+            {afterWinner && (
+              <p
+                id="upline-void-reason-hint"
+                data-testid="void-after-winner-hint"
+                className="mb-1 text-xs text-slate-600"
+              >
+                {MESSAGES.voidAfterWinnerHint}
+              </p>
+            )}
             <textarea
               id="upline-void-reason"
               rows={3}
               maxLength={500}
               value={reason}
               aria-invalid={reasonError ? true : undefined}
-              aria-describedby={reasonError ? 'upline-void-reason-error' : undefined}
+              aria-describedby={
+                [afterWinner && 'upline-void-reason-hint', reasonError && 'upline-void-reason-error']
+                  .filter(Boolean)
+                  .join(' ') || undefined
+              }
               onChange={(event) => {
                 setReason(event.target.value);
                 if (event.target.value.trim()) setReasonError(null);

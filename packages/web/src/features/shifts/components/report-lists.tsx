@@ -20,7 +20,7 @@ type ReportList = { title: string; testId: string; lineTestId: string; none: str
 const prizeText = (prize: { gameNumber: number; position: number }) =>
   `${gameTitle(prize.gameNumber)} · position ${prize.position}`;
 
-/** The games, prizes paid, unpaid prizes, cash movements and take-backs a report lists, in that order. */
+/** The games, prizes paid, unpaid prizes, bets refunded, cash movements and take-backs a report lists, in that order. */
 function reportLists(report: ShiftReport): ReportList[] {
   return [
     {
@@ -75,6 +75,27 @@ function reportLists(report: ShiftReport): ReportList[] {
         amount: money(prize.amount),
       })),
     },
+    ...(report.refunds
+      ? [
+          {
+            title: 'Bets refunded',
+            testId: 'report-refunds',
+            lineTestId: 'report-refund',
+            none: 'No voided game’s bets were handed back in this shift.',
+            lines: report.refunds.map((refund) => ({
+              key: refund.gameId,
+              main: `${gameTitle(refund.number)} voided · ${dateTime(refund.at)}`,
+              detail: (
+                <>
+                  <span className="font-mono break-all">{refund.code}</span> · its bets handed back in cash (not
+                  counted: never taken in)
+                </>
+              ),
+              amount: money(refund.amount),
+            })),
+          },
+        ]
+      : []),
     ...(report.movements
       ? [
           {

@@ -129,6 +129,18 @@ export function ReportSlip({ report, width, printedAt }: { report: ShiftReport; 
           />
         ))}
       </Part>
+      {report.refunds && (
+        <Part title="Bets refunded" empty={report.refunds.length === 0}>
+          {report.refunds.map((refund) => (
+            <Line
+              key={refund.gameId}
+              left={`#${refund.number} voided ${slipDateTime(refund.at)}`}
+              right={money(refund.amount)}
+              detail={`${refund.code} · handed back, not counted`}
+            />
+          ))}
+        </Part>
+      )}
       {report.movements && (
         <Part title="Cash movements" empty={report.movements.length === 0}>
           {report.movements.map((movement) => (

@@ -183,6 +183,9 @@ export function ShiftReportView({ report }: { report: ShiftReport }) {
                 ['Paid in', money(totals.paidIn ?? '0'), 'report-total-paid-in'],
                 ['Paid out', money(totals.paidOut ?? '0'), 'report-total-paid-out'],
               ]),
+          ...(totals.betsRefunded === undefined
+            ? []
+            : [['Bets refunded', money(totals.betsRefunded), 'report-total-refunded']]),
         ].map(([label, value, testId]) => (
           <div key={testId} className="rounded-xl bg-slate-50 px-3 py-2 ring-1 ring-slate-200">
             <dt className="text-xs font-medium text-slate-600 uppercase">{label}</dt>
