@@ -2,6 +2,7 @@ import { verifyCosignature } from '@lot/domain/tlog/cosignature';
 import { parseSignatureLines, formatSignatureLine, type NoteSignature } from '@lot/domain/tlog/note';
 import { formatAddCheckpointRequest, parseTlogSize } from '@lot/domain/tlog/witness-protocol';
 import type { WitnessConfig } from '../config.ts';
+import type { LogHead } from './game-log.ts';
 import { nodeEd25519 } from './note-signer.ts';
 
 /**
@@ -17,11 +18,15 @@ export type WitnessAnswer =
   | { kind: 'fork'; reason: string }
   | { kind: 'failed'; reason: string };
 
-/** One add-checkpoint request: at most `timeoutMs`, then it counts as failed. */
+/**
+ * One add-checkpoint request: at most `timeoutMs`, then it counts as failed; sooner when `signal`
+ * aborts (nobody waits for the answer any more).
+ */
 export async function submitCheckpoint(
   witness: WitnessConfig,
   request: { oldSize: number; proof: readonly Uint8Array[]; signedCheckpoint: string; checkpointText: string },
   timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<WitnessAnswer> {
   let response: Response;
   let body: string;
@@ -30,7 +35,7 @@ export async function submitCheckpoint(
       method: 'POST',
       headers: { 'content-type': 'text/plain; charset=utf-8' },
       body: formatAddCheckpointRequest(request.oldSize, request.proof, request.signedCheckpoint),
-      signal: AbortSignal.timeout(Math.max(1, timeoutMs)),
+      signal: AbortSignal.any([AbortSignal.timeout(Math.max(1, timeoutMs)), ...(signal ? [signal] : [])]),
       redirect: 'error',
     });
     body = await response.text();
@@ -65,3 +70,41 @@ function readAnswer(witness: WitnessConfig, status: number, body: string, checkp
   }
   return { kind: 'failed', reason: 'answered a cosignature that does not verify with its key' };
 }
+
+/**
+ * What one witness answered in a round; `later`: it already cosigned a later checkpoint of this log
+ * than the one sent (a freeze in another process got there first).
+ */
+export type RoundAnswer = WitnessAnswer | { kind: 'later'; size: number };
+
+/**
+ * One round of submissions (decision 093): the log's checkpoint of `size` leaves, signed (`note`),
+ * sent to every witness at once. It holds every leaf below `size`, so every freeze whose leaf it
+ * holds takes its cosignatures from it.
+ */
+export type WitnessRound = {
+  size: number;
+  note: string;
+  /** What each witness answered so far, by vkey. */
+  answers: Map<string, RoundAnswer>;
+  /** Settles once every witness answered (never rejects: a failure to read the log is `error`). */
+  done: Promise<void>;
+  error?: unknown;
+  /** How many freezes wait on it: when the last gives up (its round R too near), the round ends. */
+  waiting: number;
+  abort: AbortController;
+};
+
+/**
+ * This process's submissions to its witnesses (decision 093): one round in flight at a time; the
+ * least head the next round signs (the largest a freeze waiting for it appended, or read back
+ * after a witness named a later size); and the size each witness last cosigned as this process
+ * knows it (a 409 corrects it).
+ */
+export type WitnessRounds = {
+  inFlight: WitnessRound | null;
+  next: LogHead | null;
+  sizes: Map<string, number>;
+};
+
+export const noWitnessRounds = (): WitnessRounds => ({ inFlight: null, next: null, sizes: new Map() });
