@@ -40,6 +40,7 @@ import { GAMES_CHANNEL, GameEvents } from './lib/game-events.ts';
 import { CallerLookup, SESSIONS_CHANNEL, USERS_CHANNEL } from './lib/caller-lookup.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { gameMemory, withCaller, type AppContext, type Context } from './lib/context.ts';
+import { noWitnessRounds } from './lib/witness-client.ts';
 import { nodeDrawCrypto } from './lib/draw-crypto.ts';
 import { PgListener } from './lib/listener.ts';
 import { checkTotpKey } from './lib/key-canaries.ts';
@@ -234,7 +235,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     beacon: drawBeacon,
     drawCrypto: nodeDrawCrypto,
     gameLog,
-    witnesses: { ...(options.witnesses ?? { list: [], quorum: 0 }), sizes: new Map() },
+    witnesses: { ...(options.witnesses ?? { list: [], quorum: 0 }), rounds: noWitnessRounds() },
     events: {
       gameChanged: (code) => gameEvents.publish(code),
       // This app's own cache forgets at once; other processes hear the database's notification.

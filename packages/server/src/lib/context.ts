@@ -6,6 +6,7 @@ import { unsignedGameLog } from './game-log-signer.ts';
 import type { Caller } from './caller.ts';
 import { noDisplays, type Displays } from './display-streams.ts';
 import type { WitnessConfig } from '../config.ts';
+import { noWitnessRounds, type WitnessRounds } from './witness-client.ts';
 import type { DrawBeacon } from './draw-beacon.ts';
 import type { GameLogSigner } from './game-log-signer.ts';
 import { noMetrics, type Metrics } from './metrics.ts';
@@ -30,8 +31,8 @@ export type Events = {
   sessionsChanged(ids: readonly string[]): void;
 };
 
-export type Witnesses = { list: WitnessConfig[]; quorum: number; sizes: Map<string, number> };
-export const noWitnesses = (): Witnesses => ({ list: [], quorum: 0, sizes: new Map() });
+export type Witnesses = { list: WitnessConfig[]; quorum: number; rounds: WitnessRounds };
+export const noWitnesses = (): Witnesses => ({ list: [], quorum: 0, rounds: noWitnessRounds() });
 
 /** The few configured values services read. */
 export type Config = {
@@ -63,8 +64,8 @@ export type AppContext = {
   /** The game log's origin and key: signs its checkpoints (LOG_KEY, LOG_ORIGIN; decision 081). */
   gameLog: GameLogSigner;
   /**
-   * The freeze's witnesses (DRAW_WITNESSES, DRAW_WITNESS_QUORUM; decision 080), and the size each
-   * last cosigned as this process knows it (a 409 corrects it).
+   * The freeze's witnesses (DRAW_WITNESSES, DRAW_WITNESS_QUORUM; decision 080), and this process's
+   * submissions to them: one round in flight at a time (decision 093).
    */
   witnesses: Witnesses;
   events: Events;

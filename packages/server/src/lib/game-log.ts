@@ -52,15 +52,38 @@ export function rootOf(head: LogHead): Uint8Array {
  * wait on each other). Answers the first leaf's index.
  */
 export async function appendGameLeaves(tx: Tx, gameId: number, leaves: readonly GameLogLeaf[]): Promise<number> {
-  let head = await lockLogHead(tx);
-  const first = head.size;
+  return (await appendFrom(tx, await lockLogHead(tx), gameId, leaves)).first;
+}
+
+/**
+ * A witnessed freeze's leaf (decision 080), as `appendGameLeaves`, unless the log is forked: then
+ * nothing is appended and the fork's cause is answered. Also answers the head the append left, from
+ * which the checkpoint the witnesses get is signed without reading it back (decision 093).
+ */
+export async function appendUnlessForked(
+  tx: Tx,
+  gameId: number,
+  leaf: GameLogLeaf,
+): Promise<{ first: number; head: LogHead } | { forked: string }> {
+  const head = await lockLogHead(tx);
+  if (head.forked !== null) return { forked: head.forked };
+  return appendFrom(tx, head, gameId, [leaf]);
+}
+
+async function appendFrom(
+  tx: Tx,
+  from: LogHead,
+  gameId: number,
+  leaves: readonly GameLogLeaf[],
+): Promise<{ first: number; head: LogHead }> {
+  let head: LogHead = { size: from.size, edge: from.edge };
   for (const leaf of leaves) {
     const data = gameLogLeafBytes(leaf);
     const planned = planAppend(head, data);
     await writeLogAppend(tx, { idx: head.size, gameId, kind: leaf.event, data, ...planned });
     head = planned.head;
   }
-  return first;
+  return { first: from.size, head };
 }
 
 /** Every hash of the log is SHA-256: 32 bytes. */
@@ -87,12 +110,17 @@ const toHead = (row: HeadRow): LogHead => ({ size: Number(row.size), edge: edgeO
 
 /**
  * The head, locked until the transaction ends: the one place appends from every process queue
- * (decision 081). Every transaction that appends takes it last, after its game's own locks.
+ * (decision 081). Every transaction that appends takes it last, after its game's own locks. With
+ * it, why freezes are refused if a witness said the log forked (decision 080), else null.
  */
-export async function lockLogHead(tx: Tx): Promise<LogHead> {
-  const [row] = await queryRows<HeadRow>(tx, sql`SELECT size, edge FROM game_log WHERE id = 1 FOR UPDATE`);
+export async function lockLogHead(tx: Tx): Promise<LogHead & { forked: string | null }> {
+  const [row] = await queryRows<HeadRow & { forked_reason: string | null }>(
+    tx,
+    sql`SELECT size, edge, CASE WHEN forked_at IS NULL THEN NULL ELSE forked_reason END AS forked_reason
+      FROM game_log WHERE id = 1 FOR UPDATE`,
+  );
   if (!row) throw new Error('the game log has no head row');
-  return toHead(row);
+  return { ...toHead(row), forked: row.forked_reason };
 }
 
 /** What one append writes: the leaf, its new nodes, the new head (under `lockLogHead`'s lock). */

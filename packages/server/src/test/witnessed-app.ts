@@ -17,6 +17,8 @@ export type WitnessedApp = {
   /** The witness's key, trusted logs and state (its data directory is `dir`). */
   files: WitnessFiles;
   dir: string;
+  /** Where the witness takes submissions (as DRAW_WITNESSES names it). */
+  url: string;
   /** GET /api/log: the log's origin, key, checkpoint and witnesses. */
   logInfo: () => Promise<GameLogInfo>;
   /** Just past a beacon round, so R is at least a whole period away: room for a cosignature. */
@@ -58,6 +60,7 @@ export async function witnessedApp(
     t: app,
     files,
     dir,
+    url,
     logInfo,
     justAfterARound: () => {
       const chain = app.beacon?.chain;

@@ -1,20 +1,26 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { roundTimeMs } from '@lot/domain/beacon';
 import type { Notifications } from '@lot/domain/schemas/notifications';
 import { verifyCosignature } from '@lot/domain/tlog/cosignature';
 import { rootRefs } from '@lot/domain/tlog/merkle';
 import { ed25519NoteVerifier, parseNote, verifyNote } from '@lot/domain/tlog/note';
+import { verifyGameLog } from '@lot/domain/verify-log';
 import { queryRows } from '../../db/client.ts';
+import { rootOf } from '../../lib/game-log.ts';
+import { gameLogSigner } from '../../lib/game-log-signer.ts';
+import { submitCheckpoint } from '../../lib/witness-client.ts';
+import { consistencyProofOf } from '../log/log-proofs.ts';
+import { readLogHead } from '../log/log.repository.ts';
 import type { WitnessFiles } from '../../witness/witness-files.ts';
-import { configureWinners, drawCall, openGame, voidCall } from '../../test/game-fixtures.ts';
+import { configureWinners, drawCall, openGame, proofOf, voidCall } from '../../test/game-fixtures.ts';
 import { buildHierarchy, type Hierarchy, type Member } from '../../test/hierarchy.ts';
 import { balanceOf, expectStatus, fund } from '../../test/money-fixtures.ts';
 import type { TestApp } from '../../test/test-app.ts';
 import { witnessedApp, type WitnessedApp } from '../../test/witnessed-app.ts';
-import { WITNESS_TIMEOUT_MS } from './witnessed-freeze.ts';
+import { WITNESS_TIMEOUT_MS } from './witness-rounds.ts';
 
 /**
  * The witnessed freeze (decision 080) against the repository's own witness (server/src/witness),
@@ -23,7 +29,7 @@ import { WITNESS_TIMEOUT_MS } from './witnessed-freeze.ts';
  * backup is refused by the witness (422), and every freeze after it, with the cause named.
  */
 
-type Mode = 'pass' | 'down' | 'slow' | 'refuse' | 'overtaken' | 'moving';
+type Mode = 'pass' | 'down' | 'slow' | 'refuse' | 'held' | 'moving';
 let mode: Mode = 'pass';
 /** How far the witness's clock is ahead of the app's. */
 let witnessSkewMs = 0;
@@ -32,9 +38,12 @@ let t: TestApp;
 let h: Hierarchy;
 let files: WitnessFiles;
 let dir: string;
+let url: string;
 let logInfo: WitnessedApp['logInfo'];
-/** 'overtaken': the first request waits until the next one was answered, as a later checkpoint overtakes it. */
-let overtaking: { first?: () => void; came: () => void } | null = null;
+/** 'held': the first request waits at the witness until the test lets it through. */
+let held: { first?: () => void; came: () => void } | null = null;
+/** How many add-checkpoint requests reached the witness. */
+let requests = 0;
 /** 'moving': the sizes the next 409s name before the witness answers itself, as freezes elsewhere move it. */
 let moves: number[] = [];
 let justAfterARound: WitnessedApp['justAfterARound'];
@@ -43,25 +52,21 @@ beforeAll(async () => {
   witnessed = await witnessedApp('witness.test/one', {
     skewMs: () => witnessSkewMs,
     serve: (handle) => (request, response) => {
+      requests++;
       if (mode === 'down') return request.socket.destroy();
       if (mode === 'refuse') return response.writeHead(403).end('not today\n');
       // Slower than the server waits for any witness (R is at least the freeze margin away, decision 076).
       if (mode === 'slow') return void setTimeout(() => handle(request, response), WITNESS_TIMEOUT_MS + 500);
       const moved = mode === 'moving' ? moves.shift() : undefined;
       if (moved !== undefined) return response.writeHead(409, { 'content-type': 'text/x.tlog.size' }).end(`${moved}\n`);
-      const race = mode === 'overtaken' ? overtaking : null;
-      if (race && !race.first) {
-        race.first = () => handle(request, response);
-        return race.came();
-      }
-      if (race) {
-        overtaking = null;
-        response.once('finish', () => race.first?.());
+      if (mode === 'held' && held && !held.first) {
+        held.first = () => handle(request, response);
+        return held.came();
       }
       handle(request, response);
     },
   });
-  ({ t, files, dir, logInfo, justAfterARound } = witnessed);
+  ({ t, files, dir, url, logInfo, justAfterARound } = witnessed);
   h = await buildHierarchy(t);
   for (const member of [h.U1, h.U2, h.U3, h.U4, h.U5]) {
     await configureWinners(t, member.id, [{ percent: '50', position: 1, name: 'First' }]);
@@ -161,33 +166,110 @@ describe('a freeze with a witness configured', () => {
   }
 });
 
-describe('two freezes at once', () => {
-  it('the later checkpoint reaching the witness first: both stand on it, the log is not taken for forked', async () => {
-    const first = await openGame(t, h.U4, { numbers: [1, 2, 3] });
-    const second = await openGame(t, h.U5, { numbers: [1, 2, 3] });
-    justAfterARound();
-    const came = new Promise<void>((resolve) => (overtaking = { came: resolve }));
-    mode = 'overtaken';
-    try {
-      // The first freeze's checkpoint waits at the witness; the second's, one leaf longer, is cosigned first.
-      const firstFreeze = drawCall(t, h.U4.token, first.id, 1);
-      await came;
-      expectStatus(await drawCall(t, h.U5.token, second.id, 1), 202);
-      // The witness answers the first 409 with a size above its checkpoint's: a later checkpoint of
-      // this log, not a fork. The first freeze is cosigned on the log's latest checkpoint.
-      expectStatus(await firstFreeze, 202);
-    } finally {
+/** Holds the witness's next request until `release`; `came` once it is there. */
+function hold(): { came: Promise<void>; release: () => void } {
+  const came = new Promise<void>((resolve) => (held = { came: resolve }));
+  mode = 'held';
+  return {
+    came,
+    release: () => {
+      const first = held?.first;
+      held = null;
       mode = 'pass';
-      overtaking = null;
+      first?.();
+    },
+  };
+}
+
+const sizeOf = (note: string | null | undefined) => Number(parseNote(note ?? '').text.split('\n')[1]);
+
+describe('freezes at once in one process (decision 093)', () => {
+  it('share rounds: those after the first wait for its round, then one checkpoint holding both leaves is cosigned for both', async () => {
+    const games = [
+      await openGame(t, h.U1, { numbers: [1, 2, 3] }),
+      await openGame(t, h.U2, { numbers: [1, 2, 3] }),
+      await openGame(t, h.U3, { numbers: [1, 2, 3] }),
+    ] as const;
+    justAfterARound();
+    const { came, release } = hold();
+    const before = requests;
+    let answers;
+    try {
+      const first = drawCall(t, h.U1.token, games[0].id, 1);
+      await came;
+      // Two more freezes while the first one's round is at the witness: their leaves appended, they wait.
+      const others = [drawCall(t, h.U2.token, games[1].id, 1), drawCall(t, h.U3.token, games[2].id, 1)];
+      await vi.waitFor(
+        async () => expect((await frozenLeaves(games[1].id)).length + (await frozenLeaves(games[2].id)).length).toBe(2),
+        { interval: 5 },
+      );
+      expect(requests - before).toBe(1);
+      release();
+      answers = [await first, ...(await Promise.all(others))];
+    } finally {
+      release();
     }
-    const [a, b] = [await gameRow(first.id), await gameRow(second.id)];
-    const sizeOf = (note: string | null | undefined) => Number(parseNote(note ?? '').text.split('\n')[1]);
-    expect(Number(a?.log_index)).toBeLessThan(Number(b?.log_index));
-    expect(sizeOf(a?.log_checkpoint)).toBe(Number(b?.log_index) + 1);
-    expect(sizeOf(b?.log_checkpoint)).toBe(Number(b?.log_index) + 1);
+    for (const answer of answers) expectStatus(answer, 202);
+    // Two requests in all: the first freeze's checkpoint, then one that holds both later leaves.
+    expect(requests - before).toBe(2);
+    const rows = await Promise.all(games.map((g) => gameRow(g.id)));
+    const [a, b, c] = rows.map((r) => ({ index: Number(r?.log_index), checkpoint: r?.log_checkpoint ?? '' }));
+    expect(sizeOf(a!.checkpoint)).toBe(a!.index + 1);
+    expect(b!.checkpoint).toBe(c!.checkpoint);
+    expect(sizeOf(b!.checkpoint)).toBe(Math.max(b!.index, c!.index) + 1);
+    // The freeze whose leaf is not the checkpoint's last: its proof leads to that checkpoint's root,
+    // and the verifier counts the witness's cosignature of it.
+    const info = await logInfo();
+    const earlier = b!.index < c!.index ? games[1] : games[2];
+    const report = verifyGameLog(await proofOf(t, earlier.code), { log: info.vkey, witnesses: [files.cosigner.vkey] });
+    expect(report.inLog.status).toBe('pass');
+    expect(report.inLog.detail).toMatch(new RegExp(`in the tree of ${sizeOf(b!.checkpoint)} leaves`));
+    expect(report.witnessed.status).toBe('pass');
+    for (const game of games) expectStatus(await voidCall(t, t.adminToken, game.id, 'Test over'), 200);
+  });
+});
+
+describe('a freeze overtaken at the witness by another process', () => {
+  it("stands on the log's latest checkpoint, asked again: the later size is not taken for a fork", async () => {
+    const game = await openGame(t, h.U4, { numbers: [1, 2, 3] });
+    justAfterARound();
+    const { came, release } = hold();
+    let freeze;
+    let latest: number;
+    let opened;
+    try {
+      freeze = drawCall(t, h.U4.token, game.id, 1);
+      await came;
+      // Another process on the database: a game opened (a leaf), the log's checkpoint then cosigned.
+      opened = await openGame(t, h.U5, { numbers: [1, 2, 3] });
+      const info = await logInfo();
+      const head = await readLogHead(t.database.db);
+      latest = head.size;
+      const oldSize = files.state[info.origin]?.size ?? 0;
+      const note = gameLogSigner(t.logKey, info.origin).signCheckpoint(head.size, rootOf(head));
+      const other = await submitCheckpoint(
+        { vkey: files.cosigner.vkey, url, name: files.cosigner.name },
+        {
+          oldSize,
+          proof: await consistencyProofOf(t.database.db, oldSize, head.size),
+          signedCheckpoint: note,
+          checkpointText: note.slice(0, note.indexOf('\n\n') + 1),
+        },
+        WITNESS_TIMEOUT_MS,
+      );
+      expect(other.kind).toBe('cosigned');
+    } finally {
+      release();
+    }
+    // The held request is answered 409 with a size above its checkpoint's: a later checkpoint of
+    // this log. The freeze is asked again from the log's latest and stands on it.
+    expectStatus(await freeze, 202);
+    const row = await gameRow(game.id);
+    expect(Number(row?.log_index)).toBeLessThan(latest);
+    expect(sizeOf(row?.log_checkpoint)).toBe(latest);
     const [log] = await queryRows<{ forked_at: string | null }>(t.database.db, sql`SELECT forked_at FROM game_log`);
     expect(log?.forked_at).toBeNull();
-    for (const game of [first, second]) expectStatus(await voidCall(t, t.adminToken, game.id, 'Test over'), 200);
+    for (const id of [game.id, opened.id]) expectStatus(await voidCall(t, t.adminToken, id, 'Test over'), 200);
   });
 });
 
