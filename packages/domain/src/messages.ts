@@ -6,9 +6,6 @@
  * the web app never imports: the web shows it from the answer, and its first screens do not load it.
  */
 export const MESSAGES = {
-  /** The Void dialog's reason label when a draw already named a winner (decision 094). */
-  voidAfterWinnerLabel: 'Why void it after the winner was announced?',
-  voidAfterWinnerHint: 'The admin is told this game was voided after a winner, and the dashboards count it.',
   usernameRequired: 'Username is required',
   usernameMin: 'Username must be at least 3 characters',
   usernameChars: 'Username can only contain letters, numbers, and underscores',

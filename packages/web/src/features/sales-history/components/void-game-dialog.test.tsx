@@ -1,8 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MESSAGES } from '@lot/domain/messages';
 import type { GameSummary } from '@lot/domain/schemas/games';
-import { VoidGameDialog } from './void-game-dialog.tsx';
+import { AFTER_WINNER_LABEL, VoidGameDialog } from './void-game-dialog.tsx';
 
 afterEach(() => {
   cleanup();
@@ -58,7 +57,7 @@ describe('VoidGameDialog after a winner (decision 094)', () => {
     const bodies = stubVoid();
     const onVoided = vi.fn();
     render(<VoidGameDialog game={game(1)} onClose={vi.fn()} onVoided={onVoided} />);
-    expect(screen.getByLabelText(MESSAGES.voidAfterWinnerLabel)).toBeTruthy();
+    expect(screen.getByLabelText(AFTER_WINNER_LABEL)).toBeTruthy();
     await voidWith('Wrong game on the display');
     await waitFor(() => expect(onVoided).toHaveBeenCalled());
     expect(bodies).toEqual([{ reason: 'Wrong game on the display', afterWinner: true }]);
@@ -72,7 +71,7 @@ describe('VoidGameDialog after a winner (decision 094)', () => {
     expect(screen.getByLabelText('Reason')).toBeTruthy();
     await voidWith('Power cut');
     await waitFor(() => expect(screen.getByText(/already named a winner/)).toBeTruthy());
-    expect(screen.getByLabelText(MESSAGES.voidAfterWinnerLabel)).toBeTruthy();
+    expect(screen.getByLabelText(AFTER_WINNER_LABEL)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Void Game' }));
     await waitFor(() => expect(onVoided).toHaveBeenCalled());
     expect(bodies).toEqual([{ reason: 'Power cut' }, { reason: 'Power cut', afterWinner: true }]);

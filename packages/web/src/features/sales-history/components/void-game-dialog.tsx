@@ -1,11 +1,17 @@
 import { useState } from 'react';
 import { gameTitle } from '@lot/domain/game';
-import { MESSAGES } from '@lot/domain/messages';
 import { VOID_REASON_REQUIRED, type GameSummary } from '@lot/domain/schemas/games';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { money } from '../../../lib/format.ts';
 import { voidGame } from '../api/void-game.ts';
+
+/**
+ * The reason's label and hint when a draw already named a winner (decision 094). Kept here, not in
+ * `@lot/domain/messages`, which every first screen loads (decision 089): only this dialog shows them.
+ */
+export const AFTER_WINNER_LABEL = 'Why void it after the winner was announced?';
+const AFTER_WINNER_HINT = 'The admin is told this game was voided after a winner, and the dashboards count it.';
 
 /**
  * What the game's draws already told its customers: a winner named on the display and the play
@@ -94,7 +100,7 @@ export function VoidGameDialog({
           )}
           <div>
             <label htmlFor="upline-void-reason" className="mb-1 block text-sm font-medium text-slate-700">
-              {afterWinner ? MESSAGES.voidAfterWinnerLabel : 'Reason'}
+              {afterWinner ? AFTER_WINNER_LABEL : 'Reason'}
             </label>
             {afterWinner && (
               <p
@@ -102,7 +108,7 @@ export function VoidGameDialog({
                 data-testid="void-after-winner-hint"
                 className="mb-1 text-xs text-slate-600"
               >
-                {MESSAGES.voidAfterWinnerHint}
+                {AFTER_WINNER_HINT}
               </p>
             )}
             <textarea
