@@ -115,7 +115,11 @@ describe('plain http on a shop network (not a secure context)', () => {
       { timeout: 10_000 },
     );
     await page.screenshot({ path: `${SCREENSHOTS}/plain-http-lan-display.png` });
-    expect(problems).toEqual([]);
+    // The draw settled the game: its anonymous stream ends (decision 088) and the page closes it,
+    // which the browser reports as an aborted request: that one is expected, nothing else.
+    await expect.poll(() => page.getByTestId('display-connection').count()).toBe(0);
+    const streamEnded = `${publicUrl()}/api/display/${game.code}/events: net::ERR_ABORTED`;
+    expect(problems.filter((problem) => problem !== streamEnded)).toEqual([]);
     await page.context().close();
   });
 
