@@ -8,12 +8,11 @@ import {
   checkpointChainStatesStatement,
   checkpointLedgerStatement,
   checkpointStateStatement,
-  claimsAuditStatement,
   insertCheckpointStatement,
   ledgerAuditStatement,
-  shiftsAuditStatement,
   type AuditFilter,
 } from './audit.repository.ts';
+import { claimsAuditStatement, shiftsAuditStatement } from './claims-shifts-audit.repository.ts';
 import { auditLog } from '../../db/schema.ts';
 
 /**

@@ -1,4 +1,5 @@
-import { claimsAuditRows, shiftsAuditRows, type CounterAuditRow, type Db } from './audit.repository.ts';
+import type { Db } from './audit.repository.ts';
+import { claimsAuditRows, shiftsAuditRows, type CounterAuditRow } from './claims-shifts-audit.repository.ts';
 
 /**
  * The counter's records held to the audit trail (issue 44, decision 087), as the ledger is
