@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { callers, sqlOf } from '../../test/sql-snapshots.ts';
 import { mayPaySql, payableShops, readable } from './claims.access.ts';
-import {
-  EXPIRE_DUE,
-  approveClaimSql,
-  extendClaimSql,
-  markBeforeClaimsPaidSql,
-  payClaimSql,
-  type PayClaimInput,
-} from './claims.repository.ts';
+import { approveClaimSql, payClaimSql, type PayClaimInput } from './claim-payment.repository.ts';
+import { EXPIRE_DUE, extendClaimSql, markBeforeClaimsPaidSql } from './claims.repository.ts';
 
 /**
  * The claims' hand-written money statements (decision 038): paying a prize (with and without an

@@ -27,8 +27,6 @@ import { claimOf, storedAnswer, type Idempotent } from '../../lib/idempotency.ts
 import type { AppContext, Context } from '../../lib/context.ts';
 import { allowedToPay, everyClaim, mayPaySql, payableShops, readable } from './claims.access.ts';
 import {
-  approveClaim,
-  auditRefusal,
   claimsOfEntry,
   countReceiptPrint,
   exportPage,
@@ -37,14 +35,13 @@ import {
   gameOfEntry,
   listClaims,
   markBeforeClaimsPaid,
-  payClaim,
   readSettings,
   writeSettings,
   type BusinessSettingsRow,
   type ClaimRow,
   type ListFilter,
-  type PayResult,
 } from './claims.repository.ts';
+import { approveClaim, auditRefusal, payClaim, type PayResult } from './claim-payment.repository.ts';
 
 /**
  * Prize claims (decision 038, docs/product/money.md#prize-claims): a shop finds a winning entry by
